@@ -1,0 +1,11 @@
+/* fipsmod: the umbrella header. */
+#ifndef FIPSMOD_FIPSMOD_H
+#define FIPSMOD_FIPSMOD_H
+
+#include "fipsmod/status.h"
+#include "fipsmod/module.h"
+#include "fipsmod/sha.h"
+#include "fipsmod/hmac.h"
+#include "fipsmod/aes.h"
+
+#endif

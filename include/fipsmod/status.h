@@ -1,0 +1,48 @@
+/* fipsmod status codes.
+ *
+ * Every public function returns an int status: FM_OK (0) on success or one of the negative
+ * FM_ERR_* codes below. On any error, every output buffer the call was given has been wiped
+ * (set to zeros) and no partial output is released. */
+#ifndef FIPSMOD_STATUS_H
+#define FIPSMOD_STATUS_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(FIPSMOD_BUILDING_MODULE)
+#define FM_API __attribute__((visibility("default")))
+#else
+#define FM_API
+#endif
+
+enum {
+  FM_OK = 0,
+  FM_ERR_BAD_ARGUMENT = -1,     /* NULL pointer with non-zero length, bad enum value, ... */
+  FM_ERR_NOT_OPERATIONAL = -2,  /* the module is not in the OPERATIONAL state */
+  FM_ERR_ENTROPY = -3,          /* the entropy source failed or its health tests failed */
+  FM_ERR_BAD_KEY = -4,          /* a key is malformed or inconsistent */
+  FM_ERR_VERIFY = -5,           /* a signature or tag did not verify */
+  FM_ERR_NO_MEMORY = -6,        /* an allocation failed */
+  FM_ERR_KEY_SIZE = -7,         /* a key has a size the algorithm does not take */
+  FM_ERR_BUFFER_TOO_SMALL = -8, /* an output buffer is too small */
+  FM_ERR_OVERLAP = -9,          /* input and output overlap where that is not allowed */
+  FM_ERR_STATE = -10,           /* a context is used out of order (update after final, ...) */
+  FM_ERR_LENGTH = -11,          /* an input length is invalid (not a block multiple, too long) */
+  FM_ERR_RESEED_REQUIRED = -12, /* a DRBG reached its reseed limit */
+  FM_ERR_UNSUPPORTED = -13,     /* a parameter the module does not offer (hash, mode, size) */
+  FM_ERR_PARSE = -14,           /* a textual input (UUID string, ...) is malformed */
+  FM_ERR_OUT_OF_RANGE = -15,    /* a number is out of range (message >= modulus, bound 0, ...) */
+  FM_ERR_SELFTEST = -16,        /* a self-test failed */
+  FM_ERR_KEYGEN = -17,          /* key generation or its pairwise consistency test failed */
+  FM_ERR_INTERNAL = -18,        /* an internal consistency check failed (fault detected) */
+};
+
+/* fm_strerror returns a constant, human-readable name for |status| ("FM_ERR_VERIFY: ...").
+ * Unknown codes give "unknown status". Thread-safe; never fails. */
+FM_API const char *fm_strerror(int status);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,2 @@
+# Sources of module/aes/.
+list(APPEND FIPSMOD_SOURCES)

@@ -1,0 +1,2 @@
+# Sources of module/bn/.
+list(APPEND FIPSMOD_SOURCES)

@@ -1,0 +1,93 @@
+/* CPU feature detection and the FIPSMOD_CPU override.
+ *
+ * Detection runs once, from the power-on entry, before any algorithm runs; afterwards the
+ * feature words are only read. FIPSMOD_CPU=portable makes every algorithm take its portable,
+ * constant-time path, so that every test can run on both paths of the same machine. */
+#define _GNU_SOURCE
+#include <cpuid.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "module/internal.h"
+
+/* Written once by fm_cpu_init (the constructor, single-threaded); read-only afterwards. */
+static uint32_t g_detected;
+static uint32_t g_in_use;
+static bool g_forced_portable;
+
+/* xgetbv(0): which register states the OS saves; AVX needs XMM|YMM, AVX-512 also opmask/ZMM. */
+static uint64_t read_xcr0(void) {
+  uint32_t eax, edx;
+  __asm__ volatile("xgetbv" : "=a"(eax), "=d"(edx) : "c"(0));
+  return ((uint64_t)edx << 32) | eax;
+}
+
+static uint32_t detect_features(void) {
+  unsigned a, b, c, d;
+  uint32_t f = 0;
+  if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
+  const bool osxsave = (c >> 27) & 1;
+  if ((c >> 25) & 1) f |= FM_CPU_AESNI;
+  if ((c >> 1) & 1) f |= FM_CPU_PCLMULQDQ;
+  const bool sse41 = (c >> 19) & 1, ssse3 = (c >> 9) & 1;
+  if (!sse41 || !ssse3) f &= ~(uint32_t)(FM_CPU_AESNI | FM_CPU_PCLMULQDQ);
+  uint64_t xcr0 = osxsave ? read_xcr0() : 0;
+  const bool ymm_ok = (xcr0 & 0x6) == 0x6, zmm_ok = (xcr0 & 0xe6) == 0xe6;
+  if (__get_cpuid_max(0, NULL) >= 7) {
+    __cpuid_count(7, 0, a, b, c, d);
+    if (((b >> 5) & 1) && ymm_ok) f |= FM_CPU_AVX2;
+    if ((b >> 8) & 1) f |= FM_CPU_BMI2;
+    if ((b >> 19) & 1) f |= FM_CPU_ADX;
+    if ((b >> 29) & 1 && sse41 && ssse3) f |= FM_CPU_SHANI;
+    if (((c >> 9) & 1) && ymm_ok && (f & FM_CPU_AVX2) && (f & FM_CPU_AESNI)) f |= FM_CPU_VAES;
+    const bool avx512f = (b >> 16) & 1, avx512vl = (b >> 31) & 1, avx512bw = (b >> 30) & 1;
+    if (avx512f && avx512vl && avx512bw && zmm_ok) f |= FM_CPU_AVX512;
+  }
+  return f;
+}
+
+void fm_cpu_init(void) {
+  g_detected = detect_features();
+  const char *env = getenv("FIPSMOD_CPU");
+  g_forced_portable = env != NULL && strcmp(env, "portable") == 0;
+  g_in_use = g_forced_portable ? 0 : g_detected;
+}
+
+bool fm_cpu_use(uint32_t features) { return (g_in_use & features) == features; }
+
+int fm_module_cpu_features(uint32_t *detected, uint32_t *in_use) {
+  if (detected) *detected = g_detected;
+  if (in_use) *in_use = g_in_use;
+  return FM_OK;
+}
+
+const char *fm_module_cpu_feature_name(uint32_t feature) {
+  switch (feature) {
+    case FM_CPU_AESNI: return "aesni";
+    case FM_CPU_VAES: return "vaes";
+    case FM_CPU_PCLMULQDQ: return "pclmulqdq";
+    case FM_CPU_SHANI: return "sha-ni";
+    case FM_CPU_BMI2: return "bmi2";
+    case FM_CPU_ADX: return "adx";
+    case FM_CPU_AVX2: return "avx2";
+    case FM_CPU_AVX512: return "avx512";
+  }
+  return "unknown";
+}
+
+const char *fm_module_cpu_paths(void) {
+  /* Built on first call from the words above, which no longer change; a race between two first
+   * callers writes the same bytes. */
+  static char paths[160];
+  const char *aes = fm_cpu_use(FM_CPU_VAES | FM_CPU_AVX512) ? "vaes-avx512"
+                    : fm_cpu_use(FM_CPU_VAES)              ? "vaes-avx2"
+                    : fm_cpu_use(FM_CPU_AESNI)             ? "aes-ni"
+                                                           : "portable-bitsliced";
+  const char *sha256 = fm_cpu_use(FM_CPU_SHANI) ? "sha-ni" : "portable";
+  const char *bn = fm_cpu_use(FM_CPU_BMI2 | FM_CPU_ADX) ? "mulx-adx" : "portable-int128";
+  snprintf(paths, sizeof paths, "aes=%s sha256=%s sha512=portable bn=%s%s", aes, sha256, bn,
+           g_forced_portable ? " (FIPSMOD_CPU=portable)" : "");
+  return paths;
+}

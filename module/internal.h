@@ -1,0 +1,129 @@
+/* What the directories of the module share: zeroization, constant-time helpers, the service
+ * gate and the CPU paths. Nothing here is exported from libfipsmod.so. */
+#ifndef FIPSMOD_MODULE_INTERNAL_H
+#define FIPSMOD_MODULE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fipsmod/module.h"
+#include "fipsmod/status.h"
+
+/* ---- Zeroization ------------------------------------------------------------------------- */
+
+/* fm_zeroize sets |len| bytes at |p| to zero with a write the compiler cannot remove (the store
+ * is followed by a compiler barrier that claims to read the memory). NULL with len 0 is fine. */
+void fm_zeroize(void *p, size_t len);
+
+/* ---- Constant-time helpers ----------------------------------------------------------------
+ * Masks are all-ones (true) or all-zeros (false). None of these branch on their arguments. */
+
+/* ct_value_barrier_u64 hides |x| from the optimizer so it cannot turn mask arithmetic back into
+ * a branch. */
+static inline uint64_t ct_value_barrier_u64(uint64_t x) {
+  __asm__("" : "+r"(x));
+  return x;
+}
+static inline uint32_t ct_value_barrier_u32(uint32_t x) {
+  __asm__("" : "+r"(x));
+  return x;
+}
+
+/* ct_msb_mask_u64 spreads the top bit of |x| over the word. */
+static inline uint64_t ct_msb_mask_u64(uint64_t x) {
+  return 0u - (ct_value_barrier_u64(x) >> 63);
+}
+
+/* ct_is_zero_u64 is all-ones when x == 0: ~x & (x - 1) has its top bit set only for x == 0. */
+static inline uint64_t ct_is_zero_u64(uint64_t x) {
+  return ct_msb_mask_u64(~x & (x - 1));
+}
+
+/* ct_eq_u64 is all-ones when a == b. */
+static inline uint64_t ct_eq_u64(uint64_t a, uint64_t b) { return ct_is_zero_u64(a ^ b); }
+
+/* ct_lt_u64 is all-ones when a < b (unsigned): the borrow out of a - b (Hacker's Delight 2-13),
+ * computed without a compare. */
+static inline uint64_t ct_lt_u64(uint64_t a, uint64_t b) {
+  return ct_msb_mask_u64((~a & b) | (~(a ^ b) & (a - b)));
+}
+
+/* ct_select_u64 returns a where mask is all-ones and b where it is zero. */
+static inline uint64_t ct_select_u64(uint64_t mask, uint64_t a, uint64_t b) {
+  return (mask & a) | (~mask & b);
+}
+
+static inline uint32_t ct_is_zero_u32(uint32_t x) {
+  return 0u - (ct_value_barrier_u32(~x & (x - 1)) >> 31);
+}
+static inline uint32_t ct_eq_u32(uint32_t a, uint32_t b) { return ct_is_zero_u32(a ^ b); }
+static inline uint32_t ct_select_u32(uint32_t mask, uint32_t a, uint32_t b) {
+  return (mask & a) | (~mask & b);
+}
+
+/* fm_ct_memeq returns 1 when the |len| bytes at a and b are equal, 0 otherwise, in time that
+ * depends only on len. */
+int fm_ct_memeq(const void *a, const void *b, size_t len);
+
+/* fm_buffers_overlap is true when [a, a+alen) and [b, b+blen) share a byte (pointers are public). */
+bool fm_buffers_overlap(const void *a, size_t alen, const void *b, size_t blen);
+
+/* fm_buffers_bad_overlap is true when in and out overlap but are not the same pointer (the in-place
+ * case is allowed by every cipher in the module). */
+bool fm_buffers_bad_overlap(const void *in, const void *out, size_t len);
+
+/* ---- Life cycle and the service gate ------------------------------------------------------ */
+
+/* fm_module_operational is true when services may run: OPERATIONAL, or SELF_TEST on the thread
+ * running the self-tests. One relaxed atomic load of a word that only changes on transitions. */
+bool fm_module_operational(void);
+
+/* fm_selftest_thread_enter/leave mark the calling thread as the one running self-tests: while
+ * the module is in SELF_TEST, services called from that thread pass the gate (so known-answer
+ * tests run through the public entry points) and services called from any other thread are
+ * refused. */
+void fm_selftest_thread_enter(void);
+void fm_selftest_thread_leave(void);
+
+/* fm_module_enter_error moves the module to ERROR (final). |why| names the failure for the
+ * report; it must be a string constant. Thread-safe; the first reason is kept. */
+void fm_module_enter_error(const char *why);
+
+/* fm_module_error_reason returns the first reason given to fm_module_enter_error, or NULL. */
+const char *fm_module_error_reason(void);
+
+/* The gate every service opens with: outside OPERATIONAL it returns FM_ERR_NOT_OPERATIONAL.
+ * Services wipe their outputs before returning it. */
+#define FM_CHECK_OPERATIONAL()                                                                      \
+  do {                                                                                             \
+    if (!fm_module_operational()) return FM_ERR_NOT_OPERATIONAL;                                  \
+  } while (0)
+
+/* fm_module_begin_selftest moves OPERATIONAL to SELF_TEST for an on-demand run (FM_OK, also when
+ * already in SELF_TEST); FM_ERR_NOT_OPERATIONAL from UNINITIALIZED or ERROR. For selftest/ only. */
+int fm_module_begin_selftest(void);
+
+/* fm_module_end_selftest ends an on-demand run: OPERATIONAL on FM_OK, ERROR otherwise. */
+void fm_module_end_selftest(int status);
+
+/* ---- CPU paths (cpu.c) ------------------------------------------------------------------- */
+
+/* fm_cpu_init detects the CPU's features and applies FIPSMOD_CPU; called once by the power-on
+ * entry before anything else. */
+void fm_cpu_init(void);
+
+/* fm_cpu_use returns true when the module should use the FM_CPU_* feature(s) in |features| (all
+ * of them detected and FIPSMOD_CPU not "portable"). Cheap: one load. */
+bool fm_cpu_use(uint32_t features);
+
+/* ---- Hooks the life cycle calls in the other parts of the module ------------------------- */
+
+/* fm_selftest_power_on runs the power-on self-tests (selftest/). Returns FM_OK or an error. */
+int fm_selftest_power_on(void);
+
+/* fm_rand_module_cleanup zeroizes every DRBG state and switches the RNG off (module/rand/).
+ * Called by fm_module_cleanup, by the exit handler and on entering ERROR. */
+void fm_rand_module_cleanup(void);
+
+#endif

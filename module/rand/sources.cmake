@@ -1,0 +1,3 @@
+# Sources of module/rand/.
+list(APPEND FIPSMOD_SOURCES)
+list(APPEND FIPSMOD_SOURCES ${CMAKE_CURRENT_LIST_DIR}/rand.c)

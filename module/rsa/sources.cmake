@@ -1,0 +1,2 @@
+# Sources of module/rsa/.
+list(APPEND FIPSMOD_SOURCES)

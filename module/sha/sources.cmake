@@ -1,0 +1,2 @@
+# Sources of module/sha/.
+list(APPEND FIPSMOD_SOURCES)

@@ -1,0 +1,54 @@
+/* Shared helpers of the module: zeroization, constant-time comparison, overlap checks and the
+ * names of status codes. */
+#include <string.h>
+
+#include "module/internal.h"
+
+void fm_zeroize(void *p, size_t len) {
+  if (len == 0) return;
+  memset(p, 0, len);
+  /* The barrier claims to read |p|, so the memset above is not a dead store. */
+  __asm__ __volatile__("" : : "r"(p) : "memory");
+}
+
+int fm_ct_memeq(const void *a, const void *b, size_t len) {
+  const volatile uint8_t *x = a, *y = b;
+  uint8_t acc = 0;
+  for (size_t i = 0; i < len; i++) acc |= x[i] ^ y[i];
+  return (int)(1 & ct_is_zero_u32(acc));
+}
+
+bool fm_buffers_overlap(const void *a, size_t alen, const void *b, size_t blen) {
+  uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
+  if (alen == 0 || blen == 0) return false;
+  return pa < pb + blen && pb < pa + alen;
+}
+
+bool fm_buffers_bad_overlap(const void *in, const void *out, size_t len) {
+  return in != out && fm_buffers_overlap(in, len, out, len);
+}
+
+const char *fm_strerror(int status) {
+  switch (status) {
+    case FM_OK: return "FM_OK: success";
+    case FM_ERR_BAD_ARGUMENT: return "FM_ERR_BAD_ARGUMENT: invalid argument";
+    case FM_ERR_NOT_OPERATIONAL: return "FM_ERR_NOT_OPERATIONAL: module is not operational";
+    case FM_ERR_ENTROPY: return "FM_ERR_ENTROPY: entropy source failure";
+    case FM_ERR_BAD_KEY: return "FM_ERR_BAD_KEY: malformed or inconsistent key";
+    case FM_ERR_VERIFY: return "FM_ERR_VERIFY: verification failed";
+    case FM_ERR_NO_MEMORY: return "FM_ERR_NO_MEMORY: out of memory";
+    case FM_ERR_KEY_SIZE: return "FM_ERR_KEY_SIZE: unsupported key size";
+    case FM_ERR_BUFFER_TOO_SMALL: return "FM_ERR_BUFFER_TOO_SMALL: output buffer too small";
+    case FM_ERR_OVERLAP: return "FM_ERR_OVERLAP: input and output overlap";
+    case FM_ERR_STATE: return "FM_ERR_STATE: context used out of order";
+    case FM_ERR_LENGTH: return "FM_ERR_LENGTH: invalid length";
+    case FM_ERR_RESEED_REQUIRED: return "FM_ERR_RESEED_REQUIRED: DRBG reseed required";
+    case FM_ERR_UNSUPPORTED: return "FM_ERR_UNSUPPORTED: unsupported parameter";
+    case FM_ERR_PARSE: return "FM_ERR_PARSE: malformed input text";
+    case FM_ERR_OUT_OF_RANGE: return "FM_ERR_OUT_OF_RANGE: value out of range";
+    case FM_ERR_SELFTEST: return "FM_ERR_SELFTEST: self-test failed";
+    case FM_ERR_KEYGEN: return "FM_ERR_KEYGEN: key generation failed";
+    case FM_ERR_INTERNAL: return "FM_ERR_INTERNAL: internal consistency check failed";
+  }
+  return "unknown status";
+}
