@@ -1,0 +1,67 @@
+/* Helpers shared by the test programs: checks that report file and line, hex conversion, and a
+ * seeded, reproducible pseudo-random generator for differential tests (never for keys). */
+#ifndef FIPSMOD_TESTS_TEST_UTIL_H
+#define FIPSMOD_TESTS_TEST_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Failures counted by the CHECK macros; test_main_result() turns them into the exit status. */
+extern int test_failures;
+
+/* CHECK(cond): counts and reports a failure without stopping the test. */
+#define CHECK(cond)                                                                  \
+  do {                                                                               \
+    if (!(cond)) {                                                                   \
+      test_failures++;                                                               \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);       \
+    }                                                                                \
+  } while (0)
+
+/* CHECK_EQ_INT(a, b): integer equality, printing both values. */
+#define CHECK_EQ_INT(a, b)                                                                      \
+  do {                                                                                          \
+    long long check_a_ = (long long)(a), check_b_ = (long long)(b);                             \
+    if (check_a_ != check_b_) {                                                                 \
+      test_failures++;                                                                          \
+      fprintf(stderr, "%s:%d: CHECK_EQ_INT failed: %s = %lld, %s = %lld\n", __FILE__, __LINE__, \
+              #a, check_a_, #b, check_b_);                                                      \
+    }                                                                                           \
+  } while (0)
+
+/* CHECK_MEM(a, b, len): byte equality, printing both in hex on failure. */
+#define CHECK_MEM(a, b, len) test_check_mem(__FILE__, __LINE__, #a, (a), #b, (b), (len))
+
+void test_check_mem(const char *file, int line, const char *an, const void *a, const char *bn,
+                    const void *b, size_t len);
+
+/* test_is_all_zero returns 1 when the |len| bytes at p are all zero. */
+int test_is_all_zero(const void *p, size_t len);
+
+/* test_hex_decode decodes |hex| (even length, either case) into out (at most cap bytes); returns
+ * the byte count, or -1 on a bad character, odd length or overflow. */
+long test_hex_decode(const char *hex, uint8_t *out, size_t cap);
+
+/* test_hex_encode writes 2*len lower-case hex digits and a NUL to out. */
+void test_hex_encode(const uint8_t *in, size_t len, char *out);
+
+/* A seeded generator (xoshiro256**-style) for reproducible differential tests. */
+typedef struct test_rng {
+  uint64_t s[4];
+} test_rng;
+
+/* test_rng_seed seeds |r| from FIPSMOD_TEST_SEED when set, else from the clock, prints the seed to
+ * stderr so that a failure can be replayed, and returns it. */
+uint64_t test_rng_seed(test_rng *r, const char *test_name);
+void test_rng_seed_fixed(test_rng *r, uint64_t seed);
+uint64_t test_rng_u64(test_rng *r);
+/* test_rng_below returns a value in [0, bound) (bound > 0; slight bias is fine for tests). */
+uint64_t test_rng_below(test_rng *r, uint64_t bound);
+void test_rng_bytes(test_rng *r, void *out, size_t len);
+
+/* test_main_result prints "N passed, M failed"-style summary for |name| and returns the exit
+ * status (0 only when no CHECK failed). */
+int test_main_result(const char *name);
+
+#endif
