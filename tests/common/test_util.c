@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 #include "tests/common/test_util.h"
 
 #include <stdlib.h>
