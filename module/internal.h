@@ -122,6 +122,13 @@ bool fm_cpu_use(uint32_t features);
 /* fm_selftest_power_on runs the power-on self-tests (selftest/). Returns FM_OK or an error. */
 int fm_selftest_power_on(void);
 
+/* fm_selftest_record_conditional records the outcome of a conditional self-test (|kind| is
+ * "health" for the entropy health tests, "pairwise" for key generation's pairwise consistency
+ * test) in the self-test report (selftest/). A failure (status != FM_OK) also moves the module to
+ * ERROR. |name| and |algorithm| must be string constants. Thread-safe. */
+void fm_selftest_record_conditional(const char *name, const char *algorithm, const char *kind,
+                                    int status);
+
 /* fm_rand_module_cleanup zeroizes every DRBG state and switches the RNG off (module/rand/).
  * Called by fm_module_cleanup, by the exit handler and on entering ERROR. */
 void fm_rand_module_cleanup(void);
