@@ -1,0 +1,21 @@
+/* The subcommands of the `fipsmod` command. Each takes the arguments that follow its name
+ * (argv[0] is the subcommand's name), prints to stdout/stderr and returns the process exit
+ * status: 0 on success, 1 when a check failed, 2 on a usage error or unreadable input. */
+#ifndef FIPSMOD_CLI_COMMANDS_H
+#define FIPSMOD_CLI_COMMANDS_H
+
+/* cmd_selftest: `fipsmod selftest [--json]`, the power-on self-test report; exit 0 only when
+ * the module is OPERATIONAL. */
+int cmd_selftest(int argc, char **argv);
+
+/* cmd_kat: `fipsmod kat [--json] [--large] [--expect-pass N] [--expect-fail N]
+ * [--expect-skip N] FILE...`, runs known-answer vector files (CAVP, ACVP, Wycheproof). */
+int cmd_kat(int argc, char **argv);
+
+/* cmd_rand: `fipsmod rand N [--hex]`, N random bytes from the module's DRBG. */
+int cmd_rand(int argc, char **argv);
+
+/* cmd_uuid: `fipsmod uuid [-n N] [--v7]`, N UUIDs (version 4, or 7), one per line. */
+int cmd_uuid(int argc, char **argv);
+
+#endif

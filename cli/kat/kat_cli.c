@@ -1,0 +1,173 @@
+/* `fipsmod kat`: runs vector files and prints per-file counts, the first mismatches with their
+ * case ids, and optionally JSON. Exit status: 0 all passed (and every --expect-* held), 1 a case
+ * failed or an expectation did not hold, 2 a file was malformed/unreadable or a usage error. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cli/commands.h"
+#include "cli/kat/kat.h"
+
+static void usage(FILE *out) {
+  fprintf(out,
+          "usage: fipsmod kat [--json] [--large] [--expect-pass N] [--expect-fail N]\n"
+          "                   [--expect-skip N] FILE...\n"
+          "Runs CAVP (.rsp/.txt/.fax), ACVP (JSON vector sets, internalProjection or\n"
+          "prompt.json + expectedResults.json) and Wycheproof (JSON) known-answer files for\n"
+          "SHA-2, HMAC, AES, CTR_DRBG and RSA, recognised by their content.\n"
+          "  --json           machine-readable report on stdout\n"
+          "  --large          also run ACVP large-data tests (gigabytes of hashing)\n"
+          "  --expect-X N     exit 1 unless the total of passed/failed/skipped cases is N\n");
+}
+
+static int parse_count(const char *s, long *out) {
+  char *end;
+  if (s == NULL || *s == '\0') return -1;
+  long v = strtol(s, &end, 10);
+  if (*end != '\0' || v < 0) return -1;
+  *out = v;
+  return 0;
+}
+
+static void print_text(const kat_report *r) {
+  printf("%s: %s: %ld passed, %ld failed, %ld skipped%s\n", r->path,
+         r->kind[0] ? r->kind : "unrecognised", r->pass, r->fail, r->skip,
+         r->error ? " (MALFORMED)" : "");
+  for (int i = 0; i < r->n_skip_reasons; i++) {
+    printf("  skipped %ld: %s\n", r->skips[i].count, r->skips[i].reason);
+  }
+  if (r->skips_unlisted) printf("  skipped %ld for other reasons\n", r->skips_unlisted);
+  if (r->ignored_lines) {
+    printf("  note: ignored %ld line%s without `=` (first at line %d)\n", r->ignored_lines,
+           r->ignored_lines == 1 ? "" : "s", r->first_ignored_line);
+  }
+  for (int i = 0; i < r->n_failures; i++) {
+    printf("  FAIL %s: %s\n", r->failures[i].id, r->failures[i].msg);
+  }
+  if (r->fail > r->n_failures) printf("  ... and %ld more failures\n", r->fail - r->n_failures);
+  if (r->error) printf("  ERROR: %s\n", r->errmsg);
+}
+
+static json_t *report_json(const kat_report *r) {
+  json_t *o = json_object();
+  json_object_set_new(o, "file", json_string(r->path));
+  json_object_set_new(o, "kind", json_string(r->kind));
+  json_object_set_new(o, "pass", json_integer(r->pass));
+  json_object_set_new(o, "fail", json_integer(r->fail));
+  json_object_set_new(o, "skip", json_integer(r->skip));
+  json_object_set_new(o, "error", r->error ? json_string(r->errmsg) : json_null());
+  json_object_set_new(o, "ignored_lines", json_integer(r->ignored_lines));
+  json_t *fails = json_array();
+  for (int i = 0; i < r->n_failures; i++) {
+    json_t *f = json_object();
+    json_object_set_new(f, "id", json_string(r->failures[i].id));
+    json_object_set_new(f, "message", json_string(r->failures[i].msg));
+    json_array_append_new(fails, f);
+  }
+  json_object_set_new(o, "failures", fails);
+  json_t *skips = json_array();
+  for (int i = 0; i < r->n_skip_reasons; i++) {
+    json_t *s = json_object();
+    json_object_set_new(s, "reason", json_string(r->skips[i].reason));
+    json_object_set_new(s, "count", json_integer(r->skips[i].count));
+    json_array_append_new(skips, s);
+  }
+  json_object_set_new(o, "skipped", skips);
+  return o;
+}
+
+int cmd_kat(int argc, char **argv) {
+  int as_json = 0;
+  kat_options opt = {0};
+  long expect[3] = {-1, -1, -1}; /* pass, fail, skip */
+  int first_file = -1;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--") == 0) {
+      first_file = i + 1;
+      break;
+    } else if (strcmp(a, "--json") == 0) {
+      as_json = 1;
+    } else if (strcmp(a, "--large") == 0) {
+      opt.large = 1;
+    } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+      usage(stdout);
+      return 0;
+    } else if (strcmp(a, "--expect-pass") == 0 || strcmp(a, "--expect-fail") == 0 ||
+               strcmp(a, "--expect-skip") == 0) {
+      int k = a[9] == 'p' ? 0 : a[9] == 'f' ? 1 : 2;
+      if (i + 1 >= argc || parse_count(argv[i + 1], &expect[k]) < 0) {
+        fprintf(stderr, "fipsmod kat: %s needs a count\n", a);
+        return 2;
+      }
+      i++;
+    } else if (a[0] == '-' && a[1] != '\0') {
+      fprintf(stderr, "fipsmod kat: unknown option %s\n", a);
+      usage(stderr);
+      return 2;
+    } else {
+      first_file = i;
+      break;
+    }
+  }
+  if (first_file < 0 || first_file >= argc) {
+    fprintf(stderr, "fipsmod kat: no vector file given\n");
+    usage(stderr);
+    return 2;
+  }
+  kat_report *r = malloc(sizeof(*r));
+  if (r == NULL) {
+    fprintf(stderr, "fipsmod kat: out of memory\n");
+    return 2;
+  }
+  long total[3] = {0, 0, 0};
+  int errors = 0;
+  json_t *files = as_json ? json_array() : NULL;
+  for (int i = first_file; i < argc; i++) {
+    kat_run_file(argv[i], &opt, r);
+    total[0] += r->pass;
+    total[1] += r->fail;
+    total[2] += r->skip;
+    errors += r->error;
+    if (as_json) {
+      json_array_append_new(files, report_json(r));
+    } else {
+      print_text(r);
+      fflush(stdout);
+    }
+  }
+  free(r);
+
+  static const char *const names[3] = {"passed", "failed", "skipped"};
+  char unmet[3][96];
+  int n_unmet = 0;
+  for (int k = 0; k < 3; k++) {
+    if (expect[k] >= 0 && expect[k] != total[k]) {
+      snprintf(unmet[n_unmet++], sizeof(unmet[0]), "%ld %s, expected %ld", total[k], names[k],
+               expect[k]);
+    }
+  }
+  int status = errors ? 2 : (total[1] > 0 || n_unmet > 0) ? 1 : 0;
+  if (as_json) {
+    json_t *o = json_object();
+    json_object_set_new(o, "files", files);
+    json_object_set_new(o, "pass", json_integer(total[0]));
+    json_object_set_new(o, "fail", json_integer(total[1]));
+    json_object_set_new(o, "skip", json_integer(total[2]));
+    json_object_set_new(o, "malformed_files", json_integer(errors));
+    json_t *ex = json_array();
+    for (int k = 0; k < n_unmet; k++) json_array_append_new(ex, json_string(unmet[k]));
+    json_object_set_new(o, "unmet_expectations", ex);
+    json_object_set_new(o, "ok", json_boolean(status == 0));
+    json_dumpf(o, stdout, JSON_INDENT(2));
+    fputc('\n', stdout);
+    json_decref(o);
+  } else {
+    printf("total: %ld passed, %ld failed, %ld skipped, %d malformed file%s\n", total[0], total[1],
+           total[2], errors, errors == 1 ? "" : "s");
+    for (int k = 0; k < n_unmet; k++) printf("EXPECTATION NOT MET: %s\n", unmet[k]);
+  }
+  return status;
+}
