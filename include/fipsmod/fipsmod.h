@@ -7,5 +7,10 @@
 #include "fipsmod/sha.h"
 #include "fipsmod/hmac.h"
 #include "fipsmod/aes.h"
+#include "fipsmod/drbg.h"
+#include "fipsmod/rand.h"
+#include "fipsmod/uuid.h"
+#include "fipsmod/rsa.h"
+#include "fipsmod/selftest.h"
 
 #endif

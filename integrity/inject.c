@@ -1,0 +1,283 @@
+/* fipsmod-integrity-inject: the post-link build tool (outside the boundary) that writes the
+ * integrity MAC of libfipsmod.so into the library's placeholder.
+ *
+ *   fipsmod-integrity-inject LIB        compute the MAC and write it into LIB (atomically:
+ *                                       a temporary file renamed over LIB)
+ *   fipsmod-integrity-inject --verify LIB
+ *                                       exit 0 when the MAC in LIB is the MAC of LIB
+ *   fipsmod-integrity-inject --regions LIB
+ *                                       print the hashed regions ("offset vaddr length")
+ *
+ * The MAC is defined in integrity/internal.h and computed with the module's own HMAC-SHA-256
+ * code (the tool links the internal library). Before writing anything the tool checks that what
+ * it hashes is exactly what will be in memory at run time: every read-only PT_LOAD segment has
+ * no zero-fill part, the library has no text relocations, and no dynamic relocation targets a
+ * read-only segment. It refuses (exit 1) a file that is not a little-endian x86-64 ELF64 shared
+ * object, or whose placeholder marker is missing or occurs more than once, or whose placeholder
+ * is not in writable data outside every hashed segment. */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "integrity/internal.h"
+
+static const char *g_prog = "fipsmod-integrity-inject";
+
+static int fail(const char *path, const char *why) {
+  fprintf(stderr, "%s: %s: %s\n", g_prog, path, why);
+  return 1;
+}
+
+struct image {
+  uint8_t *data;
+  size_t size;
+  const Elf64_Ehdr *eh;
+  const Elf64_Phdr *ph;
+};
+
+static int read_file(const char *path, struct image *im) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return -1;
+  if (fseek(f, 0, SEEK_END) != 0) goto err;
+  long sz = ftell(f);
+  if (sz <= 0 || fseek(f, 0, SEEK_SET) != 0) goto err;
+  im->size = (size_t)sz;
+  im->data = malloc(im->size);
+  if (!im->data || fread(im->data, 1, im->size, f) != im->size) goto err;
+  fclose(f);
+  return 0;
+err:
+  fclose(f);
+  return -1;
+}
+
+/* range_ok is true when [off, off+len) lies inside the file. */
+static int range_ok(const struct image *im, uint64_t off, uint64_t len) {
+  return off <= im->size && len <= im->size - off;
+}
+
+static int is_hashed(const Elf64_Phdr *p) { return p->p_type == PT_LOAD && !(p->p_flags & PF_W); }
+
+static const char *check_header(struct image *im) {
+  if (im->size < sizeof(Elf64_Ehdr)) return "too small for an ELF header";
+  im->eh = (const Elf64_Ehdr *)im->data;
+  const Elf64_Ehdr *eh = im->eh;
+  if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0) return "not an ELF file";
+  if (eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_ident[EI_DATA] != ELFDATA2LSB)
+    return "not a little-endian ELF64 file";
+  if (eh->e_type != ET_DYN || eh->e_machine != EM_X86_64) return "not an x86-64 shared object";
+  if (eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phnum == 0 ||
+      !range_ok(im, eh->e_phoff, (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr)) ||
+      eh->e_phoff % 8 != 0)
+    return "bad program header table";
+  im->ph = (const Elf64_Phdr *)(im->data + eh->e_phoff);
+  size_t hashed = 0;
+  for (size_t i = 0; i < eh->e_phnum; i++) {
+    const Elf64_Phdr *p = &im->ph[i];
+    if (p->p_type != PT_LOAD) continue;
+    if (!range_ok(im, p->p_offset, p->p_filesz)) return "a PT_LOAD segment lies outside the file";
+    if (!is_hashed(p)) continue;
+    /* The bytes in memory are the file's bytes only where there is no zero-fill. */
+    if (p->p_memsz != p->p_filesz) return "a read-only PT_LOAD segment has a zero-fill part";
+    hashed++;
+  }
+  if (hashed == 0) return "no read-only PT_LOAD segment";
+  return NULL;
+}
+
+/* vaddr_to_offset maps a virtual address (of |len| bytes) to its file offset; -1 if unmapped. */
+static long long vaddr_to_offset(const struct image *im, uint64_t vaddr, uint64_t len) {
+  for (size_t i = 0; i < im->eh->e_phnum; i++) {
+    const Elf64_Phdr *p = &im->ph[i];
+    if (p->p_type != PT_LOAD) continue;
+    if (vaddr >= p->p_vaddr && vaddr - p->p_vaddr <= p->p_filesz &&
+        len <= p->p_filesz - (vaddr - p->p_vaddr))
+      return (long long)(p->p_offset + (vaddr - p->p_vaddr));
+  }
+  return -1;
+}
+
+/* vaddr_in_hashed is true when [vaddr, vaddr+len) shares a byte with a read-only segment. */
+static int vaddr_in_hashed(const struct image *im, uint64_t vaddr, uint64_t len) {
+  for (size_t i = 0; i < im->eh->e_phnum; i++) {
+    const Elf64_Phdr *p = &im->ph[i];
+    if (!is_hashed(p)) continue;
+    if (vaddr < p->p_vaddr + p->p_memsz && p->p_vaddr < vaddr + len) return 1;
+  }
+  return 0;
+}
+
+/* check_relocations makes sure the dynamic loader writes nothing into a hashed segment: no
+ * DT_TEXTREL, no DF_TEXTREL, no DT_REL/DT_RELR tables we do not parse, and every RELA entry
+ * (DT_RELA and DT_JMPREL) targets writable memory. */
+static const char *check_relocations(const struct image *im) {
+  const Elf64_Phdr *dyn = NULL;
+  for (size_t i = 0; i < im->eh->e_phnum; i++)
+    if (im->ph[i].p_type == PT_DYNAMIC) dyn = &im->ph[i];
+  if (!dyn) return "no PT_DYNAMIC segment";
+  if (!range_ok(im, dyn->p_offset, dyn->p_filesz)) return "PT_DYNAMIC lies outside the file";
+  const Elf64_Dyn *d = (const Elf64_Dyn *)(im->data + dyn->p_offset);
+  size_t nd = dyn->p_filesz / sizeof(Elf64_Dyn);
+  uint64_t rela = 0, relasz = 0, relaent = sizeof(Elf64_Rela), jmprel = 0, pltrelsz = 0;
+  for (size_t i = 0; i < nd && d[i].d_tag != DT_NULL; i++) {
+    switch (d[i].d_tag) {
+      case DT_TEXTREL: return "the library has text relocations";
+      case DT_FLAGS:
+        if (d[i].d_un.d_val & DF_TEXTREL) return "the library has text relocations";
+        break;
+      case DT_REL:
+      case DT_RELR: return "REL/RELR relocation tables are not supported";
+      case DT_RELA: rela = d[i].d_un.d_ptr; break;
+      case DT_RELASZ: relasz = d[i].d_un.d_val; break;
+      case DT_RELAENT: relaent = d[i].d_un.d_val; break;
+      case DT_JMPREL: jmprel = d[i].d_un.d_ptr; break;
+      case DT_PLTRELSZ: pltrelsz = d[i].d_un.d_val; break;
+      case DT_PLTREL:
+        if (d[i].d_un.d_val != DT_RELA) return "PLT relocations are not RELA";
+        break;
+      default: break;
+    }
+  }
+  if (relaent != sizeof(Elf64_Rela)) return "unexpected DT_RELAENT";
+  const uint64_t tables[2][2] = {{rela, relasz}, {jmprel, pltrelsz}};
+  for (int t = 0; t < 2; t++) {
+    if (tables[t][1] == 0) continue;
+    long long off = vaddr_to_offset(im, tables[t][0], tables[t][1]);
+    if (off < 0) return "a relocation table lies outside the file";
+    const Elf64_Rela *r = (const Elf64_Rela *)(im->data + off);
+    for (uint64_t k = 0; k < tables[t][1] / sizeof(Elf64_Rela); k++)
+      if (vaddr_in_hashed(im, r[k].r_offset, 8))
+        return "a dynamic relocation targets a read-only (hashed) segment";
+  }
+  return NULL;
+}
+
+static void compute_mac(const struct image *im, uint8_t mac[FM_INTEGRITY_MAC_LEN]) {
+  hmac_ctx c;
+  fm_integrity_mac_init(&c);
+  uint64_t n = 0;
+  for (size_t i = 0; i < im->eh->e_phnum; i++) {
+    const Elf64_Phdr *p = &im->ph[i];
+    if (!is_hashed(p)) continue;
+    fm_integrity_mac_region(&c, p->p_vaddr, im->data + p->p_offset, p->p_filesz);
+    n++;
+  }
+  fm_integrity_mac_final(&c, n, mac);
+}
+
+/* find_placeholder returns the file offset of the MAC field, or a reason in |*why|. */
+static long long find_placeholder(const struct image *im, const char **why) {
+  static const uint8_t marker[FM_INTEGRITY_MARKER_LEN] = FM_INTEGRITY_MARKER_BYTES;
+  long long found = -1;
+  int count = 0;
+  for (const uint8_t *p = im->data; (size_t)(p - im->data) < im->size;) {
+    size_t left = im->size - (size_t)(p - im->data);
+    const uint8_t *hit = memmem(p, left, marker, sizeof marker);
+    if (!hit) break;
+    count++;
+    found = hit - im->data;
+    p = hit + 1;
+  }
+  if (count == 0) {
+    *why = "placeholder marker not found";
+    return -1;
+  }
+  if (count > 1) {
+    *why = "placeholder marker occurs more than once";
+    return -1;
+  }
+  /* The marker and the MAC must lie in the file part of one writable PT_LOAD segment. */
+  uint64_t off = (uint64_t)found, len = FM_INTEGRITY_MARKER_LEN + FM_INTEGRITY_MAC_LEN;
+  for (size_t i = 0; i < im->eh->e_phnum; i++) {
+    const Elf64_Phdr *p = &im->ph[i];
+    if (p->p_type != PT_LOAD || !(p->p_flags & PF_W)) continue;
+    if (off >= p->p_offset && off - p->p_offset <= p->p_filesz &&
+        len <= p->p_filesz - (off - p->p_offset)) {
+      uint64_t vaddr = p->p_vaddr + (off - p->p_offset);
+      if (vaddr_in_hashed(im, vaddr, len)) break;
+      return found + FM_INTEGRITY_MARKER_LEN;
+    }
+  }
+  *why = "placeholder is not in writable data outside the hashed segments";
+  return -1;
+}
+
+static int write_atomically(const char *path, const struct image *im) {
+  struct stat st;
+  if (stat(path, &st) != 0) return -1;
+  size_t n = strlen(path) + 16;
+  char *tmp = malloc(n);
+  if (!tmp) return -1;
+  snprintf(tmp, n, "%s.inject-tmp", path);
+  FILE *f = fopen(tmp, "wb");
+  int ok = f && fwrite(im->data, 1, im->size, f) == im->size;
+  if (f && fclose(f) != 0) ok = 0;
+  if (ok && chmod(tmp, st.st_mode & 07777) != 0) ok = 0;
+  if (ok && rename(tmp, path) != 0) ok = 0;
+  if (!ok) unlink(tmp);
+  free(tmp);
+  return ok ? 0 : -1;
+}
+
+static void print_hex(const uint8_t *p, size_t n) {
+  for (size_t i = 0; i < n; i++) printf("%02x", p[i]);
+}
+
+int main(int argc, char **argv) {
+  enum { INJECT, VERIFY, REGIONS } mode = INJECT;
+  const char *path = NULL;
+  if (argc == 2) {
+    path = argv[1];
+  } else if (argc == 3 && strcmp(argv[1], "--verify") == 0) {
+    mode = VERIFY;
+    path = argv[2];
+  } else if (argc == 3 && strcmp(argv[1], "--regions") == 0) {
+    mode = REGIONS;
+    path = argv[2];
+  } else {
+    fprintf(stderr, "usage: %s [--verify | --regions] LIBRARY.so\n", g_prog);
+    return 2;
+  }
+
+  struct image im = {0};
+  if (read_file(path, &im) != 0) return fail(path, strerror(errno ? errno : EIO));
+  const char *why = check_header(&im);
+  if (!why) why = check_relocations(&im);
+  if (why) return fail(path, why);
+
+  if (mode == REGIONS) {
+    for (size_t i = 0; i < im.eh->e_phnum; i++)
+      if (is_hashed(&im.ph[i]))
+        printf("%llu %llu %llu\n", (unsigned long long)im.ph[i].p_offset,
+               (unsigned long long)im.ph[i].p_vaddr, (unsigned long long)im.ph[i].p_filesz);
+    free(im.data);
+    return 0;
+  }
+
+  long long mac_off = find_placeholder(&im, &why);
+  if (mac_off < 0) return fail(path, why);
+  uint8_t mac[FM_INTEGRITY_MAC_LEN];
+  compute_mac(&im, mac);
+
+  int rc = 0;
+  if (mode == VERIFY) {
+    rc = memcmp(im.data + mac_off, mac, sizeof mac) == 0 ? 0 : 1;
+    printf("%s: integrity MAC %s\n", path, rc == 0 ? "matches" : "does NOT match");
+  } else {
+    memcpy(im.data + mac_off, mac, sizeof mac);
+    if (write_atomically(path, &im) != 0) {
+      rc = fail(path, "cannot write the library");
+    } else {
+      printf("%s: integrity MAC ", path);
+      print_hex(mac, sizeof mac);
+      printf(" written at file offset %lld\n", mac_off);
+    }
+  }
+  free(im.data);
+  return rc;
+}

@@ -1,0 +1,229 @@
+/* Failure injection: every self-test name, broken in turn with FIPSMOD_BREAK_TEST in a child
+ * process that loads libfipsmod_testhooks.so, must leave that test marked failed in the report,
+ * the module in ERROR, and every service refusing with FM_ERR_NOT_OPERATIONAL and its outputs
+ * wiped. Conditional tests and tests that run before first use are triggered by the child (a
+ * reseed, an RSA signature, an RSA key generation). Two controls: a name that matches no test
+ * breaks nothing, and FIPSMOD_SKIP_SELFTEST=1 (test builds only) skips every test. */
+#define _GNU_SOURCE
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fipsmod/drbg.h"
+#include "fipsmod/fipsmod.h"
+#include "fipsmod/rand.h"
+#include "fipsmod/rsa.h"
+#include "fipsmod/selftest.h"
+#include "fipsmod/uuid.h"
+#include "tests/common/test_util.h"
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-const-variable"
+#include "selftest/kat_vectors.h"
+#pragma GCC diagnostic pop
+
+extern char **environ;
+
+static int child_failures;
+#define EXPECT(cond)                                                          \
+  do {                                                                        \
+    if (!(cond)) {                                                            \
+      child_failures++;                                                       \
+      fprintf(stderr, "  [%s] %s:%d: %s\n", g_name, __FILE__, __LINE__, #cond); \
+    }                                                                         \
+  } while (0)
+static const char *g_name = "";
+
+static const fm_rsa_private_components k_rsa = {
+    kat_rsa2048_n,  sizeof kat_rsa2048_n,  kat_rsa2048_e,  sizeof kat_rsa2048_e,
+    kat_rsa2048_d,  sizeof kat_rsa2048_d,  kat_rsa2048_p,  sizeof kat_rsa2048_p,
+    kat_rsa2048_q,  sizeof kat_rsa2048_q,  kat_rsa2048_dp, sizeof kat_rsa2048_dp,
+    kat_rsa2048_dq, sizeof kat_rsa2048_dq, kat_rsa2048_qinv, sizeof kat_rsa2048_qinv};
+
+/* find returns the report entry named |name|, copied into |out|; 0 when absent. */
+static int find(const char *name, fm_selftest_entry *out) {
+  fm_selftest_entry e[FM_SELFTEST_MAX_ENTRIES];
+  size_t n = 0;
+  if (fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n) != FM_OK) return 0;
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(e[i].name, name) == 0) {
+      *out = e[i];
+      return 1;
+    }
+  return 0;
+}
+
+/* check_refusals: every service refuses and wipes what it was given to write. */
+static void check_refusals(const fm_rsa_key *key_made_before) {
+  uint8_t buf[64], key16[16] = {1}, in[16] = {2}, ctr[16] = {0};
+  memset(buf, 0xaa, sizeof buf);
+  EXPECT(fm_rand_bytes(buf, sizeof buf) == FM_ERR_NOT_OPERATIONAL);
+  EXPECT(test_is_all_zero(buf, sizeof buf));
+
+  uint32_t u32 = 0xdeadbeef;
+  EXPECT(fm_rand_u32(&u32) == FM_ERR_NOT_OPERATIONAL);
+  EXPECT(u32 == 0);
+  uint64_t u64 = 77;
+  EXPECT(fm_rand_u64(&u64) == FM_ERR_NOT_OPERATIONAL);
+  EXPECT(u64 == 0);
+
+  uint8_t uuid[FM_UUID_LEN];
+  memset(uuid, 0x55, sizeof uuid);
+  EXPECT(fm_uuid_v4(uuid) == FM_ERR_NOT_OPERATIONAL);
+  EXPECT(test_is_all_zero(uuid, sizeof uuid));
+  char uuid_s[FM_UUID_STRING_LEN + 1];
+  memset(uuid_s, 'x', sizeof uuid_s);
+  EXPECT(fm_uuid_v4_string(uuid_s) == FM_ERR_NOT_OPERATIONAL);
+  EXPECT(test_is_all_zero(uuid_s, sizeof uuid_s));
+
+  fm_aes_key ks;
+  memset(&ks, 0x11, sizeof ks);
+  EXPECT(fm_aes_key_init(&ks, key16, sizeof key16) == FM_ERR_NOT_OPERATIONAL);
+  EXPECT(test_is_all_zero(&ks, sizeof ks));
+  memset(buf, 0xaa, 16);
+  EXPECT(fm_aes_ecb_encrypt(&ks, in, buf, 16) == FM_ERR_NOT_OPERATIONAL);
+  EXPECT(test_is_all_zero(buf, 16));
+  memset(buf, 0xaa, 16);
+  EXPECT(fm_aes_ctr(&ks, FM_AES_CTR128, ctr, in, buf, 16) == FM_ERR_NOT_OPERATIONAL);
+  EXPECT(test_is_all_zero(buf, 16));
+
+  memset(buf, 0xaa, sizeof buf);
+  EXPECT(fm_sha256("abc", 3, buf) == FM_ERR_NOT_OPERATIONAL);
+  EXPECT(test_is_all_zero(buf, 32));
+  memset(buf, 0xaa, sizeof buf);
+  EXPECT(fm_sha512("abc", 3, buf) == FM_ERR_NOT_OPERATIONAL);
+  EXPECT(test_is_all_zero(buf, 64));
+
+  memset(buf, 0xaa, sizeof buf);
+  EXPECT(fm_hmac(FM_HASH_SHA256, key16, sizeof key16, "abc", 3, buf, 32) ==
+         FM_ERR_NOT_OPERATIONAL);
+  EXPECT(test_is_all_zero(buf, 32));
+
+  fm_ctr_drbg d;
+  uint8_t ent[48] = {3};
+  EXPECT(fm_ctr_drbg_instantiate(&d, 0, ent, sizeof ent, NULL, 0, NULL, 0) ==
+         FM_ERR_NOT_OPERATIONAL);
+
+  fm_rsa_key *key = (fm_rsa_key *)&d; /* any non-NULL value: it must come back NULL */
+  EXPECT(fm_rsa_key_import_private(&k_rsa, &key) == FM_ERR_NOT_OPERATIONAL);
+  EXPECT(key == NULL);
+  uint8_t sig[256];
+  size_t sig_len = 99;
+  memset(sig, 0xaa, sizeof sig);
+  EXPECT(fm_rsa_sign_pkcs1v15(key_made_before, FM_HASH_SHA256, in, sizeof in, sig, sizeof sig,
+                              &sig_len) == FM_ERR_NOT_OPERATIONAL);
+  EXPECT(test_is_all_zero(sig, sizeof sig));
+  EXPECT(sig_len == 0);
+
+  EXPECT(fm_selftest_run() == FM_ERR_NOT_OPERATIONAL);
+}
+
+/* run_child: the module was loaded with FIPSMOD_BREAK_TEST=name. */
+static int run_child(const char *name) {
+  g_name = name;
+  fm_rsa_key *key = NULL;
+  /* Tests that do not run at load: draw fresh entropy (the entropy health tests), use an RSA
+   * private key (the signing test before first use), generate a key (the pairwise test). */
+  if (fm_module_state() == FM_STATE_OPERATIONAL) {
+    EXPECT(fm_rsa_key_import_private(&k_rsa, &key) == FM_OK);
+    (void)fm_rand_reseed();
+  }
+  if (fm_module_state() == FM_STATE_OPERATIONAL) {
+    uint8_t sig[256];
+    size_t sig_len;
+    (void)fm_rsa_sign_pkcs1v15(key, FM_HASH_SHA256, (const uint8_t *)"x", 1, sig, sizeof sig,
+                               &sig_len);
+  }
+  if (fm_module_state() == FM_STATE_OPERATIONAL) {
+    fm_rsa_key *gen = (fm_rsa_key *)&key;
+    int st = fm_rsa_key_generate(2048, &gen);
+    /* A key whose pairwise test failed must not be handed out. */
+    EXPECT(st != FM_OK);
+    EXPECT(gen == NULL);
+    if (st == FM_OK) fm_rsa_key_free(gen);
+  }
+  EXPECT(fm_module_state() == FM_STATE_ERROR);
+  fm_selftest_entry e;
+  EXPECT(find(name, &e));
+  if (find(name, &e)) {
+    EXPECT(e.result == FM_SELFTEST_FAILED);
+    EXPECT(e.failures >= 1);
+    EXPECT(e.status != FM_OK);
+  }
+  /* Exactly one test failed: the broken one. */
+  fm_selftest_summary s;
+  EXPECT(fm_selftest_get_summary(&s) == FM_OK && s.failed == 1);
+  /* The reason the module gives for ERROR is the failing test's name. */
+  EXPECT(s.error_reason != NULL && strcmp(s.error_reason, name) == 0);
+  check_refusals(key);
+  fm_rsa_key_free(key);
+  return child_failures == 0 ? 0 : 1;
+}
+
+/* run_control: the module was loaded with a break name that matches nothing, or with
+ * FIPSMOD_SKIP_SELFTEST=1; it must be OPERATIONAL. With |skipped|, no test ran. */
+static int run_control(int skipped) {
+  g_name = skipped ? "(skip)" : "(no match)";
+  EXPECT(fm_module_state() == FM_STATE_OPERATIONAL);
+  fm_selftest_summary s;
+  EXPECT(fm_selftest_get_summary(&s) == FM_OK);
+  EXPECT(s.failed == 0);
+  if (skipped) EXPECT(s.passed == 0 && s.integrity == FM_SELFTEST_NOT_RUN);
+  else EXPECT(s.passed >= 20 && s.integrity == FM_SELFTEST_PASSED);
+  uint8_t d[32];
+  EXPECT(fm_sha256("abc", 3, d) == FM_OK);
+  return child_failures == 0 ? 0 : 1;
+}
+
+/* spawn_self runs this program with |arg| and |name| in an environment with |var| added;
+ * returns the child's exit status, or -1. */
+static int spawn_self(const char *self, const char *arg, const char *name, const char *var) {
+  size_t n = 0;
+  while (environ[n]) n++;
+  char **env = calloc(n + 2, sizeof *env);
+  if (!env) return -1;
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++)
+    if (strncmp(environ[i], "FIPSMOD_BREAK_TEST=", 19) != 0 &&
+        strncmp(environ[i], "FIPSMOD_SKIP_SELFTEST=", 22) != 0)
+      env[k++] = environ[i];
+  env[k++] = (char *)var;
+  char *argv[] = {(char *)self, (char *)arg, (char *)name, NULL};
+  pid_t pid;
+  int rc = posix_spawn(&pid, self, NULL, NULL, argv, env);
+  free(env);
+  if (rc != 0) return -1;
+  int status = 0;
+  if (waitpid(pid, &status, 0) != pid) return -1;
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int main(int argc, char **argv) {
+  if (argc == 3 && strcmp(argv[1], "--child") == 0) return run_child(argv[2]);
+  if (argc == 3 && strcmp(argv[1], "--control") == 0)
+    return run_control(strcmp(argv[2], "skip") == 0);
+
+  CHECK_EQ_INT(fm_module_state(), FM_STATE_OPERATIONAL);
+  fm_selftest_entry e[FM_SELFTEST_MAX_ENTRIES];
+  size_t n = 0;
+  CHECK_EQ_INT(fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n), FM_OK);
+  CHECK(n >= 27);
+  int broken = 0;
+  for (size_t i = 0; i < n; i++) {
+    char var[128];
+    snprintf(var, sizeof var, "FIPSMOD_BREAK_TEST=%s", e[i].name);
+    int rc = spawn_self(argv[0], "--child", e[i].name, var);
+    if (rc == 0) broken++;
+    else fprintf(stderr, "breaking %s (%s): child exit %d\n", e[i].name,
+                 fm_selftest_kind_name(e[i].kind), rc);
+    CHECK_EQ_INT(rc, 0);
+  }
+  fprintf(stderr, "%d of %zu test names broke cleanly\n", broken, n);
+  CHECK_EQ_INT(spawn_self(argv[0], "--control", "none", "FIPSMOD_BREAK_TEST=no-such-test"), 0);
+  CHECK_EQ_INT(spawn_self(argv[0], "--control", "skip", "FIPSMOD_SKIP_SELFTEST=1"), 0);
+  return test_main_result("test_selftest_break");
+}

@@ -1,0 +1,311 @@
+/* The self-test runner and report, in the internal (static) library: every power-on test ran
+ * and passed at start-up, the integrity check says "not applicable (static build)", on-demand
+ * runs rerun everything and deliver callbacks, conditional tests join the report, the report's
+ * argument checks, and an on-demand failure leaves the module in ERROR with keys made before it
+ * refused. */
+#define _GNU_SOURCE
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fipsmod/fipsmod.h"
+#include "fipsmod/rand.h"
+#include "fipsmod/rsa.h"
+#include "fipsmod/selftest.h"
+#include "module/internal.h"
+#include "selftest/internal.h"
+#include "tests/common/test_util.h"
+
+/* The self-tests' own RSA key (a published test key) serves as a key made before a failure. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-const-variable"
+#include "selftest/kat_vectors.h"
+#pragma GCC diagnostic pop
+
+static void test_power_on_report(void) {
+  fm_selftest_entry e[FM_SELFTEST_MAX_ENTRIES];
+  size_t n = 0;
+  CHECK_EQ_INT(fm_module_state(), FM_STATE_OPERATIONAL);
+  CHECK_EQ_INT(fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n), FM_OK);
+  CHECK(n >= fm_selftest_ndefs);
+  CHECK(fm_selftest_ndefs >= 25);
+  /* The table's order: the HMAC-SHA-256 KAT, then the integrity check. */
+  CHECK(strcmp(e[0].name, "hmac-sha256-kat") == 0);
+  CHECK_EQ_INT(e[1].kind, FM_SELFTEST_KIND_INTEGRITY);
+  for (size_t i = 0; i < fm_selftest_ndefs && i < n; i++) {
+    CHECK(strcmp(e[i].name, fm_selftest_defs[i].name) == 0);
+    if (e[i].kind == FM_SELFTEST_KIND_INTEGRITY) {
+      CHECK_EQ_INT(e[i].result, FM_SELFTEST_NOT_APPLICABLE);
+      CHECK_EQ_INT(e[i].runs, 0);
+      continue;
+    }
+    CHECK_EQ_INT(e[i].when, fm_selftest_defs[i].when);
+    if (e[i].when == FM_SELFTEST_BEFORE_FIRST_USE && e[i].runs == 0) {
+      CHECK_EQ_INT(e[i].result, FM_SELFTEST_NOT_RUN); /* no RSA private key used yet */
+      continue;
+    }
+    if (e[i].result != FM_SELFTEST_PASSED) fprintf(stderr, "  not passed: %s\n", e[i].name);
+    CHECK_EQ_INT(e[i].result, FM_SELFTEST_PASSED);
+    CHECK_EQ_INT(e[i].status, FM_OK);
+    CHECK_EQ_INT(e[i].runs, 1);
+    CHECK_EQ_INT(e[i].failures, 0);
+    CHECK(e[i].duration_ns > 0);
+  }
+  /* The known conditional tests are listed from the start, right after the power-on tests. */
+  CHECK(n >= fm_selftest_ndefs + fm_selftest_nconditionals);
+  for (size_t i = 0; i < fm_selftest_nconditionals && fm_selftest_ndefs + i < n; i++) {
+    const fm_selftest_entry *c = &e[fm_selftest_ndefs + i];
+    CHECK(strcmp(c->name, fm_selftest_conditionals[i].name) == 0);
+    CHECK_EQ_INT(c->when, FM_SELFTEST_CONDITIONAL);
+    CHECK(c->result == FM_SELFTEST_NOT_RUN || c->result == FM_SELFTEST_PASSED);
+  }
+  /* Names are unique. */
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = i + 1; j < n; j++) CHECK(strcmp(e[i].name, e[j].name) != 0);
+
+  fm_selftest_summary s;
+  CHECK_EQ_INT(fm_selftest_get_summary(&s), FM_OK);
+  CHECK_EQ_INT(s.state, FM_STATE_OPERATIONAL);
+  CHECK_EQ_INT(s.integrity, FM_SELFTEST_NOT_APPLICABLE);
+  CHECK(strcmp(s.integrity_text, "not applicable (static build)") == 0);
+  CHECK(s.power_on_ns > 0);
+  CHECK_EQ_INT(s.failed, 0);
+  CHECK_EQ_INT(s.tests, n);
+  CHECK(s.error_reason == NULL);
+}
+
+/* Tests marked before-first-use (the RSA signing test when module/rsa defers it) have not run
+ * at load; the first fm_selftest_before_first_use() runs them once, later calls do nothing. */
+static size_t first_use_index(void) {
+  for (size_t i = 0; i < fm_selftest_ndefs; i++)
+    if (fm_selftest_defs[i].when == FM_SELFTEST_BEFORE_FIRST_USE) return i;
+  return (size_t)-1;
+}
+
+static void test_before_first_use(void) {
+  size_t i = first_use_index();
+  fm_selftest_entry e[FM_SELFTEST_MAX_ENTRIES];
+  size_t n = 0;
+  if (i == (size_t)-1) {
+    CHECK_EQ_INT(fm_selftest_before_first_use(), FM_OK);
+    return;
+  }
+  fprintf(stderr, "before first use: %s\n", fm_selftest_defs[i].name);
+  CHECK_EQ_INT(fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n), FM_OK);
+  CHECK_EQ_INT(e[i].result, FM_SELFTEST_NOT_RUN);
+  CHECK_EQ_INT(fm_selftest_before_first_use(), FM_OK);
+  CHECK_EQ_INT(fm_selftest_before_first_use(), FM_OK);
+  CHECK_EQ_INT(fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n), FM_OK);
+  CHECK_EQ_INT(e[i].result, FM_SELFTEST_PASSED);
+  CHECK_EQ_INT(e[i].runs, 1);
+  CHECK(e[i].duration_ns > 0);
+}
+
+/* In a child: a before-first-use test that fails moves the module to ERROR and the caller is
+ * refused. */
+static void test_before_first_use_failure(void) {
+  size_t i = first_use_index();
+  if (i == (size_t)-1) return;
+  pid_t pid = fork();
+  if (pid == 0) {
+    fm_selftest_break_for_testing(fm_selftest_defs[i].name);
+    int ok = fm_selftest_before_first_use() == FM_ERR_NOT_OPERATIONAL;
+    ok &= fm_module_state() == FM_STATE_ERROR;
+    ok &= fm_selftest_before_first_use() == FM_ERR_NOT_OPERATIONAL;
+    _exit(ok ? 0 : 1);
+  }
+  int status = 0;
+  CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+  CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static void test_report_arguments(void) {
+  fm_selftest_entry e[4];
+  size_t n = 0;
+  CHECK_EQ_INT(fm_selftest_report(NULL, 0, &n), FM_OK);
+  CHECK(n >= fm_selftest_ndefs);
+  CHECK_EQ_INT(fm_selftest_report(e, 4, NULL), FM_ERR_BAD_ARGUMENT);
+  CHECK_EQ_INT(fm_selftest_report(NULL, 4, &n), FM_ERR_BAD_ARGUMENT);
+  memset(e, 0x5a, sizeof e);
+  size_t need = 0;
+  CHECK_EQ_INT(fm_selftest_report(e, 4, &need), FM_ERR_BUFFER_TOO_SMALL);
+  CHECK_EQ_INT(need, n);
+  CHECK(test_is_all_zero(e, sizeof e));
+  CHECK_EQ_INT(fm_selftest_get_summary(NULL), FM_ERR_BAD_ARGUMENT);
+  CHECK(strcmp(fm_selftest_kind_name(FM_SELFTEST_KIND_PAIRWISE), "pairwise") == 0);
+  CHECK(strcmp(fm_selftest_result_name(FM_SELFTEST_FAILED), "failed") == 0);
+  CHECK(strcmp(fm_selftest_when_name(FM_SELFTEST_CONDITIONAL), "conditional") == 0);
+  CHECK(strcmp(fm_selftest_kind_name((fm_selftest_kind)99), "unknown") == 0);
+}
+
+/* A callback that records the events of one run and checks that a nested run is refused. */
+struct events {
+  int begin, pass, fail, nested_status, order_ok;
+  size_t next;
+};
+
+static void on_event(fm_selftest_event ev, const fm_selftest_entry *e, void *arg) {
+  struct events *x = arg;
+  if (ev == FM_SELFTEST_EVENT_BEGIN) {
+    x->begin++;
+    /* Integrity is skipped in a static build: the callback sees the other tests in order. */
+    while (x->next < fm_selftest_ndefs &&
+           fm_selftest_defs[x->next].kind == FM_SELFTEST_KIND_INTEGRITY)
+      x->next++;
+    if (x->next >= fm_selftest_ndefs || strcmp(e->name, fm_selftest_defs[x->next].name) != 0)
+      x->order_ok = 0;
+    x->next++;
+    x->nested_status = fm_selftest_run();
+  } else if (ev == FM_SELFTEST_EVENT_PASS) {
+    x->pass++;
+  } else {
+    x->fail++;
+  }
+}
+
+static void test_on_demand_run(void) {
+  struct events x = {.order_ok = 1};
+  CHECK_EQ_INT(fm_set_selftest_callback(on_event, &x), FM_OK);
+  CHECK_EQ_INT(fm_selftest_run(), FM_OK);
+  CHECK_EQ_INT(fm_set_selftest_callback(NULL, NULL), FM_OK);
+  CHECK_EQ_INT(fm_module_state(), FM_STATE_OPERATIONAL);
+  CHECK_EQ_INT(x.begin, (int)fm_selftest_ndefs - 1);
+  CHECK_EQ_INT(x.pass, (int)fm_selftest_ndefs - 1);
+  CHECK_EQ_INT(x.fail, 0);
+  CHECK(x.order_ok);
+  CHECK_EQ_INT(x.nested_status, FM_ERR_STATE);
+
+  fm_selftest_entry e[FM_SELFTEST_MAX_ENTRIES];
+  size_t n = 0;
+  CHECK_EQ_INT(fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n), FM_OK);
+  CHECK_EQ_INT(e[0].runs, 2);
+  fm_selftest_summary s;
+  fm_selftest_get_summary(&s);
+  CHECK(s.last_run_ns > 0);
+  /* Services work again after the run. */
+  uint8_t d[32];
+  CHECK_EQ_INT(fm_sha256("abc", 3, d), FM_OK);
+}
+
+static void test_conditional_record(void) {
+  fm_selftest_record_conditional("unit-test-conditional", "test algorithm", "pairwise", FM_OK);
+  fm_selftest_record_conditional("unit-test-conditional", "test algorithm", "pairwise", FM_OK);
+  fm_selftest_entry e[FM_SELFTEST_MAX_ENTRIES];
+  size_t n = 0;
+  CHECK_EQ_INT(fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n), FM_OK);
+  int found = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (strcmp(e[i].name, "unit-test-conditional") != 0) continue;
+    found++;
+    CHECK_EQ_INT(e[i].kind, FM_SELFTEST_KIND_PAIRWISE);
+    CHECK_EQ_INT(e[i].when, FM_SELFTEST_CONDITIONAL);
+    CHECK_EQ_INT(e[i].result, FM_SELFTEST_PASSED);
+    CHECK_EQ_INT(e[i].runs, 2);
+  }
+  CHECK_EQ_INT(found, 1);
+  CHECK_EQ_INT(fm_module_state(), FM_STATE_OPERATIONAL);
+}
+
+/* In a child: a failed conditional test moves the module to ERROR. */
+static void test_conditional_failure_enters_error(void) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    fm_selftest_record_conditional("unit-test-failing", "test algorithm", "health",
+                                   FM_ERR_ENTROPY);
+    fm_selftest_entry e[FM_SELFTEST_MAX_ENTRIES];
+    size_t n = 0;
+    int ok = fm_module_state() == FM_STATE_ERROR &&
+             fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n) == FM_OK;
+    int seen = 0;
+    for (size_t i = 0; i < n; i++)
+      if (strcmp(e[i].name, "unit-test-failing") == 0)
+        seen = e[i].result == FM_SELFTEST_FAILED && e[i].status == FM_ERR_ENTROPY &&
+               e[i].kind == FM_SELFTEST_KIND_HEALTH;
+    _exit(ok && seen ? 0 : 1);
+  }
+  int status = 0;
+  CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+  CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/* Counts FAIL events and remembers the failing test's name. */
+struct fail_seen {
+  int fails;
+  char name[64];
+};
+static void on_fail(fm_selftest_event ev, const fm_selftest_entry *e, void *arg) {
+  struct fail_seen *f = arg;
+  if (ev != FM_SELFTEST_EVENT_FAIL) return;
+  f->fails++;
+  snprintf(f->name, sizeof f->name, "%s", e->name);
+}
+
+/* In a child: break one test, rerun on demand; the run fails, the module is in ERROR, and a key
+ * imported before the failure can no longer sign (output wiped). */
+static void test_on_demand_failure(const char *name) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    const fm_rsa_private_components c = {
+        kat_rsa2048_n,  sizeof kat_rsa2048_n,  kat_rsa2048_e,  sizeof kat_rsa2048_e,
+        kat_rsa2048_d,  sizeof kat_rsa2048_d,  kat_rsa2048_p,  sizeof kat_rsa2048_p,
+        kat_rsa2048_q,  sizeof kat_rsa2048_q,  kat_rsa2048_dp, sizeof kat_rsa2048_dp,
+        kat_rsa2048_dq, sizeof kat_rsa2048_dq, kat_rsa2048_qinv, sizeof kat_rsa2048_qinv};
+    fm_rsa_key *key = NULL;
+    uint8_t sig[256];
+    size_t sig_len = 0;
+    int ok = fm_rsa_key_import_private(&c, &key) == FM_OK;
+    ok &= fm_rsa_sign_pkcs1v15(key, FM_HASH_SHA256, (const uint8_t *)"m", 1, sig, sizeof sig,
+                               &sig_len) == FM_OK && sig_len == sizeof sig;
+    struct fail_seen f = {0};
+    fm_set_selftest_callback(on_fail, &f);
+    fm_selftest_break_for_testing(name);
+    int st = fm_selftest_run();
+    ok &= st == FM_ERR_SELFTEST && fm_module_state() == FM_STATE_ERROR;
+    ok &= f.fails == 1 && strcmp(f.name, name) == 0;
+    ok &= fm_module_error_reason() != NULL && strcmp(fm_module_error_reason(), name) == 0;
+    memset(sig, 0x33, sizeof sig);
+    ok &= fm_rsa_sign_pkcs1v15(key, FM_HASH_SHA256, (const uint8_t *)"m", 1, sig, sizeof sig,
+                               &sig_len) == FM_ERR_NOT_OPERATIONAL;
+    ok &= test_is_all_zero(sig, sizeof sig) && sig_len == 0;
+    ok &= fm_rsa_key_free(key) == FM_OK;
+    ok &= fm_selftest_run() == FM_ERR_NOT_OPERATIONAL;
+    fm_selftest_entry e[FM_SELFTEST_MAX_ENTRIES];
+    size_t n = 0;
+    fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n);
+    int seen = 0;
+    for (size_t i = 0; i < n; i++)
+      if (strcmp(e[i].name, name) == 0) seen = e[i].result == FM_SELFTEST_FAILED;
+    _exit(ok && seen ? 0 : 1);
+  }
+  int status = 0;
+  CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+  if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+    fprintf(stderr, "on-demand failure of %s not handled\n", name);
+  CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static void test_cleanup_refuses_run(void) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    fm_module_cleanup();
+    _exit(fm_selftest_run() == FM_ERR_NOT_OPERATIONAL ? 0 : 1);
+  }
+  int status = 0;
+  CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+  CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+int main(void) {
+  test_power_on_report();
+  test_before_first_use_failure();
+  test_before_first_use();
+  test_report_arguments();
+  test_on_demand_run();
+  test_conditional_record();
+  test_conditional_failure_enters_error();
+  test_on_demand_failure("sha256-kat");
+  test_on_demand_failure("aes256-ctr-decrypt-kat");
+  test_on_demand_failure("rsa2048-sha256-pkcs1-verify-kat");
+  test_cleanup_refuses_run();
+  return test_main_result("test_selftest_unit");
+}
