@@ -1,0 +1,36 @@
+/* Fast small draws: bounded integers from the calling thread's batch.
+ *
+ * A batch is RAND_BATCH_LEN bytes made by one generate request of the thread's DRBG; each draw
+ * copies its bytes out and zeroes them in the batch, so a byte is handed out once and does not
+ * linger. The batch is dropped on reseed, fork, cleanup and error. The batch itself and the word
+ * draws fm_rand_u32 / fm_rand_u64 live in rand.c, where the take is inlined into them. */
+#include <string.h>
+
+#include "fipsmod/rand.h"
+#include "module/internal.h"
+#include "module/rand/internal.h"
+
+int fm_rand_uniform(uint64_t bound, uint64_t *out) {
+  if (out == NULL) return FM_ERR_BAD_ARGUMENT;
+  *out = 0;
+  FM_CHECK_OPERATIONAL();
+  if (bound == 0) return FM_ERR_OUT_OF_RANGE;
+  /* Multiply-and-reject (Lemire, "Fast random integer generation in an interval", 2019): for a
+   * uniform 64-bit x, the high word of x * bound is uniform in [0, bound) once the draws whose
+   * low word falls below 2^64 mod bound are rejected. A rejection happens with probability
+   * < bound / 2^64 and reveals nothing about the value finally returned. */
+  uint64_t threshold = (0 - bound) % bound; /* 2^64 mod bound; the bound is public */
+  for (;;) {
+    uint64_t x;
+    int err = fm_rand_u64(&x);
+    if (err != FM_OK) return err;
+    unsigned __int128 m = (unsigned __int128)x * bound;
+    uint64_t low = (uint64_t)m;
+    x = 0;
+    if (low >= threshold) {
+      *out = (uint64_t)(m >> 64);
+      m = 0;
+      return FM_OK;
+    }
+  }
+}

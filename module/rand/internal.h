@@ -1,0 +1,171 @@
+/* What module/rand offers the rest of the module (the self-tests, RSA key generation) and what
+ * its files share: the CTR_DRBG mechanism without the public API's gate and checks, the entropy
+ * source with its SP 800-90B health tests, the per-thread states of the process RNG, and the
+ * test-only entry points. */
+#ifndef FIPSMOD_MODULE_RAND_INTERNAL_H
+#define FIPSMOD_MODULE_RAND_INTERNAL_H
+
+#include <assert.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fipsmod/drbg.h"
+#include "module/aes/internal.h"
+
+/* ---- CTR_DRBG mechanism (ctr_drbg.c) ----------------------------------------------------- */
+
+#define CTR_DRBG_KEY_LEN 32
+#define CTR_DRBG_BLOCK_LEN 16
+#define CTR_DRBG_SEED_LEN 48
+#define CTR_DRBG_MAGIC 0x43445242u /* "CDRB": the state is instantiated */
+
+/* ctr_drbg_state is the working state of one AES-256 CTR_DRBG (SP 800-90Ar1 10.2.1.1): Key (and
+ * its expanded schedule, kept so that a generate request expands the key only once), V and the
+ * reseed counter. Everything but |flags| and |magic| is secret. */
+typedef struct ctr_drbg_state {
+  aes_ks ks;                       /* schedule of |key| */
+  uint8_t key[CTR_DRBG_KEY_LEN];   /* Key */
+  uint8_t v[CTR_DRBG_BLOCK_LEN];   /* V */
+  uint64_t reseed_counter;         /* requests since the last (re)seed, plus one */
+  uint32_t flags;                  /* FM_DRBG_USE_DF | FM_DRBG_PREDICTION_RESISTANCE */
+  uint32_t magic;                  /* CTR_DRBG_MAGIC when instantiated */
+} ctr_drbg_state;
+
+static_assert(sizeof(ctr_drbg_state) <= sizeof(fm_ctr_drbg), "fm_ctr_drbg too small");
+static_assert(_Alignof(ctr_drbg_state) <= _Alignof(fm_ctr_drbg), "fm_ctr_drbg misaligned");
+
+/* ctr_drbg_instantiate_nodf (10.2.1.3.1) seeds |st| from exactly 48 bytes of |entropy| (secret)
+ * and |pers_len| <= 48 bytes of personalization. No argument checks. */
+void ctr_drbg_instantiate_nodf(ctr_drbg_state *st, const uint8_t entropy[CTR_DRBG_SEED_LEN],
+                               const uint8_t *pers, size_t pers_len);
+
+/* ctr_drbg_reseed_nodf (10.2.1.4.1) reseeds |st| from 48 bytes of |entropy| (secret) and
+ * |ai_len| <= 48 bytes of additional input. No argument checks. */
+void ctr_drbg_reseed_nodf(ctr_drbg_state *st, const uint8_t entropy[CTR_DRBG_SEED_LEN],
+                          const uint8_t *ai, size_t ai_len);
+
+/* ctr_drbg_generate_nodf (10.2.1.5.1, steps 2-7) writes |out_len| <= FM_DRBG_MAX_REQUEST bytes
+ * (secret) and updates |st|; |ai_len| <= 48. It does not check the reseed counter (the caller
+ * reseeds on its own schedule) but does increment it. No argument checks. */
+void ctr_drbg_generate_nodf(ctr_drbg_state *st, uint8_t *out, size_t out_len, const uint8_t *ai,
+                            size_t ai_len);
+
+/* ctr_drbg_wipe zeroizes |st| (SP 800-90Ar1 9.4). */
+void ctr_drbg_wipe(ctr_drbg_state *st);
+
+/* ---- Entropy source and health tests (entropy.c) ----------------------------------------- */
+
+/* The SP 800-90B continuous health tests run on the byte stream of the source (one sample = one
+ * byte, assessed min-entropy H = 8 bits per sample; false-positive rate alpha = 2^-40 per test
+ * decision, 90B 4.4):
+ *  - repetition count test (4.4.1): cutoff C = 1 + ceil(40 / 8) = 6 identical bytes in a row;
+ *  - adaptive proportion test (4.4.2): window W = 512, cutoff C = 20 (P[Binomial(512, 2^-8) >= 19]
+ *    = 4.9e-13 < 2^-40);
+ *  - plus a continuous comparison of consecutive 16-byte blocks within one request.
+ * A context holds the tests' running state for one stream of requests (one per thread). */
+#define ENTROPY_RCT_CUTOFF 6
+#define ENTROPY_APT_WINDOW 512
+#define ENTROPY_APT_CUTOFF 20
+#define ENTROPY_STARTUP_SAMPLES 1024
+
+typedef struct entropy_health {
+  uint32_t rct_count; /* length of the current run of rct_last */
+  uint32_t apt_count; /* occurrences of apt_first in the current window */
+  uint32_t apt_pos;   /* samples seen in the current window (0 = a new window starts) */
+  uint8_t rct_last;   /* the last sample (secret, wiped with the context) */
+  uint8_t apt_first;  /* the window's first sample (secret) */
+  uint8_t started;    /* rct_last is valid */
+  uint8_t reserved;
+} entropy_health;
+
+/* entropy_health_init resets |h| to the start of a stream. */
+void entropy_health_init(entropy_health *h);
+
+/* fm_entropy_get fills |out| (|len| bytes, secret) from the entropy source (getrandom(2), which
+ * blocks until the kernel's pool is seeded; EINTR and short reads are retried) and runs the
+ * continuous health tests over it with the running state |h|. Returns FM_OK, or FM_ERR_ENTROPY
+ * (source error or health-test failure: |out| is wiped, the failure is recorded with
+ * fm_selftest_record_conditional, which moves the module to ERROR). Async-signal-safe except for
+ * the failure path. */
+int fm_entropy_get(entropy_health *h, uint8_t *out, size_t len);
+
+/* fm_entropy_startup_test runs the SP 800-90B start-up test (4.3): the continuous tests over
+ * ENTROPY_STARTUP_SAMPLES consecutive fresh samples, discarded afterwards. Returns FM_OK or
+ * FM_ERR_ENTROPY. It does not record the outcome itself (the power-on runner does). */
+int fm_entropy_startup_test(void);
+
+/* ---- The process RNG (rand.c), used by batch.c and uuid.c ------------------------------- */
+
+/* Bytes one batch refill generates (one generate request per RAND_BATCH_LEN bytes of small
+ * draws). */
+#define RAND_BATCH_LEN 4096
+
+/* rand_take_batch copies |len| (1..64) random bytes (secret) from the calling thread's batch to
+ * |out|, wiping each byte it hands out; refills the batch with one generate request when it runs
+ * short. Returns FM_OK or an error (|out| wiped). The caller has passed the module gate. */
+int rand_take_batch(uint8_t *out, size_t len);
+
+/* rand_take_8 / rand_take_16 are rand_take_batch for a fixed length (the copy and the wipe
+ * inlined). */
+int rand_take_8(uint8_t out[8]);
+int rand_take_16(uint8_t out[16]);
+
+/* ---- Test-only entry points ------------------------------------------------------------- */
+#if defined(FIPSMOD_TEST_HOOKS)
+/* Fork-detection modes of the process RNG. */
+enum {
+  RAND_FORK_WIPEONFORK = 1, /* MADV_WIPEONFORK page verified by a probe child */
+  RAND_FORK_ATFORK = 2,     /* pthread_atfork child handler only */
+  RAND_FORK_NONE = 3,       /* no detection: fresh entropy as additional input on every call */
+};
+
+/* fm_entropy_set_stuck_source_for_testing(1) makes the entropy source return |byte| repeated
+ * (a stuck noise source); 0 restores getrandom(2). */
+void fm_entropy_set_stuck_source_for_testing(int on, uint8_t byte);
+
+/* fm_entropy_set_pattern_source_for_testing makes the entropy source return |pattern| (up to 1024
+ * bytes) over and over, continuing where the last request stopped; NULL restores getrandom(2).
+ * For single-threaded tests. */
+void fm_entropy_set_pattern_source_for_testing(const uint8_t *pattern, size_t len);
+
+/* fm_ctr_drbg_state_for_testing copies Key and V of an instantiated |drbg|; returns FM_OK or
+ * FM_ERR_STATE. */
+int fm_ctr_drbg_state_for_testing(const fm_ctr_drbg *drbg, uint8_t key[32], uint8_t v[16]);
+
+/* fm_ctr_drbg_set_reseed_counter_for_testing sets the reseed counter (to reach the interval). */
+int fm_ctr_drbg_set_reseed_counter_for_testing(fm_ctr_drbg *drbg, uint64_t counter);
+
+/* fm_rand_fork_mode_for_testing returns the detected mode (RAND_FORK_*), initializing the RNG. */
+int fm_rand_fork_mode_for_testing(void);
+
+/* fm_rand_force_fork_mode_for_testing switches the mode (weaker modes only make sense for tests;
+ * call before starting threads). */
+void fm_rand_force_fork_mode_for_testing(int mode);
+
+/* Counters of the calling thread's state (0 when it has none): generate requests since the last
+ * (re)seed, (re)seeds so far (the first seeding counts), bytes left in the batch. */
+uint64_t fm_rand_calls_since_seed_for_testing(void);
+uint64_t fm_rand_reseeds_for_testing(void);
+uint64_t fm_rand_batch_left_for_testing(void);
+
+/* fm_rand_fork_generation_for_testing returns the current fork generation (starts at 1, changes
+ * in each child that draws). */
+uint64_t fm_rand_fork_generation_for_testing(void);
+
+/* fm_rand_oneoff_draws_for_testing returns how many draws a one-off DRBG served (re-entry from a
+ * signal handler, or no state). */
+uint64_t fm_rand_oneoff_draws_for_testing(void);
+
+/* fm_uuid_v7_set_last_for_testing sets the last (timestamp, counter) handed out by fm_uuid_v7. */
+void fm_uuid_v7_set_last_for_testing(uint64_t ms, uint32_t counter);
+
+/* fm_rand_registry_size_for_testing returns the number of live per-thread states. */
+size_t fm_rand_registry_size_for_testing(void);
+
+/* fm_rand_all_states_zero_for_testing returns true when every registered state reads as zeros
+ * (what fm_module_cleanup must leave behind). */
+bool fm_rand_all_states_zero_for_testing(void);
+#endif
+
+#endif

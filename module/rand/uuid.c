@@ -1,0 +1,272 @@
+/* RFC 9562 UUIDs, versions 4 and 7, and their string form.
+ *
+ * Random bits come from the calling thread's batch (rand_take_batch), so a UUID costs a copy
+ * out of an already generated buffer, not a DRBG request. Version 7's ordering comes from one
+ * process-wide atomic word holding (Unix milliseconds << 16 | counter): each UUID takes the
+ * larger of "now, counter 0" and "last + 1" with a compare-exchange, so values are unique and
+ * strictly increasing in the order the exchanges succeed, whichever thread makes them. A counter
+ * that runs past 16 bits carries into the timestamp (RFC 9562 6.2: borrowing the next
+ * millisecond), as does a clock that steps back. */
+#define _GNU_SOURCE
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "fipsmod/uuid.h"
+#include "module/internal.h"
+#include "module/rand/internal.h"
+
+/* The last (timestamp << 16 | counter) handed out; touched only by fm_uuid_v7. It has a cache
+ * line of its own, so its compare-exchanges do not evict the read-mostly words every draw of
+ * the process RNG loads. */
+static struct {
+  _Alignas(64) _Atomic uint64_t last;
+  char pad[64 - sizeof(uint64_t)];
+} g_v7;
+
+static uint64_t unix_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* uuid_v4_fill writes a version 4 UUID (module gate already passed). */
+static int uuid_v4_fill(uint8_t out[FM_UUID_LEN]) {
+  int err = rand_take_16(out);
+  if (err != FM_OK) return err;
+  /* RFC 9562 5.4: version 4 in the top nibble of octet 6, variant 10 in octet 8. */
+  out[6] = (uint8_t)(0x40 | (out[6] & 0x0f));
+  out[8] = (uint8_t)(0x80 | (out[8] & 0x3f));
+  return FM_OK;
+}
+
+/* uuid_v7_fill writes a version 7 UUID (module gate already passed). */
+static int uuid_v7_fill(uint8_t out[FM_UUID_LEN]) {
+  uint8_t r[8];
+  int err = rand_take_8(r);
+  if (err != FM_OK) {
+    fm_zeroize(out, FM_UUID_LEN);
+    return err;
+  }
+  uint64_t now = unix_ms() << 16;
+  uint64_t last = atomic_load_explicit(&g_v7.last, memory_order_relaxed);
+  uint64_t next;
+  do {
+    next = now > last ? now : last + 1;
+  } while (!atomic_compare_exchange_weak_explicit(&g_v7.last, &last, next, memory_order_relaxed,
+                                                  memory_order_relaxed));
+  uint64_t ms = next >> 16;
+  uint32_t ctr = (uint32_t)(next & 0xffff);
+  /* RFC 9562 5.7: unix_ts_ms (48 bits), ver (4) | rand_a (12: counter bits 15..4), var (2) |
+   * rand_b (62: counter bits 3..0, then 58 random bits). */
+  for (int i = 0; i < 6; i++) out[i] = (uint8_t)(ms >> (40 - 8 * i));
+  out[6] = (uint8_t)(0x70 | (ctr >> 12));
+  out[7] = (uint8_t)(ctr >> 4);
+  out[8] = (uint8_t)(0x80 | ((ctr & 0x0f) << 2) | (r[0] & 0x03));
+  memcpy(out + 9, r + 1, 7);
+  fm_zeroize(r, sizeof(r));
+  return FM_OK;
+}
+
+int fm_uuid_v4(uint8_t out[FM_UUID_LEN]) {
+  if (out == NULL) return FM_ERR_BAD_ARGUMENT;
+  if (!fm_module_operational()) {
+    fm_zeroize(out, FM_UUID_LEN);
+    return FM_ERR_NOT_OPERATIONAL;
+  }
+  return uuid_v4_fill(out);
+}
+
+int fm_uuid_v7(uint8_t out[FM_UUID_LEN]) {
+  if (out == NULL) return FM_ERR_BAD_ARGUMENT;
+  if (!fm_module_operational()) {
+    fm_zeroize(out, FM_UUID_LEN);
+    return FM_ERR_NOT_OPERATIONAL;
+  }
+  return uuid_v7_fill(out);
+}
+
+/* hex_digit maps 0..15 to '0'..'9', 'a'..'f' without a branch or a table lookup (the random bits
+ * are secret until published): values above 9 get the 39 that separates '9'+1 from 'a'. */
+__attribute__((unused)) static inline char hex_digit(unsigned n) {
+  unsigned above9 = (9u - n) >> 8 & 1u; /* 1 when n > 9 (the subtraction wraps) */
+  return (char)('0' + n + 39u * above9);
+}
+
+#if defined(__SSE2__)
+/* format with SSE2 (baseline on x86-64): the 32 nibbles are split and interleaved into two
+ * registers, and each becomes '0' + n, plus 39 where n > 9 (a compare mask, not a branch: the
+ * random bits are secret until the caller publishes the UUID). The stores are laid out so that
+ * later ones overwrite the bytes that belong to a hyphen or to a shifted group. */
+static inline void format_reg(__m128i x, char out[FM_UUID_STRING_LEN + 1]) {
+  const __m128i low4 = _mm_set1_epi8(0x0f);
+  const __m128i hi = _mm_and_si128(_mm_srli_epi16(x, 4), low4);
+  const __m128i lo = _mm_and_si128(x, low4);
+  __m128i d0 = _mm_unpacklo_epi8(hi, lo); /* digits 0..15 (octets 0..7) */
+  __m128i d1 = _mm_unpackhi_epi8(hi, lo); /* digits 16..31 (octets 8..15) */
+  const __m128i nine = _mm_set1_epi8(9), ascii0 = _mm_set1_epi8('0'), gap = _mm_set1_epi8(39);
+  d0 = _mm_add_epi8(_mm_add_epi8(d0, ascii0), _mm_and_si128(_mm_cmpgt_epi8(d0, nine), gap));
+  d1 = _mm_add_epi8(_mm_add_epi8(d1, ascii0), _mm_and_si128(_mm_cmpgt_epi8(d1, nine), gap));
+  uint64_t d0_hi = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(d0, d0)); /* digits 8..15 */
+  uint32_t d1_lo = (uint32_t)_mm_cvtsi128_si32(d1);                          /* digits 16..19 */
+  _mm_storeu_si128((__m128i *)(void *)out, d0);         /* 0..7 final, 8..15 rewritten below */
+  _mm_storeu_si128((__m128i *)(void *)(out + 20), d1);  /* 24..35 final, 20..23 rewritten */
+  memcpy(out + 9, &d0_hi, 4);
+  memcpy(out + 14, (const char *)&d0_hi + 4, 4);
+  memcpy(out + 19, &d1_lo, 4);
+  out[8] = '-';
+  out[13] = '-';
+  out[18] = '-';
+  out[23] = '-';
+  out[36] = '\0';
+}
+
+static void format(const uint8_t u[FM_UUID_LEN], char out[FM_UUID_STRING_LEN + 1]) {
+  format_reg(_mm_loadu_si128((const __m128i *)(const void *)u), out);
+}
+
+/* v4_string_fast formats 16 random bytes as a version 4 UUID, setting the version and variant
+ * bits in the register (byte stores into the buffer just before a 16-byte load of it would
+ * stall store forwarding). */
+static void v4_string_fast(const uint8_t r[FM_UUID_LEN], char out[FM_UUID_STRING_LEN + 1]) {
+  const __m128i keep = _mm_setr_epi8(-1, -1, -1, -1, -1, -1, 0x0f, -1, 0x3f, -1, -1, -1, -1, -1,
+                                     -1, -1);
+  const __m128i set = _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0x40, 0, (char)0x80, 0, 0, 0, 0, 0, 0, 0);
+  __m128i x = _mm_loadu_si128((const __m128i *)(const void *)r);
+  format_reg(_mm_or_si128(_mm_and_si128(x, keep), set), out);
+}
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* hex8 turns 4 bytes into their 8 hex digits in one 64-bit word (SWAR, little-endian: the first
+ * digit in the lowest byte). The nibbles are spread to one per byte, then each byte n becomes
+ * '0' + n, plus 39 when n > 9: n + 6 carries into bit 4 exactly then. No branch, no table. */
+static inline uint64_t hex8(const uint8_t b[4]) {
+  uint64_t x = (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 | (uint64_t)b[3] << 24;
+  x = (x | x << 16) & 0x0000ffff0000ffffull;
+  x = (x | x << 8) & 0x00ff00ff00ff00ffull;  /* byte i now at byte 2i */
+  uint64_t n = ((x >> 4) & 0x000f000f000f000full) | ((x & 0x000f000f000f000full) << 8);
+  uint64_t above9 = ((n + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull;
+  return n + 0x3030303030303030ull + above9 * 39;
+}
+
+static void format(const uint8_t u[FM_UUID_LEN], char out[FM_UUID_STRING_LEN + 1]) {
+  uint64_t h0 = hex8(u), h1 = hex8(u + 4), h2 = hex8(u + 8), h3 = hex8(u + 12);
+  memcpy(out, &h0, 8);
+  out[8] = '-';
+  memcpy(out + 9, &h1, 4);
+  out[13] = '-';
+  memcpy(out + 14, (const char *)&h1 + 4, 4);
+  out[18] = '-';
+  memcpy(out + 19, &h2, 4);
+  out[23] = '-';
+  memcpy(out + 24, (const char *)&h2 + 4, 4);
+  memcpy(out + 28, &h3, 8);
+  out[36] = '\0';
+}
+#else
+static void format(const uint8_t u[FM_UUID_LEN], char out[FM_UUID_STRING_LEN + 1]) {
+  size_t o = 0;
+  for (size_t i = 0; i < FM_UUID_LEN; i++) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) out[o++] = '-';
+    out[o++] = hex_digit(u[i] >> 4);
+    out[o++] = hex_digit(u[i] & 15u);
+  }
+  out[o] = '\0';
+}
+#endif
+
+int fm_uuid_format(const uint8_t uuid[FM_UUID_LEN], char out[FM_UUID_STRING_LEN + 1]) {
+  if (out == NULL) return FM_ERR_BAD_ARGUMENT;
+  if (uuid == NULL) {
+    memset(out, 0, FM_UUID_STRING_LEN + 1);
+    return FM_ERR_BAD_ARGUMENT;
+  }
+  if (!fm_module_operational()) {
+    memset(out, 0, FM_UUID_STRING_LEN + 1);
+    return FM_ERR_NOT_OPERATIONAL;
+  }
+  format(uuid, out);
+  return FM_OK;
+}
+
+static int uuid_string(int version, char out[FM_UUID_STRING_LEN + 1]) {
+  if (out == NULL) return FM_ERR_BAD_ARGUMENT;
+  if (!fm_module_operational()) {
+    memset(out, 0, FM_UUID_STRING_LEN + 1);
+    return FM_ERR_NOT_OPERATIONAL;
+  }
+  uint8_t u[FM_UUID_LEN];
+  int err;
+#if defined(__SSE2__)
+  if (version == 4) {
+    err = rand_take_16(u);
+    if (err == FM_OK) v4_string_fast(u, out);
+  } else {
+    err = uuid_v7_fill(u);
+    if (err == FM_OK) format(u, out);
+  }
+#else
+  err = version == 4 ? uuid_v4_fill(u) : uuid_v7_fill(u);
+  if (err == FM_OK) format(u, out);
+#endif
+  if (err != FM_OK) {
+    memset(out, 0, FM_UUID_STRING_LEN + 1);
+    return err;
+  }
+  /* The binary copy is wiped inline (the asm claims to read it, so the stores stay). */
+  memset(u, 0, sizeof(u));
+  __asm__ __volatile__("" : : "r"(u) : "memory");
+  return FM_OK;
+}
+
+int fm_uuid_v4_string(char out[FM_UUID_STRING_LEN + 1]) { return uuid_string(4, out); }
+int fm_uuid_v7_string(char out[FM_UUID_STRING_LEN + 1]) { return uuid_string(7, out); }
+
+/* parse_nibble returns 0..15 for a hex digit of either case, -1 otherwise. The text being parsed
+ * is public. */
+static int parse_nibble(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+int fm_uuid_parse(const char *str, size_t len, uint8_t out[FM_UUID_LEN]) {
+  if (out != NULL) memset(out, 0, FM_UUID_LEN);
+  if (str == NULL) return FM_ERR_BAD_ARGUMENT;
+  FM_CHECK_OPERATIONAL();
+  if (len != FM_UUID_STRING_LEN) return FM_ERR_PARSE;
+  uint8_t u[FM_UUID_LEN];
+  size_t o = 0;
+  for (size_t i = 0; i < FM_UUID_STRING_LEN;) {
+    if (i == 8 || i == 13 || i == 18 || i == 23) {
+      if (str[i] != '-') return FM_ERR_PARSE;
+      i++;
+      continue;
+    }
+    int hi = parse_nibble(str[i]), lo = parse_nibble(str[i + 1]);
+    if (hi < 0 || lo < 0) return FM_ERR_PARSE;
+    u[o++] = (uint8_t)(hi << 4 | lo);
+    i += 2;
+  }
+  if (out != NULL) memcpy(out, u, FM_UUID_LEN);
+  return FM_OK;
+}
+
+int fm_uuid_version(const uint8_t uuid[FM_UUID_LEN], int *version) {
+  if (version == NULL) return FM_ERR_BAD_ARGUMENT;
+  *version = 0;
+  if (uuid == NULL) return FM_ERR_BAD_ARGUMENT;
+  FM_CHECK_OPERATIONAL();
+  if ((uuid[8] & 0xc0) != 0x80) return FM_ERR_PARSE;
+  *version = uuid[6] >> 4;
+  return FM_OK;
+}
+
+#if defined(FIPSMOD_TEST_HOOKS)
+void fm_uuid_v7_set_last_for_testing(uint64_t ms, uint32_t counter) {
+  atomic_store(&g_v7.last, ms << 16 | (counter & 0xffff));
+}
+#endif
