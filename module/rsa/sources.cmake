@@ -1,2 +1,6 @@
 # Sources of module/rsa/.
-list(APPEND FIPSMOD_SOURCES)
+list(APPEND FIPSMOD_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/rsa_key.c
+  ${CMAKE_CURRENT_LIST_DIR}/rsa_sign.c
+  ${CMAKE_CURRENT_LIST_DIR}/rsa_keygen.c
+  ${CMAKE_CURRENT_LIST_DIR}/rsa_inverse.c)

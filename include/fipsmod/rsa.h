@@ -1,0 +1,214 @@
+/* RSA signatures: keys, PKCS#1 v1.5 and PSS signing and verification (FIPS 186-5 section 5,
+ * RFC 8017), key generation (FIPS 186-5 A.1.3), and the raw RSASP1 / RSADP primitives for
+ * component known-answer tests.
+ *
+ * Keys are opaque objects that the module allocates. A key is built completely when it is created
+ * (every Montgomery context and every fixed-width CRT value) and never changes afterwards, so one
+ * key may be used by any number of threads at once with no lock; only fm_rsa_key_free must not
+ * race with other uses of the same key. fm_rsa_key_free zeroizes the key. (Signing blinds its
+ * input with a random pair r^e, r^-1; each thread keeps the pair of the last key it used in its
+ * own storage and squares it on reuse, drawing a fresh one every 32 uses and after fork; the pair
+ * is zeroized at thread exit. It holds nothing of the key.)
+ *
+ * Sizes: private keys 2048..16384 bits; public keys (verification only) 1024..16384 bits, 1024 to
+ * 2047 being the legacy-use range. Generated keys: 2048, 3072 or 4096 bits with e = 65537.
+ *
+ * Every function returns FM_OK or a negative FM_ERR_* (status.h). Outside the OPERATIONAL state
+ * every function except fm_rsa_key_free returns FM_ERR_NOT_OPERATIONAL. On any error every output
+ * is wiped: key pointers are set to NULL, output buffers are zeroed, lengths are set to 0.
+ *
+ * Secrets: d, p, q, dp, dq and qinv are secret; so are signing inputs' digests only in the sense
+ * that the signature is computed in constant time in them. n and e are public. */
+#ifndef FIPSMOD_RSA_H
+#define FIPSMOD_RSA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fipsmod/sha.h"
+#include "fipsmod/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define FM_RSA_MIN_PRIVATE_BITS 2048
+#define FM_RSA_MIN_PUBLIC_BITS 1024
+#define FM_RSA_MAX_BITS 16384
+#define FM_RSA_MAX_BYTES (FM_RSA_MAX_BITS / 8) /* largest signature / modulus, 2048 bytes */
+
+/* fm_rsa_verify_pss's salt_len value that accepts a salt of any length (the length is recovered
+ * from the encoded message, RFC 8017 9.1.2 with sLen unspecified). Never valid for signing. */
+#define FM_RSA_PSS_SALT_LEN_ANY ((size_t)-1)
+
+/* An RSA key: public (n, e) or private (n, e and the private values). Opaque. */
+typedef struct fm_rsa_key fm_rsa_key;
+
+/* The components of a private key, each a big-endian unsigned integer (leading zero bytes are
+ * allowed). dp, dq and qinv are optional as a group: give all three (d mod (p-1), d mod (q-1),
+ * q^-1 mod p) or none (data NULL and len 0 for all three), and the module computes them. */
+typedef struct fm_rsa_private_components {
+  const uint8_t *n;
+  size_t n_len;
+  const uint8_t *e;
+  size_t e_len;
+  const uint8_t *d;
+  size_t d_len;
+  const uint8_t *p;
+  size_t p_len;
+  const uint8_t *q;
+  size_t q_len;
+  const uint8_t *dp;
+  size_t dp_len;
+  const uint8_t *dq;
+  size_t dq_len;
+  const uint8_t *qinv;
+  size_t qinv_len;
+} fm_rsa_private_components;
+
+/* The components that fm_rsa_key_export writes. */
+typedef enum {
+  FM_RSA_N = 1,
+  FM_RSA_E = 2,
+  FM_RSA_D = 3,
+  FM_RSA_P = 4,
+  FM_RSA_Q = 5,
+  FM_RSA_DP = 6,
+  FM_RSA_DQ = 7,
+  FM_RSA_QINV = 8,
+} fm_rsa_component;
+
+/* ---- Keys ---------------------------------------------------------------------------------- */
+
+/* fm_rsa_key_import_private builds a private key from its components and validates it:
+ *   FM_ERR_BAD_ARGUMENT  c or key NULL; a component NULL with a non-zero length; n, e, d, p or q
+ *                        missing (length 0); dp, dq, qinv neither all given nor all absent.
+ *   FM_ERR_KEY_SIZE      n under 2048 or over 16384 bits.
+ *   FM_ERR_BAD_KEY       (each case a distinct check) n even; e even, e < 65537 or e >= 2^256
+ *                        (FIPS 186-5 5.4); p or q even, or p or q not of exactly half of n's bit
+ *                        length (rounded up); p * q != n; d = 0 or d >= n; d <= 2^(nlen/2)
+ *                        (FIPS 186-5 A.1.1); d * e != 1 mod (p-1) or mod (q-1); dp, dq, qinv not
+ *                        equal to d mod (p-1), d mod (q-1), q^-1 mod p; a component wider than n.
+ *   FM_ERR_NO_MEMORY     the key could not be allocated.
+ * The components are secret (but n and e). Thread-safe. *key is NULL on error. */
+FM_API int fm_rsa_key_import_private(const fm_rsa_private_components *c, fm_rsa_key **key);
+
+/* fm_rsa_key_import_private_nd builds a private key from n, e and d only, with no CRT values:
+ * FOR COMPONENT KNOWN-ANSWER TESTS (CAVP SigGen files and the RSADP component test give keys in
+ * this form). Signing with such a key computes m^d mod n directly (blinded, constant time,
+ * checked with the public key like every signature), about three times slower than with CRT.
+ * Checks: n 1024..16384 bits (FM_ERR_KEY_SIZE), n odd, e odd and 3 <= e < n, 0 < d < n, and
+ * (x^e)^d == x mod n for a fixed x (FM_ERR_BAD_KEY); other errors as above. d is secret. */
+FM_API int fm_rsa_key_import_private_nd(const uint8_t *n, size_t n_len, const uint8_t *e,
+                                        size_t e_len, const uint8_t *d, size_t d_len,
+                                        fm_rsa_key **key);
+
+/* fm_rsa_key_import_public builds a public key (n, e) for verification.
+ *   FM_ERR_BAD_ARGUMENT  NULL pointer or zero length.
+ *   FM_ERR_KEY_SIZE      n under 1024 or over 16384 bits.
+ *   FM_ERR_BAD_KEY       n even; e even, e < 65537 or e >= 2^256.
+ *   FM_ERR_NO_MEMORY.    Thread-safe. */
+FM_API int fm_rsa_key_import_public(const uint8_t *n, size_t n_len, const uint8_t *e, size_t e_len,
+                                    fm_rsa_key **key);
+
+/* fm_rsa_key_generate makes a new private key of |bits| = 2048, 3072 or 4096 bits with e = 65537
+ * (FIPS 186-5 A.1.3: probable primes p, q in [sqrt(2) * 2^(nlen/2-1), 2^(nlen/2)) found with
+ * trial division and the Miller-Rabin rounds of FIPS 186-5 Table B.1, |p - q| > 2^(nlen/2-100),
+ * d = e^-1 mod lcm(p-1, q-1) > 2^(nlen/2)), then runs the pairwise consistency test (sign and
+ * verify); its outcome is recorded in the self-test report.
+ *   FM_ERR_BAD_ARGUMENT  key NULL.
+ *   FM_ERR_KEY_SIZE      another size.
+ *   FM_ERR_ENTROPY       the RNG failed.
+ *   FM_ERR_KEYGEN        the pairwise consistency test failed (the module is then in ERROR).
+ *   FM_ERR_NO_MEMORY.    Thread-safe; slow (tens of milliseconds to seconds). */
+FM_API int fm_rsa_key_generate(unsigned bits, fm_rsa_key **key);
+
+/* fm_rsa_key_free zeroizes and frees |key| (NULL is accepted). Works in every state. Returns
+ * FM_OK. Must not race with another use of the same key. */
+FM_API int fm_rsa_key_free(fm_rsa_key *key);
+
+/* fm_rsa_key_bits sets *bits to the bit length of n. FM_ERR_BAD_ARGUMENT on NULL. */
+FM_API int fm_rsa_key_bits(const fm_rsa_key *key, size_t *bits);
+
+/* fm_rsa_key_size sets *bytes to the byte length of n, which is the length of every signature
+ * made or accepted with the key. FM_ERR_BAD_ARGUMENT on NULL. */
+FM_API int fm_rsa_key_size(const fm_rsa_key *key, size_t *bytes);
+
+/* fm_rsa_key_is_private sets *is_private to 1 for a key that can sign, 0 for a public key. */
+FM_API int fm_rsa_key_is_private(const fm_rsa_key *key, int *is_private);
+
+/* fm_rsa_key_export writes one component as a big-endian number of a fixed length that depends
+ * only on public sizes: n and d: the byte length of n; e: its minimal length; p, dp, qinv: the
+ * byte length of p; q, dq: the byte length of q. *out_len receives that length.
+ *   FM_ERR_BAD_ARGUMENT     NULL pointer or unknown component.
+ *   FM_ERR_BAD_KEY          a private component of a public key, or p, q, dp, dq, qinv of a key
+ *                           imported with fm_rsa_key_import_private_nd.
+ *   FM_ERR_BUFFER_TOO_SMALL out_cap below the length.
+ * Exported private components are secret; the caller must wipe them. Thread-safe. */
+FM_API int fm_rsa_key_export(const fm_rsa_key *key, fm_rsa_component which, uint8_t *out,
+                             size_t out_cap, size_t *out_len);
+
+/* ---- Signatures -----------------------------------------------------------------------------
+ * Signing hashes |msg| with |hash| (FM_HASH_SHA256, FM_HASH_SHA384 or FM_HASH_SHA512), encodes,
+ * and computes the signature with CRT and blinding, in constant time in the private key; the
+ * signature is checked with the public key before it is released (a mismatch, which means a
+ * fault, gives FM_ERR_INTERNAL and a wiped output). The signature is exactly the key's byte
+ * length (fm_rsa_key_size) and is written to sig[0..*sig_len).
+ * Common errors: FM_ERR_BAD_ARGUMENT (key, sig or sig_len NULL, msg NULL with msg_len > 0, a
+ * public key given for signing), FM_ERR_UNSUPPORTED (another hash), FM_ERR_BUFFER_TOO_SMALL
+ * (sig_cap below the key's size), FM_ERR_ENTROPY (blinding or salt draw failed), FM_ERR_INTERNAL.
+ * All signing and verification functions are thread-safe, also on one shared key. */
+
+/* fm_rsa_sign_pkcs1v15 signs with RSASSA-PKCS1-v1_5 (RFC 8017 8.2.1, EMSA-PKCS1-v1_5 9.2).
+ * FM_ERR_KEY_SIZE: the modulus too small for the DigestInfo (never for sizes the module takes). */
+FM_API int fm_rsa_sign_pkcs1v15(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *msg,
+                                size_t msg_len, uint8_t *sig, size_t sig_cap, size_t *sig_len);
+
+/* fm_rsa_sign_pss signs with RSASSA-PSS (RFC 8017 8.1.1, EMSA-PSS 9.1.1), MGF1 with the same
+ * hash, and a fresh random salt of salt_len bytes, 0 <= salt_len <= emLen - hLen - 2
+ * (FM_ERR_LENGTH above that). */
+FM_API int fm_rsa_sign_pss(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *msg,
+                           size_t msg_len, size_t salt_len, uint8_t *sig, size_t sig_cap,
+                           size_t *sig_len);
+
+/* fm_rsa_sign_pss_with_salt is fm_rsa_sign_pss with a caller-given salt: FOR KNOWN-ANSWER TESTS,
+ * where the salt is part of the vector (salt NULL only with salt_len 0). */
+FM_API int fm_rsa_sign_pss_with_salt(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *msg,
+                                     size_t msg_len, const uint8_t *salt, size_t salt_len,
+                                     uint8_t *sig, size_t sig_cap, size_t *sig_len);
+
+/* fm_rsa_verify_pkcs1v15 verifies a RSASSA-PKCS1-v1_5 signature (RFC 8017 8.2.2) strictly: the
+ * whole encoded message must equal the one the module builds (DigestInfo with the NULL
+ * parameters). Works with public and private keys.
+ *   FM_OK on a valid signature; FM_ERR_VERIFY on any invalid one (wrong length, value >= n, bad
+ *   padding, wrong digest); FM_ERR_BAD_ARGUMENT (key NULL, sig NULL with sig_len > 0, msg NULL
+ *   with msg_len > 0); FM_ERR_UNSUPPORTED (another hash). */
+FM_API int fm_rsa_verify_pkcs1v15(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *msg,
+                                  size_t msg_len, const uint8_t *sig, size_t sig_len);
+
+/* fm_rsa_verify_pss verifies a RSASSA-PSS signature (RFC 8017 8.1.2 / 9.1.2), MGF1 with the same
+ * hash, requiring a salt of exactly salt_len bytes, or any length with FM_RSA_PSS_SALT_LEN_ANY.
+ * Statuses as fm_rsa_verify_pkcs1v15; a salt_len that cannot fit gives FM_ERR_VERIFY. */
+FM_API int fm_rsa_verify_pss(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *msg,
+                             size_t msg_len, size_t salt_len, const uint8_t *sig, size_t sig_len);
+
+/* ---- Raw primitives (for component known-answer tests) ------------------------------------
+ * Both compute x^d mod n with the private key (CRT and blinding when the key has CRT values),
+ * checked with the public key before release. The input is big-endian, any length (leading zeros
+ * allowed); the output is exactly the key's byte length. Errors: FM_ERR_BAD_ARGUMENT (NULLs,
+ * empty input, public key), FM_ERR_OUT_OF_RANGE (input out of range, see each), FM_ERR_BUFFER_
+ * TOO_SMALL, FM_ERR_ENTROPY, FM_ERR_INTERNAL. Thread-safe. */
+
+/* fm_rsa_rsasp1 is RSASP1 (RFC 8017 5.2.1): s = m^d mod n for 0 <= m < n. */
+FM_API int fm_rsa_rsasp1(const fm_rsa_key *key, const uint8_t *m, size_t m_len, uint8_t *s,
+                         size_t s_cap, size_t *s_len);
+
+/* fm_rsa_rsadp is RSADP (SP 800-56B Rev. 2 7.1.2): k = c^d mod n for 1 < c < n - 1 (that section
+ * also excludes the fixed points 0, 1 and n - 1). */
+FM_API int fm_rsa_rsadp(const fm_rsa_key *key, const uint8_t *c, size_t c_len, uint8_t *k,
+                        size_t k_cap, size_t *k_len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

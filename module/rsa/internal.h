@@ -1,0 +1,115 @@
+/* What module/rsa shares between its files, with the self-tests and with test programs: the key
+ * layout and the private-key operation.
+ *
+ * A key is built completely when it is created and is read-only afterwards: every Montgomery
+ * context and every fixed-width secret is in the structure, so signing and verifying take no
+ * lock and allocate nothing. Widths (limb counts, bit lengths of n, p and q) are public; d, p, q,
+ * dp, dq, qinv and the Montgomery contexts of p and q are secret. */
+#ifndef FIPSMOD_MODULE_RSA_INTERNAL_H
+#define FIPSMOD_MODULE_RSA_INTERNAL_H
+
+/* rsa_private_op calls fm_selftest_before_first_use() first, so the self-test runner may defer the
+ * RSA signing known-answer test from load to the first private-key use (selftest/kat.c). */
+#define RSA_CALLS_SELFTEST_BEFORE_FIRST_USE 1
+
+#include <assert.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fipsmod/rsa.h"
+#include "module/bn/internal.h"
+
+#define RSA_KEY_MAGIC 0x52534131u /* "RSA1" while the key is live; 0 once freed */
+
+/* Public exponents of keys for signing and verification: 2^16 < e < 2^256 (FIPS 186-5 5.4). */
+#define RSA_E_MAX_LIMBS 4
+
+/* Limb count of the largest prime of a private key (half of 16384 bits, plus one limb for odd
+ * splits of odd-sized moduli). */
+#define RSA_PRIME_MAX_LIMBS (BN_MAX_LIMBS / 2 + 1)
+
+static_assert(FM_RSA_MAX_BYTES == BN_MAX_LIMBS * 8, "the largest modulus fills the bn width");
+static_assert(2 * (RSA_PRIME_MAX_LIMBS - 1) >= BN_MAX_LIMBS, "a prime of half the width fits");
+static_assert(RSA_E_MAX_LIMBS * 64 == 256, "e < 2^256 fits RSA_E_MAX_LIMBS limbs");
+
+struct fm_rsa_key {
+  uint32_t magic;
+  uint64_t id;     /* unique per key in the process (never 0): names the key in blinding caches */
+  int has_private; /* d is present */
+  int has_crt;     /* p, q, dp, dq, qinv are present (not for keys from n, e, d) */
+  size_t n_bits;   /* bit length of n */
+  size_t k;        /* byte length of n */
+  size_t nl;       /* limb count of n */
+  size_t e_bits;   /* bit length of e (public) */
+  size_t el;       /* limb count of e, <= nl */
+  uint64_t e[BN_MAX_LIMBS];
+  bn_mont_ctx mont_n; /* built with bn_mont_ctx_init_public: n is public */
+
+  /* Private part (zero for public keys). */
+  uint64_t d[BN_MAX_LIMBS]; /* nl limbs */
+  size_t p_bits, q_bits, pl, ql;
+  bn_mont_ctx mont_p; /* secret contexts: p and q live in their N fields */
+  bn_mont_ctx mont_q;
+  uint64_t dp[RSA_PRIME_MAX_LIMBS];        /* pl limbs */
+  uint64_t dq[RSA_PRIME_MAX_LIMBS];        /* ql limbs */
+  uint64_t qinv[RSA_PRIME_MAX_LIMBS];      /* q^-1 mod p, pl limbs */
+  uint64_t qinv_mont[RSA_PRIME_MAX_LIMBS]; /* qinv * R mod p, for one Montgomery multiplication */
+};
+
+/* rsa_key_valid returns 1 when |key| is non-NULL and live. Public. */
+int rsa_key_valid(const fm_rsa_key *key);
+
+/* rsa_key_alloc returns a zeroed key with its magic set, or NULL when out of memory. */
+fm_rsa_key *rsa_key_alloc(void);
+
+/* rsa_key_setup_private fills the derived parts of |key| from n, e, d, p and q already in place
+ * (key->mont_n.N holds n, key->e, key->d, key->mont_p.N and key->mont_q.N hold the values, the
+ * widths are set), computing dp, dq and qinv when |have_crt| is 0 or checking the ones in place
+ * when it is 1, and validates the whole key (the checks of fm_rsa_key_import_private). Returns
+ * FM_OK, FM_ERR_BAD_KEY or FM_ERR_KEY_SIZE. Not constant time in the validity of the key (whether
+ * a key is valid is public); constant time in the values otherwise. */
+int rsa_key_setup_private(fm_rsa_key *key, int have_crt);
+
+/* rsa_public_op sets the nl-limb out = in^e mod n for in < n (public values). */
+void rsa_public_op(const fm_rsa_key *key, uint64_t *out, const uint64_t *in);
+
+/* rsa_private_op sets the nl-limb out = in^d mod n for in < n, with blinding by a random r
+ * (in * r^e, unblinded by r^-1; the pair is kept per thread and squared on reuse, see
+ * rsa_sign.c), CRT when the key has it, and a check that out^e == in before returning. in and the key's private values are secret; out is the result (released by the
+ * caller). Returns FM_OK, FM_ERR_ENTROPY (blinding draw failed) or FM_ERR_INTERNAL (the check
+ * failed: a fault), with out zeroed on error. Does not check the gate. */
+int rsa_private_op(const fm_rsa_key *key, uint64_t *out, const uint64_t *in);
+
+/* rsa_blinding_forget zeroizes the calling thread's blinding pair when it belongs to |key| (so
+ * that freeing a key leaves nothing of it in this thread). Other threads' pairs are replaced on
+ * their next use and wiped at their exit. */
+void rsa_blinding_forget(const fm_rsa_key *key);
+
+/* rsa_sign_pkcs1v15_digest / rsa_verify_pkcs1v15_digest sign and verify a precomputed digest of
+ * |hash| (the pairwise consistency test and the self-tests use them). No gate; statuses as the
+ * public functions. */
+int rsa_sign_pkcs1v15_digest(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *digest,
+                             uint8_t *sig);
+int rsa_verify_pkcs1v15_digest(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *digest,
+                               const uint8_t *sig, size_t sig_len);
+
+/* rsa_mod_inverse_consttime sets the n-limb r = a^-1 mod m for an odd modulus m and a < m, by
+ * divsteps (rsa_inverse.c), and returns all-ones when gcd(a, m) = 1; otherwise zero with r
+ * zeroed. a and m are secret; n is public; constant time. Much faster than the binary extended
+ * Euclid of bn/ at RSA sizes, which matters because blinding needs one inverse per signature. */
+uint64_t rsa_mod_inverse_consttime(uint64_t *r, const uint64_t *a, const uint64_t *m, size_t n);
+
+/* rsa_declassify tells a constant-time checker (valgrind memcheck in test builds) that |len|
+ * bytes at |p| are public from here on: used for the fault check's one-bit result and for a
+ * signature about to be released. Does nothing in the module proper. */
+void rsa_declassify(const void *p, size_t len);
+
+#if defined(FIPSMOD_TEST_HOOKS)
+/* rsa_key_secret_regions_for_testing writes up to |max| (pointer, length) pairs covering every
+ * secret of |key| (d, the CRT values, the Montgomery contexts of p and q) and returns how many it
+ * wrote, so that a constant-time test can mark them undefined for valgrind. */
+size_t rsa_key_secret_regions_for_testing(const fm_rsa_key *key, const void **ptrs, size_t *lens,
+                                          size_t max);
+#endif
+
+#endif

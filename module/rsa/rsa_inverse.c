@@ -1,0 +1,213 @@
+/* Constant-time modular inversion by divsteps (Bernstein and Yang, "Fast constant-time gcd
+ * computation and modular inversion", 2019), for RSA's blinding: one inverse of a random value
+ * mod n on every private-key operation. The binary extended Euclid in bn/ costs about as much as
+ * the exponentiations themselves at 2048 bits; divsteps take 62 steps on one machine word at a
+ * time and then apply the resulting 2x2 matrix to the full numbers, which makes the inverse a
+ * small fraction of a signature.
+ *
+ * Numbers here are signed, in radix 2^62: limbs 0..L-2 are in [0, 2^62), the top limb carries
+ * the sign. That leaves two bits of headroom per limb so the matrix products and their carries
+ * fit a signed 128-bit accumulator. Everything runs a fixed number of steps for the width, with
+ * masks instead of branches: no branch or index depends on the values. */
+#include <string.h>
+
+#include "module/internal.h"
+#include "module/rsa/internal.h"
+
+#define SG_BITS 62
+#define SG_MASK ((UINT64_C(1) << SG_BITS) - 1)
+/* Radix-2^62 limbs for BN_MAX_LIMBS 64-bit limbs, plus one for the sign and headroom. */
+#define SG_MAX_LIMBS ((BN_MAX_LIMBS * 64 + SG_BITS - 1) / SG_BITS + 1)
+
+/* The transition matrix of 62 divsteps, scaled by 2^62: [f', g'] * 2^62 = [u v; q r] [f, g]. */
+typedef struct {
+  int64_t u, v, q, r;
+} sg_matrix;
+
+/* sg_divsteps runs 62 divsteps (B-Y section 8: delta > 0 and g odd: (1 - delta, g, (g - f)/2);
+ * g odd: (1 + delta, f, (g + f)/2); else (1 + delta, f, g/2)) on the low words of f and g, which
+ * decide every step; returns the new delta and writes the matrix. Branch-free. */
+static int64_t sg_divsteps(int64_t delta, uint64_t f, uint64_t g, sg_matrix *t) {
+  uint64_t u = 1, v = 0, q = 0, r = 1, x;
+  for (int i = 0; i < SG_BITS; i++) {
+    const uint64_t odd = 0 - (g & 1);
+    /* delta > 0 exactly when -delta is negative; delta stays far from INT64_MIN. */
+    const uint64_t swap = odd & (0 - ((uint64_t)(-delta) >> 63));
+    /* When swapping: (f, g) <- (g, -f), (u, v, q, r) <- (q, r, -u, -v), delta <- -delta, so
+     * that the common tail below computes case 1 from case 2. */
+    x = (f ^ g) & swap;
+    f ^= x;
+    g ^= x;
+    g = (g ^ swap) - swap;
+    x = (u ^ q) & swap;
+    u ^= x;
+    q ^= x;
+    q = (q ^ swap) - swap;
+    x = (v ^ r) & swap;
+    v ^= x;
+    r ^= x;
+    r = (r ^ swap) - swap;
+    delta = (int64_t)(((uint64_t)delta ^ swap) - swap) + 1;
+    /* g odd: g += f (the matrix rows follow); then g is even and is halved, which in the
+     * scaled matrix doubles f's row instead. */
+    g += f & odd;
+    q += u & odd;
+    r += v & odd;
+    g >>= 1;
+    u <<= 1;
+    v <<= 1;
+  }
+  t->u = (int64_t)u;
+  t->v = (int64_t)v;
+  t->q = (int64_t)q;
+  t->r = (int64_t)r;
+  return delta;
+}
+
+/* sg_update_fg sets [f, g] = t [f, g] / 2^62 (exact: the low 62 bits cancel by construction). */
+static void sg_update_fg(int64_t *f, int64_t *g, const sg_matrix *t, size_t L) {
+  __int128 cf = (__int128)t->u * f[0] + (__int128)t->v * g[0];
+  __int128 cg = (__int128)t->q * f[0] + (__int128)t->r * g[0];
+  cf >>= SG_BITS;
+  cg >>= SG_BITS;
+  for (size_t i = 1; i < L; i++) {
+    cf += (__int128)t->u * f[i] + (__int128)t->v * g[i];
+    cg += (__int128)t->q * f[i] + (__int128)t->r * g[i];
+    f[i - 1] = (int64_t)((uint64_t)cf & SG_MASK);
+    g[i - 1] = (int64_t)((uint64_t)cg & SG_MASK);
+    cf >>= SG_BITS;
+    cg >>= SG_BITS;
+  }
+  f[L - 1] = (int64_t)cf;
+  g[L - 1] = (int64_t)cg;
+}
+
+/* sg_add_masked sets d += M & mask (mask all-ones or zero); limb sums stay below 2^63. */
+static void sg_add_masked(int64_t *d, const int64_t *M, int64_t mask, size_t L) {
+  int64_t c = 0;
+  for (size_t i = 0; i + 1 < L; i++) {
+    c += d[i] + (M[i] & mask);
+    d[i] = (int64_t)((uint64_t)c & SG_MASK);
+    c >>= SG_BITS;
+  }
+  d[L - 1] += (M[L - 1] & mask) + c;
+}
+
+/* sg_normalize brings d from (-M, 2M) into [0, M): add M when negative, then subtract M when
+ * the difference is not negative. */
+static void sg_normalize(int64_t *d, const int64_t *M, size_t L) {
+  int64_t t[SG_MAX_LIMBS];
+  sg_add_masked(d, M, d[L - 1] >> 63, L);
+  int64_t c = 0;
+  for (size_t i = 0; i + 1 < L; i++) {
+    c += d[i] - M[i];
+    t[i] = (int64_t)((uint64_t)c & SG_MASK);
+    c >>= SG_BITS;
+  }
+  t[L - 1] = d[L - 1] - M[L - 1] + c;
+  const int64_t keep = t[L - 1] >> 63; /* all-ones when d < M */
+  for (size_t i = 0; i < L; i++) d[i] = (d[i] & keep) | (t[i] & ~keep);
+  fm_zeroize(t, sizeof(t));
+}
+
+/* sg_update_de sets [d, e] = t [d, e] / 2^62 mod M, keeping both in [0, M): multiples of M
+ * (md, me in [0, 2^62)) make the low 62 bits zero before the exact shift. */
+static void sg_update_de(int64_t *d, int64_t *e, const sg_matrix *t, const int64_t *M,
+                         uint64_t minv, size_t L) {
+  __int128 cd = (__int128)t->u * d[0] + (__int128)t->v * e[0];
+  __int128 ce = (__int128)t->q * d[0] + (__int128)t->r * e[0];
+  const int64_t md = (int64_t)((0 - (uint64_t)cd * minv) & SG_MASK);
+  const int64_t me = (int64_t)((0 - (uint64_t)ce * minv) & SG_MASK);
+  cd += (__int128)md * M[0];
+  ce += (__int128)me * M[0];
+  cd >>= SG_BITS;
+  ce >>= SG_BITS;
+  for (size_t i = 1; i < L; i++) {
+    cd += (__int128)t->u * d[i] + (__int128)t->v * e[i] + (__int128)md * M[i];
+    ce += (__int128)t->q * d[i] + (__int128)t->r * e[i] + (__int128)me * M[i];
+    d[i - 1] = (int64_t)((uint64_t)cd & SG_MASK);
+    e[i - 1] = (int64_t)((uint64_t)ce & SG_MASK);
+    cd >>= SG_BITS;
+    ce >>= SG_BITS;
+  }
+  d[L - 1] = (int64_t)cd;
+  e[L - 1] = (int64_t)ce;
+  sg_normalize(d, M, L);
+  sg_normalize(e, M, L);
+}
+
+/* sg_from_limbs converts the n-limb a (radix 2^64, non-negative) into L radix-2^62 limbs. */
+static void sg_from_limbs(int64_t *out, const uint64_t *a, size_t n, size_t L) {
+  for (size_t i = 0; i < L; i++) {
+    const size_t bit = i * SG_BITS, j = bit / 64, s = bit % 64;
+    uint64_t w = j < n ? a[j] >> s : 0;
+    if (s > 64 - SG_BITS && j + 1 < n) w |= a[j + 1] << (64 - s);
+    out[i] = (int64_t)(w & SG_MASK);
+  }
+}
+
+/* sg_to_limbs converts a radix-2^62 value in [0, 2^(64n)) back into n limbs. */
+static void sg_to_limbs(uint64_t *out, const int64_t *a, size_t n, size_t L) {
+  memset(out, 0, n * sizeof(uint64_t));
+  for (size_t i = 0; i < L; i++) {
+    const size_t bit = i * SG_BITS, j = bit / 64, s = bit % 64;
+    const uint64_t w = (uint64_t)a[i] & SG_MASK;
+    if (j < n) out[j] |= w << s;
+    if (s > 64 - SG_BITS && j + 1 < n) out[j + 1] |= w >> (64 - s);
+  }
+}
+
+uint64_t rsa_mod_inverse_consttime(uint64_t *r, const uint64_t *a, const uint64_t *m, size_t n) {
+  int64_t f[SG_MAX_LIMBS], g[SG_MAX_LIMBS], d[SG_MAX_LIMBS], e[SG_MAX_LIMBS], M[SG_MAX_LIMBS];
+  const size_t L = (n * 64 + SG_BITS - 1) / SG_BITS + 1;
+  sg_from_limbs(M, m, n, L);
+  memcpy(f, M, L * sizeof(int64_t));
+  sg_from_limbs(g, a, n, L);
+  memset(d, 0, L * sizeof(int64_t));
+  memset(e, 0, L * sizeof(int64_t));
+  e[0] = 1;
+
+  /* M^-1 mod 2^64 by Newton's iteration (each step doubles the correct low bits from 3). */
+  uint64_t minv = m[0];
+  for (int i = 0; i < 5; i++) minv *= 2 - m[0] * minv;
+
+  /* B-Y theorem 11.2: floor((49b + 80) / 17) divsteps reach g = 0 for b-bit inputs (f odd,
+   * 0 <= g <= f), with delta starting at 1; the width's bits bound b. */
+  const size_t bits = n * 64;
+  const size_t steps = (49 * bits + 80) / 17;
+  const size_t batches = (steps + SG_BITS - 1) / SG_BITS;
+  int64_t delta = 1;
+  sg_matrix t;
+  for (size_t i = 0; i < batches; i++) {
+    const uint64_t f0 = (uint64_t)f[0] | ((uint64_t)f[1] << SG_BITS);
+    const uint64_t g0 = (uint64_t)g[0] | ((uint64_t)g[1] << SG_BITS);
+    delta = sg_divsteps(delta, f0, g0, &t);
+    sg_update_fg(f, g, &t, L);
+    sg_update_de(d, e, &t, M, minv, L);
+  }
+
+  /* Now g = 0 and f = +-gcd(a, m); d * a = f (mod m) by the invariant f = d * a (mod m). */
+  uint64_t is_one = ct_eq_u64((uint64_t)f[0], 1), is_minus_one = ct_eq_u64((uint64_t)f[0], SG_MASK);
+  for (size_t i = 1; i + 1 < L; i++) {
+    is_one &= ct_is_zero_u64((uint64_t)f[i]);
+    is_minus_one &= ct_eq_u64((uint64_t)f[i], SG_MASK);
+  }
+  is_one &= ct_is_zero_u64((uint64_t)f[L - 1]);
+  is_minus_one &= ct_eq_u64((uint64_t)f[L - 1], UINT64_MAX);
+  /* f = -1: the inverse is -d mod m = m - d (d is not zero then). */
+  for (size_t i = 0; i < L; i++) e[i] = -d[i];
+  sg_add_masked(e, M, -1, L);
+  for (size_t i = 0; i < L; i++) {
+    d[i] = (int64_t)ct_select_u64(is_minus_one, (uint64_t)e[i], (uint64_t)d[i]);
+  }
+  sg_normalize(d, M, L);
+  const uint64_t ok = is_one | is_minus_one;
+  sg_to_limbs(r, d, n, L);
+  for (size_t i = 0; i < n; i++) r[i] &= ok;
+
+  fm_zeroize(f, sizeof(f));
+  fm_zeroize(g, sizeof(g));
+  fm_zeroize(d, sizeof(d));
+  fm_zeroize(e, sizeof(e));
+  return ok;
+}

@@ -1,0 +1,583 @@
+/* RSA signatures: the private-key operation (CRT, blinding, fault check), EMSA-PKCS1-v1_5 and
+ * EMSA-PSS encoding (RFC 8017 section 9), signing and strict verification, and the raw RSASP1 and
+ * RSADP primitives.
+ *
+ * Nothing here allocates or takes a lock: scratch lives on the stack (sized for the largest
+ * modulus and wiped before return), the key is read-only, and the only state that changes is the
+ * calling thread's own blinding pair. Verification handles only public values, so it
+ * may branch on them; signing is constant time in the key and in the encoded message. */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fipsmod/rand.h"
+#include "module/internal.h"
+#include "module/rsa/internal.h"
+#include "module/sha/internal.h"
+#include "selftest/internal.h"
+
+/* ---- Public and private operations --------------------------------------------------------- */
+
+void rsa_public_op(const fm_rsa_key *key, uint64_t *out, const uint64_t *in) {
+  /* Left-to-right square and multiply on the public e, arranged for the fewest Montgomery
+   * operations: start from in * R (e's top bit), and let the last multiplication (e is odd) take
+   * the plain input, which also leaves Montgomery form: e = 65537 costs 1 + 16 + 1 operations. */
+  const bn_mont_ctx *mn = &key->mont_n;
+  uint64_t b[BN_MAX_LIMBS], acc[BN_MAX_LIMBS];
+  bn_to_mont(b, in, mn);
+  bn_copy(acc, b, key->nl);
+  for (size_t i = key->e_bits - 1; i > 1; i--) {
+    bn_mont_sqr(acc, acc, mn);
+    if ((key->e[(i - 1) / 64] >> ((i - 1) % 64)) & 1) bn_mont_mul(acc, acc, b, mn);
+  }
+  bn_mont_sqr(acc, acc, mn);
+  bn_mont_mul(out, acc, in, mn); /* bit 0 of the odd e */
+  fm_zeroize(b, key->nl * sizeof(uint64_t));
+  fm_zeroize(acc, key->nl * sizeof(uint64_t));
+}
+
+/* crt_exp sets the nl-limb y = x^d mod n from the CRT values (RFC 8017 5.1.2, step 2b):
+ * s_p = x^dp mod p, s_q = x^dq mod q, h = (s_p - s_q) * qinv mod p, y = s_q + q * h. */
+static void crt_exp(const fm_rsa_key *key, uint64_t *y, const uint64_t *x) {
+  const size_t pl = key->pl, ql = key->ql;
+  uint64_t xp[RSA_PRIME_MAX_LIMBS], xq[RSA_PRIME_MAX_LIMBS];
+  uint64_t sp[RSA_PRIME_MAX_LIMBS], sq[RSA_PRIME_MAX_LIMBS];
+  uint64_t h[RSA_PRIME_MAX_LIMBS], t[RSA_PRIME_MAX_LIMBS];
+  uint64_t prod[2 * RSA_PRIME_MAX_LIMBS];
+
+  bn_mod_reduce(xp, x, key->nl, &key->mont_p);
+  (void)bn_mod_exp_consttime(sp, xp, key->dp, pl, &key->mont_p);
+  bn_mod_reduce(xq, x, key->nl, &key->mont_q);
+  (void)bn_mod_exp_consttime(sq, xq, key->dq, ql, &key->mont_q);
+
+  /* s_q may exceed p (q > p is allowed), so it is reduced mod p before the subtraction. */
+  bn_mod_reduce(t, sq, ql, &key->mont_p);
+  bn_mod_sub(h, sp, t, key->mont_p.N, pl);
+  bn_mont_mul(h, h, key->qinv_mont, &key->mont_p); /* qinv_mont = qinv * R: one multiplication */
+
+  /* y = s_q + q * h < q + q * (p - 1) = n: the limbs above n's width are zero. */
+  bn_mul_unbalanced(prod, key->mont_q.N, ql, h, pl);
+  uint64_t carry = bn_add(prod, prod, sq, ql);
+  (void)bn_add_word(prod + ql, prod + ql, carry, pl);
+  bn_copy(y, prod, key->nl);
+
+  fm_zeroize(xp, sizeof(xp));
+  fm_zeroize(xq, sizeof(xq));
+  fm_zeroize(sp, sizeof(sp));
+  fm_zeroize(sq, sizeof(sq));
+  fm_zeroize(h, sizeof(h));
+  fm_zeroize(t, sizeof(t));
+  fm_zeroize(prod, sizeof(prod));
+}
+
+/* ---- Blinding ---------------------------------------------------------------------------------
+ *
+ * Every private-key operation multiplies its input by r^e for a random r and the result by r^-1
+ * (RFC 8017 section 5.1.2 note; the exponentiation then never sees a value the caller chose). A
+ * fresh pair costs a modular inverse and an exponentiation by e, about a fifth of a 2048-bit
+ * signature, so each thread keeps the pair of the last key it used, in Montgomery form, and
+ * squares both values on every later use ((r^e)^2 and (r^-1)^2 are again such a pair), drawing
+ * a fresh r after RSA_BLINDING_USES operations, after a fork, or for another key. The key itself
+ * never changes and no lock is taken: the pair lives in the calling thread's storage. A pthread
+ * key destructor zeroizes it when the thread exits; without that destructor (pthread_key_create
+ * failed) no pair is kept and every operation draws a fresh one. */
+
+#define RSA_BLINDING_USES 32
+
+/* Attempts at drawing an invertible r; a non-invertible r would be a factor of n, so a second
+ * failure already means a broken RNG or key. */
+#define RSA_BLINDING_ATTEMPTS 4
+
+typedef struct {
+  uint64_t key_id; /* the key the pair belongs to; 0 when there is no valid pair */
+  pid_t pid;       /* the process that drew it: a forked child draws its own */
+  uint32_t uses;
+  uint64_t a[BN_MAX_LIMBS];  /* r^e * R mod n */
+  uint64_t ai[BN_MAX_LIMBS]; /* r^-1 * R mod n */
+} rsa_blinding;
+
+/* The calling thread's pair, allocated on its first signature: only this thread reads or writes
+ * it (the destructor runs on it at its exit). A pointer rather than the 4 KiB pair itself keeps
+ * the module's thread-local block small enough for dlopen's static TLS reserve. */
+static _Thread_local rsa_blinding *tl_blinding;
+
+/* Created once; its destructor wipes a thread's pair. g_blinding_key_ok is set after creation
+ * (pthread_once orders it) and cleared when the library is unloaded. */
+static pthread_key_t g_blinding_key;
+static pthread_once_t g_blinding_once = PTHREAD_ONCE_INIT;
+static _Atomic int g_blinding_key_ok;
+
+static void blinding_thread_exit(void *p) {
+  fm_zeroize(p, sizeof(rsa_blinding));
+  free(p);
+  tl_blinding = NULL;
+}
+
+static void blinding_key_create(void) {
+  if (pthread_key_create(&g_blinding_key, blinding_thread_exit) == 0)
+    atomic_store(&g_blinding_key_ok, 1);
+}
+
+/* At unload no destructor may point into unmapped code: delete the key. */
+__attribute__((destructor)) static void blinding_unload(void) {
+  if (atomic_exchange(&g_blinding_key_ok, 0)) pthread_key_delete(g_blinding_key);
+  if (tl_blinding != NULL) {
+    fm_zeroize(tl_blinding, sizeof(*tl_blinding));
+    free(tl_blinding);
+    tl_blinding = NULL;
+  }
+}
+
+void rsa_blinding_forget(const fm_rsa_key *key) {
+  if (tl_blinding != NULL && tl_blinding->key_id == key->id)
+    fm_zeroize(tl_blinding, sizeof(*tl_blinding));
+}
+
+/* blinding_fresh draws r and sets a = r^e * R, ai = r^-1 * R mod n. */
+static int blinding_fresh(const fm_rsa_key *key, uint64_t *a, uint64_t *ai) {
+  const size_t nl = key->nl;
+  const bn_mont_ctx *mn = &key->mont_n;
+  uint64_t wide[BN_MAX_LIMBS + 1], r[BN_MAX_LIMBS];
+  int st = FM_ERR_INTERNAL;
+  for (int attempt = 0; attempt < RSA_BLINDING_ATTEMPTS; attempt++) {
+    /* r uniform in [0, n) up to a 2^-64 bias: 64 extra random bits reduced mod n. */
+    st = fm_rand_bytes((uint8_t *)wide, (nl + 1) * sizeof(uint64_t));
+    if (st != FM_OK) break;
+    bn_mod_reduce(r, wide, nl + 1, mn);
+    uint64_t invertible = rsa_mod_inverse_consttime(ai, r, mn->N, nl);
+    rsa_declassify(&invertible, sizeof(invertible)); /* about r, not the key: public */
+    st = FM_ERR_INTERNAL;
+    if (!invertible) continue;
+    bn_to_mont(ai, ai, mn);
+    rsa_public_op(key, a, r);
+    bn_to_mont(a, a, mn);
+    st = FM_OK;
+    break;
+  }
+  fm_zeroize(wide, sizeof(wide));
+  fm_zeroize(r, sizeof(r));
+  return st;
+}
+
+/* blinding_get sets (a, ai) to this operation's blinding pair, from the thread's pair when it
+ * is for this key and process, else fresh. */
+static int blinding_get(const fm_rsa_key *key, uint64_t *a, uint64_t *ai) {
+  const size_t bytes = key->nl * sizeof(uint64_t);
+  const int keep = atomic_load_explicit(&g_blinding_key_ok, memory_order_acquire) ||
+                   (pthread_once(&g_blinding_once, blinding_key_create) == 0 &&
+                    atomic_load(&g_blinding_key_ok));
+  if (keep && tl_blinding == NULL) {
+    tl_blinding = calloc(1, sizeof(rsa_blinding));
+    /* Arms the destructor for this thread; without the pair every operation draws afresh. */
+    if (tl_blinding != NULL && pthread_setspecific(g_blinding_key, tl_blinding) != 0) {
+      free(tl_blinding);
+      tl_blinding = NULL;
+    }
+  }
+  rsa_blinding *b = tl_blinding;
+  const pid_t pid = getpid();
+  if (b != NULL && b->key_id == key->id && b->pid == pid && b->uses < RSA_BLINDING_USES) {
+    /* Invalid while being updated, so that a signal handler signing on this thread in the
+     * middle draws its own pair instead of using a half-squared one. */
+    b->key_id = 0;
+    bn_mont_sqr(b->a, b->a, &key->mont_n);
+    bn_mont_sqr(b->ai, b->ai, &key->mont_n);
+    memcpy(a, b->a, bytes);
+    memcpy(ai, b->ai, bytes);
+    b->uses++;
+    b->key_id = key->id;
+    return FM_OK;
+  }
+  int st = blinding_fresh(key, a, ai);
+  if (st == FM_OK && b != NULL) {
+    b->key_id = 0;
+    memcpy(b->a, a, bytes);
+    memcpy(b->ai, ai, bytes);
+    b->pid = pid;
+    b->uses = 1;
+    b->key_id = key->id;
+  }
+  return st;
+}
+
+/* ---- The private-key operation ---------------------------------------------------------------- */
+
+int rsa_private_op(const fm_rsa_key *key, uint64_t *out, const uint64_t *in) {
+  const size_t nl = key->nl;
+  const bn_mont_ctx *mn = &key->mont_n;
+  uint64_t a[BN_MAX_LIMBS], ai[BN_MAX_LIMBS], x[BN_MAX_LIMBS], y[BN_MAX_LIMBS];
+
+  /* The RSA signing self-test runs once, before the first private-key operation, instead of at
+   * load (RSA_CALLS_SELFTEST_BEFORE_FIRST_USE): one atomic load after the first time. */
+  int st = fm_selftest_before_first_use();
+  if (st != FM_OK) {
+    fm_zeroize(out, nl * sizeof(uint64_t));
+    return st;
+  }
+  st = blinding_get(key, a, ai);
+  if (st != FM_OK) goto done;
+  /* x = in * r^e: the exponentiation sees a value unrelated to the input. */
+  bn_mont_mul(x, in, a, mn);
+  if (key->has_crt) {
+    crt_exp(key, y, x);
+  } else {
+    (void)bn_mod_exp_consttime(y, x, key->d, nl, mn);
+  }
+  /* y = in^d * r; unblind. */
+  bn_mont_mul(out, y, ai, mn);
+
+  /* Fault countermeasure: the result must verify with the public key before it is released.
+   * The comparison's one-bit outcome is public (it only says whether a fault happened). */
+  rsa_public_op(key, y, out);
+  uint64_t ok = bn_eq_mask(y, in, nl);
+  rsa_declassify(&ok, sizeof(ok));
+  if (!ok) {
+    if (tl_blinding != NULL) tl_blinding->key_id = 0; /* whatever went wrong, do not reuse it */
+    st = FM_ERR_INTERNAL;
+  }
+
+done:
+  if (st != FM_OK) fm_zeroize(out, nl * sizeof(uint64_t));
+  fm_zeroize(a, sizeof(a));
+  fm_zeroize(ai, sizeof(ai));
+  fm_zeroize(x, sizeof(x));
+  fm_zeroize(y, sizeof(y));
+  return st;
+}
+
+/* ---- Encodings ----------------------------------------------------------------------------- */
+
+/* DER of DigestInfo up to the digest (RFC 8017 9.2, note 1): SEQUENCE { SEQUENCE { OID, NULL },
+ * OCTET STRING }, for SHA-256, SHA-384, SHA-512 (OIDs 2.16.840.1.101.3.4.2.1/2/3). */
+static const uint8_t kPrefixSha256[] = {0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60,
+                                        0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02,
+                                        0x01, 0x05, 0x00, 0x04, 0x20};
+static const uint8_t kPrefixSha384[] = {0x30, 0x41, 0x30, 0x0d, 0x06, 0x09, 0x60,
+                                        0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02,
+                                        0x02, 0x05, 0x00, 0x04, 0x30};
+static const uint8_t kPrefixSha512[] = {0x30, 0x51, 0x30, 0x0d, 0x06, 0x09, 0x60,
+                                        0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02,
+                                        0x03, 0x05, 0x00, 0x04, 0x40};
+#define RSA_DIGESTINFO_PREFIX_LEN 19
+
+/* digest_info_prefix returns the DigestInfo prefix of |hash|, or NULL for another hash. */
+static const uint8_t *digest_info_prefix(fm_hash_alg hash) {
+  switch (hash) {
+    case FM_HASH_SHA256: return kPrefixSha256;
+    case FM_HASH_SHA384: return kPrefixSha384;
+    case FM_HASH_SHA512: return kPrefixSha512;
+  }
+  return NULL;
+}
+
+/* emsa_pkcs1_encode writes the k-byte EM = 0x00 || 0x01 || PS (0xff...) || 0x00 || DigestInfo
+ * (RFC 8017 9.2 steps 2-5). Returns FM_OK or FM_ERR_KEY_SIZE (emLen < tLen + 11). */
+static int emsa_pkcs1_encode(uint8_t *em, size_t k, fm_hash_alg hash, const uint8_t *digest) {
+  const size_t hlen = sha_alg_digest_len(hash);
+  const size_t tlen = RSA_DIGESTINFO_PREFIX_LEN + hlen;
+  if (k < tlen + 11) return FM_ERR_KEY_SIZE;
+  em[0] = 0x00;
+  em[1] = 0x01;
+  memset(em + 2, 0xff, k - tlen - 3);
+  em[k - tlen - 1] = 0x00;
+  memcpy(em + k - tlen, digest_info_prefix(hash), RSA_DIGESTINFO_PREFIX_LEN);
+  memcpy(em + k - hlen, digest, hlen);
+  return FM_OK;
+}
+
+/* mgf1_xor XORs MGF1(seed, len) with |hash| (RFC 8017 B.2.1) into out[0..len). */
+static void mgf1_xor(fm_hash_alg hash, const uint8_t *seed, size_t seed_len, uint8_t *out,
+                     size_t len) {
+  uint8_t buf[FM_MAX_DIGEST_LEN + 4], t[FM_MAX_DIGEST_LEN];
+  const size_t hlen = sha_alg_digest_len(hash);
+  memcpy(buf, seed, seed_len);
+  for (uint32_t counter = 0; len > 0; counter++) {
+    buf[seed_len] = (uint8_t)(counter >> 24);
+    buf[seed_len + 1] = (uint8_t)(counter >> 16);
+    buf[seed_len + 2] = (uint8_t)(counter >> 8);
+    buf[seed_len + 3] = (uint8_t)counter;
+    (void)sha_digest_internal(hash, buf, seed_len + 4, t);
+    size_t take = len < hlen ? len : hlen;
+    for (size_t i = 0; i < take; i++) out[i] ^= t[i];
+    out += take;
+    len -= take;
+  }
+  fm_zeroize(buf, sizeof(buf));
+  fm_zeroize(t, sizeof(t));
+}
+
+/* pss_hash sets H = Hash(0x00 x 8 || mHash || salt) (RFC 8017 9.1.1 steps 5-6). */
+static void pss_hash(fm_hash_alg hash, const uint8_t *mhash, const uint8_t *salt,
+                     size_t salt_len, uint8_t *h) {
+  static const uint8_t zeros[8] = {0};
+  sha_ctx c;
+  (void)sha_ctx_init(&c, hash);
+  (void)sha_ctx_update(&c, zeros, sizeof(zeros));
+  (void)sha_ctx_update(&c, mhash, sha_alg_digest_len(hash));
+  (void)sha_ctx_update(&c, salt, salt_len);
+  (void)sha_ctx_final(&c, h);
+}
+
+/* emsa_pss_encode writes EM (emLen bytes, emBits = modBits - 1) for the digest mHash and |salt|
+ * (RFC 8017 9.1.1 steps 3-12). The caller has checked emLen >= hLen + sLen + 2. */
+static void emsa_pss_encode(uint8_t *em, size_t em_len, size_t em_bits, fm_hash_alg hash,
+                            const uint8_t *mhash, const uint8_t *salt, size_t salt_len) {
+  const size_t hlen = sha_alg_digest_len(hash);
+  const size_t db_len = em_len - hlen - 1;
+  uint8_t *db = em, *h = em + db_len;
+  pss_hash(hash, mhash, salt, salt_len, h);                  /* steps 5-6 */
+  memset(db, 0, db_len - salt_len - 1);                      /* step 7: PS */
+  db[db_len - salt_len - 1] = 0x01;                          /* step 8 */
+  if (salt_len > 0) memcpy(db + db_len - salt_len, salt, salt_len);
+  mgf1_xor(hash, h, hlen, db, db_len);                       /* steps 9-10 */
+  db[0] &= (uint8_t)(0xffu >> (8 * em_len - em_bits));       /* step 11 */
+  em[em_len - 1] = 0xbc;                                     /* step 12 */
+}
+
+/* ---- Signing ------------------------------------------------------------------------------- */
+
+/* sign_encoded computes the signature of the k-byte encoded message em (em < n as an integer,
+ * which both encodings guarantee) into sig[0..k). */
+static int sign_encoded(const fm_rsa_key *key, const uint8_t *em, uint8_t *sig) {
+  uint64_t m[BN_MAX_LIMBS], s[BN_MAX_LIMBS];
+  (void)bn_from_bytes_be(m, key->nl, em, key->k);
+  int st = rsa_private_op(key, s, m);
+  if (st == FM_OK) {
+    bn_to_bytes_be(sig, key->k, s, key->nl);
+    rsa_declassify(sig, key->k); /* a released signature is public */
+  }
+  fm_zeroize(m, sizeof(m));
+  fm_zeroize(s, sizeof(s));
+  return st;
+}
+
+int rsa_sign_pkcs1v15_digest(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *digest,
+                             uint8_t *sig) {
+  uint8_t em[FM_RSA_MAX_BYTES];
+  int st = emsa_pkcs1_encode(em, key->k, hash, digest);
+  if (st == FM_OK) st = sign_encoded(key, em, sig);
+  fm_zeroize(em, key->k);
+  return st;
+}
+
+/* sign_prologue does what every signing entry point checks first; on error the caller wipes. */
+static int sign_prologue(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *msg,
+                         size_t msg_len, uint8_t *sig, size_t sig_cap, size_t *sig_len) {
+  if (!fm_module_operational()) return FM_ERR_NOT_OPERATIONAL;
+  if (!rsa_key_valid(key) || sig == NULL || sig_len == NULL || (msg == NULL && msg_len > 0))
+    return FM_ERR_BAD_ARGUMENT;
+  if (!key->has_private) return FM_ERR_BAD_ARGUMENT;
+  if (sha_alg_digest_len(hash) == 0) return FM_ERR_UNSUPPORTED;
+  if (sig_cap < key->k) return FM_ERR_BUFFER_TOO_SMALL;
+  return FM_OK;
+}
+
+static void wipe_output(uint8_t *out, size_t cap, size_t *len) {
+  if (out != NULL) fm_zeroize(out, cap);
+  if (len != NULL) *len = 0;
+}
+
+int fm_rsa_sign_pkcs1v15(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *msg,
+                         size_t msg_len, uint8_t *sig, size_t sig_cap, size_t *sig_len) {
+  uint8_t digest[FM_MAX_DIGEST_LEN];
+  int st = sign_prologue(key, hash, msg, msg_len, sig, sig_cap, sig_len);
+  if (st == FM_OK) {
+    (void)sha_digest_internal(hash, msg, msg_len, digest);
+    st = rsa_sign_pkcs1v15_digest(key, hash, digest, sig);
+    fm_zeroize(digest, sizeof(digest));
+  }
+  if (st != FM_OK) {
+    wipe_output(sig, sig_cap, sig_len);
+    return st;
+  }
+  *sig_len = key->k;
+  return FM_OK;
+}
+
+/* sign_pss signs with EMSA-PSS and the given salt. */
+static int sign_pss(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *msg, size_t msg_len,
+                    const uint8_t *salt, size_t salt_len, uint8_t *sig) {
+  const size_t hlen = sha_alg_digest_len(hash);
+  const size_t em_bits = key->n_bits - 1, em_len = (em_bits + 7) / 8;
+  /* RFC 8017 9.1.1 step 3. */
+  if (em_len < hlen + 2 || salt_len > em_len - hlen - 2) return FM_ERR_LENGTH;
+  uint8_t digest[FM_MAX_DIGEST_LEN];
+  uint8_t em[FM_RSA_MAX_BYTES];
+  (void)sha_digest_internal(hash, msg, msg_len, digest);
+  /* When modBits - 1 is a multiple of 8, EM is one byte shorter than k: a leading zero byte. */
+  const size_t pad = key->k - em_len;
+  memset(em, 0, pad);
+  emsa_pss_encode(em + pad, em_len, em_bits, hash, digest, salt, salt_len);
+  int st = sign_encoded(key, em, sig);
+  fm_zeroize(digest, sizeof(digest));
+  fm_zeroize(em, key->k);
+  return st;
+}
+
+int fm_rsa_sign_pss_with_salt(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *msg,
+                              size_t msg_len, const uint8_t *salt, size_t salt_len, uint8_t *sig,
+                              size_t sig_cap, size_t *sig_len) {
+  int st = sign_prologue(key, hash, msg, msg_len, sig, sig_cap, sig_len);
+  if (st == FM_OK && salt == NULL && salt_len > 0) st = FM_ERR_BAD_ARGUMENT;
+  if (st == FM_OK) st = sign_pss(key, hash, msg, msg_len, salt, salt_len, sig);
+  if (st != FM_OK) {
+    wipe_output(sig, sig_cap, sig_len);
+    return st;
+  }
+  *sig_len = key->k;
+  return FM_OK;
+}
+
+int fm_rsa_sign_pss(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *msg, size_t msg_len,
+                    size_t salt_len, uint8_t *sig, size_t sig_cap, size_t *sig_len) {
+  uint8_t salt[FM_RSA_MAX_BYTES];
+  int st = sign_prologue(key, hash, msg, msg_len, sig, sig_cap, sig_len);
+  if (st == FM_OK && salt_len > key->k) st = FM_ERR_LENGTH;
+  if (st == FM_OK && salt_len > 0) st = fm_rand_bytes(salt, salt_len);
+  if (st == FM_OK) st = sign_pss(key, hash, msg, msg_len, salt, salt_len, sig);
+  if (salt_len <= sizeof(salt)) fm_zeroize(salt, salt_len);
+  if (st != FM_OK) {
+    wipe_output(sig, sig_cap, sig_len);
+    return st;
+  }
+  *sig_len = key->k;
+  return FM_OK;
+}
+
+/* ---- Verification -------------------------------------------------------------------------- */
+
+/* recover_em sets em[0..k) = I2OSP(s^e mod n, k) (RFC 8017 8.1.2 / 8.2.2 step 2). Returns FM_OK,
+ * or FM_ERR_VERIFY when the signature has the wrong length or s >= n. */
+static int recover_em(const fm_rsa_key *key, const uint8_t *sig, size_t sig_len, uint8_t *em) {
+  uint64_t s[BN_MAX_LIMBS], m[BN_MAX_LIMBS];
+  if (sig_len != key->k) return FM_ERR_VERIFY;
+  (void)bn_from_bytes_be(s, key->nl, sig, sig_len);
+  if (!bn_lt_mask(s, key->mont_n.N, key->nl)) return FM_ERR_VERIFY;
+  rsa_public_op(key, m, s);
+  bn_to_bytes_be(em, key->k, m, key->nl);
+  return FM_OK;
+}
+
+/* verify_prologue checks the arguments common to both verification functions. */
+static int verify_prologue(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *msg,
+                           size_t msg_len, const uint8_t *sig, size_t sig_len) {
+  if (!fm_module_operational()) return FM_ERR_NOT_OPERATIONAL;
+  if (!rsa_key_valid(key) || (msg == NULL && msg_len > 0) || (sig == NULL && sig_len > 0))
+    return FM_ERR_BAD_ARGUMENT;
+  if (sha_alg_digest_len(hash) == 0) return FM_ERR_UNSUPPORTED;
+  return FM_OK;
+}
+
+int rsa_verify_pkcs1v15_digest(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *digest,
+                               const uint8_t *sig, size_t sig_len) {
+  uint8_t em[FM_RSA_MAX_BYTES], expected[FM_RSA_MAX_BYTES];
+  int st = recover_em(key, sig, sig_len, em);
+  /* RFC 8017 8.2.2 step 3-4: compare with the encoding the module itself would make. */
+  if (st == FM_OK && emsa_pkcs1_encode(expected, key->k, hash, digest) != FM_OK) st = FM_ERR_VERIFY;
+  if (st == FM_OK && !fm_ct_memeq(em, expected, key->k)) st = FM_ERR_VERIFY;
+  return st;
+}
+
+int fm_rsa_verify_pkcs1v15(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *msg,
+                           size_t msg_len, const uint8_t *sig, size_t sig_len) {
+  int st = verify_prologue(key, hash, msg, msg_len, sig, sig_len);
+  if (st != FM_OK) return st;
+  uint8_t digest[FM_MAX_DIGEST_LEN];
+  (void)sha_digest_internal(hash, msg, msg_len, digest);
+  return rsa_verify_pkcs1v15_digest(key, hash, digest, sig, sig_len);
+}
+
+/* emsa_pss_verify checks EM (em_len bytes, emBits = modBits - 1) against mHash with a salt of
+ * salt_len bytes or any length (RFC 8017 9.1.2 steps 3-14). EM is public: branches are fine. */
+static int emsa_pss_verify(uint8_t *em, size_t em_len, size_t em_bits, fm_hash_alg hash,
+                           const uint8_t *mhash, size_t salt_len) {
+  const size_t hlen = sha_alg_digest_len(hash);
+  if (em_len < hlen + 2) return FM_ERR_VERIFY; /* step 3 */
+  if (salt_len != FM_RSA_PSS_SALT_LEN_ANY && salt_len > em_len - hlen - 2) return FM_ERR_VERIFY;
+  if (em[em_len - 1] != 0xbc) return FM_ERR_VERIFY; /* step 4 */
+  const size_t db_len = em_len - hlen - 1;
+  uint8_t *db = em;
+  const uint8_t *h = em + db_len;                    /* step 5 */
+  const uint8_t top_mask = (uint8_t)(0xffu << (8 - (8 * em_len - em_bits)));
+  if ((8 * em_len - em_bits) != 0 && (db[0] & top_mask) != 0) return FM_ERR_VERIFY; /* step 6 */
+  mgf1_xor(hash, h, hlen, db, db_len);                                            /* 7-8 */
+  db[0] &= (uint8_t)(0xffu >> (8 * em_len - em_bits));                            /* step 9 */
+  /* Step 10: DB = PS (zeros) || 0x01 || salt. */
+  size_t i = 0;
+  while (i < db_len && db[i] == 0) i++;
+  if (i == db_len || db[i] != 0x01) return FM_ERR_VERIFY;
+  const size_t found_salt_len = db_len - i - 1;
+  if (salt_len != FM_RSA_PSS_SALT_LEN_ANY && found_salt_len != salt_len) return FM_ERR_VERIFY;
+  /* Steps 11-14. */
+  uint8_t h2[FM_MAX_DIGEST_LEN];
+  pss_hash(hash, mhash, db + db_len - found_salt_len, found_salt_len, h2);
+  return fm_ct_memeq(h, h2, hlen) ? FM_OK : FM_ERR_VERIFY;
+}
+
+int fm_rsa_verify_pss(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *msg,
+                      size_t msg_len, size_t salt_len, const uint8_t *sig, size_t sig_len) {
+  int st = verify_prologue(key, hash, msg, msg_len, sig, sig_len);
+  if (st != FM_OK) return st;
+  uint8_t em[FM_RSA_MAX_BYTES];
+  if ((st = recover_em(key, sig, sig_len, em)) != FM_OK) return st;
+  /* RFC 8017 8.1.2 step 2c: EM = I2OSP(m, emLen); a non-zero byte above emLen is invalid. */
+  const size_t em_bits = key->n_bits - 1, em_len = (em_bits + 7) / 8;
+  const size_t pad = key->k - em_len;
+  for (size_t i = 0; i < pad; i++) {
+    if (em[i] != 0) return FM_ERR_VERIFY;
+  }
+  uint8_t digest[FM_MAX_DIGEST_LEN];
+  (void)sha_digest_internal(hash, msg, msg_len, digest);
+  return emsa_pss_verify(em + pad, em_len, em_bits, hash, digest, salt_len);
+}
+
+/* ---- Raw primitives ------------------------------------------------------------------------ */
+
+/* raw_private runs x^d mod n on a big-endian input after the range check of each primitive:
+ * [0, n-1] for RSASP1, [2, n-2] for RSADP (|exclude_fixed_points|). */
+static int raw_private(const fm_rsa_key *key, const uint8_t *in, size_t in_len, uint8_t *out,
+                       size_t out_cap, size_t *out_len, int exclude_fixed_points) {
+  if (!fm_module_operational()) return FM_ERR_NOT_OPERATIONAL;
+  if (!rsa_key_valid(key) || in == NULL || in_len == 0 || out == NULL || out_len == NULL)
+    return FM_ERR_BAD_ARGUMENT;
+  if (!key->has_private) return FM_ERR_BAD_ARGUMENT;
+  if (out_cap < key->k) return FM_ERR_BUFFER_TOO_SMALL;
+  uint64_t x[BN_MAX_LIMBS], y[BN_MAX_LIMBS], lim[BN_MAX_LIMBS];
+  int st = FM_ERR_OUT_OF_RANGE;
+  /* The input is the caller's value to check against n (public bounds, as the standards do). */
+  if (!bn_from_bytes_be(x, key->nl, in, in_len)) goto done;
+  if (!bn_lt_mask(x, key->mont_n.N, key->nl)) goto done;
+  if (exclude_fixed_points) {
+    bn_set_word(lim, key->nl, 2);
+    if (bn_lt_mask(x, lim, key->nl)) goto done; /* c < 2 */
+    (void)bn_sub_word(lim, key->mont_n.N, 1, key->nl);
+    if (bn_eq_mask(x, lim, key->nl)) goto done; /* c = n - 1 */
+  }
+  st = rsa_private_op(key, y, x);
+  if (st == FM_OK) {
+    bn_to_bytes_be(out, key->k, y, key->nl);
+    rsa_declassify(out, key->k);
+    *out_len = key->k;
+  }
+done:
+  fm_zeroize(x, sizeof(x));
+  fm_zeroize(y, sizeof(y));
+  return st;
+}
+
+int fm_rsa_rsasp1(const fm_rsa_key *key, const uint8_t *m, size_t m_len, uint8_t *s, size_t s_cap,
+                  size_t *s_len) {
+  int st = raw_private(key, m, m_len, s, s_cap, s_len, 0);
+  if (st != FM_OK) wipe_output(s, s_cap, s_len);
+  return st;
+}
+
+int fm_rsa_rsadp(const fm_rsa_key *key, const uint8_t *c, size_t c_len, uint8_t *k, size_t k_cap,
+                 size_t *k_len) {
+  int st = raw_private(key, c, c_len, k, k_cap, k_len, 1);
+  if (st != FM_OK) wipe_output(k, k_cap, k_len);
+  return st;
+}

@@ -1,0 +1,766 @@
+/* RSA unit tests: known answers (one embedded case per CAVP file, see rsa_test_vectors.h),
+ * sign/verify round trips, one test per key-validation failure, bad arguments, and the service
+ * gate in a forked child. */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fipsmod/rsa.h"
+#include "module/internal.h"
+#include "module/rsa/internal.h"
+#include "module/test_hooks.h"
+#include "rsa_test_vectors.h"
+#include "tests/common/test_util.h"
+
+/* A decoded hex value. */
+typedef struct {
+  uint8_t b[FM_RSA_MAX_BYTES + 8];
+  size_t len;
+} blob;
+
+static blob hex(const char *h) {
+  blob x;
+  long n = test_hex_decode(h, x.b, sizeof(x.b));
+  if (n < 0) {
+    fprintf(stderr, "bad hex in test vector\n");
+    exit(2);
+  }
+  x.len = (size_t)n;
+  return x;
+}
+
+/* The RSASP1 COUNT = 0 key with its CRT values as the module computes them. */
+typedef struct {
+  blob n, e, d, p, q, dp, dq, qinv;
+} key_blobs;
+
+static fm_rsa_private_components components_of(const key_blobs *k) {
+  fm_rsa_private_components c = {
+      .n = k->n.b, .n_len = k->n.len, .e = k->e.b, .e_len = k->e.len,
+      .d = k->d.b, .d_len = k->d.len, .p = k->p.b, .p_len = k->p.len,
+      .q = k->q.b, .q_len = k->q.len, .dp = k->dp.b, .dp_len = k->dp.len,
+      .dq = k->dq.b, .dq_len = k->dq.len, .qinv = k->qinv.b, .qinv_len = k->qinv.len,
+  };
+  return c;
+}
+
+static key_blobs g_sp1; /* filled by load_sp1_key */
+
+static fm_rsa_key *load_sp1_key(void) {
+  g_sp1.n = hex(kSp1N);
+  g_sp1.e = hex(kSp1E);
+  g_sp1.d = hex(kSp1D);
+  g_sp1.p = hex(kSp1P);
+  g_sp1.q = hex(kSp1Q);
+  fm_rsa_private_components c = components_of(&g_sp1);
+  c.dp = c.dq = c.qinv = NULL;
+  c.dp_len = c.dq_len = c.qinv_len = 0;
+  fm_rsa_key *key = NULL;
+  CHECK_EQ_INT(fm_rsa_key_import_private(&c, &key), FM_OK);
+  if (key == NULL) return NULL;
+  CHECK_EQ_INT(fm_rsa_key_export(key, FM_RSA_DP, g_sp1.dp.b, sizeof(g_sp1.dp.b), &g_sp1.dp.len),
+               FM_OK);
+  CHECK_EQ_INT(fm_rsa_key_export(key, FM_RSA_DQ, g_sp1.dq.b, sizeof(g_sp1.dq.b), &g_sp1.dq.len),
+               FM_OK);
+  CHECK_EQ_INT(
+      fm_rsa_key_export(key, FM_RSA_QINV, g_sp1.qinv.b, sizeof(g_sp1.qinv.b), &g_sp1.qinv.len),
+      FM_OK);
+  return key;
+}
+
+/* ---- Known answers ------------------------------------------------------------------------- */
+
+static void test_kat_pkcs1v15_siggen15(void) {
+  blob n = hex(kSigGen15N), e = hex(kSigGen15E), d = hex(kSigGen15D);
+  blob msg = hex(kSigGen15Msg), s = hex(kSigGen15S);
+  fm_rsa_key *key = NULL;
+  CHECK_EQ_INT(fm_rsa_key_import_private_nd(n.b, n.len, e.b, e.len, d.b, d.len, &key), FM_OK);
+  uint8_t sig[FM_RSA_MAX_BYTES];
+  size_t sig_len = 0;
+  CHECK_EQ_INT(fm_rsa_sign_pkcs1v15(key, FM_HASH_SHA256, msg.b, msg.len, sig, sizeof(sig),
+                                    &sig_len),
+               FM_OK);
+  CHECK_EQ_INT(sig_len, s.len);
+  CHECK_MEM(sig, s.b, s.len);
+  CHECK_EQ_INT(fm_rsa_verify_pkcs1v15(key, FM_HASH_SHA256, msg.b, msg.len, s.b, s.len), FM_OK);
+  /* The same signature through a public key. */
+  fm_rsa_key *pub = NULL;
+  CHECK_EQ_INT(fm_rsa_key_import_public(n.b, n.len, e.b, e.len, &pub), FM_OK);
+  CHECK_EQ_INT(fm_rsa_verify_pkcs1v15(pub, FM_HASH_SHA256, msg.b, msg.len, s.b, s.len), FM_OK);
+  s.b[s.len - 1] ^= 1;
+  CHECK_EQ_INT(fm_rsa_verify_pkcs1v15(pub, FM_HASH_SHA256, msg.b, msg.len, s.b, s.len),
+               FM_ERR_VERIFY);
+  fm_rsa_key_free(pub);
+  fm_rsa_key_free(key);
+}
+
+static void test_kat_pss_siggenpss(void) {
+  blob n = hex(kSigGenPssN), e = hex(kSigGenPssE), d = hex(kSigGenPssD);
+  blob salt = hex(kSigGenPssSalt), msg = hex(kSigGenPssMsg), s = hex(kSigGenPssS);
+  fm_rsa_key *key = NULL;
+  CHECK_EQ_INT(fm_rsa_key_import_private_nd(n.b, n.len, e.b, e.len, d.b, d.len, &key), FM_OK);
+  uint8_t sig[FM_RSA_MAX_BYTES];
+  size_t sig_len = 0;
+  CHECK_EQ_INT(fm_rsa_sign_pss_with_salt(key, FM_HASH_SHA256, msg.b, msg.len, salt.b, salt.len,
+                                         sig, sizeof(sig), &sig_len),
+               FM_OK);
+  CHECK_EQ_INT(sig_len, s.len);
+  CHECK_MEM(sig, s.b, s.len);
+  CHECK_EQ_INT(fm_rsa_verify_pss(key, FM_HASH_SHA256, msg.b, msg.len, salt.len, s.b, s.len), FM_OK);
+  CHECK_EQ_INT(fm_rsa_verify_pss(key, FM_HASH_SHA256, msg.b, msg.len, FM_RSA_PSS_SALT_LEN_ANY,
+                                 s.b, s.len),
+               FM_OK);
+  CHECK_EQ_INT(fm_rsa_verify_pss(key, FM_HASH_SHA256, msg.b, msg.len, salt.len + 1, s.b, s.len),
+               FM_ERR_VERIFY);
+  msg.b[0] ^= 0x80;
+  CHECK_EQ_INT(fm_rsa_verify_pss(key, FM_HASH_SHA256, msg.b, msg.len, salt.len, s.b, s.len),
+               FM_ERR_VERIFY);
+  fm_rsa_key_free(key);
+}
+
+static void test_kat_rsasp1_crt(void) {
+  fm_rsa_key *key = load_sp1_key();
+  blob em = hex(kSp1EM), s = hex(kSp1S);
+  uint8_t out[FM_RSA_MAX_BYTES];
+  size_t out_len = 0;
+  CHECK_EQ_INT(fm_rsa_rsasp1(key, em.b, em.len, out, sizeof(out), &out_len), FM_OK);
+  CHECK_EQ_INT(out_len, s.len);
+  CHECK_MEM(out, s.b, s.len);
+  /* RSADP is the same exponentiation for c in (1, n-1). */
+  CHECK_EQ_INT(fm_rsa_rsadp(key, em.b, em.len, out, sizeof(out), &out_len), FM_OK);
+  CHECK_MEM(out, s.b, s.len);
+  /* The key imported with the CRT values the module derived gives the same answer. */
+  fm_rsa_private_components c = components_of(&g_sp1);
+  fm_rsa_key *key2 = NULL;
+  CHECK_EQ_INT(fm_rsa_key_import_private(&c, &key2), FM_OK);
+  CHECK_EQ_INT(fm_rsa_rsasp1(key2, em.b, em.len, out, sizeof(out), &out_len), FM_OK);
+  CHECK_MEM(out, s.b, s.len);
+  /* And so does the (n, e, d) form, which exponentiates without CRT. */
+  fm_rsa_key *key3 = NULL;
+  CHECK_EQ_INT(fm_rsa_key_import_private_nd(g_sp1.n.b, g_sp1.n.len, g_sp1.e.b, g_sp1.e.len,
+                                            g_sp1.d.b, g_sp1.d.len, &key3),
+               FM_OK);
+  CHECK_EQ_INT(fm_rsa_rsasp1(key3, em.b, em.len, out, sizeof(out), &out_len), FM_OK);
+  CHECK_MEM(out, s.b, s.len);
+  fm_rsa_key_free(key3);
+  fm_rsa_key_free(key2);
+  fm_rsa_key_free(key);
+}
+
+/* ---- Round trips --------------------------------------------------------------------------- */
+
+static void round_trips(fm_rsa_key *key) {
+  static const fm_hash_alg algs[] = {FM_HASH_SHA256, FM_HASH_SHA384, FM_HASH_SHA512};
+  uint8_t msg[300], sig[FM_RSA_MAX_BYTES];
+  size_t k = 0, sig_len = 0;
+  CHECK_EQ_INT(fm_rsa_key_size(key, &k), FM_OK);
+  for (size_t i = 0; i < sizeof(msg); i++) msg[i] = (uint8_t)(i * 7 + 3);
+  for (size_t a = 0; a < 3; a++) {
+    size_t hlen = 0;
+    fm_hash_digest_len(algs[a], &hlen);
+    for (size_t len = 0; len <= sizeof(msg); len += 150) {
+      CHECK_EQ_INT(fm_rsa_sign_pkcs1v15(key, algs[a], msg, len, sig, sizeof(sig), &sig_len), FM_OK);
+      CHECK_EQ_INT(sig_len, k);
+      CHECK_EQ_INT(fm_rsa_verify_pkcs1v15(key, algs[a], msg, len, sig, sig_len), FM_OK);
+      CHECK_EQ_INT(fm_rsa_verify_pkcs1v15(key, algs[(a + 1) % 3], msg, len, sig, sig_len),
+                   FM_ERR_VERIFY);
+      sig[k / 2] ^= 0x10;
+      CHECK_EQ_INT(fm_rsa_verify_pkcs1v15(key, algs[a], msg, len, sig, sig_len), FM_ERR_VERIFY);
+    }
+    /* PSS at salt lengths 0, hLen and the maximum emLen - hLen - 2. */
+    size_t bits = 0;
+    fm_rsa_key_bits(key, &bits);
+    const size_t em_len = (bits - 1 + 7) / 8;
+    const size_t salts[] = {0, hlen, em_len - hlen - 2};
+    for (size_t s = 0; s < 3; s++) {
+      CHECK_EQ_INT(fm_rsa_sign_pss(key, algs[a], msg, 100, salts[s], sig, sizeof(sig), &sig_len),
+                   FM_OK);
+      CHECK_EQ_INT(fm_rsa_verify_pss(key, algs[a], msg, 100, salts[s], sig, sig_len), FM_OK);
+      CHECK_EQ_INT(
+          fm_rsa_verify_pss(key, algs[a], msg, 100, FM_RSA_PSS_SALT_LEN_ANY, sig, sig_len), FM_OK);
+      CHECK_EQ_INT(fm_rsa_verify_pss(key, algs[a], msg, 99, salts[s], sig, sig_len),
+                   FM_ERR_VERIFY);
+      CHECK_EQ_INT(fm_rsa_verify_pkcs1v15(key, algs[a], msg, 100, sig, sig_len), FM_ERR_VERIFY);
+    }
+    /* Two PSS signatures with a salt differ (fresh random salts). */
+    uint8_t sig2[FM_RSA_MAX_BYTES];
+    size_t sig2_len = 0;
+    fm_rsa_sign_pss(key, algs[a], msg, 10, hlen, sig, sizeof(sig), &sig_len);
+    fm_rsa_sign_pss(key, algs[a], msg, 10, hlen, sig2, sizeof(sig2), &sig2_len);
+    CHECK(memcmp(sig, sig2, k) != 0);
+  }
+}
+
+static void test_round_trips_imported_key(void) {
+  fm_rsa_key *key = load_sp1_key();
+  round_trips(key);
+  fm_rsa_key_free(key);
+}
+
+static void test_generated_key_2048(void) {
+  fm_rsa_key *key = NULL;
+  CHECK_EQ_INT(fm_rsa_key_generate(2048, &key), FM_OK);
+  if (key == NULL) return;
+  size_t bits = 0;
+  int priv = 0;
+  CHECK_EQ_INT(fm_rsa_key_bits(key, &bits), FM_OK);
+  CHECK_EQ_INT(bits, 2048);
+  CHECK_EQ_INT(fm_rsa_key_is_private(key, &priv), FM_OK);
+  CHECK_EQ_INT(priv, 1);
+  round_trips(key);
+  /* Its exported components import again into an equivalent key, and e is 65537. */
+  key_blobs b;
+  fm_rsa_component which[] = {FM_RSA_N, FM_RSA_E, FM_RSA_D, FM_RSA_P,
+                              FM_RSA_Q, FM_RSA_DP, FM_RSA_DQ, FM_RSA_QINV};
+  blob *dst[] = {&b.n, &b.e, &b.d, &b.p, &b.q, &b.dp, &b.dq, &b.qinv};
+  for (int i = 0; i < 8; i++) {
+    CHECK_EQ_INT(fm_rsa_key_export(key, which[i], dst[i]->b, sizeof(dst[i]->b), &dst[i]->len),
+                 FM_OK);
+  }
+  CHECK_EQ_INT(b.e.len, 3);
+  CHECK(b.e.b[0] == 1 && b.e.b[1] == 0 && b.e.b[2] == 1);
+  CHECK_EQ_INT(b.p.len, 128);
+  fm_rsa_private_components c = components_of(&b);
+  fm_rsa_key *again = NULL;
+  CHECK_EQ_INT(fm_rsa_key_import_private(&c, &again), FM_OK);
+  uint8_t sig[FM_RSA_MAX_BYTES];
+  size_t sig_len = 0;
+  CHECK_EQ_INT(fm_rsa_sign_pkcs1v15(again, FM_HASH_SHA256, (const uint8_t *)"x", 1, sig,
+                                    sizeof(sig), &sig_len),
+               FM_OK);
+  CHECK_EQ_INT(fm_rsa_verify_pkcs1v15(key, FM_HASH_SHA256, (const uint8_t *)"x", 1, sig, sig_len),
+               FM_OK);
+  fm_rsa_key_free(again);
+  fm_rsa_key_free(key);
+}
+
+/* ---- Key validation: one test per failure --------------------------------------------------- */
+
+/* import_modified imports the RSASP1 key with its CRT values after |edit| changed a copy. */
+static int import_modified(void (*edit)(key_blobs *)) {
+  key_blobs k = g_sp1;
+  edit(&k);
+  fm_rsa_private_components c = components_of(&k);
+  fm_rsa_key *key = (fm_rsa_key *)0x1;
+  int st = fm_rsa_key_import_private(&c, &key);
+  if (st != FM_OK) CHECK(key == NULL);
+  fm_rsa_key_free(key);
+  return st;
+}
+
+/* Adds v to the big-endian number in |x| (no carry past the top byte is needed here). */
+static void add_small(blob *x, unsigned v) {
+  for (size_t i = x->len; i-- > 0 && v;) {
+    v += x->b[i];
+    x->b[i] = (uint8_t)v;
+    v >>= 8;
+  }
+}
+
+static void edit_none(key_blobs *k) { (void)k; }
+static void edit_n_small(key_blobs *k) { k->n.len = 128; }          /* 1024 bits */
+static void edit_n_huge(key_blobs *k) {
+  memset(k->n.b, 0xff, FM_RSA_MAX_BYTES + 1);                          /* 16392 bits */
+  k->n.len = FM_RSA_MAX_BYTES + 1;
+}
+static void edit_n_even(key_blobs *k) { k->n.b[k->n.len - 1] ^= 1; }
+static void edit_e_even(key_blobs *k) { add_small(&k->e, 1); }       /* 65538 */
+static void edit_e_small(key_blobs *k) { k->e.b[0] = 3; k->e.len = 1; }
+static void edit_e_huge(key_blobs *k) {                               /* 2^256 + 1 */
+  memset(k->e.b, 0, 33);
+  k->e.b[0] = 1;
+  k->e.b[32] = 1;
+  k->e.len = 33;
+}
+static void edit_p_even(key_blobs *k) { k->p.b[k->p.len - 1] ^= 1; }
+static void edit_p_short(key_blobs *k) { k->p.b[0] = 0x7f; }          /* 1023 bits */
+static void edit_p_times_q(key_blobs *k) { add_small(&k->p, 2); }
+static void edit_d_zero(key_blobs *k) { memset(k->d.b, 0, k->d.len); }
+static void edit_d_too_big(key_blobs *k) { k->d = k->n; }
+static void edit_d_small(key_blobs *k) {                              /* d = 2^1024 */
+  memset(k->d.b, 0, k->d.len);
+  k->d.b[k->d.len - 129] = 1;
+}
+static void edit_d_inconsistent(key_blobs *k) { add_small(&k->d, 2); }
+static void edit_dp(key_blobs *k) { add_small(&k->dp, 2); }
+static void edit_dq(key_blobs *k) { add_small(&k->dq, 2); }
+static void edit_qinv(key_blobs *k) { add_small(&k->qinv, 1); }
+static void edit_d_wider_than_n(key_blobs *k) {
+  memmove(k->d.b + 1, k->d.b, k->d.len);
+  k->d.b[0] = 1;
+  k->d.len++;
+}
+
+static void test_validation_accepts_good_key(void) { CHECK_EQ_INT(import_modified(edit_none), FM_OK); }
+static void test_validation_modulus_too_small(void) {
+  CHECK_EQ_INT(import_modified(edit_n_small), FM_ERR_KEY_SIZE);
+}
+static void test_validation_modulus_too_large(void) {
+  CHECK_EQ_INT(import_modified(edit_n_huge), FM_ERR_KEY_SIZE);
+}
+static void test_validation_modulus_even(void) {
+  CHECK_EQ_INT(import_modified(edit_n_even), FM_ERR_BAD_KEY);
+}
+static void test_validation_e_even(void) { CHECK_EQ_INT(import_modified(edit_e_even), FM_ERR_BAD_KEY); }
+static void test_validation_e_below_65537(void) {
+  CHECK_EQ_INT(import_modified(edit_e_small), FM_ERR_BAD_KEY);
+}
+static void test_validation_e_above_2_256(void) {
+  CHECK_EQ_INT(import_modified(edit_e_huge), FM_ERR_BAD_KEY);
+}
+static void test_validation_p_even(void) { CHECK_EQ_INT(import_modified(edit_p_even), FM_ERR_BAD_KEY); }
+static void test_validation_p_wrong_size(void) {
+  CHECK_EQ_INT(import_modified(edit_p_short), FM_ERR_BAD_KEY);
+}
+static void test_validation_p_times_q_not_n(void) {
+  CHECK_EQ_INT(import_modified(edit_p_times_q), FM_ERR_BAD_KEY);
+}
+static void test_validation_d_zero(void) { CHECK_EQ_INT(import_modified(edit_d_zero), FM_ERR_BAD_KEY); }
+static void test_validation_d_not_below_n(void) {
+  CHECK_EQ_INT(import_modified(edit_d_too_big), FM_ERR_BAD_KEY);
+}
+static void test_validation_d_too_small(void) {
+  CHECK_EQ_INT(import_modified(edit_d_small), FM_ERR_BAD_KEY);
+}
+static void test_validation_d_inconsistent(void) {
+  CHECK_EQ_INT(import_modified(edit_d_inconsistent), FM_ERR_BAD_KEY);
+}
+static void test_validation_dp_wrong(void) { CHECK_EQ_INT(import_modified(edit_dp), FM_ERR_BAD_KEY); }
+static void test_validation_dq_wrong(void) { CHECK_EQ_INT(import_modified(edit_dq), FM_ERR_BAD_KEY); }
+static void test_validation_qinv_wrong(void) {
+  CHECK_EQ_INT(import_modified(edit_qinv), FM_ERR_BAD_KEY);
+}
+static void test_validation_component_wider_than_n(void) {
+  CHECK_EQ_INT(import_modified(edit_d_wider_than_n), FM_ERR_BAD_KEY);
+}
+
+static void test_validation_bad_arguments(void) {
+  fm_rsa_private_components c = components_of(&g_sp1);
+  fm_rsa_key *key = NULL;
+  CHECK_EQ_INT(fm_rsa_key_import_private(NULL, &key), FM_ERR_BAD_ARGUMENT);
+  CHECK_EQ_INT(fm_rsa_key_import_private(&c, NULL), FM_ERR_BAD_ARGUMENT);
+  fm_rsa_private_components partial = c;
+  partial.qinv = NULL;
+  partial.qinv_len = 0; /* dp and dq without qinv */
+  CHECK_EQ_INT(fm_rsa_key_import_private(&partial, &key), FM_ERR_BAD_ARGUMENT);
+  fm_rsa_private_components null_d = c;
+  null_d.d = NULL; /* NULL with a length */
+  CHECK_EQ_INT(fm_rsa_key_import_private(&null_d, &key), FM_ERR_BAD_ARGUMENT);
+  fm_rsa_private_components no_p = c;
+  no_p.p_len = 0;
+  CHECK_EQ_INT(fm_rsa_key_import_private(&no_p, &key), FM_ERR_BAD_ARGUMENT);
+  CHECK(key == NULL);
+}
+
+static void test_public_key_validation(void) {
+  fm_rsa_key *key = NULL;
+  const blob n = g_sp1.n, e = g_sp1.e;
+  CHECK_EQ_INT(fm_rsa_key_import_public(n.b, n.len, e.b, e.len, &key), FM_OK);
+  int priv = 1;
+  CHECK_EQ_INT(fm_rsa_key_is_private(key, &priv), FM_OK);
+  CHECK_EQ_INT(priv, 0);
+  uint8_t buf[FM_RSA_MAX_BYTES];
+  size_t len = 0;
+  CHECK_EQ_INT(fm_rsa_key_export(key, FM_RSA_D, buf, sizeof(buf), &len), FM_ERR_BAD_KEY);
+  CHECK_EQ_INT(fm_rsa_key_export(key, FM_RSA_N, buf, 10, &len), FM_ERR_BUFFER_TOO_SMALL);
+  CHECK(test_is_all_zero(buf, 10) && len == 0);
+  CHECK_EQ_INT(fm_rsa_key_export(key, (fm_rsa_component)99, buf, sizeof(buf), &len),
+               FM_ERR_BAD_ARGUMENT);
+  CHECK_EQ_INT(fm_rsa_key_export(key, FM_RSA_N, buf, sizeof(buf), &len), FM_OK);
+  CHECK_EQ_INT(len, n.len);
+  CHECK_MEM(buf, n.b, n.len);
+  fm_rsa_key_free(key);
+  /* 1024 bits is the smallest public modulus, 1023 bits is refused. */
+  uint8_t n1024[128];
+  memcpy(n1024, n.b, 128);
+  n1024[127] |= 1;
+  CHECK_EQ_INT(fm_rsa_key_import_public(n1024, 128, e.b, e.len, &key), FM_OK);
+  fm_rsa_key_free(key);
+  n1024[0] = 0x7f;
+  CHECK_EQ_INT(fm_rsa_key_import_public(n1024, 128, e.b, e.len, &key), FM_ERR_KEY_SIZE);
+  /* An even modulus and a small e are refused. */
+  n1024[127] ^= 1;
+  n1024[0] = 0xff;
+  CHECK_EQ_INT(fm_rsa_key_import_public(n1024, 128, e.b, e.len, &key), FM_ERR_BAD_KEY);
+  const uint8_t e3[] = {3};
+  CHECK_EQ_INT(fm_rsa_key_import_public(n.b, n.len, e3, 1, &key), FM_ERR_BAD_KEY);
+  CHECK_EQ_INT(fm_rsa_key_import_public(n.b, 0, e.b, e.len, &key), FM_ERR_BAD_ARGUMENT);
+  CHECK_EQ_INT(fm_rsa_key_import_public(NULL, n.len, e.b, e.len, &key), FM_ERR_BAD_ARGUMENT);
+  CHECK(key == NULL);
+}
+
+static void test_nd_key_validation(void) {
+  fm_rsa_key *key = NULL;
+  const blob n = g_sp1.n, e = g_sp1.e;
+  blob d = g_sp1.d;
+  add_small(&d, 2);
+  CHECK_EQ_INT(fm_rsa_key_import_private_nd(n.b, n.len, e.b, e.len, d.b, d.len, &key),
+               FM_ERR_BAD_KEY);
+  const uint8_t one[] = {1};
+  CHECK_EQ_INT(fm_rsa_key_import_private_nd(n.b, n.len, one, 1, g_sp1.d.b, g_sp1.d.len, &key),
+               FM_ERR_BAD_KEY);
+  CHECK_EQ_INT(fm_rsa_key_import_private_nd(n.b, n.len, e.b, e.len, n.b, n.len, &key),
+               FM_ERR_BAD_KEY); /* d = n */
+  CHECK(key == NULL);
+}
+
+static void test_keygen_bad_size(void) {
+  fm_rsa_key *key = (fm_rsa_key *)0x1;
+  CHECK_EQ_INT(fm_rsa_key_generate(1024, &key), FM_ERR_KEY_SIZE);
+  CHECK(key == NULL);
+  CHECK_EQ_INT(fm_rsa_key_generate(2047, &key), FM_ERR_KEY_SIZE);
+  CHECK_EQ_INT(fm_rsa_key_generate(2048, NULL), FM_ERR_BAD_ARGUMENT);
+}
+
+/* ---- Bad inputs to the operations ----------------------------------------------------------- */
+
+static void test_raw_out_of_range(void) {
+  fm_rsa_key *key = load_sp1_key();
+  uint8_t out[FM_RSA_MAX_BYTES], x[FM_RSA_MAX_BYTES + 1];
+  size_t out_len = 7;
+  const blob n = g_sp1.n;
+  /* m = n and m > n: out of range, output wiped. */
+  memset(out, 0xaa, sizeof(out));
+  CHECK_EQ_INT(fm_rsa_rsasp1(key, n.b, n.len, out, sizeof(out), &out_len), FM_ERR_OUT_OF_RANGE);
+  CHECK(test_is_all_zero(out, sizeof(out)) && out_len == 0);
+  memset(x, 0xff, n.len);
+  CHECK_EQ_INT(fm_rsa_rsasp1(key, x, n.len, out, sizeof(out), &out_len), FM_ERR_OUT_OF_RANGE);
+  x[0] = 1; /* one byte longer than n */
+  memcpy(x + 1, n.b, n.len);
+  CHECK_EQ_INT(fm_rsa_rsasp1(key, x, n.len + 1, out, sizeof(out), &out_len), FM_ERR_OUT_OF_RANGE);
+  /* m = n - 1 and m = 0 are in range for RSASP1 ... */
+  memcpy(x, n.b, n.len);
+  x[n.len - 1] ^= 1;
+  CHECK_EQ_INT(fm_rsa_rsasp1(key, x, n.len, out, sizeof(out), &out_len), FM_OK);
+  const uint8_t zero[1] = {0}, one[1] = {1}, two[1] = {2};
+  CHECK_EQ_INT(fm_rsa_rsasp1(key, zero, 1, out, sizeof(out), &out_len), FM_OK);
+  CHECK(test_is_all_zero(out, n.len));
+  /* ... but RSADP excludes 0, 1 and n - 1 (SP 800-56B Rev. 2 7.1.2). */
+  CHECK_EQ_INT(fm_rsa_rsadp(key, x, n.len, out, sizeof(out), &out_len), FM_ERR_OUT_OF_RANGE);
+  CHECK_EQ_INT(fm_rsa_rsadp(key, zero, 1, out, sizeof(out), &out_len), FM_ERR_OUT_OF_RANGE);
+  CHECK_EQ_INT(fm_rsa_rsadp(key, one, 1, out, sizeof(out), &out_len), FM_ERR_OUT_OF_RANGE);
+  CHECK_EQ_INT(fm_rsa_rsadp(key, two, 1, out, sizeof(out), &out_len), FM_OK);
+  /* Empty input, NULLs, short output. */
+  CHECK_EQ_INT(fm_rsa_rsasp1(key, x, 0, out, sizeof(out), &out_len), FM_ERR_BAD_ARGUMENT);
+  CHECK_EQ_INT(fm_rsa_rsasp1(key, NULL, 1, out, sizeof(out), &out_len), FM_ERR_BAD_ARGUMENT);
+  CHECK_EQ_INT(fm_rsa_rsasp1(key, two, 1, NULL, sizeof(out), &out_len), FM_ERR_BAD_ARGUMENT);
+  CHECK_EQ_INT(fm_rsa_rsasp1(key, two, 1, out, sizeof(out), NULL), FM_ERR_BAD_ARGUMENT);
+  memset(out, 0xaa, sizeof(out));
+  CHECK_EQ_INT(fm_rsa_rsasp1(key, two, 1, out, n.len - 1, &out_len), FM_ERR_BUFFER_TOO_SMALL);
+  CHECK(test_is_all_zero(out, n.len - 1));
+  CHECK_EQ_INT(fm_rsa_rsasp1(NULL, two, 1, out, sizeof(out), &out_len), FM_ERR_BAD_ARGUMENT);
+  fm_rsa_key_free(key);
+}
+
+static void test_sign_bad_inputs(void) {
+  fm_rsa_key *key = load_sp1_key();
+  fm_rsa_key *pub = NULL;
+  fm_rsa_key_import_public(g_sp1.n.b, g_sp1.n.len, g_sp1.e.b, g_sp1.e.len, &pub);
+  uint8_t sig[FM_RSA_MAX_BYTES], salt[300] = {0};
+  size_t sig_len = 5;
+  const uint8_t msg[] = "message";
+  memset(sig, 0xaa, sizeof(sig));
+  CHECK_EQ_INT(fm_rsa_sign_pkcs1v15(key, FM_HASH_SHA256, msg, 7, sig, 255, &sig_len),
+               FM_ERR_BUFFER_TOO_SMALL);
+  CHECK(test_is_all_zero(sig, 255) && sig_len == 0);
+  CHECK_EQ_INT(fm_rsa_sign_pkcs1v15(key, (fm_hash_alg)99, msg, 7, sig, sizeof(sig), &sig_len),
+               FM_ERR_UNSUPPORTED);
+  CHECK_EQ_INT(fm_rsa_sign_pkcs1v15(key, FM_HASH_SHA256, NULL, 7, sig, sizeof(sig), &sig_len),
+               FM_ERR_BAD_ARGUMENT);
+  CHECK_EQ_INT(fm_rsa_sign_pkcs1v15(key, FM_HASH_SHA256, NULL, 0, sig, sizeof(sig), &sig_len),
+               FM_OK); /* the empty message is a message */
+  CHECK_EQ_INT(fm_rsa_sign_pkcs1v15(key, FM_HASH_SHA256, msg, 7, NULL, sizeof(sig), &sig_len),
+               FM_ERR_BAD_ARGUMENT);
+  CHECK_EQ_INT(fm_rsa_sign_pkcs1v15(pub, FM_HASH_SHA256, msg, 7, sig, sizeof(sig), &sig_len),
+               FM_ERR_BAD_ARGUMENT);
+  CHECK_EQ_INT(fm_rsa_sign_pkcs1v15(NULL, FM_HASH_SHA256, msg, 7, sig, sizeof(sig), &sig_len),
+               FM_ERR_BAD_ARGUMENT);
+  /* Salt longer than emLen - hLen - 2 = 256 - 32 - 2 = 222 bytes. */
+  CHECK_EQ_INT(fm_rsa_sign_pss(key, FM_HASH_SHA256, msg, 7, 222, sig, sizeof(sig), &sig_len),
+               FM_OK);
+  memset(sig, 0xaa, sizeof(sig));
+  CHECK_EQ_INT(fm_rsa_sign_pss(key, FM_HASH_SHA256, msg, 7, 223, sig, sizeof(sig), &sig_len),
+               FM_ERR_LENGTH);
+  CHECK(test_is_all_zero(sig, sizeof(sig)) && sig_len == 0);
+  CHECK_EQ_INT(fm_rsa_sign_pss(key, FM_HASH_SHA256, msg, 7, FM_RSA_PSS_SALT_LEN_ANY, sig,
+                               sizeof(sig), &sig_len),
+               FM_ERR_LENGTH);
+  CHECK_EQ_INT(fm_rsa_sign_pss_with_salt(key, FM_HASH_SHA512, msg, 7, salt, 256 - 64 - 1, sig,
+                                         sizeof(sig), &sig_len),
+               FM_ERR_LENGTH);
+  CHECK_EQ_INT(fm_rsa_sign_pss_with_salt(key, FM_HASH_SHA512, msg, 7, NULL, 5, sig, sizeof(sig),
+                                         &sig_len),
+               FM_ERR_BAD_ARGUMENT);
+  CHECK_EQ_INT(fm_rsa_sign_pss_with_salt(key, FM_HASH_SHA512, msg, 7, NULL, 0, sig, sizeof(sig),
+                                         &sig_len),
+               FM_OK);
+  fm_rsa_key_free(pub);
+  fm_rsa_key_free(key);
+}
+
+static void test_verify_bad_inputs(void) {
+  fm_rsa_key *key = load_sp1_key();
+  uint8_t sig[FM_RSA_MAX_BYTES + 1];
+  size_t sig_len = 0;
+  const uint8_t msg[] = "message";
+  CHECK_EQ_INT(fm_rsa_sign_pkcs1v15(key, FM_HASH_SHA384, msg, 7, sig, sizeof(sig), &sig_len),
+               FM_OK);
+  CHECK_EQ_INT(fm_rsa_verify_pkcs1v15(key, FM_HASH_SHA384, msg, 7, sig, sig_len), FM_OK);
+  /* Wrong lengths: one byte short, one leading zero byte too many, empty. */
+  CHECK_EQ_INT(fm_rsa_verify_pkcs1v15(key, FM_HASH_SHA384, msg, 7, sig, sig_len - 1),
+               FM_ERR_VERIFY);
+  memmove(sig + 1, sig, sig_len);
+  sig[0] = 0;
+  CHECK_EQ_INT(fm_rsa_verify_pkcs1v15(key, FM_HASH_SHA384, msg, 7, sig, sig_len + 1),
+               FM_ERR_VERIFY);
+  CHECK_EQ_INT(fm_rsa_verify_pkcs1v15(key, FM_HASH_SHA384, msg, 7, sig, 0), FM_ERR_VERIFY);
+  CHECK_EQ_INT(fm_rsa_verify_pkcs1v15(key, FM_HASH_SHA384, msg, 7, NULL, 0), FM_ERR_VERIFY);
+  CHECK_EQ_INT(fm_rsa_verify_pkcs1v15(key, FM_HASH_SHA384, msg, 7, NULL, 5), FM_ERR_BAD_ARGUMENT);
+  CHECK_EQ_INT(fm_rsa_verify_pkcs1v15(key, FM_HASH_SHA384, NULL, 7, sig, sig_len),
+               FM_ERR_BAD_ARGUMENT);
+  CHECK_EQ_INT(fm_rsa_verify_pkcs1v15(key, (fm_hash_alg)0, msg, 7, sig, sig_len),
+               FM_ERR_UNSUPPORTED);
+  CHECK_EQ_INT(fm_rsa_verify_pkcs1v15(NULL, FM_HASH_SHA384, msg, 7, sig, sig_len),
+               FM_ERR_BAD_ARGUMENT);
+  /* A signature value equal to n is refused before any arithmetic. */
+  CHECK_EQ_INT(fm_rsa_verify_pkcs1v15(key, FM_HASH_SHA384, msg, 7, g_sp1.n.b, g_sp1.n.len),
+               FM_ERR_VERIFY);
+  CHECK_EQ_INT(fm_rsa_verify_pss(key, FM_HASH_SHA384, msg, 7, 0, g_sp1.n.b, g_sp1.n.len),
+               FM_ERR_VERIFY);
+  /* A salt length that cannot fit. */
+  CHECK_EQ_INT(fm_rsa_sign_pss(key, FM_HASH_SHA384, msg, 7, 20, sig, sizeof(sig), &sig_len), FM_OK);
+  CHECK_EQ_INT(fm_rsa_verify_pss(key, FM_HASH_SHA384, msg, 7, 1000, sig, sig_len), FM_ERR_VERIFY);
+  CHECK_EQ_INT(fm_rsa_verify_pss(key, FM_HASH_SHA384, msg, 7, 20, sig, sig_len), FM_OK);
+  fm_rsa_key_free(key);
+}
+
+/* ---- One key shared by threads, and across fork ------------------------------------------------ */
+
+/* PKCS#1 v1.5 signing is deterministic, so every thread must produce the reference signature
+ * on every call, through the per-thread blinding pairs (fresh, squared, refreshed after 32
+ * uses) and with no lock on the shared key. */
+typedef struct {
+  const fm_rsa_key *key;
+  const uint8_t *expected;
+  size_t k;
+  int mismatches;
+} thread_job;
+
+static void *sign_many(void *arg) {
+  thread_job *job = arg;
+  uint8_t sig[FM_RSA_MAX_BYTES];
+  size_t sig_len = 0;
+  for (int i = 0; i < 40; i++) {
+    if (fm_rsa_sign_pkcs1v15(job->key, FM_HASH_SHA256, (const uint8_t *)"shared", 6, sig,
+                             sizeof(sig), &sig_len) != FM_OK ||
+        sig_len != job->k || memcmp(sig, job->expected, job->k) != 0)
+      job->mismatches++;
+  }
+  return NULL;
+}
+
+static void test_shared_key_threads_and_fork(void) {
+  fm_rsa_key *key = load_sp1_key();
+  uint8_t ref[FM_RSA_MAX_BYTES];
+  size_t k = 0;
+  CHECK_EQ_INT(fm_rsa_sign_pkcs1v15(key, FM_HASH_SHA256, (const uint8_t *)"shared", 6, ref,
+                                    sizeof(ref), &k),
+               FM_OK);
+  pthread_t threads[4];
+  thread_job jobs[4];
+  for (int i = 0; i < 4; i++) {
+    jobs[i] = (thread_job){key, ref, k, 0};
+    CHECK(pthread_create(&threads[i], NULL, sign_many, &jobs[i]) == 0);
+  }
+  for (int i = 0; i < 4; i++) {
+    pthread_join(threads[i], NULL);
+    CHECK_EQ_INT(jobs[i].mismatches, 0);
+  }
+  /* The main thread's pair crosses fork; the child must still sign correctly (it draws its own
+   * pair) and so must the parent afterwards. */
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    thread_job job = {key, ref, k, 0};
+    sign_many(&job);
+    _exit(job.mismatches == 0 ? 0 : 1);
+  }
+  int status = 0;
+  CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+  CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  thread_job job = {key, ref, k, 0};
+  sign_many(&job);
+  CHECK_EQ_INT(job.mismatches, 0);
+  fm_rsa_key_free(key);
+}
+
+/* ---- The blinding inverse ------------------------------------------------------------------ */
+
+/* rsa_mod_inverse_consttime against bn's binary extended Euclid and against a * r = 1, on
+ * random odd moduli of every width from 1 to 64 limbs (top limb small in some), random a < m,
+ * plus a = 0, a = 1, a = m - 1 and a non-invertible a. */
+static void test_divsteps_inverse(void) {
+  test_rng rng;
+  test_rng_seed(&rng, "test_rsa_unit inverse");
+  static uint64_t m[BN_MAX_LIMBS], a[BN_MAX_LIMBS], r[BN_MAX_LIMBS], ref[BN_MAX_LIMBS],
+      t[BN_MAX_LIMBS], one[BN_MAX_LIMBS];
+  static bn_mont_ctx ctx;
+  for (size_t n = 1; n <= 64; n += (n < 8 ? 1 : 7)) {
+    for (int iter = 0; iter < 20; iter++) {
+      test_rng_bytes(&rng, m, n * 8);
+      if (iter % 4 == 1) m[n - 1] = 1 + (m[n - 1] >> 60); /* small top limb */
+      if (iter % 4 == 2) m[n - 1] |= UINT64_C(1) << 63;
+      m[0] |= 1;
+      if (n == 1 && m[0] < 3) m[0] = 3; /* a modulus above 1 */
+      CHECK_EQ_INT(bn_mont_ctx_init_public(&ctx, m, n), FM_OK);
+      test_rng_bytes(&rng, a, n * 8);
+      bn_mod_reduce(t, a, n, &ctx);
+      bn_copy(a, t, n);
+      if (iter == 0) bn_set_word(a, n, 1);
+      if (iter == 3) (void)bn_sub_word(a, m, 1, n);
+      uint64_t ok = rsa_mod_inverse_consttime(r, a, m, n);
+      int ref_st = bn_mod_inverse_consttime(ref, a, m, n);
+      CHECK_EQ_INT(ok != 0, ref_st == FM_OK);
+      if (ok && ref_st == FM_OK) {
+        CHECK(bn_eq_mask(r, ref, n) != 0);
+        bn_mod_mul(t, a, r, &ctx);
+        bn_set_word(one, n, 1);
+        CHECK(bn_eq_mask(t, one, n) != 0);
+      }
+    }
+    bn_set_zero(a, n); /* zero has no inverse */
+    CHECK(rsa_mod_inverse_consttime(r, a, m, n) == 0);
+    CHECK(bn_is_zero_mask(r, n) != 0);
+  }
+  /* A common factor: m = 3 * 5, a = 5. */
+  bn_set_word(m, 1, 15);
+  bn_set_word(a, 1, 5);
+  CHECK(rsa_mod_inverse_consttime(r, a, m, 1) == 0);
+}
+
+/* ---- The gate -------------------------------------------------------------------------------- */
+
+/* gate_child runs in a forked child: after a forced ERROR every RSA service must refuse with
+ * FM_ERR_NOT_OPERATIONAL and wipe its outputs. Exit status 0 on success. */
+static int gate_child(void) {
+  fm_rsa_key *key = load_sp1_key(); /* made while the module still works */
+  if (key == NULL) return 1;
+  fm_module_force_error_for_testing();
+  int bad = 0;
+#define EXPECT_NOT_OP(call)                                               \
+  do {                                                                    \
+    int st_ = (call);                                                     \
+    if (st_ != FM_ERR_NOT_OPERATIONAL) {                                  \
+      fprintf(stderr, "%s:%d: %s returned %d\n", __FILE__, __LINE__, #call, st_); \
+      bad++;                                                              \
+    }                                                                     \
+  } while (0)
+  uint8_t out[FM_RSA_MAX_BYTES];
+  size_t out_len = 9;
+  fm_rsa_key *k2 = (fm_rsa_key *)0x1;
+  fm_rsa_private_components c = components_of(&g_sp1);
+  EXPECT_NOT_OP(fm_rsa_key_import_private(&c, &k2));
+  if (k2 != NULL) bad++;
+  k2 = (fm_rsa_key *)0x1;
+  EXPECT_NOT_OP(fm_rsa_key_import_private_nd(c.n, c.n_len, c.e, c.e_len, c.d, c.d_len, &k2));
+  if (k2 != NULL) bad++;
+  k2 = (fm_rsa_key *)0x1;
+  EXPECT_NOT_OP(fm_rsa_key_import_public(c.n, c.n_len, c.e, c.e_len, &k2));
+  if (k2 != NULL) bad++;
+  k2 = (fm_rsa_key *)0x1;
+  EXPECT_NOT_OP(fm_rsa_key_generate(2048, &k2));
+  if (k2 != NULL) bad++;
+  size_t v = 9;
+  EXPECT_NOT_OP(fm_rsa_key_bits(key, &v));
+  if (v != 0) bad++;
+  v = 9;
+  EXPECT_NOT_OP(fm_rsa_key_size(key, &v));
+  if (v != 0) bad++;
+  int priv = 9;
+  EXPECT_NOT_OP(fm_rsa_key_is_private(key, &priv));
+  if (priv != 0) bad++;
+#define EXPECT_WIPED()                                                     \
+  do {                                                                     \
+    if (!test_is_all_zero(out, sizeof(out)) || out_len != 0) {             \
+      fprintf(stderr, "%s:%d: output not wiped\n", __FILE__, __LINE__);    \
+      bad++;                                                               \
+    }                                                                      \
+    memset(out, 0xaa, sizeof(out));                                        \
+    out_len = 9;                                                           \
+  } while (0)
+  memset(out, 0xaa, sizeof(out));
+  EXPECT_NOT_OP(fm_rsa_key_export(key, FM_RSA_D, out, sizeof(out), &out_len));
+  EXPECT_WIPED();
+  const uint8_t msg[3] = {1, 2, 3};
+  EXPECT_NOT_OP(fm_rsa_sign_pkcs1v15(key, FM_HASH_SHA256, msg, 3, out, sizeof(out), &out_len));
+  EXPECT_WIPED();
+  EXPECT_NOT_OP(fm_rsa_sign_pss(key, FM_HASH_SHA256, msg, 3, 32, out, sizeof(out), &out_len));
+  EXPECT_WIPED();
+  EXPECT_NOT_OP(fm_rsa_sign_pss_with_salt(key, FM_HASH_SHA256, msg, 3, msg, 3, out, sizeof(out),
+                                          &out_len));
+  EXPECT_WIPED();
+  EXPECT_NOT_OP(fm_rsa_rsasp1(key, msg, 3, out, sizeof(out), &out_len));
+  EXPECT_WIPED();
+  EXPECT_NOT_OP(fm_rsa_rsadp(key, msg, 3, out, sizeof(out), &out_len));
+  EXPECT_WIPED();
+  EXPECT_NOT_OP(fm_rsa_verify_pkcs1v15(key, FM_HASH_SHA256, msg, 3, out, 256));
+  EXPECT_NOT_OP(fm_rsa_verify_pss(key, FM_HASH_SHA256, msg, 3, 32, out, 256));
+  /* Freeing still works (it only zeroizes). */
+  if (fm_rsa_key_free(key) != FM_OK) bad++;
+  return bad == 0 ? 0 : 1;
+}
+
+static void test_gate_in_error_state(void) {
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) _exit(gate_child());
+  CHECK(pid > 0);
+  int status = 0;
+  CHECK(waitpid(pid, &status, 0) == pid);
+  CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+int main(void) {
+  if (fm_module_state() != FM_STATE_OPERATIONAL) {
+    fprintf(stderr, "module not operational: %s\n", fm_module_state_name(fm_module_state()));
+    return 1;
+  }
+  fm_rsa_key_free(load_sp1_key()); /* fills g_sp1 with the CRT values */
+  test_kat_pkcs1v15_siggen15();
+  test_kat_pss_siggenpss();
+  test_kat_rsasp1_crt();
+  test_round_trips_imported_key();
+  test_generated_key_2048();
+  test_validation_accepts_good_key();
+  test_validation_modulus_too_small();
+  test_validation_modulus_too_large();
+  test_validation_modulus_even();
+  test_validation_e_even();
+  test_validation_e_below_65537();
+  test_validation_e_above_2_256();
+  test_validation_p_even();
+  test_validation_p_wrong_size();
+  test_validation_p_times_q_not_n();
+  test_validation_d_zero();
+  test_validation_d_not_below_n();
+  test_validation_d_too_small();
+  test_validation_d_inconsistent();
+  test_validation_dp_wrong();
+  test_validation_dq_wrong();
+  test_validation_qinv_wrong();
+  test_validation_component_wider_than_n();
+  test_validation_bad_arguments();
+  test_public_key_validation();
+  test_nd_key_validation();
+  test_keygen_bad_size();
+  test_raw_out_of_range();
+  test_sign_bad_inputs();
+  test_verify_bad_inputs();
+  test_divsteps_inverse();
+  test_shared_key_threads_and_fork();
+  test_gate_in_error_state();
+  return test_main_result("test_rsa_unit");
+}
