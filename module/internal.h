@@ -3,6 +3,7 @@
 #ifndef FIPSMOD_MODULE_INTERNAL_H
 #define FIPSMOD_MODULE_INTERNAL_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -75,9 +76,22 @@ bool fm_buffers_bad_overlap(const void *in, const void *out, size_t len);
 
 /* ---- Life cycle and the service gate ------------------------------------------------------ */
 
+/* The module state (module.c). Services read it through fm_module_operational; only module.c
+ * writes it. */
+extern _Atomic int fm_g_module_state;
+
+/* fm_module_operational_slow decides for a state other than OPERATIONAL (module.c): true only in
+ * SELF_TEST on the thread running the self-tests. */
+bool fm_module_operational_slow(int state);
+
 /* fm_module_operational is true when services may run: OPERATIONAL, or SELF_TEST on the thread
- * running the self-tests. One relaxed atomic load of a word that only changes on transitions. */
-bool fm_module_operational(void);
+ * running the self-tests. Inline, so that the steady state costs one relaxed load of a word that
+ * only changes on transitions (nobody writes it while the module is OPERATIONAL). */
+static inline bool fm_module_operational(void) {
+  int st = atomic_load_explicit(&fm_g_module_state, memory_order_relaxed);
+  if (__builtin_expect(st == FM_STATE_OPERATIONAL, 1)) return true;
+  return fm_module_operational_slow(st);
+}
 
 /* fm_selftest_thread_enter/leave mark the calling thread as the one running self-tests: while
  * the module is in SELF_TEST, services called from that thread pass the gate (so known-answer

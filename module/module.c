@@ -12,7 +12,7 @@
 #include "module/internal.h"
 #include "module/test_hooks.h"
 
-static _Atomic int g_state = FM_STATE_UNINITIALIZED;
+_Atomic int fm_g_module_state = FM_STATE_UNINITIALIZED;
 
 /* The first reason the module entered ERROR; written once (compare-exchange from NULL). */
 static _Atomic(const char *) g_error_reason = NULL;
@@ -25,16 +25,14 @@ static _Thread_local bool tl_selftest_thread;
 void fm_selftest_thread_enter(void) { tl_selftest_thread = true; }
 void fm_selftest_thread_leave(void) { tl_selftest_thread = false; }
 
-bool fm_module_operational(void) {
-  int st = atomic_load_explicit(&g_state, memory_order_relaxed);
-  if (st == FM_STATE_OPERATIONAL) return true;
-  return st == FM_STATE_SELF_TEST && tl_selftest_thread;
+bool fm_module_operational_slow(int state) {
+  return state == FM_STATE_SELF_TEST && tl_selftest_thread;
 }
 
 void fm_module_enter_error(const char *why) {
   const char *expected = NULL;
   atomic_compare_exchange_strong(&g_error_reason, &expected, why);
-  atomic_store(&g_state, FM_STATE_ERROR);
+  atomic_store(&fm_g_module_state, FM_STATE_ERROR);
   /* No service will run again; drop what the RNG holds now rather than at exit. */
   fm_rand_module_cleanup();
 }
@@ -45,14 +43,14 @@ const char *fm_module_error_reason(void) { return atomic_load(&g_error_reason); 
  * before main). CPU detection first, then the self-tests, which decide the state. */
 __attribute__((constructor)) static void fm_power_on(void) {
   fm_cpu_init();
-  atomic_store(&g_state, FM_STATE_SELF_TEST);
+  atomic_store(&fm_g_module_state, FM_STATE_SELF_TEST);
   int st = fm_selftest_power_on();
   if (st != FM_OK) {
     fm_module_enter_error("power-on self-test failed");
     return;
   }
   int expected = FM_STATE_SELF_TEST;
-  atomic_compare_exchange_strong(&g_state, &expected, FM_STATE_OPERATIONAL);
+  atomic_compare_exchange_strong(&fm_g_module_state, &expected, FM_STATE_OPERATIONAL);
 }
 
 /* fm_power_off is the exit handler: at process exit (or dlclose) every DRBG state is zeroized
@@ -60,7 +58,7 @@ __attribute__((constructor)) static void fm_power_on(void) {
  * FM_ERR_NOT_OPERATIONAL from then on. */
 __attribute__((destructor)) static void fm_power_off(void) { fm_module_cleanup(); }
 
-fm_state fm_module_state(void) { return (fm_state)atomic_load(&g_state); }
+fm_state fm_module_state(void) { return (fm_state)atomic_load(&fm_g_module_state); }
 
 const char *fm_module_state_name(fm_state state) {
   switch (state) {
@@ -77,9 +75,9 @@ const char *fm_module_version(void) { return "fipsmod " FIPSMOD_VERSION_STRING; 
 int fm_module_cleanup(void) {
   /* ERROR stays ERROR (it is final); any other state becomes UNINITIALIZED. The state changes
    * before the RNG is wiped so that no new draw can start on a state being zeroized. */
-  int cur = atomic_load(&g_state);
+  int cur = atomic_load(&fm_g_module_state);
   while (cur != FM_STATE_ERROR &&
-         !atomic_compare_exchange_weak(&g_state, &cur, FM_STATE_UNINITIALIZED)) {
+         !atomic_compare_exchange_weak(&fm_g_module_state, &cur, FM_STATE_UNINITIALIZED)) {
   }
   fm_rand_module_cleanup();
   return FM_OK;
@@ -87,7 +85,7 @@ int fm_module_cleanup(void) {
 
 int fm_module_begin_selftest(void) {
   int expected = FM_STATE_OPERATIONAL;
-  if (atomic_compare_exchange_strong(&g_state, &expected, FM_STATE_SELF_TEST)) return FM_OK;
+  if (atomic_compare_exchange_strong(&fm_g_module_state, &expected, FM_STATE_SELF_TEST)) return FM_OK;
   return expected == FM_STATE_SELF_TEST ? FM_OK : FM_ERR_NOT_OPERATIONAL;
 }
 
@@ -97,7 +95,7 @@ void fm_module_end_selftest(int status) {
     return;
   }
   int expected = FM_STATE_SELF_TEST;
-  atomic_compare_exchange_strong(&g_state, &expected, FM_STATE_OPERATIONAL);
+  atomic_compare_exchange_strong(&fm_g_module_state, &expected, FM_STATE_OPERATIONAL);
 }
 
 #if defined(FIPSMOD_TEST_HOOKS)
