@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "module/bn/internal.h"
 #include "module/internal.h"
 
 /* Written once by fm_cpu_init (the constructor, single-threaded); read-only afterwards. */
@@ -86,7 +87,7 @@ const char *fm_module_cpu_paths(void) {
                     : fm_cpu_use(FM_CPU_AESNI)             ? "aes-ni"
                                                            : "portable-bitsliced";
   const char *sha256 = fm_cpu_use(FM_CPU_SHANI) ? "sha-ni" : "portable";
-  const char *bn = fm_cpu_use(FM_CPU_BMI2 | FM_CPU_ADX) ? "mulx-adx" : "portable-int128";
+  const char *bn = bn_path_name();
   snprintf(paths, sizeof paths, "aes=%s sha256=%s sha512=portable bn=%s%s", aes, sha256, bn,
            g_forced_portable ? " (FIPSMOD_CPU=portable)" : "");
   return paths;

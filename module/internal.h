@@ -33,7 +33,9 @@ static inline uint32_t ct_value_barrier_u32(uint32_t x) {
 
 /* ct_msb_mask_u64 spreads the top bit of |x| over the word. */
 static inline uint64_t ct_msb_mask_u64(uint64_t x) {
-  return 0u - (ct_value_barrier_u64(x) >> 63);
+  /* The barrier on the result too: clang otherwise turns code that uses the mask back into a
+   * branch on it. */
+  return ct_value_barrier_u64(0u - (ct_value_barrier_u64(x) >> 63));
 }
 
 /* ct_is_zero_u64 is all-ones when x == 0: ~x & (x - 1) has its top bit set only for x == 0. */
@@ -56,7 +58,7 @@ static inline uint64_t ct_select_u64(uint64_t mask, uint64_t a, uint64_t b) {
 }
 
 static inline uint32_t ct_is_zero_u32(uint32_t x) {
-  return 0u - (ct_value_barrier_u32(~x & (x - 1)) >> 31);
+  return ct_value_barrier_u32(0u - (ct_value_barrier_u32(~x & (x - 1)) >> 31));
 }
 static inline uint32_t ct_eq_u32(uint32_t a, uint32_t b) { return ct_is_zero_u32(a ^ b); }
 static inline uint32_t ct_select_u32(uint32_t mask, uint32_t a, uint32_t b) {
