@@ -12,6 +12,7 @@
 
 #include "module/bn/internal.h"
 #include "module/internal.h"
+#include "module/sha/internal.h"
 
 /* Written once by fm_cpu_init (the constructor, single-threaded); read-only afterwards. */
 static uint32_t g_detected;
@@ -86,9 +87,9 @@ const char *fm_module_cpu_paths(void) {
                     : fm_cpu_use(FM_CPU_VAES)              ? "vaes-avx2"
                     : fm_cpu_use(FM_CPU_AESNI)             ? "aes-ni"
                                                            : "portable-bitsliced";
-  const char *sha256 = fm_cpu_use(FM_CPU_SHANI) ? "sha-ni" : "portable";
   const char *bn = bn_path_name();
-  snprintf(paths, sizeof paths, "aes=%s sha256=%s sha512=portable bn=%s%s", aes, sha256, bn,
+  snprintf(paths, sizeof paths, "aes=%s sha256=%s sha512=%s bn=%s%s", aes, sha256_path_name(),
+           sha512_path_name(), bn,
            g_forced_portable ? " (FIPSMOD_CPU=portable)" : "");
   return paths;
 }

@@ -1,0 +1,339 @@
+/* HMAC (FIPS 198-1) with SHA-256, SHA-384 and SHA-512: the internal one-shot and context
+ * functions, and the public services of include/fipsmod/hmac.h.
+ *
+ * Keying hashes K0 ^ ipad and K0 ^ opad once each and keeps only the two chaining values: the
+ * inner hash then continues over the message, and the outer hash needs a single compression of
+ * the inner digest and its padding. The one-shot functions hash the caller's message in place;
+ * the only copies are of the key block, the message tail and the inner digest, all on the stack
+ * and all wiped. Keys and everything derived from them are secret; key and message lengths are
+ * public. */
+#include <assert.h>
+#include <string.h>
+
+#include "module/internal.h"
+#include "module/sha/internal.h"
+
+static_assert(sizeof(hmac_ctx) <= sizeof(fm_hmac_ctx), "hmac_ctx does not fit fm_hmac_ctx");
+static_assert(_Alignof(hmac_ctx) <= _Alignof(fm_hmac_ctx),
+              "hmac_ctx alignment exceeds fm_hmac_ctx");
+
+#define IPAD 0x36
+#define OPAD 0x5c
+
+/* ---- HMAC-SHA-256 ------------------------------------------------------------------------ */
+
+/* hmac256_work holds every stack intermediate of one HMAC-SHA-256 computation, so that one wipe
+ * at the end clears them all (the one-shot path is short enough for separate wipes to show). */
+typedef struct hmac256_work {
+  uint32_t inner[8]; /* chaining value of H((K0 ^ ipad) || text) */
+  uint32_t outer[8]; /* chaining value of H((K0 ^ opad) || ...) */
+  _Alignas(16) uint8_t pads[2 * SHA256_BLOCK_LEN]; /* K0 ^ ipad, K0 ^ opad */
+  _Alignas(16) uint8_t last[2 * SHA256_BLOCK_LEN]; /* the padded tail, then the outer block */
+} hmac256_work;
+
+/* hmac256_key_schedule sets w->inner and w->outer to the chaining values after K0 ^ ipad and
+ * K0 ^ opad (the key-derived secrets). */
+static void hmac256_key_schedule(hmac256_work *w, const uint8_t *key, size_t key_len) {
+  uint8_t *ipad = w->pads, *opad = w->pads + SHA256_BLOCK_LEN;
+  /* FIPS 198-1 section 4, steps 1-3: K0 is the key, or its digest when longer than a block,
+   * padded with zeros to the block length. */
+  if (key_len > SHA256_BLOCK_LEN) {
+    sha256_digest_internal(key, key_len, ipad);
+    memset(ipad + FM_SHA256_DIGEST_LEN, 0, SHA256_BLOCK_LEN - FM_SHA256_DIGEST_LEN);
+  } else {
+    if (key_len > 0) memcpy(ipad, key, key_len);
+    memset(ipad + key_len, 0, SHA256_BLOCK_LEN - key_len);
+  }
+  /* Steps 4 and 7: K0 ^ ipad and K0 ^ opad. */
+  for (size_t i = 0; i < SHA256_BLOCK_LEN; i++) {
+    opad[i] = ipad[i] ^ OPAD;
+    ipad[i] ^= IPAD;
+  }
+  /* Steps 5 and 8, first block of each. The two compressions are independent, so the CPU
+   * overlaps them. */
+  memcpy(w->inner, sha256_iv, sizeof w->inner);
+  memcpy(w->outer, sha256_iv, sizeof w->outer);
+  sha256_blocks(w->inner, ipad, 1);
+  sha256_blocks(w->outer, opad, 1);
+}
+
+/* hmac256_finish ends both hashes: the inner one with its last |tail_len| (< 64) bytes at |tail|
+ * and the padding of a |total|-byte input (step 6), then the outer one over the inner digest
+ * (steps 8-9), writing the tag to |out|. */
+static void hmac256_finish(hmac256_work *w, const uint8_t *tail, size_t tail_len, uint64_t total,
+                           uint8_t out[32]) {
+  sha256_blocks(w->inner, w->last, sha256_pad(w->last, tail, tail_len, total));
+  /* The outer input is one key block and the 32-byte inner digest: one block with padding. */
+  for (int i = 0; i < 8; i++) sha_store_be32(w->last + 4 * i, w->inner[i]);
+  w->last[32] = 0x80;
+  memset(w->last + 33, 0, SHA256_BLOCK_LEN - 8 - 33);
+  sha_store_be64(w->last + SHA256_BLOCK_LEN - 8, (uint64_t)(SHA256_BLOCK_LEN + 32) << 3);
+  sha256_blocks(w->outer, w->last, 1);
+  for (int i = 0; i < 8; i++) sha_store_be32(out + 4 * i, w->outer[i]);
+}
+
+void hmac_sha256_internal(const uint8_t *key, size_t key_len, const void *data, size_t len,
+                          uint8_t out[32]) {
+  hmac256_work w;
+  const uint8_t *p = data;
+  size_t full = len / SHA256_BLOCK_LEN;
+  hmac256_key_schedule(&w, key, key_len);
+  /* Step 6: H((K0 ^ ipad) || text), whole blocks read in place. */
+  sha256_blocks(w.inner, p, full);
+  hmac256_finish(&w, full > 0 ? p + full * SHA256_BLOCK_LEN : p, len % SHA256_BLOCK_LEN,
+                 (uint64_t)len + SHA256_BLOCK_LEN, out);
+  fm_zeroize(&w, sizeof w);
+}
+
+/* ---- HMAC-SHA-384 and HMAC-SHA-512 ------------------------------------------------------- */
+
+/* hmac512_key_schedule is hmac256_key_schedule for the SHA-512 family; |iv| and |dlen| select
+ * SHA-384 or SHA-512 (a long key is hashed with the HMAC's own hash, step 2). */
+static void hmac512_key_schedule(const uint64_t iv[8], size_t dlen, const uint8_t *key,
+                                 size_t key_len, uint64_t inner[8], uint64_t outer[8]) {
+  uint8_t block[SHA512_BLOCK_LEN];
+  /* Steps 1-3: K0. */
+  if (key_len > SHA512_BLOCK_LEN) {
+    if (dlen == FM_SHA384_DIGEST_LEN) {
+      sha384_digest_internal(key, key_len, block);
+    } else {
+      sha512_digest_internal(key, key_len, block);
+    }
+    memset(block + dlen, 0, SHA512_BLOCK_LEN - dlen);
+  } else {
+    if (key_len > 0) memcpy(block, key, key_len);
+    memset(block + key_len, 0, SHA512_BLOCK_LEN - key_len);
+  }
+  /* Steps 4-5: hash K0 ^ ipad. */
+  for (size_t i = 0; i < SHA512_BLOCK_LEN; i++) block[i] ^= IPAD;
+  memcpy(inner, iv, 64);
+  sha512_blocks(inner, block, 1);
+  /* Steps 7-8: K0 ^ opad, reached from K0 ^ ipad without rebuilding K0. */
+  for (size_t i = 0; i < SHA512_BLOCK_LEN; i++) block[i] ^= IPAD ^ OPAD;
+  memcpy(outer, iv, 64);
+  sha512_blocks(outer, block, 1);
+  fm_zeroize(block, sizeof block);
+}
+
+/* hmac512_outer absorbs the first |dlen| bytes of the inner digest |inner_h| into |outer| with
+ * the padding of a 128 + dlen byte message and writes the |dlen|-byte tag to |out|. */
+static void hmac512_outer(uint64_t outer[8], const uint64_t inner_h[8], size_t dlen,
+                          uint8_t *out) {
+  uint8_t block[SHA512_BLOCK_LEN];
+  for (int i = 0; i < 8; i++) sha_store_be64(block + 8 * i, inner_h[i]);
+  /* SHA-384 truncates to 48 bytes: the padding starts there, over the unused words. */
+  block[dlen] = 0x80;
+  memset(block + dlen + 1, 0, SHA512_BLOCK_LEN - 16 - dlen - 1);
+  sha_store_be64(block + SHA512_BLOCK_LEN - 16, 0);
+  sha_store_be64(block + SHA512_BLOCK_LEN - 8, (uint64_t)(SHA512_BLOCK_LEN + dlen) << 3);
+  sha512_blocks(outer, block, 1);
+  for (int i = 0; i < 8; i++) sha_store_be64(block + 8 * i, outer[i]);
+  memcpy(out, block, dlen);
+  fm_zeroize(block, sizeof block);
+}
+
+static void hmac512_family(const uint64_t iv[8], size_t dlen, const uint8_t *key, size_t key_len,
+                           const void *data, size_t len, uint8_t *out) {
+  uint64_t inner[8], outer[8];
+  const uint8_t *p = data;
+  size_t full = len / SHA512_BLOCK_LEN;
+  hmac512_key_schedule(iv, dlen, key, key_len, inner, outer);
+  sha512_blocks(inner, p, full);
+  sha512_finish(inner, full > 0 ? p + full * SHA512_BLOCK_LEN : p, len % SHA512_BLOCK_LEN,
+                (uint64_t)len + SHA512_BLOCK_LEN);
+  hmac512_outer(outer, inner, dlen, out);
+  fm_zeroize(inner, sizeof inner);
+  fm_zeroize(outer, sizeof outer);
+}
+
+void hmac_sha384_internal(const uint8_t *key, size_t key_len, const void *data, size_t len,
+                          uint8_t out[48]) {
+  hmac512_family(sha384_iv, FM_SHA384_DIGEST_LEN, key, key_len, data, len, out);
+}
+
+void hmac_sha512_internal(const uint8_t *key, size_t key_len, const void *data, size_t len,
+                          uint8_t out[64]) {
+  hmac512_family(sha512_iv, FM_SHA512_DIGEST_LEN, key, key_len, data, len, out);
+}
+
+int hmac_internal(fm_hash_alg alg, const uint8_t *key, size_t key_len, const void *data,
+                  size_t len, uint8_t *out) {
+  switch (alg) {
+    case FM_HASH_SHA256: hmac_sha256_internal(key, key_len, data, len, out); return FM_OK;
+    case FM_HASH_SHA384: hmac_sha384_internal(key, key_len, data, len, out); return FM_OK;
+    case FM_HASH_SHA512: hmac_sha512_internal(key, key_len, data, len, out); return FM_OK;
+  }
+  return FM_ERR_UNSUPPORTED;
+}
+
+/* ---- Internal context ------------------------------------------------------------------- */
+
+int hmac_ctx_init(hmac_ctx *c, fm_hash_alg alg, const uint8_t *key, size_t key_len) {
+  switch (alg) {
+    case FM_HASH_SHA256: {
+      hmac256_work w;
+      hmac256_key_schedule(&w, key, key_len);
+      memcpy(c->u.s256.inner.h, w.inner, sizeof w.inner);
+      memcpy(c->u.s256.outer, w.outer, sizeof w.outer);
+      fm_zeroize(&w, sizeof w);
+      /* The inner hash has absorbed the one key block. */
+      c->u.s256.inner.nbytes = SHA256_BLOCK_LEN;
+      c->u.s256.inner.buf_len = 0;
+      break;
+    }
+    case FM_HASH_SHA384:
+    case FM_HASH_SHA512: {
+      const uint64_t *iv = alg == FM_HASH_SHA384 ? sha384_iv : sha512_iv;
+      hmac512_key_schedule(iv, sha_alg_digest_len(alg), key, key_len, c->u.s512.inner.h,
+                           c->u.s512.outer);
+      c->u.s512.inner.nbytes = SHA512_BLOCK_LEN;
+      c->u.s512.inner.buf_len = 0;
+      break;
+    }
+    default: hmac_ctx_wipe(c); return FM_ERR_UNSUPPORTED;
+  }
+  c->alg = (uint32_t)alg;
+  c->magic = HMAC_CTX_MAGIC;
+  return FM_OK;
+}
+
+static bool hmac_ctx_live(const hmac_ctx *c) {
+  return c->magic == HMAC_CTX_MAGIC && sha_alg_digest_len((fm_hash_alg)c->alg) != 0;
+}
+
+int hmac_ctx_update(hmac_ctx *c, const void *data, size_t len) {
+  if (!hmac_ctx_live(c)) return FM_ERR_STATE;
+  if (c->alg == FM_HASH_SHA256) return sha256_state_update(&c->u.s256.inner, data, len);
+  return sha512_state_update(&c->u.s512.inner, data, len);
+}
+
+int hmac_ctx_final(hmac_ctx *c, uint8_t *out) {
+  if (!hmac_ctx_live(c)) {
+    hmac_ctx_wipe(c);
+    return FM_ERR_STATE;
+  }
+  if (c->alg == FM_HASH_SHA256) {
+    const sha256_state *in = &c->u.s256.inner;
+    hmac256_work w;
+    memcpy(w.inner, in->h, sizeof w.inner);
+    memcpy(w.outer, c->u.s256.outer, sizeof w.outer);
+    hmac256_finish(&w, in->buf, in->buf_len, in->nbytes, out);
+    fm_zeroize(&w, sizeof w);
+  } else {
+    sha512_state *in = &c->u.s512.inner;
+    sha512_finish(in->h, in->buf, in->buf_len, in->nbytes);
+    hmac512_outer(c->u.s512.outer, in->h, sha_alg_digest_len((fm_hash_alg)c->alg), out);
+  }
+  hmac_ctx_wipe(c);
+  return FM_OK;
+}
+
+void hmac_ctx_wipe(hmac_ctx *c) { fm_zeroize(c, sizeof *c); }
+
+/* ---- Public services (include/fipsmod/hmac.h) -------------------------------------------- */
+
+static hmac_ctx *as_hmac_ctx(fm_hmac_ctx *ctx) { return (hmac_ctx *)(void *)ctx; }
+
+static void wipe_out(uint8_t *out, size_t out_len) {
+  if (out != NULL) fm_zeroize(out, out_len);
+}
+
+/* hmac_lengths_ok is true when a key of |key_len| bytes and a message of |len| bytes stay within
+ * the hash's input limit (the inner hash reads one key block before the message). */
+static bool hmac_lengths_ok(fm_hash_alg alg, size_t key_len, size_t len) {
+  return key_len <= SHA2_MAX_INPUT_BYTES && len <= SHA2_MAX_INPUT_BYTES - sha_alg_block_len(alg);
+}
+
+int fm_hmac_init(fm_hmac_ctx *ctx, fm_hash_alg alg, const uint8_t *key, size_t key_len) {
+  int st;
+  if (!fm_module_operational()) {
+    st = FM_ERR_NOT_OPERATIONAL;
+  } else if (ctx == NULL || (key == NULL && key_len > 0)) {
+    st = FM_ERR_BAD_ARGUMENT;
+  } else if (sha_alg_digest_len(alg) == 0) {
+    st = FM_ERR_UNSUPPORTED;
+  } else if (key_len > SHA2_MAX_INPUT_BYTES) {
+    st = FM_ERR_LENGTH;
+  } else {
+    return hmac_ctx_init(as_hmac_ctx(ctx), alg, key, key_len);
+  }
+  if (ctx != NULL) fm_zeroize(ctx, sizeof *ctx);
+  return st;
+}
+
+int fm_hmac_update(fm_hmac_ctx *ctx, const void *data, size_t len) {
+  if (!fm_module_operational()) {
+    if (ctx != NULL) fm_zeroize(ctx, sizeof *ctx);
+    return FM_ERR_NOT_OPERATIONAL;
+  }
+  if (ctx == NULL || (data == NULL && len > 0)) return FM_ERR_BAD_ARGUMENT;
+  return hmac_ctx_update(as_hmac_ctx(ctx), data, len);
+}
+
+int fm_hmac_final(fm_hmac_ctx *ctx, uint8_t *out, size_t out_len) {
+  /* Whatever the outcome, the context (key-derived secrets) is wiped. */
+  int st;
+  if (!fm_module_operational()) {
+    st = FM_ERR_NOT_OPERATIONAL;
+  } else if (ctx == NULL || out == NULL) {
+    st = FM_ERR_BAD_ARGUMENT;
+  } else if (!hmac_ctx_live(as_hmac_ctx(ctx))) {
+    st = FM_ERR_STATE;
+  } else if (out_len < sha_alg_digest_len((fm_hash_alg)as_hmac_ctx(ctx)->alg)) {
+    st = FM_ERR_BUFFER_TOO_SMALL;
+  } else {
+    st = hmac_ctx_final(as_hmac_ctx(ctx), out);
+    /* hmac_ctx_final wiped the private layout; the rest of the caller's object goes too. */
+    fm_zeroize((uint8_t *)ctx + sizeof(hmac_ctx), sizeof *ctx - sizeof(hmac_ctx));
+    return st;
+  }
+  if (ctx != NULL) fm_zeroize(ctx, sizeof *ctx);
+  wipe_out(out, out_len);
+  return st;
+}
+
+int fm_hmac_wipe(fm_hmac_ctx *ctx) {
+  if (ctx != NULL) fm_zeroize(ctx, sizeof *ctx);
+  return fm_module_operational() ? FM_OK : FM_ERR_NOT_OPERATIONAL;
+}
+
+int fm_hmac(fm_hash_alg alg, const uint8_t *key, size_t key_len, const void *data, size_t len,
+            uint8_t *out, size_t out_len) {
+  int st;
+  size_t dlen = sha_alg_digest_len(alg);
+  if (!fm_module_operational()) {
+    st = FM_ERR_NOT_OPERATIONAL;
+  } else if (out == NULL || (key == NULL && key_len > 0) || (data == NULL && len > 0)) {
+    st = FM_ERR_BAD_ARGUMENT;
+  } else if (dlen == 0) {
+    st = FM_ERR_UNSUPPORTED;
+  } else if (out_len < dlen) {
+    st = FM_ERR_BUFFER_TOO_SMALL;
+  } else if (!hmac_lengths_ok(alg, key_len, len)) {
+    st = FM_ERR_LENGTH;
+  } else {
+    return hmac_internal(alg, key, key_len, data, len, out);
+  }
+  wipe_out(out, out_len);
+  return st;
+}
+
+int fm_hmac_verify(fm_hash_alg alg, const uint8_t *key, size_t key_len, const void *data,
+                   size_t len, const uint8_t *tag, size_t tag_len) {
+  size_t dlen = sha_alg_digest_len(alg);
+  if (!fm_module_operational()) return FM_ERR_NOT_OPERATIONAL;
+  if (tag == NULL || (key == NULL && key_len > 0) || (data == NULL && len > 0)) {
+    return FM_ERR_BAD_ARGUMENT;
+  }
+  if (dlen == 0) return FM_ERR_UNSUPPORTED;
+  /* SP 800-107r1 5.3.3: a truncated tag keeps its leftmost bits and has at least 32 of them. */
+  if (tag_len < 4 || tag_len > dlen || !hmac_lengths_ok(alg, key_len, len)) return FM_ERR_LENGTH;
+  uint8_t expected[FM_MAX_DIGEST_LEN];
+  hmac_internal(alg, key, key_len, data, len, expected);
+  /* Compared in time that depends only on tag_len (public); only the verdict leaves, chosen
+   * with a mask rather than a branch so that no branch depends on the secret tag before the
+   * caller's own test of the status. */
+  uint32_t equal = ct_eq_u32((uint32_t)fm_ct_memeq(expected, tag, tag_len), 1);
+  fm_zeroize(expected, sizeof expected);
+  return (int)ct_select_u32(equal, (uint32_t)FM_OK, (uint32_t)FM_ERR_VERIFY);
+}

@@ -1,0 +1,260 @@
+/* What module/sha offers the rest of the module: SHA-256/384/512 (FIPS 180-4) and HMAC
+ * (FIPS 198-1) without the public API's service gate and argument checks.
+ *
+ * Callers inside the boundary (the integrity check, the self-tests, RSA padding, the DRBG) use
+ * these directly. They never fail on a valid call; the preconditions each states are the
+ * caller's to keep. Message bytes are treated as secret by every function here (no branch or
+ * memory index depends on them); lengths are public. HMAC keys, the key-derived chaining values
+ * in an HMAC context, and every digest or tag written are secret.
+ *
+ * Length limit: every hash here takes at most SHA2_MAX_INPUT_BYTES (2^61 - 1) bytes of input in
+ * total, which keeps the bit count below 2^64 (FIPS 180-4 section 5.1.1 allows up to 2^64 - 1
+ * bits for SHA-256 and 2^128 - 1 for SHA-384/512; the module caps both at the smaller bound).
+ * The raw one-shot functions take a length that addresses real memory, which on x86-64 is far
+ * below that bound; the context functions count and refuse with FM_ERR_LENGTH.
+ *
+ * Everything here is reentrant: distinct states and contexts may be used from distinct threads.
+ * Typical uses: the integrity check keys an hmac_ctx (FM_HASH_SHA256) once, feeds each hashed
+ * segment with hmac_ctx_update and ends with hmac_ctx_final; RSA padding hashes with
+ * sha_digest_internal or the sha_ctx functions; the self-tests call the public services. */
+#ifndef FIPSMOD_MODULE_SHA_INTERNAL_H
+#define FIPSMOD_MODULE_SHA_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "fipsmod/hmac.h"
+#include "fipsmod/sha.h"
+
+#define SHA256_BLOCK_LEN 64
+#define SHA512_BLOCK_LEN 128
+#define SHA2_MAX_INPUT_BYTES ((UINT64_C(1) << 61) - 1)
+
+/* ---- Compression functions ----------------------------------------------------------------
+ * Each processes |nblocks| whole blocks at |p| into the chaining value |h|, with no per-block
+ * call overhead. nblocks may be 0. */
+
+/* sha256_blocks runs the SHA-256 compression function (FIPS 180-4 6.2.2) on each block, using
+ * SHA-NI when fm_cpu_use(FM_CPU_SHANI) and the portable code otherwise. */
+void sha256_blocks(uint32_t h[8], const uint8_t *p, size_t nblocks);
+
+/* sha256_blocks_portable is the constant-time C compression function (any CPU). */
+void sha256_blocks_portable(uint32_t h[8], const uint8_t *p, size_t nblocks);
+
+/* sha256_blocks_shani is the SHA-NI compression function. Call it only when
+ * fm_cpu_use(FM_CPU_SHANI) is true (it needs the SHA and SSE4.1 extensions). */
+void sha256_blocks_shani(uint32_t h[8], const uint8_t *p, size_t nblocks);
+
+
+/* sha512_blocks runs the SHA-512 compression function (FIPS 180-4 6.4.2), used by SHA-384 and
+ * SHA-512 alike (they differ only in the initial value and the truncation): the AVX2 + BMI2
+ * variant when fm_cpu_use(FM_CPU_AVX2 | FM_CPU_BMI2), the portable code otherwise. */
+void sha512_blocks(uint64_t h[8], const uint8_t *p, size_t nblocks);
+
+/* sha512_blocks_portable is the constant-time C compression function (any CPU). */
+void sha512_blocks_portable(uint64_t h[8], const uint8_t *p, size_t nblocks);
+
+/* sha512_blocks_avx2 is the AVX2 + BMI2 variant (vector message schedule interleaved with scalar
+ * rounds). Call it only when fm_cpu_use(FM_CPU_AVX2 | FM_CPU_BMI2) is true. */
+void sha512_blocks_avx2(uint64_t h[8], const uint8_t *p, size_t nblocks);
+
+/* sha256_path_name and sha512_path_name name the compression function the CPU path selects
+ * ("sha-ni" or "portable"; "avx2-bmi2" or "portable"), for the start-up report. */
+const char *sha256_path_name(void);
+const char *sha512_path_name(void);
+
+/* ---- Streaming states ----------------------------------------------------------------------
+ * A state holds the chaining value, the total byte count and the partial block. */
+
+typedef struct sha256_state {
+  uint32_t h[8];
+  uint64_t nbytes;  /* bytes absorbed so far (public) */
+  uint32_t buf_len; /* bytes waiting in buf, < SHA256_BLOCK_LEN */
+  uint8_t buf[SHA256_BLOCK_LEN];
+} sha256_state;
+
+typedef struct sha512_state {
+  uint64_t h[8];
+  uint64_t nbytes;
+  uint32_t buf_len; /* < SHA512_BLOCK_LEN */
+  uint8_t buf[SHA512_BLOCK_LEN];
+} sha512_state;
+
+/* sha256_state_init sets |s| to the SHA-256 initial value (FIPS 180-4 5.3.3). */
+void sha256_state_init(sha256_state *s);
+
+/* sha256_state_update absorbs |len| bytes at |data| (NULL allowed when len is 0). Returns FM_OK,
+ * or FM_ERR_LENGTH, leaving |s| unchanged, when the total would pass SHA2_MAX_INPUT_BYTES. */
+int sha256_state_update(sha256_state *s, const void *data, size_t len);
+
+/* sha256_state_final pads (FIPS 180-4 5.1.1), writes the 32-byte digest to |out| and wipes |s|. */
+void sha256_state_final(sha256_state *s, uint8_t out[32]);
+
+/* sha512_state_init / sha384_state_init set |s| to the SHA-512 / SHA-384 initial value
+ * (FIPS 180-4 5.3.5 and 5.3.4). */
+void sha512_state_init(sha512_state *s);
+void sha384_state_init(sha512_state *s);
+
+/* sha512_state_update absorbs bytes exactly as sha256_state_update does. */
+int sha512_state_update(sha512_state *s, const void *data, size_t len);
+
+/* sha512_state_final pads (FIPS 180-4 5.1.2), writes the first |out_len| bytes of the digest
+ * (48 for SHA-384, 64 for SHA-512; 1..64) to |out| and wipes |s|. */
+void sha512_state_final(sha512_state *s, uint8_t *out, size_t out_len);
+
+/* sha256_pad writes the last |tail_len| (< 64) bytes at |tail| and the padding of a message of
+ * |total_bytes| bytes (FIPS 180-4 5.1.1) to |block|, and returns how many blocks that is (1 or
+ * 2). The caller compresses and wipes them. */
+size_t sha256_pad(uint8_t block[2 * SHA256_BLOCK_LEN], const uint8_t *tail, size_t tail_len,
+                  uint64_t total_bytes);
+
+/* sha256_finish hashes the last |tail_len| (< 64) bytes at |tail| with the padding of a message
+ * of |total_bytes| bytes into |h|: the end of a one-shot hash whose whole blocks went through
+ * sha256_blocks. Writes no digest; the caller serializes |h|. Stack copies are wiped. */
+void sha256_finish(uint32_t h[8], const uint8_t *tail, size_t tail_len, uint64_t total_bytes);
+
+/* sha512_finish is sha256_finish for SHA-384/512 (tail_len < 128). */
+void sha512_finish(uint64_t h[8], const uint8_t *tail, size_t tail_len, uint64_t total_bytes);
+
+/* Initial values (FIPS 180-4 5.3.3-5.3.5). */
+extern const uint32_t sha256_iv[8];
+extern const uint64_t sha384_iv[8];
+extern const uint64_t sha512_iv[8];
+
+/* ---- One-shot digests ------------------------------------------------------------------- */
+
+/* sha256_digest_internal writes SHA-256(data[0..len)) to |out|. data may be NULL when len is 0. */
+void sha256_digest_internal(const void *data, size_t len, uint8_t out[32]);
+
+/* sha384_digest_internal writes SHA-384(data[0..len)) to |out|. */
+void sha384_digest_internal(const void *data, size_t len, uint8_t out[48]);
+
+/* sha512_digest_internal writes SHA-512(data[0..len)) to |out|. */
+void sha512_digest_internal(const void *data, size_t len, uint8_t out[64]);
+
+/* sha_alg_digest_len returns the digest length of |alg| in bytes, or 0 for an unknown alg. */
+size_t sha_alg_digest_len(fm_hash_alg alg);
+
+/* sha_alg_block_len returns the block length of |alg| in bytes, or 0 for an unknown alg. */
+size_t sha_alg_block_len(fm_hash_alg alg);
+
+/* sha_digest_internal writes the digest of |alg| (sha_alg_digest_len bytes) to |out|. Returns
+ * FM_OK, or FM_ERR_UNSUPPORTED (nothing written) for an unknown alg. */
+int sha_digest_internal(fm_hash_alg alg, const void *data, size_t len, uint8_t *out);
+
+/* ---- Algorithm-generic hash context (the layout behind fm_sha_ctx) ----------------------
+ * The public functions reach a caller's fm_sha_ctx / fm_hmac_ctx through these types; may_alias
+ * exempts those accesses from type-based alias analysis, as the caller's object is declared with
+ * the public (opaque) type. */
+
+typedef struct __attribute__((may_alias)) sha_ctx {
+  uint32_t magic; /* SHA_CTX_MAGIC while initialized; 0 once wiped or finalized */
+  uint32_t alg;   /* fm_hash_alg */
+  union {
+    sha256_state s256;
+    sha512_state s512; /* SHA-384 and SHA-512 */
+  } u;
+} sha_ctx;
+
+#define SHA_CTX_MAGIC 0x53484132u /* "SHA2" */
+
+/* sha_ctx_init starts a hash of |alg|. Returns FM_OK, or FM_ERR_UNSUPPORTED with |c| wiped. */
+int sha_ctx_init(sha_ctx *c, fm_hash_alg alg);
+
+/* sha_ctx_update absorbs |len| bytes (data NULL only with len 0). Returns FM_OK; FM_ERR_STATE
+ * when |c| is not initialized (zeroed, wiped, finalized); FM_ERR_LENGTH past the length limit.
+ * On error |c| is unchanged. */
+int sha_ctx_update(sha_ctx *c, const void *data, size_t len);
+
+/* sha_ctx_final writes the digest (sha_alg_digest_len(alg) bytes) to |out| and wipes |c|.
+ * Returns FM_OK, or FM_ERR_STATE (nothing written, |c| wiped) when |c| is not initialized. */
+int sha_ctx_final(sha_ctx *c, uint8_t *out);
+
+/* sha_ctx_wipe zeroizes |c|, leaving it uninitialized. */
+void sha_ctx_wipe(sha_ctx *c);
+
+/* ---- HMAC (FIPS 198-1) ------------------------------------------------------------------
+ * The context keeps the inner hash in progress and the chaining value after the outer key block
+ * (K0 ^ opad), so the key itself is not kept and final costs one outer compression. */
+
+typedef struct __attribute__((may_alias)) hmac_ctx {
+  uint32_t magic; /* HMAC_CTX_MAGIC while keyed; 0 once wiped or finalized */
+  uint32_t alg;
+  union {
+    struct {
+      sha256_state inner;
+      uint32_t outer[8];
+    } s256;
+    struct {
+      sha512_state inner;
+      uint64_t outer[8];
+    } s512;
+  } u;
+} hmac_ctx;
+
+#define HMAC_CTX_MAGIC 0x484d4143u /* "HMAC" */
+
+/* hmac_ctx_init keys |c| for |alg| with the secret |key| (any length below the limit; NULL only
+ * when key_len is 0). Returns FM_OK, or FM_ERR_UNSUPPORTED with |c| wiped. Stack copies of the
+ * key blocks are wiped. */
+int hmac_ctx_init(hmac_ctx *c, fm_hash_alg alg, const uint8_t *key, size_t key_len);
+
+/* hmac_ctx_update absorbs message bytes. FM_OK, FM_ERR_STATE or FM_ERR_LENGTH (|c| unchanged). */
+int hmac_ctx_update(hmac_ctx *c, const void *data, size_t len);
+
+/* hmac_ctx_final writes the full tag (sha_alg_digest_len(alg) bytes, secret) to |out| and wipes
+ * |c|. FM_OK, or FM_ERR_STATE (nothing written, |c| wiped). */
+int hmac_ctx_final(hmac_ctx *c, uint8_t *out);
+
+/* hmac_ctx_wipe zeroizes |c|. */
+void hmac_ctx_wipe(hmac_ctx *c);
+
+/* hmac_sha256_internal writes HMAC-SHA-256(key, data) to |out| in one pass with no copy of the
+ * message. key may be NULL when key_len is 0, data when len is 0. */
+void hmac_sha256_internal(const uint8_t *key, size_t key_len, const void *data, size_t len,
+                          uint8_t out[32]);
+
+/* hmac_sha384_internal / hmac_sha512_internal are the same for SHA-384 and SHA-512. */
+void hmac_sha384_internal(const uint8_t *key, size_t key_len, const void *data, size_t len,
+                          uint8_t out[48]);
+void hmac_sha512_internal(const uint8_t *key, size_t key_len, const void *data, size_t len,
+                          uint8_t out[64]);
+
+/* hmac_internal writes the full HMAC tag of |alg| to |out|. FM_OK, or FM_ERR_UNSUPPORTED
+ * (nothing written) for an unknown alg. */
+int hmac_internal(fm_hash_alg alg, const uint8_t *key, size_t key_len, const void *data,
+                  size_t len, uint8_t *out);
+
+/* ---- Byte order helpers (big-endian, as FIPS 180-4 reads words) -------------------------
+ * A memcpy to or from a word plus a byte swap compiles to one load or store and one bswap (or a
+ * movbe); building words from single bytes tempts the vectorizer into long shuffle sequences. */
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define SHA_BE32(x) (x)
+#define SHA_BE64(x) (x)
+#else
+#define SHA_BE32(x) __builtin_bswap32(x)
+#define SHA_BE64(x) __builtin_bswap64(x)
+#endif
+
+static inline uint32_t sha_load_be32(const uint8_t *p) {
+  uint32_t v;
+  memcpy(&v, p, sizeof v);
+  return SHA_BE32(v);
+}
+static inline uint64_t sha_load_be64(const uint8_t *p) {
+  uint64_t v;
+  memcpy(&v, p, sizeof v);
+  return SHA_BE64(v);
+}
+static inline void sha_store_be32(uint8_t *p, uint32_t v) {
+  v = SHA_BE32(v);
+  memcpy(p, &v, sizeof v);
+}
+static inline void sha_store_be64(uint8_t *p, uint64_t v) {
+  v = SHA_BE64(v);
+  memcpy(p, &v, sizeof v);
+}
+
+#endif

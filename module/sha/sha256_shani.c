@@ -1,0 +1,117 @@
+/* SHA-256 compression with the x86 SHA extensions (SHA-NI).
+ *
+ * sha256rnds2 runs two rounds on a state split across two registers, {A,B,E,F} and {C,D,G,H},
+ * taking the two W[t] + K[t] sums from the low half of its third operand. Four rounds are one
+ * pair of sha256rnds2 on a 4-word group of W + K. The message schedule (FIPS 180-4 6.2.2
+ * step 1) is built four words at a time: sha256msg1 adds SSIG0(W[t-15]) to W[t-16], the caller
+ * adds W[t-7] (a byte shift across two groups), and sha256msg2 adds SSIG1(W[t-2]), feeding the
+ * two words it has just made back in for the upper pair.
+ *
+ * Constant time: the instructions' timing does not depend on their data, and there are no
+ * data-dependent branches or memory indices. */
+#include <immintrin.h>
+
+#include "module/sha/internal.h"
+
+#define SHANI_TARGET __attribute__((target("sha,sse4.1")))
+
+/* The round constants of FIPS 180-4 4.2.2, four to a vector (lane 0 = lowest t). */
+static const _Alignas(16) uint32_t k256_x4[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+/* Four rounds t = 4g .. 4g+3 on the message group |m|: the first sha256rnds2 takes W+K of the
+ * low two lanes, the second the high two (moved down by the shuffle). The roles of the two state
+ * registers swap after each sha256rnds2, which the pair undoes. */
+#define ROUNDS4(m, g)                                                                     \
+  do {                                                                                    \
+    __m128i wk_ = _mm_add_epi32((m), _mm_load_si128((const __m128i *)(k256_x4 + 4 * (g)))); \
+    cdgh = _mm_sha256rnds2_epu32(cdgh, abef, wk_);                                        \
+    abef = _mm_sha256rnds2_epu32(abef, cdgh, _mm_shuffle_epi32(wk_, 0x0e));               \
+  } while (0)
+
+/* W[t..t+3] from m0 = W[t-16..t-13], m1 = W[t-12..t-9], m2 = W[t-8..t-5], m3 = W[t-4..t-1];
+ * the result replaces m0. alignr(m3, m2, 4) is W[t-7..t-4]. */
+#define SCHEDULE(m0, m1, m2, m3)                                                              \
+  (m0) = _mm_sha256msg2_epu32(                                                                \
+      _mm_add_epi32(_mm_sha256msg1_epu32((m0), (m1)), _mm_alignr_epi8((m3), (m2), 4)), (m3))
+
+/* h[0..3] = {A,B,C,D} and h[4..7] = {E,F,G,H} (lane 0 first) become the register pair
+ * abef = {F,E,B,A} and cdgh = {H,G,D,C} (lane 0 first) that sha256rnds2 works on. */
+#define LOAD_STATE(h, abef, cdgh)                                 \
+  do {                                                            \
+    __m128i dcba_ = _mm_loadu_si128((const __m128i *)(h));        \
+    __m128i hgfe_ = _mm_loadu_si128((const __m128i *)((h) + 4));  \
+    __m128i cdab_ = _mm_shuffle_epi32(dcba_, 0xb1);               \
+    __m128i efgh_ = _mm_shuffle_epi32(hgfe_, 0x1b);               \
+    (abef) = _mm_alignr_epi8(cdab_, efgh_, 8);                    \
+    (cdgh) = _mm_blend_epi16(efgh_, cdab_, 0xf0);                 \
+  } while (0)
+
+/* Back to {A,B,C,D}, {E,F,G,H}. */
+#define STORE_STATE(h, abef, cdgh)                                          \
+  do {                                                                      \
+    __m128i feba_ = _mm_shuffle_epi32((abef), 0x1b);                        \
+    __m128i dchg_ = _mm_shuffle_epi32((cdgh), 0xb1);                        \
+    _mm_storeu_si128((__m128i *)(h), _mm_blend_epi16(feba_, dchg_, 0xf0));  \
+    _mm_storeu_si128((__m128i *)((h) + 4), _mm_alignr_epi8(dchg_, feba_, 8)); \
+  } while (0)
+
+SHANI_TARGET void sha256_blocks_shani(uint32_t h[8], const uint8_t *p, size_t nblocks) {
+  /* Big-endian words: reverse the bytes within each 32-bit lane. */
+  const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
+
+  __m128i abef, cdgh;
+  LOAD_STATE(h, abef, cdgh);
+
+  while (nblocks-- > 0) {
+    const __m128i abef0 = abef, cdgh0 = cdgh;
+    __m128i m0 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 0)), bswap);
+    __m128i m1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 16)), bswap);
+    __m128i m2 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 32)), bswap);
+    __m128i m3 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 48)), bswap);
+
+    ROUNDS4(m0, 0);
+    ROUNDS4(m1, 1);
+    ROUNDS4(m2, 2);
+    ROUNDS4(m3, 3);
+    SCHEDULE(m0, m1, m2, m3);
+    ROUNDS4(m0, 4);
+    SCHEDULE(m1, m2, m3, m0);
+    ROUNDS4(m1, 5);
+    SCHEDULE(m2, m3, m0, m1);
+    ROUNDS4(m2, 6);
+    SCHEDULE(m3, m0, m1, m2);
+    ROUNDS4(m3, 7);
+    SCHEDULE(m0, m1, m2, m3);
+    ROUNDS4(m0, 8);
+    SCHEDULE(m1, m2, m3, m0);
+    ROUNDS4(m1, 9);
+    SCHEDULE(m2, m3, m0, m1);
+    ROUNDS4(m2, 10);
+    SCHEDULE(m3, m0, m1, m2);
+    ROUNDS4(m3, 11);
+    SCHEDULE(m0, m1, m2, m3);
+    ROUNDS4(m0, 12);
+    SCHEDULE(m1, m2, m3, m0);
+    ROUNDS4(m1, 13);
+    SCHEDULE(m2, m3, m0, m1);
+    ROUNDS4(m2, 14);
+    SCHEDULE(m3, m0, m1, m2);
+    ROUNDS4(m3, 15);
+
+    /* FIPS 180-4 6.2.2 step 4, lane-wise on the split state. */
+    abef = _mm_add_epi32(abef, abef0);
+    cdgh = _mm_add_epi32(cdgh, cdgh0);
+    p += SHA256_BLOCK_LEN;
+  }
+
+  STORE_STATE(h, abef, cdgh);
+}
