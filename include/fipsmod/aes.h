@@ -1,12 +1,28 @@
-/* AES-128 and AES-256 (FIPS 197) in ECB, CBC (SP 800-38A) and CTR (SP 800-38A) modes.
+/* AES-128 and AES-256 (FIPS 197) in ECB, CBC (SP 800-38A 6.1, 6.2) and CTR (SP 800-38A 6.5)
+ * modes. AES-192 is not offered.
  *
- * The key and the key schedule are secret. A key schedule is caller-allocated; fm_aes_key_wipe
- * zeroizes it. A schedule may be shared read-only between threads. The fast path (AES-NI/VAES)
- * is chosen at load; the portable path (FIPSMOD_CPU=portable or no AES-NI) is constant time and
- * uses no table indexed by key or data. Input and output may be the same buffer (in place); any
- * other overlap is FM_ERR_OVERLAP. Every function returns FM_OK or a negative FM_ERR_*; on error
- * the output is wiped. Outside the OPERATIONAL state every function returns
- * FM_ERR_NOT_OPERATIONAL. */
+ * Key schedules. A schedule (fm_aes_key) is caller-allocated, built by fm_aes_key_init and
+ * zeroized by fm_aes_key_wipe; it serves both encryption and decryption. A schedule that was
+ * never initialized, failed initialization or was wiped is refused with FM_ERR_STATE. The key and
+ * the schedule are secret.
+ *
+ * Paths. The fast path (AES-NI, with VAES on 256- or 512-bit registers where present) is chosen
+ * at load; the portable path (FIPSMOD_CPU=portable, or no AES-NI) is a bitsliced implementation
+ * that is constant time and uses no table indexed by key or data. Both give the same results.
+ *
+ * Buffers. Input and output may be the same buffer (in place); any other overlap between them
+ * is FM_ERR_OVERLAP, and so is an IV, counter or key-stream buffer that overlaps the input, the
+ * output or (key stream) the counter. A length of
+ * 0 is valid and does nothing (NULL buffers are then accepted).
+ *
+ * Errors. Every function returns FM_OK or a negative FM_ERR_* (status.h). On error, |out| is
+ * zeroed (all |len| bytes, when out is not NULL) and no partial result is released; IVs and
+ * counters are left unchanged. Outside the OPERATIONAL state every function returns
+ * FM_ERR_NOT_OPERATIONAL after zeroing its outputs.
+ *
+ * Threads. A schedule may be used by any number of threads at once (the functions only read
+ * it). An IV, counter or key-stream buffer is updated in place and must not be shared between
+ * concurrent calls. */
 #ifndef FIPSMOD_AES_H
 #define FIPSMOD_AES_H
 
@@ -20,49 +36,72 @@ extern "C" {
 
 #define FM_AES_BLOCK_LEN 16
 
-/* Opaque, caller-allocated key schedule (encryption and decryption). */
+/* Opaque, caller-allocated key schedule (encryption and decryption). Copying one is allowed
+ * (it stays usable); wipe every copy. */
 typedef struct fm_aes_key {
   _Alignas(64) uint64_t opaque[160];
 } fm_aes_key;
 
 /* Counter widths for CTR mode: FM_AES_CTR32 increments only the last 32 bits of the counter
- * block (big-endian, wrapping mod 2^32, as GCM's inc32); FM_AES_CTR128 increments the whole
- * 128-bit block (big-endian, wrapping mod 2^128). */
+ * block (big-endian, wrapping mod 2^32, as GCM's inc32; the first 96 bits never change);
+ * FM_AES_CTR128 increments the whole 128-bit block (big-endian, wrapping mod 2^128). */
 typedef enum {
   FM_AES_CTR32 = 32,
   FM_AES_CTR128 = 128,
 } fm_aes_ctr_width;
 
-/* fm_aes_key_init expands |key| (16 or 32 bytes; secret) into |ks|.
- * FM_ERR_BAD_ARGUMENT: NULL; FM_ERR_KEY_SIZE: any other length (AES-192 is not offered). */
+/* fm_aes_key_init expands |key| (16 or 32 bytes) into |ks| (FIPS 197 5.2), for both directions.
+ * Secret: key, ks. Thread-safe for distinct |ks|.
+ * FM_ERR_BAD_ARGUMENT: ks or key is NULL. FM_ERR_KEY_SIZE: key_len other than 16 or 32 (AES-192
+ * is not offered). FM_ERR_OVERLAP: key lies inside ks. On any error |ks| is zeroed (so an older
+ * schedule in it is gone). */
 FM_API int fm_aes_key_init(fm_aes_key *ks, const uint8_t *key, size_t key_len);
 
-/* fm_aes_key_wipe zeroizes |ks| (NULL is accepted). Returns FM_OK. */
+/* fm_aes_key_wipe zeroizes |ks| (NULL is accepted and does nothing). It always wipes, even
+ * outside OPERATIONAL; it returns FM_OK, or FM_ERR_NOT_OPERATIONAL (after wiping) outside
+ * OPERATIONAL. */
 FM_API int fm_aes_key_wipe(fm_aes_key *ks);
 
-/* ECB: |len| must be a multiple of 16 (0 is allowed and does nothing).
- * FM_ERR_BAD_ARGUMENT, FM_ERR_STATE (schedule not initialized), FM_ERR_LENGTH, FM_ERR_OVERLAP. */
+/* fm_aes_ecb_encrypt / fm_aes_ecb_decrypt apply the cipher / inverse cipher to each 16-byte
+ * block of |in| (SP 800-38A 6.1). |len| must be a multiple of 16. Secret: ks, in, out.
+ * FM_ERR_BAD_ARGUMENT: ks NULL, or in/out NULL with len != 0. FM_ERR_STATE: ks not initialized
+ * or wiped. FM_ERR_LENGTH: len not a multiple of 16. FM_ERR_OVERLAP: in and out partly overlap. */
 FM_API int fm_aes_ecb_encrypt(const fm_aes_key *ks, const uint8_t *in, uint8_t *out, size_t len);
 FM_API int fm_aes_ecb_decrypt(const fm_aes_key *ks, const uint8_t *in, uint8_t *out, size_t len);
 
-/* CBC: |len| must be a multiple of 16. |iv| is updated to the last ciphertext block, so that
- * consecutive calls continue one message. No padding is applied. */
-FM_API int fm_aes_cbc_encrypt(const fm_aes_key *ks, uint8_t iv[FM_AES_BLOCK_LEN],
-                              const uint8_t *in, uint8_t *out, size_t len);
-FM_API int fm_aes_cbc_decrypt(const fm_aes_key *ks, uint8_t iv[FM_AES_BLOCK_LEN],
-                              const uint8_t *in, uint8_t *out, size_t len);
+/* fm_aes_cbc_encrypt / fm_aes_cbc_decrypt: CBC mode (SP 800-38A 6.2) without padding. |len|
+ * must be a multiple of 16. On success |iv| is replaced by the last ciphertext block, so that
+ * consecutive calls continue one message (any split at block boundaries gives the same result).
+ * Secret: ks, in, out (the IV is not secret, but is treated as such).
+ * Errors as for ECB, and FM_ERR_BAD_ARGUMENT for a NULL iv, FM_ERR_OVERLAP when iv overlaps in
+ * or out.
+ * On error |iv| is unchanged. */
+FM_API int fm_aes_cbc_encrypt(const fm_aes_key *ks, uint8_t iv[FM_AES_BLOCK_LEN], const uint8_t *in,
+                              uint8_t *out, size_t len);
+FM_API int fm_aes_cbc_decrypt(const fm_aes_key *ks, uint8_t iv[FM_AES_BLOCK_LEN], const uint8_t *in,
+                              uint8_t *out, size_t len);
 
-/* fm_aes_ctr_stream XORs |len| bytes (any length) of key stream into |out|. |counter| is the next
- * counter block, |keystream| and |*ks_used| (0..16 bytes of it already used) carry the unused bytes of the last key-stream block between calls, so that any split of
- * a message gives the same output. Start a message with *ks_used = 16 (no buffered key stream).
- * FM_ERR_BAD_ARGUMENT (also *ks_used > 16 or a bad width), FM_ERR_STATE, FM_ERR_OVERLAP. */
+/* fm_aes_ctr_stream XORs |len| bytes (any length) of CTR key stream (SP 800-38A 6.5) into
+ * |out| = |in| ^ key stream, for messages processed in pieces. |counter| is the next counter
+ * block; |keystream| and |*ks_used| carry the unused bytes of the last key-stream block between
+ * calls (keystream[*ks_used..16) are still unused), so that any split of a message gives the
+ * same output as one call. Start a message with *ks_used = 16 (nothing buffered). Used key-stream
+ * bytes are zeroed as they are consumed. Encryption and decryption are the same operation.
+ * Secret: ks, in, out, keystream; the counter is treated as secret (no branch on its value).
+ * FM_ERR_BAD_ARGUMENT: ks, counter, keystream or ks_used NULL, *ks_used > 16, a width other than
+ * FM_AES_CTR32/FM_AES_CTR128, or in/out NULL with len != 0. FM_ERR_STATE: ks not usable.
+ * FM_ERR_OVERLAP: in/out partly overlap, or counter or keystream overlaps in, out or each
+ * other. On any error |out|
+ * and |keystream| are zeroed and *ks_used is set to 16; |counter| is unchanged. */
 FM_API int fm_aes_ctr_stream(const fm_aes_key *ks, fm_aes_ctr_width width,
-                             uint8_t counter[FM_AES_BLOCK_LEN],
-                             uint8_t keystream[FM_AES_BLOCK_LEN], unsigned *ks_used,
-                             const uint8_t *in, uint8_t *out, size_t len);
+                             uint8_t counter[FM_AES_BLOCK_LEN], uint8_t keystream[FM_AES_BLOCK_LEN],
+                             unsigned *ks_used, const uint8_t *in, uint8_t *out, size_t len);
 
-/* fm_aes_ctr encrypts or decrypts |len| bytes (any length) starting at counter block |counter|,
- * which is advanced by the number of blocks used (a trailing partial block counts as one). */
+/* fm_aes_ctr encrypts or decrypts |len| bytes (any length) in CTR mode starting at counter
+ * block |counter|, which is advanced by the number of blocks used (a trailing partial block
+ * counts as one; its unused key stream is discarded). Secret: ks, in, out.
+ * FM_ERR_BAD_ARGUMENT: ks or counter NULL, bad width, in/out NULL with len != 0. FM_ERR_STATE:
+ * ks not usable. FM_ERR_OVERLAP: in/out partly overlap, or counter overlaps in or out. */
 FM_API int fm_aes_ctr(const fm_aes_key *ks, fm_aes_ctr_width width,
                       uint8_t counter[FM_AES_BLOCK_LEN], const uint8_t *in, uint8_t *out,
                       size_t len);

@@ -1,33 +1,247 @@
 /* What module/aes offers the rest of the module (the DRBG uses these directly, without the
- * public API's gate and argument checks). Keys, schedules and outputs are secret. */
+ * public API's gate and argument checks), and what the files of module/aes share.
+ * Keys, schedules, counters and all outputs are secret; lengths, block counts and pointers are
+ * public. None of these functions checks its arguments: callers pass valid schedules, lengths
+ * and buffers (in and out either identical or disjoint). */
 #ifndef FIPSMOD_MODULE_AES_INTERNAL_H
 #define FIPSMOD_MODULE_AES_INTERNAL_H
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
-/* aes_ks is an AES encryption key schedule for the path chosen at load (AES-NI round keys, or
- * the portable bitsliced schedule). Its layout is private to module/aes. */
+/* aes_ks is an AES key schedule for the path chosen at load. Layout by |impl|:
+ *   AES_IMPL_AESNI:    words[0..2*(rounds+1)) the FIPS 197 round keys as 16-byte blocks;
+ *                      words[64..64+2*(rounds+1)) the decryption round keys (Equivalent Inverse
+ *                      Cipher, FIPS 197 5.3.5), present only after aes_ks_add_decrypt.
+ *   AES_IMPL_PORTABLE: words[0..8*(rounds+1)) the round keys in bitsliced form (8 words per
+ *                      round key, see aes_portable.c); decryption uses the same words.
+ * |rounds| and |impl| are public. */
 typedef struct aes_ks {
   _Alignas(64) uint64_t words[128];
   uint32_t rounds; /* 10 or 14 */
-  uint32_t impl;   /* which path built it */
+  uint32_t impl;   /* which path built it: AES_IMPL_* */
 } aes_ks;
 
-/* aes_ks_init_encrypt builds an encryption-only schedule from a 16- or 32-byte |key|.
- * Returns 1 on success, 0 for another length. */
+enum {
+  AES_IMPL_NONE = 0,
+  AES_IMPL_PORTABLE = 0x50b5, /* bitsliced, constant time */
+  AES_IMPL_AESNI = 0xae51,    /* AES-NI round keys; bulk work may use VAES */
+};
+
+/* Offset (in 64-bit words) of the AES-NI decryption round keys inside aes_ks.words. */
+#define AES_NI_DEC_OFFSET 64
+static_assert(8 * 15 <= 128, "bitsliced AES-256 schedule must fit aes_ks.words");
+static_assert(AES_NI_DEC_OFFSET + 2 * 15 <= 128, "AES-NI schedules must fit aes_ks.words");
+
+/* ---- For the whole module ------------------------------------------------------------- */
+
+/* aes_ks_init_encrypt builds an encryption schedule from a 16- or 32-byte |key| (secret).
+ * Returns 1 on success, 0 for another length (then |ks| is zeroized). Cheap enough to call per
+ * 16-byte draw (AES-NI: about 100 instructions for AES-256). */
 int aes_ks_init_encrypt(aes_ks *ks, const uint8_t *key, size_t key_len);
 
 /* aes_encrypt_block encrypts one block (in and out may alias). */
 void aes_encrypt_block(const aes_ks *ks, const uint8_t in[16], uint8_t out[16]);
 
 /* aes_ctr128_blocks computes out[i] = in[i] ^ E(ctr + i) for |nblocks| blocks, the counter being
- * the whole 128-bit big-endian block; in == NULL writes the key stream itself. On return |ctr| is
- * one past the last counter used. in and out may alias exactly. */
+ * the whole 128-bit big-endian block (wrapping mod 2^128); in == NULL writes the key stream
+ * itself. On return |ctr| is one past the last counter used. in and out may alias exactly. The
+ * counter is treated as secret (no branch depends on its value). */
 void aes_ctr128_blocks(const aes_ks *ks, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
                        size_t nblocks);
 
 /* aes_ks_wipe zeroizes |ks|. */
 void aes_ks_wipe(aes_ks *ks);
+
+/* ---- Used by the public API (aes.c) and the self-tests ---------------------------------- */
+
+/* aes_ks_add_decrypt adds what decryption needs to an encryption schedule (AES-NI: the
+ * InvMixColumns'd round keys; the portable path needs nothing). */
+void aes_ks_add_decrypt(aes_ks *ks);
+
+/* aes_ecb_encrypt_blocks encrypts |nblocks| independent blocks (SP 800-38A 6.1). */
+void aes_ecb_encrypt_blocks(const aes_ks *ks, const uint8_t *in, uint8_t *out, size_t nblocks);
+
+/* aes_ecb_decrypt_blocks decrypts |nblocks| independent blocks; needs aes_ks_add_decrypt. */
+void aes_ecb_decrypt_blocks(const aes_ks *ks, const uint8_t *in, uint8_t *out, size_t nblocks);
+
+/* aes_cbc_encrypt_blocks: CBC encryption (SP 800-38A 6.2); |iv| becomes the last ciphertext
+ * block. */
+void aes_cbc_encrypt_blocks(const aes_ks *ks, uint8_t iv[16], const uint8_t *in, uint8_t *out,
+                            size_t nblocks);
+
+/* aes_cbc_decrypt_blocks: CBC decryption; |iv| becomes the last ciphertext block. Needs
+ * aes_ks_add_decrypt. */
+void aes_cbc_decrypt_blocks(const aes_ks *ks, uint8_t iv[16], const uint8_t *in, uint8_t *out,
+                            size_t nblocks);
+
+/* aes_ctr32_blocks is aes_ctr128_blocks with only the last 32 bits of |ctr| incremented
+ * (big-endian, wrapping mod 2^32; the first 96 bits never change). */
+void aes_ctr32_blocks(const aes_ks *ks, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
+                      size_t nblocks);
+
+/* ---- Inside module/aes only: the two implementations ------------------------------------- */
+
+/* AES_UNROLL fully unrolls a loop with a constant trip count (blocks in flight, the rounds of a
+ * serial chain) at every optimization level, so that blocks and round keys stay in registers. */
+#if defined(__clang__)
+/* The unrolling is a speed hint: at -O0/-O1 clang may decline it, which must not fail a
+ * -Werror build. */
+#pragma clang diagnostic ignored "-Wpass-failed"
+#define AES_UNROLL _Pragma("clang loop unroll(full)")
+#else
+#define AES_UNROLL _Pragma("GCC unroll 16")
+#endif
+
+/* The bulk paths of the AES-NI schedule, chosen per call. */
+enum {
+  AES_PATH_AESNI = 1,       /* 128-bit AES-NI, 8 blocks in flight */
+  AES_PATH_VAES_AVX2 = 2,   /* VAES on 256-bit registers */
+  AES_PATH_VAES_AVX512 = 3, /* VAES on 512-bit registers */
+};
+
+/* aes_ni_path returns the AES_PATH_* that bulk work on an AES-NI schedule takes (public). */
+int aes_ni_path(void);
+
+#if defined(FIPSMOD_TEST_HOOKS)
+/* aes_limit_path_for_testing caps the bulk path (AES_PATH_*, 0 = no cap) so that tests reach
+ * every path this CPU has. Test builds only; not thread-safe against concurrent AES calls. */
+void aes_limit_path_for_testing(int max_path);
+#endif
+
+/* The portable path (aes_portable.c): bitsliced, four blocks per pass, constant time. Arguments
+ * as for the aes_* functions above; |width| is 32 or 128. */
+
+/* aes_portable_init builds a bitsliced schedule from a 16- or 32-byte |key| (secret). */
+void aes_portable_init(aes_ks *ks, const uint8_t *key, size_t key_len);
+
+/* aes_portable_ecb_encrypt encrypts |nblocks| independent blocks. */
+void aes_portable_ecb_encrypt(const aes_ks *ks, const uint8_t *in, uint8_t *out, size_t nblocks);
+
+/* aes_portable_ecb_decrypt decrypts |nblocks| independent blocks (the inverse cipher). */
+void aes_portable_ecb_decrypt(const aes_ks *ks, const uint8_t *in, uint8_t *out, size_t nblocks);
+
+/* aes_portable_cbc_encrypt: CBC encryption, one block per pass (the chain is serial). */
+void aes_portable_cbc_encrypt(const aes_ks *ks, uint8_t iv[16], const uint8_t *in, uint8_t *out,
+                              size_t nblocks);
+
+/* aes_portable_cbc_decrypt: CBC decryption, four blocks per pass. */
+void aes_portable_cbc_decrypt(const aes_ks *ks, uint8_t iv[16], const uint8_t *in, uint8_t *out,
+                              size_t nblocks);
+
+/* aes_portable_ctr: CTR with a |width|-bit counter; in == NULL writes the key stream. */
+void aes_portable_ctr(const aes_ks *ks, int width, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
+                      size_t nblocks);
+
+/* The AES-NI path (aes_ni.c): callable only when fm_cpu_use(FM_CPU_AESNI). Arguments as for the
+ * aes_* functions above. The mode functions pick the bulk width with aes_ni_path(). */
+
+/* aes_ni_init builds the AES-NI encryption round keys from a 16- or 32-byte |key| (secret). */
+void aes_ni_init(aes_ks *ks, const uint8_t *key, size_t key_len);
+
+/* aes_ni_add_decrypt adds the Equivalent Inverse Cipher's round keys (FIPS 197 5.3.5). */
+void aes_ni_add_decrypt(aes_ks *ks);
+
+/* aes_ni_encrypt_block encrypts one block (in and out may alias). */
+void aes_ni_encrypt_block(const aes_ks *ks, const uint8_t in[16], uint8_t out[16]);
+
+/* aes_ni_ecb_encrypt encrypts |nblocks| independent blocks. */
+void aes_ni_ecb_encrypt(const aes_ks *ks, const uint8_t *in, uint8_t *out, size_t nblocks);
+
+/* aes_ni_ecb_decrypt decrypts |nblocks| independent blocks (needs aes_ni_add_decrypt). */
+void aes_ni_ecb_decrypt(const aes_ks *ks, const uint8_t *in, uint8_t *out, size_t nblocks);
+
+/* aes_ni_cbc_encrypt: CBC encryption, one serial chain on 128-bit registers. */
+void aes_ni_cbc_encrypt(const aes_ks *ks, uint8_t iv[16], const uint8_t *in, uint8_t *out,
+                        size_t nblocks);
+
+/* aes_ni_cbc_decrypt: CBC decryption (needs aes_ni_add_decrypt). */
+void aes_ni_cbc_decrypt(const aes_ks *ks, uint8_t iv[16], const uint8_t *in, uint8_t *out,
+                        size_t nblocks);
+
+/* aes_ni_ctr: CTR with a |width|-bit counter (32 or 128); in == NULL writes the key stream. */
+void aes_ni_ctr(const aes_ks *ks, int width, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
+                size_t nblocks);
+
+/* aes_ni_sse_ecb_encrypt: ECB encryption on 128-bit registers, eight blocks in flight (also the
+ * VAES code's tail). */
+void aes_ni_sse_ecb_encrypt(const aes_ks *ks, const uint8_t *in, uint8_t *out, size_t nblocks);
+
+/* aes_ni_sse_ecb_decrypt: ECB decryption on 128-bit registers, eight blocks in flight. */
+void aes_ni_sse_ecb_decrypt(const aes_ks *ks, const uint8_t *in, uint8_t *out, size_t nblocks);
+
+/* aes_ni_sse_cbc_decrypt: CBC decryption on 128-bit registers, eight blocks in flight. */
+void aes_ni_sse_cbc_decrypt(const aes_ks *ks, uint8_t iv[16], const uint8_t *in, uint8_t *out,
+                            size_t nblocks);
+
+/* aes_ni_sse_ctr: CTR on 128-bit registers, eight blocks in flight; 1..4 blocks take one 4-wide
+ * pass (the DRBG's short draws). */
+void aes_ni_sse_ctr(const aes_ks *ks, int width, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
+                    size_t nblocks);
+
+/* The VAES code (aes_vaes.c): the aes_ni_vaes512_* functions only when
+ * fm_cpu_use(FM_CPU_VAES | FM_CPU_AVX512), the aes_ni_vaes256_* ones when fm_cpu_use(FM_CPU_VAES).
+ * Sixteen blocks per pass; shorter tails go to the aes_ni_sse_* functions. */
+
+/* aes_ni_vaes512_ecb: ECB on 512-bit registers; |decrypt| selects the inverse cipher. */
+void aes_ni_vaes512_ecb(const aes_ks *ks, int decrypt, const uint8_t *in, uint8_t *out,
+                        size_t nblocks);
+
+/* aes_ni_vaes512_cbc_decrypt: CBC decryption on 512-bit registers. */
+void aes_ni_vaes512_cbc_decrypt(const aes_ks *ks, uint8_t iv[16], const uint8_t *in, uint8_t *out,
+                                size_t nblocks);
+
+/* aes_ni_vaes512_ctr: CTR on 512-bit registers, counters built in vector registers. */
+void aes_ni_vaes512_ctr(const aes_ks *ks, int width, uint8_t ctr[16], const uint8_t *in,
+                        uint8_t *out, size_t nblocks);
+
+/* aes_ni_vaes256_ecb: ECB on 256-bit registers; |decrypt| selects the inverse cipher. */
+void aes_ni_vaes256_ecb(const aes_ks *ks, int decrypt, const uint8_t *in, uint8_t *out,
+                        size_t nblocks);
+
+/* aes_ni_vaes256_cbc_decrypt: CBC decryption on 256-bit registers. */
+void aes_ni_vaes256_cbc_decrypt(const aes_ks *ks, uint8_t iv[16], const uint8_t *in, uint8_t *out,
+                                size_t nblocks);
+
+/* aes_ni_vaes256_ctr: CTR on 256-bit registers, counters built in vector registers. */
+void aes_ni_vaes256_ctr(const aes_ks *ks, int width, uint8_t ctr[16], const uint8_t *in,
+                        uint8_t *out, size_t nblocks);
+
+/* aes_ctr_state is a counter block as a host-order 128-bit integer in two words, for the x86-64
+ * fast paths (little-endian host, GCC/Clang builtins). The helpers below never branch on its
+ * value: it may be secret (the DRBG's V). */
+typedef struct aes_ctr_state {
+  uint64_t hi, lo;
+} aes_ctr_state;
+
+/* aes_ctr_load reads a big-endian counter block. */
+static inline aes_ctr_state aes_ctr_load(const uint8_t ctr[16]) {
+  uint64_t hi, lo;
+  memcpy(&hi, ctr, 8);
+  memcpy(&lo, ctr + 8, 8);
+  return (aes_ctr_state){__builtin_bswap64(hi), __builtin_bswap64(lo)};
+}
+
+/* aes_ctr_store writes |c| back as a big-endian counter block. */
+static inline void aes_ctr_store(uint8_t ctr[16], aes_ctr_state c) {
+  const uint64_t hi = __builtin_bswap64(c.hi), lo = __builtin_bswap64(c.lo);
+  memcpy(ctr, &hi, 8);
+  memcpy(ctr + 8, &lo, 8);
+}
+
+/* aes_ctr_add returns c + n: mod 2^128 for width 128; for width 32 only the low 32 bits change
+ * (mod 2^32). The carry is computed with add-with-carry arithmetic, not a branch. */
+static inline aes_ctr_state aes_ctr_add(aes_ctr_state c, uint64_t n, int width) {
+  if (width == 32) {
+    c.lo = (c.lo & 0xffffffff00000000ull) | (uint32_t)(c.lo + n);
+  } else {
+    __extension__ unsigned __int128 v = ((unsigned __int128)c.hi << 64 | c.lo) + n;
+    c.hi = (uint64_t)(v >> 64);
+    c.lo = (uint64_t)v;
+  }
+  return c;
+}
 
 #endif

@@ -1,0 +1,353 @@
+/* AES: the path dispatch for the module's internal users, and the public API of aes.h (argument
+ * checks, the service gate, wiping on error).
+ *
+ * A schedule records which implementation built it (aes_ks.impl); every later call follows that
+ * record, so a schedule is always used by the code that understands its layout. The bulk width
+ * of an AES-NI schedule (SSE, VAES-256, VAES-512) is chosen per call from the CPU features,
+ * which are fixed after load. */
+#include <string.h>
+
+#include "fipsmod/aes.h"
+#include "module/aes/internal.h"
+#include "module/internal.h"
+
+/* ---- Internal dispatch ------------------------------------------------------------------- */
+
+#if defined(FIPSMOD_TEST_HOOKS)
+/* A cap on the bulk path so that tests reach every width (0: none). Test builds only; written
+ * by test code between AES calls. */
+static int g_path_cap = 0;
+
+void aes_limit_path_for_testing(int max_path) { g_path_cap = max_path; }
+#endif
+
+int aes_ni_path(void) {
+  int path = fm_cpu_use(FM_CPU_VAES | FM_CPU_AVX512) ? AES_PATH_VAES_AVX512
+             : fm_cpu_use(FM_CPU_VAES)               ? AES_PATH_VAES_AVX2
+                                                     : AES_PATH_AESNI;
+#if defined(FIPSMOD_TEST_HOOKS)
+  if (g_path_cap != 0 && path > g_path_cap) path = g_path_cap;
+#endif
+  return path;
+}
+
+int aes_ks_init_encrypt(aes_ks *ks, const uint8_t *key, size_t key_len) {
+  if (key_len != 16 && key_len != 32) {
+    fm_zeroize(ks, sizeof *ks);
+    return 0;
+  }
+  if (fm_cpu_use(FM_CPU_AESNI)) {
+    aes_ni_init(ks, key, key_len);
+  } else {
+    aes_portable_init(ks, key, key_len);
+  }
+  return 1;
+}
+
+void aes_ks_add_decrypt(aes_ks *ks) {
+  if (ks->impl == AES_IMPL_AESNI) aes_ni_add_decrypt(ks);
+}
+
+void aes_ks_wipe(aes_ks *ks) { fm_zeroize(ks, sizeof *ks); }
+
+void aes_encrypt_block(const aes_ks *ks, const uint8_t in[16], uint8_t out[16]) {
+  if (ks->impl == AES_IMPL_AESNI) {
+    aes_ni_encrypt_block(ks, in, out);
+  } else {
+    aes_portable_ecb_encrypt(ks, in, out, 1);
+  }
+}
+
+void aes_ecb_encrypt_blocks(const aes_ks *ks, const uint8_t *in, uint8_t *out, size_t nblocks) {
+  if (ks->impl == AES_IMPL_AESNI) {
+    aes_ni_ecb_encrypt(ks, in, out, nblocks);
+  } else {
+    aes_portable_ecb_encrypt(ks, in, out, nblocks);
+  }
+}
+
+void aes_ecb_decrypt_blocks(const aes_ks *ks, const uint8_t *in, uint8_t *out, size_t nblocks) {
+  if (ks->impl == AES_IMPL_AESNI) {
+    aes_ni_ecb_decrypt(ks, in, out, nblocks);
+  } else {
+    aes_portable_ecb_decrypt(ks, in, out, nblocks);
+  }
+}
+
+void aes_cbc_encrypt_blocks(const aes_ks *ks, uint8_t iv[16], const uint8_t *in, uint8_t *out,
+                            size_t nblocks) {
+  if (ks->impl == AES_IMPL_AESNI) {
+    aes_ni_cbc_encrypt(ks, iv, in, out, nblocks);
+  } else {
+    aes_portable_cbc_encrypt(ks, iv, in, out, nblocks);
+  }
+}
+
+void aes_cbc_decrypt_blocks(const aes_ks *ks, uint8_t iv[16], const uint8_t *in, uint8_t *out,
+                            size_t nblocks) {
+  if (ks->impl == AES_IMPL_AESNI) {
+    aes_ni_cbc_decrypt(ks, iv, in, out, nblocks);
+  } else {
+    aes_portable_cbc_decrypt(ks, iv, in, out, nblocks);
+  }
+}
+
+void aes_ctr128_blocks(const aes_ks *ks, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
+                       size_t nblocks) {
+  if (ks->impl == AES_IMPL_AESNI) {
+    aes_ni_ctr(ks, 128, ctr, in, out, nblocks);
+  } else {
+    aes_portable_ctr(ks, 128, ctr, in, out, nblocks);
+  }
+}
+
+void aes_ctr32_blocks(const aes_ks *ks, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
+                      size_t nblocks) {
+  if (ks->impl == AES_IMPL_AESNI) {
+    aes_ni_ctr(ks, 32, ctr, in, out, nblocks);
+  } else {
+    aes_portable_ctr(ks, 32, ctr, in, out, nblocks);
+  }
+}
+
+/* ---- The public API ---------------------------------------------------------------------- */
+
+/* What fm_aes_key holds. The magic word says "initialized by fm_aes_key_init and not wiped";
+ * a zeroed or never-initialized schedule fails the check (FM_ERR_STATE). */
+typedef struct aes_key_state {
+  aes_ks ks;
+  uint64_t magic;
+} aes_key_state;
+
+#define AES_KEY_MAGIC 0x4145534b45595631ull /* "AESKEYV1" */
+
+static_assert(sizeof(aes_key_state) <= sizeof(fm_aes_key), "fm_aes_key.opaque is too small");
+static_assert(_Alignof(aes_key_state) <= _Alignof(fm_aes_key), "fm_aes_key is under-aligned");
+
+static const aes_key_state *key_state(const fm_aes_key *key) {
+  return (const aes_key_state *)(const void *)key->opaque;
+}
+
+/* key_usable: the schedule was built by fm_aes_key_init, is not wiped, and its public fields are
+ * ones this build knows (guards against a stray or corrupted schedule). */
+static int key_usable(const fm_aes_key *key) {
+  const aes_key_state *s = key_state(key);
+  return s->magic == AES_KEY_MAGIC && (s->ks.rounds == 10 || s->ks.rounds == 14) &&
+         (s->ks.impl == AES_IMPL_PORTABLE ||
+          (s->ks.impl == AES_IMPL_AESNI && fm_cpu_use(FM_CPU_AESNI)));
+}
+
+static void wipe_out(uint8_t *out, size_t len) {
+  if (out != NULL && len != 0) fm_zeroize(out, len);
+}
+
+int fm_aes_key_init(fm_aes_key *ks, const uint8_t *key, size_t key_len) {
+  int st = FM_OK;
+  if (!fm_module_operational()) {
+    st = FM_ERR_NOT_OPERATIONAL;
+  } else if (ks == NULL || key == NULL) {
+    st = FM_ERR_BAD_ARGUMENT;
+  } else if (key_len != 16 && key_len != 32) {
+    st = FM_ERR_KEY_SIZE;
+  } else if (fm_buffers_overlap(key, key_len, ks, sizeof *ks)) {
+    st = FM_ERR_OVERLAP; /* the schedule would overwrite the key while reading it */
+  }
+  if (ks != NULL) fm_zeroize(ks, sizeof *ks);
+  if (st != FM_OK) return st;
+  aes_key_state *s = (aes_key_state *)(void *)ks->opaque;
+  if (!aes_ks_init_encrypt(&s->ks, key, key_len)) return FM_ERR_INTERNAL;
+  aes_ks_add_decrypt(&s->ks);
+  s->magic = AES_KEY_MAGIC;
+  return FM_OK;
+}
+
+int fm_aes_key_wipe(fm_aes_key *ks) {
+  /* Zeroization is always allowed, also outside OPERATIONAL. */
+  if (ks != NULL) fm_zeroize(ks, sizeof *ks);
+  if (!fm_module_operational()) return FM_ERR_NOT_OPERATIONAL;
+  return FM_OK;
+}
+
+/* check_blocks: the checks shared by ECB and CBC, in the order the header documents. */
+static int check_blocks(const fm_aes_key *ks, const uint8_t *in, const uint8_t *out, size_t len) {
+  if (ks == NULL) return FM_ERR_BAD_ARGUMENT;
+  if (!key_usable(ks)) return FM_ERR_STATE;
+  if (len % FM_AES_BLOCK_LEN != 0) return FM_ERR_LENGTH;
+  if (len == 0) return FM_OK;
+  if (in == NULL || out == NULL) return FM_ERR_BAD_ARGUMENT;
+  if (fm_buffers_bad_overlap(in, out, len)) return FM_ERR_OVERLAP;
+  return FM_OK;
+}
+
+int fm_aes_ecb_encrypt(const fm_aes_key *ks, const uint8_t *in, uint8_t *out, size_t len) {
+  if (!fm_module_operational()) {
+    wipe_out(out, len);
+    return FM_ERR_NOT_OPERATIONAL;
+  }
+  int st = check_blocks(ks, in, out, len);
+  if (st != FM_OK) {
+    wipe_out(out, len);
+    return st;
+  }
+  if (len != 0) aes_ecb_encrypt_blocks(&key_state(ks)->ks, in, out, len / 16);
+  return FM_OK;
+}
+
+int fm_aes_ecb_decrypt(const fm_aes_key *ks, const uint8_t *in, uint8_t *out, size_t len) {
+  if (!fm_module_operational()) {
+    wipe_out(out, len);
+    return FM_ERR_NOT_OPERATIONAL;
+  }
+  int st = check_blocks(ks, in, out, len);
+  if (st != FM_OK) {
+    wipe_out(out, len);
+    return st;
+  }
+  if (len != 0) aes_ecb_decrypt_blocks(&key_state(ks)->ks, in, out, len / 16);
+  return FM_OK;
+}
+
+/* check_cbc: as check_blocks, and the IV must exist and lie outside the input and output (it is
+ * written after the data is processed). */
+static int check_cbc(const fm_aes_key *ks, const uint8_t *iv, const uint8_t *in, const uint8_t *out,
+                     size_t len) {
+  if (iv == NULL) return FM_ERR_BAD_ARGUMENT;
+  int st = check_blocks(ks, in, out, len);
+  if (st != FM_OK || len == 0) return st;
+  if (fm_buffers_overlap(iv, FM_AES_BLOCK_LEN, out, len) ||
+      fm_buffers_overlap(iv, FM_AES_BLOCK_LEN, in, len)) {
+    return FM_ERR_OVERLAP;
+  }
+  return FM_OK;
+}
+
+int fm_aes_cbc_encrypt(const fm_aes_key *ks, uint8_t iv[FM_AES_BLOCK_LEN], const uint8_t *in,
+                       uint8_t *out, size_t len) {
+  if (!fm_module_operational()) {
+    wipe_out(out, len);
+    return FM_ERR_NOT_OPERATIONAL;
+  }
+  int st = check_cbc(ks, iv, in, out, len);
+  if (st != FM_OK) {
+    wipe_out(out, len);
+    return st;
+  }
+  if (len != 0) aes_cbc_encrypt_blocks(&key_state(ks)->ks, iv, in, out, len / 16);
+  return FM_OK;
+}
+
+int fm_aes_cbc_decrypt(const fm_aes_key *ks, uint8_t iv[FM_AES_BLOCK_LEN], const uint8_t *in,
+                       uint8_t *out, size_t len) {
+  if (!fm_module_operational()) {
+    wipe_out(out, len);
+    return FM_ERR_NOT_OPERATIONAL;
+  }
+  int st = check_cbc(ks, iv, in, out, len);
+  if (st != FM_OK) {
+    wipe_out(out, len);
+    return st;
+  }
+  if (len != 0) aes_cbc_decrypt_blocks(&key_state(ks)->ks, iv, in, out, len / 16);
+  return FM_OK;
+}
+
+/* ctr_blocks runs |nblocks| counter blocks with the requested counter width. */
+static void ctr_blocks(const aes_ks *ks, fm_aes_ctr_width width, uint8_t counter[16],
+                       const uint8_t *in, uint8_t *out, size_t nblocks) {
+  if (width == FM_AES_CTR32) {
+    aes_ctr32_blocks(ks, counter, in, out, nblocks);
+  } else {
+    aes_ctr128_blocks(ks, counter, in, out, nblocks);
+  }
+}
+
+static int check_ctr(const fm_aes_key *ks, fm_aes_ctr_width width, const uint8_t *counter,
+                     const uint8_t *in, const uint8_t *out, size_t len) {
+  if (ks == NULL || counter == NULL) return FM_ERR_BAD_ARGUMENT;
+  if (width != FM_AES_CTR32 && width != FM_AES_CTR128) return FM_ERR_BAD_ARGUMENT;
+  if (!key_usable(ks)) return FM_ERR_STATE;
+  if (len == 0) return FM_OK;
+  if (in == NULL || out == NULL) return FM_ERR_BAD_ARGUMENT;
+  if (fm_buffers_bad_overlap(in, out, len)) return FM_ERR_OVERLAP;
+  if (fm_buffers_overlap(counter, FM_AES_BLOCK_LEN, out, len) ||
+      fm_buffers_overlap(counter, FM_AES_BLOCK_LEN, in, len)) {
+    return FM_ERR_OVERLAP;
+  }
+  return FM_OK;
+}
+
+int fm_aes_ctr(const fm_aes_key *ks, fm_aes_ctr_width width, uint8_t counter[FM_AES_BLOCK_LEN],
+               const uint8_t *in, uint8_t *out, size_t len) {
+  if (!fm_module_operational()) {
+    wipe_out(out, len);
+    return FM_ERR_NOT_OPERATIONAL;
+  }
+  int st = check_ctr(ks, width, counter, in, out, len);
+  if (st != FM_OK) {
+    wipe_out(out, len);
+    return st;
+  }
+  if (len == 0) return FM_OK;
+  const aes_ks *s = &key_state(ks)->ks;
+  const size_t full = len / 16, rest = len % 16;
+  if (full != 0) ctr_blocks(s, width, counter, in, out, full);
+  if (rest != 0) {
+    uint8_t block[16];
+    ctr_blocks(s, width, counter, NULL, block, 1);
+    for (size_t i = 0; i < rest; i++) out[16 * full + i] = in[16 * full + i] ^ block[i];
+    fm_zeroize(block, sizeof block);
+  }
+  return FM_OK;
+}
+
+int fm_aes_ctr_stream(const fm_aes_key *ks, fm_aes_ctr_width width,
+                      uint8_t counter[FM_AES_BLOCK_LEN], uint8_t keystream[FM_AES_BLOCK_LEN],
+                      unsigned *ks_used, const uint8_t *in, uint8_t *out, size_t len) {
+  /* On any error the buffered key stream (secret) is dropped along with the output. */
+  int st;
+  if (!fm_module_operational()) {
+    st = FM_ERR_NOT_OPERATIONAL;
+  } else if (keystream == NULL || ks_used == NULL || *ks_used > FM_AES_BLOCK_LEN) {
+    st = FM_ERR_BAD_ARGUMENT;
+  } else {
+    st = check_ctr(ks, width, counter, in, out, len);
+    if (st == FM_OK && len != 0 &&
+        (fm_buffers_overlap(keystream, FM_AES_BLOCK_LEN, out, len) ||
+         fm_buffers_overlap(keystream, FM_AES_BLOCK_LEN, in, len) ||
+         fm_buffers_overlap(keystream, FM_AES_BLOCK_LEN, counter, FM_AES_BLOCK_LEN))) {
+      st = FM_ERR_OVERLAP;
+    }
+  }
+  if (st != FM_OK) {
+    wipe_out(out, len);
+    if (keystream != NULL) fm_zeroize(keystream, FM_AES_BLOCK_LEN);
+    if (ks_used != NULL) *ks_used = FM_AES_BLOCK_LEN;
+    return st;
+  }
+  if (len == 0) return FM_OK;
+
+  const aes_ks *s = &key_state(ks)->ks;
+  unsigned used = *ks_used;
+  size_t done = 0;
+  /* First the key stream left over from the previous call; each byte is wiped once used. */
+  while (used < FM_AES_BLOCK_LEN && done < len) {
+    out[done] = in[done] ^ keystream[used];
+    keystream[used] = 0;
+    used++;
+    done++;
+  }
+  const size_t full = (len - done) / 16, rest = (len - done) % 16;
+  if (full != 0) {
+    ctr_blocks(s, width, counter, in + done, out + done, full);
+    done += 16 * full;
+  }
+  if (rest != 0) {
+    ctr_blocks(s, width, counter, NULL, keystream, 1);
+    for (used = 0; used < rest; used++) {
+      out[done + used] = in[done + used] ^ keystream[used];
+      keystream[used] = 0;
+    }
+  }
+  *ks_used = used;
+  return FM_OK;
+}
