@@ -186,10 +186,16 @@ bool bn_ifma_available(void);
 void bn_ifma_amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *N, uint64_t k0,
                  size_t L);
 /* bn_ifma_amm_x2: two bn_ifma_amm of the same L in one interleaved loop (the pair costs about
- * one at 1024 and 1536 bits; wider ones run one after the other). */
+ * 1.5 single ones for L of 17 to 31 digits other than 24, 1024 and 1536-bit moduli among
+ * them; other L run one after the other). */
 void bn_ifma_amm_x2(uint64_t *r1, const uint64_t *a1, const uint64_t *b1, const uint64_t *N1,
                     uint64_t k01, uint64_t *r2, const uint64_t *a2, const uint64_t *b2,
                     const uint64_t *N2, uint64_t k02, size_t L);
+
+/* bn_ifma_table_read: r = table[idx] for a SECRET idx < entries, entries of `lanes` digits
+ * (a multiple of 8, at most 8 * BN_IFMA_MAX_V), reading every entry under AVX-512 masks. */
+void bn_ifma_table_read(uint64_t *r, const uint64_t *table, size_t entries, uint64_t idx,
+                        size_t lanes);
 
 /* The MULX builds of the kernels (mont_mulx.c); callers check fm_cpu_use(FM_CPU_BMI2) first. */
 void bn_mont_mul_mulx(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *N,

@@ -384,9 +384,11 @@ static void test_mont_ctx(void) {
 }
 
 /* The paired exponentiation equals two single ones: same width (the interleaved IFMA path at
- * 1024 and 1536 bits) and different widths (one after the other). */
+ * 1024 and 1536 bits; 18 limbs fill all but the top digit of its registers, 19 fill them all
+ * and take the one-after-the-other route) and different widths (one after the other). */
 static void test_exp_x2(void) {
-  static const size_t widths[][2] = {{16, 16}, {24, 24}, {16, 17}, {4, 32}, {32, 32}};
+  static const size_t widths[][2] = {{16, 16}, {24, 24}, {18, 18}, {19, 19},
+                                     {16, 17}, {4, 32},   {32, 32}};
   for (size_t w = 0; w < sizeof(widths) / sizeof(widths[0]); w++) {
     size_t n1 = widths[w][0], n2 = widths[w][1], en = n1 < n2 ? n1 : n2;
     uint64_t N1[MAXN], N2[MAXN], b1[MAXN], b2[MAXN], e1[MAXN], e2[MAXN];
@@ -407,6 +409,74 @@ static void test_exp_x2(void) {
     CHECK_EQ_INT(bn_mod_exp_public(w2, b2, e2, en, &c2), FM_OK);
     CHECK_MEM(r1, w1, n1 * sizeof(uint64_t));
     CHECK_MEM(r2, w2, n2 * sizeof(uint64_t));
+  }
+}
+
+/* Extreme moduli and operands for the radix-2^52 kernels (AVX-512 IFMA where the CPU has it,
+ * 1024 to 4096 bits): all-ones moduli and bases N - 1 give runs of 52-bit digits equal to
+ * 2^52 - 1, which is where a carry has to ripple through many lanes at the end of a
+ * multiplication; a lone top bit gives near-zero digits. The exponentiations (constant-time,
+ * paired and public, all radix 2^52 with IFMA) must agree with ref_exp, square and multiply
+ * with bn_mod_mul (the 64-bit Montgomery kernels, never IFMA). 256-bit exponents keep the
+ * reference cheap; the kernels still run on the extreme values throughout. */
+static void ref_exp(uint64_t *r, const uint64_t *base, const uint64_t *e, size_t en,
+                    const bn_mont_ctx *ctx) {
+  uint64_t acc[MAXN];
+  bn_set_word(acc, ctx->n, 1);
+  for (size_t i = 64 * en; i > 0; i--) {
+    bn_mod_mul(acc, acc, acc, ctx);
+    if ((e[(i - 1) / 64] >> ((i - 1) % 64)) & 1) bn_mod_mul(acc, acc, base, ctx);
+  }
+  bn_copy(r, acc, ctx->n);
+}
+
+static void test_exp_extreme(void) {
+  enum { EN = 4 };
+  static const size_t widths[] = {16, 24, 32, 48, 64};
+  for (size_t w = 0; w < sizeof(widths) / sizeof(widths[0]); w++) {
+    const size_t n = widths[w];
+    uint64_t N[4][MAXN];
+    for (size_t j = 0; j < n; j++) {
+      N[0][j] = ~(uint64_t)0;                                 /* 2^(64n) - 1 */
+      N[1][j] = 0;                                            /* 2^(64n - 1) + 1 */
+      N[2][j] = j % 2 ? ~(uint64_t)0 : 0xFFFFF00000000001ull; /* mixed runs */
+      N[3][j] = ~(uint64_t)0;                                 /* 2^(64n) - 2^52 - 1 */
+    }
+    N[1][0] = 1;
+    N[1][n - 1] = (uint64_t)1 << 63;
+    N[2][n - 1] |= (uint64_t)1 << 63;
+    N[3][0] = ~((uint64_t)1 << 52);
+    for (size_t k = 0; k < 4; k++) {
+      bn_mont_ctx ctx, ctx2;
+      CHECK_EQ_INT(bn_mont_ctx_init_secret(&ctx, N[k], n), FM_OK);
+      CHECK_EQ_INT(bn_mont_ctx_init_secret(&ctx2, N[(k + 1) % 4], n), FM_OK);
+      uint64_t bases[3][MAXN], e[MAXN], r[MAXN], r2[MAXN], want[MAXN], want2[MAXN];
+      bn_copy(bases[0], N[k], n);
+      (void)bn_sub_word(bases[0], bases[0], 1, n); /* N - 1 */
+      bn_copy(bases[1], N[k], n);
+      (void)bn_sub_word(bases[1], bases[1], 2, n); /* N - 2 */
+      uint64_t raw[MAXN];
+      rand_limbs(raw, n);
+      ref_mod(bases[2], raw, n, N[k], n);
+      for (size_t b = 0; b < 3; b++) {
+        for (size_t j = 0; j < EN; j++) e[j] = b == 1 ? test_rng_u64(&rng) : ~(uint64_t)0;
+        ref_exp(want, bases[b], e, EN, &ctx);
+        CHECK_EQ_INT(bn_mod_exp_consttime(r, bases[b], e, EN, &ctx), FM_OK);
+        CHECK_MEM(r, want, n * sizeof(uint64_t));
+        CHECK_EQ_INT(bn_mod_exp_public(r, bases[b], e, EN, &ctx), FM_OK);
+        CHECK_MEM(r, want, n * sizeof(uint64_t));
+        /* Paired with the next modulus (base N' - 1 there, N' the other one). */
+        uint64_t b2[MAXN];
+        bn_copy(b2, N[(k + 1) % 4], n);
+        (void)bn_sub_word(b2, b2, 1, n);
+        ref_exp(want2, b2, e, EN, &ctx2);
+        CHECK_EQ_INT(bn_mod_exp_consttime_x2(r, bases[b], e, &ctx, r2, b2, e, &ctx2, EN), FM_OK);
+        CHECK_MEM(r, want, n * sizeof(uint64_t));
+        CHECK_MEM(r2, want2, n * sizeof(uint64_t));
+      }
+      bn_mont_ctx_wipe(&ctx);
+      bn_mont_ctx_wipe(&ctx2);
+    }
   }
 }
 
@@ -508,5 +578,6 @@ int main(void) {
   test_mont_ctx();
   test_mont_ops();
   test_exp_x2();
+  test_exp_extreme();
   return test_main_result("bn_unit_test");
 }
