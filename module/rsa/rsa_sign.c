@@ -22,21 +22,9 @@
 /* ---- Public and private operations --------------------------------------------------------- */
 
 void rsa_public_op(const fm_rsa_key *key, uint64_t *out, const uint64_t *in) {
-  /* Left-to-right square and multiply on the public e, arranged for the fewest Montgomery
-   * operations: start from in * R (e's top bit), and let the last multiplication (e is odd) take
-   * the plain input, which also leaves Montgomery form: e = 65537 costs 1 + 16 + 1 operations. */
-  const bn_mont_ctx *mn = &key->mont_n;
-  uint64_t b[BN_MAX_LIMBS], acc[BN_MAX_LIMBS];
-  bn_to_mont(b, in, mn);
-  bn_copy(acc, b, key->nl);
-  for (size_t i = key->e_bits - 1; i > 1; i--) {
-    bn_mont_sqr(acc, acc, mn);
-    if ((key->e[(i - 1) / 64] >> ((i - 1) % 64)) & 1) bn_mont_mul(acc, acc, b, mn);
-  }
-  bn_mont_sqr(acc, acc, mn);
-  bn_mont_mul(out, acc, in, mn); /* bit 0 of the odd e */
-  fm_zeroize(b, key->nl * sizeof(uint64_t));
-  fm_zeroize(acc, key->nl * sizeof(uint64_t));
+  /* The exponent e is public; the base may be secret (blinding's r), which bn_mod_exp_public
+   * allows: its time depends on e only. It has a radix-2^52 (AVX-512 IFMA) path from 1024 bits. */
+  (void)bn_mod_exp_public(out, in, key->e, key->el, &key->mont_n);
 }
 
 /* crt_exp sets the nl-limb y = x^d mod n from the CRT values (RFC 8017 5.1.2, step 2b):
@@ -237,8 +225,10 @@ int rsa_private_op(const fm_rsa_key *key, uint64_t *out, const uint64_t *in) {
   bn_mont_mul(out, y, ai, mn);
 
   /* Fault countermeasure: the result must verify with the public key before it is released.
-   * The comparison's one-bit outcome is public (it only says whether a fault happened). */
-  rsa_public_op(key, y, out);
+   * The comparison's one-bit outcome is public (it only says whether a fault happened).
+   * bn_mod_exp_public rather than rsa_public_op: it has the radix-2^52 (AVX-512 IFMA) path
+   * from 1024 bits, several times faster than 64-bit Montgomery steps at these widths. */
+  (void)bn_mod_exp_public(y, out, key->e, key->el, mn);
   uint64_t ok = bn_eq_mask(y, in, nl);
   rsa_declassify(&ok, sizeof(ok));
   if (!ok) {
