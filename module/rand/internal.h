@@ -90,6 +90,10 @@ void entropy_health_init(entropy_health *h);
  * the failure path. */
 int fm_entropy_get(entropy_health *h, uint8_t *out, size_t len);
 
+/* fm_entropy_health_passes returns how many seed requests have passed the continuous health
+ * tests in this process (public; the self-test report shows it). */
+uint64_t fm_entropy_health_passes(void);
+
 /* fm_entropy_startup_test runs the SP 800-90B start-up test (4.3): the continuous tests over
  * ENTROPY_STARTUP_SAMPLES consecutive fresh samples, discarded afterwards. Returns FM_OK or
  * FM_ERR_ENTROPY. It does not record the outcome itself (the power-on runner does). */
