@@ -97,7 +97,9 @@ FM_API int fm_rsa_key_import_private(const fm_rsa_private_components *c, fm_rsa_
  * FOR COMPONENT KNOWN-ANSWER TESTS (CAVP SigGen files and the RSADP component test give keys in
  * this form). Signing with such a key computes m^d mod n directly (blinded, constant time,
  * checked with the public key like every signature), about three times slower than with CRT.
- * Checks: n 1024..16384 bits (FM_ERR_KEY_SIZE), n odd, e odd and 3 <= e < n, 0 < d < n, and
+ * Checks: n 2048..16384 bits like every private key (FM_ERR_KEY_SIZE: the 1024-bit cases of the
+ * CAVP files are refused, as SP 800-131A disallows them for signing), n odd, e odd and
+ * 3 <= e < n (component tests use small exponents), 0 < d < n, and
  * (x^e)^d == x mod n for a fixed x (FM_ERR_BAD_KEY); other errors as above. d is secret. */
 FM_API int fm_rsa_key_import_private_nd(const uint8_t *n, size_t n_len, const uint8_t *e,
                                         size_t e_len, const uint8_t *d, size_t d_len,

@@ -300,7 +300,7 @@ int fm_rsa_key_import_private(const fm_rsa_private_components *c, fm_rsa_key **k
 
 static int import_private_nd(fm_rsa_key *key, const uint8_t *n, size_t n_len, const uint8_t *e,
                              size_t e_len, const uint8_t *d, size_t d_len) {
-  int st = parse_modulus(key, n, n_len, FM_RSA_MIN_PUBLIC_BITS);
+  int st = parse_modulus(key, n, n_len, FM_RSA_MIN_PRIVATE_BITS);
   if (st != FM_OK) return st;
   if ((st = parse_exponent(key, e, e_len, 0)) != FM_OK) return st;
   if (!bn_from_bytes_be(key->d, key->nl, d, d_len)) return FM_ERR_BAD_KEY;
