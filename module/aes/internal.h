@@ -165,6 +165,15 @@ void aes_ni_cbc_decrypt(const aes_ks *ks, uint8_t iv[16], const uint8_t *in, uin
 void aes_ni_ctr(const aes_ks *ks, int width, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
                 size_t nblocks);
 
+/* aes_ni_drbg_generate_small is SP 800-90Ar1 10.2.1.5.1 steps 4-6 (without the reseed counter)
+ * of the AES-256 CTR_DRBG for |out_len| <= 64 bytes in one pass: with |ks| the AES-NI schedule of
+ * Key (14 rounds) and |v| = V, it writes E(Key, V+1..) truncated to |out_len| bytes to |out|, then
+ * the update: temp = E(Key, V+n+1..V+n+3) ^ |provided| (48 bytes, or NULL for 0^seedlen), the new
+ * Key (32 bytes) to |key|, the new V to |v|, and the new Key's schedule into |ks|. Key, V, the
+ * schedule, provided data and output are secret; |out_len| is public. */
+void aes_ni_drbg_generate_small(aes_ks *ks, uint8_t v[16], uint8_t key[32], uint8_t *out,
+                                size_t out_len, const uint8_t *provided);
+
 /* aes_ni_sse_ecb_encrypt: ECB encryption on 128-bit registers, eight blocks in flight (also the
  * VAES code's tail). */
 void aes_ni_sse_ecb_encrypt(const aes_ks *ks, const uint8_t *in, uint8_t *out, size_t nblocks);

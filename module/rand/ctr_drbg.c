@@ -185,6 +185,15 @@ void ctr_drbg_reseed_nodf(ctr_drbg_state *st, const uint8_t entropy[CTR_DRBG_SEE
  * |provided| (seedlen bytes, or NULL for none) and mixed in (step 2). */
 static void generate_with_provided(ctr_drbg_state *st, uint8_t *out, size_t out_len,
                                    const uint8_t *provided) {
+  if (st->ks.impl == AES_IMPL_AESNI && out_len <= 4 * CTR_DRBG_BLOCK_LEN) {
+    /* Steps 4-6 in one AES-NI pass (the schedule was built by the AES-NI path): the output
+     * blocks and the update's three blocks under one load of the round keys, the new Key's
+     * schedule expanded in registers; no secret is left on the stack. */
+    aes_ni_drbg_generate_small(&st->ks, st->v, st->key, out, out_len, provided);
+    /* Step 7. */
+    st->reseed_counter++;
+    return;
+  }
   uint8_t ctr[CTR_DRBG_BLOCK_LEN];
   /* Room for up to four output blocks and the three update blocks, so that a small request is
    * one CTR call. */
