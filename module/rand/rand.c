@@ -693,22 +693,33 @@ __attribute__((noinline)) static int take_batch_first(uint8_t *out, size_t len) 
 
 int rand_take_batch(uint8_t *out, size_t len) { return take_batch(out, len); }
 
-/* The word draws (rand.h) take straight into the caller's word: no copy left on the stack. */
-int fm_rand_u32(uint32_t *out) {
+/* word_checked is a word draw's argument check and state gate, off the fast path: the fast path
+ * below then makes no call that must return to it, so it needs no saved registers. */
+__attribute__((noinline)) static int word_checked(uint8_t *out, size_t len) {
   if (out == NULL) return FM_ERR_BAD_ARGUMENT;
   if (!fm_module_operational()) {
-    *out = 0;
+    fm_zeroize(out, len);
     return FM_ERR_NOT_OPERATIONAL;
   }
+  return take_batch(out, len);
+}
+
+/* The word draws (rand.h) take straight into the caller's word: no copy left on the stack. */
+int fm_rand_u32(uint32_t *out) {
+  if (__builtin_expect(out == NULL || atomic_load_explicit(&fm_g_module_state,
+                                                           memory_order_relaxed) !=
+                                          FM_STATE_OPERATIONAL,
+                       0))
+    return word_checked((uint8_t *)out, sizeof(*out));
   return take_batch((uint8_t *)out, sizeof(*out));
 }
 
 int fm_rand_u64(uint64_t *out) {
-  if (out == NULL) return FM_ERR_BAD_ARGUMENT;
-  if (!fm_module_operational()) {
-    *out = 0;
-    return FM_ERR_NOT_OPERATIONAL;
-  }
+  if (__builtin_expect(out == NULL || atomic_load_explicit(&fm_g_module_state,
+                                                           memory_order_relaxed) !=
+                                          FM_STATE_OPERATIONAL,
+                       0))
+    return word_checked((uint8_t *)out, sizeof(*out));
   return take_batch((uint8_t *)out, sizeof(*out));
 }
 int rand_take_8(uint8_t out[8]) { return take_batch(out, 8); }
