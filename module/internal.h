@@ -95,6 +95,13 @@ static inline bool fm_module_operational(void) {
   return fm_module_operational_slow(st);
 }
 
+/* fm_module_operational_fast is the common case of fm_module_operational alone: true only in
+ * OPERATIONAL. A service whose fast path must make no call can test it first and send every other
+ * case to a slow path that calls fm_module_operational. */
+static inline bool fm_module_operational_fast(void) {
+  return atomic_load_explicit(&fm_g_module_state, memory_order_relaxed) == FM_STATE_OPERATIONAL;
+}
+
 /* fm_selftest_thread_enter/leave mark the calling thread as the one running self-tests: while
  * the module is in SELF_TEST, services called from that thread pass the gate (so known-answer
  * tests run through the public entry points) and services called from any other thread are

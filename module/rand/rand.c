@@ -704,24 +704,17 @@ __attribute__((noinline)) static int word_checked(uint8_t *out, size_t len) {
   return take_batch(out, len);
 }
 
-/* The word draws (rand.h) take straight into the caller's word: no copy left on the stack. */
-int fm_rand_u32(uint32_t *out) {
-  if (__builtin_expect(out == NULL || atomic_load_explicit(&fm_g_module_state,
-                                                           memory_order_relaxed) !=
-                                          FM_STATE_OPERATIONAL,
-                       0))
-    return word_checked((uint8_t *)out, sizeof(*out));
-  return take_batch((uint8_t *)out, sizeof(*out));
+/* take_word is a word draw (rand.h), taken straight into the caller's word: no copy is left on
+ * the stack. The argument check and every state but OPERATIONAL go to word_checked, so the fast
+ * path makes no call that returns to it and saves no registers. */
+__attribute__((always_inline)) static inline int take_word(uint8_t *out, size_t len) {
+  if (__builtin_expect(out == NULL || !fm_module_operational_fast(), 0))
+    return word_checked(out, len);
+  return take_batch(out, len);
 }
 
-int fm_rand_u64(uint64_t *out) {
-  if (__builtin_expect(out == NULL || atomic_load_explicit(&fm_g_module_state,
-                                                           memory_order_relaxed) !=
-                                          FM_STATE_OPERATIONAL,
-                       0))
-    return word_checked((uint8_t *)out, sizeof(*out));
-  return take_batch((uint8_t *)out, sizeof(*out));
-}
+int fm_rand_u32(uint32_t *out) { return take_word((uint8_t *)out, sizeof(*out)); }
+int fm_rand_u64(uint64_t *out) { return take_word((uint8_t *)out, sizeof(*out)); }
 int rand_take_8(uint8_t out[8]) { return take_batch(out, 8); }
 int rand_take_16(uint8_t out[16]) { return take_batch(out, 16); }
 
