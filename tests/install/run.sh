@@ -16,8 +16,10 @@ cmake -S "$src" -B "$scratch/cmake-build" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_
 cmake --build "$scratch/cmake-build" >/dev/null
 LD_LIBRARY_PATH=$libdir "$scratch/cmake-build/consumer_shared"
 "$scratch/cmake-build/consumer_static"
-# The shared consumer must really use the installed libfipsmod.so.
-LD_LIBRARY_PATH=$libdir ldd "$scratch/cmake-build/consumer_shared" | grep -q "$libdir/libfipsmod.so"
+# The shared consumer must really use the installed libfipsmod.so. (Not grep -q on a pipe: with
+# pipefail, ldd killed by SIGPIPE after an early match would fail the test.)
+LD_LIBRARY_PATH=$libdir ldd "$scratch/cmake-build/consumer_shared" > "$scratch/ldd.txt"
+grep -q "$libdir/libfipsmod.so" "$scratch/ldd.txt"
 
 # 2. pkg-config
 export PKG_CONFIG_PATH=$libdir/pkgconfig
