@@ -568,12 +568,12 @@ AESNI_FN __attribute__((noinline)) static void drbg_small(aes_ks *ks, uint8_t v[
   }
 }
 
-/* drbg_stack_wipe zeroizes DRBG_STACK_WIPE bytes of stack below its caller's frame: where
- * drbg_small's frame just was. With 15 round keys and up to 7 blocks live, the compiler may spill
- * round keys or cipher states there (secret), and C cannot name those slots; this covers them
- * (drbg_small's frame is under 200 bytes with gcc 12 and clang 14). */
+/* aes_drbg_stack_wipe zeroizes DRBG_STACK_WIPE bytes of stack below its caller's frame: where
+ * the fused generate's frame just was. With 15 round keys and up to 7 blocks live, the compiler
+ * may spill round keys or cipher states there (secret), and C cannot name those slots; this
+ * covers them (the fused functions' frames are under 200 bytes with gcc 12 and clang 14). */
 #define DRBG_STACK_WIPE 384
-AESNI_FN __attribute__((noinline)) static void drbg_stack_wipe(void) {
+AESNI_FN __attribute__((noinline)) void aes_drbg_stack_wipe(void) {
   __m128i area[DRBG_STACK_WIPE / 16];
   /* Volatile 16-byte stores: the compiler may neither drop them nor turn them into a memset call
    * or rep stos (slow to start for a few hundred bytes). */
@@ -586,5 +586,5 @@ AESNI_FN __attribute__((noinline)) static void drbg_stack_wipe(void) {
 void aes_ni_drbg_generate_small(aes_ks *ks, uint8_t v[16], uint8_t key[32], uint8_t *out,
                                 size_t out_len, const uint8_t *provided) {
   drbg_small(ks, v, key, out, out_len, provided);
-  drbg_stack_wipe();
+  aes_drbg_stack_wipe();
 }

@@ -174,6 +174,16 @@ void aes_ni_ctr(const aes_ks *ks, int width, uint8_t ctr[16], const uint8_t *in,
 void aes_ni_drbg_generate_small(aes_ks *ks, uint8_t v[16], uint8_t key[32], uint8_t *out,
                                 size_t out_len, const uint8_t *provided);
 
+/* aes_vaes_drbg_generate_small is aes_ni_drbg_generate_small for CPUs with VAES (only when
+ * fm_cpu_use(FM_CPU_AESNI | FM_CPU_VAES)), without a schedule: it expands |key| on the fly while
+ * the blocks are encrypted (aes_vaes_drbg.c) and leaves no schedule of the new Key anywhere. */
+void aes_vaes_drbg_generate_small(uint8_t v[16], uint8_t key[32], uint8_t *out, size_t out_len,
+                                  const uint8_t *provided);
+
+/* aes_drbg_stack_wipe zeroizes the stack just below its caller's frame, where a fused generate
+ * that the caller has just called may have spilled round keys or blocks. AES-NI CPUs only. */
+void aes_drbg_stack_wipe(void);
+
 /* aes_ni_sse_ecb_encrypt: ECB encryption on 128-bit registers, eight blocks in flight (also the
  * VAES code's tail). */
 void aes_ni_sse_ecb_encrypt(const aes_ks *ks, const uint8_t *in, uint8_t *out, size_t nblocks);

@@ -3,7 +3,9 @@
  * The counter field is the whole 128-bit block (ctr_len = blocklen), so "V = (V + 1) mod 2^blocklen"
  * is exactly the counter of aes_ctr128_blocks, and one CTR call yields the output blocks and the
  * three blocks the following CTR_DRBG_Update needs, under the same key. The expanded schedule of
- * Key is kept in the state, so a generate request expands one key: the new one, at the end.
+ * Key is kept in the state, so a generate request expands one key: the new one, at the end. The
+ * exception is a short request on a CPU with VAES: it expands Key on the fly, interleaved with
+ * its own rounds (faster, see module/aes/aes_vaes_drbg.c), and marks the kept schedule stale.
  *
  * The mechanism functions (ctr_drbg_*) take valid arguments; the public fm_ctr_drbg_* functions
  * check lengths and state against the limits of 10.2.1 Table 3 first. */
@@ -24,7 +26,22 @@ static void set_key_v(ctr_drbg_state *st, uint8_t temp[CTR_DRBG_SEED_LEN]) {
   memcpy(st->key, temp, CTR_DRBG_KEY_LEN);
   memcpy(st->v, temp + CTR_DRBG_KEY_LEN, CTR_DRBG_BLOCK_LEN);
   aes_ks_init_encrypt(&st->ks, st->key, CTR_DRBG_KEY_LEN);
+  st->ks_stale = 0;
   fm_zeroize(temp, CTR_DRBG_SEED_LEN);
+}
+
+/* fresh_schedule rebuilds |ks| from Key when the VAES short generate left it stale. */
+static inline void fresh_schedule(ctr_drbg_state *st) {
+  if (st->ks_stale) {
+    aes_ks_init_encrypt(&st->ks, st->key, CTR_DRBG_KEY_LEN);
+    st->ks_stale = 0;
+  }
+}
+
+/* use_vaes_small is true when a short request takes aes_vaes_drbg_generate_small: the CPU has
+ * VAES and the bulk path is not capped below it (test builds cap it to reach every path). */
+static inline bool use_vaes_small(void) {
+  return fm_cpu_use(FM_CPU_AESNI | FM_CPU_VAES) && aes_ni_path() >= AES_PATH_VAES_AVX2;
 }
 
 static void xor_into(uint8_t *dst, const uint8_t *src, size_t len) {
@@ -58,6 +75,7 @@ static void ctr_drbg_update(ctr_drbg_state *st, const uint8_t *provided) {
   uint8_t temp[CTR_DRBG_SEED_LEN];
   uint8_t ctr[CTR_DRBG_BLOCK_LEN];
   /* Steps 2.1-2.2: the first block is E(K, V+1); the CTR call continues with V+2, V+3. */
+  fresh_schedule(st);
   v_plus_one(st->v, ctr);
   aes_ctr128_blocks(&st->ks, ctr, NULL, temp, 3);
   /* Step 4. */
@@ -72,6 +90,7 @@ static void zero_key_state(ctr_drbg_state *st) {
   memset(st->key, 0, sizeof(st->key));
   memset(st->v, 0, sizeof(st->v));
   aes_ks_init_encrypt(&st->ks, st->key, CTR_DRBG_KEY_LEN);
+  st->ks_stale = 0;
 }
 
 /* ---- Block_Cipher_df (10.3.2) and BCC (10.3.3) -------------------------------------------
@@ -185,6 +204,16 @@ void ctr_drbg_reseed_nodf(ctr_drbg_state *st, const uint8_t entropy[CTR_DRBG_SEE
  * |provided| (seedlen bytes, or NULL for none) and mixed in (step 2). */
 static void generate_with_provided(ctr_drbg_state *st, uint8_t *out, size_t out_len,
                                    const uint8_t *provided) {
+  if (out_len <= 4 * CTR_DRBG_BLOCK_LEN && use_vaes_small()) {
+    /* Steps 4-6 in one VAES pass that expands Key while it encrypts (no schedule is read; the new
+     * Key's is not built until something needs it). */
+    aes_vaes_drbg_generate_small(st->v, st->key, out, out_len, provided);
+    st->ks_stale = 1;
+    /* Step 7. */
+    st->reseed_counter++;
+    return;
+  }
+  fresh_schedule(st);
   if (st->ks.impl == AES_IMPL_AESNI && out_len <= 4 * CTR_DRBG_BLOCK_LEN) {
     /* Steps 4-6 in one AES-NI pass (the schedule was built by the AES-NI path): the output
      * blocks and the update's three blocks under one load of the round keys, the new Key's

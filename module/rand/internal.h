@@ -22,14 +22,16 @@
 
 /* ctr_drbg_state is the working state of one AES-256 CTR_DRBG (SP 800-90Ar1 10.2.1.1): Key (and
  * its expanded schedule, kept so that a generate request expands the key only once), V and the
- * reseed counter. Everything but |flags| and |magic| is secret. */
+ * reseed counter. The VAES short generate expands Key on the fly and leaves |ks| stale; whatever
+ * uses |ks| next rebuilds it first. Everything but |flags|, |magic| and |ks_stale| is secret. */
 typedef struct ctr_drbg_state {
-  aes_ks ks;                       /* schedule of |key| */
+  aes_ks ks;                       /* schedule of |key|, unless |ks_stale| */
   uint8_t key[CTR_DRBG_KEY_LEN];   /* Key */
   uint8_t v[CTR_DRBG_BLOCK_LEN];   /* V */
   uint64_t reseed_counter;         /* requests since the last (re)seed, plus one */
   uint32_t flags;                  /* FM_DRBG_USE_DF | FM_DRBG_PREDICTION_RESISTANCE */
   uint32_t magic;                  /* CTR_DRBG_MAGIC when instantiated */
+  uint32_t ks_stale;               /* 1: |ks| is not the schedule of |key| */
 } ctr_drbg_state;
 
 static_assert(sizeof(ctr_drbg_state) <= sizeof(fm_ctr_drbg), "fm_ctr_drbg too small");

@@ -6,7 +6,10 @@
  *
  * Each sequence: instantiate with random lengths, then 1..8 random operations (generate of
  * 1..80 or 1..2048 bytes with or without additional input, reseed, prediction-resistant generate; the last
- * one a generate); every output compared. FIPSMOD_DIFF_SEQUENCES overrides the count (default 10000); the seed is
+ * one a generate); every output compared. Each generate runs on an AES path drawn from those the
+ * CPU has (AES-NI, VAES 256, VAES 512: the short requests take a fused kernel on the first two),
+ * so that one instance moves between the kernel that keeps the key schedule and the one that
+ * leaves it to be rebuilt. FIPSMOD_DIFF_SEQUENCES overrides the count (default 10000); the seed is
  * printed (FIPSMOD_TEST_SEED replays it). */
 #include <openssl/core_names.h>
 #include <openssl/err.h>
@@ -16,6 +19,7 @@
 #include <string.h>
 
 #include "fipsmod/drbg.h"
+#include "tests/aes/aes_test_paths.h"
 #include "tests/common/test_util.h"
 
 typedef struct {
@@ -23,6 +27,8 @@ typedef struct {
 } ossl_drbg;
 
 static EVP_RAND *g_test_rand, *g_ctr;
+static int g_paths[3], g_npaths;
+static unsigned long long g_path_generates[3];
 static unsigned long long g_bytes_compared, g_generates, g_reseeds, g_pr_generates;
 
 static int set_parent_input(EVP_RAND_CTX *parent, const uint8_t *entropy, size_t elen,
@@ -111,9 +117,11 @@ static int run_sequence(test_rng *r, long seq) {
       g_reseeds++;
       continue;
     }
-    /* Half the requests are small (1..80 bytes) so that the fused AES-NI path for requests of
-     * up to 64 bytes and its boundary are compared as often as the general one. */
+    /* Half the requests are small (1..80 bytes) so that the fused paths for requests of up to
+     * 64 bytes and their boundary are compared as often as the general one. */
     size_t olen = test_rng_below(r, 2) == 0 ? rand_len(r, 1, 80) : rand_len(r, 1, sizeof(a));
+    const int pi = (int)test_rng_below(r, (uint64_t)g_npaths);
+    aes_limit_path_for_testing(g_paths[pi]);
     const uint8_t *pr_ent = NULL;
     size_t pr_len = 0;
     if (kind == 2) {
@@ -130,13 +138,14 @@ static int run_sequence(test_rng *r, long seq) {
       fprintf(stderr, "sequence %ld op %d: generate failed\n", seq, op);
       ERR_print_errors_fp(stderr);
     } else if (memcmp(a, b, olen) != 0) {
-      fprintf(stderr, "sequence %ld op %d: outputs differ (df %d, pr %d, %zu bytes, ai %zu)\n", seq,
-              op, use_df, kind == 2, olen, alen);
+      fprintf(stderr, "sequence %ld op %d: outputs differ (df %d, pr %d, %zu bytes, ai %zu, %s)\n",
+              seq, op, use_df, kind == 2, olen, alen, aes_test_path_name(g_paths[pi]));
       ok = 0;
     } else {
       g_bytes_compared += olen;
       g_generates++;
       g_pr_generates += kind == 2;
+      g_path_generates[pi]++;
     }
   }
   fm_ctr_drbg_uninstantiate(&d);
@@ -154,11 +163,18 @@ int main(void) {
   long n = 10000;
   const char *env = getenv("FIPSMOD_DIFF_SEQUENCES");
   if (env != NULL) n = atol(env);
+  g_npaths = aes_test_paths(g_paths);
   long failed = 0;
   for (long i = 0; i < n && failed < 10; i++) {
     if (!run_sequence(&r, i)) failed++;
   }
+  aes_limit_path_for_testing(0);
   CHECK_EQ_INT(failed, 0);
+  for (int i = 0; i < g_npaths; i++) {
+    fprintf(stderr, "%s: %llu generates\n", aes_test_path_name(g_paths[i]), g_path_generates[i]);
+    /* Every reachable path is compared (a few hundred generates each at the least). */
+    if (n >= 1000) CHECK(g_path_generates[i] >= (unsigned long long)n / 10);
+  }
   fprintf(stderr, "%ld sequences: %llu generates (%llu prediction-resistant), %llu reseeds, %llu bytes compared\n",
           n, g_generates, g_pr_generates, g_reseeds, g_bytes_compared);
   CHECK(g_generates >= (unsigned long long)n); /* each sequence ends with a compared generate */

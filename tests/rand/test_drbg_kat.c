@@ -15,6 +15,7 @@
 
 #include "fipsmod/drbg.h"
 #include "module/rand/internal.h"
+#include "tests/aes/aes_test_paths.h"
 #include "tests/common/test_util.h"
 
 #define MAX_FIELD 1024
@@ -282,15 +283,24 @@ static void test_state_after_zero_seed(void) {
 }
 
 int main(void) {
-  int n1 = run_cavp_file("cavp/drbg/drbgvectors_no_reseed/CTR_DRBG.rsp");
-  int n2 = run_cavp_file("cavp/drbg/drbgvectors_pr_false/CTR_DRBG.rsp");
-  fprintf(stderr, "CAVP: %d no_reseed + %d pr_false AES-256 cases\n", n1, n2);
-  /* 16 AES-256 groups of 15 cases per df setting and file. */
-  CHECK_EQ_INT(n1, 480);
-  CHECK_EQ_INT(n2, 480);
-  int n3 = run_acvp();
-  fprintf(stderr, "ACVP: %d AES-256 ctrDRBG cases\n", n3);
-  CHECK_EQ_INT(n3, 60);
+  /* Every AES path the CPU has: the short generates take the AES-NI fused kernel (schedule kept)
+   * or the VAES one (key expanded on the fly), the others the bulk CTR code of that width. */
+  int paths[3];
+  const int npaths = aes_test_paths(paths);
+  for (int p = 0; p < npaths; p++) {
+    aes_limit_path_for_testing(paths[p]);
+    int n1 = run_cavp_file("cavp/drbg/drbgvectors_no_reseed/CTR_DRBG.rsp");
+    int n2 = run_cavp_file("cavp/drbg/drbgvectors_pr_false/CTR_DRBG.rsp");
+    fprintf(stderr, "%s: CAVP: %d no_reseed + %d pr_false AES-256 cases\n",
+            aes_test_path_name(paths[p]), n1, n2);
+    /* 16 AES-256 groups of 15 cases per df setting and file. */
+    CHECK_EQ_INT(n1, 480);
+    CHECK_EQ_INT(n2, 480);
+    int n3 = run_acvp();
+    fprintf(stderr, "%s: ACVP: %d AES-256 ctrDRBG cases\n", aes_test_path_name(paths[p]), n3);
+    CHECK_EQ_INT(n3, 60);
+  }
+  aes_limit_path_for_testing(0);
   test_limits();
   test_state_after_zero_seed();
   return test_main_result("test_drbg_kat");
