@@ -571,8 +571,9 @@ AESNI_FN __attribute__((noinline)) static void drbg_small(aes_ks *ks, uint8_t v[
 /* aes_drbg_stack_wipe zeroizes DRBG_STACK_WIPE bytes of stack below its caller's frame: where
  * the fused generate's frame just was. With 15 round keys and up to 7 blocks live, the compiler
  * may spill round keys or cipher states there (secret), and C cannot name those slots; this
- * covers them (the fused functions' frames are under 200 bytes with gcc 12 and clang 14). */
-#define DRBG_STACK_WIPE 384
+ * covers them. The largest such frame, return address, saved registers and 32-byte alignment
+ * included, is under 500 bytes with gcc 12 and clang 14 (the VAES kernel for 3-4 blocks). */
+#define DRBG_STACK_WIPE 640
 AESNI_FN __attribute__((noinline)) void aes_drbg_stack_wipe(void) {
   __m128i area[DRBG_STACK_WIPE / 16];
   /* Volatile 16-byte stores: the compiler may neither drop them nor turn them into a memset call
