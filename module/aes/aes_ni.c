@@ -474,29 +474,49 @@ AESNI_FN __attribute__((always_inline)) static inline __m128i drbg_ctr_block(aes
   return _mm_shuffle_epi8(_mm_set_epi64x((long long)c.lo, (long long)c.hi), rev64);
 }
 
+/* The on-the-fly AES-256 expansion of drbg_expand.h on 128-bit registers. */
+#define DX_VEC __m128i
+#define DX_FN AESNI_FN
+#define DX_(name) ni_##name
+#define DX_LOAD16(p) _mm_loadu_si128((const __m128i *)(p))
+#define DX_PATTERN(p) _mm_load_si128((const __m128i *)(p))
+#define DX_XOR _mm_xor_si128
+#define DX_AND _mm_and_si128
+#define DX_SHUF _mm_shuffle_epi8
+#define DX_BSLLI _mm_slli_si128
+#define DX_AESENCLAST _mm_aesenclast_si128
+#define DX_SET1 _mm_set1_epi32
+#define DX_ZERO _mm_setzero_si128
+#include "module/aes/drbg_expand.h"
+
 /* drbg_small_n is aes_ni_drbg_generate_small for a constant |n| output blocks (0..4): the n + 3
- * counter blocks go through the 14 rounds together, round-major, so the AES unit's pipeline
- * stays full. */
+ * counter blocks go through each round together as its round key comes out of the expansion. */
 AESNI_FN __attribute__((always_inline)) static inline void drbg_small_n(
-    aes_ks *ks, uint8_t v[16], uint8_t key[32], uint8_t *out, size_t out_len,
-    const uint8_t *provided, const int n) {
-  __m128i *rk = (__m128i *)ks->words;
+    uint8_t v[16], uint8_t key[32], uint8_t *out, size_t out_len, const uint8_t *provided,
+    const int n) {
+  ni_sched ks;
+  ni_sched_init(&ks, key);
   const aes_ctr_state v0 = aes_ctr_load(v);
   __m128i x[7];
   /* 10.2.1.5.1 step 4: V = (V + 1) mod 2^128, output_block = E(Key, V), for each of the n output
    * blocks; step 6's CTR_DRBG_Update (10.2.1.2 steps 2.1-2.2) continues the same counter for its
-   * three blocks: E(Key, V + n + 1 .. V + n + 3). */
+   * three blocks: E(Key, V + n + 1 .. V + n + 3). Rounds 0 and 1 use Key itself. */
   AES_UNROLL
-  for (int j = 0; j < n + 3; j++) x[j] = _mm_xor_si128(drbg_ctr_block(v0, (uint64_t)j + 1), rk[0]);
-  AES_UNROLL
-  for (int r = 1; r < 14; r++) {
-    const __m128i k = _mm_load_si128(&rk[r]);
-    AES_UNROLL
-    for (int j = 0; j < n + 3; j++) x[j] = _mm_aesenc_si128(x[j], k);
+  for (int j = 0; j < n + 3; j++) {
+    x[j] = _mm_xor_si128(drbg_ctr_block(v0, (uint64_t)j + 1), ks.rk[0]);
+    x[j] = _mm_aesenc_si128(x[j], ks.rk[1]);
   }
-  const __m128i klast = _mm_load_si128(&rk[14]);
+  /* Round keys 2..14, each one step ahead of the round that uses it. */
   AES_UNROLL
-  for (int j = 0; j < n + 3; j++) x[j] = _mm_aesenclast_si128(x[j], klast);
+  for (int i = 2; i <= 14; i++) {
+    ni_sched_step(&ks, i);
+    if (i >= 3) {
+      AES_UNROLL
+      for (int j = 0; j < n + 3; j++) x[j] = _mm_aesenc_si128(x[j], ks.rk[i - 1]);
+    }
+  }
+  AES_UNROLL
+  for (int j = 0; j < n + 3; j++) x[j] = _mm_aesenclast_si128(x[j], ks.rk[14]);
 
   /* Step 5: returned_bits = the leftmost out_len bytes. Whole blocks go straight out; a partial
    * last block goes through a stack block that is wiped after. */
@@ -524,49 +544,21 @@ AESNI_FN __attribute__((always_inline)) static inline void drbg_small_n(
   _mm_storeu_si128((__m128i *)key, t0);
   _mm_storeu_si128((__m128i *)(key + 16), t1);
   _mm_storeu_si128((__m128i *)v, t2);
-  /* The new Key's schedule (FIPS 197 5.2, as aes_ni_init), expanded in registers straight into
-   * |ks|, so that the next request need not expand it. The expansion is a serial chain that the
-   * next request waits on, so latency counts: pshufb + aesenclast per word step; an
-   * aeskeygenassist + pshufd expansion measured 63 ns per 16-byte draw here against 35 ns. */
-  __m128i a = t0, b = t1;
-  rk[0] = a;
-  rk[1] = b;
-  int rcon = 0x01;
-  AES_UNROLL
-  for (int i = 2; i < 14; i += 2, rcon <<= 1) {
-    a = next_key_rot(a, b, rcon);
-    b = next_key_sub(b, a);
-    rk[i] = a;
-    rk[i + 1] = b;
-  }
-  rk[14] = next_key_rot(a, b, 0x40);
-  ks->rounds = 14;
-  ks->impl = AES_IMPL_AESNI;
 }
 
-AESNI_FN __attribute__((noinline)) static void drbg_small(aes_ks *ks, uint8_t v[16],
-                                                         uint8_t key[32], uint8_t *out,
-                                                         size_t out_len,
-                                                         const uint8_t *provided) {
-  /* The block count is public; one specialization per count keeps everything unrolled. */
-  switch ((out_len + 15) / 16) {
-    case 0:
-      drbg_small_n(ks, v, key, out, out_len, provided, 0);
-      break;
-    case 1:
-      drbg_small_n(ks, v, key, out, out_len, provided, 1);
-      break;
-    case 2:
-      drbg_small_n(ks, v, key, out, out_len, provided, 2);
-      break;
-    case 3:
-      drbg_small_n(ks, v, key, out, out_len, provided, 3);
-      break;
-    default:
-      drbg_small_n(ks, v, key, out, out_len, provided, 4);
-      break;
+/* One function per block count (public): each keeps its rounds interleaved with the expansion.
+ * In one function the compiler would hoist the count-independent expansion above the switch and
+ * spill the round keys. */
+#define DRBG_SMALL_COUNT(n)                                                                    \
+  AESNI_FN __attribute__((noinline)) static void drbg_small_##n(                              \
+      uint8_t v[16], uint8_t key[32], uint8_t *out, size_t out_len, const uint8_t *provided) { \
+    drbg_small_n(v, key, out, out_len, provided, n);                                          \
   }
-}
+DRBG_SMALL_COUNT(0)
+DRBG_SMALL_COUNT(1)
+DRBG_SMALL_COUNT(2)
+DRBG_SMALL_COUNT(3)
+DRBG_SMALL_COUNT(4)
 
 /* aes_drbg_stack_wipe zeroizes DRBG_STACK_WIPE bytes of stack below its caller's frame: where
  * the fused generate's frame just was. With 15 round keys and up to 7 blocks live, the compiler
@@ -601,8 +593,14 @@ AESNI_FN __attribute__((noinline, no_sanitize_address)) void aes_drbg_stack_wipe
   __asm__ __volatile__("" : : "r"(area) : "memory");
 }
 
-void aes_ni_drbg_generate_small(aes_ks *ks, uint8_t v[16], uint8_t key[32], uint8_t *out,
-                                size_t out_len, const uint8_t *provided) {
-  drbg_small(ks, v, key, out, out_len, provided);
+void aes_ni_drbg_generate_small(uint8_t v[16], uint8_t key[32], uint8_t *out, size_t out_len,
+                                const uint8_t *provided) {
+  switch ((out_len + 15) / 16) {
+    case 0: drbg_small_0(v, key, out, out_len, provided); break;
+    case 1: drbg_small_1(v, key, out, out_len, provided); break;
+    case 2: drbg_small_2(v, key, out, out_len, provided); break;
+    case 3: drbg_small_3(v, key, out, out_len, provided); break;
+    default: drbg_small_4(v, key, out, out_len, provided); break;
+  }
   aes_drbg_stack_wipe();
 }

@@ -166,17 +166,18 @@ void aes_ni_ctr(const aes_ks *ks, int width, uint8_t ctr[16], const uint8_t *in,
                 size_t nblocks);
 
 /* aes_ni_drbg_generate_small is SP 800-90Ar1 10.2.1.5.1 steps 4-6 (without the reseed counter)
- * of the AES-256 CTR_DRBG for |out_len| <= 64 bytes in one pass: with |ks| the AES-NI schedule of
- * Key (14 rounds) and |v| = V, it writes E(Key, V+1..) truncated to |out_len| bytes to |out|, then
- * the update: temp = E(Key, V+n+1..V+n+3) ^ |provided| (48 bytes, or NULL for 0^seedlen), the new
- * Key (32 bytes) to |key|, the new V to |v|, and the new Key's schedule into |ks|. Key, V, the
- * schedule, provided data and output are secret; |out_len| is public. */
-void aes_ni_drbg_generate_small(aes_ks *ks, uint8_t v[16], uint8_t key[32], uint8_t *out,
-                                size_t out_len, const uint8_t *provided);
+ * of the AES-256 CTR_DRBG for |out_len| <= 64 bytes in one pass, on 128-bit AES-NI registers: with
+ * |key| = Key (32 bytes) and |v| = V, it writes E(Key, V+1..) truncated to |out_len| bytes to
+ * |out|, then the update: temp = E(Key, V+n+1..V+n+3) ^ |provided| (48 bytes, or NULL for
+ * 0^seedlen), the new Key to |key| and the new V to |v|. Key's schedule is expanded on the fly,
+ * interleaved with the rounds (drbg_expand.h); no schedule is read or written, so a schedule the
+ * caller keeps of Key is stale afterwards. Key, V, provided data and output are secret; |out_len|
+ * is public. Only when fm_cpu_use(FM_CPU_AESNI). */
+void aes_ni_drbg_generate_small(uint8_t v[16], uint8_t key[32], uint8_t *out, size_t out_len,
+                                const uint8_t *provided);
 
-/* aes_vaes_drbg_generate_small is aes_ni_drbg_generate_small for CPUs with VAES (only when
- * fm_cpu_use(FM_CPU_AESNI | FM_CPU_VAES)), without a schedule: it expands |key| on the fly while
- * the blocks are encrypted (aes_vaes_drbg.c) and leaves no schedule of the new Key anywhere. */
+/* aes_vaes_drbg_generate_small is aes_ni_drbg_generate_small on 256-bit VAES registers, the
+ * blocks two per register (aes_vaes_drbg.c). Only when fm_cpu_use(FM_CPU_AESNI | FM_CPU_VAES). */
 void aes_vaes_drbg_generate_small(uint8_t v[16], uint8_t key[32], uint8_t *out, size_t out_len,
                                   const uint8_t *provided);
 

@@ -38,10 +38,11 @@ static inline void fresh_schedule(ctr_drbg_state *st) {
   }
 }
 
-/* use_vaes_small is true when a short request takes aes_vaes_drbg_generate_small: the CPU has
- * VAES and the bulk path is not capped below it (test builds cap it to reach every path). */
+/* use_vaes_small is true when a short request takes aes_vaes_drbg_generate_small rather than
+ * aes_ni_drbg_generate_small: the CPU has VAES and the bulk path is not capped below it (test
+ * builds cap it to reach every path). */
 static inline bool use_vaes_small(void) {
-  return fm_cpu_use(FM_CPU_AESNI | FM_CPU_VAES) && aes_ni_path() >= AES_PATH_VAES_AVX2;
+  return fm_cpu_use(FM_CPU_VAES) && aes_ni_path() >= AES_PATH_VAES_AVX2;
 }
 
 static void xor_into(uint8_t *dst, const uint8_t *src, size_t len) {
@@ -204,25 +205,21 @@ void ctr_drbg_reseed_nodf(ctr_drbg_state *st, const uint8_t entropy[CTR_DRBG_SEE
  * |provided| (seedlen bytes, or NULL for none) and mixed in (step 2). */
 static void generate_with_provided(ctr_drbg_state *st, uint8_t *out, size_t out_len,
                                    const uint8_t *provided) {
-  if (out_len <= 4 * CTR_DRBG_BLOCK_LEN && use_vaes_small()) {
-    /* Steps 4-6 in one VAES pass that expands Key while it encrypts (no schedule is read; the new
-     * Key's is not built until something needs it). */
-    aes_vaes_drbg_generate_small(st->v, st->key, out, out_len, provided);
+  if (out_len <= 4 * CTR_DRBG_BLOCK_LEN && fm_cpu_use(FM_CPU_AESNI)) {
+    /* Steps 4-6 in one pass that expands Key while it encrypts: the output blocks and the
+     * update's three blocks go through each round together; no schedule is read, and the new
+     * Key's is not built until something needs it. No secret is left on the stack. */
+    if (use_vaes_small()) {
+      aes_vaes_drbg_generate_small(st->v, st->key, out, out_len, provided);
+    } else {
+      aes_ni_drbg_generate_small(st->v, st->key, out, out_len, provided);
+    }
     st->ks_stale = 1;
     /* Step 7. */
     st->reseed_counter++;
     return;
   }
   fresh_schedule(st);
-  if (st->ks.impl == AES_IMPL_AESNI && out_len <= 4 * CTR_DRBG_BLOCK_LEN) {
-    /* Steps 4-6 in one AES-NI pass (the schedule was built by the AES-NI path): the output
-     * blocks and the update's three blocks under one load of the round keys, the new Key's
-     * schedule expanded in registers; no secret is left on the stack. */
-    aes_ni_drbg_generate_small(&st->ks, st->v, st->key, out, out_len, provided);
-    /* Step 7. */
-    st->reseed_counter++;
-    return;
-  }
   uint8_t ctr[CTR_DRBG_BLOCK_LEN];
   /* Room for up to four output blocks and the three update blocks, so that a small request is
    * one CTR call. */

@@ -1,6 +1,6 @@
-/* The fused short generates leave no secret on the stack: after aes_ni_drbg_generate_small (the
- * AES-NI kernel that keeps the schedule) and aes_vaes_drbg_generate_small (the VAES kernel that
- * expands Key on the fly), for 0..64-byte requests with and without provided data, the stack
+/* The fused short generates leave no secret on the stack: after aes_ni_drbg_generate_small (on
+ * 128-bit AES-NI registers) and aes_vaes_drbg_generate_small (on 256-bit VAES registers), both of
+ * which expand Key on the fly, for 0..64-byte requests with and without provided data, the stack
  * below the caller holds no 16-byte round key of the old or the new Key, no output block and no
  * half of the new Key or V. The kernels run on CPUs with AES-NI (and VAES for the second); where
  * the CPU lacks them the test checks only that it can tell (it reports what it skipped).
@@ -32,7 +32,7 @@ static __attribute__((noinline)) void run_kernel(int vaes, size_t len, int with_
   if (vaes) {
     aes_vaes_drbg_generate_small(g_v, g_key, g_out, len, with_provided ? g_provided : NULL);
   } else {
-    aes_ni_drbg_generate_small(&g_ks, g_v, g_key, g_out, len, with_provided ? g_provided : NULL);
+    aes_ni_drbg_generate_small(g_v, g_key, g_out, len, with_provided ? g_provided : NULL);
   }
   __asm__ __volatile__("" : : : "memory");
 }
