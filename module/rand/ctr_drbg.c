@@ -4,8 +4,9 @@
  * is exactly the counter of aes_ctr128_blocks, and one CTR call yields the output blocks and the
  * three blocks the following CTR_DRBG_Update needs, under the same key. The expanded schedule of
  * Key is kept in the state, so a generate request expands one key: the new one, at the end. The
- * exception is a short request on a CPU with VAES: it expands Key on the fly, interleaved with
- * its own rounds (faster, see module/aes/aes_vaes_drbg.c), and marks the kept schedule stale.
+ * exception is a short request (up to 64 bytes) on a CPU with AES-NI: it expands Key on the fly,
+ * interleaved with its own rounds (faster, see module/aes/drbg_expand.h), and marks the kept
+ * schedule stale; the next request that needs the schedule rebuilds it.
  *
  * The mechanism functions (ctr_drbg_*) take valid arguments; the public fm_ctr_drbg_* functions
  * check lengths and state against the limits of 10.2.1 Table 3 first. */
@@ -30,7 +31,7 @@ static void set_key_v(ctr_drbg_state *st, uint8_t temp[CTR_DRBG_SEED_LEN]) {
   fm_zeroize(temp, CTR_DRBG_SEED_LEN);
 }
 
-/* fresh_schedule rebuilds |ks| from Key when the VAES short generate left it stale. */
+/* fresh_schedule rebuilds |ks| from Key when a fused short generate left it stale. */
 static inline void fresh_schedule(ctr_drbg_state *st) {
   if (st->ks_stale) {
     aes_ks_init_encrypt(&st->ks, st->key, CTR_DRBG_KEY_LEN);

@@ -22,8 +22,9 @@
 
 /* ctr_drbg_state is the working state of one AES-256 CTR_DRBG (SP 800-90Ar1 10.2.1.1): Key (and
  * its expanded schedule, kept so that a generate request expands the key only once), V and the
- * reseed counter. The VAES short generate expands Key on the fly and leaves |ks| stale; whatever
- * uses |ks| next rebuilds it first. Everything but |flags|, |magic| and |ks_stale| is secret. */
+ * reseed counter. The fused short generate (AES-NI, up to 64 bytes) expands Key on the fly and
+ * leaves |ks| stale; whatever uses |ks| next rebuilds it first. Everything but |flags|, |magic|
+ * and |ks_stale| is secret. */
 typedef struct ctr_drbg_state {
   aes_ks ks;                       /* schedule of |key|, unless |ks_stale| */
   uint8_t key[CTR_DRBG_KEY_LEN];   /* Key */

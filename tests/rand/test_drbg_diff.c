@@ -7,10 +7,10 @@
  * Each sequence: instantiate with random lengths, then 1..8 random operations (generate of
  * 1..80 or 1..2048 bytes with or without additional input, reseed, prediction-resistant generate; the last
  * one a generate); every output compared. Each generate runs on an AES path drawn from those the
- * CPU has (AES-NI, VAES 256, VAES 512: the short requests take a fused kernel on the first two),
- * so that one instance moves between the kernel that keeps the key schedule and the one that
- * leaves it to be rebuilt. FIPSMOD_DIFF_SEQUENCES overrides the count (default 10000); the seed is
- * printed (FIPSMOD_TEST_SEED replays it). */
+ * CPU has (AES-NI, VAES 256, VAES 512: the short requests take the 128- or 256-bit fused kernel),
+ * so that one instance moves between the kernels, which leave the kept key schedule stale, and the
+ * long requests and reseeds, which must rebuild it. FIPSMOD_DIFF_SEQUENCES overrides the count
+ * (default 10000); the seed is printed (FIPSMOD_TEST_SEED replays it). */
 #include <openssl/core_names.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>

@@ -283,8 +283,9 @@ static void test_state_after_zero_seed(void) {
 }
 
 int main(void) {
-  /* Every AES path the CPU has: the short generates take the AES-NI fused kernel (schedule kept)
-   * or the VAES one (key expanded on the fly), the others the bulk CTR code of that width. */
+  /* Every AES path the CPU has: the short generates take the 128-bit AES-NI fused kernel or the
+   * VAES one, the others the bulk CTR code of that width; both kernels leave the kept schedule
+   * stale, which the next long request or reseed must notice. */
   int paths[3];
   const int npaths = aes_test_paths(paths);
   for (int p = 0; p < npaths; p++) {
