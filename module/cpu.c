@@ -16,7 +16,7 @@
 
 /* Written once by fm_cpu_init (the constructor, single-threaded); read-only afterwards. */
 static uint32_t g_detected;
-static uint32_t g_in_use;
+uint32_t fm_g_cpu_in_use; /* read by fm_cpu_use (module/internal.h) */
 static bool g_forced_portable;
 
 /* xgetbv(0): which register states the OS saves; AVX needs XMM|YMM, AVX-512 also opmask/ZMM. */
@@ -54,14 +54,12 @@ void fm_cpu_init(void) {
   g_detected = detect_features();
   const char *env = getenv("FIPSMOD_CPU");
   g_forced_portable = env != NULL && strcmp(env, "portable") == 0;
-  g_in_use = g_forced_portable ? 0 : g_detected;
+  fm_g_cpu_in_use = g_forced_portable ? 0 : g_detected;
 }
-
-bool fm_cpu_use(uint32_t features) { return (g_in_use & features) == features; }
 
 int fm_module_cpu_features(uint32_t *detected, uint32_t *in_use) {
   if (detected) *detected = g_detected;
-  if (in_use) *in_use = g_in_use;
+  if (in_use) *in_use = fm_g_cpu_in_use;
   return FM_OK;
 }
 

@@ -136,9 +136,14 @@ void fm_module_end_selftest(int status);
  * entry before anything else. */
 void fm_cpu_init(void);
 
+/* The features in use (cpu.c): written once by fm_cpu_init, read-only afterwards. */
+extern uint32_t fm_g_cpu_in_use;
+
 /* fm_cpu_use returns true when the module should use the FM_CPU_* feature(s) in |features| (all
- * of them detected and FIPSMOD_CPU not "portable"). Cheap: one load. */
-bool fm_cpu_use(uint32_t features);
+ * of them detected and FIPSMOD_CPU not "portable"). Inline: one load. */
+static inline bool fm_cpu_use(uint32_t features) {
+  return (fm_g_cpu_in_use & features) == features;
+}
 
 /* ---- Hooks the life cycle calls in the other parts of the module ------------------------- */
 

@@ -39,11 +39,25 @@ static inline void fresh_schedule(ctr_drbg_state *st) {
   }
 }
 
+/* drop_schedule marks |ks| stale when a fused short generate has moved Key past it, and wipes it
+ * then: it is the schedule of a former Key, which backtracking resistance says must not stay in
+ * the state. Wiped once per change to stale, not per request. */
+static inline void drop_schedule(ctr_drbg_state *st) {
+  if (!st->ks_stale) {
+    aes_ks_wipe(&st->ks);
+    st->ks_stale = 1;
+  }
+}
+
 /* use_vaes_small is true when a short request takes aes_vaes_drbg_generate_small rather than
- * aes_ni_drbg_generate_small: the CPU has VAES and the bulk path is not capped below it (test
- * builds cap it to reach every path). */
+ * aes_ni_drbg_generate_small: the CPU has VAES and, in test builds, the bulk path is not capped
+ * below it (aes_ni_path, a call, is asked only there: the tests cap it to reach every path). */
 static inline bool use_vaes_small(void) {
+#if defined(FIPSMOD_TEST_HOOKS)
   return fm_cpu_use(FM_CPU_VAES) && aes_ni_path() >= AES_PATH_VAES_AVX2;
+#else
+  return fm_cpu_use(FM_CPU_VAES);
+#endif
 }
 
 static void xor_into(uint8_t *dst, const uint8_t *src, size_t len) {
@@ -215,7 +229,7 @@ static void generate_with_provided(ctr_drbg_state *st, uint8_t *out, size_t out_
     } else {
       aes_ni_drbg_generate_small(st->v, st->key, out, out_len, provided);
     }
-    st->ks_stale = 1;
+    drop_schedule(st);
     /* Step 7. */
     st->reseed_counter++;
     return;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "fipsmod/drbg.h"
+#include "module/internal.h"
 #include "module/rand/internal.h"
 #include "tests/aes/aes_test_paths.h"
 #include "tests/common/test_util.h"
@@ -282,6 +283,36 @@ static void test_state_after_zero_seed(void) {
   fm_ctr_drbg_uninstantiate(&d);
 }
 
+/* test_kept_schedule: a short generate on AES-NI moves Key past the kept schedule, which is then
+ * wiped (it belongs to a former Key) and marked stale; a long generate rebuilds it for the
+ * current Key. Without AES-NI the schedule stays current throughout. */
+static void test_kept_schedule(void) {
+  uint8_t e[48], out[100];
+  for (int i = 0; i < 48; i++) e[i] = (uint8_t)(i * 11 + 1);
+  fm_ctr_drbg d;
+  ctr_drbg_state *st = (ctr_drbg_state *)(void *)&d;
+  CHECK_EQ_INT(fm_ctr_drbg_instantiate(&d, 0, e, 48, NULL, 0, NULL, 0), FM_OK);
+  CHECK_EQ_INT(st->ks_stale, 0);
+  CHECK_EQ_INT(fm_ctr_drbg_generate(&d, out, 16, NULL, 0, NULL, 0), FM_OK);
+  if (fm_cpu_use(FM_CPU_AESNI)) {
+    CHECK_EQ_INT(st->ks_stale, 1);
+    CHECK(test_is_all_zero(&st->ks, sizeof(st->ks)));
+  } else {
+    CHECK_EQ_INT(st->ks_stale, 0);
+  }
+  CHECK_EQ_INT(fm_ctr_drbg_generate(&d, out, sizeof(out), NULL, 0, NULL, 0), FM_OK);
+  CHECK_EQ_INT(st->ks_stale, 0);
+  aes_ks want;
+  memset(&want, 0, sizeof(want));
+  CHECK_EQ_INT(aes_ks_init_encrypt(&want, st->key, 32), 1);
+  CHECK_EQ_INT(st->ks.impl, want.impl);
+  /* The round keys (AES-NI: 15 blocks; portable: 15 bitsliced keys of 64 bytes). */
+  const size_t used = want.impl == AES_IMPL_AESNI ? 15 * 16 : 15 * 64;
+  CHECK_MEM(st->ks.words, want.words, used);
+  aes_ks_wipe(&want);
+  fm_ctr_drbg_uninstantiate(&d);
+}
+
 int main(void) {
   /* Every AES path the CPU has: the short generates take the 128-bit AES-NI fused kernel or the
    * VAES one, the others the bulk CTR code of that width; both kernels leave the kept schedule
@@ -304,5 +335,6 @@ int main(void) {
   aes_limit_path_for_testing(0);
   test_limits();
   test_state_after_zero_seed();
+  test_kept_schedule();
   return test_main_result("test_drbg_kat");
 }
