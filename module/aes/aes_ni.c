@@ -518,32 +518,8 @@ AESNI_FN __attribute__((always_inline)) static inline void drbg_small_n(
   AES_UNROLL
   for (int j = 0; j < n + 3; j++) x[j] = _mm_aesenclast_si128(x[j], ks.rk[14]);
 
-  /* Step 5: returned_bits = the leftmost out_len bytes. Whole blocks go straight out; a partial
-   * last block goes through a stack block that is wiped after. */
-  const size_t full = out_len / 16, rem = out_len % 16;
-  AES_UNROLL
-  for (int j = 0; j < n; j++) {
-    if ((size_t)j < full) _mm_storeu_si128((__m128i *)(out + 16 * (size_t)j), x[j]);
-  }
-  if (n > 0 && rem != 0) {
-    /* n = ceil(out_len / 16): a partial block is the last of the n. */
-    uint8_t last[16];
-    _mm_storeu_si128((__m128i *)last, x[n > 0 ? n - 1 : 0]);
-    memcpy(out + 16 * full, last, rem);
-    fm_zeroize(last, sizeof(last));
-  }
-
-  /* Step 6, 10.2.1.2 step 4: temp = temp XOR provided_data (absent: 0^seedlen, no change). */
-  __m128i t0 = x[n], t1 = x[n + 1], t2 = x[n + 2];
-  if (provided != NULL) {
-    t0 = _mm_xor_si128(t0, _mm_loadu_si128((const __m128i *)provided));
-    t1 = _mm_xor_si128(t1, _mm_loadu_si128((const __m128i *)(provided + 16)));
-    t2 = _mm_xor_si128(t2, _mm_loadu_si128((const __m128i *)(provided + 32)));
-  }
-  /* 10.2.1.2 steps 5-6: Key = leftmost 256 bits of temp, V = the rightmost 128. */
-  _mm_storeu_si128((__m128i *)key, t0);
-  _mm_storeu_si128((__m128i *)(key + 16), t1);
-  _mm_storeu_si128((__m128i *)v, t2);
+  /* Steps 5-6. */
+  ni_finish(x, n, out, out_len, provided, key, v);
 }
 
 /* One function per block count (public): each keeps its rounds interleaved with the expansion.

@@ -40,11 +40,6 @@ VAES256_FN __attribute__((always_inline)) static inline __m256i ctr_pair(__m256i
   return _mm256_shuffle_epi8(_mm256_sub_epi64(s, _mm256_slli_si256(lt, 8)), DX_PATTERN(k_swap128));
 }
 
-/* lane returns block |b| of the blocks held two per register in |y|. */
-VAES256_FN __attribute__((always_inline)) static inline __m128i lane(const __m256i *y, int b) {
-  return (b & 1) ? _mm256_extracti128_si256(y[b / 2], 1) : _mm256_castsi256_si128(y[b / 2]);
-}
-
 /* drbg_vaes_n is aes_vaes_drbg_generate_small for a constant |n| (0..4) output blocks: blocks
  * 0..n-1 are the output, n..n+2 the update's temp, two per register. */
 VAES256_FN __attribute__((always_inline)) static inline void drbg_vaes_n(
@@ -75,29 +70,13 @@ VAES256_FN __attribute__((always_inline)) static inline void drbg_vaes_n(
   AES_UNROLL
   for (int j = 0; j < ny; j++) y[j] = _mm256_aesenclast_epi128(y[j], x.rk[14]);
 
-  /* Step 5: returned_bits = the leftmost out_len bytes; a partial last block goes through a
-   * stack block that is wiped after. */
-  const size_t full = out_len / 16, rem = out_len % 16;
+  /* Steps 5-6, on the blocks one per 128-bit register. */
+  __m128i blk[8];
   AES_UNROLL
-  for (int b = 0; b < n; b++) {
-    if ((size_t)b < full) _mm_storeu_si128((__m128i *)(out + 16 * (size_t)b), lane(y, b));
+  for (int b = 0; b < n + 3; b++) {
+    blk[b] = (b & 1) ? _mm256_extracti128_si256(y[b / 2], 1) : _mm256_castsi256_si128(y[b / 2]);
   }
-  if (n > 0 && rem != 0) {
-    uint8_t last[16];
-    _mm_storeu_si128((__m128i *)last, lane(y, n > 0 ? n - 1 : 0));
-    memcpy(out + 16 * full, last, rem);
-    fm_zeroize(last, sizeof(last));
-  }
-  /* Step 6, 10.2.1.2 steps 4-6: temp ^= provided_data; Key = temp's first 32 bytes, V the rest. */
-  __m128i t0 = lane(y, n), t1 = lane(y, n + 1), t2 = lane(y, n + 2);
-  if (provided != NULL) {
-    t0 = _mm_xor_si128(t0, _mm_loadu_si128((const __m128i *)provided));
-    t1 = _mm_xor_si128(t1, _mm_loadu_si128((const __m128i *)(provided + 16)));
-    t2 = _mm_xor_si128(t2, _mm_loadu_si128((const __m128i *)(provided + 32)));
-  }
-  _mm_storeu_si128((__m128i *)key, t0);
-  _mm_storeu_si128((__m128i *)(key + 16), t1);
-  _mm_storeu_si128((__m128i *)v, t2);
+  vaes_finish(blk, n, out, out_len, provided, key, v);
 }
 
 /* One function per block count (public): each keeps its rounds interleaved with the expansion.

@@ -32,7 +32,9 @@
  *   prefix(rk(i-2)) = P2(i-4) ^ (S(i-2) & (1,0,1,0)) avoids a serial four-word prefix XOR.
  *
  * Key and every value here are secret; the patterns and the Rcon words depend on the public step
- * number only. */
+ * number only.
+ *
+ * The header also holds what both kernels do with their blocks once encrypted (DX_(finish)). */
 
 /* Shuffle patterns, the same in both 128-bit lanes. k_chain[k]: the bytes of word 3 rotated left
  * by k, in every column. k_unrotate[k]: each word rotated left by (4 - k) mod 4 bytes, which
@@ -112,4 +114,35 @@ DX_FN __attribute__((always_inline)) static inline void DX_(sched_step)(DX_(sche
                             : (i == 2 ? x->pre0 : x->pre1);
   x->rk[i] = DX_XOR(t, pre);
   if (i <= 10) x->p2[i] = DX_(prefix2)(x->rk[i]);
+}
+
+/* finish is 10.2.1.5.1 steps 5-6 once the n + 3 blocks E(Key, V+1 ..) are in |blk| (n = a
+ * constant 0..4, the output's block count): returned_bits = the leftmost |out_len| bytes, a
+ * partial last block through a stack block that is wiped after; then the update (10.2.1.2 steps
+ * 4-6): temp = the last three blocks ^ |provided| (NULL: 0^seedlen), Key = its first 32 bytes, V
+ * the rest. */
+DX_FN __attribute__((always_inline)) static inline void DX_(finish)(
+    const __m128i *blk, const int n, uint8_t *out, size_t out_len, const uint8_t *provided,
+    uint8_t key[32], uint8_t v[16]) {
+  const size_t full = out_len / 16, rem = out_len % 16;
+  AES_UNROLL
+  for (int b = 0; b < n; b++) {
+    if ((size_t)b < full) _mm_storeu_si128((__m128i *)(out + 16 * (size_t)b), blk[b]);
+  }
+  if (n > 0 && rem != 0) {
+    /* n = ceil(out_len / 16): a partial block is the last of the n. */
+    uint8_t last[16];
+    _mm_storeu_si128((__m128i *)last, blk[n > 0 ? n - 1 : 0]);
+    memcpy(out + 16 * full, last, rem);
+    fm_zeroize(last, sizeof(last));
+  }
+  __m128i t0 = blk[n], t1 = blk[n + 1], t2 = blk[n + 2];
+  if (provided != NULL) {
+    t0 = _mm_xor_si128(t0, _mm_loadu_si128((const __m128i *)provided));
+    t1 = _mm_xor_si128(t1, _mm_loadu_si128((const __m128i *)(provided + 16)));
+    t2 = _mm_xor_si128(t2, _mm_loadu_si128((const __m128i *)(provided + 32)));
+  }
+  _mm_storeu_si128((__m128i *)key, t0);
+  _mm_storeu_si128((__m128i *)(key + 16), t1);
+  _mm_storeu_si128((__m128i *)v, t2);
 }
