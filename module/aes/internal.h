@@ -177,7 +177,7 @@ void aes_ni_drbg_generate_small(uint8_t v[16], uint8_t key[32], uint8_t *out, si
                                 const uint8_t *provided);
 
 /* aes_vaes_drbg_generate_small is aes_ni_drbg_generate_small on 256-bit VAES registers, the
- * blocks two per register (aes_vaes_drbg.c). Only when fm_cpu_use(FM_CPU_AESNI | FM_CPU_VAES). */
+ * blocks two per register (aes_vaes.c). Only when fm_cpu_use(FM_CPU_AESNI | FM_CPU_VAES). */
 void aes_vaes_drbg_generate_small(uint8_t v[16], uint8_t key[32], uint8_t *out, size_t out_len,
                                   const uint8_t *provided);
 

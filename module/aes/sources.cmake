@@ -3,5 +3,4 @@ list(APPEND FIPSMOD_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/aes.c
   ${CMAKE_CURRENT_LIST_DIR}/aes_portable.c
   ${CMAKE_CURRENT_LIST_DIR}/aes_ni.c
-  ${CMAKE_CURRENT_LIST_DIR}/aes_vaes.c
-  ${CMAKE_CURRENT_LIST_DIR}/aes_vaes_drbg.c)
+  ${CMAKE_CURRENT_LIST_DIR}/aes_vaes.c)
