@@ -371,16 +371,22 @@ static inline int rand_enter(rand_state *st) {
   return ENTER_OK;
 }
 
+/* leave_during_cleanup is rand_leave when cleanup began during the draw: wipe what the draw may
+ * have rewritten, then let cleanup proceed. Out of line, so that the draws' fast paths make no
+ * call and keep the state in a scratch register. */
+__attribute__((noinline, cold)) static int leave_during_cleanup(rand_state *st, uint8_t *out,
+                                                                size_t len, int err) {
+  fm_zeroize(out, len);
+  wipe_state_secrets(st);
+  atomic_store_explicit(&st->busy, 0, memory_order_release);
+  return err != FM_OK ? err : FM_ERR_NOT_OPERATIONAL;
+}
+
 /* rand_leave ends a use begun by rand_enter. When cleanup started meanwhile, the output is
  * wiped and FM_ERR_NOT_OPERATIONAL returned (an earlier error is kept). */
 static inline int rand_leave(rand_state *st, uint8_t *out, size_t len, int err) {
   if (__builtin_expect(atomic_load_explicit(&g_off, memory_order_acquire), 0)) {
-    /* Cleanup began during this draw. Wipe what the draw may have rewritten, then let cleanup
-     * proceed. */
-    fm_zeroize(out, len);
-    wipe_state_secrets(st);
-    atomic_store_explicit(&st->busy, 0, memory_order_release);
-    return err != FM_OK ? err : FM_ERR_NOT_OPERATIONAL;
+    return leave_during_cleanup(st, out, len, err);
   }
   atomic_store_explicit(&st->busy, 0, memory_order_release);
   if (err != FM_OK) fm_zeroize(out, len);
@@ -655,6 +661,14 @@ __attribute__((noinline)) static int take_slow(rand_state *st, uint8_t *out, siz
 
 static int take_batch_first(uint8_t *out, size_t len);
 
+/* take_refused is a take that rand_enter turned away: re-entered (a one-off DRBG serves it) or
+ * cleanup under way. Out of line, like leave_during_cleanup. */
+__attribute__((noinline, cold)) static int take_refused(int e, uint8_t *out, size_t len) {
+  if (e == ENTER_NESTED) return rand_oneoff(out, len, NULL, 0);
+  fm_zeroize(out, len);
+  return FM_ERR_NOT_OPERATIONAL;
+}
+
 /* take_batch: see rand_take_batch in internal.h. Inlined with a constant |len| by the
  * fixed-size entry points below, so the copy and the wipe are a few moves. Handing out bytes
  * already generated is not a generate request, so only the fork generation is checked here; the
@@ -663,11 +677,7 @@ __attribute__((always_inline)) static inline int take_batch(uint8_t *out, size_t
   rand_state *st = tl_state;
   if (__builtin_expect(st == NULL, 0)) return take_batch_first(out, len);
   int e = rand_enter(st);
-  if (__builtin_expect(e != ENTER_OK, 0)) {
-    if (e == ENTER_NESTED) return rand_oneoff(out, len, NULL, 0);
-    fm_zeroize(out, len);
-    return FM_ERR_NOT_OPERATIONAL;
-  }
+  if (__builtin_expect(e != ENTER_OK, 0)) return take_refused(e, out, len);
   _Atomic uint64_t *word = atomic_load_explicit(&g_gen_ptr, memory_order_relaxed);
   uint64_t gen = atomic_load_explicit(word, memory_order_relaxed);
   if (__builtin_expect(~gen != st->gen_cookie || st->batch_left < len, 0)) {
