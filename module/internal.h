@@ -38,7 +38,9 @@ static inline uint64_t ct_msb_mask_u64(uint64_t x) {
   return ct_value_barrier_u64(0u - (ct_value_barrier_u64(x) >> 63));
 }
 
-/* ct_is_zero_u64 is all-ones when x == 0: ~x & (x - 1) has its top bit set only for x == 0. */
+/* ct_is_zero_u64 is all-ones when x == 0: ~x & (x - 1) has its top bit set only for x == 0. The
+ * barrier on the result (inside ct_msb_mask_u64) keeps the compiler from turning code that uses
+ * the mask back into a branch or a selected address. */
 static inline uint64_t ct_is_zero_u64(uint64_t x) {
   return ct_msb_mask_u64(~x & (x - 1));
 }
@@ -52,8 +54,10 @@ static inline uint64_t ct_lt_u64(uint64_t a, uint64_t b) {
   return ct_msb_mask_u64((~a & b) | (~(a ^ b) & (a - b)));
 }
 
-/* ct_select_u64 returns a where mask is all-ones and b where it is zero. */
+/* ct_select_u64 returns a where mask is all-ones and b where it is zero. The barrier on the mask
+ * stops the compiler from proving it is one of two values and emitting a cmov of addresses. */
 static inline uint64_t ct_select_u64(uint64_t mask, uint64_t a, uint64_t b) {
+  mask = ct_value_barrier_u64(mask);
   return (mask & a) | (~mask & b);
 }
 
@@ -62,7 +66,19 @@ static inline uint32_t ct_is_zero_u32(uint32_t x) {
 }
 static inline uint32_t ct_eq_u32(uint32_t a, uint32_t b) { return ct_is_zero_u32(a ^ b); }
 static inline uint32_t ct_select_u32(uint32_t mask, uint32_t a, uint32_t b) {
+  mask = ct_value_barrier_u32(mask);
   return (mask & a) | (~mask & b);
+}
+
+/* fm_declassify tells a constant-time checker that the |len| bytes at |p|, computed from secrets,
+ * are public from here on (a released signature, the fact that a number is invertible). In
+ * test-hooks builds under valgrind it marks them defined for memcheck; elsewhere, and in
+ * libfipsmod itself, it does nothing. fm_declassify_u64 does the same for one word and returns
+ * it. The one declassify helper of the module (module/util.c). */
+void fm_declassify(const void *p, size_t len);
+static inline uint64_t fm_declassify_u64(uint64_t v) {
+  fm_declassify(&v, sizeof v);
+  return ct_value_barrier_u64(v);
 }
 
 /* fm_ct_memeq returns 1 when the |len| bytes at a and b are equal, 0 otherwise, in time that
@@ -120,8 +136,27 @@ void fm_module_enter_error(const char *why);
 /* fm_module_error_reason returns the first reason given to fm_module_enter_error, or NULL. */
 const char *fm_module_error_reason(void);
 
-/* The gate every service opens with: outside OPERATIONAL it returns FM_ERR_NOT_OPERATIONAL.
- * Services wipe their outputs before returning it. */
+/* ---- Refusing a call ----------------------------------------------------------------------
+ * Every service checks in one order: the module state first, then its arguments (NULL, lengths,
+ * overlap, key state), then runs. A refused call wipes every output it could legitimately have
+ * written and nothing else: a length that is itself what made the call fail is never used to
+ * touch memory (the caller's buffer may be smaller than what it claimed). */
+
+/* fm_service_gate returns FM_OK when services may run (fm_module_operational) and
+ * FM_ERR_NOT_OPERATIONAL otherwise. */
+static inline int fm_service_gate(void) {
+  return fm_module_operational() ? FM_OK : FM_ERR_NOT_OPERATIONAL;
+}
+
+/* fm_refuse wipes |len| bytes at |out| (nothing when out is NULL or len is 0) and returns
+ * |status|. Pass only a length the call has checked, or 0. */
+int fm_refuse(int status, void *out, size_t len);
+
+/* fm_refuse2 is fm_refuse for a call with two outputs (a buffer and the length it wrote, say). */
+int fm_refuse2(int status, void *out1, size_t len1, void *out2, size_t len2);
+
+/* FM_CHECK_OPERATIONAL is the old gate (a hidden return that wipes nothing). It goes away as the
+ * services move to fm_service_gate and fm_refuse (issue 10); do not add new uses. */
 #define FM_CHECK_OPERATIONAL()                                                                      \
   do {                                                                                             \
     if (!fm_module_operational()) return FM_ERR_NOT_OPERATIONAL;                                  \
@@ -154,15 +189,61 @@ static inline bool fm_cpu_use(uint32_t features) {
 /* fm_selftest_power_on runs the power-on self-tests (selftest/). Returns FM_OK or an error. */
 int fm_selftest_power_on(void);
 
-/* fm_selftest_record_conditional records the outcome of a conditional self-test (|kind| is
- * "health" for the entropy health tests, "pairwise" for key generation's pairwise consistency
- * test) in the self-test report (selftest/). A failure (status != FM_OK) also moves the module to
- * ERROR. |name| and |algorithm| must be string constants. Thread-safe. */
-void fm_selftest_record_conditional(const char *name, const char *algorithm, const char *kind,
-                                    int status);
+/* Self-test identities. Each names one row of the self-test table in selftest/, which alone holds
+ * the names, algorithms and kinds the report shows. The algorithm folders name a test by its id:
+ * a conditional test when they record its outcome, a deferred test when they ensure it has run. */
+typedef enum fm_selftest_id {
+  FM_ST_HMAC_SHA256_KAT,
+  FM_ST_INTEGRITY,
+  FM_ST_SHA256_KAT,
+  FM_ST_SHA384_KAT,
+  FM_ST_SHA512_KAT,
+  FM_ST_HMAC_SHA384_KAT,
+  FM_ST_HMAC_SHA512_KAT,
+  FM_ST_AES128_ECB_ENC_KAT,
+  FM_ST_AES128_ECB_DEC_KAT,
+  FM_ST_AES128_CBC_ENC_KAT,
+  FM_ST_AES128_CBC_DEC_KAT,
+  FM_ST_AES128_CTR_ENC_KAT,
+  FM_ST_AES128_CTR_DEC_KAT,
+  FM_ST_AES256_ECB_ENC_KAT,
+  FM_ST_AES256_ECB_DEC_KAT,
+  FM_ST_AES256_CBC_ENC_KAT,
+  FM_ST_AES256_CBC_DEC_KAT,
+  FM_ST_AES256_CTR_ENC_KAT,
+  FM_ST_AES256_CTR_DEC_KAT,
+  FM_ST_CTR_DRBG_DF_KAT,
+  FM_ST_CTR_DRBG_NODF_KAT,
+  FM_ST_CTR_DRBG_UNINSTANTIATE_KAT,
+  FM_ST_ENTROPY_STARTUP,
+  FM_ST_RSA_VERIFY_KAT,
+  FM_ST_RSA_SIGN_KAT,
+  /* Conditional tests: recorded by their service each time it runs. */
+  FM_ST_ENTROPY_HEALTH, /* SP 800-90B RCT/APT on every seed request */
+  FM_ST_ENTROPY_SOURCE, /* the kernel source itself failed (getrandom error) */
+  FM_ST_RSA_PCT,        /* RSA key generation's pairwise consistency test */
+} fm_selftest_id;
+
+/* fm_selftest_ensure makes sure the deferred (before-first-use) test |id| has passed in this
+ * process, running it first if it has not. Returns FM_OK (one atomic load after the first time;
+ * at once on the thread running self-tests) or FM_ERR_NOT_OPERATIONAL when it failed (the module
+ * is then in ERROR). Thread-safe. The algorithm folders' only way to reach a deferred test. */
+int fm_selftest_ensure(fm_selftest_id id);
+
+/* fm_selftest_record_conditional records the outcome of the conditional self-test |id| in the
+ * report. A failure (status != FM_OK) also moves the module to ERROR. Thread-safe. */
+void fm_selftest_record_conditional(fm_selftest_id id, int status);
 
 /* fm_rand_module_cleanup zeroizes every DRBG state and switches the RNG off (module/rand/).
  * Called by fm_module_cleanup, by the exit handler and on entering ERROR. */
 void fm_rand_module_cleanup(void);
+
+/* ---- Test-only entry points ---------------------------------------------------------------
+ * They exist only in test-hooks builds (the internal test library, libfipsmod_testhooks.so),
+ * never in libfipsmod.so or libfipsmod.a. */
+#if defined(FIPSMOD_TEST_HOOKS)
+/* fm_module_force_error_for_testing moves the module to ERROR as a failed self-test would. */
+void fm_module_force_error_for_testing(void);
+#endif
 
 #endif

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "module/internal.h"
-#include "module/test_hooks.h"
+#include "module/internal.h"
 
 _Atomic int fm_g_module_state = FM_STATE_UNINITIALIZED;
 

@@ -287,14 +287,9 @@ done:
  * The RSA signing test (a private-key import and a 2048-bit CRT signature, checked with the public
  * key) costs more than every other power-on test together, so it runs once before the first use
  * of an RSA private key (FIPS 140-3 IG 10.3.A allows a CAST before the first use of the
- * algorithm) when module/rsa calls fm_selftest_before_first_use() at the top of its private-key
- * services and says so by defining RSA_CALLS_SELFTEST_BEFORE_FIRST_USE in module/rsa/internal.h.
- * Without that promise it runs at power-on. Verification is cheap and always runs at power-on. */
-#if defined(RSA_CALLS_SELFTEST_BEFORE_FIRST_USE)
+ * algorithm): module/rsa calls fm_selftest_ensure(FM_ST_RSA_SIGN_KAT) before every private-key
+ * operation. Verification is cheap and always runs at power-on. */
 #define RSA_SIGN_KAT_WHEN FM_SELFTEST_BEFORE_FIRST_USE
-#else
-#define RSA_SIGN_KAT_WHEN FM_SELFTEST_AT_POWER_ON
-#endif
 
 #define KAT(name, alg, fn, arg) {name, alg, FM_SELFTEST_KIND_KAT, FM_SELFTEST_AT_POWER_ON, fn, arg}
 

@@ -117,7 +117,7 @@ int fm_entropy_get(entropy_health *h, uint8_t *out, size_t len) {
   }
   fm_zeroize(out, len);
   /* The source failed: the module can no longer produce random bits it vouches for. */
-  fm_selftest_record_conditional(src != 0 ? "getrandom" : "SP800-90B RCT/APT", "ENTROPY", "health",
+  fm_selftest_record_conditional(src != 0 ? FM_ST_ENTROPY_SOURCE : FM_ST_ENTROPY_HEALTH,
                                  FM_ERR_ENTROPY);
   return FM_ERR_ENTROPY;
 }

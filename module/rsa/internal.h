@@ -8,10 +8,6 @@
 #ifndef FIPSMOD_MODULE_RSA_INTERNAL_H
 #define FIPSMOD_MODULE_RSA_INTERNAL_H
 
-/* rsa_private_op calls fm_selftest_before_first_use() first, so the self-test runner may defer the
- * RSA signing known-answer test from load to the first private-key use (selftest/kat.c). */
-#define RSA_CALLS_SELFTEST_BEFORE_FIRST_USE 1
-
 #include <assert.h>
 #include <stddef.h>
 #include <stdint.h>

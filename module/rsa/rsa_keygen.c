@@ -224,7 +224,7 @@ int fm_rsa_key_generate(unsigned bits, fm_rsa_key **key) {
   }
   if (st == FM_OK) {
     st = pairwise_test(k);
-    fm_selftest_record_conditional("RSA-PCT", "RSA", "pairwise", st);
+    fm_selftest_record_conditional(FM_ST_RSA_PCT, st);
     /* A failed pairwise test has put the module in ERROR: no key leaves it then. */
     if (st == FM_OK && !fm_module_operational()) st = FM_ERR_KEYGEN;
   }

@@ -17,7 +17,6 @@
 #include "module/internal.h"
 #include "module/rsa/internal.h"
 #include "module/sha/internal.h"
-#include "selftest/internal.h"
 
 /* ---- Public and private operations --------------------------------------------------------- */
 
@@ -206,8 +205,8 @@ int rsa_private_op(const fm_rsa_key *key, uint64_t *out, const uint64_t *in) {
   uint64_t a[BN_MAX_LIMBS], ai[BN_MAX_LIMBS], x[BN_MAX_LIMBS], y[BN_MAX_LIMBS];
 
   /* The RSA signing self-test runs once, before the first private-key operation, instead of at
-   * load (RSA_CALLS_SELFTEST_BEFORE_FIRST_USE): one atomic load after the first time. */
-  int st = fm_selftest_before_first_use();
+   * load: one atomic load after the first time. */
+  int st = fm_selftest_ensure(FM_ST_RSA_SIGN_KAT);
   if (st != FM_OK) {
     fm_zeroize(out, nl * sizeof(uint64_t));
     return st;

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "fipsmod/aes.h"
-#include "module/test_hooks.h"
+#include "module/internal.h"
 #include "tests/common/test_util.h"
 
 #define FILL 0xa5

@@ -7,7 +7,7 @@
 
 #include "fipsmod/fipsmod.h"
 #include "module/internal.h"
-#include "module/test_hooks.h"
+#include "module/internal.h"
 #include "tests/common/test_util.h"
 
 static void test_loaded_module_is_operational(void) {

@@ -12,7 +12,7 @@
 #include "fipsmod/rand.h"
 #include "fipsmod/uuid.h"
 #include "module/rand/internal.h"
-#include "module/test_hooks.h"
+#include "module/internal.h"
 #include "tests/common/test_util.h"
 #include "tests/rand/rand_test_util.h"
 

@@ -11,7 +11,7 @@
 #include "fipsmod/rsa.h"
 #include "module/internal.h"
 #include "module/rsa/internal.h"
-#include "module/test_hooks.h"
+#include "module/internal.h"
 #include "rsa_test_vectors.h"
 #include "tests/common/test_util.h"
 

@@ -53,7 +53,7 @@ static void *runner(void *arg) {
 static void *recorder(void *arg) {
   (void)arg;
   for (int i = 0; i < RECORDS; i++)
-    fm_selftest_record_conditional("threads-test-conditional", "test", "health", FM_OK);
+    fm_selftest_record_conditional(FM_ST_RSA_PCT, FM_OK);
   return NULL;
 }
 
@@ -75,7 +75,7 @@ int main(void) {
   CHECK_EQ_INT(fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n), FM_OK);
   int found = 0;
   for (size_t i = 0; i < n; i++) {
-    if (strcmp(e[i].name, "threads-test-conditional") == 0) {
+    if (strcmp(e[i].name, "RSA-PCT") == 0) {
       found = 1;
       CHECK_EQ_INT(e[i].runs, 2 * RECORDS);
     }

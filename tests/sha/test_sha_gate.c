@@ -11,7 +11,7 @@
 #include "fipsmod/hmac.h"
 #include "fipsmod/module.h"
 #include "fipsmod/sha.h"
-#include "module/test_hooks.h"
+#include "module/internal.h"
 #include "tests/common/test_util.h"
 
 static const fm_hash_alg k_algs[3] = {FM_HASH_SHA256, FM_HASH_SHA384, FM_HASH_SHA512};
