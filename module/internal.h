@@ -238,12 +238,21 @@ void fm_selftest_record_conditional(fm_selftest_id id, int status);
  * Called by fm_module_cleanup, by the exit handler and on entering ERROR. */
 void fm_rand_module_cleanup(void);
 
+/* fm_rsa_module_cleanup zeroizes every thread's RSA blinding pair (module/rsa/). Called with
+ * fm_rand_module_cleanup: by fm_module_cleanup, by the exit handler and on entering ERROR. */
+void fm_rsa_module_cleanup(void);
+
 /* ---- Test-only entry points ---------------------------------------------------------------
  * They exist only in test-hooks builds (the internal test library, libfipsmod_testhooks.so),
  * never in libfipsmod.so or libfipsmod.a. */
 #if defined(FIPSMOD_TEST_HOOKS)
 /* fm_module_force_error_for_testing moves the module to ERROR as a failed self-test would. */
 void fm_module_force_error_for_testing(void);
+
+/* fm_mark_secret_for_testing tells valgrind memcheck that the |len| bytes at |p| are secret
+ * (undefined), so that a constant-time test sees every branch or index that depends on them. The
+ * opposite of fm_declassify; nothing without valgrind. */
+void fm_mark_secret_for_testing(const void *p, size_t len);
 #endif
 
 #endif

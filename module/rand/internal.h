@@ -131,6 +131,11 @@ enum {
  * (a stuck noise source); 0 restores getrandom(2). */
 void fm_entropy_set_stuck_source_for_testing(int on, uint8_t byte);
 
+/* fm_entropy_mark_secret_for_testing(1) makes every entropy request that passes the health
+ * tests mark its bytes undefined for valgrind memcheck, so constant-time tests follow the
+ * entropy into the DRBG state, RSA blinding values and PSS salts. */
+void fm_entropy_mark_secret_for_testing(int on);
+
 /* fm_entropy_set_pattern_source_for_testing makes the entropy source return |pattern| (up to 1024
  * bytes) over and over, continuing where the last request stopped; NULL restores getrandom(2).
  * For single-threaded tests. */
