@@ -142,14 +142,32 @@ const char *fm_module_error_reason(void);
  * written and nothing else: a length that is itself what made the call fail is never used to
  * touch memory (the caller's buffer may be smaller than what it claimed). */
 
+/* The calling thread's service indicator (module/indicator.c; fipsmod/indicator.h): an
+ * fm_indicator value. Only its own thread touches it. */
+extern __thread uint8_t fm_tl_indicator __attribute__((tls_model("initial-exec"), visibility("hidden")));
+
+/* fm_indicator_approved marks the calling thread's current service approved (the gate does it). */
+static inline void fm_indicator_approved(void) { fm_tl_indicator = 1; /* FM_INDICATOR_APPROVED */ }
+
+/* fm_indicator_not_approved marks the calling thread's current service not approved: called by
+ * every refusal and where a service runs with parameters outside the approved set. */
+static inline void fm_indicator_not_approved(void) { fm_tl_indicator = 2; /* NOT_APPROVED */ }
+
 /* fm_service_gate returns FM_OK when services may run (fm_module_operational) and
- * FM_ERR_NOT_OPERATIONAL otherwise. */
+ * FM_ERR_NOT_OPERATIONAL otherwise. It starts the call's indicator as approved; a refusal or a
+ * non-approved parameter turns it to not approved. */
 static inline int fm_service_gate(void) {
-  return fm_module_operational() ? FM_OK : FM_ERR_NOT_OPERATIONAL;
+  if (!fm_module_operational()) {
+    fm_indicator_not_approved();
+    return FM_ERR_NOT_OPERATIONAL;
+  }
+  fm_indicator_approved();
+  return FM_OK;
 }
 
-/* fm_refuse wipes |len| bytes at |out| (nothing when out is NULL or len is 0) and returns
- * |status|. Pass only a length the call has checked, or 0. */
+/* fm_refuse wipes |len| bytes at |out| (nothing when out is NULL or len is 0), marks the call
+ * not approved for the service indicator and returns |status|. Pass only a length the call has
+ * checked, or 0. */
 int fm_refuse(int status, void *out, size_t len);
 
 /* fm_refuse2 is fm_refuse for a call with two outputs (a buffer and the length it wrote, say). */

@@ -24,6 +24,7 @@ int fm_ct_memeq(const void *a, const void *b, size_t len) {
 }
 
 int fm_refuse(int status, void *out, size_t len) {
+  fm_indicator_not_approved();
   if (out != NULL && len != 0) fm_zeroize(out, len);
   return status;
 }

@@ -12,5 +12,6 @@
 #include "fipsmod/uuid.h"
 #include "fipsmod/rsa.h"
 #include "fipsmod/selftest.h"
+#include "fipsmod/indicator.h"
 
 #endif

@@ -1,0 +1,26 @@
+/* The service indicator (FIPS 140-3 IG 2.4.C): one byte per thread.
+ *
+ * The byte is written by the gate every service opens with (fm_service_gate: approved so far),
+ * by every refusal (fm_refuse: not approved, nothing was delivered) and by the places where a
+ * service runs with parameters outside the approved set (fm_indicator_not_approved). Only its own
+ * thread reads or writes it, so it needs no atomics. initial-exec TLS, so that the store on the
+ * services' fast paths is one instruction, not a call to __tls_get_addr. */
+#include "fipsmod/indicator.h"
+#include "module/internal.h"
+
+__thread uint8_t fm_tl_indicator __attribute__((tls_model("initial-exec"))) = FM_INDICATOR_NONE;
+
+int fm_service_indicator(fm_indicator *out) {
+  if (out == NULL) return FM_ERR_BAD_ARGUMENT;
+  *out = (fm_indicator)fm_tl_indicator;
+  return FM_OK;
+}
+
+const char *fm_service_indicator_name(fm_indicator ind) {
+  switch (ind) {
+    case FM_INDICATOR_NONE: return "none";
+    case FM_INDICATOR_APPROVED: return "approved";
+    case FM_INDICATOR_NOT_APPROVED: return "not approved";
+  }
+  return "unknown";
+}
