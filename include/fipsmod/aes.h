@@ -39,7 +39,7 @@ extern "C" {
 /* Opaque, caller-allocated key schedule (encryption and decryption). Copying one is allowed
  * (it stays usable); wipe every copy. */
 typedef struct fm_aes_key {
-  _Alignas(64) uint64_t opaque[160];
+  FM_ALIGNAS(64) uint64_t opaque[160];
 } fm_aes_key;
 
 /* Counter widths for CTR mode: FM_AES_CTR32 increments only the last 32 bits of the counter

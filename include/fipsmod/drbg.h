@@ -54,7 +54,7 @@ enum {
 /* Opaque, caller-allocated state. Zero-initialize it or leave it uninitialized: it is valid only
  * after fm_ctr_drbg_instantiate returned FM_OK and until fm_ctr_drbg_uninstantiate. */
 typedef struct fm_ctr_drbg {
-  _Alignas(64) uint64_t opaque[160];
+  FM_ALIGNAS(64) uint64_t opaque[160];
 } fm_ctr_drbg;
 
 /* fm_ctr_drbg_instantiate (SP 800-90Ar1 10.2.1.3.1 without the df, 10.2.1.3.2 with it) sets up

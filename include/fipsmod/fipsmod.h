@@ -13,5 +13,7 @@
 #include "fipsmod/rsa.h"
 #include "fipsmod/selftest.h"
 #include "fipsmod/indicator.h"
+#include "fipsmod/util.h"
+#include "fipsmod/version.h"
 
 #endif

@@ -25,7 +25,7 @@ extern "C" {
 /* Opaque, caller-allocated incremental HMAC context (holds key-derived secrets; the key itself
  * is not kept). A zeroed context is "not initialized": update and final give FM_ERR_STATE. */
 typedef struct fm_hmac_ctx {
-  _Alignas(16) uint64_t opaque[72];
+  FM_ALIGNAS(16) uint64_t opaque[72];
 } fm_hmac_ctx;
 
 /* fm_hmac_init keys |ctx| for |alg| with |key_len| bytes at |key| (secret; NULL only when key_len

@@ -39,7 +39,7 @@ typedef enum {
 /* Opaque, caller-allocated incremental hashing context. A zeroed context is "not initialized":
  * update and final on it return FM_ERR_STATE. */
 typedef struct fm_sha_ctx {
-  _Alignas(16) uint64_t opaque[32];
+  FM_ALIGNAS(16) uint64_t opaque[32];
 } fm_sha_ctx;
 
 /* fm_hash_digest_len sets |*len| to the digest length of |alg| (0 for an unknown alg).

@@ -16,6 +16,13 @@ extern "C" {
 #define FM_API
 #endif
 
+/* FM_ALIGNAS(n) aligns a member of a public structure in C (C11 _Alignas) and C++ (alignas). */
+#if defined(__cplusplus)
+#define FM_ALIGNAS(n) alignas(n)
+#else
+#define FM_ALIGNAS(n) _Alignas(n)
+#endif
+
 enum {
   FM_OK = 0,
   FM_ERR_BAD_ARGUMENT = -1,     /* NULL pointer with non-zero length, bad enum value, ... */
