@@ -18,4 +18,18 @@ int cmd_rand(int argc, char **argv);
 /* cmd_uuid: `fipsmod uuid [-n N] [--v7]`, N UUIDs (version 4, or 7), one per line. */
 int cmd_uuid(int argc, char **argv);
 
+/* cmd_keygen: `fipsmod keygen --rsa BITS [--out FILE] [--pkcs1] [--der]`, a new RSA key as
+ * PKCS#8 PEM (cmd_key.c, as the three below). */
+int cmd_keygen(int argc, char **argv);
+
+/* cmd_pubkey: `fipsmod pubkey KEY [--out FILE] [--pkcs1] [--der]`, SubjectPublicKeyInfo PEM. */
+int cmd_pubkey(int argc, char **argv);
+
+/* cmd_sign: `fipsmod sign --key KEY (--pss|--pkcs1) --hash H [--out SIG] FILE`. */
+int cmd_sign(int argc, char **argv);
+
+/* cmd_verify: `fipsmod verify --key KEY (--pss|--pkcs1) --hash H --sig SIG FILE`; exit 0 when the
+ * signature is valid, 1 when it is not. */
+int cmd_verify(int argc, char **argv);
+
 #endif

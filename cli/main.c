@@ -14,6 +14,12 @@ static void usage(FILE *out) {
           "  kat [--json] FILE...           run CAVP / ACVP / Wycheproof known-answer files\n"
           "  rand N [--hex]                 N random bytes from the module's DRBG\n"
           "  uuid [-n N] [--v7]             N UUIDs (version 4, or 7), one per line\n"
+          "  keygen --rsa BITS [--out FILE] a new RSA key, PKCS#8 PEM\n"
+          "  pubkey KEY [--out FILE]        the public key of KEY, SubjectPublicKeyInfo PEM\n"
+          "  sign --key KEY (--pss|--pkcs1) --hash H [--out SIG] FILE\n"
+          "                                 an RSA signature of FILE\n"
+          "  verify --key KEY (--pss|--pkcs1) --hash H --sig SIG FILE\n"
+          "                                 exit 0 when SIG is a valid signature of FILE, 1 if not\n"
           "  version                        the module's version\n"
           "  help                           this text\n");
 }
@@ -28,6 +34,10 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "kat") == 0) return cmd_kat(argc - 1, argv + 1);
   if (strcmp(cmd, "rand") == 0) return cmd_rand(argc - 1, argv + 1);
   if (strcmp(cmd, "uuid") == 0) return cmd_uuid(argc - 1, argv + 1);
+  if (strcmp(cmd, "keygen") == 0) return cmd_keygen(argc - 1, argv + 1);
+  if (strcmp(cmd, "pubkey") == 0) return cmd_pubkey(argc - 1, argv + 1);
+  if (strcmp(cmd, "sign") == 0) return cmd_sign(argc - 1, argv + 1);
+  if (strcmp(cmd, "verify") == 0) return cmd_verify(argc - 1, argv + 1);
   if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
     if (argc != 2) {
       fprintf(stderr, "fipsmod version: takes no arguments\n");

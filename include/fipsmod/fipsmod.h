@@ -11,6 +11,7 @@
 #include "fipsmod/rand.h"
 #include "fipsmod/uuid.h"
 #include "fipsmod/rsa.h"
+#include "fipsmod/keyfile.h"
 #include "fipsmod/selftest.h"
 #include "fipsmod/indicator.h"
 #include "fipsmod/util.h"

@@ -4,3 +4,5 @@ list(APPEND FIPSMOD_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/rsa_sign.c
   ${CMAKE_CURRENT_LIST_DIR}/rsa_keygen.c
   ${CMAKE_CURRENT_LIST_DIR}/rsa_inverse.c)
+# The key-file codec (PKCS#1, PKCS#8, SPKI; DER and PEM) on the public key interface.
+list(APPEND FIPSMOD_SOURCES ${CMAKE_CURRENT_LIST_DIR}/rsa_keyfile.c)
