@@ -171,8 +171,8 @@ void fm_module_end_selftest(int status);
 
 /* ---- CPU paths (cpu.c) ------------------------------------------------------------------- */
 
-/* fm_cpu_init detects the CPU's features and applies FIPSMOD_CPU; called once by the power-on
- * entry before anything else. */
+/* fm_cpu_init detects the CPU's features and applies FIPSMOD_CPU (read with secure_getenv, so a
+ * setuid or setgid program ignores it); called once by the power-on entry before anything else. */
 void fm_cpu_init(void);
 
 /* The features in use (cpu.c): written once by fm_cpu_init, read-only afterwards. */
@@ -183,6 +183,12 @@ extern FM_INTERNAL uint32_t fm_g_cpu_in_use;
 static inline bool fm_cpu_use(uint32_t features) {
   return (fm_g_cpu_in_use & features) == features;
 }
+
+/* The names of the kernels each algorithm folder chose at load, for fm_module_cpu_paths (cpu.c
+ * joins them; each folder defines its own and reads only fm_cpu_use). Public, constant strings. */
+const char *sha256_path_name(void); /* module/sha: "sha-ni" or "portable" */
+const char *sha512_path_name(void); /* module/sha */
+const char *bn_path_name(void);     /* module/bn: the Montgomery kernels, e.g. "mulx+ifma" */
 
 /* ---- Hooks the life cycle calls in the other parts of the module ------------------------- */
 
