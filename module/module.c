@@ -10,7 +10,6 @@
 #include <stdlib.h>
 
 #include "module/internal.h"
-#include "module/internal.h"
 
 _Atomic int fm_g_module_state = FM_STATE_UNINITIALIZED;
 
@@ -91,13 +90,18 @@ int fm_module_begin_selftest(void) {
   return expected == FM_STATE_SELF_TEST ? FM_OK : FM_ERR_NOT_OPERATIONAL;
 }
 
-void fm_module_end_selftest(int status) {
+int fm_module_end_selftest(int status) {
+  if (status == FM_ERR_NOT_OPERATIONAL) return status; /* switched off under the run: leave it */
   if (status != FM_OK) {
-    fm_module_enter_error("self-test failed");
-    return;
+    fm_module_enter_error("self-test failed"); /* the runner has given the test's name first */
+    return FM_ERR_SELFTEST;
   }
+  /* Only a cleanup (UNINITIALIZED) or a failure elsewhere (ERROR) can have moved the module out
+   * of SELF_TEST since the run began; both are final, so the run must not bring it back. */
   int expected = FM_STATE_SELF_TEST;
-  atomic_compare_exchange_strong(&fm_g_module_state, &expected, FM_STATE_OPERATIONAL);
+  if (atomic_compare_exchange_strong(&fm_g_module_state, &expected, FM_STATE_OPERATIONAL))
+    return FM_OK;
+  return FM_ERR_NOT_OPERATIONAL;
 }
 
 #if defined(FIPSMOD_TEST_HOOKS)
