@@ -6,6 +6,7 @@
  * the parts that hold CSPs (the RNG) synchronize their own teardown, so no service needs more
  * than the load to decide. */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
@@ -60,14 +61,16 @@ __attribute__((destructor)) static void fm_power_off(void) { fm_module_cleanup()
 
 fm_state fm_module_state(void) { return (fm_state)atomic_load(&fm_g_module_state); }
 
+/* Rows of characters, not a switch over string constants that a compiler may turn into a table
+ * of pointers in .data.rel.ro; the last row is "unknown". */
+static const char k_state_names[][14] = {"UNINITIALIZED", "SELF_TEST", "OPERATIONAL", "ERROR",
+                                         "unknown"};
+static_assert(FM_STATE_UNINITIALIZED == 0 && FM_STATE_ERROR == 3, "state rows");
+
 const char *fm_module_state_name(fm_state state) {
-  switch (state) {
-    case FM_STATE_UNINITIALIZED: return "UNINITIALIZED";
-    case FM_STATE_SELF_TEST: return "SELF_TEST";
-    case FM_STATE_OPERATIONAL: return "OPERATIONAL";
-    case FM_STATE_ERROR: return "ERROR";
-  }
-  return "unknown";
+  const unsigned unknown = sizeof k_state_names / sizeof k_state_names[0] - 1;
+  unsigned s = (unsigned)state;
+  return k_state_names[s < unknown ? s : unknown];
 }
 
 const char *fm_module_version(void) { return "fipsmod " FIPSMOD_VERSION_STRING; }

@@ -13,6 +13,7 @@
  * its outcome is not recorded, the module stays as it was switched off, and the run returns
  * FM_ERR_NOT_OPERATIONAL. Both states are final, so no service can run on an untested module. */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -493,31 +494,29 @@ int fm_set_selftest_callback(fm_selftest_callback cb, void *arg) {
   return FM_OK;
 }
 
+/* The names for printing are rows of fixed-width character arrays rather than a switch over
+ * string constants, which a compiler may turn into a table of pointers in .data.rel.ro (clang
+ * does). Row 0 is "unknown". */
+static const char k_kind_names[][10] = {"unknown", "integrity", "KAT", "health", "pairwise"};
+static const char k_result_names[][15] = {"not run", "passed", "failed", "not applicable",
+                                          "unknown"};
+static const char k_when_names[][17] = {"unknown", "power-on", "before first use", "conditional"};
+static_assert(FM_SELFTEST_KIND_INTEGRITY == 1 && FM_SELFTEST_KIND_PAIRWISE == 4, "kind rows");
+static_assert(FM_SELFTEST_NOT_RUN == 0 && FM_SELFTEST_NOT_APPLICABLE == 3, "result rows");
+static_assert(FM_SELFTEST_AT_POWER_ON == 1 && FM_SELFTEST_CONDITIONAL == 3, "when rows");
+
 const char *fm_selftest_kind_name(fm_selftest_kind kind) {
-  switch (kind) {
-    case FM_SELFTEST_KIND_INTEGRITY: return "integrity";
-    case FM_SELFTEST_KIND_KAT: return "KAT";
-    case FM_SELFTEST_KIND_HEALTH: return "health";
-    case FM_SELFTEST_KIND_PAIRWISE: return "pairwise";
-  }
-  return "unknown";
+  unsigned k = (unsigned)kind;
+  return k_kind_names[k < sizeof k_kind_names / sizeof k_kind_names[0] ? k : 0];
 }
 
 const char *fm_selftest_result_name(fm_selftest_result result) {
-  switch (result) {
-    case FM_SELFTEST_NOT_RUN: return "not run";
-    case FM_SELFTEST_PASSED: return "passed";
-    case FM_SELFTEST_FAILED: return "failed";
-    case FM_SELFTEST_NOT_APPLICABLE: return "not applicable";
-  }
-  return "unknown";
+  unsigned r = (unsigned)result;
+  const unsigned unknown = sizeof k_result_names / sizeof k_result_names[0] - 1;
+  return k_result_names[r < unknown ? r : unknown];
 }
 
 const char *fm_selftest_when_name(fm_selftest_when when) {
-  switch (when) {
-    case FM_SELFTEST_AT_POWER_ON: return "power-on";
-    case FM_SELFTEST_BEFORE_FIRST_USE: return "before first use";
-    case FM_SELFTEST_CONDITIONAL: return "conditional";
-  }
-  return "unknown";
+  unsigned w = (unsigned)when;
+  return k_when_names[w < sizeof k_when_names / sizeof k_when_names[0] ? w : 0];
 }
