@@ -391,9 +391,10 @@ int fm_selftest_run(void) {
 }
 
 int fm_selftest_ensure(fm_selftest_id id) {
-  if ((unsigned)id >= FM_ST_COUNT || fm_selftest_defs[id].when != FM_SELFTEST_BEFORE_FIRST_USE)
-    return fm_service_gate();
+  if ((unsigned)id >= FM_ST_COUNT) return fm_service_gate();
+  /* The steady state: one acquire load. */
   if (atomic_load_explicit(&g_deferred_done[id], memory_order_acquire)) return FM_OK;
+  if (fm_selftest_defs[id].when != FM_SELFTEST_BEFORE_FIRST_USE) return fm_service_gate();
   if (tl_running) return FM_OK;
   pthread_mutex_lock(&g_run_lock);
   int st = FM_OK;
