@@ -12,7 +12,6 @@
 
 #include "integrity/internal.h"
 #include "module/internal.h"
-#include "selftest/internal.h"
 
 /* The HMAC key of the integrity MAC. A constant, so it lies in a hashed segment itself. */
 const uint8_t fm_integrity_key[32] = {
@@ -49,7 +48,8 @@ void fm_integrity_mac_final(hmac_ctx *c, uint64_t nregions, uint8_t out[FM_INTEG
 
 bool fm_integrity_applicable(void) { return false; }
 
-int fm_integrity_compute(uint8_t out[FM_INTEGRITY_MAC_LEN]) {
+int fm_integrity_compute(const void *must_cover, uint8_t out[FM_INTEGRITY_MAC_LEN]) {
+  (void)must_cover;
   fm_zeroize(out, FM_INTEGRITY_MAC_LEN);
   return FM_ERR_UNSUPPORTED;
 }
@@ -169,7 +169,7 @@ static void mac_region_in_memory(hmac_ctx *c, uint64_t vaddr, const uint8_t *p, 
 }
 #endif
 
-int fm_integrity_compute(uint8_t out[FM_INTEGRITY_MAC_LEN]) {
+int fm_integrity_compute(const void *must_cover, uint8_t out[FM_INTEGRITY_MAC_LEN]) {
   struct self_search s = {.probe = (uintptr_t)&fm_integrity_compute};
   dl_iterate_phdr(find_self, &s);
   if (s.found != 1) goto fail;
@@ -183,7 +183,7 @@ int fm_integrity_compute(uint8_t out[FM_INTEGRITY_MAC_LEN]) {
       !in_hashed(&s, (const void *)&sha256_blocks, 1) ||
       !in_hashed(&s, fm_integrity_key, sizeof fm_integrity_key) ||
       !in_hashed(&s, k_domain_label, sizeof k_domain_label) ||
-      !in_hashed(&s, fm_selftest_constants_probe(), 1) ||
+      !in_hashed(&s, must_cover, 1) ||
       touches_hashed(&s, &g_placeholder, sizeof g_placeholder))
     goto fail;
 

@@ -53,10 +53,11 @@ bool fm_integrity_applicable(void);
 
 /* fm_integrity_compute finds the module's own read-only segments in memory (dl_iterate_phdr,
  * the object that contains this function), checks that known functions and constants of the
- * module lie inside them and that the placeholder lies outside, and writes the MAC of those
- * segments to |out|. Returns FM_OK; FM_ERR_INTERNAL (|out| wiped) when the segments cannot be
- * found or the layout checks fail; FM_ERR_UNSUPPORTED in static builds. */
-int fm_integrity_compute(uint8_t out[FM_INTEGRITY_MAC_LEN]);
+ * module, and the byte at |must_cover| (the caller's constants), lie inside them and that the
+ * placeholder lies outside, and writes the MAC of those segments to |out|. Returns FM_OK;
+ * FM_ERR_INTERNAL (|out| wiped) when the segments cannot be found or the layout checks fail;
+ * FM_ERR_UNSUPPORTED in static builds. */
+int fm_integrity_compute(const void *must_cover, uint8_t out[FM_INTEGRITY_MAC_LEN]);
 
 /* fm_integrity_expected copies the MAC the injector wrote into the placeholder to |out|
  * (all zeros when the injector never ran, which no real MAC equals in practice). */

@@ -2,7 +2,12 @@
  *
  * Detection runs once, from the power-on entry, before any algorithm runs; afterwards the
  * feature words are only read. FIPSMOD_CPU=portable makes every algorithm take its portable,
- * constant-time path, so that every test can run on both paths of the same machine. */
+ * constant-time path, so that every test can run on both paths of the same machine. It is read
+ * with secure_getenv: a setuid or setgid program ignores it, so whoever starts such a program
+ * cannot choose its code paths.
+ *
+ * Life-cycle code: it knows the algorithm folders only through module/internal.h (their path
+ * names included). */
 #define _GNU_SOURCE
 #include <cpuid.h>
 #include <stdatomic.h>
@@ -10,9 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "module/bn/internal.h"
 #include "module/internal.h"
-#include "module/sha/internal.h"
 
 /* Written once by fm_cpu_init (the constructor, single-threaded); read-only afterwards. */
 static uint32_t g_detected;
@@ -52,7 +55,7 @@ static uint32_t detect_features(void) {
 
 void fm_cpu_init(void) {
   g_detected = detect_features();
-  const char *env = getenv("FIPSMOD_CPU");
+  const char *env = secure_getenv("FIPSMOD_CPU");
   g_forced_portable = env != NULL && strcmp(env, "portable") == 0;
   fm_g_cpu_in_use = g_forced_portable ? 0 : g_detected;
 }
@@ -85,9 +88,7 @@ const char *fm_module_cpu_paths(void) {
                     : fm_cpu_use(FM_CPU_VAES)              ? "vaes-avx2"
                     : fm_cpu_use(FM_CPU_AESNI)             ? "aes-ni"
                                                            : "portable-bitsliced";
-  const char *bn = bn_path_name();
   snprintf(paths, sizeof paths, "aes=%s sha256=%s sha512=%s bn=%s%s", aes, sha256_path_name(),
-           sha512_path_name(), bn,
-           g_forced_portable ? " (FIPSMOD_CPU=portable)" : "");
+           sha512_path_name(), bn_path_name(), g_forced_portable ? " (FIPSMOD_CPU=portable)" : "");
   return paths;
 }

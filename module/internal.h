@@ -184,13 +184,17 @@ int fm_refuse2(int status, void *out1, size_t len1, void *out2, size_t len2);
  * already in SELF_TEST); FM_ERR_NOT_OPERATIONAL from UNINITIALIZED or ERROR. For selftest/ only. */
 int fm_module_begin_selftest(void);
 
-/* fm_module_end_selftest ends an on-demand run: OPERATIONAL on FM_OK, ERROR otherwise. */
-void fm_module_end_selftest(int status);
+/* fm_module_end_selftest ends an on-demand run whose outcome is |status| and returns the run's
+ * status: FM_OK moves SELF_TEST back to OPERATIONAL (FM_OK), unless the module was switched off
+ * during the run (FM_ERR_NOT_OPERATIONAL, the state left as it is); FM_ERR_SELFTEST (a test
+ * failed) moves it to ERROR; FM_ERR_NOT_OPERATIONAL (the run found the module switched off under
+ * it) changes nothing. */
+int fm_module_end_selftest(int status);
 
 /* ---- CPU paths (cpu.c) ------------------------------------------------------------------- */
 
-/* fm_cpu_init detects the CPU's features and applies FIPSMOD_CPU; called once by the power-on
- * entry before anything else. */
+/* fm_cpu_init detects the CPU's features and applies FIPSMOD_CPU (read with secure_getenv, so a
+ * setuid or setgid program ignores it); called once by the power-on entry before anything else. */
 void fm_cpu_init(void);
 
 /* The features in use (cpu.c): written once by fm_cpu_init, read-only afterwards. */
@@ -202,14 +206,23 @@ static inline bool fm_cpu_use(uint32_t features) {
   return (fm_g_cpu_in_use & features) == features;
 }
 
+/* The names of the kernels each algorithm folder chose at load, for fm_module_cpu_paths (cpu.c
+ * joins them; each folder defines its own and reads only fm_cpu_use). Public, constant strings. */
+const char *sha256_path_name(void); /* module/sha: "sha-ni" or "portable" */
+const char *sha512_path_name(void); /* module/sha */
+const char *bn_path_name(void);     /* module/bn: the Montgomery kernels, e.g. "mulx+ifma" */
+
 /* ---- Hooks the life cycle calls in the other parts of the module ------------------------- */
 
 /* fm_selftest_power_on runs the power-on self-tests (selftest/). Returns FM_OK or an error. */
 int fm_selftest_power_on(void);
 
-/* Self-test identities. Each names one row of the self-test table in selftest/, which alone holds
- * the names, algorithms and kinds the report shows. The algorithm folders name a test by its id:
- * a conditional test when they record its outcome, a deferred test when they ensure it has run. */
+/* Self-test identities. Each names exactly one row of the self-test table in selftest/, which
+ * alone holds the names, algorithms and kinds the report shows (selftest/kat.c checks at compile
+ * time that every id has one row). The power-on tests run in this order, after the HMAC-SHA-256
+ * KAT and the integrity test, which the runner names in code. The algorithm folders name a test
+ * by its id: a conditional test when they record its outcome, a deferred test when they ensure it
+ * has run. */
 typedef enum fm_selftest_id {
   FM_ST_HMAC_SHA256_KAT,
   FM_ST_INTEGRITY,
@@ -230,26 +243,42 @@ typedef enum fm_selftest_id {
   FM_ST_AES256_CBC_DEC_KAT,
   FM_ST_AES256_CTR_ENC_KAT,
   FM_ST_AES256_CTR_DEC_KAT,
+  /* Long inputs, for the bulk kernels (VAES, 16 blocks a pass, and the 8-block loops). */
+  FM_ST_AES128_ECB_ENC_BULK_KAT,
+  FM_ST_AES128_ECB_DEC_BULK_KAT,
+  FM_ST_AES128_CBC_DEC_BULK_KAT,
+  FM_ST_AES128_CTR_BULK_KAT,
+  FM_ST_AES128_CTR32_BULK_KAT,
+  FM_ST_AES256_ECB_ENC_BULK_KAT,
+  FM_ST_AES256_ECB_DEC_BULK_KAT,
+  FM_ST_AES256_CBC_DEC_BULK_KAT,
+  FM_ST_AES256_CTR_BULK_KAT,
+  FM_ST_AES256_CTR32_BULK_KAT,
   FM_ST_CTR_DRBG_DF_KAT,
   FM_ST_CTR_DRBG_NODF_KAT,
+  FM_ST_CTR_DRBG_BULK_KAT, /* a generate beyond the short fused kernels */
   FM_ST_CTR_DRBG_UNINSTANTIATE_KAT,
   FM_ST_ENTROPY_STARTUP,
   FM_ST_RSA_VERIFY_KAT,
-  FM_ST_RSA_SIGN_KAT,
+  FM_ST_RSA_SIGN_KAT, /* deferred: runs before the first use of an RSA private key */
   /* Conditional tests: recorded by their service each time it runs. */
   FM_ST_ENTROPY_HEALTH, /* SP 800-90B RCT/APT on every seed request */
-  FM_ST_ENTROPY_SOURCE, /* the kernel source itself failed (getrandom error) */
   FM_ST_RSA_PCT,        /* RSA key generation's pairwise consistency test */
+  FM_ST_ENTROPY_SOURCE, /* the kernel source itself failed (getrandom error); recorded only
+                           then, so listed last, from then on */
+  FM_ST_COUNT           /* not an id: how many there are */
 } fm_selftest_id;
 
 /* fm_selftest_ensure makes sure the deferred (before-first-use) test |id| has passed in this
  * process, running it first if it has not. Returns FM_OK (one atomic load after the first time;
  * at once on the thread running self-tests) or FM_ERR_NOT_OPERATIONAL when it failed (the module
- * is then in ERROR). Thread-safe. The algorithm folders' only way to reach a deferred test. */
+ * is then in ERROR) or the module is not operational. For an id that is not deferred it returns
+ * fm_service_gate(). Thread-safe. The algorithm folders' only way to reach a deferred test. */
 int fm_selftest_ensure(fm_selftest_id id);
 
 /* fm_selftest_record_conditional records the outcome of the conditional self-test |id| in the
- * report. A failure (status != FM_OK) also moves the module to ERROR. Thread-safe. */
+ * report. A failure (status != FM_OK) also moves the module to ERROR, with the test's name as the
+ * reason. Thread-safe; takes the report's lock (not async-signal-safe). */
 void fm_selftest_record_conditional(fm_selftest_id id, int status);
 
 /* fm_rand_module_cleanup zeroizes every DRBG state and switches the RNG off (module/rand/).

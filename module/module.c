@@ -6,10 +6,10 @@
  * the parts that hold CSPs (the RNG) synchronize their own teardown, so no service needs more
  * than the load to decide. */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "module/internal.h"
 #include "module/internal.h"
 
 _Atomic int fm_g_module_state = FM_STATE_UNINITIALIZED;
@@ -61,14 +61,16 @@ __attribute__((destructor)) static void fm_power_off(void) { fm_module_cleanup()
 
 fm_state fm_module_state(void) { return (fm_state)atomic_load(&fm_g_module_state); }
 
+/* Rows of characters, not a switch over string constants that a compiler may turn into a table
+ * of pointers in .data.rel.ro; the last row is "unknown". */
+static const char k_state_names[][14] = {"UNINITIALIZED", "SELF_TEST", "OPERATIONAL", "ERROR",
+                                         "unknown"};
+static_assert(FM_STATE_UNINITIALIZED == 0 && FM_STATE_ERROR == 3, "state rows");
+
 const char *fm_module_state_name(fm_state state) {
-  switch (state) {
-    case FM_STATE_UNINITIALIZED: return "UNINITIALIZED";
-    case FM_STATE_SELF_TEST: return "SELF_TEST";
-    case FM_STATE_OPERATIONAL: return "OPERATIONAL";
-    case FM_STATE_ERROR: return "ERROR";
-  }
-  return "unknown";
+  const unsigned unknown = sizeof k_state_names / sizeof k_state_names[0] - 1;
+  unsigned s = (unsigned)state;
+  return k_state_names[s < unknown ? s : unknown];
 }
 
 const char *fm_module_version(void) { return "fipsmod " FIPSMOD_VERSION_STRING; }
@@ -91,13 +93,18 @@ int fm_module_begin_selftest(void) {
   return expected == FM_STATE_SELF_TEST ? FM_OK : FM_ERR_NOT_OPERATIONAL;
 }
 
-void fm_module_end_selftest(int status) {
+int fm_module_end_selftest(int status) {
+  if (status == FM_ERR_NOT_OPERATIONAL) return status; /* switched off under the run: leave it */
   if (status != FM_OK) {
-    fm_module_enter_error("self-test failed");
-    return;
+    fm_module_enter_error("self-test failed"); /* the runner has given the test's name first */
+    return FM_ERR_SELFTEST;
   }
+  /* Only a cleanup (UNINITIALIZED) or a failure elsewhere (ERROR) can have moved the module out
+   * of SELF_TEST since the run began; both are final, so the run must not bring it back. */
   int expected = FM_STATE_SELF_TEST;
-  atomic_compare_exchange_strong(&fm_g_module_state, &expected, FM_STATE_OPERATIONAL);
+  if (atomic_compare_exchange_strong(&fm_g_module_state, &expected, FM_STATE_OPERATIONAL))
+    return FM_OK;
+  return FM_ERR_NOT_OPERATIONAL;
 }
 
 #if defined(FIPSMOD_TEST_HOOKS)

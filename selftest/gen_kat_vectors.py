@@ -92,6 +92,41 @@ for kbits in (128, 256):
             emit(p + "_in", data)
             emit(p + "_out", aes(key, m, data, direction == "encrypt"))
 
+# AES on long inputs, for the bulk kernels: 45 blocks are two passes of the 16-block VAES loops,
+# then one pass of the 8-block AES-NI loop and a tail of 5 (ECB: 5 single blocks; CTR: the 5..7
+# tail), and CTR adds 7 bytes of a last partial block. The modes and directions whose blocks are
+# independent have wide kernels; CBC encryption is one serial chain and has none.
+# The 128-bit counters carry out of their low 64 bits inside the bulk: at block 20 for AES-128
+# (the second VAES pass), at block 36 for AES-256 (the 8-block loop). The 32-bit counter crosses
+# byte boundaries but does not wrap (a wrap is an error, not a known answer).
+BULK_BLOCKS = 45
+for kbits, wrap_at in ((128, 20), (256, 36)):
+    for mode, direction in (("ecb", "encrypt"), ("ecb", "decrypt"), ("cbc", "decrypt"), ("ctr", None),
+                            ("ctr32", None)):
+        t = "aes%d-%s%s-bulk-kat" % (kbits, mode, "-" + direction if direction else "")
+        p = "kat_aes%d_%s%s_bulk" % (kbits, mode, "_" + direction[:3] if direction else "")
+        key = derive(t + " key", kbits // 8)
+        emit(p + "_key", key)
+        n = 16 * BULK_BLOCKS + (7 if mode.startswith("ctr") else 0)
+        data = derive(t + " input", n)
+        if mode == "ctr":
+            ctr = derive(t + " counter", 8) + ((1 << 64) - wrap_at).to_bytes(8, "big")
+            m = modes.CTR(ctr)
+            emit(p + "_counter", ctr)
+        elif mode == "ctr32":
+            ctr = derive(t + " counter", 12) + (0x0001fff0).to_bytes(4, "big")
+            assert 0x0001fff0 + BULK_BLOCKS + 1 < 1 << 32
+            m = modes.CTR(ctr)
+            emit(p + "_counter", ctr)
+        elif mode == "cbc":
+            iv = derive(t + " iv", 16)
+            m = modes.CBC(iv)
+            emit(p + "_iv", iv)
+        else:
+            m = modes.ECB()
+        emit(p + "_in", data)
+        emit(p + "_out", aes(key, m, data, direction != "decrypt"))
+
 
 
 # CTR_DRBG (SP 800-90Ar1 10.2.1, AES-256) written out from the spec, on pyca's AES. Checked
@@ -180,6 +215,20 @@ for name, use_df, elen, nlen in (("ctr-drbg-df-kat", True, 32, 16), ("ctr-drbg-n
                        ("out1", out1), ("out2", out2)):
         if val:
             emit("%s_%s" % (p, field), val)
+
+# CTR_DRBG bulk generate (no df): a request past the fused kernels' 64 bytes takes the general
+# path, which runs the counter blocks through the bulk CTR kernels: 77 full blocks (four VAES
+# passes, an 8-block pass and a tail of 5) and a partial one, then the update's blocks. A second,
+# short request checks the Key and V that the bulk path left.
+name = "ctr-drbg-bulk-kat"
+ent = derive(name + " entropy", 48)
+pers = derive(name + " personalization", 32)
+ai = derive(name + " additional input", 32)
+d = CtrDrbg(False, ent, b"", pers)
+out1 = d.generate(77 * 16 + 5, ai)
+out2 = d.generate(64, b"")
+for field, val in (("entropy", ent), ("pers", pers), ("ai", ai), ("out1", out1), ("out2", out2)):
+    emit("kat_ctr_drbg_bulk_" + field, val)
 
 # RSA-2048: a fixed key (selftest/kat_rsa2048_key.pem, made once with `openssl genpkey
 # -algorithm RSA -pkeyopt rsa_keygen_bits:2048`; a public test key, never used for anything else),

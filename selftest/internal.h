@@ -1,10 +1,18 @@
-/* What selftest/ offers the rest of the module, and what its files share.
+/* What the files of selftest/ share.
  *
- * The power-on runner (power_on.c) walks the table of self-tests that kat.c defines, records
+ * The power-on runner (power_on.c) runs the HMAC-SHA-256 known-answer test and the integrity
+ * test, named in its code, then every other test the table below marks for power-on, records
  * each outcome in the report, and turns any failure into the ERROR state. The known-answer tests
- * call the module's public entry points on the self-test thread (fm_selftest_thread_enter), so
- * they test exactly the code users call. Nothing here is secret: every key and input of a
- * known-answer test is a published constant. */
+ * (kat.c) call the module's public entry points on the self-test thread
+ * (fm_selftest_thread_enter), so they test exactly the code users call. Nothing here is secret:
+ * every key and input of a known-answer test is a published constant.
+ *
+ * No byte the loader maps and does not rewrite may switch a self-test off or weaken it, so
+ * nothing here holds a pointer: a table of pointers would lie in writable .data.rel.ro, whose
+ * other bytes the integrity MAC does not cover and the loader does not rewrite. The table holds
+ * its strings inline and lies in .rodata, which the MAC covers; the tests are code, reached by a
+ * switch over the id, with their vectors' addresses and lengths in the (hashed) instructions. The
+ * HMAC-SHA-256 and integrity tests do not depend on the table at all. */
 #ifndef FIPSMOD_SELFTEST_INTERNAL_H
 #define FIPSMOD_SELFTEST_INTERNAL_H
 
@@ -13,39 +21,33 @@
 #include <stdint.h>
 
 #include "fipsmod/selftest.h"
+#include "module/internal.h"
 
-/* One self-test: its report identity and the function that runs it. |run| returns FM_OK when
- * the test passed and a negative status (FM_ERR_SELFTEST for a wrong answer, or the failing
- * call's status) when it failed. */
+/* The longest test or algorithm name, with its terminating zero (checked for every row). */
+#define SELFTEST_NAME_LEN 40
+
+/* One row of the self-test table: what the report shows for the test and when it runs. */
 typedef struct selftest_def {
-  const char *name;
-  const char *algorithm;
-  fm_selftest_kind kind;
-  fm_selftest_when when;
-  int (*run)(const void *arg);
-  const void *arg;
+  char name[SELFTEST_NAME_LEN];      /* unique; the name FIPSMOD_BREAK_TEST takes */
+  char algorithm[SELFTEST_NAME_LEN]; /* e.g. "AES-256-CBC" */
+  uint8_t kind;                      /* fm_selftest_kind */
+  uint8_t when;                      /* fm_selftest_when */
+  /* 1 for a conditional test recorded only when it fails (the entropy source's own failure):
+   * the report lists it from its first record on rather than from the start. */
+  uint8_t listed_once_recorded;
 } selftest_def;
 
-/* fm_selftest_defs lists every power-on and before-first-use test in the order they run: the
- * HMAC-SHA-256 known-answer test first, the integrity check second (it relies on HMAC-SHA-256),
- * then the rest. fm_selftest_ndefs is its length. */
-extern const selftest_def fm_selftest_defs[];
-extern const size_t fm_selftest_ndefs;
+/* fm_selftest_defs is the table, indexed by fm_selftest_id (kat.c). */
+extern const selftest_def fm_selftest_defs[FM_ST_COUNT];
 
-/* A conditional test that the report lists from the start. |inject| (test-hooks builds; may be
- * NULL) is called after the power-on tests when FIPSMOD_BREAK_TEST names the test, to make its
- * next run fail for real; without it, the test's next recorded outcome is turned into a failure. */
-typedef struct selftest_conditional_def {
-  const char *name;
-  const char *algorithm;
-  fm_selftest_kind kind;
-  void (*inject)(void);
-} selftest_conditional_def;
+/* selftest_run_kat runs the power-on or deferred test |id| other than the integrity test (kat.c).
+ * Returns FM_OK when it passed and a negative status (FM_ERR_SELFTEST for a wrong answer, or the
+ * failing call's status) when it failed; FM_ERR_INTERNAL for an id that names no such test. */
+int selftest_run_kat(fm_selftest_id id);
 
-/* fm_selftest_conditionals lists the conditional tests known in advance (the entropy source's
- * continuous health tests, RSA key generation's pairwise consistency test). */
-extern const selftest_conditional_def fm_selftest_conditionals[];
-extern const size_t fm_selftest_nconditionals;
+/* selftest_constants_probe returns the address of one of the known-answer vectors (kat.c), which
+ * the integrity check must find inside the hashed segments. */
+const void *selftest_constants_probe(void);
 
 /* selftest_expect returns FM_OK when the |len| bytes at |got| equal those at |expected|
  * (compared in constant time), FM_ERR_SELFTEST otherwise. In test-hooks builds, when the running
@@ -64,26 +66,10 @@ void selftest_expected_copy(void *dst, const void *src, size_t len);
  * wrong expected value (the entropy start-up test feeds a stuck source instead). */
 bool selftest_breaking(void);
 
-/* selftest_run_integrity is the integrity test's run function (power_on.c): it recomputes the
- * MAC of the module's read-only segments and compares it with the injected value. */
-int selftest_run_integrity(const void *arg);
-
-/* fm_selftest_constants_probe returns the address of one of the known-answer vectors, which the
- * integrity check uses to make sure the vectors lie in the hashed segments. */
-const void *fm_selftest_constants_probe(void);
-
-/* fm_selftest_before_first_use runs, once per process, the tests marked
- * FM_SELFTEST_BEFORE_FIRST_USE (the RSA signing test, when module/rsa defines
- * RSA_CALLS_SELFTEST_BEFORE_FIRST_USE; see kat.c). The code of an algorithm whose tests are
- * deferred calls it at the top of its services. Returns
- * FM_OK when they have passed (at once after the first time, one atomic load), or
- * FM_ERR_NOT_OPERATIONAL when one failed (the module is then in ERROR). Thread-safe; a call from
- * the thread that is running self-tests returns FM_OK at once. */
-int fm_selftest_before_first_use(void);
-
 #if defined(FIPSMOD_TEST_HOOKS)
 /* fm_selftest_break_for_testing makes the test named |name| fail from the next run on (as
- * FIPSMOD_BREAK_TEST does at load); NULL breaks nothing. Call it with no run in progress. */
+ * FIPSMOD_BREAK_TEST does at load); NULL, or a name no test has, breaks nothing. Call it with no
+ * run in progress. */
 void fm_selftest_break_for_testing(const char *name);
 #endif
 

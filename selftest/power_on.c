@@ -1,19 +1,30 @@
-/* The self-test runner: the power-on run, on-demand runs, conditional-test recording and the
- * report.
+/* The self-test runner: the power-on run, on-demand runs, deferred tests, conditional-test
+ * recording and the report.
  *
- * The report is one fixed array of entries: the power-on tests (fm_selftest_defs) first, then
- * conditional tests in the order they are first recorded. g_report_lock protects the array and
- * the figures next to it; it is a leaf lock (nothing is called while it is held), taken when a
- * test's outcome is recorded and when the report is read, never on a service's fast path.
- * g_run_lock serializes whole runs (on-demand runs and the before-first-use run); the load-time
- * run happens in the constructor, before any other thread can call in. */
+ * The report is one fixed array of entries indexed by fm_selftest_id, filled from the table
+ * (selftest/kat.c). g_report_lock protects the array and the figures next to it; it is a leaf
+ * lock (nothing is called while it is held), taken when a test's outcome is recorded and when the
+ * report is read, never on a service's fast path. g_run_lock serializes whole runs (on-demand
+ * runs and deferred tests); the load-time run happens in the constructor, before any other thread
+ * can call in.
+ *
+ * A test that fails because the module was switched off under it (fm_module_cleanup from another
+ * thread or a callback, or ERROR entered by a failure elsewhere) is not a failure of that test:
+ * its outcome is not recorded, the module stays as it was switched off, and the run returns
+ * FM_ERR_NOT_OPERATIONAL. Both states are final, so no service can run on an untested module. */
 #define _GNU_SOURCE
+#include <assert.h>
+#include <errno.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "integrity/internal.h"
 #include "module/internal.h"
@@ -21,18 +32,18 @@
 #include "selftest/internal.h"
 
 static pthread_mutex_t g_report_lock = PTHREAD_MUTEX_INITIALIZER;
-static fm_selftest_entry g_report[FM_SELFTEST_MAX_ENTRIES]; /* under g_report_lock */
-static size_t g_nreport;                                      /* under g_report_lock */
-static uint64_t g_power_on_ns;                                /* under g_report_lock */
-static uint64_t g_last_run_ns;                                /* under g_report_lock */
-static fm_selftest_callback g_callback;                       /* under g_report_lock */
-static void *g_callback_arg;                                  /* under g_report_lock */
+static fm_selftest_entry g_report[FM_ST_COUNT]; /* by id; under g_report_lock */
+static bool g_report_ready;                      /* under g_report_lock */
+static uint64_t g_power_on_ns;                   /* under g_report_lock */
+static uint64_t g_last_run_ns;                   /* under g_report_lock */
+static fm_selftest_callback g_callback;          /* under g_report_lock */
+static void *g_callback_arg;                     /* under g_report_lock */
 
 static pthread_mutex_t g_run_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* 1 once the before-first-use tests have passed in this process. Read with an acquire load on
- * every call of fm_selftest_before_first_use; written under g_run_lock. */
-static _Atomic int g_first_use_done;
+/* 1 once the deferred test |id| has passed in this process. Read with an acquire load on every
+ * fm_selftest_ensure; written under g_run_lock. */
+static _Atomic int g_deferred_done[FM_ST_COUNT];
 
 /* This thread is running self-tests (a service a test calls must not start a nested run), or
  * is inside a self-test callback (which must not start a run). */
@@ -42,16 +53,32 @@ static _Thread_local bool tl_in_callback;
 /* ---- Failure injection (test-hooks builds only) ------------------------------------------ */
 
 #if defined(FIPSMOD_TEST_HOOKS)
-/* The test FIPSMOD_BREAK_TEST names, read once by the power-on run (single-threaded then). */
-static const char *g_break_name;
+/* The test FIPSMOD_BREAK_TEST (or fm_selftest_break_for_testing) names, -1 for none. Written with
+ * no run in progress; read by runs and by conditional records on any thread. */
+static _Atomic int g_break_id = -1;
 /* The running test is the one to break; only the thread holding g_run_lock (or the constructor)
  * reads or writes it. */
 static bool g_breaking;
 
+/* id_by_name: the id of the test named |name|, or -1. Names come from the environment or a test
+ * program here, so this is the one place that compares them. */
+static int id_by_name(const char *name) {
+  for (int id = 0; name != NULL && id < FM_ST_COUNT; id++)
+    if (strcmp(fm_selftest_defs[id].name, name) == 0) return id;
+  return -1;
+}
+
 void fm_selftest_break_for_testing(const char *name) {
   pthread_mutex_lock(&g_run_lock);
-  g_break_name = name;
+  atomic_store(&g_break_id, id_by_name(name));
   pthread_mutex_unlock(&g_run_lock);
+}
+
+/* arm_conditional_break makes the broken conditional test's next run fail for real where an
+ * injector exists (a stuck entropy source fails the health tests of the next draw); the others'
+ * next recorded outcome is turned into a failure (fm_selftest_record_conditional). */
+static void arm_conditional_break(void) {
+  if (atomic_load(&g_break_id) == FM_ST_ENTROPY_HEALTH) fm_entropy_set_stuck_source_for_testing(1, 0x3c);
 }
 #endif
 
@@ -79,10 +106,11 @@ int selftest_expect(const void *got, const void *expected, size_t len) {
 
 /* ---- The integrity test ----------------------------------------------------------------- */
 
-int selftest_run_integrity(const void *arg) {
-  (void)arg;
+/* run_integrity recomputes the MAC of the module's read-only segments, which must hold the
+ * known-answer vectors (and with them the table), and compares it with the injected value. */
+static int run_integrity(void) {
   uint8_t got[FM_INTEGRITY_MAC_LEN], want[FM_INTEGRITY_MAC_LEN];
-  int st = fm_integrity_compute(got);
+  int st = fm_integrity_compute(selftest_constants_probe(), got);
   if (st == FM_OK) {
     fm_integrity_expected(want);
     st = selftest_expect(got, want, sizeof want);
@@ -100,23 +128,25 @@ static uint64_t now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* report_init_locked fills the power-on entries the first time the report is touched. */
+/* report_init_locked fills the entries from the table the first time the report is touched. */
 static void report_init_locked(void) {
-  if (g_nreport != 0) return;
-  for (size_t i = 0; i < fm_selftest_ndefs; i++) {
-    const selftest_def *d = &fm_selftest_defs[i];
-    g_report[i] = (fm_selftest_entry){.name = d->name, .algorithm = d->algorithm, .kind = d->kind,
-                                      .when = d->when, .result = FM_SELFTEST_NOT_RUN};
-    if (d->kind == FM_SELFTEST_KIND_INTEGRITY && !fm_integrity_applicable())
-      g_report[i].result = FM_SELFTEST_NOT_APPLICABLE;
+  if (g_report_ready) return;
+  for (int id = 0; id < FM_ST_COUNT; id++) {
+    const selftest_def *d = &fm_selftest_defs[id];
+    g_report[id] = (fm_selftest_entry){.name = d->name,
+                                       .algorithm = d->algorithm,
+                                       .kind = (fm_selftest_kind)d->kind,
+                                       .when = (fm_selftest_when)d->when,
+                                       .result = FM_SELFTEST_NOT_RUN};
   }
-  g_nreport = fm_selftest_ndefs;
-  for (size_t i = 0; i < fm_selftest_nconditionals; i++) {
-    const selftest_conditional_def *c = &fm_selftest_conditionals[i];
-    g_report[g_nreport++] =
-        (fm_selftest_entry){.name = c->name, .algorithm = c->algorithm, .kind = c->kind,
-                            .when = FM_SELFTEST_CONDITIONAL, .result = FM_SELFTEST_NOT_RUN};
-  }
+  if (!fm_integrity_applicable()) g_report[FM_ST_INTEGRITY].result = FM_SELFTEST_NOT_APPLICABLE;
+  g_report_ready = true;
+}
+
+/* listed_locked: whether the report shows entry |id| (a test recorded only on failure shows
+ * from its first record on). */
+static bool listed_locked(int id) {
+  return !fm_selftest_defs[id].listed_once_recorded || g_report[id].runs > 0;
 }
 
 /* record_locked notes one outcome in |e|. */
@@ -126,6 +156,15 @@ static void record_locked(fm_selftest_entry *e, int status, uint64_t ns) {
   e->status = status;
   e->result = status == FM_OK ? FM_SELFTEST_PASSED : FM_SELFTEST_FAILED;
   if (status != FM_OK) e->failures++;
+}
+
+/* overlay_health adds the continuous entropy health tests' passes, which the entropy source
+ * counts without taking the report's lock (it may run in a signal handler), to entry |id|. */
+static void overlay_health(int id, fm_selftest_entry *e) {
+  if (id != FM_ST_ENTROPY_HEALTH) return;
+  uint64_t passes = fm_entropy_health_passes();
+  e->runs += passes;
+  if (e->result == FM_SELFTEST_NOT_RUN && passes > 0) e->result = FM_SELFTEST_PASSED;
 }
 
 /* notify calls the registered callback, if any, with no lock held. */
@@ -140,70 +179,142 @@ static void notify(fm_selftest_event ev, const fm_selftest_entry *e) {
   tl_in_callback = false;
 }
 
-/* run_one runs test |i|, records the outcome and tells the callback (when |events|). */
-static int run_one(size_t i, bool events) {
-  const selftest_def *d = &fm_selftest_defs[i];
+/* switched_off: the module has left SELF_TEST and OPERATIONAL for good (fm_module_cleanup, or
+ * ERROR entered by another failure). */
+static bool switched_off(void) {
+  fm_state s = fm_module_state();
+  return s == FM_STATE_UNINITIALIZED || s == FM_STATE_ERROR;
+}
+
+/* run_test runs test |id|, records the outcome and tells the callback (when |events|). Returns
+ * FM_OK when it passed; FM_ERR_SELFTEST when it failed (recorded; the module is then in ERROR,
+ * with the test's name as the reason); FM_ERR_NOT_OPERATIONAL when it failed because the module
+ * was switched off under it (nothing recorded, no END event). */
+static int run_test(fm_selftest_id id, bool events) {
   fm_selftest_entry snap;
   pthread_mutex_lock(&g_report_lock);
   report_init_locked();
-  snap = g_report[i];
+  snap = g_report[id];
   pthread_mutex_unlock(&g_report_lock);
-  if (d->kind == FM_SELFTEST_KIND_INTEGRITY && !fm_integrity_applicable()) return FM_OK;
   if (events) notify(FM_SELFTEST_EVENT_BEGIN, &snap);
 
 #if defined(FIPSMOD_TEST_HOOKS)
-  g_breaking = g_break_name != NULL && strcmp(g_break_name, d->name) == 0;
+  g_breaking = (int)id == atomic_load(&g_break_id);
 #endif
   uint64_t t0 = now_ns();
-  int st = d->run(d->arg);
+  int st = id == FM_ST_INTEGRITY ? run_integrity() : selftest_run_kat(id);
   uint64_t t1 = now_ns();
 #if defined(FIPSMOD_TEST_HOOKS)
   g_breaking = false;
 #endif
+  if (st != FM_OK && switched_off()) return FM_ERR_NOT_OPERATIONAL;
+
   pthread_mutex_lock(&g_report_lock);
-  record_locked(&g_report[i], st, t1 - t0);
-  snap = g_report[i];
+  record_locked(&g_report[id], st, t1 - t0);
+  snap = g_report[id];
   pthread_mutex_unlock(&g_report_lock);
+  if (st != FM_OK) {
+    /* ERROR at once, with the failing test's name as the reason the report gives. */
+    fm_module_enter_error(fm_selftest_defs[id].name);
+  }
   if (events) notify(st == FM_OK ? FM_SELFTEST_EVENT_PASS : FM_SELFTEST_EVENT_FAIL, &snap);
+  return st == FM_OK ? FM_OK : FM_ERR_SELFTEST;
+}
+
+/* run_power_on_tests runs the power-on tests; it stops at the first that does not pass (the
+ * module is about to enter ERROR; nothing after it could run anyway). The HMAC-SHA-256 KAT and
+ * the integrity test are named here in code, not taken from the table: no byte of data decides
+ * whether they run. The integrity test then vouches for the table (it lies in the hashed
+ * .rodata), which picks the rest. Only a static build, whose fm_integrity_applicable() is false
+ * by a compile-time constant, has no integrity test. */
+static int run_power_on_tests(bool events) {
+  int st = run_test(FM_ST_HMAC_SHA256_KAT, events);
+  if (st == FM_OK && fm_integrity_applicable()) st = run_test(FM_ST_INTEGRITY, events);
+  for (int id = 0; st == FM_OK && id < FM_ST_COUNT; id++) {
+    if (id == FM_ST_HMAC_SHA256_KAT || id == FM_ST_INTEGRITY) continue;
+    if (fm_selftest_defs[id].when == FM_SELFTEST_AT_POWER_ON) st = run_test((fm_selftest_id)id, events);
+  }
   return st;
 }
 
-/* run_tests runs, in table order, every test whose |when| is selected; it stops at the first
- * failure (the module is about to enter ERROR; nothing after it could run anyway). */
-static int run_tests(bool power_on, bool first_use, bool events) {
-  for (size_t i = 0; i < fm_selftest_ndefs; i++) {
-    fm_selftest_when w = fm_selftest_defs[i].when;
-    if (!((w == FM_SELFTEST_AT_POWER_ON && power_on) ||
-          (w == FM_SELFTEST_BEFORE_FIRST_USE && first_use)))
-      continue;
-    if (run_one(i, events) != FM_OK) {
-      /* ERROR at once, with the failing test's name as the reason the report gives. */
-      fm_module_enter_error(fm_selftest_defs[i].name);
-      return FM_ERR_SELFTEST;
-    }
+/* run_deferred_tests runs every before-first-use test (on-demand runs). */
+static int run_deferred_tests(bool events) {
+  int st = FM_OK;
+  for (int id = 0; st == FM_OK && id < FM_ST_COUNT; id++)
+    if (fm_selftest_defs[id].when == FM_SELFTEST_BEFORE_FIRST_USE)
+      st = run_test((fm_selftest_id)id, events);
+  return st;
+}
+
+/* ---- The load-time report (FIPSMOD_SELFTEST_REPORT=1) -------------------------------------
+ * It goes out before main, where the process cannot yet protect itself, so it is written only to
+ * a stream that someone reads: fd 2 must be open and a terminal or other character device, a
+ * pipe or a socket, never a regular file (a process started with fd 2 closed may have a data file
+ * there). It is written with write(2) rather than stdio, SIGPIPE blocked meanwhile: a pipe whose
+ * reader has gone (EPIPE) ends the report without killing the process, and the SIGPIPE the
+ * write raised is taken back. */
+
+static bool stderr_is_a_stream(void) {
+  struct stat sb;
+  if (fstat(STDERR_FILENO, &sb) != 0) return false;
+  return S_ISCHR(sb.st_mode) || S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode);
+}
+
+/* write_stderr writes |len| bytes at |p| to fd 2. Returns 0, or the errno of the write that
+ * failed (EPIPE, EAGAIN on a non-blocking stream, ...: the report gives up). */
+static int write_stderr(const char *p, size_t len) {
+  while (len > 0) {
+    ssize_t n = write(STDERR_FILENO, p, len);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return errno;
+    if (n == 0) return EIO;
+    p += n;
+    len -= (size_t)n;
   }
-  return FM_OK;
+  return 0;
 }
 
-static bool has_first_use_tests(void) {
-  for (size_t i = 0; i < fm_selftest_ndefs; i++)
-    if (fm_selftest_defs[i].when == FM_SELFTEST_BEFORE_FIRST_USE) return true;
-  return false;
+/* print_line formats one line of the report and writes it; the errno of a failed write, or 0. */
+static int print_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int print_line(const char *fmt, ...) {
+  char line[256];
+  va_list ap;
+  va_start(ap, fmt);
+  int len = vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  if (len < 0) return EINVAL;
+  return write_stderr(line, (size_t)len < sizeof line ? (size_t)len : sizeof line - 1);
 }
 
-static void print_report(FILE *f) {
+static void print_report(void) {
+  if (!stderr_is_a_stream()) return;
+  const int saved_errno = errno;
+  sigset_t pipe_only, old, pending;
+  sigemptyset(&pipe_only);
+  sigaddset(&pipe_only, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_only, &old);
+  /* A SIGPIPE already pending is not ours to take back. */
+  const bool was_pending = sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE);
+
   fm_selftest_summary s;
   fm_selftest_entry e[FM_SELFTEST_MAX_ENTRIES];
   size_t n = 0;
   fm_selftest_get_summary(&s);
   fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n);
-  fprintf(f, "%s power-on self-tests: %zu passed, %zu failed, %.1f us; integrity: %s\n",
-          fm_module_version(), s.passed, s.failed, (double)s.power_on_ns / 1000.0,
-          s.integrity_text);
-  for (size_t i = 0; i < n; i++)
-    fprintf(f, "  %-34s %-9s %-14s %9.1f us  %s\n", e[i].name, fm_selftest_kind_name(e[i].kind),
-            fm_selftest_result_name(e[i].result), (double)e[i].duration_ns / 1000.0,
-            e[i].algorithm);
+  int err = print_line("%s power-on self-tests: %zu passed, %zu failed, %.1f us; integrity: %s\n",
+                       fm_module_version(), s.passed, s.failed, (double)s.power_on_ns / 1000.0,
+                       s.integrity_text);
+  for (size_t i = 0; err == 0 && i < n; i++)
+    err = print_line("  %-34s %-9s %-14s %9.1f us  %s\n", e[i].name,
+                     fm_selftest_kind_name(e[i].kind), fm_selftest_result_name(e[i].result),
+                     (double)e[i].duration_ns / 1000.0, e[i].algorithm);
+
+  if (err == EPIPE && !was_pending) {
+    const struct timespec no_wait = {0, 0};
+    (void)sigtimedwait(&pipe_only, NULL, &no_wait);
+  }
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  errno = saved_errno;
 }
 
 /* ---- Entry points --------------------------------------------------------------------------- */
@@ -215,9 +326,9 @@ int fm_selftest_power_on(void) {
   pthread_mutex_unlock(&g_report_lock);
 
 #if defined(FIPSMOD_TEST_HOOKS)
-  g_break_name = getenv("FIPSMOD_BREAK_TEST");
+  atomic_store(&g_break_id, id_by_name(secure_getenv("FIPSMOD_BREAK_TEST")));
   /* Test builds only: skip every self-test, so that a benchmark can measure what they cost. */
-  const char *skip = getenv("FIPSMOD_SKIP_SELFTEST");
+  const char *skip = secure_getenv("FIPSMOD_SKIP_SELFTEST");
   const bool skipped = skip && strcmp(skip, "1") == 0;
 #else
   const bool skipped = false;
@@ -228,7 +339,7 @@ int fm_selftest_power_on(void) {
     pthread_mutex_lock(&g_run_lock);
     tl_running = true;
     fm_selftest_thread_enter();
-    st = run_tests(true, false, false);
+    st = run_power_on_tests(false);
     fm_selftest_thread_leave();
     tl_running = false;
     pthread_mutex_unlock(&g_run_lock);
@@ -239,20 +350,21 @@ int fm_selftest_power_on(void) {
   pthread_mutex_unlock(&g_report_lock);
 
 #if defined(FIPSMOD_TEST_HOOKS)
-  /* Breaking a conditional test with an injector: arm it now that the power-on tests are done. */
-  for (size_t i = 0; st == FM_OK && g_break_name && i < fm_selftest_nconditionals; i++) {
-    const selftest_conditional_def *c = &fm_selftest_conditionals[i];
-    if (c->inject && strcmp(g_break_name, c->name) == 0) c->inject();
-  }
+  /* Breaking a conditional test: arm it now that the power-on tests are done. */
+  if (st == FM_OK) arm_conditional_break();
 #endif
 
-  const char *env = getenv("FIPSMOD_SELFTEST_REPORT");
-  if (env && strcmp(env, "1") == 0) print_report(stderr);
+  const char *env = secure_getenv("FIPSMOD_SELFTEST_REPORT");
+  if (env && strcmp(env, "1") == 0) print_report();
   return st;
 }
 
 int fm_selftest_run(void) {
-  if (tl_in_callback || tl_running) return FM_ERR_STATE;
+  /* State first, as every service: a nested call (from a callback, or from a test) is refused
+   * for its context only when the module would otherwise let it run. The state that decides a
+   * run is checked again under g_run_lock (fm_module_begin_selftest), since a concurrent run may
+   * hold the module in SELF_TEST until then. */
+  if (tl_in_callback || tl_running) return fm_service_gate() == FM_OK ? FM_ERR_STATE : FM_ERR_NOT_OPERATIONAL;
   pthread_mutex_lock(&g_run_lock);
   if (fm_module_begin_selftest() != FM_OK) {
     pthread_mutex_unlock(&g_run_lock);
@@ -261,41 +373,43 @@ int fm_selftest_run(void) {
   uint64_t t0 = now_ns();
   tl_running = true;
   fm_selftest_thread_enter();
-  int st = run_tests(true, true, true);
+  int st = run_power_on_tests(true);
+  if (st == FM_OK) st = run_deferred_tests(true);
   fm_selftest_thread_leave();
   tl_running = false;
-  fm_module_end_selftest(st);
-  if (st == FM_OK) atomic_store_explicit(&g_first_use_done, 1, memory_order_release);
+  st = fm_module_end_selftest(st);
+  if (st == FM_OK) {
+    for (int id = 0; id < FM_ST_COUNT; id++)
+      if (fm_selftest_defs[id].when == FM_SELFTEST_BEFORE_FIRST_USE)
+        atomic_store_explicit(&g_deferred_done[id], 1, memory_order_release);
+  }
   pthread_mutex_lock(&g_report_lock);
   g_last_run_ns = now_ns() - t0;
   pthread_mutex_unlock(&g_report_lock);
   pthread_mutex_unlock(&g_run_lock);
-  return st == FM_OK ? FM_OK : FM_ERR_SELFTEST;
+  return st;
 }
 
-int fm_selftest_before_first_use(void) {
-  if (atomic_load_explicit(&g_first_use_done, memory_order_acquire)) return FM_OK;
+int fm_selftest_ensure(fm_selftest_id id) {
+  if ((unsigned)id >= FM_ST_COUNT) return fm_service_gate();
+  /* The steady state: one acquire load. */
+  if (atomic_load_explicit(&g_deferred_done[id], memory_order_acquire)) return FM_OK;
+  if (fm_selftest_defs[id].when != FM_SELFTEST_BEFORE_FIRST_USE) return fm_service_gate();
   if (tl_running) return FM_OK;
-  if (!has_first_use_tests()) {
-    atomic_store_explicit(&g_first_use_done, 1, memory_order_release);
-    return FM_OK;
-  }
   pthread_mutex_lock(&g_run_lock);
   int st = FM_OK;
-  if (!atomic_load_explicit(&g_first_use_done, memory_order_relaxed)) {
-    if (!fm_module_operational()) {
-      st = FM_ERR_NOT_OPERATIONAL;
-    } else {
-      /* The module stays OPERATIONAL while these run: other services go on; every caller of
-       * the deferred algorithm waits here on g_run_lock until the tests have passed. */
+  if (!atomic_load_explicit(&g_deferred_done[id], memory_order_relaxed)) {
+    st = fm_service_gate();
+    if (st == FM_OK) {
+      /* The module stays OPERATIONAL while the test runs: other services go on; every caller of
+       * the deferred algorithm waits here on g_run_lock until it has passed. */
       tl_running = true;
-      st = run_tests(false, true, true);
+      st = run_test(id, true);
       tl_running = false;
       if (st == FM_OK) {
-        atomic_store_explicit(&g_first_use_done, 1, memory_order_release);
+        atomic_store_explicit(&g_deferred_done[id], 1, memory_order_release);
       } else {
-        fm_module_enter_error("before-first-use self-test failed");
-        st = FM_ERR_NOT_OPERATIONAL;
+        st = FM_ERR_NOT_OPERATIONAL; /* ERROR (run_test entered it), or switched off */
       }
     }
   }
@@ -303,82 +417,45 @@ int fm_selftest_before_first_use(void) {
   return st;
 }
 
-/* Adapters from the identities of module/internal.h to the table's names. */
-static const char *conditional_name(fm_selftest_id id) {
-  switch (id) {
-    case FM_ST_ENTROPY_HEALTH: return "SP800-90B RCT/APT";
-    case FM_ST_ENTROPY_SOURCE: return "getrandom";
-    case FM_ST_RSA_PCT: return "RSA-PCT";
-    default: return "unknown";
-  }
-}
-
-int fm_selftest_ensure(fm_selftest_id id) {
-  (void)id;
-  return fm_selftest_before_first_use();
-}
-
-static void record_conditional_named(const char *name, const char *algorithm,
-                                     fm_selftest_kind kind, int status);
-
 void fm_selftest_record_conditional(fm_selftest_id id, int status) {
-  const char *name = conditional_name(id);
-  const char *alg = id == FM_ST_RSA_PCT ? "RSA" : "ENTROPY";
-  fm_selftest_kind kind = id == FM_ST_RSA_PCT ? FM_SELFTEST_KIND_PAIRWISE : FM_SELFTEST_KIND_HEALTH;
-  record_conditional_named(name, alg, kind, status);
-}
-
-static void record_conditional_named(const char *name, const char *algorithm,
-                                     fm_selftest_kind kind, int status) {
+  if ((unsigned)id >= FM_ST_COUNT || fm_selftest_defs[id].when != FM_SELFTEST_CONDITIONAL) {
+    /* Not a conditional test: a caller's mistake, which must still not hide a failure. */
+    if (status != FM_OK) fm_module_enter_error("conditional self-test failed");
+    return;
+  }
 #if defined(FIPSMOD_TEST_HOOKS)
   /* Breaking a conditional test turns its next outcome into a failure. */
-  if (status == FM_OK && g_break_name && name && strcmp(g_break_name, name) == 0)
-    status = FM_ERR_SELFTEST;
+  if (status == FM_OK && (int)id == atomic_load(&g_break_id)) status = FM_ERR_SELFTEST;
 #endif
   pthread_mutex_lock(&g_report_lock);
   report_init_locked();
-  fm_selftest_entry *e = NULL;
-  for (size_t i = 0; i < g_nreport && !e; i++)
-    if (strcmp(g_report[i].name, name) == 0) e = &g_report[i];
-  if (!e && g_nreport < FM_SELFTEST_MAX_ENTRIES) {
-    e = &g_report[g_nreport++];
-    *e = (fm_selftest_entry){.name = name, .algorithm = algorithm, .kind = kind,
-                             .when = FM_SELFTEST_CONDITIONAL};
-  }
-  /* A full report still counts the failure below; only its line is lost. */
-  if (e) record_locked(e, status, 0);
+  record_locked(&g_report[id], status, 0);
   pthread_mutex_unlock(&g_report_lock);
-  if (status != FM_OK) fm_module_enter_error(name);
-}
-
-/* overlay_health adds the continuous entropy health tests' passes, which the entropy source
- * counts without taking the report's lock (it may run in a signal handler), to their entry. */
-static void overlay_health(fm_selftest_entry *e) {
-  if (strcmp(e->name, "SP800-90B RCT/APT") != 0) return;
-  uint64_t passes = fm_entropy_health_passes();
-  e->runs += passes;
-  if (e->result == FM_SELFTEST_NOT_RUN && passes > 0) e->result = FM_SELFTEST_PASSED;
+  if (status != FM_OK) fm_module_enter_error(fm_selftest_defs[id].name);
 }
 
 int fm_selftest_report(fm_selftest_entry *entries, size_t capacity, size_t *count) {
-  if (!count || (!entries && capacity > 0)) {
-    if (entries && capacity > 0) fm_zeroize(entries, capacity * sizeof *entries);
-    return FM_ERR_BAD_ARGUMENT;
-  }
+  /* No state check: the report is readable in every state. A refused call wipes at most the
+   * entries it could have written (never more than the report holds). */
+  const size_t can_write = capacity < FM_ST_COUNT ? capacity : FM_ST_COUNT;
+  if (!count || (!entries && capacity > 0))
+    return fm_refuse(FM_ERR_BAD_ARGUMENT, entries, entries ? can_write * sizeof *entries : 0);
+  fm_selftest_entry listed[FM_ST_COUNT];
+  size_t n = 0;
   pthread_mutex_lock(&g_report_lock);
   report_init_locked();
-  size_t n = g_nreport;
-  if (entries && capacity >= n) {
-    memcpy(entries, g_report, n * sizeof *entries);
-    for (size_t i = 0; i < n; i++) overlay_health(&entries[i]);
+  for (int id = 0; id < FM_ST_COUNT; id++) {
+    if (!listed_locked(id)) continue;
+    listed[n] = g_report[id];
+    overlay_health(id, &listed[n]);
+    n++;
   }
   pthread_mutex_unlock(&g_report_lock);
   *count = n;
-  if (!entries) return capacity == 0 ? FM_OK : FM_ERR_BAD_ARGUMENT;
-  if (capacity < n) {
-    fm_zeroize(entries, capacity * sizeof *entries);
-    return FM_ERR_BUFFER_TOO_SMALL;
-  }
+  if (!entries) return FM_OK; /* capacity is 0 */
+  if (capacity < n)
+    return fm_refuse(FM_ERR_BUFFER_TOO_SMALL, entries, can_write * sizeof *entries);
+  memcpy(entries, listed, n * sizeof *entries);
   return FM_OK;
 }
 
@@ -391,11 +468,12 @@ int fm_selftest_get_summary(fm_selftest_summary *out) {
   report_init_locked();
   out->power_on_ns = g_power_on_ns;
   out->last_run_ns = g_last_run_ns;
-  out->tests = g_nreport;
-  for (size_t i = 0; i < g_nreport; i++) {
-    fm_selftest_entry e = g_report[i];
-    overlay_health(&e);
-    if (e.kind == FM_SELFTEST_KIND_INTEGRITY) out->integrity = e.result;
+  out->integrity = g_report[FM_ST_INTEGRITY].result;
+  for (int id = 0; id < FM_ST_COUNT; id++) {
+    if (!listed_locked(id)) continue;
+    fm_selftest_entry e = g_report[id];
+    overlay_health(id, &e);
+    out->tests++;
     if (e.result == FM_SELFTEST_PASSED) out->passed++;
     if (e.result == FM_SELFTEST_FAILED) out->failed++;
   }
@@ -417,31 +495,29 @@ int fm_set_selftest_callback(fm_selftest_callback cb, void *arg) {
   return FM_OK;
 }
 
+/* The names for printing are rows of fixed-width character arrays rather than a switch over
+ * string constants, which a compiler may turn into a table of pointers in .data.rel.ro (clang
+ * does). Row 0 is "unknown". */
+static const char k_kind_names[][10] = {"unknown", "integrity", "KAT", "health", "pairwise"};
+static const char k_result_names[][15] = {"not run", "passed", "failed", "not applicable",
+                                          "unknown"};
+static const char k_when_names[][17] = {"unknown", "power-on", "before first use", "conditional"};
+static_assert(FM_SELFTEST_KIND_INTEGRITY == 1 && FM_SELFTEST_KIND_PAIRWISE == 4, "kind rows");
+static_assert(FM_SELFTEST_NOT_RUN == 0 && FM_SELFTEST_NOT_APPLICABLE == 3, "result rows");
+static_assert(FM_SELFTEST_AT_POWER_ON == 1 && FM_SELFTEST_CONDITIONAL == 3, "when rows");
+
 const char *fm_selftest_kind_name(fm_selftest_kind kind) {
-  switch (kind) {
-    case FM_SELFTEST_KIND_INTEGRITY: return "integrity";
-    case FM_SELFTEST_KIND_KAT: return "KAT";
-    case FM_SELFTEST_KIND_HEALTH: return "health";
-    case FM_SELFTEST_KIND_PAIRWISE: return "pairwise";
-  }
-  return "unknown";
+  unsigned k = (unsigned)kind;
+  return k_kind_names[k < sizeof k_kind_names / sizeof k_kind_names[0] ? k : 0];
 }
 
 const char *fm_selftest_result_name(fm_selftest_result result) {
-  switch (result) {
-    case FM_SELFTEST_NOT_RUN: return "not run";
-    case FM_SELFTEST_PASSED: return "passed";
-    case FM_SELFTEST_FAILED: return "failed";
-    case FM_SELFTEST_NOT_APPLICABLE: return "not applicable";
-  }
-  return "unknown";
+  unsigned r = (unsigned)result;
+  const unsigned unknown = sizeof k_result_names / sizeof k_result_names[0] - 1;
+  return k_result_names[r < unknown ? r : unknown];
 }
 
 const char *fm_selftest_when_name(fm_selftest_when when) {
-  switch (when) {
-    case FM_SELFTEST_AT_POWER_ON: return "power-on";
-    case FM_SELFTEST_BEFORE_FIRST_USE: return "before first use";
-    case FM_SELFTEST_CONDITIONAL: return "conditional";
-  }
-  return "unknown";
+  unsigned w = (unsigned)when;
+  return k_when_names[w < sizeof k_when_names / sizeof k_when_names[0] ? w : 0];
 }

@@ -3,7 +3,12 @@
  * States: UNINITIALIZED -> SELF_TEST -> OPERATIONAL | ERROR. The power-on self-tests run from an
  * ELF constructor when the library is loaded. ERROR is final for the process. After
  * fm_module_cleanup() the module is UNINITIALIZED for the rest of the process: every CSP has been
- * zeroized and every service returns FM_ERR_NOT_OPERATIONAL. */
+ * zeroized and every service returns FM_ERR_NOT_OPERATIONAL.
+ *
+ * Every service checks in one order: the module state first (outside OPERATIONAL:
+ * FM_ERR_NOT_OPERATIONAL), then its arguments (FM_ERR_BAD_ARGUMENT, FM_ERR_LENGTH, ...). A refused
+ * call wipes the outputs it could have written, never more than a length it has checked. The
+ * functions of this header work in every state. */
 #ifndef FIPSMOD_MODULE_H
 #define FIPSMOD_MODULE_H
 
@@ -32,8 +37,10 @@ FM_API const char *fm_module_version(void);
 
 /* fm_module_cleanup zeroizes every CSP the module holds (every thread's DRBG state, batches) and
  * moves the module to UNINITIALIZED for the rest of the process. Later calls to any service, from
- * any thread, return FM_ERR_NOT_OPERATIONAL. Returns FM_OK; calling it twice is harmless.
- * Thread-safe. */
+ * any thread, return FM_ERR_NOT_OPERATIONAL. In ERROR, which is final, it zeroizes and leaves the
+ * state as it is. During an on-demand self-test run (fm_selftest_run on another thread) the run
+ * stops with FM_ERR_NOT_OPERATIONAL and no test is recorded as failed. Returns FM_OK; calling it
+ * twice is harmless. Works in every state. Thread-safe. */
 FM_API int fm_module_cleanup(void);
 
 /* CPU features the module can use. */
@@ -49,7 +56,8 @@ enum {
 };
 
 /* fm_module_cpu_features writes the features the CPU has (|detected|) and those the module uses
- * (|in_use|: none when FIPSMOD_CPU=portable was set at load). Either pointer may be NULL.
+ * (|in_use|: none when FIPSMOD_CPU=portable was set at load; the variable is read with
+ * secure_getenv, so a setuid or setgid program ignores it). Either pointer may be NULL.
  * Returns FM_OK. Works in every state. */
 FM_API int fm_module_cpu_features(uint32_t *detected, uint32_t *in_use);
 

@@ -4,15 +4,24 @@
  * The power-on self-tests run when the library is loaded (an ELF constructor), before any
  * service can be used: the HMAC-SHA-256 known-answer test first, then the integrity check of
  * libfipsmod.so (which relies on HMAC-SHA-256), then the known-answer tests of every algorithm and
- * the entropy start-up test. If any test fails the module enters the ERROR state, which is final
- * for the process: every service wipes its outputs and returns FM_ERR_NOT_OPERATIONAL. Nothing in
- * the module aborts the process.
+ * the entropy start-up test. The known-answer tests reach every kernel that serves data on the
+ * CPU in use: short inputs the few-block code, long inputs ("bulk" tests: 45 AES blocks, a
+ * 1237-byte CTR_DRBG generate) the 8- and 16-block loops (AES-NI, VAES). If any test fails the
+ * module enters the ERROR state, which is final for the process: every service wipes its outputs
+ * and returns FM_ERR_NOT_OPERATIONAL. Nothing in the module aborts the process.
  *
  * Conditional tests (the entropy source's continuous health tests, RSA key generation's pairwise
  * consistency test) run when their service runs and are recorded in the same report.
  *
- * Environment, read once at load:
- *   FIPSMOD_SELFTEST_REPORT=1  print the report to stderr when the power-on tests are done.
+ * Environment, read once at load with secure_getenv (a setuid or setgid program ignores it):
+ *   FIPSMOD_SELFTEST_REPORT=1  print the report to stderr when the power-on tests are done, if
+ *                              fd 2 is open and a terminal (or another character device, such
+ *                              as /dev/null), a pipe or a socket. Nothing is written when fd 2 is
+ *                              closed, a regular file or anything else: a process started with
+ *                              fd 2 closed may hold a data file there. It is written with
+ *                              write(2); a pipe whose reader has gone ends the report quietly
+ *                              (EPIPE; the SIGPIPE is blocked and taken back, never delivered).
+ *                              To keep the report in a file, pipe it: 2>&1 | tee file.
  *   FIPSMOD_BREAK_TEST=<name>  test-hooks builds only (libfipsmod_testhooks.so and the internal
  *                              test library, never libfipsmod.so or libfipsmod.a): make the named
  *                              test fail (its expected value is corrupted; the entropy tests get a
@@ -21,7 +30,8 @@
  *                              they cost).
  *
  * Every function here works in every state (the report is how an operator learns why the module
- * is in ERROR); only fm_selftest_run needs OPERATIONAL. No argument is secret. */
+ * is in ERROR); only fm_selftest_run needs OPERATIONAL. Where a function checks the state it
+ * does so first, then its arguments, like every service of the module. No argument is secret. */
 #ifndef FIPSMOD_SELFTEST_H
 #define FIPSMOD_SELFTEST_H
 
@@ -78,11 +88,13 @@ typedef struct fm_selftest_entry {
 } fm_selftest_entry;
 
 /* fm_selftest_report copies the report into |entries| (|capacity| entries), in the order the tests
- * run: power-on tests first, then conditional tests in the order they were first recorded.
+ * run: the power-on tests, the test that runs before first use, then the conditional tests (the
+ * entropy source's own failure, "getrandom", is listed only once it has happened).
  * |*count| receives the number of entries. With entries NULL and capacity 0 it only sets |*count|.
  * FM_OK; FM_ERR_BAD_ARGUMENT: count NULL, or entries NULL with capacity > 0;
  * FM_ERR_BUFFER_TOO_SMALL: capacity < the number of entries (|*count| then says how many are
- * needed, and |entries| is wiped). FM_SELFTEST_MAX_ENTRIES always suffices. Works in every state.
+ * needed). On an error the entries it could have written are wiped (never more than the report
+ * holds, whatever |capacity| claims). FM_SELFTEST_MAX_ENTRIES always suffices. Works in every state.
  * Thread-safe: each entry is consistent; during an on-demand run the tests not yet rerun still
  * show their previous outcome. */
 FM_API int fm_selftest_report(fm_selftest_entry *entries, size_t capacity, size_t *count);
@@ -111,8 +123,12 @@ FM_API int fm_selftest_get_summary(fm_selftest_summary *out);
  * report is updated and registered callbacks receive BEGIN then PASS or FAIL for each test.
  * FM_OK: all passed, the module is OPERATIONAL again. FM_ERR_SELFTEST: a test failed and the
  * module is now in ERROR. FM_ERR_NOT_OPERATIONAL: the module was not OPERATIONAL (ERROR,
- * UNINITIALIZED). FM_ERR_STATE: called from a self-test callback. Thread-safe: concurrent calls
- * run one after the other. */
+ * UNINITIALIZED), or was switched off during the run: fm_module_cleanup() from another thread or
+ * a callback, or ERROR entered by a failure elsewhere. A test that fails because of that is not
+ * recorded as failed (its entry keeps its previous outcome, and its BEGIN gets no PASS or FAIL),
+ * the run stops, and the module stays UNINITIALIZED (or ERROR). FM_ERR_STATE: called from a
+ * self-test callback while the module is operational for it. Thread-safe: concurrent calls run
+ * one after the other. */
 FM_API int fm_selftest_run(void);
 
 /* Self-test events delivered to a callback. */

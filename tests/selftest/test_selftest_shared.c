@@ -1,7 +1,11 @@
 /* The self-tests of libfipsmod.so as users load it: the integrity check ran and passed, every
  * power-on test passed with a measured duration, and FIPSMOD_SELFTEST_REPORT=1 prints the report
- * (every test's name and the integrity status) to stderr at load. */
+ * (every test's name and the integrity status) to stderr at load, but only when stderr is a
+ * stream someone reads: a pipe whose reader has gone does not kill the process (no SIGPIPE
+ * before main), and a regular file at fd 2 is never written. */
 #define _GNU_SOURCE
+#include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,23 +46,48 @@ static void test_report(void) {
          (double)s.power_on_ns / 1000.0, s.integrity_text);
 }
 
-static void test_env_report(const char *self) {
-  int fds[2];
-  CHECK(pipe(fds) == 0);
+/* spawn_reporting runs this program (--quiet: exit 0 when OPERATIONAL) with
+ * FIPSMOD_SELFTEST_REPORT=1 and |stderr_fd| as its fd 2 (-1: fd 2 closed), SIGPIPE at its default
+ * action; returns its wait status. */
+static int spawn_reporting(const char *self, int stderr_fd, int close_too) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_adddup2(&fa, fds[1], STDERR_FILENO);
-  posix_spawn_file_actions_addclose(&fa, fds[0]);
+  if (stderr_fd >= 0) posix_spawn_file_actions_adddup2(&fa, stderr_fd, STDERR_FILENO);
+  else posix_spawn_file_actions_addclose(&fa, STDERR_FILENO);
+  if (close_too >= 0) posix_spawn_file_actions_addclose(&fa, close_too);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t dfl;
+  sigemptyset(&dfl);
+  sigaddset(&dfl, SIGPIPE);
+  posix_spawnattr_setsigdefault(&attr, &dfl);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
   size_t n = 0;
   while (environ[n]) n++;
   char **env = calloc(n + 2, sizeof *env);
-  for (size_t i = 0; i < n; i++) env[i] = environ[i];
-  env[n] = "FIPSMOD_SELFTEST_REPORT=1";
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++)
+    if (strncmp(environ[i], "FIPSMOD_SELFTEST_REPORT=", 24) != 0) env[k++] = environ[i];
+  env[k] = "FIPSMOD_SELFTEST_REPORT=1";
   char *argv[] = {(char *)self, "--quiet", NULL};
   pid_t pid;
-  CHECK(posix_spawn(&pid, self, &fa, NULL, argv, env) == 0);
+  int status = -1;
+  if (posix_spawn(&pid, self, &fa, &attr, argv, env) != 0 || waitpid(pid, &status, 0) != pid)
+    status = -1;
   posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
   free(env);
+  return status;
+}
+
+static int exited_ok(int status) { return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0; }
+
+/* To a pipe: the whole report, every test named. */
+static void test_env_report(const char *self) {
+  int fds[2];
+  CHECK(pipe(fds) == 0);
+  /* The report (a few KB) fits in the pipe's buffer, so the child never waits on this reader. */
+  int status = spawn_reporting(self, fds[1], fds[0]);
   close(fds[1]);
   static char out[65536];
   size_t len = 0;
@@ -67,8 +96,7 @@ static void test_env_report(const char *self) {
     len += (size_t)r;
   out[len] = 0;
   close(fds[0]);
-  int status = 0;
-  CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  CHECK(exited_ok(status));
   CHECK(strstr(out, "integrity: passed") != NULL);
   fm_selftest_entry e[FM_SELFTEST_MAX_ENTRIES];
   size_t count = 0;
@@ -79,10 +107,39 @@ static void test_env_report(const char *self) {
   }
 }
 
+/* To a pipe whose reader has gone: the write fails with EPIPE, and the process lives on (before
+ * the fix, SIGPIPE killed it before main). */
+static void test_env_report_broken_pipe(const char *self) {
+  int fds[2];
+  CHECK(pipe(fds) == 0);
+  close(fds[0]);
+  int status = spawn_reporting(self, fds[1], -1);
+  close(fds[1]);
+  if (status != -1 && WIFSIGNALED(status))
+    fprintf(stderr, "report to a broken pipe: killed by signal %d\n", WTERMSIG(status));
+  CHECK(exited_ok(status));
+}
+
+/* With a regular file at fd 2 (as when a process started with fd 2 closed has opened a data
+ * file there) nothing is written to it; with fd 2 closed the process is fine. */
+static void test_env_report_not_to_a_file(const char *self) {
+  char path[] = "/tmp/fipsmod-report-XXXXXX";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0);
+  if (fd < 0) return;
+  unlink(path);
+  CHECK(exited_ok(spawn_reporting(self, fd, fd)));
+  CHECK_EQ_INT(lseek(fd, 0, SEEK_END), 0);
+  close(fd);
+  CHECK(exited_ok(spawn_reporting(self, -1, -1)));
+}
+
 int main(int argc, char **argv) {
   if (argc == 2 && strcmp(argv[1], "--quiet") == 0)
     return fm_module_state() == FM_STATE_OPERATIONAL ? 0 : 1;
   test_report();
   test_env_report(argv[0]);
+  test_env_report_broken_pipe(argv[0]);
+  test_env_report_not_to_a_file(argv[0]);
   return test_main_result("test_selftest_shared");
 }
