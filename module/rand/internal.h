@@ -63,13 +63,17 @@ void ctr_drbg_wipe(ctr_drbg_state *st);
  * byte, assessed min-entropy H = 8 bits per sample; false-positive rate alpha = 2^-40 per test
  * decision, 90B 4.4):
  *  - repetition count test (4.4.1): cutoff C = 1 + ceil(40 / 8) = 6 identical bytes in a row;
- *  - adaptive proportion test (4.4.2): window W = 512, cutoff C = 20 (P[Binomial(512, 2^-8) >= 19]
- *    = 4.9e-13 < 2^-40);
+ *  - adaptive proportion test (4.4.2): window W = 512, cutoff C = 1 + CRITBINOM(W, 2^-H, 1 - alpha)
+ *    = 1 + 18 = 19: 18 is the least k with P[Binomial(512, 2^-8) <= k] >= 1 - 2^-40
+ *    (P[X >= 18] = 4.9e-12 > 2^-40 = 9.1e-13, P[X >= 19] = 4.9e-13 <= 2^-40). The test fails
+ *    when the window's first sample has occurred C = 19 times (counting itself);
+ *    tests/rand/test_rand_apt.c recomputes C from the binomial distribution and checks both
+ *    sides of the boundary;
  *  - plus a continuous comparison of consecutive 16-byte blocks within one request.
  * A context holds the tests' running state for one stream of requests (one per thread). */
 #define ENTROPY_RCT_CUTOFF 6
 #define ENTROPY_APT_WINDOW 512
-#define ENTROPY_APT_CUTOFF 20
+#define ENTROPY_APT_CUTOFF 19
 #define ENTROPY_STARTUP_SAMPLES 1024
 
 typedef struct entropy_health {
