@@ -1,8 +1,10 @@
 /* The process random number generator.
  *
  * Each thread draws from its own SP 800-90A AES-256 CTR_DRBG (no derivation function; seeded with
- * 48 bytes of full entropy from getrandom(2) that pass SP 800-90B health tests), created on its
- * first draw. A thread's DRBG is reseeded every 4096 generate requests, after fork() (the child
+ * 48 bytes of full entropy from the getrandom system call that pass SP 800-90B health tests),
+ * created on its first draw. libfipsmod.so issues that system call itself (the syscall
+ * instruction, not libc's getrandom() or syscall()) and uses its own memcpy/memset, so an
+ * LD_PRELOAD library can neither feed the DRBGs nor see the bytes they hand out. A thread's DRBG is reseeded every 4096 generate requests, after fork() (the child
  * never repeats the parent's output), and on fm_rand_reseed. Thread exit zeroizes the thread's
  * state; fm_module_cleanup() and process exit zeroize every state, after which every function
  * here returns FM_ERR_NOT_OPERATIONAL at once, from any thread.

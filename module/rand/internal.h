@@ -89,8 +89,9 @@ typedef struct entropy_health {
 /* entropy_health_init resets |h| to the start of a stream. */
 void entropy_health_init(entropy_health *h);
 
-/* fm_entropy_get fills |out| (|len| bytes, secret) from the entropy source (getrandom(2), which
- * blocks until the kernel's pool is seeded; EINTR and short reads are retried) and runs the
+/* fm_entropy_get fills |out| (|len| bytes, secret) from the entropy source (the getrandom system
+ * call, issued directly; it blocks until the kernel's pool is seeded; EINTR and short reads are
+ * retried, ENOSYS and any other error fail the source) and runs the
  * continuous health tests over it with the running state |h|. Returns FM_OK, or FM_ERR_ENTROPY
  * (source error or health-test failure: |out| is wiped, the failure is recorded with
  * fm_selftest_record_conditional, which moves the module to ERROR). Async-signal-safe except for

@@ -26,6 +26,7 @@
 #include "fipsmod/rand.h"
 #include "module/internal.h"
 #include "module/rand/internal.h"
+#include "module/rand/syscall.h"
 
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
@@ -140,31 +141,26 @@ static bool g_states_wipeonfork; /* new state pages get MADV_WIPEONFORK */
 static bool g_asym;
 static _Atomic uint64_t g_asym_gen;
 
-#if defined(__x86_64__)
 /* probe_child_exit ends the probe child with a raw exit_group, touching nothing of libc's (the
  * child of a raw clone must not run atexit handlers or sanitizer hooks). */
 __attribute__((noreturn)) static void probe_child_exit(long code) {
-  for (;;) __asm__ volatile("syscall" : : "a"((long)SYS_exit_group), "D"(code) : "rcx", "r11", "memory");
+  for (;;) (void)rand_syscall(SYS_exit_group, code, 0, 0);
 }
-#else
-__attribute__((noreturn)) static void probe_child_exit(long code) {
-  for (;;) syscall(SYS_exit_group, code);
-}
-#endif
 
 /* wipeonfork_works marks |page| MADV_WIPEONFORK and checks that a child really sees it zeroed.
  * The child is made with a raw clone() without an exit signal, so no pthread_atfork handler and no
  * SIGCHLD handler of the application runs; it is reaped with __WCLONE. */
 static bool wipeonfork_works(volatile uint64_t *page) {
 #if defined(MADV_WIPEONFORK)
-  if (madvise((void *)page, g_page_size, MADV_WIPEONFORK) != 0) return false;
+  if (rand_advise((void *)page, g_page_size, MADV_WIPEONFORK) != 0) return false;
   *page = 1;
-  long pid = syscall(SYS_clone, 0UL, NULL, NULL, NULL, NULL);
+  long pid = rand_syscall6(SYS_clone, 0, 0, 0, 0, 0, 0);
   if (pid < 0) return false;
   if (pid == 0) probe_child_exit(*page == 0 ? 0 : 1);
   int status = 0;
-  while (waitpid((pid_t)pid, &status, __WCLONE) < 0) {
-    if (errno != EINTR) return false;
+  long r;
+  while ((r = rand_syscall6(SYS_wait4, pid, (long)&status, __WCLONE, 0, 0, 0)) < 0) {
+    if (r != -EINTR) return false;
   }
   return WIFEXITED(status) && WEXITSTATUS(status) == 0 && *page == 1;
 #else
@@ -179,7 +175,7 @@ static void rand_atfork_parent(void) { pthread_mutex_unlock(&g_registry_lock); }
 static void unmap_node(rand_node *node) {
   size_t len = node->map_len;
   fm_zeroize(node->st, sizeof(rand_state));
-  munmap(node, len);
+  rand_unmap(node, len);
 }
 
 /* rand_atfork_child runs in the child of fork(), single-threaded: it gives the child a new
@@ -230,15 +226,15 @@ static void rand_init_once(void) {
   if (pthread_key_create(&g_key, rand_thread_exit) != 0) return;
   g_key_live = true;
   int mode = RAND_FORK_NONE_;
-  void *page = mmap(NULL, g_page_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (page != MAP_FAILED) {
+  void *page = rand_map(g_page_size);
+  if (page != NULL) {
     if (wipeonfork_works(page)) {
       g_gen_page = page;
       atomic_store(g_gen_page, 1);
       g_states_wipeonfork = true;
       mode = RAND_FORK_WIPEONFORK_;
     } else {
-      munmap(page, g_page_size);
+      rand_unmap(page, g_page_size);
     }
   }
   /* The handlers keep the registry lock consistent across fork() in every mode; in ATFORK mode
@@ -249,10 +245,10 @@ static void rand_init_once(void) {
   set_fork_mode(mode);
 #if !defined(__SANITIZE_THREAD__) && !FM_HAS_TSAN
   /* ThreadSanitizer cannot see the fences membarrier() provides: TSan builds keep the exchange. */
-  long cmds = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+  long cmds = rand_syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
   /* Not in NONE mode: a child there is never detected, so it could not register again. */
   if (mode != RAND_FORK_NONE_ && cmds > 0 && (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
-      syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0) {
+      rand_syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0) {
     g_asym = true;
     atomic_store(&g_asym_gen, atomic_load(atomic_load(&g_gen_ptr)));
   }
@@ -268,15 +264,15 @@ static int rand_state_create(rand_state **out) {
   /* One page for the node, then whole pages for the secrets. */
   size_t secret_len = (sizeof(rand_state) + g_page_size - 1) / g_page_size * g_page_size;
   size_t map_len = g_page_size + secret_len;
-  uint8_t *map = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (map == MAP_FAILED) return FM_ERR_NO_MEMORY;
+  uint8_t *map = rand_map(map_len);
+  if (map == NULL) return FM_ERR_NO_MEMORY;
   rand_node *node = (rand_node *)(void *)map;
   rand_state *st = (rand_state *)(void *)(map + g_page_size);
 #if defined(MADV_WIPEONFORK)
-  if (g_states_wipeonfork) madvise(st, secret_len, MADV_WIPEONFORK);
+  if (g_states_wipeonfork) rand_advise(st, secret_len, MADV_WIPEONFORK);
 #endif
 #if defined(MADV_DONTDUMP)
-  madvise(st, secret_len, MADV_DONTDUMP);
+  rand_advise(st, secret_len, MADV_DONTDUMP);
 #endif
   node->st = st;
   node->map_len = map_len;
@@ -288,7 +284,7 @@ static int rand_state_create(rand_state **out) {
    * between. */
   if (atomic_load(&g_off) || !g_key_live) {
     pthread_mutex_unlock(&g_registry_lock);
-    munmap(map, map_len);
+    rand_unmap(map, map_len);
     return FM_ERR_NOT_OPERATIONAL;
   }
   node->prev = NULL;
@@ -428,7 +424,7 @@ static int rand_slow(rand_state *st, uint8_t extra[CTR_DRBG_SEED_LEN], bool *use
   if (g_asym && atomic_load(&g_asym_gen) != gen) {
     /* A child of fork(): membarrier registration is per process; register before this thread
      * makes a fast draw (idempotent, so threads racing here are fine). */
-    syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0);
+    (void)rand_syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0);
     atomic_store(&g_asym_gen, gen);
   }
   bool fork_changed = mode != RAND_FORK_NONE_ && st->gen_cookie != ~gen;
@@ -751,7 +747,7 @@ void fm_rand_module_cleanup(void) {
   atomic_store_explicit(&g_off, 1, memory_order_seq_cst);
   if (!atomic_load_explicit(&g_init_ok, memory_order_acquire)) return;
   /* The owners' half of the Dekker pair (see the busy flag section). */
-  if (g_asym) syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+  if (g_asym) (void)rand_syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
   pthread_mutex_lock(&g_registry_lock);
   long deadline = now_ns() + RAND_CLEANUP_WAIT_NS;
   for (rand_node *node = g_registry; node != NULL; node = node->next) {
