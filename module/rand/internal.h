@@ -6,11 +6,13 @@
 #define FIPSMOD_MODULE_RAND_INTERNAL_H
 
 #include <assert.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "fipsmod/drbg.h"
+#include "module/internal.h"
 #include "module/aes/internal.h"
 
 /* ---- CTR_DRBG mechanism (ctr_drbg.c) ----------------------------------------------------- */
@@ -123,15 +125,66 @@ int rand_take_batch(uint8_t *out, size_t len);
 int rand_take_8(uint8_t out[8]);
 int rand_take_16(uint8_t out[16]);
 
-/* ---- Test-only entry points ------------------------------------------------------------- */
-#if defined(FIPSMOD_TEST_HOOKS)
+/* ---- Fork detection (fork_detect.c), used by rand.c ------------------------------------ */
+
 /* Fork-detection modes of the process RNG. */
-enum {
+enum rand_fork_mode {
   RAND_FORK_WIPEONFORK = 1, /* MADV_WIPEONFORK page verified by a probe child */
   RAND_FORK_ATFORK = 2,     /* pthread_atfork child handler only */
   RAND_FORK_NONE = 3,       /* no detection: fresh entropy as additional input on every call */
 };
 
+/* Where the current fork generation is read (a draw loads the pointer, then the word: both
+ * change only at init, in a child and at unload), the mode (enum rand_fork_mode), the
+ * fork-unsafe buffering opt-out (fm_rand_enable_fork_unsafe_buffering) and whether cleanup's
+ * fence is a membarrier() (then the owners' side of the busy-flag pairing is a plain store). All
+ * written by fork_detect.c only. */
+extern FM_INTERNAL _Atomic(_Atomic uint64_t *) rand_g_gen_ptr;
+extern FM_INTERNAL _Atomic int rand_g_fork_mode;
+extern FM_INTERNAL _Atomic int rand_g_fork_unsafe_buffering;
+extern FM_INTERNAL bool rand_g_asym;
+
+/* rand_fork_generation_fast is the generation as a steady-state draw sees it (two loads; 0 in a
+ * WIPEONFORK child that has not claimed a number yet, always 0 in NONE mode). */
+static inline uint64_t rand_fork_generation_fast(void) {
+  _Atomic uint64_t *word = atomic_load_explicit(&rand_g_gen_ptr, memory_order_relaxed);
+  return atomic_load_explicit(word, memory_order_relaxed);
+}
+
+/* rand_fork_detect_init probes MADV_WIPEONFORK, registers the atfork child handler and the
+ * membarrier fence, and sets the mode. Called once, by rand_init. */
+void rand_fork_detect_init(size_t page_size);
+
+/* rand_fork_generation is the slow path's generation: a WIPEONFORK child claims a fresh number
+ * here, and a child registers for membarrier again before it makes a fast draw. Never 0 outside
+ * NONE mode. Lock-free and async-signal-safe. */
+uint64_t rand_fork_generation(void);
+
+/* rand_fork_states_wipeonfork is true when new state pages are to be marked MADV_WIPEONFORK. */
+bool rand_fork_states_wipeonfork(void);
+
+/* rand_fork_fence_all makes every running thread of the process execute a full fence
+ * (membarrier) when rand_g_asym is set; nothing otherwise. Cleanup's side of the busy flags. */
+void rand_fork_fence_all(void);
+
+/* rand_fork_set_mode switches the mode (init, and the test hook). */
+void rand_fork_set_mode(int mode);
+
+/* rand_fork_detect_unload unmaps the generation page (module unload). */
+void rand_fork_detect_unload(void);
+
+/* rand_registry_fork_child (rand.c) runs in the child of fork(), from the atfork child handler:
+ * it wipes and frees the states of the threads that did not come along. */
+void rand_registry_fork_child(void);
+
+/* rand_init (rand.c) initializes the process RNG once (pthread_once): the page size, the pthread
+ * key whose destructor frees a thread's state, and fork detection. It runs at load, from an ELF
+ * constructor, so that no draw ever waits for it: a first draw from a signal handler inside
+ * fork() would otherwise wait on glibc's atfork lock through pthread_atfork. */
+void rand_init(void);
+
+/* ---- Test-only entry points ------------------------------------------------------------- */
+#if defined(FIPSMOD_TEST_HOOKS)
 /* fm_entropy_set_stuck_source_for_testing(1) makes the entropy source return |byte| repeated
  * (a stuck noise source); 0 restores getrandom(2). */
 void fm_entropy_set_stuck_source_for_testing(int on, uint8_t byte);
