@@ -109,7 +109,7 @@ uint64_t fm_entropy_health_passes(void);
  * FM_ERR_ENTROPY. It does not record the outcome itself (the power-on runner does). */
 int fm_entropy_startup_test(void);
 
-/* ---- The process RNG (rand.c), used by batch.c and uuid.c ------------------------------- */
+/* ---- The process RNG (rand.c), used by uniform.c and uuid.c ----------------------------- */
 
 /* Bytes one batch refill generates (one generate request per RAND_BATCH_LEN bytes of small
  * draws). */

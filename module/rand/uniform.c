@@ -1,9 +1,9 @@
-/* Fast small draws: bounded integers from the calling thread's batch.
+/* Bounded integers: fm_rand_uniform, by multiply-and-reject on 64-bit draws.
  *
- * A batch is RAND_BATCH_LEN bytes made by one generate request of the thread's DRBG; each draw
- * copies its bytes out and zeroes them in the batch, so a byte is handed out once and does not
- * linger. The batch is dropped on reseed, fork, cleanup and error. The batch itself and the word
- * draws fm_rand_u32 / fm_rand_u64 live in rand.c, where the take is inlined into them. */
+ * The draws come from the calling thread's batch through fm_rand_u64. The batch (RAND_BATCH_LEN
+ * bytes made by one generate request, each byte wiped as it is handed out, dropped on reseed,
+ * fork, cleanup and error) and the word draws live in rand.c, where the take is inlined into
+ * them. */
 #include <string.h>
 
 #include "fipsmod/rand.h"
