@@ -13,8 +13,9 @@
  * draw on the same thread (the nested draw uses a one-off DRBG from fresh entropy: never the same
  * bytes twice). Every function starts with the module's state gate: outside OPERATIONAL it wipes
  * its outputs and returns FM_ERR_NOT_OPERATIONAL. FM_ERR_ENTROPY means the entropy source or its
- * health tests failed; the module is then in the ERROR state. On any error the outputs are wiped.
- * Every output is secret. */
+ * health tests failed; the module is then in the ERROR state. Every function checks the module
+ * state first, then its arguments. On any error the outputs are wiped (only as far as the call
+ * could have written them). Every output is secret. */
 #ifndef FIPSMOD_RAND_H
 #define FIPSMOD_RAND_H
 
@@ -31,7 +32,8 @@ extern "C" {
 
 /* fm_rand_bytes writes |len| random bytes (any length; split into requests of at most 65536
  * bytes, each one generate call) to |out|. Returns FM_OK; FM_ERR_BAD_ARGUMENT (out NULL with
- * len > 0); FM_ERR_ENTROPY; FM_ERR_NOT_OPERATIONAL. len 0 returns FM_OK. */
+ * len > 0); FM_ERR_LENGTH (len > PTRDIFF_MAX, larger than any object: |out| is not touched);
+ * FM_ERR_ENTROPY; FM_ERR_NOT_OPERATIONAL. len 0 returns FM_OK. */
 FM_API int fm_rand_bytes(uint8_t *out, size_t len);
 
 /* fm_rand_bytes_with_input is fm_rand_bytes with additional input |ai| (0..48 bytes, public or

@@ -452,37 +452,35 @@ static int rand_bytes_ai(uint8_t *out, size_t len, const uint8_t *ai, size_t ai_
   return FM_OK;
 }
 
+/* RAND_MAX_OUTPUT is the longest output a draw accepts: no object is larger than PTRDIFF_MAX
+ * bytes, so a longer |len| is a caller's error, refused without touching the buffer. */
+#define RAND_MAX_OUTPUT ((size_t)PTRDIFF_MAX)
+
 int fm_rand_bytes(uint8_t *out, size_t len) {
+  int st = fm_service_gate();
+  size_t valid_len = len <= RAND_MAX_OUTPUT ? len : 0; /* what the call could have written */
+  if (st != FM_OK) return fm_refuse(st, out, valid_len);
   if (out == NULL && len != 0) return FM_ERR_BAD_ARGUMENT;
-  if (!fm_module_operational()) {
-    if (len != 0) fm_zeroize(out, len);
-    return FM_ERR_NOT_OPERATIONAL;
-  }
+  if (len > RAND_MAX_OUTPUT) return FM_ERR_LENGTH;
   if (len == 0) return FM_OK;
   return rand_bytes_ai(out, len, NULL, 0);
 }
 
 int fm_rand_bytes_with_input(uint8_t *out, size_t len, const uint8_t *ai, size_t ai_len) {
+  int st = fm_service_gate();
+  size_t valid_len = len <= RAND_MAX_OUTPUT ? len : 0; /* what the call could have written */
+  if (st != FM_OK) return fm_refuse(st, out, valid_len);
   if (out == NULL && len != 0) return FM_ERR_BAD_ARGUMENT;
-  int err = FM_OK;
-  if (!fm_module_operational()) {
-    err = FM_ERR_NOT_OPERATIONAL;
-  } else if (ai == NULL && ai_len != 0) {
-    err = FM_ERR_BAD_ARGUMENT;
-  } else if (ai_len > FM_RAND_MAX_ADDITIONAL_INPUT) {
-    err = FM_ERR_LENGTH;
-  }
-  if (err != FM_OK) {
-    if (len != 0) fm_zeroize(out, len);
-    return err;
-  }
+  if (len > RAND_MAX_OUTPUT) return FM_ERR_LENGTH;
+  if (ai == NULL && ai_len != 0) return fm_refuse(FM_ERR_BAD_ARGUMENT, out, len);
+  if (ai_len > FM_RAND_MAX_ADDITIONAL_INPUT) return fm_refuse(FM_ERR_LENGTH, out, len);
   if (len == 0) return FM_OK;
   return rand_bytes_ai(out, len, ai, ai_len);
 }
 
 int fm_rand_reseed(void) {
-  FM_CHECK_OPERATIONAL();
-  int err = FM_OK;
+  int err = fm_service_gate();
+  if (err != FM_OK) return err;
   rand_state *st = get_state(&err);
   if (st == NULL) return err == FM_ERR_NO_MEMORY ? FM_OK : err; /* no state: nothing to reseed */
   int e = rand_enter(st);
@@ -570,14 +568,13 @@ __attribute__((noinline)) static int take_batch_first(uint8_t *out, size_t len) 
 
 int rand_take_batch(uint8_t *out, size_t len) { return take_batch(out, len); }
 
-/* word_checked is a word draw's argument check and state gate, off the fast path: the fast path
- * below then makes no call that must return to it, so it needs no saved registers. */
+/* word_checked is a word draw's state gate and argument check (in that order), off the fast
+ * path: the fast path below then makes no call that must return to it, so it needs no saved
+ * registers. */
 __attribute__((noinline)) static int word_checked(uint8_t *out, size_t len) {
+  int st = fm_service_gate();
+  if (st != FM_OK) return fm_refuse(st, out, len);
   if (out == NULL) return FM_ERR_BAD_ARGUMENT;
-  if (!fm_module_operational()) {
-    fm_zeroize(out, len);
-    return FM_ERR_NOT_OPERATIONAL;
-  }
   return take_batch(out, len);
 }
 

@@ -11,10 +11,10 @@
 #include "module/rand/internal.h"
 
 int fm_rand_uniform(uint64_t bound, uint64_t *out) {
+  int st = fm_service_gate();
+  if (st != FM_OK) return fm_refuse(st, out, sizeof(*out));
   if (out == NULL) return FM_ERR_BAD_ARGUMENT;
-  *out = 0;
-  FM_CHECK_OPERATIONAL();
-  if (bound == 0) return FM_ERR_OUT_OF_RANGE;
+  if (bound == 0) return fm_refuse(FM_ERR_OUT_OF_RANGE, out, sizeof(*out));
   /* Multiply-and-reject (Lemire, "Fast random integer generation in an interval", 2019): for a
    * uniform 64-bit x, the high word of x * bound is uniform in [0, bound) once the draws whose
    * low word falls below 2^64 mod bound are rejected. A rejection happens with probability
@@ -23,7 +23,7 @@ int fm_rand_uniform(uint64_t bound, uint64_t *out) {
   for (;;) {
     uint64_t x;
     int err = fm_rand_u64(&x);
-    if (err != FM_OK) return err;
+    if (err != FM_OK) return fm_refuse(err, out, sizeof(*out));
     unsigned __int128 m = (unsigned __int128)x * bound;
     uint64_t low = (uint64_t)m;
     x = 0;

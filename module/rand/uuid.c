@@ -70,20 +70,16 @@ static int uuid_v7_fill(uint8_t out[FM_UUID_LEN]) {
 }
 
 int fm_uuid_v4(uint8_t out[FM_UUID_LEN]) {
+  int st = fm_service_gate();
+  if (st != FM_OK) return fm_refuse(st, out, FM_UUID_LEN);
   if (out == NULL) return FM_ERR_BAD_ARGUMENT;
-  if (!fm_module_operational()) {
-    fm_zeroize(out, FM_UUID_LEN);
-    return FM_ERR_NOT_OPERATIONAL;
-  }
   return uuid_v4_fill(out);
 }
 
 int fm_uuid_v7(uint8_t out[FM_UUID_LEN]) {
+  int st = fm_service_gate();
+  if (st != FM_OK) return fm_refuse(st, out, FM_UUID_LEN);
   if (out == NULL) return FM_ERR_BAD_ARGUMENT;
-  if (!fm_module_operational()) {
-    fm_zeroize(out, FM_UUID_LEN);
-    return FM_ERR_NOT_OPERATIONAL;
-  }
   return uuid_v7_fill(out);
 }
 
@@ -136,25 +132,18 @@ static void v4_string_fast(const uint8_t r[FM_UUID_LEN], char out[FM_UUID_STRING
 }
 
 int fm_uuid_format(const uint8_t uuid[FM_UUID_LEN], char out[FM_UUID_STRING_LEN + 1]) {
+  int st = fm_service_gate();
+  if (st != FM_OK) return fm_refuse(st, out, FM_UUID_STRING_LEN + 1);
   if (out == NULL) return FM_ERR_BAD_ARGUMENT;
-  if (uuid == NULL) {
-    memset(out, 0, FM_UUID_STRING_LEN + 1);
-    return FM_ERR_BAD_ARGUMENT;
-  }
-  if (!fm_module_operational()) {
-    memset(out, 0, FM_UUID_STRING_LEN + 1);
-    return FM_ERR_NOT_OPERATIONAL;
-  }
+  if (uuid == NULL) return fm_refuse(FM_ERR_BAD_ARGUMENT, out, FM_UUID_STRING_LEN + 1);
   format(uuid, out);
   return FM_OK;
 }
 
 static int uuid_string(int version, char out[FM_UUID_STRING_LEN + 1]) {
+  int st = fm_service_gate();
+  if (st != FM_OK) return fm_refuse(st, out, FM_UUID_STRING_LEN + 1);
   if (out == NULL) return FM_ERR_BAD_ARGUMENT;
-  if (!fm_module_operational()) {
-    memset(out, 0, FM_UUID_STRING_LEN + 1);
-    return FM_ERR_NOT_OPERATIONAL;
-  }
   uint8_t u[FM_UUID_LEN];
   int err;
   if (version == 4) {
@@ -164,13 +153,8 @@ static int uuid_string(int version, char out[FM_UUID_STRING_LEN + 1]) {
     err = uuid_v7_fill(u);
     if (err == FM_OK) format(u, out);
   }
-  if (err != FM_OK) {
-    memset(out, 0, FM_UUID_STRING_LEN + 1);
-    return err;
-  }
-  /* The binary copy is wiped inline (the asm claims to read it, so the stores stay). */
-  memset(u, 0, sizeof(u));
-  __asm__ __volatile__("" : : "r"(u) : "memory");
+  fm_zeroize(u, sizeof(u));
+  if (err != FM_OK) return fm_refuse(err, out, FM_UUID_STRING_LEN + 1);
   return FM_OK;
 }
 
@@ -187,20 +171,21 @@ static int parse_nibble(char c) {
 }
 
 int fm_uuid_parse(const char *str, size_t len, uint8_t out[FM_UUID_LEN]) {
-  if (out != NULL) memset(out, 0, FM_UUID_LEN);
-  if (str == NULL) return FM_ERR_BAD_ARGUMENT;
-  FM_CHECK_OPERATIONAL();
-  if (len != FM_UUID_STRING_LEN) return FM_ERR_PARSE;
+  int st = fm_service_gate();
+  if (st != FM_OK) return fm_refuse(st, out, FM_UUID_LEN);
+  if (str == NULL) return fm_refuse(FM_ERR_BAD_ARGUMENT, out, FM_UUID_LEN);
+  /* The length first: no byte of |str| is read unless it has the 36 the string form needs. */
+  if (len != FM_UUID_STRING_LEN) return fm_refuse(FM_ERR_PARSE, out, FM_UUID_LEN);
   uint8_t u[FM_UUID_LEN];
   size_t o = 0;
   for (size_t i = 0; i < FM_UUID_STRING_LEN;) {
     if (i == 8 || i == 13 || i == 18 || i == 23) {
-      if (str[i] != '-') return FM_ERR_PARSE;
+      if (str[i] != '-') return fm_refuse(FM_ERR_PARSE, out, FM_UUID_LEN);
       i++;
       continue;
     }
     int hi = parse_nibble(str[i]), lo = parse_nibble(str[i + 1]);
-    if (hi < 0 || lo < 0) return FM_ERR_PARSE;
+    if (hi < 0 || lo < 0) return fm_refuse(FM_ERR_PARSE, out, FM_UUID_LEN);
     u[o++] = (uint8_t)(hi << 4 | lo);
     i += 2;
   }
@@ -209,11 +194,11 @@ int fm_uuid_parse(const char *str, size_t len, uint8_t out[FM_UUID_LEN]) {
 }
 
 int fm_uuid_version(const uint8_t uuid[FM_UUID_LEN], int *version) {
+  int st = fm_service_gate();
+  if (st != FM_OK) return fm_refuse(st, version, sizeof(*version));
   if (version == NULL) return FM_ERR_BAD_ARGUMENT;
-  *version = 0;
-  if (uuid == NULL) return FM_ERR_BAD_ARGUMENT;
-  FM_CHECK_OPERATIONAL();
-  if ((uuid[8] & 0xc0) != 0x80) return FM_ERR_PARSE;
+  if (uuid == NULL) return fm_refuse(FM_ERR_BAD_ARGUMENT, version, sizeof(*version));
+  if ((uuid[8] & 0xc0) != 0x80) return fm_refuse(FM_ERR_PARSE, version, sizeof(*version));
   *version = uuid[6] >> 4;
   return FM_OK;
 }
