@@ -59,6 +59,47 @@ void ctr_drbg_generate_nodf(ctr_drbg_state *st, uint8_t *out, size_t out_len, co
 /* ctr_drbg_wipe zeroizes |st| (SP 800-90Ar1 9.4). */
 void ctr_drbg_wipe(ctr_drbg_state *st);
 
+/* ---- Vector-register residue ---------------------------------------------------------------
+ * The compiler moves 16-byte blocks (memcpy of a key, a vectorized xor) through xmm registers,
+ * and nothing clears them on return: a signal frame or the next function's spill then writes the
+ * secret to memory. The functions of module/rand that move secrets through xmm end with
+ * rand_wipe_vector_regs; the word draws' fast paths use general registers only and need none.
+ * (The AES kernels clear their own registers: module/aes.) */
+
+/* rand_wipe_vector_regs zeroes the vector registers that C code and libc's memory functions use:
+ * with AVX2 in use, ymm0-ymm15 in full (a VEX-encoded xor also clears the upper bits, of zmm0-15
+ * too); otherwise xmm0-xmm15, all that baseline x86-64 code touches. Zero idioms: no execution
+ * unit is involved. */
+#define RAND_XMM_CLOBBERS                                                                      \
+  "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", \
+      "xmm12", "xmm13", "xmm14", "xmm15"
+static inline void rand_wipe_vector_regs(void) {
+  if (fm_cpu_use(FM_CPU_AVX2)) {
+    __asm__ __volatile__(
+        "vpxor %%xmm0, %%xmm0, %%xmm0\n\tvpxor %%xmm1, %%xmm1, %%xmm1\n\t"
+        "vpxor %%xmm2, %%xmm2, %%xmm2\n\tvpxor %%xmm3, %%xmm3, %%xmm3\n\t"
+        "vpxor %%xmm4, %%xmm4, %%xmm4\n\tvpxor %%xmm5, %%xmm5, %%xmm5\n\t"
+        "vpxor %%xmm6, %%xmm6, %%xmm6\n\tvpxor %%xmm7, %%xmm7, %%xmm7\n\t"
+        "vpxor %%xmm8, %%xmm8, %%xmm8\n\tvpxor %%xmm9, %%xmm9, %%xmm9\n\t"
+        "vpxor %%xmm10, %%xmm10, %%xmm10\n\tvpxor %%xmm11, %%xmm11, %%xmm11\n\t"
+        "vpxor %%xmm12, %%xmm12, %%xmm12\n\tvpxor %%xmm13, %%xmm13, %%xmm13\n\t"
+        "vpxor %%xmm14, %%xmm14, %%xmm14\n\tvpxor %%xmm15, %%xmm15, %%xmm15"
+        :
+        :
+        : RAND_XMM_CLOBBERS);
+  } else {
+    __asm__ __volatile__(
+        "pxor %%xmm0, %%xmm0\n\tpxor %%xmm1, %%xmm1\n\tpxor %%xmm2, %%xmm2\n\tpxor %%xmm3, %%xmm3\n\t"
+        "pxor %%xmm4, %%xmm4\n\tpxor %%xmm5, %%xmm5\n\tpxor %%xmm6, %%xmm6\n\tpxor %%xmm7, %%xmm7\n\t"
+        "pxor %%xmm8, %%xmm8\n\tpxor %%xmm9, %%xmm9\n\tpxor %%xmm10, %%xmm10\n\t"
+        "pxor %%xmm11, %%xmm11\n\tpxor %%xmm12, %%xmm12\n\tpxor %%xmm13, %%xmm13\n\t"
+        "pxor %%xmm14, %%xmm14\n\tpxor %%xmm15, %%xmm15"
+        :
+        :
+        : RAND_XMM_CLOBBERS);
+  }
+}
+
 /* ---- Entropy source and health tests (entropy.c) ----------------------------------------- */
 
 /* The SP 800-90B continuous health tests run on the byte stream of the source (one sample = one

@@ -490,6 +490,24 @@ int fm_rand_reseed(void) {
   return rand_leave(st, NULL, 0, err);
 }
 
+/* batch_copy copies |len| batch bytes to |out|. The fixed sizes of the word draws and UUIDs
+ * (8, 16) go through general registers (the empty asm keeps the compiler from merging the
+ * halves of 16 into one xmm move, which would leave them in a vector register on return; 4 is
+ * one 32-bit move anyway); other lengths use memcpy (rep movsb in libfipsmod.so, no vector
+ * register either). */
+static inline void batch_copy(uint8_t *out, const uint8_t *p, size_t len) {
+  if (len == 16 || len == 8) {
+    for (size_t i = 0; i < len; i += 8) {
+      uint64_t w;
+      memcpy(&w, p + i, 8);
+      __asm__("" : "+r"(w));
+      memcpy(out + i, &w, 8);
+    }
+  } else {
+    memcpy(out, p, len);
+  }
+}
+
 /* take_slow is the rare part of a batch take, on an entered state: the fork generation changed
  * or the reseed interval is reached (rand_slow), or the batch is short. In NONE mode without
  * fork-unsafe buffering there is no batch (a child could hand out its parent's buffered bytes):
@@ -519,7 +537,7 @@ __attribute__((noinline)) static int take_slow(rand_state *st, uint8_t *out, siz
   }
   if (err != FM_OK) return rand_leave(st, out, len, err);
   uint8_t *p = st->batch + (RAND_BATCH_LEN - st->batch_left);
-  memcpy(out, p, len);
+  batch_copy(out, p, len);
   memset(p, 0, len);
   st->batch_left -= (uint32_t)len;
   return rand_leave(st, out, len, FM_OK);
@@ -549,7 +567,7 @@ __attribute__((always_inline)) static inline int take_batch(uint8_t *out, size_t
     return take_slow(st, out, len);
   }
   uint8_t *p = st->batch + (RAND_BATCH_LEN - st->batch_left);
-  memcpy(out, p, len);
+  batch_copy(out, p, len);
   memset(p, 0, len); /* handed out: wiped (the page is live memory, the store is kept) */
   st->batch_left -= (uint32_t)len;
   return rand_leave(st, out, len, FM_OK);

@@ -137,6 +137,7 @@ int fm_uuid_format(const uint8_t uuid[FM_UUID_LEN], char out[FM_UUID_STRING_LEN 
   if (out == NULL) return FM_ERR_BAD_ARGUMENT;
   if (uuid == NULL) return fm_refuse(FM_ERR_BAD_ARGUMENT, out, FM_UUID_STRING_LEN + 1);
   format(uuid, out);
+  rand_wipe_vector_regs(); /* the digits of a secret went through xmm */
   return FM_OK;
 }
 
@@ -154,6 +155,7 @@ static int uuid_string(int version, char out[FM_UUID_STRING_LEN + 1]) {
     if (err == FM_OK) format(u, out);
   }
   fm_zeroize(u, sizeof(u));
+  rand_wipe_vector_regs(); /* the random bits and their digits went through xmm */
   if (err != FM_OK) return fm_refuse(err, out, FM_UUID_STRING_LEN + 1);
   return FM_OK;
 }
