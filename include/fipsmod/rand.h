@@ -11,7 +11,9 @@
  *
  * Every function is thread-safe and may be called from a signal handler that interrupted another
  * draw on the same thread (the nested draw uses a one-off DRBG from fresh entropy: never the same
- * bytes twice). Every function starts with the module's state gate: outside OPERATIONAL it wipes
+ * bytes twice), or that interrupted fork() or any other code: no draw, not even a thread's
+ * first, waits on a lock. Unloading libfipsmod.so (dlclose) unmaps the RNG's memory and deletes
+ * its pthread key; loading and unloading it repeatedly leaks nothing. Every function starts with the module's state gate: outside OPERATIONAL it wipes
  * its outputs and returns FM_ERR_NOT_OPERATIONAL. FM_ERR_ENTROPY means the entropy source or its
  * health tests failed; the module is then in the ERROR state. Every function checks the module
  * state first, then its arguments. On any error the outputs are wiped (only as far as the call
