@@ -68,7 +68,7 @@ static_assert(offsetof(rand_state, seeded) == sizeof(_Atomic uint32_t), "busy al
 
 typedef struct rand_node {
   struct rand_node *next;  /* set before the node is published, never changed afterwards */
-  _Atomic uint32_t owned;  /* 1 while a thread owns the state (claimed by compare-exchange) */
+  _Atomic uint32_t owned;  /* NODE_FREE, NODE_OWNED or NODE_ORPHAN (claimed by compare-exchange) */
   rand_state *st;          /* the secret pages */
   size_t map_len;          /* the whole mapping */
 } rand_node;
@@ -99,6 +99,9 @@ static _Atomic uint64_t g_oneoff_draws; /* draws served by rand_oneoff */
 
 static void rand_thread_exit(void *arg);
 static void wipe_state_secrets(rand_state *st);
+static inline int rand_enter(rand_state *st);
+/* What rand_enter (see the busy flag section) found. */
+enum { ENTER_OK = 0, ENTER_NESTED = 1, ENTER_OFF = 2 };
 
 static void rand_init_once(void) {
   long ps = sysconf(_SC_PAGESIZE);
@@ -115,21 +118,27 @@ void rand_init(void) { pthread_once(&g_once, rand_init_once); }
  * (see rand_init in internal.h). */
 __attribute__((constructor)) static void rand_load(void) { rand_init(); }
 
-/* release_node wipes a node's state and frees the node for another thread. */
-static void release_node(rand_node *node) {
-  wipe_state_secrets(node->st);
-  atomic_store_explicit(&node->st->busy, 0, memory_order_relaxed);
+/* Values of rand_node.owned. */
+enum {
+  NODE_FREE = 0,   /* no thread: the state is zero, the next new thread may claim it */
+  NODE_OWNED = 1,  /* a live thread's */
+  NODE_ORPHAN = 2, /* its thread ended after cleanup (which wiped the state): never reused */
+};
+
+/* free_node hands a node back: |how| is NODE_FREE (its state wiped by the caller, under the busy
+ * flag) or NODE_ORPHAN. The release store publishes the wipe to the next claimer and to cleanup. */
+static void free_node(rand_node *node, uint32_t how) {
   atomic_fetch_sub(&g_registry_size, 1);
-  atomic_store_explicit(&node->owned, 0, memory_order_release);
+  atomic_store_explicit(&node->owned, how, memory_order_release);
 }
 
 /* claim_free_node returns a freed node that this thread now owns, or NULL. Its state is all
  * zeros (wiped when it was freed). */
 static rand_node *claim_free_node(void) {
   for (rand_node *node = atomic_load(&g_registry); node != NULL; node = node->next) {
-    uint32_t expect = 0;
-    if (atomic_load_explicit(&node->owned, memory_order_relaxed) == 0 &&
-        atomic_compare_exchange_strong(&node->owned, &expect, 1)) {
+    uint32_t expect = NODE_FREE;
+    if (atomic_load_explicit(&node->owned, memory_order_relaxed) == NODE_FREE &&
+        atomic_compare_exchange_strong(&node->owned, &expect, NODE_OWNED)) {
       return node;
     }
   }
@@ -153,7 +162,7 @@ static rand_node *new_node(void) {
 #endif
   node->st = st;
   node->map_len = map_len;
-  atomic_store_explicit(&node->owned, 1, memory_order_relaxed);
+  atomic_store_explicit(&node->owned, NODE_OWNED, memory_order_relaxed);
   rand_node *head = atomic_load(&g_registry);
   do {
     node->next = head;
@@ -171,11 +180,13 @@ static int rand_state_create(rand_state **out) {
   if (node == NULL) node = new_node();
   if (node == NULL) return FM_ERR_NO_MEMORY;
   atomic_fetch_add(&g_registry_size, 1);
-  entropy_health_init(&node->st->health);
-  /* Checked after the node is on the list (both sequentially consistent): cleanup sets g_off
-   * before it walks the list, so either it sees (and wipes) this node or this thread sees g_off. */
+  /* The state is all zeros (fresh pages, or wiped when its last thread ended), which is also the
+   * health tests' initial state: nothing is written to it here, so cleanup, which may be wiping
+   * it already, races with no store. Checked after the node is on the list (both sequentially
+   * consistent): cleanup sets g_off before it walks the list, so either it sees (and wipes) this
+   * node or this thread sees g_off and leaves the node alone. */
   if (atomic_load(&g_off)) {
-    release_node(node);
+    free_node(node, NODE_ORPHAN);
     return FM_ERR_NOT_OPERATIONAL;
   }
   /* The key's destructor frees the node at thread exit. glibc stores the first 32 keys' values in
@@ -187,22 +198,36 @@ static int rand_state_create(rand_state **out) {
   return FM_OK;
 }
 
-/* rand_thread_exit is the pthread key destructor: the exiting thread's state is wiped and its
- * node freed. The thread is not drawing (it is exiting), so no wait is needed. */
+/* rand_thread_exit is the pthread key destructor: the exiting thread wipes its state and frees
+ * its node, under the busy flag like a draw, so that cleanup (which may run at the same time)
+ * either waits for the wipe or has the state to itself: once cleanup has begun, the exiting
+ * thread writes nothing and leaves the node an orphan, wiped by cleanup, unmapped at unload. */
 static void rand_thread_exit(void *arg) {
   rand_node *node = arg;
   if (tl_node == node) {
     tl_node = NULL;
     tl_state = NULL;
   }
-  release_node(node);
+  if (rand_enter(node->st) == ENTER_OFF) {
+    free_node(node, NODE_ORPHAN);
+    return;
+  }
+  /* Entered (or nested: a thread ended from a signal handler inside a draw, which will never
+   * resume): the state is this thread's alone. */
+  wipe_state_secrets(node->st);
+  atomic_store_explicit(&node->st->busy, 0, memory_order_release);
+  free_node(node, NODE_FREE);
 }
 
 void rand_registry_fork_child(void) {
   /* Single-threaded: only the calling thread came along; the other threads' states hold the
    * parent's secrets, which nothing in the child may use or leak. */
   for (rand_node *node = atomic_load(&g_registry); node != NULL; node = node->next) {
-    if (node != tl_node && atomic_load(&node->owned)) release_node(node);
+    if (node != tl_node && atomic_load(&node->owned) == NODE_OWNED) {
+      wipe_state_secrets(node->st);
+      atomic_store_explicit(&node->st->busy, 0, memory_order_relaxed);
+      free_node(node, NODE_FREE);
+    }
   }
 }
 
@@ -227,8 +252,6 @@ void rand_registry_fork_child(void) {
  * Cleanup's wait is bounded (RAND_CLEANUP_WAIT_NS for all states together; a thread can be
  * stopped by a debugger or be the one calling cleanup from a signal handler). After the bound it
  * wipes anyway; the owner re-checks g_off before releasing any output and discards it. */
-
-enum { ENTER_OK = 0, ENTER_NESTED = 1, ENTER_OFF = 2 };
 
 /* wipe_state_secrets zeroizes everything in |st| but the busy flag: the flag is not secret, and
  * after cleanup a thread that passed the module gate just before it may still flip the flag
@@ -640,6 +663,10 @@ void fm_rand_module_cleanup(void) {
    * load sees g_off (rand_state_create). Free nodes are already zero; wiping them again is
    * harmless. */
   for (rand_node *node = atomic_load(&g_registry); node != NULL; node = node->next) {
+    /* A free node's state was wiped when its thread ended (the acquire load orders that wipe
+     * before this point); a thread that claims it now writes nothing before its first draw,
+     * which sees g_off. */
+    if (atomic_load_explicit(&node->owned, memory_order_acquire) == NODE_FREE) continue;
     /* The calling thread's own state may be mid-draw below us (cleanup from a signal handler or
      * from an entropy failure inside a draw): that draw re-checks g_off, so do not wait. */
     if (node->st != tl_state) wait_not_busy(node->st, deadline);
@@ -665,7 +692,7 @@ __attribute__((destructor)) static void rand_unload(void) {
   rand_node *node = atomic_exchange(&g_registry, NULL);
   while (node != NULL) {
     rand_node *next = node->next;
-    if (node == tl_node || !atomic_load(&node->owned)) {
+    if (node == tl_node || atomic_load(&node->owned) != NODE_OWNED) {
       if (node == tl_node) {
         tl_node = NULL;
         tl_state = NULL;
