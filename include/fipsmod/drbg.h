@@ -24,9 +24,10 @@
  * Secret: the state, every entropy input and the output. Nonce, personalization and additional
  * input are treated as public (they may be secret; nothing depends on their values).
  * Thread safety: a state may be used by one thread at a time; distinct states are independent.
- * Every function starts with the module's state gate (FM_ERR_NOT_OPERATIONAL outside the
- * OPERATIONAL state, outputs wiped). On any error the output buffer is wiped and the state is
- * unchanged, except where noted. */
+ * Every function checks the module's state first (FM_ERR_NOT_OPERATIONAL outside the OPERATIONAL
+ * state), then its arguments. On any error the output buffer is wiped and the state is unchanged,
+ * except where noted; a refused call wipes only what it could have written: an output length
+ * above FM_DRBG_MAX_REQUEST (itself the error) leaves the buffer untouched. */
 #ifndef FIPSMOD_DRBG_H
 #define FIPSMOD_DRBG_H
 
@@ -62,8 +63,8 @@ typedef struct fm_ctr_drbg {
  * combination of FM_DRBG_USE_DF and FM_DRBG_PREDICTION_RESISTANCE. Any previous contents of
  * |drbg| are overwritten (wiped first). Returns FM_OK; FM_ERR_BAD_ARGUMENT (NULL drbg, NULL with a
  * non-zero length, unknown flags, a nonce given without the df); FM_ERR_LENGTH (an entropy, nonce
- * or personalization length outside the limits above); on error |drbg| is left wiped and not
- * instantiated. */
+ * or personalization length outside the limits above); FM_ERR_OVERLAP (an input lies inside
+ * |drbg|); on error |drbg| is left wiped and not instantiated. */
 FM_API int fm_ctr_drbg_instantiate(fm_ctr_drbg *drbg, unsigned flags, const uint8_t *entropy,
                                    size_t entropy_len, const uint8_t *nonce, size_t nonce_len,
                                    const uint8_t *pers, size_t pers_len);
@@ -80,7 +81,8 @@ FM_API int fm_ctr_drbg_reseed(fm_ctr_drbg *drbg, const uint8_t *entropy, size_t 
  * with FM_DRBG_PREDICTION_RESISTANCE) it is the fresh entropy input for the reseed that precedes
  * the generation. |ai| is the additional input. Returns FM_OK; FM_ERR_BAD_ARGUMENT (also entropy
  * given to an instance without prediction resistance); FM_ERR_STATE (not instantiated);
- * FM_ERR_LENGTH (out_len > FM_DRBG_MAX_REQUEST, bad entropy or ai length);
+ * FM_ERR_LENGTH (out_len > FM_DRBG_MAX_REQUEST: |out| is not touched; bad entropy or ai length);
+ * FM_ERR_OVERLAP (|out| overlaps |drbg|: nothing is written, the state is unchanged);
  * FM_ERR_RESEED_REQUIRED (FM_DRBG_RESEED_INTERVAL requests since the last (re)seed and no entropy
  * given: call fm_ctr_drbg_reseed). */
 FM_API int fm_ctr_drbg_generate(fm_ctr_drbg *drbg, uint8_t *out, size_t out_len,

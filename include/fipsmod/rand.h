@@ -1,18 +1,23 @@
 /* The process random number generator.
  *
  * Each thread draws from its own SP 800-90A AES-256 CTR_DRBG (no derivation function; seeded with
- * 48 bytes of full entropy from getrandom(2) that pass SP 800-90B health tests), created on its
- * first draw. A thread's DRBG is reseeded every 4096 generate requests, after fork() (the child
+ * 48 bytes of full entropy from the getrandom system call that pass SP 800-90B health tests),
+ * created on its first draw. libfipsmod.so issues that system call itself (the syscall
+ * instruction, not libc's getrandom() or syscall()) and uses its own memcpy/memset, so an
+ * LD_PRELOAD library can neither feed the DRBGs nor see the bytes they hand out. A thread's DRBG is reseeded every 4096 generate requests, after fork() (the child
  * never repeats the parent's output), and on fm_rand_reseed. Thread exit zeroizes the thread's
  * state; fm_module_cleanup() and process exit zeroize every state, after which every function
  * here returns FM_ERR_NOT_OPERATIONAL at once, from any thread.
  *
  * Every function is thread-safe and may be called from a signal handler that interrupted another
  * draw on the same thread (the nested draw uses a one-off DRBG from fresh entropy: never the same
- * bytes twice). Every function starts with the module's state gate: outside OPERATIONAL it wipes
+ * bytes twice), or that interrupted fork() or any other code: no draw, not even a thread's
+ * first, waits on a lock. Unloading libfipsmod.so (dlclose) unmaps the RNG's memory and deletes
+ * its pthread key; loading and unloading it repeatedly leaks nothing. Every function starts with the module's state gate: outside OPERATIONAL it wipes
  * its outputs and returns FM_ERR_NOT_OPERATIONAL. FM_ERR_ENTROPY means the entropy source or its
- * health tests failed; the module is then in the ERROR state. On any error the outputs are wiped.
- * Every output is secret. */
+ * health tests failed; the module is then in the ERROR state. Every function checks the module
+ * state first, then its arguments. On any error the outputs are wiped (only as far as the call
+ * could have written them). Every output is secret. */
 #ifndef FIPSMOD_RAND_H
 #define FIPSMOD_RAND_H
 
@@ -29,7 +34,8 @@ extern "C" {
 
 /* fm_rand_bytes writes |len| random bytes (any length; split into requests of at most 65536
  * bytes, each one generate call) to |out|. Returns FM_OK; FM_ERR_BAD_ARGUMENT (out NULL with
- * len > 0); FM_ERR_ENTROPY; FM_ERR_NOT_OPERATIONAL. len 0 returns FM_OK. */
+ * len > 0); FM_ERR_LENGTH (len > PTRDIFF_MAX, larger than any object: |out| is not touched);
+ * FM_ERR_ENTROPY; FM_ERR_NOT_OPERATIONAL. len 0 returns FM_OK. */
 FM_API int fm_rand_bytes(uint8_t *out, size_t len);
 
 /* fm_rand_bytes_with_input is fm_rand_bytes with additional input |ai| (0..48 bytes, public or

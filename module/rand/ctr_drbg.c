@@ -79,13 +79,6 @@ static inline void v_plus_one(const uint8_t v[CTR_DRBG_BLOCK_LEN], uint8_t ctr[C
   memcpy(ctr + 8, &lo, 8);
 }
 
-/* wipe_local zeroizes a small stack buffer inline (what fm_zeroize does, without the call): the
- * empty asm claims to read the memory, so the stores cannot be dropped as dead. */
-static inline void wipe_local(void *p, size_t len) {
-  memset(p, 0, len);
-  __asm__ __volatile__("" : : "r"(p) : "memory");
-}
-
 /* ctr_drbg_update is 10.2.1.2 with |provided| (exactly seedlen bytes, or NULL for zeros). */
 static void ctr_drbg_update(ctr_drbg_state *st, const uint8_t *provided) {
   uint8_t temp[CTR_DRBG_SEED_LEN];
@@ -202,6 +195,7 @@ void ctr_drbg_instantiate_nodf(ctr_drbg_state *st, const uint8_t entropy[CTR_DRB
   st->flags = 0;
   st->magic = CTR_DRBG_MAGIC;
   fm_zeroize(seed, sizeof(seed));
+  rand_wipe_vector_regs();
 }
 
 void ctr_drbg_reseed_nodf(ctr_drbg_state *st, const uint8_t entropy[CTR_DRBG_SEED_LEN],
@@ -214,6 +208,7 @@ void ctr_drbg_reseed_nodf(ctr_drbg_state *st, const uint8_t entropy[CTR_DRBG_SEE
   ctr_drbg_update(st, seed);
   st->reseed_counter = 1;
   fm_zeroize(seed, sizeof(seed));
+  rand_wipe_vector_regs();
 }
 
 /* generate_with_provided is 10.2.1.5.x steps 3-7 once the additional input has been turned into
@@ -267,8 +262,8 @@ static void generate_with_provided(ctr_drbg_state *st, uint8_t *out, size_t out_
   aes_ks_init_encrypt(&st->ks, st->key, CTR_DRBG_KEY_LEN);
   /* Step 7. */
   st->reseed_counter++;
-  wipe_local(buf, used);
-  wipe_local(ctr, sizeof(ctr));
+  fm_zeroize(buf, used);
+  fm_zeroize(ctr, sizeof(ctr));
 }
 
 void ctr_drbg_generate_nodf(ctr_drbg_state *st, uint8_t *out, size_t out_len, const uint8_t *ai,
@@ -276,14 +271,16 @@ void ctr_drbg_generate_nodf(ctr_drbg_state *st, uint8_t *out, size_t out_len, co
   if (ai_len == 0) {
     /* Step 2: no additional input; provided data is 0^seedlen (no update here). */
     generate_with_provided(st, out, out_len, NULL);
-    return;
+  } else {
+    /* Step 2.1: pad the additional input to seedlen; step 2.2: update with it. */
+    uint8_t provided[CTR_DRBG_SEED_LEN];
+    pad_to_seedlen(provided, ai, ai_len);
+    ctr_drbg_update(st, provided);
+    generate_with_provided(st, out, out_len, provided);
+    fm_zeroize(provided, sizeof(provided));
   }
-  /* Step 2.1: pad the additional input to seedlen; step 2.2: update with it. */
-  uint8_t provided[CTR_DRBG_SEED_LEN];
-  pad_to_seedlen(provided, ai, ai_len);
-  ctr_drbg_update(st, provided);
-  generate_with_provided(st, out, out_len, provided);
-  fm_zeroize(provided, sizeof(provided));
+  /* Key, V and output blocks went through xmm (the copies, the xor with the provided data). */
+  rand_wipe_vector_regs();
 }
 
 void ctr_drbg_wipe(ctr_drbg_state *st) { fm_zeroize(st, sizeof(*st)); }
@@ -359,14 +356,15 @@ static int check_input_len(uint32_t flags, size_t len) {
 int fm_ctr_drbg_instantiate(fm_ctr_drbg *drbg, unsigned flags, const uint8_t *entropy,
                             size_t entropy_len, const uint8_t *nonce, size_t nonce_len,
                             const uint8_t *pers, size_t pers_len) {
+  /* The state is this call's output: every refusal leaves it wiped (and not instantiated). */
+  int st_gate = fm_service_gate();
+  if (st_gate != FM_OK) return fm_refuse(st_gate, drbg, sizeof(*drbg));
   if (drbg == NULL) return FM_ERR_BAD_ARGUMENT;
   ctr_drbg_state *st = as_state(drbg);
-  fm_zeroize(drbg, sizeof(*drbg));
-  FM_CHECK_OPERATIONAL();
   if ((flags & ~(unsigned)(FM_DRBG_USE_DF | FM_DRBG_PREDICTION_RESISTANCE)) != 0 ||
       bad_ptr(entropy, entropy_len) || entropy == NULL || bad_ptr(nonce, nonce_len) ||
       bad_ptr(pers, pers_len)) {
-    return FM_ERR_BAD_ARGUMENT;
+    return fm_refuse(FM_ERR_BAD_ARGUMENT, drbg, sizeof(*drbg));
   }
   /* 9.1 step 1-3: the requested security strength is 256 (the only one offered); step 4: the
    * personalization string length. Entropy and nonce lengths per Table 3 and 8.6.7. */
@@ -378,7 +376,14 @@ int fm_ctr_drbg_instantiate(fm_ctr_drbg *drbg, unsigned flags, const uint8_t *en
   }
   /* Without the df there is no nonce (10.2.1.3.1 takes none). */
   if (err == FM_OK && !(flags & FM_DRBG_USE_DF) && nonce_len != 0) err = FM_ERR_BAD_ARGUMENT;
-  if (err != FM_OK) return err;
+  /* The inputs are read after the state is wiped: none may lie inside it (lengths checked). */
+  if (err == FM_OK && (fm_buffers_overlap(entropy, entropy_len, drbg, sizeof(*drbg)) ||
+                       fm_buffers_overlap(nonce, nonce_len, drbg, sizeof(*drbg)) ||
+                       fm_buffers_overlap(pers, pers_len, drbg, sizeof(*drbg)))) {
+    err = FM_ERR_OVERLAP;
+  }
+  if (err != FM_OK) return fm_refuse(err, drbg, sizeof(*drbg));
+  fm_zeroize(drbg, sizeof(*drbg));
 
   if (flags & FM_DRBG_USE_DF) {
     instantiate_df(st, entropy, entropy_len, nonce, nonce_len, pers, pers_len);
@@ -387,6 +392,7 @@ int fm_ctr_drbg_instantiate(fm_ctr_drbg *drbg, unsigned flags, const uint8_t *en
   }
   st->flags = flags;
   st->magic = CTR_DRBG_MAGIC;
+  rand_wipe_vector_regs();
   return FM_OK;
 }
 
@@ -402,13 +408,15 @@ static int reseed_checked(ctr_drbg_state *st, const uint8_t *entropy, size_t ent
   } else {
     ctr_drbg_reseed_nodf(st, entropy, ai, ai_len);
   }
+  rand_wipe_vector_regs();
   return FM_OK;
 }
 
 int fm_ctr_drbg_reseed(fm_ctr_drbg *drbg, const uint8_t *entropy, size_t entropy_len,
                        const uint8_t *ai, size_t ai_len) {
+  int err = fm_service_gate();
+  if (err != FM_OK) return err;
   if (drbg == NULL) return FM_ERR_BAD_ARGUMENT;
-  FM_CHECK_OPERATIONAL();
   ctr_drbg_state *st = as_state(drbg);
   if (st->magic != CTR_DRBG_MAGIC) return FM_ERR_STATE;
   return reseed_checked(st, entropy, entropy_len, ai, ai_len);
@@ -416,18 +424,22 @@ int fm_ctr_drbg_reseed(fm_ctr_drbg *drbg, const uint8_t *entropy, size_t entropy
 
 int fm_ctr_drbg_generate(fm_ctr_drbg *drbg, uint8_t *out, size_t out_len, const uint8_t *entropy,
                          size_t entropy_len, const uint8_t *ai, size_t ai_len) {
+  /* A refusal wipes |out| only once |out_len| is known to be a length the call could have
+   * written: a claimed length above the maximum (what made the call fail) never touches memory,
+   * and an output that overlaps the state is not written at all (the state is left as it was). */
+  const size_t wipe_len = out_len <= FM_DRBG_MAX_REQUEST ? out_len : 0;
+  int err = fm_service_gate();
+  if (err != FM_OK) return fm_refuse(err, out, wipe_len);
   if (bad_ptr(out, out_len)) return FM_ERR_BAD_ARGUMENT;
-  int err = FM_OK;
-  ctr_drbg_state *st = drbg != NULL ? as_state(drbg) : NULL;
-  if (!fm_module_operational()) {
-    err = FM_ERR_NOT_OPERATIONAL;
-  } else if (st == NULL || bad_ptr(entropy, entropy_len) || bad_ptr(ai, ai_len)) {
-    err = FM_ERR_BAD_ARGUMENT;
-  } else if (st->magic != CTR_DRBG_MAGIC) {
+  /* 9.3.1 step 2: requested_number_of_bits > max_number_of_bits_per_request. */
+  if (out_len > FM_DRBG_MAX_REQUEST) return FM_ERR_LENGTH;
+  if (drbg == NULL || bad_ptr(entropy, entropy_len) || bad_ptr(ai, ai_len)) {
+    return fm_refuse(FM_ERR_BAD_ARGUMENT, out, out_len);
+  }
+  if (fm_buffers_overlap(out, out_len, drbg, sizeof(*drbg))) return FM_ERR_OVERLAP;
+  ctr_drbg_state *st = as_state(drbg);
+  if (st->magic != CTR_DRBG_MAGIC) {
     err = FM_ERR_STATE;
-  } else if (out_len > FM_DRBG_MAX_REQUEST) {
-    /* 9.3.1 step 2: requested_number_of_bits > max_number_of_bits_per_request. */
-    err = FM_ERR_LENGTH;
   } else if (entropy_len != 0 && !(st->flags & FM_DRBG_PREDICTION_RESISTANCE)) {
     /* 9.3.1 step 5: prediction resistance requested from an instance without it. */
     err = FM_ERR_BAD_ARGUMENT;
@@ -446,15 +458,13 @@ int fm_ctr_drbg_generate(fm_ctr_drbg *drbg, uint8_t *out, size_t out_len, const 
     /* 10.2.1.5.x step 1: reseed_counter > reseed_interval: a reseed is required. */
     err = FM_ERR_RESEED_REQUIRED;
   }
-  if (err != FM_OK) {
-    if (out_len != 0) fm_zeroize(out, out_len);
-    return err;
-  }
+  if (err != FM_OK) return fm_refuse(err, out, out_len);
   if (st->flags & FM_DRBG_USE_DF) {
     generate_df(st, out, out_len, ai, ai_len);
   } else {
     ctr_drbg_generate_nodf(st, out, out_len, ai, ai_len);
   }
+  rand_wipe_vector_regs();
   return FM_OK;
 }
 

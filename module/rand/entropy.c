@@ -2,7 +2,9 @@
  *
  * getrandom(buf, len, 0) blocks until the kernel's pool has been seeded once and never blocks
  * afterwards; a signal may interrupt it (EINTR) and a request may come back short, so both are
- * retried. Every byte it returns goes through the continuous tests of the caller's context
+ * retried. It is issued with the syscall instruction (rand_syscall), not libc's getrandom(),
+ * which an LD_PRELOAD library could replace. A kernel without it (ENOSYS, before Linux 3.17) or
+ * any other error fails the source: there is no fallback to a file that could be swapped. Every byte it returns goes through the continuous tests of the caller's context
  * (repetition count, adaptive proportion, and a comparison of consecutive 16-byte blocks) before
  * it is used. A failure is recorded as a conditional self-test failure, which puts the module in
  * the ERROR state for good. */
@@ -10,10 +12,11 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <string.h>
-#include <sys/random.h>
+#include <sys/syscall.h>
 
 #include "module/internal.h"
 #include "module/rand/internal.h"
+#include "module/rand/syscall.h"
 
 static_assert(ENTROPY_STARTUP_SAMPLES >= 1024, "SP 800-90B 4.3 item 4: at least 1024 samples");
 
@@ -53,11 +56,11 @@ static int source_read(uint8_t *out, size_t len) {
   }
 #endif
   while (len > 0) {
-    ssize_t n = getrandom(out, len, 0);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return -1;
-    }
+    /* The kernel may return fewer bytes than asked (it caps one request): the rest is read on
+     * the next turn. */
+    long n = rand_syscall(SYS_getrandom, (long)out, (long)len, 0);
+    if (n == -EINTR) continue;
+    if (n <= 0 || (size_t)n > len) return -1; /* an error (-errno), or nothing: never spin */
     out += n;
     len -= (size_t)n;
   }

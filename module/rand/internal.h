@@ -6,11 +6,13 @@
 #define FIPSMOD_MODULE_RAND_INTERNAL_H
 
 #include <assert.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "fipsmod/drbg.h"
+#include "module/internal.h"
 #include "module/aes/internal.h"
 
 /* ---- CTR_DRBG mechanism (ctr_drbg.c) ----------------------------------------------------- */
@@ -57,19 +59,64 @@ void ctr_drbg_generate_nodf(ctr_drbg_state *st, uint8_t *out, size_t out_len, co
 /* ctr_drbg_wipe zeroizes |st| (SP 800-90Ar1 9.4). */
 void ctr_drbg_wipe(ctr_drbg_state *st);
 
+/* ---- Vector-register residue ---------------------------------------------------------------
+ * The compiler moves 16-byte blocks (memcpy of a key, a vectorized xor) through xmm registers,
+ * and nothing clears them on return: a signal frame or the next function's spill then writes the
+ * secret to memory. The functions of module/rand that move secrets through xmm end with
+ * rand_wipe_vector_regs; the word draws' fast paths use general registers only and need none.
+ * (The AES kernels clear their own registers: module/aes.) */
+
+/* rand_wipe_vector_regs zeroes the vector registers that C code and libc's memory functions use:
+ * with AVX2 in use, ymm0-ymm15 in full (a VEX-encoded xor also clears the upper bits, of zmm0-15
+ * too); otherwise xmm0-xmm15, all that baseline x86-64 code touches. Zero idioms: no execution
+ * unit is involved. */
+#define RAND_XMM_CLOBBERS                                                                      \
+  "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", \
+      "xmm12", "xmm13", "xmm14", "xmm15"
+static inline void rand_wipe_vector_regs(void) {
+  if (fm_cpu_use(FM_CPU_AVX2)) {
+    __asm__ __volatile__(
+        "vpxor %%xmm0, %%xmm0, %%xmm0\n\tvpxor %%xmm1, %%xmm1, %%xmm1\n\t"
+        "vpxor %%xmm2, %%xmm2, %%xmm2\n\tvpxor %%xmm3, %%xmm3, %%xmm3\n\t"
+        "vpxor %%xmm4, %%xmm4, %%xmm4\n\tvpxor %%xmm5, %%xmm5, %%xmm5\n\t"
+        "vpxor %%xmm6, %%xmm6, %%xmm6\n\tvpxor %%xmm7, %%xmm7, %%xmm7\n\t"
+        "vpxor %%xmm8, %%xmm8, %%xmm8\n\tvpxor %%xmm9, %%xmm9, %%xmm9\n\t"
+        "vpxor %%xmm10, %%xmm10, %%xmm10\n\tvpxor %%xmm11, %%xmm11, %%xmm11\n\t"
+        "vpxor %%xmm12, %%xmm12, %%xmm12\n\tvpxor %%xmm13, %%xmm13, %%xmm13\n\t"
+        "vpxor %%xmm14, %%xmm14, %%xmm14\n\tvpxor %%xmm15, %%xmm15, %%xmm15"
+        :
+        :
+        : RAND_XMM_CLOBBERS);
+  } else {
+    __asm__ __volatile__(
+        "pxor %%xmm0, %%xmm0\n\tpxor %%xmm1, %%xmm1\n\tpxor %%xmm2, %%xmm2\n\tpxor %%xmm3, %%xmm3\n\t"
+        "pxor %%xmm4, %%xmm4\n\tpxor %%xmm5, %%xmm5\n\tpxor %%xmm6, %%xmm6\n\tpxor %%xmm7, %%xmm7\n\t"
+        "pxor %%xmm8, %%xmm8\n\tpxor %%xmm9, %%xmm9\n\tpxor %%xmm10, %%xmm10\n\t"
+        "pxor %%xmm11, %%xmm11\n\tpxor %%xmm12, %%xmm12\n\tpxor %%xmm13, %%xmm13\n\t"
+        "pxor %%xmm14, %%xmm14\n\tpxor %%xmm15, %%xmm15"
+        :
+        :
+        : RAND_XMM_CLOBBERS);
+  }
+}
+
 /* ---- Entropy source and health tests (entropy.c) ----------------------------------------- */
 
 /* The SP 800-90B continuous health tests run on the byte stream of the source (one sample = one
  * byte, assessed min-entropy H = 8 bits per sample; false-positive rate alpha = 2^-40 per test
  * decision, 90B 4.4):
  *  - repetition count test (4.4.1): cutoff C = 1 + ceil(40 / 8) = 6 identical bytes in a row;
- *  - adaptive proportion test (4.4.2): window W = 512, cutoff C = 20 (P[Binomial(512, 2^-8) >= 19]
- *    = 4.9e-13 < 2^-40);
+ *  - adaptive proportion test (4.4.2): window W = 512, cutoff C = 1 + CRITBINOM(W, 2^-H, 1 - alpha)
+ *    = 1 + 18 = 19: 18 is the least k with P[Binomial(512, 2^-8) <= k] >= 1 - 2^-40
+ *    (P[X >= 18] = 4.9e-12 > 2^-40 = 9.1e-13, P[X >= 19] = 4.9e-13 <= 2^-40). The test fails
+ *    when the window's first sample has occurred C = 19 times (counting itself);
+ *    tests/rand/test_rand_apt.c recomputes C from the binomial distribution and checks both
+ *    sides of the boundary;
  *  - plus a continuous comparison of consecutive 16-byte blocks within one request.
  * A context holds the tests' running state for one stream of requests (one per thread). */
 #define ENTROPY_RCT_CUTOFF 6
 #define ENTROPY_APT_WINDOW 512
-#define ENTROPY_APT_CUTOFF 20
+#define ENTROPY_APT_CUTOFF 19
 #define ENTROPY_STARTUP_SAMPLES 1024
 
 typedef struct entropy_health {
@@ -85,8 +132,9 @@ typedef struct entropy_health {
 /* entropy_health_init resets |h| to the start of a stream. */
 void entropy_health_init(entropy_health *h);
 
-/* fm_entropy_get fills |out| (|len| bytes, secret) from the entropy source (getrandom(2), which
- * blocks until the kernel's pool is seeded; EINTR and short reads are retried) and runs the
+/* fm_entropy_get fills |out| (|len| bytes, secret) from the entropy source (the getrandom system
+ * call, issued directly; it blocks until the kernel's pool is seeded; EINTR and short reads are
+ * retried, ENOSYS and any other error fail the source) and runs the
  * continuous health tests over it with the running state |h|. Returns FM_OK, or FM_ERR_ENTROPY
  * (source error or health-test failure: |out| is wiped, the failure is recorded with
  * fm_selftest_record_conditional, which moves the module to ERROR). Async-signal-safe except for
@@ -102,7 +150,7 @@ uint64_t fm_entropy_health_passes(void);
  * FM_ERR_ENTROPY. It does not record the outcome itself (the power-on runner does). */
 int fm_entropy_startup_test(void);
 
-/* ---- The process RNG (rand.c), used by batch.c and uuid.c ------------------------------- */
+/* ---- The process RNG (rand.c), used by uniform.c and uuid.c ----------------------------- */
 
 /* Bytes one batch refill generates (one generate request per RAND_BATCH_LEN bytes of small
  * draws). */
@@ -118,15 +166,66 @@ int rand_take_batch(uint8_t *out, size_t len);
 int rand_take_8(uint8_t out[8]);
 int rand_take_16(uint8_t out[16]);
 
-/* ---- Test-only entry points ------------------------------------------------------------- */
-#if defined(FIPSMOD_TEST_HOOKS)
+/* ---- Fork detection (fork_detect.c), used by rand.c ------------------------------------ */
+
 /* Fork-detection modes of the process RNG. */
-enum {
+enum rand_fork_mode {
   RAND_FORK_WIPEONFORK = 1, /* MADV_WIPEONFORK page verified by a probe child */
   RAND_FORK_ATFORK = 2,     /* pthread_atfork child handler only */
   RAND_FORK_NONE = 3,       /* no detection: fresh entropy as additional input on every call */
 };
 
+/* Where the current fork generation is read (a draw loads the pointer, then the word: both
+ * change only at init, in a child and at unload), the mode (enum rand_fork_mode), the
+ * fork-unsafe buffering opt-out (fm_rand_enable_fork_unsafe_buffering) and whether cleanup's
+ * fence is a membarrier() (then the owners' side of the busy-flag pairing is a plain store). All
+ * written by fork_detect.c only. */
+extern FM_INTERNAL _Atomic(_Atomic uint64_t *) rand_g_gen_ptr;
+extern FM_INTERNAL _Atomic int rand_g_fork_mode;
+extern FM_INTERNAL _Atomic int rand_g_fork_unsafe_buffering;
+extern FM_INTERNAL bool rand_g_asym;
+
+/* rand_fork_generation_fast is the generation as a steady-state draw sees it (two loads; 0 in a
+ * WIPEONFORK child that has not claimed a number yet, always 0 in NONE mode). */
+static inline uint64_t rand_fork_generation_fast(void) {
+  _Atomic uint64_t *word = atomic_load_explicit(&rand_g_gen_ptr, memory_order_relaxed);
+  return atomic_load_explicit(word, memory_order_relaxed);
+}
+
+/* rand_fork_detect_init probes MADV_WIPEONFORK, registers the atfork child handler and the
+ * membarrier fence, and sets the mode. Called once, by rand_init. */
+void rand_fork_detect_init(size_t page_size);
+
+/* rand_fork_generation is the slow path's generation: a WIPEONFORK child claims a fresh number
+ * here, and a child registers for membarrier again before it makes a fast draw. Never 0 outside
+ * NONE mode. Lock-free and async-signal-safe. */
+uint64_t rand_fork_generation(void);
+
+/* rand_fork_states_wipeonfork is true when new state pages are to be marked MADV_WIPEONFORK. */
+bool rand_fork_states_wipeonfork(void);
+
+/* rand_fork_fence_all makes every running thread of the process execute a full fence
+ * (membarrier) when rand_g_asym is set; nothing otherwise. Cleanup's side of the busy flags. */
+void rand_fork_fence_all(void);
+
+/* rand_fork_set_mode switches the mode (init, and the test hook). */
+void rand_fork_set_mode(int mode);
+
+/* rand_fork_detect_unload unmaps the generation page (module unload). */
+void rand_fork_detect_unload(void);
+
+/* rand_registry_fork_child (rand.c) runs in the child of fork(), from the atfork child handler:
+ * it wipes and frees the states of the threads that did not come along. */
+void rand_registry_fork_child(void);
+
+/* rand_init (rand.c) initializes the process RNG once (pthread_once): the page size, the pthread
+ * key whose destructor frees a thread's state, and fork detection. It runs at load, from an ELF
+ * constructor, so that no draw ever waits for it: a first draw from a signal handler inside
+ * fork() would otherwise wait on glibc's atfork lock through pthread_atfork. */
+void rand_init(void);
+
+/* ---- Test-only entry points ------------------------------------------------------------- */
+#if defined(FIPSMOD_TEST_HOOKS)
 /* fm_entropy_set_stuck_source_for_testing(1) makes the entropy source return |byte| repeated
  * (a stuck noise source); 0 restores getrandom(2). */
 void fm_entropy_set_stuck_source_for_testing(int on, uint8_t byte);

@@ -1,5 +1,5 @@
-/* The process RNG: one CTR_DRBG per thread, fork detection, the registry of live states and
- * their zeroization.
+/* The process RNG: one CTR_DRBG per thread, the registry of live states, the draws (bytes, and
+ * the batch that serves small draws) and their zeroization. Fork detection is in fork_detect.c.
  *
  * Each thread that draws gets a state of its own: a DRBG (AES-256, no df, seeded with 48 bytes
  * that passed the entropy health tests), its batch of ready bytes for small draws, and counters.
@@ -7,45 +7,26 @@
  * object: it reads the RNG-off flag and the fork generation (plain loads of words that change only
  * on cleanup and fork) and writes only its own state.
  *
- * Sections: memory and the registry; fork detection; the owner's busy flag (what lets cleanup
- * zeroize a state another thread may be using); seeding; the public draws; cleanup; test hooks. */
+ * Sections: memory and the registry; the owner's busy flag (what lets cleanup zeroize a state
+ * another thread may be using); seeding; the public draws; the batch; cleanup and unload; test
+ * hooks. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <linux/membarrier.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stddef.h>
 #include <stdatomic.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "fipsmod/rand.h"
 #include "module/internal.h"
 #include "module/rand/internal.h"
-
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define FM_HAS_TSAN 1
-#endif
-#endif
-#if !defined(FM_HAS_TSAN)
-#define FM_HAS_TSAN 0
-#endif
+#include "module/rand/syscall.h"
 
 #define RAND_RESEED_INTERVAL 4096 /* generate requests between seeds of a thread's DRBG */
 #define RAND_CLEANUP_WAIT_NS 1000000000L /* longest cleanup waits for busy owners, in total */
-
-#if defined(FIPSMOD_TEST_HOOKS)
-#define RAND_FORK_WIPEONFORK_ RAND_FORK_WIPEONFORK
-#define RAND_FORK_ATFORK_ RAND_FORK_ATFORK
-#define RAND_FORK_NONE_ RAND_FORK_NONE
-#else
-enum { RAND_FORK_WIPEONFORK_ = 1, RAND_FORK_ATFORK_ = 2, RAND_FORK_NONE_ = 3 };
-#endif
 
 /* ---- Memory and the registry ------------------------------------------------------------
  * A thread's state lives in its own mapping. Its first page holds the registry node (ordinary
@@ -54,9 +35,14 @@ enum { RAND_FORK_WIPEONFORK_ = 1, RAND_FORK_ATFORK_ = 2, RAND_FORK_NONE_ = 3 };
  * which reads as "never seeded") and MADV_DONTDUMP (kept out of core dumps). No malloc is
  * involved, so a first draw from a signal handler does not re-enter the allocator.
  *
- * The registry is a list of the live nodes. g_registry_lock protects the list, g_registry_size,
- * g_key_live and the pthread key's lifetime; it is taken when a state is created or destroyed,
- * by cleanup, by the test hooks and around fork() (pthread_atfork), never on a draw. */
+ * The registry takes no lock, so that a thread's first draw never waits on anything its own
+ * thread may hold: a signal handler's first draw can interrupt fork() (which holds glibc's
+ * atfork lock) or any other code of the module. It is a list of nodes that only grows: a node is
+ * pushed with a compare-exchange on the head and never unlinked while the module is loaded. A
+ * node is owned by one thread at a time (|owned|, claimed with a compare-exchange); when its
+ * thread exits, the state is wiped and the node freed for the next new thread to claim, so the
+ * list is as long as the most threads that drew at once. Cleanup walks the list without a lock
+ * (nodes never go away under it); unload unmaps it. */
 
 typedef struct rand_state {
   /* busy: 1 while the owning thread uses the state. Written only by the owner (exchange to 1,
@@ -81,16 +67,16 @@ static_assert(offsetof(rand_state, busy) == 0, "busy first");
 static_assert(offsetof(rand_state, seeded) == sizeof(_Atomic uint32_t), "busy alone");
 
 typedef struct rand_node {
-  struct rand_node *next, *prev; /* protected by g_registry_lock */
-  rand_state *st;                /* the secret page */
-  size_t map_len;                /* the whole mapping */
+  struct rand_node *next;  /* set before the node is published, never changed afterwards */
+  _Atomic uint32_t owned;  /* NODE_FREE, NODE_OWNED or NODE_ORPHAN (claimed by compare-exchange) */
+  rand_state *st;          /* the secret pages */
+  size_t map_len;          /* the whole mapping */
 } rand_node;
 
-static pthread_mutex_t g_registry_lock = PTHREAD_MUTEX_INITIALIZER;
-static rand_node *g_registry;
-static size_t g_registry_size;
+static _Atomic(rand_node *) g_registry; /* the newest node; the list only grows */
+static _Atomic size_t g_registry_size;  /* owned nodes (test hooks) */
 static pthread_key_t g_key; /* destructor frees the thread's state at thread exit */
-static bool g_key_live;     /* g_key exists (deleted by cleanup) */
+static bool g_key_live;     /* g_key exists (deleted at unload) */
 static size_t g_page_size;
 
 /* Set once, by cleanup: from then on no draw uses a state. Read by every draw (a load of a line
@@ -103,221 +89,146 @@ static _Atomic int g_init_ok; /* rand_init_once succeeded (release/acquire with 
 /* The owner's pointers (initial-exec TLS: one %fs-relative load, no __tls_get_addr call). */
 static __thread rand_state *tl_state __attribute__((tls_model("initial-exec")));
 static __thread rand_node *tl_node __attribute__((tls_model("initial-exec")));
-/* Set while this thread is inside rand_state_create (holding the registry lock): a signal handler
- * drawing then must not try to create a second state. */
+/* Set while this thread is inside rand_state_create: a signal handler drawing then must not try
+ * to make a second state (it is served by a one-off DRBG). */
 static __thread bool tl_creating __attribute__((tls_model("initial-exec")));
 
 #if defined(FIPSMOD_TEST_HOOKS)
 static _Atomic uint64_t g_oneoff_draws; /* draws served by rand_oneoff */
 #endif
 
-/* ---- Fork detection ---------------------------------------------------------------------
- * The fork generation is a number that differs between a process and each child it forks. A
- * state remembers the generation it was seeded in; a draw compares it with the current one (one
- * load) and reseeds on a difference, so a child never continues its parent's DRBG.
- *
- * Where the kernel really honours MADV_WIPEONFORK (checked once by a probe child: some
- * emulators accept any advice), the generation lives in such a page: a child reads 0 there and
- * claims a fresh number, and the states themselves are wiped too. This also covers children made
- * by a raw clone()/fork syscall. Otherwise a pthread_atfork child handler bumps the generation
- * (g_gen_plain). If neither is available, every request takes fresh OS entropy as additional
- * input (unless the application opted out with fm_rand_enable_fork_unsafe_buffering).
- *
- * g_fork_counter is the last generation handed out in this process lineage (ordinary memory, so
- * a child starts from its parent's value and never reuses a number its states could hold). */
-static _Atomic(_Atomic uint64_t *) g_gen_ptr; /* where the current generation is read */
-static _Atomic uint64_t *g_gen_page;          /* the MADV_WIPEONFORK word, if any */
-static _Atomic uint64_t g_gen_plain = 1;      /* the generation in ATFORK mode */
-static _Atomic uint64_t g_gen_zero;           /* always 0: NONE mode takes the slow path */
-static _Atomic uint64_t g_fork_counter = 1;
-static _Atomic int g_fork_mode;
-static _Atomic int g_fork_unsafe_buffering;
-static bool g_states_wipeonfork; /* new state pages get MADV_WIPEONFORK */
-
-/* Asymmetric fence (see "The owner's busy flag"): g_asym is set once at init when the kernel
- * offers MEMBARRIER_CMD_PRIVATE_EXPEDITED; g_asym_gen is the fork generation in which this process
- * (mm) registered for it, since a child starts unregistered. */
-static bool g_asym;
-static _Atomic uint64_t g_asym_gen;
-
-#if defined(__x86_64__)
-/* probe_child_exit ends the probe child with a raw exit_group, touching nothing of libc's (the
- * child of a raw clone must not run atexit handlers or sanitizer hooks). */
-__attribute__((noreturn)) static void probe_child_exit(long code) {
-  for (;;) __asm__ volatile("syscall" : : "a"((long)SYS_exit_group), "D"(code) : "rcx", "r11", "memory");
-}
-#else
-__attribute__((noreturn)) static void probe_child_exit(long code) {
-  for (;;) syscall(SYS_exit_group, code);
-}
-#endif
-
-/* wipeonfork_works marks |page| MADV_WIPEONFORK and checks that a child really sees it zeroed.
- * The child is made with a raw clone() without an exit signal, so no pthread_atfork handler and no
- * SIGCHLD handler of the application runs; it is reaped with __WCLONE. */
-static bool wipeonfork_works(volatile uint64_t *page) {
-#if defined(MADV_WIPEONFORK)
-  if (madvise((void *)page, g_page_size, MADV_WIPEONFORK) != 0) return false;
-  *page = 1;
-  long pid = syscall(SYS_clone, 0UL, NULL, NULL, NULL, NULL);
-  if (pid < 0) return false;
-  if (pid == 0) probe_child_exit(*page == 0 ? 0 : 1);
-  int status = 0;
-  while (waitpid((pid_t)pid, &status, __WCLONE) < 0) {
-    if (errno != EINTR) return false;
-  }
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0 && *page == 1;
-#else
-  (void)page;
-  return false;
-#endif
-}
-
-static void rand_atfork_prepare(void) { pthread_mutex_lock(&g_registry_lock); }
-static void rand_atfork_parent(void) { pthread_mutex_unlock(&g_registry_lock); }
-
-static void unmap_node(rand_node *node) {
-  size_t len = node->map_len;
-  fm_zeroize(node->st, sizeof(rand_state));
-  munmap(node, len);
-}
-
-/* rand_atfork_child runs in the child of fork(), single-threaded: it gives the child a new
- * generation and drops the states of the threads that did not come along (their secrets are the
- * parent's; nothing in the child may use or leak them). */
-static void rand_atfork_child(void) {
-  uint64_t gen = atomic_fetch_add(&g_fork_counter, 1) + 1;
-  atomic_store(&g_gen_plain, gen);
-  if (g_gen_page != NULL) atomic_store(g_gen_page, gen);
-  rand_node *node = g_registry;
-  while (node != NULL) {
-    rand_node *next = node->next;
-    if (node != tl_node) {
-      if (node->prev != NULL) node->prev->next = node->next; else g_registry = node->next;
-      if (node->next != NULL) node->next->prev = node->prev;
-      g_registry_size--;
-      unmap_node(node);
-    }
-    node = next;
-  }
-  pthread_mutex_unlock(&g_registry_lock);
-}
-
-/* rand_fork_detected runs when the generation word reads 0 (a child of a WIPEONFORK parent):
- * it claims a number above any the lineage used. Lock-free, so a child made while another
- * thread of the parent was here cannot deadlock. */
-static uint64_t rand_fork_detected(_Atomic uint64_t *word) {
-  uint64_t cur = atomic_load(word);
-  if (cur != 0) return cur;
-  uint64_t fresh = atomic_fetch_add(&g_fork_counter, 1) + 1;
-  if (atomic_compare_exchange_strong(word, &cur, fresh)) return fresh;
-  return cur;
-}
-
 static void rand_thread_exit(void *arg);
-
-static void set_fork_mode(int mode) {
-  atomic_store(&g_fork_mode, mode);
-  _Atomic uint64_t *ptr = &g_gen_plain;
-  if (mode == RAND_FORK_WIPEONFORK_) ptr = g_gen_page;
-  if (mode == RAND_FORK_NONE_) ptr = &g_gen_zero;
-  atomic_store(&g_gen_ptr, ptr);
-}
+static void wipe_state_secrets(rand_state *st);
+static inline int rand_enter(rand_state *st);
+/* What rand_enter (see the busy flag section) found. */
+enum { ENTER_OK = 0, ENTER_NESTED = 1, ENTER_OFF = 2 };
 
 static void rand_init_once(void) {
   long ps = sysconf(_SC_PAGESIZE);
   g_page_size = ps > 0 ? (size_t)ps : 4096;
   if (pthread_key_create(&g_key, rand_thread_exit) != 0) return;
   g_key_live = true;
-  int mode = RAND_FORK_NONE_;
-  void *page = mmap(NULL, g_page_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (page != MAP_FAILED) {
-    if (wipeonfork_works(page)) {
-      g_gen_page = page;
-      atomic_store(g_gen_page, 1);
-      g_states_wipeonfork = true;
-      mode = RAND_FORK_WIPEONFORK_;
-    } else {
-      munmap(page, g_page_size);
-    }
-  }
-  /* The handlers keep the registry lock consistent across fork() in every mode; in ATFORK mode
-   * they are also the fork detection. */
-  if (pthread_atfork(rand_atfork_prepare, rand_atfork_parent, rand_atfork_child) == 0) {
-    if (mode == RAND_FORK_NONE_) mode = RAND_FORK_ATFORK_;
-  }
-  set_fork_mode(mode);
-#if !defined(__SANITIZE_THREAD__) && !FM_HAS_TSAN
-  /* ThreadSanitizer cannot see the fences membarrier() provides: TSan builds keep the exchange. */
-  long cmds = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
-  /* Not in NONE mode: a child there is never detected, so it could not register again. */
-  if (mode != RAND_FORK_NONE_ && cmds > 0 && (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
-      syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0) {
-    g_asym = true;
-    atomic_store(&g_asym_gen, atomic_load(atomic_load(&g_gen_ptr)));
-  }
-#endif
+  rand_fork_detect_init(g_page_size);
   atomic_store_explicit(&g_init_ok, 1, memory_order_release);
 }
 
-/* rand_state_create makes the calling thread's state and registers it. Returns FM_OK,
- * FM_ERR_NOT_OPERATIONAL (cleanup has run) or FM_ERR_NO_MEMORY. */
-static int rand_state_create(rand_state **out) {
-  pthread_once(&g_once, rand_init_once);
-  if (!atomic_load_explicit(&g_init_ok, memory_order_acquire)) return FM_ERR_NO_MEMORY;
+void rand_init(void) { pthread_once(&g_once, rand_init_once); }
+
+/* rand_load initializes the RNG when the module is loaded, so that no draw runs rand_init_once
+ * (see rand_init in internal.h). */
+__attribute__((constructor)) static void rand_load(void) { rand_init(); }
+
+/* Values of rand_node.owned. */
+enum {
+  NODE_FREE = 0,   /* no thread: the state is zero, the next new thread may claim it */
+  NODE_OWNED = 1,  /* a live thread's */
+  NODE_ORPHAN = 2, /* its thread ended after cleanup (which wiped the state): never reused */
+};
+
+/* free_node hands a node back: |how| is NODE_FREE (its state wiped by the caller, under the busy
+ * flag) or NODE_ORPHAN. The release store publishes the wipe to the next claimer and to cleanup. */
+static void free_node(rand_node *node, uint32_t how) {
+  atomic_fetch_sub(&g_registry_size, 1);
+  atomic_store_explicit(&node->owned, how, memory_order_release);
+}
+
+/* claim_free_node returns a freed node that this thread now owns, or NULL. Its state is all
+ * zeros (wiped when it was freed). */
+static rand_node *claim_free_node(void) {
+  for (rand_node *node = atomic_load(&g_registry); node != NULL; node = node->next) {
+    uint32_t expect = NODE_FREE;
+    if (atomic_load_explicit(&node->owned, memory_order_relaxed) == NODE_FREE &&
+        atomic_compare_exchange_strong(&node->owned, &expect, NODE_OWNED)) {
+      return node;
+    }
+  }
+  return NULL;
+}
+
+/* new_node maps a new node and its state, owned by this thread, and pushes it on the list. */
+static rand_node *new_node(void) {
   /* One page for the node, then whole pages for the secrets. */
   size_t secret_len = (sizeof(rand_state) + g_page_size - 1) / g_page_size * g_page_size;
   size_t map_len = g_page_size + secret_len;
-  uint8_t *map = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (map == MAP_FAILED) return FM_ERR_NO_MEMORY;
+  uint8_t *map = rand_map(map_len);
+  if (map == NULL) return NULL;
   rand_node *node = (rand_node *)(void *)map;
   rand_state *st = (rand_state *)(void *)(map + g_page_size);
 #if defined(MADV_WIPEONFORK)
-  if (g_states_wipeonfork) madvise(st, secret_len, MADV_WIPEONFORK);
+  if (rand_fork_states_wipeonfork()) rand_advise(st, secret_len, MADV_WIPEONFORK);
 #endif
 #if defined(MADV_DONTDUMP)
-  madvise(st, secret_len, MADV_DONTDUMP);
+  rand_advise(st, secret_len, MADV_DONTDUMP);
 #endif
   node->st = st;
   node->map_len = map_len;
-  entropy_health_init(&st->health);
+  atomic_store_explicit(&node->owned, NODE_OWNED, memory_order_relaxed);
+  rand_node *head = atomic_load(&g_registry);
+  do {
+    node->next = head;
+  } while (!atomic_compare_exchange_weak(&g_registry, &head, node));
+  return node;
+}
 
-  pthread_mutex_lock(&g_registry_lock);
-  /* Checked under the lock: cleanup sets g_off before taking it, so either it sees this node or
-   * this thread sees g_off. The key is set under the lock too, so cleanup cannot delete it in
-   * between. */
-  if (atomic_load(&g_off) || !g_key_live) {
-    pthread_mutex_unlock(&g_registry_lock);
-    munmap(map, map_len);
+/* rand_state_create makes the calling thread's state and registers it, waiting on no lock.
+ * Returns FM_OK, FM_ERR_NOT_OPERATIONAL (cleanup has run) or FM_ERR_NO_MEMORY. */
+static int rand_state_create(rand_state **out) {
+  rand_init(); /* done at load: one load of the once flag */
+  if (!atomic_load_explicit(&g_init_ok, memory_order_acquire)) return FM_ERR_NO_MEMORY;
+  if (atomic_load(&g_off)) return FM_ERR_NOT_OPERATIONAL; /* map nothing after cleanup */
+  rand_node *node = claim_free_node();
+  if (node == NULL) node = new_node();
+  if (node == NULL) return FM_ERR_NO_MEMORY;
+  atomic_fetch_add(&g_registry_size, 1);
+  /* The state is all zeros (fresh pages, or wiped when its last thread ended), which is also the
+   * health tests' initial state: nothing is written to it here, so cleanup, which may be wiping
+   * it already, races with no store. Checked after the node is on the list (both sequentially
+   * consistent): cleanup sets g_off before it walks the list, so either it sees (and wipes) this
+   * node or this thread sees g_off and leaves the node alone. */
+  if (atomic_load(&g_off)) {
+    free_node(node, NODE_ORPHAN);
     return FM_ERR_NOT_OPERATIONAL;
   }
-  node->prev = NULL;
-  node->next = g_registry;
-  if (g_registry != NULL) g_registry->prev = node;
-  g_registry = node;
-  g_registry_size++;
+  /* The key's destructor frees the node at thread exit. glibc stores the first 32 keys' values in
+   * the thread descriptor (no allocation); the key is made at load, so it is one of those. */
   pthread_setspecific(g_key, node);
-  pthread_mutex_unlock(&g_registry_lock);
   tl_node = node;
-  tl_state = st;
-  *out = st;
+  tl_state = node->st;
+  *out = node->st;
   return FM_OK;
 }
 
-/* rand_thread_exit is the pthread key destructor: the exiting thread's state is unlinked,
- * zeroized and unmapped. The thread is not drawing (it is exiting), so no wait is needed. */
+/* rand_thread_exit is the pthread key destructor: the exiting thread wipes its state and frees
+ * its node, under the busy flag like a draw, so that cleanup (which may run at the same time)
+ * either waits for the wipe or has the state to itself: once cleanup has begun, the exiting
+ * thread writes nothing and leaves the node an orphan, wiped by cleanup, unmapped at unload. */
 static void rand_thread_exit(void *arg) {
   rand_node *node = arg;
-  pthread_mutex_lock(&g_registry_lock);
-  if (node->prev != NULL) node->prev->next = node->next; else g_registry = node->next;
-  if (node->next != NULL) node->next->prev = node->prev;
-  g_registry_size--;
-  pthread_mutex_unlock(&g_registry_lock);
   if (tl_node == node) {
     tl_node = NULL;
     tl_state = NULL;
   }
-  unmap_node(node);
+  if (rand_enter(node->st) == ENTER_OFF) {
+    free_node(node, NODE_ORPHAN);
+    return;
+  }
+  /* Entered (or nested: a thread ended from a signal handler inside a draw, which will never
+   * resume): the state is this thread's alone. */
+  wipe_state_secrets(node->st);
+  atomic_store_explicit(&node->st->busy, 0, memory_order_release);
+  free_node(node, NODE_FREE);
+}
+
+void rand_registry_fork_child(void) {
+  /* Single-threaded: only the calling thread came along; the other threads' states hold the
+   * parent's secrets, which nothing in the child may use or leak. */
+  for (rand_node *node = atomic_load(&g_registry); node != NULL; node = node->next) {
+    if (node != tl_node && atomic_load(&node->owned) == NODE_OWNED) {
+      wipe_state_secrets(node->st);
+      atomic_store_explicit(&node->st->busy, 0, memory_order_relaxed);
+      free_node(node, NODE_FREE);
+    }
+  }
 }
 
 /* ---- The owner's busy flag ----------------------------------------------------------------
@@ -342,8 +253,6 @@ static void rand_thread_exit(void *arg) {
  * stopped by a debugger or be the one calling cleanup from a signal handler). After the bound it
  * wipes anyway; the owner re-checks g_off before releasing any output and discards it. */
 
-enum { ENTER_OK = 0, ENTER_NESTED = 1, ENTER_OFF = 2 };
-
 /* wipe_state_secrets zeroizes everything in |st| but the busy flag: the flag is not secret, and
  * after cleanup a thread that passed the module gate just before it may still flip the flag
  * (atomically) on its way out, so no plain store may touch it. */
@@ -353,7 +262,7 @@ static void wipe_state_secrets(rand_state *st) {
 }
 
 static inline int rand_enter(rand_state *st) {
-  if (__builtin_expect(g_asym, 1)) {
+  if (__builtin_expect(rand_g_asym, 1)) {
     /* Only this thread (and its signal handlers, which run to completion in between) writes the
      * flag, so a load then a store detect re-entry without an atomic read-modify-write. The
      * compiler barrier orders the store before the g_off load; cleanup's membarrier() makes it
@@ -421,25 +330,17 @@ static int rand_seed(rand_state *st) {
  * interval is reached. In NONE mode it also fetches the fresh entropy that this request mixes in
  * as additional input (|extra|, 48 bytes; *use_extra set). */
 static int rand_slow(rand_state *st, uint8_t extra[CTR_DRBG_SEED_LEN], bool *use_extra) {
-  int mode = atomic_load_explicit(&g_fork_mode, memory_order_relaxed);
-  _Atomic uint64_t *word = atomic_load_explicit(&g_gen_ptr, memory_order_relaxed);
-  uint64_t gen = atomic_load_explicit(word, memory_order_relaxed);
-  if (gen == 0 && mode == RAND_FORK_WIPEONFORK_) gen = rand_fork_detected(word);
-  if (g_asym && atomic_load(&g_asym_gen) != gen) {
-    /* A child of fork(): membarrier registration is per process; register before this thread
-     * makes a fast draw (idempotent, so threads racing here are fine). */
-    syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0);
-    atomic_store(&g_asym_gen, gen);
-  }
-  bool fork_changed = mode != RAND_FORK_NONE_ && st->gen_cookie != ~gen;
+  int mode = atomic_load_explicit(&rand_g_fork_mode, memory_order_relaxed);
+  uint64_t gen = rand_fork_generation();
+  bool fork_changed = mode != RAND_FORK_NONE && st->gen_cookie != ~gen;
   if (!st->seeded || fork_changed || st->calls_since_seed >= RAND_RESEED_INTERVAL) {
     int err = rand_seed(st);
     if (err != FM_OK) return err;
   }
   *use_extra = false;
-  if (mode == RAND_FORK_NONE_) {
+  if (mode == RAND_FORK_NONE) {
     st->gen_cookie = 0; /* never equals ~g_gen_zero: every request comes here */
-    if (!atomic_load_explicit(&g_fork_unsafe_buffering, memory_order_relaxed)) {
+    if (!atomic_load_explicit(&rand_g_fork_unsafe_buffering, memory_order_relaxed)) {
       int err = fm_entropy_get(&st->health, extra, CTR_DRBG_SEED_LEN);
       if (err != FM_OK) return err;
       *use_extra = true;
@@ -452,9 +353,7 @@ static int rand_slow(rand_state *st, uint8_t extra[CTR_DRBG_SEED_LEN], bool *use
 
 /* fast_ok is the steady-state check: same fork generation, under the reseed interval. */
 static inline bool fast_ok(const rand_state *st) {
-  _Atomic uint64_t *word = atomic_load_explicit(&g_gen_ptr, memory_order_relaxed);
-  uint64_t gen = atomic_load_explicit(word, memory_order_relaxed);
-  return ~gen == st->gen_cookie && st->calls_since_seed < RAND_RESEED_INTERVAL;
+  return ~rand_fork_generation_fast() == st->gen_cookie && st->calls_since_seed < RAND_RESEED_INTERVAL;
 }
 
 /* generate_request makes one generate request (|len| <= FM_DRBG_MAX_REQUEST) on an entered
@@ -577,37 +476,35 @@ static int rand_bytes_ai(uint8_t *out, size_t len, const uint8_t *ai, size_t ai_
   return FM_OK;
 }
 
+/* RAND_MAX_OUTPUT is the longest output a draw accepts: no object is larger than PTRDIFF_MAX
+ * bytes, so a longer |len| is a caller's error, refused without touching the buffer. */
+#define RAND_MAX_OUTPUT ((size_t)PTRDIFF_MAX)
+
 int fm_rand_bytes(uint8_t *out, size_t len) {
+  int st = fm_service_gate();
+  size_t valid_len = len <= RAND_MAX_OUTPUT ? len : 0; /* what the call could have written */
+  if (st != FM_OK) return fm_refuse(st, out, valid_len);
   if (out == NULL && len != 0) return FM_ERR_BAD_ARGUMENT;
-  if (!fm_module_operational()) {
-    if (len != 0) fm_zeroize(out, len);
-    return FM_ERR_NOT_OPERATIONAL;
-  }
+  if (len > RAND_MAX_OUTPUT) return FM_ERR_LENGTH;
   if (len == 0) return FM_OK;
   return rand_bytes_ai(out, len, NULL, 0);
 }
 
 int fm_rand_bytes_with_input(uint8_t *out, size_t len, const uint8_t *ai, size_t ai_len) {
+  int st = fm_service_gate();
+  size_t valid_len = len <= RAND_MAX_OUTPUT ? len : 0; /* what the call could have written */
+  if (st != FM_OK) return fm_refuse(st, out, valid_len);
   if (out == NULL && len != 0) return FM_ERR_BAD_ARGUMENT;
-  int err = FM_OK;
-  if (!fm_module_operational()) {
-    err = FM_ERR_NOT_OPERATIONAL;
-  } else if (ai == NULL && ai_len != 0) {
-    err = FM_ERR_BAD_ARGUMENT;
-  } else if (ai_len > FM_RAND_MAX_ADDITIONAL_INPUT) {
-    err = FM_ERR_LENGTH;
-  }
-  if (err != FM_OK) {
-    if (len != 0) fm_zeroize(out, len);
-    return err;
-  }
+  if (len > RAND_MAX_OUTPUT) return FM_ERR_LENGTH;
+  if (ai == NULL && ai_len != 0) return fm_refuse(FM_ERR_BAD_ARGUMENT, out, len);
+  if (ai_len > FM_RAND_MAX_ADDITIONAL_INPUT) return fm_refuse(FM_ERR_LENGTH, out, len);
   if (len == 0) return FM_OK;
   return rand_bytes_ai(out, len, ai, ai_len);
 }
 
 int fm_rand_reseed(void) {
-  FM_CHECK_OPERATIONAL();
-  int err = FM_OK;
+  int err = fm_service_gate();
+  if (err != FM_OK) return err;
   rand_state *st = get_state(&err);
   if (st == NULL) return err == FM_ERR_NO_MEMORY ? FM_OK : err; /* no state: nothing to reseed */
   int e = rand_enter(st);
@@ -617,11 +514,22 @@ int fm_rand_reseed(void) {
   return rand_leave(st, NULL, 0, err);
 }
 
-int fm_rand_enable_fork_unsafe_buffering(int enable) {
-  FM_CHECK_OPERATIONAL();
-  if (enable != 0 && enable != 1) return FM_ERR_BAD_ARGUMENT;
-  atomic_store_explicit(&g_fork_unsafe_buffering, enable, memory_order_relaxed);
-  return FM_OK;
+/* batch_copy copies |len| batch bytes to |out|. The fixed sizes of the word draws and UUIDs
+ * (8, 16) go through general registers (the empty asm keeps the compiler from merging the
+ * halves of 16 into one xmm move, which would leave them in a vector register on return; 4 is
+ * one 32-bit move anyway); other lengths use memcpy (rep movsb in libfipsmod.so, no vector
+ * register either). */
+static inline void batch_copy(uint8_t *out, const uint8_t *p, size_t len) {
+  if (len == 16 || len == 8) {
+    for (size_t i = 0; i < len; i += 8) {
+      uint64_t w;
+      memcpy(&w, p + i, 8);
+      __asm__("" : "+r"(w));
+      memcpy(out + i, &w, 8);
+    }
+  } else {
+    memcpy(out, p, len);
+  }
 }
 
 /* take_slow is the rare part of a batch take, on an entered state: the fork generation changed
@@ -653,7 +561,7 @@ __attribute__((noinline)) static int take_slow(rand_state *st, uint8_t *out, siz
   }
   if (err != FM_OK) return rand_leave(st, out, len, err);
   uint8_t *p = st->batch + (RAND_BATCH_LEN - st->batch_left);
-  memcpy(out, p, len);
+  batch_copy(out, p, len);
   memset(p, 0, len);
   st->batch_left -= (uint32_t)len;
   return rand_leave(st, out, len, FM_OK);
@@ -678,13 +586,12 @@ __attribute__((always_inline)) static inline int take_batch(uint8_t *out, size_t
   if (__builtin_expect(st == NULL, 0)) return take_batch_first(out, len);
   int e = rand_enter(st);
   if (__builtin_expect(e != ENTER_OK, 0)) return take_refused(e, out, len);
-  _Atomic uint64_t *word = atomic_load_explicit(&g_gen_ptr, memory_order_relaxed);
-  uint64_t gen = atomic_load_explicit(word, memory_order_relaxed);
+  uint64_t gen = rand_fork_generation_fast();
   if (__builtin_expect(~gen != st->gen_cookie || st->batch_left < len, 0)) {
     return take_slow(st, out, len);
   }
   uint8_t *p = st->batch + (RAND_BATCH_LEN - st->batch_left);
-  memcpy(out, p, len);
+  batch_copy(out, p, len);
   memset(p, 0, len); /* handed out: wiped (the page is live memory, the store is kept) */
   st->batch_left -= (uint32_t)len;
   return rand_leave(st, out, len, FM_OK);
@@ -703,14 +610,13 @@ __attribute__((noinline)) static int take_batch_first(uint8_t *out, size_t len) 
 
 int rand_take_batch(uint8_t *out, size_t len) { return take_batch(out, len); }
 
-/* word_checked is a word draw's argument check and state gate, off the fast path: the fast path
- * below then makes no call that must return to it, so it needs no saved registers. */
+/* word_checked is a word draw's state gate and argument check (in that order), off the fast
+ * path: the fast path below then makes no call that must return to it, so it needs no saved
+ * registers. */
 __attribute__((noinline)) static int word_checked(uint8_t *out, size_t len) {
+  int st = fm_service_gate();
+  if (st != FM_OK) return fm_refuse(st, out, len);
   if (out == NULL) return FM_ERR_BAD_ARGUMENT;
-  if (!fm_module_operational()) {
-    fm_zeroize(out, len);
-    return FM_ERR_NOT_OPERATIONAL;
-  }
   return take_batch(out, len);
 }
 
@@ -751,38 +657,59 @@ void fm_rand_module_cleanup(void) {
   atomic_store_explicit(&g_off, 1, memory_order_seq_cst);
   if (!atomic_load_explicit(&g_init_ok, memory_order_acquire)) return;
   /* The owners' half of the Dekker pair (see the busy flag section). */
-  if (g_asym) syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
-  pthread_mutex_lock(&g_registry_lock);
+  rand_fork_fence_all();
   long deadline = now_ns() + RAND_CLEANUP_WAIT_NS;
-  for (rand_node *node = g_registry; node != NULL; node = node->next) {
+  /* No lock: nodes are never unlinked while the module is loaded, and a node pushed after this
+   * load sees g_off (rand_state_create). Free nodes are already zero; wiping them again is
+   * harmless. */
+  for (rand_node *node = atomic_load(&g_registry); node != NULL; node = node->next) {
+    /* A free node's state was wiped when its thread ended (the acquire load orders that wipe
+     * before this point); a thread that claims it now writes nothing before its first draw,
+     * which sees g_off. */
+    if (atomic_load_explicit(&node->owned, memory_order_acquire) == NODE_FREE) continue;
     /* The calling thread's own state may be mid-draw below us (cleanup from a signal handler or
      * from an entropy failure inside a draw): that draw re-checks g_off, so do not wait. */
     if (node->st != tl_state) wait_not_busy(node->st, deadline);
     wipe_state_secrets(node->st);
   }
-  /* No destructor may run after this (the code may be unmapped by dlclose): states of threads
-   * that exit later stay mapped, already zeroized, and listed. */
+}
+
+/* rand_unload runs when the module is unloaded (dlclose) and at process exit: it switches the RNG
+ * off (cleanup), deletes the pthread key (no destructor may run in unmapped code) and unmaps what
+ * the module mapped, so that loading and unloading the module in a loop leaks nothing. A state
+ * that another live thread still owns stays mapped (wiped): that thread may be between the module
+ * gate and its busy flag, and would store to an unmapped page; at process exit nothing is gained
+ * by unmapping it either. The calling thread's own state and the freed ones are unmapped. A
+ * destructor of its own, so it also runs when fm_power_off (module.c) has already cleaned up. */
+__attribute__((destructor)) static void rand_unload(void) {
+  fm_rand_module_cleanup();
+  if (!atomic_load_explicit(&g_init_ok, memory_order_acquire)) return;
   if (g_key_live) {
     pthread_key_delete(g_key);
     g_key_live = false;
   }
-  pthread_mutex_unlock(&g_registry_lock);
+  bool kept = false;
+  rand_node *node = atomic_exchange(&g_registry, NULL);
+  while (node != NULL) {
+    rand_node *next = node->next;
+    if (node == tl_node || atomic_load(&node->owned) != NODE_OWNED) {
+      if (node == tl_node) {
+        tl_node = NULL;
+        tl_state = NULL;
+      }
+      fm_zeroize(node->st, sizeof(rand_state));
+      rand_unmap(node, node->map_len);
+    } else {
+      kept = true;
+    }
+    node = next;
+  }
+  /* The generation page too, unless a kept state's thread may still read it. */
+  if (!kept) rand_fork_detect_unload();
 }
 
 /* ---- Test hooks ------------------------------------------------------------------------- */
 #if defined(FIPSMOD_TEST_HOOKS)
-int fm_rand_fork_mode_for_testing(void) {
-  pthread_once(&g_once, rand_init_once);
-  return atomic_load(&g_fork_mode);
-}
-
-void fm_rand_force_fork_mode_for_testing(int mode) {
-  pthread_once(&g_once, rand_init_once);
-  if (mode == RAND_FORK_WIPEONFORK && g_gen_page == NULL) return;
-  if (mode == RAND_FORK_NONE) g_asym = false; /* as rand_init_once would have chosen */
-  set_fork_mode(mode);
-}
-
 uint64_t fm_rand_calls_since_seed_for_testing(void) {
   return tl_state != NULL ? tl_state->calls_since_seed : 0;
 }
@@ -791,34 +718,18 @@ uint64_t fm_rand_batch_left_for_testing(void) {
   return tl_state != NULL ? tl_state->batch_left : 0;
 }
 
-uint64_t fm_rand_fork_generation_for_testing(void) {
-  pthread_once(&g_once, rand_init_once);
-  _Atomic uint64_t *word = atomic_load(&g_gen_ptr);
-  if (atomic_load(&g_fork_mode) == RAND_FORK_WIPEONFORK && atomic_load(word) == 0) {
-    return rand_fork_detected(word);
-  }
-  return atomic_load(&g_fork_mode) == RAND_FORK_NONE ? atomic_load(&g_gen_plain) : atomic_load(word);
-}
-
 uint64_t fm_rand_oneoff_draws_for_testing(void) { return atomic_load(&g_oneoff_draws); }
 
-size_t fm_rand_registry_size_for_testing(void) {
-  pthread_mutex_lock(&g_registry_lock);
-  size_t n = g_registry_size;
-  pthread_mutex_unlock(&g_registry_lock);
-  return n;
-}
+size_t fm_rand_registry_size_for_testing(void) { return atomic_load(&g_registry_size); }
 
 bool fm_rand_all_states_zero_for_testing(void) {
   bool all_zero = true;
-  pthread_mutex_lock(&g_registry_lock);
-  for (rand_node *node = g_registry; node != NULL; node = node->next) {
+  for (rand_node *node = atomic_load(&g_registry); node != NULL; node = node->next) {
     const uint8_t *p = (const uint8_t *)node->st;
     uint8_t acc = 0;
     for (size_t i = 0; i < sizeof(rand_state); i++) acc |= p[i];
     if (acc != 0) all_zero = false;
   }
-  pthread_mutex_unlock(&g_registry_lock);
   return all_zero;
 }
 #endif

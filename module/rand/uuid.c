@@ -11,9 +11,7 @@
 #include <stdatomic.h>
 #include <string.h>
 #include <time.h>
-#if defined(__SSE2__)
 #include <emmintrin.h>
-#endif
 
 #include "fipsmod/uuid.h"
 #include "module/internal.h"
@@ -72,31 +70,25 @@ static int uuid_v7_fill(uint8_t out[FM_UUID_LEN]) {
 }
 
 int fm_uuid_v4(uint8_t out[FM_UUID_LEN]) {
+  int st = fm_service_gate();
+  if (st != FM_OK) return fm_refuse(st, out, FM_UUID_LEN);
   if (out == NULL) return FM_ERR_BAD_ARGUMENT;
-  if (!fm_module_operational()) {
-    fm_zeroize(out, FM_UUID_LEN);
-    return FM_ERR_NOT_OPERATIONAL;
-  }
   return uuid_v4_fill(out);
 }
 
 int fm_uuid_v7(uint8_t out[FM_UUID_LEN]) {
+  int st = fm_service_gate();
+  if (st != FM_OK) return fm_refuse(st, out, FM_UUID_LEN);
   if (out == NULL) return FM_ERR_BAD_ARGUMENT;
-  if (!fm_module_operational()) {
-    fm_zeroize(out, FM_UUID_LEN);
-    return FM_ERR_NOT_OPERATIONAL;
-  }
   return uuid_v7_fill(out);
 }
 
-/* hex_digit maps 0..15 to '0'..'9', 'a'..'f' without a branch or a table lookup (the random bits
- * are secret until published): values above 9 get the 39 that separates '9'+1 from 'a'. */
-__attribute__((unused)) static inline char hex_digit(unsigned n) {
-  unsigned above9 = (9u - n) >> 8 & 1u; /* 1 when n > 9 (the subtraction wraps) */
-  return (char)('0' + n + 39u * above9);
-}
+/* The string form is made with SSE2, the baseline of x86-64 (the module's only target): one text,
+ * the one the tests run. */
+#if !defined(__SSE2__)
+#error "module/rand/uuid.c formats UUIDs with SSE2 (baseline on x86-64)"
+#endif
 
-#if defined(__SSE2__)
 /* format with SSE2 (baseline on x86-64): the 32 nibbles are split and interleaved into two
  * registers, and each becomes '0' + n, plus 39 where n > 9 (a compare mask, not a branch: the
  * random bits are secret until the caller publishes the UUID). The stores are laid out so that
@@ -138,68 +130,23 @@ static void v4_string_fast(const uint8_t r[FM_UUID_LEN], char out[FM_UUID_STRING
   __m128i x = _mm_loadu_si128((const __m128i *)(const void *)r);
   format_reg(_mm_or_si128(_mm_and_si128(x, keep), set), out);
 }
-#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/* hex8 turns 4 bytes into their 8 hex digits in one 64-bit word (SWAR, little-endian: the first
- * digit in the lowest byte). The nibbles are spread to one per byte, then each byte n becomes
- * '0' + n, plus 39 when n > 9: n + 6 carries into bit 4 exactly then. No branch, no table. */
-static inline uint64_t hex8(const uint8_t b[4]) {
-  uint64_t x = (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 | (uint64_t)b[3] << 24;
-  x = (x | x << 16) & 0x0000ffff0000ffffull;
-  x = (x | x << 8) & 0x00ff00ff00ff00ffull;  /* byte i now at byte 2i */
-  uint64_t n = ((x >> 4) & 0x000f000f000f000full) | ((x & 0x000f000f000f000full) << 8);
-  uint64_t above9 = ((n + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull;
-  return n + 0x3030303030303030ull + above9 * 39;
-}
-
-static void format(const uint8_t u[FM_UUID_LEN], char out[FM_UUID_STRING_LEN + 1]) {
-  uint64_t h0 = hex8(u), h1 = hex8(u + 4), h2 = hex8(u + 8), h3 = hex8(u + 12);
-  memcpy(out, &h0, 8);
-  out[8] = '-';
-  memcpy(out + 9, &h1, 4);
-  out[13] = '-';
-  memcpy(out + 14, (const char *)&h1 + 4, 4);
-  out[18] = '-';
-  memcpy(out + 19, &h2, 4);
-  out[23] = '-';
-  memcpy(out + 24, (const char *)&h2 + 4, 4);
-  memcpy(out + 28, &h3, 8);
-  out[36] = '\0';
-}
-#else
-static void format(const uint8_t u[FM_UUID_LEN], char out[FM_UUID_STRING_LEN + 1]) {
-  size_t o = 0;
-  for (size_t i = 0; i < FM_UUID_LEN; i++) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) out[o++] = '-';
-    out[o++] = hex_digit(u[i] >> 4);
-    out[o++] = hex_digit(u[i] & 15u);
-  }
-  out[o] = '\0';
-}
-#endif
 
 int fm_uuid_format(const uint8_t uuid[FM_UUID_LEN], char out[FM_UUID_STRING_LEN + 1]) {
+  int st = fm_service_gate();
+  if (st != FM_OK) return fm_refuse(st, out, FM_UUID_STRING_LEN + 1);
   if (out == NULL) return FM_ERR_BAD_ARGUMENT;
-  if (uuid == NULL) {
-    memset(out, 0, FM_UUID_STRING_LEN + 1);
-    return FM_ERR_BAD_ARGUMENT;
-  }
-  if (!fm_module_operational()) {
-    memset(out, 0, FM_UUID_STRING_LEN + 1);
-    return FM_ERR_NOT_OPERATIONAL;
-  }
+  if (uuid == NULL) return fm_refuse(FM_ERR_BAD_ARGUMENT, out, FM_UUID_STRING_LEN + 1);
   format(uuid, out);
+  rand_wipe_vector_regs(); /* the digits of a secret went through xmm */
   return FM_OK;
 }
 
 static int uuid_string(int version, char out[FM_UUID_STRING_LEN + 1]) {
+  int st = fm_service_gate();
+  if (st != FM_OK) return fm_refuse(st, out, FM_UUID_STRING_LEN + 1);
   if (out == NULL) return FM_ERR_BAD_ARGUMENT;
-  if (!fm_module_operational()) {
-    memset(out, 0, FM_UUID_STRING_LEN + 1);
-    return FM_ERR_NOT_OPERATIONAL;
-  }
   uint8_t u[FM_UUID_LEN];
   int err;
-#if defined(__SSE2__)
   if (version == 4) {
     err = rand_take_16(u);
     if (err == FM_OK) v4_string_fast(u, out);
@@ -207,17 +154,9 @@ static int uuid_string(int version, char out[FM_UUID_STRING_LEN + 1]) {
     err = uuid_v7_fill(u);
     if (err == FM_OK) format(u, out);
   }
-#else
-  err = version == 4 ? uuid_v4_fill(u) : uuid_v7_fill(u);
-  if (err == FM_OK) format(u, out);
-#endif
-  if (err != FM_OK) {
-    memset(out, 0, FM_UUID_STRING_LEN + 1);
-    return err;
-  }
-  /* The binary copy is wiped inline (the asm claims to read it, so the stores stay). */
-  memset(u, 0, sizeof(u));
-  __asm__ __volatile__("" : : "r"(u) : "memory");
+  fm_zeroize(u, sizeof(u));
+  rand_wipe_vector_regs(); /* the random bits and their digits went through xmm */
+  if (err != FM_OK) return fm_refuse(err, out, FM_UUID_STRING_LEN + 1);
   return FM_OK;
 }
 
@@ -234,20 +173,21 @@ static int parse_nibble(char c) {
 }
 
 int fm_uuid_parse(const char *str, size_t len, uint8_t out[FM_UUID_LEN]) {
-  if (out != NULL) memset(out, 0, FM_UUID_LEN);
-  if (str == NULL) return FM_ERR_BAD_ARGUMENT;
-  FM_CHECK_OPERATIONAL();
-  if (len != FM_UUID_STRING_LEN) return FM_ERR_PARSE;
+  int st = fm_service_gate();
+  if (st != FM_OK) return fm_refuse(st, out, FM_UUID_LEN);
+  if (str == NULL) return fm_refuse(FM_ERR_BAD_ARGUMENT, out, FM_UUID_LEN);
+  /* The length first: no byte of |str| is read unless it has the 36 the string form needs. */
+  if (len != FM_UUID_STRING_LEN) return fm_refuse(FM_ERR_PARSE, out, FM_UUID_LEN);
   uint8_t u[FM_UUID_LEN];
   size_t o = 0;
   for (size_t i = 0; i < FM_UUID_STRING_LEN;) {
     if (i == 8 || i == 13 || i == 18 || i == 23) {
-      if (str[i] != '-') return FM_ERR_PARSE;
+      if (str[i] != '-') return fm_refuse(FM_ERR_PARSE, out, FM_UUID_LEN);
       i++;
       continue;
     }
     int hi = parse_nibble(str[i]), lo = parse_nibble(str[i + 1]);
-    if (hi < 0 || lo < 0) return FM_ERR_PARSE;
+    if (hi < 0 || lo < 0) return fm_refuse(FM_ERR_PARSE, out, FM_UUID_LEN);
     u[o++] = (uint8_t)(hi << 4 | lo);
     i += 2;
   }
@@ -256,11 +196,11 @@ int fm_uuid_parse(const char *str, size_t len, uint8_t out[FM_UUID_LEN]) {
 }
 
 int fm_uuid_version(const uint8_t uuid[FM_UUID_LEN], int *version) {
+  int st = fm_service_gate();
+  if (st != FM_OK) return fm_refuse(st, version, sizeof(*version));
   if (version == NULL) return FM_ERR_BAD_ARGUMENT;
-  *version = 0;
-  if (uuid == NULL) return FM_ERR_BAD_ARGUMENT;
-  FM_CHECK_OPERATIONAL();
-  if ((uuid[8] & 0xc0) != 0x80) return FM_ERR_PARSE;
+  if (uuid == NULL) return fm_refuse(FM_ERR_BAD_ARGUMENT, version, sizeof(*version));
+  if ((uuid[8] & 0xc0) != 0x80) return fm_refuse(FM_ERR_PARSE, version, sizeof(*version));
   *version = uuid[6] >> 4;
   return FM_OK;
 }
