@@ -434,7 +434,8 @@ int fm_gcm_open(const fm_gcm_key *k, const uint8_t *iv, size_t iv_len, const uin
   ctx_tag(&c, full);
   /* SP 800-38D 7.2 step 8: the plaintext only when T = T'; the comparison is constant time and
    * a mismatch takes back everything written. */
-  const int ok = fm_ct_memeq(full, tag, tag_len);
+  /* The outcome of the comparison is public (it is the call's status). */
+  const uint64_t ok = fm_declassify_u64((uint64_t)fm_ct_memeq(full, tag, tag_len));
   fm_zeroize(full, sizeof full);
   fm_zeroize(&c, sizeof c);
   if (!ok) return fm_refuse(FM_ERR_VERIFY, pt, len);
@@ -577,7 +578,7 @@ int fm_gcm_decrypt_final(fm_gcm_ctx *c, const uint8_t *tag, size_t tag_len) {
   if (st == FM_OK) {
     uint8_t full[16];
     ctx_tag(ctx_state(c), full);
-    if (!fm_ct_memeq(full, tag, tag_len)) st = FM_ERR_VERIFY;
+    if (!fm_declassify_u64((uint64_t)fm_ct_memeq(full, tag, tag_len))) st = FM_ERR_VERIFY;
     fm_zeroize(full, sizeof full);
   }
   if (c != NULL) fm_zeroize(c, sizeof *c);
