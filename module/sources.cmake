@@ -3,6 +3,6 @@ list(APPEND FIPSMOD_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/module.c
   ${CMAKE_CURRENT_LIST_DIR}/cpu.c
   ${CMAKE_CURRENT_LIST_DIR}/util.c)
-foreach(area sha aes rand bn rsa)
+foreach(area sha aes rand bn rsa kdf)
   include(${CMAKE_CURRENT_LIST_DIR}/${area}/sources.cmake)
 endforeach()
