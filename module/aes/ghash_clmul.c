@@ -6,7 +6,10 @@
  *
  * Each product is the schoolbook one (four 64x64 multiplies: low, high and the two cross
  * terms); the wide paths keep the three sums (low, middle, high) per lane and fold the lanes
- * together before the reduction. */
+ * together before the reduction.
+ *
+ * The powers are read with unaligned loads: a key on the heap (malloc gives 16-byte alignment)
+ * need not honour fm_gcm_key's 64-byte alignment. */
 #include <cpuid.h>
 #include <immintrin.h>
 #include <stdatomic.h>
@@ -82,7 +85,7 @@ CLMUL_FN static inline __m128i reduce(__m128i lo, __m128i mid, __m128i hi) {
 }
 
 CLMUL_FN static inline __m128i load_pow(const ghash_key *gk, int j) {
-  return _mm_load_si128((const __m128i *)gk->hdesc[j]);
+  return _mm_loadu_si128((const __m128i *)gk->hdesc[j]);
 }
 
 CLMUL_FN void ghash_clmul_powers(ghash_key *gk) {
@@ -92,7 +95,7 @@ CLMUL_FN void ghash_clmul_powers(ghash_key *gk) {
     __m128i lo = _mm_setzero_si128(), mid = lo, hi = lo;
     mul_acc(p, h, &lo, &mid, &hi);
     p = reduce(lo, mid, hi);
-    _mm_store_si128((__m128i *)gk->hdesc[j], p);
+    _mm_storeu_si128((__m128i *)gk->hdesc[j], p);
   }
 }
 
@@ -148,7 +151,7 @@ VPCLMUL256_FN void ghash_vpclmul256_blocks(const ghash_key *gk, uint64_t y[2], c
   if (nblocks >= 8) {
     /* Powers H'^8..H'^1 two per register, in block order. */
     __m256i p[4];
-    for (int j = 0; j < 4; j++) p[j] = _mm256_load_si256((const __m256i *)gk->hdesc[8 + 2 * j]);
+    for (int j = 0; j < 4; j++) p[j] = _mm256_loadu_si256((const __m256i *)gk->hdesc[8 + 2 * j]);
     for (; nblocks >= 8; nblocks -= 8, in += 128) {
       __m256i lo = _mm256_setzero_si256(), mid = lo, hi = lo;
       __m256i x0 = _mm256_xor_si256(load2(in), _mm256_zextsi128_si256(acc));
@@ -190,7 +193,7 @@ VPCLMUL512_FN void ghash_vpclmul512_blocks(const ghash_key *gk, uint64_t y[2], c
   if (nblocks >= 16) {
     /* Powers H'^16..H'^1 four per register, in block order. */
     __m512i p[4];
-    for (int j = 0; j < 4; j++) p[j] = _mm512_load_si512((const void *)gk->hdesc[4 * j]);
+    for (int j = 0; j < 4; j++) p[j] = _mm512_loadu_si512((const void *)gk->hdesc[4 * j]);
     for (; nblocks >= 16; nblocks -= 16, in += 256) {
       __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo;
       __m512i x0 = _mm512_xor_si512(load4(in), _mm512_zextsi128_si512(acc));
