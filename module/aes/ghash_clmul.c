@@ -160,6 +160,7 @@ VPCLMUL256_FN void ghash_vpclmul256_blocks(const ghash_key *gk, uint64_t y[2], c
       for (int j = 1; j < 4; j++) mul_acc2(load2(in + 32 * j), p[j], &lo, &mid, &hi);
       acc = reduce(fold2(lo), fold2(mid), fold2(hi));
     }
+    fm_zeroize(p, sizeof p); /* powers of H a register spill may have left on the stack */
   }
   if (nblocks > 0) acc = clmul_pass(gk, acc, in, nblocks);
   _mm_storeu_si128((__m128i *)y, acc);
@@ -202,6 +203,7 @@ VPCLMUL512_FN void ghash_vpclmul512_blocks(const ghash_key *gk, uint64_t y[2], c
       for (int j = 1; j < 4; j++) mul_acc4(load4(in + 64 * j), p[j], &lo, &mid, &hi);
       acc = reduce(fold4(lo), fold4(mid), fold4(hi));
     }
+    fm_zeroize(p, sizeof p); /* powers of H a register spill may have left on the stack */
   }
   if (nblocks > 0) acc = clmul_pass(gk, acc, in, nblocks);
   _mm_storeu_si128((__m128i *)y, acc);
