@@ -64,7 +64,8 @@ extern "C" {
 /* The longest plaintext per message, 2^39 - 256 bits (SP 800-38D 5.2.1.1). */
 #define FM_GCM_MAX_TEXT_LEN ((((uint64_t)1) << 36) - 32)
 
-/* Opaque, caller-allocated GCM key. Do not copy (see above). */
+/* Opaque, caller-allocated GCM key. Do not copy (see above). It asks for 64-byte alignment:
+ * declare it, or allocate it with aligned_alloc(64, ...) (malloc promises only 16). */
 typedef struct fm_gcm_key {
   _Alignas(64) uint64_t opaque[200];
 } fm_gcm_key;
