@@ -2,8 +2,9 @@
  * context, and the public API of gcm.h.
  *
  * The mode is GCTR (AES-CTR with inc32, module/aes's aes_ctr32_blocks, which takes the widest
- * AES path) and GHASH (ghash.c, ghash_clmul.c). The bulk of a message runs in chunks that fit
- * the L1 cache: encryption runs CTR over a chunk and then GHASH over the ciphertext it wrote;
+ * AES path) and GHASH (ghash.c, ghash_clmul.c). On CPUs with VAES and VPCLMULQDQ on 512-bit
+ * registers the bulk runs in one stitched kernel (gcm_vaes.c). Elsewhere it runs in chunks that
+ * fit the L1 cache: encryption runs CTR over a chunk and then GHASH over the ciphertext it wrote;
  * decryption hashes the chunk of ciphertext first, so that in-place decryption reads each
  * ciphertext block before it is overwritten.
  *
@@ -255,8 +256,15 @@ static void ctx_text(gcm_ctx_state *c, const uint8_t *in, uint8_t *out, size_t l
     ghash_blocks(&k->gh, c->y, c->partial, 1);
     c->npartial = 0;
   }
-  /* Whole blocks, chunk by chunk. */
+  /* Whole blocks: the stitched kernel where the CPU has it, then chunk by chunk. */
   size_t blocks = len / 16;
+  if (blocks >= 16 && k->ks.impl == AES_IMPL_AESNI && aes_ni_path() == AES_PATH_VAES_AVX512 &&
+      ghash_key_path(&k->gh) == GHASH_PATH_VPCLMUL512) {
+    const size_t done = gcm_vaes512_crypt(&k->ks, &k->gh, c->ctr, c->y, in, out, blocks, c->decrypt);
+    in += 16 * done;
+    out += 16 * done;
+    blocks -= done;
+  }
   while (blocks > 0) {
     const size_t n = blocks < GCM_CHUNK_BLOCKS ? blocks : GCM_CHUNK_BLOCKS;
     if (c->decrypt) {

@@ -135,12 +135,16 @@ static int g_ghash_cap = -1;
 void ghash_limit_path_for_testing(int max_path) { g_ghash_cap = max_path; }
 #endif
 
-void ghash_blocks(const ghash_key *gk, uint64_t y[2], const uint8_t *in, size_t nblocks) {
+int ghash_key_path(const ghash_key *gk) {
   int path = gk->npow == 16 ? ghash_path() : GHASH_PATH_PORTABLE;
 #if defined(FIPSMOD_TEST_HOOKS)
   if (g_ghash_cap >= 0 && path > g_ghash_cap) path = g_ghash_cap;
 #endif
-  switch (path) {
+  return path;
+}
+
+void ghash_blocks(const ghash_key *gk, uint64_t y[2], const uint8_t *in, size_t nblocks) {
+  switch (ghash_key_path(gk)) {
     case GHASH_PATH_VPCLMUL512: ghash_vpclmul512_blocks(gk, y, in, nblocks); break;
     case GHASH_PATH_VPCLMUL256: ghash_vpclmul256_blocks(gk, y, in, nblocks); break;
     case GHASH_PATH_CLMUL: ghash_clmul_blocks(gk, y, in, nblocks); break;

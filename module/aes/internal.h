@@ -328,4 +328,18 @@ struct fm_gcm_key;
 void gcm_set_invocations_for_testing(struct fm_gcm_key *k, uint64_t n);
 #endif
 
+/* ghash_key_path returns the GHASH_PATH_* that ghash_blocks takes for |gk| (its powers, the CPU,
+ * and in test builds the cap of ghash_limit_path_for_testing). */
+int ghash_key_path(const ghash_key *gk);
+
+/* gcm_vaes512_crypt is GCM's bulk step stitched on 512-bit registers (gcm_vaes.c): for the first
+ * 16 * floor(nblocks / 16) blocks it writes out = in ^ E(ctr + i) (inc32 counters, |ctr| left one
+ * past the last) and absorbs the ciphertext (|in| when |decrypt|, else |out|) into the GHASH state
+ * |y|, the AES rounds of one 16-block pass interleaved with the carry-less multiplies of the
+ * previous (encryption) or the same (decryption) pass. Returns the blocks done. in and out may
+ * alias exactly. Only when aes_ni_path() is AES_PATH_VAES_AVX512 and ghash_key_path() is
+ * GHASH_PATH_VPCLMUL512. */
+size_t gcm_vaes512_crypt(const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16], uint64_t y[2],
+                         const uint8_t *in, uint8_t *out, size_t nblocks, int decrypt);
+
 #endif
