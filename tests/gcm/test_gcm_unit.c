@@ -186,6 +186,48 @@ static void test_heap_key_alignment(void) {
   free(raw);
 }
 
+/* The stitched kernel against CTR then GHASH, with the 32-bit counter about to wrap (inc32 must
+ * wrap mod 2^32 and leave the first 96 bits alone), both directions, in place and not. */
+static void test_stitched_kernel_counter_wrap(void) {
+  if (aes_ni_path() != AES_PATH_VAES_AVX512 || ghash_path() != GHASH_PATH_VPCLMUL512) return;
+  aes_ks ks;
+  ghash_key gk;
+  uint8_t h[16] = {0};
+  CHECK_EQ_INT(aes_ks_init_encrypt(&ks, k_key, 32), 1);
+  aes_encrypt_block(&ks, h, h);
+  ghash_key_init(&gk, h);
+  static uint8_t in[16 * 40], a[16 * 40], b[16 * 40];
+  for (size_t i = 0; i < sizeof in; i++) in[i] = (uint8_t)(i * 31 + 7);
+  static const uint32_t starts[] = {0xffffffe0u, 0xffffffe1u, 0xfffffff0u, 0xfffffffbu, 0xffffffffu,
+                                    0u, 7u};
+  for (size_t si = 0; si < sizeof starts / sizeof starts[0]; si++) {
+    const uint32_t start = starts[si];
+    for (int dec = 0; dec < 2; dec++) {
+      for (int in_place = 0; in_place < 2; in_place++) {
+        uint8_t c1[16] = {9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0xff, 0xfe}, c2[16];
+        c1[12] = (uint8_t)(start >> 24), c1[13] = (uint8_t)(start >> 16);
+        c1[14] = (uint8_t)(start >> 8), c1[15] = (uint8_t)start;
+        memcpy(c2, c1, 16);
+        uint64_t y1[2] = {1, 2}, y2[2] = {1, 2};
+        memcpy(a, in, sizeof in);
+        const size_t done = gcm_vaes512_crypt(&ks, &gk, c1, y1, a, in_place ? a : b, 40, dec);
+        CHECK_EQ_INT(done, 32);
+        const uint8_t *got = in_place ? a : b;
+        uint8_t ref[16 * 32];
+        if (dec) ghash_blocks_portable(&gk, y2, in, 32);
+        aes_limit_path_for_testing(AES_PATH_AESNI); /* the 128-bit CTR code as the reference */
+        aes_ctr32_blocks(&ks, c2, in, ref, 32);
+        aes_limit_path_for_testing(0);
+        if (!dec) ghash_blocks_portable(&gk, y2, ref, 32);
+        CHECK_MEM(got, ref, sizeof ref);
+        CHECK_MEM(c1, c2, 16);
+        CHECK(y1[0] == y2[0] && y1[1] == y2[1]);
+      }
+    }
+  }
+  aes_ks_wipe(&ks);
+}
+
 /* In a child forced into ERROR every service is refused, outputs wiped. */
 static void test_gate(void) {
   pid_t pid = fork();
@@ -218,6 +260,7 @@ int main(void) {
   test_bad_arguments();
   test_streaming_order();
   test_heap_key_alignment();
+  test_stitched_kernel_counter_wrap();
   test_gate();
   return test_main_result("test_gcm_unit");
 }
