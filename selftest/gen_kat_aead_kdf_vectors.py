@@ -5,9 +5,10 @@ HKDF, SP 800-108 KBKDF and PBKDF2 known-answer tests (selftest/kat_aead_kdf.c).
 The expected values come from pyca/cryptography (OpenSSL underneath), independent of fipsmod.
 Inputs are derived from each test's name (as selftest/gen_kat_vectors.py does), so every input
 is unique and a failing test names one algorithm and direction. The GCM messages are 519 bytes
-(32 whole blocks and 7 bytes) with 20 bytes of AAD: long enough for the widest AES-CTR and
-GHASH kernels (16 blocks per pass) and short enough to leave their tails and the partial-block
-code to the narrower ones, so one test runs every path the CPU uses.
+(32 whole blocks and 7 bytes) with 260 bytes of AAD (16 blocks and 4 bytes): long enough for the
+widest kernels (the stitched AES-CTR + GHASH pass and the AAD's GHASH pass, 16 blocks each) and
+leaving their tails and the partial blocks to the narrower ones, so one test runs every path
+the CPU uses.
 
 Run:  python3 selftest/gen_kat_aead_kdf_vectors.py > selftest/kat_aead_kdf_vectors.h
 """
@@ -43,7 +44,7 @@ for bits in (128, 256):
     for d in ("enc", "dec"):
         n = "aes%d-gcm-%s" % (bits, d)
         key, iv = derive(n + "|key", bits // 8), derive(n + "|iv", 12)
-        aad, pt = derive(n + "|aad", 20), derive(n + "|pt", 519)
+        aad, pt = derive(n + "|aad", 260), derive(n + "|pt", 519)
         ct_tag = AESGCM(key).encrypt(iv, pt, aad)
         p = "kat_aes%d_gcm_%s_" % (bits, d)
         emit(p + "key", key)

@@ -14,8 +14,8 @@ enum selftest_gcm_kat {
 };
 
 /* selftest_kat_gcm runs GCM test |which| (enum selftest_gcm_kat): a 519-byte message with
- * 20 bytes of AAD under a 96-bit IV, long enough that the widest AES-CTR and GHASH kernels the
- * CPU uses run, and their tails too. Encryption checks ciphertext and tag; decryption checks the
+ * 260 bytes of AAD under a 96-bit IV, long enough that the widest AES-CTR and GHASH kernels the
+ * CPU uses run (16 blocks per pass), and their tails and partial blocks too. Encryption checks ciphertext and tag; decryption checks the
  * plaintext and that a tag with one bit changed is refused (FM_ERR_VERIFY). Another |which| is
  * FM_ERR_BAD_ARGUMENT. */
 int selftest_kat_gcm(int which);
