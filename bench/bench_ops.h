@@ -2,7 +2,8 @@
 #ifndef FIPSMOD_BENCH_BENCH_OPS_H
 #define FIPSMOD_BENCH_BENCH_OPS_H
 
-/* bench_sym: AES-256-CTR, AES-256-CBC-encrypt, SHA-256, SHA-512, HMAC-SHA-256. */
+/* bench_sym: AES-256-CTR, AES-256-CBC-encrypt, SHA-256, SHA-512, HMAC-SHA-256, then
+ * AES-128/256-GCM-seal/open, HKDF and PBKDF2 (10,000 iterations). */
 void bench_sym(void);
 
 /* bench_rand: RNG, RNG-u32, RNG-u64, UUIDv4-string, UUIDv7-string. */

@@ -22,15 +22,20 @@
 
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
+#include <openssl/kdf.h>
 #include <openssl/params.h>
 
 #include "bench/bench.h"
 #include "bench/bench_ops.h"
 #include "fipsmod/aes.h"
+#include "fipsmod/gcm.h"
+#include "fipsmod/kdf.h"
 #include "fipsmod/hmac.h"
 #include "fipsmod/sha.h"
 
 enum sym_op { OP_CTR, OP_CBC, OP_SHA256, OP_SHA512, OP_HMAC256 };
+
+static void bench_aead_kdf(void);
 
 typedef struct {
   enum sym_op op;
@@ -211,6 +216,241 @@ void bench_sym(void) {
                sizes[i], size);
       }
       bench_measure(name, size, BENCH_BYTES, impls, 2, false);
+    }
+  }
+  bench_aead_kdf();
+}
+
+/* ---- AES-GCM, HKDF, PBKDF2 ------------------------------------------------------------------
+ * - AES-{128,256}-GCM-seal: fipsmod fm_gcm_seal, the approved one-shot seal (the module draws
+ *   a fresh 96-bit IV from its DRBG in every call) with a 13-byte AAD (a TLS record header) and
+ *   a 16-byte tag, on a key set up once; OpenSSL: an EVP_aes_*_gcm context keyed once, then per
+ *   operation EVP_EncryptInit_ex with the IV only, the AAD, EVP_EncryptUpdate, EVP_EncryptFinal_ex
+ *   and EVP_CTRL_GCM_GET_TAG (OpenSSL is handed a fixed IV: it does strictly less work).
+ * - AES-{128,256}-GCM-open: fipsmod fm_gcm_open of a valid message (the whole tag checked);
+ *   OpenSSL EVP_DecryptInit_ex with the IV, AAD, update, EVP_CTRL_GCM_SET_TAG, EVP_DecryptFinal_ex.
+ * - HKDF: extract-and-expand with HMAC-SHA-256, 32-byte IKM and salt, 16-byte info, 32 bytes out
+ *   (the size column); OpenSSL EVP_KDF "HKDF" with its parameters set once.
+ * - PBKDF2: HMAC-SHA-256, 10,000 iterations, 16-byte salt, 12-byte password, 32 bytes out;
+ *   OpenSSL EVP_KDF "PBKDF2" with its parameters set once. */
+
+enum ak_op { AK_GCM128_SEAL, AK_GCM128_OPEN, AK_GCM256_SEAL, AK_GCM256_OPEN, AK_HKDF, AK_PBKDF2 };
+
+#define AK_AAD_LEN 13
+#define AK_PBKDF2_ITER 10000
+
+typedef struct {
+  enum ak_op op;
+  uint8_t *in, *out, *ct;
+  uint8_t key[32], iv[12], aad[AK_AAD_LEN], tag[16], salt[32], info[16];
+  fm_gcm_key gk;
+  EVP_CIPHER_CTX *cctx;
+  EVP_KDF *kdf;
+  EVP_KDF_CTX *kctx;
+} ak_state;
+
+static const enum ak_op k_ak_ops[] = {AK_GCM128_SEAL, AK_GCM128_OPEN, AK_GCM256_SEAL,
+                                      AK_GCM256_OPEN, AK_HKDF,        AK_PBKDF2};
+
+static size_t ak_klen(enum ak_op op) {
+  return op == AK_GCM128_SEAL || op == AK_GCM128_OPEN ? 16 : 32;
+}
+static bool ak_is_open(enum ak_op op) { return op == AK_GCM128_OPEN || op == AK_GCM256_OPEN; }
+static bool ak_is_gcm(enum ak_op op) { return op <= AK_GCM256_OPEN; }
+
+static void ak_fini(void *p) {
+  ak_state *s = p;
+  if (s == NULL) return;
+  fm_gcm_key_wipe(&s->gk);
+  EVP_CIPHER_CTX_free(s->cctx);
+  EVP_KDF_CTX_free(s->kctx);
+  EVP_KDF_free(s->kdf);
+  free(s->in);
+  free(s->out);
+  free(s->ct);
+  free(s);
+}
+
+static ak_state *ak_alloc(const void *param, size_t size) {
+  /* fm_gcm_key asks for 64-byte alignment, more than malloc promises. */
+  const size_t bytes = (sizeof(ak_state) + 63) / 64 * 64;
+  ak_state *s = aligned_alloc(64, bytes);
+  if (s == NULL) return NULL;
+  memset(s, 0, bytes);
+  s->op = *(const enum ak_op *)param;
+  s->in = malloc(size + 1);
+  s->out = malloc(size + 64);
+  s->ct = malloc(size + 1);
+  if (s->in == NULL || s->out == NULL || s->ct == NULL) {
+    ak_fini(s);
+    return NULL;
+  }
+  bench_fill(s->in, size, 7);
+  bench_fill(s->key, sizeof(s->key), 99);
+  bench_fill(s->iv, sizeof(s->iv), 3);
+  bench_fill(s->aad, sizeof(s->aad), 5);
+  bench_fill(s->salt, sizeof(s->salt), 11);
+  bench_fill(s->info, sizeof(s->info), 13);
+  return s;
+}
+
+static void *fm_ak_init(const void *param, size_t size, char *why, size_t why_len) {
+  ak_state *s = ak_alloc(param, size);
+  if (s == NULL) return NULL;
+  if (ak_is_gcm(s->op)) {
+    int st = fm_gcm_key_init(&s->gk, s->key, ak_klen(s->op));
+    /* The message that open checks, sealed once. */
+    if (st == FM_OK && ak_is_open(s->op)) {
+      st = fm_gcm_seal(&s->gk, s->iv, s->aad, AK_AAD_LEN, s->in, size, s->ct, s->tag, 16);
+    }
+    if (st != FM_OK) {
+      snprintf(why, why_len, "fm_gcm: %s", fm_strerror(st));
+      ak_fini(s);
+      return NULL;
+    }
+  }
+  return s;
+}
+
+static int fm_ak_run(void *p, size_t size, uint64_t n) {
+  ak_state *s = p;
+  int st = FM_OK;
+  switch (s->op) {
+    case AK_GCM128_SEAL:
+    case AK_GCM256_SEAL:
+      for (uint64_t i = 0; i < n && st == FM_OK; i++)
+        st = fm_gcm_seal(&s->gk, s->iv, s->aad, AK_AAD_LEN, s->in, size, s->out, s->tag, 16);
+      break;
+    case AK_GCM128_OPEN:
+    case AK_GCM256_OPEN:
+      for (uint64_t i = 0; i < n && st == FM_OK; i++)
+        st = fm_gcm_open(&s->gk, s->iv, 12, s->aad, AK_AAD_LEN, s->ct, size, s->tag, 16, s->out);
+      break;
+    case AK_HKDF:
+      for (uint64_t i = 0; i < n && st == FM_OK; i++)
+        st = fm_hkdf(FM_HASH_SHA256, s->key, 32, s->salt, 32, s->info, 16, s->out, size);
+      break;
+    case AK_PBKDF2:
+      for (uint64_t i = 0; i < n && st == FM_OK; i++)
+        st = fm_pbkdf2_hmac(FM_HASH_SHA256, s->key, 12, s->salt, 16, AK_PBKDF2_ITER, s->out, size);
+      break;
+  }
+  return st != FM_OK;
+}
+
+static const EVP_CIPHER *ak_cipher(enum ak_op op) {
+  return ak_klen(op) == 16 ? EVP_aes_128_gcm() : EVP_aes_256_gcm();
+}
+
+static int ossl_gcm_seal_one(ak_state *s, size_t size, uint8_t *ct, uint8_t tag[16]) {
+  int outl = 0;
+  return EVP_EncryptInit_ex(s->cctx, NULL, NULL, NULL, s->iv) == 1 &&
+         EVP_EncryptUpdate(s->cctx, NULL, &outl, s->aad, AK_AAD_LEN) == 1 &&
+         EVP_EncryptUpdate(s->cctx, ct, &outl, s->in, (int)size) == 1 &&
+         EVP_EncryptFinal_ex(s->cctx, ct + size, &outl) == 1 &&
+         EVP_CIPHER_CTX_ctrl(s->cctx, EVP_CTRL_GCM_GET_TAG, 16, tag) == 1;
+}
+
+static void *ossl_ak_init(const void *param, size_t size, char *why, size_t why_len) {
+  ak_state *s = ak_alloc(param, size);
+  if (s == NULL) return NULL;
+  int ok = 1;
+  if (ak_is_gcm(s->op)) {
+    s->cctx = EVP_CIPHER_CTX_new();
+    ok = s->cctx != NULL &&
+         (ak_is_open(s->op) ? EVP_DecryptInit_ex(s->cctx, ak_cipher(s->op), NULL, s->key, NULL)
+                            : EVP_EncryptInit_ex(s->cctx, ak_cipher(s->op), NULL, s->key, NULL)) == 1;
+    if (ok && ak_is_open(s->op)) {
+      /* Seal the message to open with a second context. */
+      EVP_CIPHER_CTX *enc = s->cctx;
+      s->cctx = EVP_CIPHER_CTX_new();
+      ok = s->cctx != NULL &&
+           EVP_EncryptInit_ex(s->cctx, ak_cipher(s->op), NULL, s->key, NULL) == 1 &&
+           ossl_gcm_seal_one(s, size, s->ct, s->tag);
+      EVP_CIPHER_CTX_free(s->cctx);
+      s->cctx = enc;
+    }
+  } else {
+    s->kdf = EVP_KDF_fetch(NULL, s->op == AK_HKDF ? "HKDF" : "PBKDF2", NULL);
+    s->kctx = s->kdf ? EVP_KDF_CTX_new(s->kdf) : NULL;
+    OSSL_PARAM prm[5];
+    uint64_t iter = AK_PBKDF2_ITER;
+    prm[0] = OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, "SHA256", 0);
+    if (s->op == AK_HKDF) {
+      prm[1] = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY, s->key, 32);
+      prm[2] = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SALT, s->salt, 32);
+      prm[3] = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, s->info, 16);
+    } else {
+      prm[1] = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_PASSWORD, s->key, 12);
+      prm[2] = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SALT, s->salt, 16);
+      prm[3] = OSSL_PARAM_construct_uint64(OSSL_KDF_PARAM_ITER, &iter);
+    }
+    prm[4] = OSSL_PARAM_construct_end();
+    ok = s->kctx != NULL && EVP_KDF_CTX_set_params(s->kctx, prm) == 1;
+  }
+  if (!ok) {
+    snprintf(why, why_len, "OpenSSL setup failed");
+    ak_fini(s);
+    return NULL;
+  }
+  return s;
+}
+
+static int ossl_ak_run(void *p, size_t size, uint64_t n) {
+  ak_state *s = p;
+  int ok = 1;
+  uint8_t tag[16];
+  switch (s->op) {
+    case AK_GCM128_SEAL:
+    case AK_GCM256_SEAL:
+      for (uint64_t i = 0; i < n && ok; i++) ok = ossl_gcm_seal_one(s, size, s->out, tag);
+      break;
+    case AK_GCM128_OPEN:
+    case AK_GCM256_OPEN:
+      for (uint64_t i = 0; i < n && ok; i++) {
+        int outl = 0;
+        ok = EVP_DecryptInit_ex(s->cctx, NULL, NULL, NULL, s->iv) == 1 &&
+             EVP_DecryptUpdate(s->cctx, NULL, &outl, s->aad, AK_AAD_LEN) == 1 &&
+             EVP_DecryptUpdate(s->cctx, s->out, &outl, s->ct, (int)size) == 1 &&
+             EVP_CIPHER_CTX_ctrl(s->cctx, EVP_CTRL_GCM_SET_TAG, 16, s->tag) == 1 &&
+             EVP_DecryptFinal_ex(s->cctx, s->out + size, &outl) == 1;
+      }
+      break;
+    case AK_HKDF:
+    case AK_PBKDF2:
+      for (uint64_t i = 0; i < n && ok; i++) ok = EVP_KDF_derive(s->kctx, s->out, size, NULL) == 1;
+      break;
+  }
+  return !ok;
+}
+
+static const char *ak_name(enum ak_op op) {
+  switch (op) {
+    case AK_GCM128_SEAL: return "AES-128-GCM-seal";
+    case AK_GCM128_OPEN: return "AES-128-GCM-open";
+    case AK_GCM256_SEAL: return "AES-256-GCM-seal";
+    case AK_GCM256_OPEN: return "AES-256-GCM-open";
+    case AK_HKDF: return "HKDF";
+    case AK_PBKDF2: return "PBKDF2";
+  }
+  return "?";
+}
+
+static void bench_aead_kdf(void) {
+  static const size_t sizes[] = {16, 64, 256, 1350, 8192, 16384};
+  for (size_t o = 0; o < sizeof(k_ak_ops) / sizeof(k_ak_ops[0]); o++) {
+    const char *name = ak_name(k_ak_ops[o]);
+    if (!bench_wants(name)) continue;
+    bench_impl impls[2] = {
+        {"fipsmod", fm_ak_init, fm_ak_run, ak_fini, &k_ak_ops[o]},
+        {"openssl", ossl_ak_init, ossl_ak_run, ak_fini, &k_ak_ops[o]},
+    };
+    if (!ak_is_gcm(k_ak_ops[o])) {
+      bench_measure(name, 32, BENCH_BYTES, impls, 2, false);
+      continue;
+    }
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+      bench_measure(name, sizes[i], BENCH_BYTES, impls, 2, false);
     }
   }
 }

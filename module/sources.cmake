@@ -5,6 +5,6 @@ list(APPEND FIPSMOD_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/util.c
   ${CMAKE_CURRENT_LIST_DIR}/indicator.c
   ${CMAKE_CURRENT_LIST_DIR}/version.c)
-foreach(area sha aes rand bn rsa)
+foreach(area sha aes rand bn rsa kdf)
   include(${CMAKE_CURRENT_LIST_DIR}/${area}/sources.cmake)
 endforeach()

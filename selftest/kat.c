@@ -24,6 +24,7 @@
 #include "module/internal.h"
 #include "module/rand/internal.h"
 #include "selftest/internal.h"
+#include "selftest/kat_aead_kdf.h"
 #include "selftest/kat_vectors.h"
 
 /* CALL turns a failed call into the test's failure status (the call's own status, so the
@@ -298,6 +299,13 @@ int selftest_run_kat(fm_selftest_id id) {
     case FM_ST_CTR_DRBG_DF_KAT:
       return DRBG_KAT(FM_DRBG_USE_DF, df, kat_ctr_drbg_df_nonce, sizeof kat_ctr_drbg_df_nonce);
     case FM_ST_CTR_DRBG_NODF_KAT: return DRBG_KAT(0, nodf, NULL, 0);
+    case FM_ST_AES128_GCM_ENC_KAT: return selftest_kat_gcm(SELFTEST_GCM_AES128_ENCRYPT);
+    case FM_ST_AES128_GCM_DEC_KAT: return selftest_kat_gcm(SELFTEST_GCM_AES128_DECRYPT);
+    case FM_ST_AES256_GCM_ENC_KAT: return selftest_kat_gcm(SELFTEST_GCM_AES256_ENCRYPT);
+    case FM_ST_AES256_GCM_DEC_KAT: return selftest_kat_gcm(SELFTEST_GCM_AES256_DECRYPT);
+    case FM_ST_HKDF_SHA256_KAT: return selftest_kat_hkdf();
+    case FM_ST_KBKDF_HMAC_SHA256_KAT: return selftest_kat_kbkdf();
+    case FM_ST_PBKDF2_HMAC_SHA256_KAT: return selftest_kat_pbkdf2();
     case FM_ST_CTR_DRBG_BULK_KAT: return run_drbg_bulk();
     case FM_ST_CTR_DRBG_UNINSTANTIATE_KAT: return run_drbg_zeroize();
     case FM_ST_ENTROPY_STARTUP: return run_entropy_startup();
@@ -372,6 +380,15 @@ const void *selftest_constants_probe(void) { return kat_aes256_cbc_dec_out; }
   X(FM_ST_AES256_CTR_BULK_KAT, "aes256-ctr-bulk-kat", "AES-256-CTR", KAT, AT_POWER_ON, 0)          \
   X(FM_ST_AES256_CTR32_BULK_KAT, "aes256-ctr32-bulk-kat", "AES-256-CTR (32-bit counter)", KAT,     \
     AT_POWER_ON, 0)                                                                                \
+  X(FM_ST_AES128_GCM_ENC_KAT, "aes128-gcm-encrypt-kat", "AES-128-GCM", KAT, AT_POWER_ON, 0)      \
+  X(FM_ST_AES128_GCM_DEC_KAT, "aes128-gcm-decrypt-kat", "AES-128-GCM", KAT, AT_POWER_ON, 0)      \
+  X(FM_ST_AES256_GCM_ENC_KAT, "aes256-gcm-encrypt-kat", "AES-256-GCM", KAT, AT_POWER_ON, 0)      \
+  X(FM_ST_AES256_GCM_DEC_KAT, "aes256-gcm-decrypt-kat", "AES-256-GCM", KAT, AT_POWER_ON, 0)      \
+  X(FM_ST_HKDF_SHA256_KAT, "hkdf-sha256-kat", "HKDF (HMAC-SHA-256)", KAT, AT_POWER_ON, 0)        \
+  X(FM_ST_KBKDF_HMAC_SHA256_KAT, "kbkdf-ctr-hmac-sha256-kat", "KBKDF counter (HMAC-SHA-256)",     \
+    KAT, AT_POWER_ON, 0)                                                                         \
+  X(FM_ST_PBKDF2_HMAC_SHA256_KAT, "pbkdf2-hmac-sha256-kat", "PBKDF2 (HMAC-SHA-256)", KAT,        \
+    AT_POWER_ON, 0)                                                                              \
   X(FM_ST_CTR_DRBG_DF_KAT, "ctr-drbg-df-kat", "CTR_DRBG (AES-256, df)", KAT, AT_POWER_ON, 0)       \
   X(FM_ST_CTR_DRBG_NODF_KAT, "ctr-drbg-nodf-kat", "CTR_DRBG (AES-256, no df)", KAT, AT_POWER_ON,   \
     0)                                                                                             \

@@ -7,6 +7,8 @@
 #include "fipsmod/sha.h"
 #include "fipsmod/hmac.h"
 #include "fipsmod/aes.h"
+#include "fipsmod/gcm.h"
+#include "fipsmod/kdf.h"
 #include "fipsmod/drbg.h"
 #include "fipsmod/rand.h"
 #include "fipsmod/uuid.h"

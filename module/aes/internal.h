@@ -264,4 +264,82 @@ static inline aes_ctr_state aes_ctr_add(aes_ctr_state c, uint64_t n, int width) 
   return c;
 }
 
+/* ==== GCM (SP 800-38D): GHASH and the mode (ghash*.c, gcm*.c) ============================
+ * GHASH works on the "reflected" form of a field element: the 16 bytes of a block read as one
+ * big-endian 128-bit integer, kept as two host words {lo, hi}. In that form the GCM product
+ * X * H is a Montgomery product (modulus x^128 + x^127 + x^126 + x^121 + 1, R = x^128) of X and
+ * H' = H * x, so the key holds H' and its powers; ghash.c says why. Everything here is secret
+ * (H, its powers, the hash state, the data) except lengths and block counts. */
+
+/* ghash_key holds the powers of H' that the paths use: hdesc[j] = H'^(16 - j), so hdesc[15] is
+ * H' itself and the last n entries are the multipliers of an n-block aggregated pass. |npow| is
+ * how many of them were computed (16 on CPUs with PCLMULQDQ, 1 on the portable path). */
+typedef struct ghash_key {
+  _Alignas(64) uint64_t hdesc[16][2]; /* {lo, hi} each */
+  uint32_t npow;
+} ghash_key;
+
+/* ghash_key_init derives |gk| from the hash subkey H = E_K(0^128) (|h|, 16 bytes). */
+void ghash_key_init(ghash_key *gk, const uint8_t h[16]);
+
+/* ghash_blocks absorbs |nblocks| whole 16-byte blocks at |in| into the state |y| ({lo, hi}
+ * reflected form): y = (y ^ X_i) * H for each block (SP 800-38D 6.4). Picks the widest path the
+ * CPU allows: VPCLMULQDQ on 512- or 256-bit registers, PCLMULQDQ, or the portable
+ * constant-time multiply. */
+void ghash_blocks(const ghash_key *gk, uint64_t y[2], const uint8_t *in, size_t nblocks);
+
+/* ghash_blocks_portable is the portable path alone (no table, no secret-dependent branch: the
+ * carry-less products come from integer multiplies of operands with holes). */
+void ghash_blocks_portable(const ghash_key *gk, uint64_t y[2], const uint8_t *in, size_t nblocks);
+
+/* ghash_mul_portable sets |y| = y * H'^1 (one Montgomery product, the portable way). */
+void ghash_mul_portable(uint64_t y[2], const uint64_t h[2]);
+
+/* The GHASH paths (ghash_clmul.c), for dispatch and tests. */
+enum {
+  GHASH_PATH_PORTABLE = 0,
+  GHASH_PATH_CLMUL = 1,       /* PCLMULQDQ, 8 blocks per reduction */
+  GHASH_PATH_VPCLMUL256 = 2,  /* VPCLMULQDQ on 256-bit registers, 8 blocks per reduction */
+  GHASH_PATH_VPCLMUL512 = 3,  /* VPCLMULQDQ on 512-bit registers, 16 blocks per reduction */
+};
+
+/* ghash_path returns the GHASH_PATH_* that ghash_blocks takes on this CPU (public). */
+int ghash_path(void);
+
+/* ghash_clmul_powers fills gk->hdesc from H' = hdesc[15] with PCLMULQDQ (fm_cpu_use(PCLMULQDQ)). */
+void ghash_clmul_powers(ghash_key *gk);
+
+/* ghash_clmul_blocks, ghash_vpclmul256_blocks, ghash_vpclmul512_blocks: the fast paths; need
+ * gk->npow == 16 and the CPU features of their path. */
+void ghash_clmul_blocks(const ghash_key *gk, uint64_t y[2], const uint8_t *in, size_t nblocks);
+void ghash_vpclmul256_blocks(const ghash_key *gk, uint64_t y[2], const uint8_t *in, size_t nblocks);
+void ghash_vpclmul512_blocks(const ghash_key *gk, uint64_t y[2], const uint8_t *in, size_t nblocks);
+
+#if defined(FIPSMOD_TEST_HOOKS)
+/* ghash_limit_path_for_testing caps the GHASH path (a GHASH_PATH_*, -1 = no cap) so that tests
+ * reach every path this CPU has. Test builds only; not thread-safe against concurrent use. */
+void ghash_limit_path_for_testing(int max_path);
+#endif
+
+#if defined(FIPSMOD_TEST_HOOKS)
+struct fm_gcm_key;
+/* gcm_set_invocations_for_testing sets the invocation count of a GCM key (gcm.c), so that tests
+ * reach the SP 800-38D 8.3 limit. Test builds only. */
+void gcm_set_invocations_for_testing(struct fm_gcm_key *k, uint64_t n);
+#endif
+
+/* ghash_key_path returns the GHASH_PATH_* that ghash_blocks takes for |gk| (its powers, the CPU,
+ * and in test builds the cap of ghash_limit_path_for_testing). */
+int ghash_key_path(const ghash_key *gk);
+
+/* gcm_vaes512_crypt is GCM's bulk step stitched on 512-bit registers (gcm_vaes.c): for the first
+ * 16 * floor(nblocks / 16) blocks it writes out = in ^ E(ctr + i) (inc32 counters, |ctr| left one
+ * past the last) and absorbs the ciphertext (|in| when |decrypt|, else |out|) into the GHASH state
+ * |y|, the AES rounds of one 16-block pass interleaved with the carry-less multiplies of the
+ * previous (encryption) or the same (decryption) pass. Returns the blocks done. in and out may
+ * alias exactly. Only when aes_ni_path() is AES_PATH_VAES_AVX512 and ghash_key_path() is
+ * GHASH_PATH_VPCLMUL512. */
+size_t gcm_vaes512_crypt(const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16], uint64_t y[2],
+                         const uint8_t *in, uint8_t *out, size_t nblocks, int decrypt);
+
 #endif

@@ -3,4 +3,8 @@ list(APPEND FIPSMOD_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/aes.c
   ${CMAKE_CURRENT_LIST_DIR}/aes_portable.c
   ${CMAKE_CURRENT_LIST_DIR}/aes_ni.c
-  ${CMAKE_CURRENT_LIST_DIR}/aes_vaes.c)
+  ${CMAKE_CURRENT_LIST_DIR}/aes_vaes.c
+  ${CMAKE_CURRENT_LIST_DIR}/ghash.c
+  ${CMAKE_CURRENT_LIST_DIR}/ghash_clmul.c
+  ${CMAKE_CURRENT_LIST_DIR}/gcm.c
+  ${CMAKE_CURRENT_LIST_DIR}/gcm_vaes.c)

@@ -1,0 +1,599 @@
+/* AES-GCM (SP 800-38D): the keys with their IV generation and invocation limits, the streaming
+ * context, and the public API of gcm.h.
+ *
+ * The mode is GCTR (AES-CTR with inc32, module/aes's aes_ctr32_blocks, which takes the widest
+ * AES path) and GHASH (ghash.c, ghash_clmul.c). On CPUs with VAES and VPCLMULQDQ on 512-bit
+ * registers the bulk runs in one stitched kernel (gcm_vaes.c). Elsewhere it runs in chunks that
+ * fit the L1 cache: encryption runs CTR over a chunk and then GHASH over the ciphertext it wrote;
+ * decryption hashes the chunk of ciphertext first, so that in-place decryption reads each
+ * ciphertext block before it is overwritten.
+ *
+ * Secrets: the AES schedule, H and its powers, the GHASH state, the key stream, the data. The
+ * IV, the lengths and the tag length are public; the tag is public once released, and the
+ * comparison in open is constant time anyway. */
+#include <stdatomic.h>
+#include <string.h>
+
+#include "fipsmod/gcm.h"
+#include "fipsmod/rand.h"
+#include "module/aes/internal.h"
+#include "module/internal.h"
+
+/* ---- Key ---------------------------------------------------------------------------------- */
+
+enum { GCM_IV_RBG = 1, GCM_IV_COUNTER = 2 };
+
+/* What fm_gcm_key holds. |invocations| counts authenticated encryptions with this key (and, for
+ * a counter key, is the next invocation field); it is the one field written after init, by
+ * atomic compare-and-swap, so that concurrent encryptions never share an IV. */
+typedef struct gcm_key_state {
+  aes_ks ks;
+  ghash_key gh;
+  _Atomic uint64_t invocations;
+  uint32_t iv_mode;
+  uint8_t fixed[FM_GCM_FIXED_LEN];
+  uint64_t magic;
+} gcm_key_state;
+
+#define GCM_KEY_MAGIC 0x47434d4b45595631ull /* "GCMKEYV1" */
+/* SP 800-38D 8.3: at most 2^32 invocations for RBG-based IVs. A counter key's 64-bit invocation
+ * field may take every value but the last (kept as the "exhausted" mark). */
+#define GCM_RBG_LIMIT (((uint64_t)1) << 32)
+#define GCM_COUNTER_LIMIT UINT64_MAX
+/* SP 800-38D 5.2.1.1: len(A) and len(IV) at most 2^64 - 1 bits. */
+#define GCM_MAX_AAD_LEN ((((uint64_t)1) << 61) - 1)
+#define GCM_MAX_IV_LEN GCM_MAX_AAD_LEN
+
+static_assert(sizeof(gcm_key_state) <= sizeof(fm_gcm_key), "fm_gcm_key.opaque is too small");
+static_assert(_Alignof(gcm_key_state) <= _Alignof(fm_gcm_key), "fm_gcm_key is under-aligned");
+
+static gcm_key_state *key_state(fm_gcm_key *k) { return (gcm_key_state *)(void *)k->opaque; }
+static const gcm_key_state *key_state_c(const fm_gcm_key *k) {
+  return (const gcm_key_state *)(const void *)k->opaque;
+}
+
+/* key_usable: built by an init and not wiped, with public fields this build knows. */
+static bool key_usable(const gcm_key_state *s) {
+  return s->magic == GCM_KEY_MAGIC && (s->ks.rounds == 10 || s->ks.rounds == 14) &&
+         (s->ks.impl == AES_IMPL_PORTABLE ||
+          (s->ks.impl == AES_IMPL_AESNI && fm_cpu_use(FM_CPU_AESNI))) &&
+         (s->iv_mode == GCM_IV_RBG || s->iv_mode == GCM_IV_COUNTER) &&
+         (s->gh.npow == 1 || s->gh.npow == 16);
+}
+
+static int key_init(fm_gcm_key *k, const uint8_t *key, size_t key_len, const uint8_t *fixed,
+                    bool counter) {
+  int st = fm_service_gate();
+  if (st == FM_OK) {
+    if (k == NULL || key == NULL || (counter && fixed == NULL)) {
+      st = FM_ERR_BAD_ARGUMENT;
+    } else if (key_len != 16 && key_len != 32) {
+      st = FM_ERR_KEY_SIZE;
+    } else if (fm_buffers_overlap(key, key_len, k, sizeof *k) ||
+               (counter && fm_buffers_overlap(fixed, FM_GCM_FIXED_LEN, k, sizeof *k))) {
+      st = FM_ERR_OVERLAP;
+    }
+  }
+  if (k != NULL) fm_zeroize(k, sizeof *k);
+  if (st != FM_OK) return st;
+  gcm_key_state *s = key_state(k);
+  if (!aes_ks_init_encrypt(&s->ks, key, key_len)) return FM_ERR_INTERNAL;
+  /* SP 800-38D 7.1, step 1: H = CIPH_K(0^128). */
+  uint8_t h[16] = {0};
+  aes_encrypt_block(&s->ks, h, h);
+  ghash_key_init(&s->gh, h);
+  fm_zeroize(h, sizeof h);
+  atomic_init(&s->invocations, 0);
+  s->iv_mode = counter ? GCM_IV_COUNTER : GCM_IV_RBG;
+  if (counter) memcpy(s->fixed, fixed, FM_GCM_FIXED_LEN);
+  s->magic = GCM_KEY_MAGIC;
+  return FM_OK;
+}
+
+int fm_gcm_key_init(fm_gcm_key *k, const uint8_t *key, size_t key_len) {
+  return key_init(k, key, key_len, NULL, false);
+}
+
+int fm_gcm_key_init_counter_iv(fm_gcm_key *k, const uint8_t *key, size_t key_len,
+                               const uint8_t fixed[FM_GCM_FIXED_LEN]) {
+  return key_init(k, key, key_len, fixed, true);
+}
+
+int fm_gcm_key_wipe(fm_gcm_key *k) {
+  /* Zeroization is always allowed, also outside OPERATIONAL. */
+  if (k != NULL) fm_zeroize(k, sizeof *k);
+  return fm_service_gate();
+}
+
+/* take_invocation counts one authenticated encryption (SP 800-38D 8.3) and returns its number
+ * in |*n|: FM_OK, or FM_ERR_STATE once the key's limit is reached (the count then stays put). */
+static int take_invocation(gcm_key_state *s, uint64_t *n) {
+  const uint64_t limit = s->iv_mode == GCM_IV_RBG ? GCM_RBG_LIMIT : GCM_COUNTER_LIMIT;
+  uint64_t cur = atomic_load_explicit(&s->invocations, memory_order_relaxed);
+  do {
+    if (cur >= limit) return FM_ERR_STATE;
+  } while (!atomic_compare_exchange_weak_explicit(&s->invocations, &cur, cur + 1,
+                                                  memory_order_relaxed, memory_order_relaxed));
+  *n = cur;
+  return FM_OK;
+}
+
+/* generate_iv builds the 96-bit IV of one approved encryption (SP 800-38D 8.2). */
+static int generate_iv(gcm_key_state *s, uint8_t iv[FM_GCM_IV_LEN]) {
+  uint64_t n;
+  int st = take_invocation(s, &n);
+  if (st != FM_OK) return st;
+  if (s->iv_mode == GCM_IV_COUNTER) {
+    /* 8.2.1: the fixed field, then the invocation field (the count, big-endian). */
+    memcpy(iv, s->fixed, FM_GCM_FIXED_LEN);
+    const uint64_t be = __builtin_bswap64(n);
+    memcpy(iv + FM_GCM_FIXED_LEN, &be, 8);
+    return FM_OK;
+  }
+  /* 8.2.2: a random field of all 96 bits from the approved RBG, no free field. */
+  return fm_rand_bytes(iv, FM_GCM_IV_LEN);
+}
+
+#if defined(FIPSMOD_TEST_HOOKS)
+void gcm_set_invocations_for_testing(fm_gcm_key *k, uint64_t n) {
+  atomic_store(&key_state(k)->invocations, n);
+}
+#endif
+
+/* ---- Streaming context -------------------------------------------------------------------- */
+
+enum { PHASE_AAD = 1, PHASE_TEXT = 2 };
+
+/* What fm_gcm_ctx holds. In the AAD phase |partial| holds the last |npartial| AAD bytes that do
+ * not fill a block; in the text phase it holds the ciphertext bytes of the current block so far
+ * and |stream| that block's key stream (bytes [npartial, 16) still unused). */
+typedef struct gcm_ctx_state {
+  const gcm_key_state *key;
+  uint64_t y[2]; /* the GHASH state, reflected form */
+  uint8_t j0[16];
+  uint8_t ctr[16]; /* the next counter block */
+  uint8_t stream[16];
+  uint8_t partial[16];
+  uint64_t aad_len, text_len;
+  uint32_t npartial;
+  uint32_t phase;
+  uint32_t decrypt;
+  uint32_t magic;
+} gcm_ctx_state;
+
+#define GCM_CTX_MAGIC 0x47434d43u /* "GCMC" */
+
+static_assert(sizeof(gcm_ctx_state) <= sizeof(fm_gcm_ctx), "fm_gcm_ctx.opaque is too small");
+static_assert(_Alignof(gcm_ctx_state) <= _Alignof(fm_gcm_ctx), "fm_gcm_ctx is under-aligned");
+
+static gcm_ctx_state *ctx_state(fm_gcm_ctx *c) { return (gcm_ctx_state *)(void *)c->opaque; }
+
+/* Blocks per chunk of the bulk loop: CTR output and GHASH input stay in the L1 cache. */
+#define GCM_CHUNK_BLOCKS 128
+
+/* ctx_start sets up |c| for one message under |iv| (SP 800-38D 7.1 steps 2-3, 7.2 steps 3-4). */
+static void ctx_start(gcm_ctx_state *c, const gcm_key_state *k, const uint8_t *iv, size_t iv_len,
+                      bool decrypt) {
+  memset(c, 0, sizeof *c);
+  c->key = k;
+  if (iv_len == FM_GCM_IV_LEN) {
+    /* J0 = IV || 0^31 || 1. */
+    memcpy(c->j0, iv, FM_GCM_IV_LEN);
+    c->j0[15] = 1;
+  } else {
+    /* J0 = GHASH_H(IV || 0^(s+64) || [len(IV)]_64). */
+    uint64_t y[2] = {0, 0};
+    const size_t full = iv_len / 16, rest = iv_len % 16;
+    ghash_blocks(&k->gh, y, iv, full);
+    uint8_t last[32] = {0};
+    size_t nlast = 16;
+    if (rest != 0) {
+      memcpy(last, iv + 16 * full, rest);
+      nlast = 32;
+    }
+    const uint64_t bits = __builtin_bswap64((uint64_t)iv_len * 8);
+    memcpy(last + nlast - 8, &bits, 8);
+    ghash_blocks(&k->gh, y, last, nlast / 16);
+    const uint64_t hi = __builtin_bswap64(y[1]), lo = __builtin_bswap64(y[0]);
+    memcpy(c->j0, &hi, 8);
+    memcpy(c->j0 + 8, &lo, 8);
+  }
+  /* The first data counter is inc32(J0). */
+  memcpy(c->ctr, c->j0, 16);
+  uint32_t w;
+  memcpy(&w, c->ctr + 12, 4);
+  w = __builtin_bswap32(__builtin_bswap32(w) + 1);
+  memcpy(c->ctr + 12, &w, 4);
+  c->phase = PHASE_AAD;
+  c->decrypt = decrypt;
+  c->magic = GCM_CTX_MAGIC;
+}
+
+static void ctx_aad(gcm_ctx_state *c, const uint8_t *aad, size_t len) {
+  c->aad_len += len;
+  if (c->npartial != 0) {
+    const size_t take = len < 16 - c->npartial ? len : 16 - c->npartial;
+    memcpy(c->partial + c->npartial, aad, take);
+    c->npartial += (uint32_t)take;
+    aad += take;
+    len -= take;
+    if (c->npartial < 16) return;
+    ghash_blocks(&c->key->gh, c->y, c->partial, 1);
+    c->npartial = 0;
+  }
+  ghash_blocks(&c->key->gh, c->y, aad, len / 16);
+  aad += len - len % 16;
+  memcpy(c->partial, aad, len % 16);
+  c->npartial = (uint32_t)(len % 16);
+}
+
+/* end_aad pads the AAD's last partial block with zeros (the 0^v of 7.1 step 5). */
+static void end_aad(gcm_ctx_state *c) {
+  if (c->phase != PHASE_AAD) return;
+  if (c->npartial != 0) {
+    memset(c->partial + c->npartial, 0, 16 - c->npartial);
+    ghash_blocks(&c->key->gh, c->y, c->partial, 1);
+  }
+  c->npartial = 0;
+  c->phase = PHASE_TEXT;
+}
+
+static void ctx_text(gcm_ctx_state *c, const uint8_t *in, uint8_t *out, size_t len) {
+  const gcm_key_state *k = c->key;
+  end_aad(c);
+  c->text_len += len;
+  /* First the key stream left in the current block. */
+  if (c->npartial != 0) {
+    while (c->npartial < 16 && len > 0) {
+      const uint8_t x = *in++;
+      const uint8_t y = x ^ c->stream[c->npartial];
+      c->stream[c->npartial] = 0;
+      c->partial[c->npartial++] = c->decrypt ? x : y;
+      *out++ = y;
+      len--;
+    }
+    if (c->npartial < 16) return;
+    ghash_blocks(&k->gh, c->y, c->partial, 1);
+    c->npartial = 0;
+  }
+  /* Whole blocks: the stitched kernel where the CPU has it, then chunk by chunk. */
+  size_t blocks = len / 16;
+  if (blocks >= 16 && k->ks.impl == AES_IMPL_AESNI && aes_ni_path() == AES_PATH_VAES_AVX512 &&
+      ghash_key_path(&k->gh) == GHASH_PATH_VPCLMUL512) {
+    const size_t done = gcm_vaes512_crypt(&k->ks, &k->gh, c->ctr, c->y, in, out, blocks, c->decrypt);
+    in += 16 * done;
+    out += 16 * done;
+    blocks -= done;
+  }
+  while (blocks > 0) {
+    const size_t n = blocks < GCM_CHUNK_BLOCKS ? blocks : GCM_CHUNK_BLOCKS;
+    if (c->decrypt) {
+      ghash_blocks(&k->gh, c->y, in, n);
+      aes_ctr32_blocks(&k->ks, c->ctr, in, out, n);
+    } else {
+      aes_ctr32_blocks(&k->ks, c->ctr, in, out, n);
+      ghash_blocks(&k->gh, c->y, out, n);
+    }
+    in += 16 * n;
+    out += 16 * n;
+    blocks -= n;
+  }
+  /* A partial last block: its key stream is kept for the next call. */
+  const size_t rest = len % 16;
+  if (rest != 0) {
+    aes_ctr32_blocks(&k->ks, c->ctr, NULL, c->stream, 1);
+    for (size_t i = 0; i < rest; i++) {
+      const uint8_t x = in[i];
+      const uint8_t y = x ^ c->stream[i];
+      c->stream[i] = 0;
+      c->partial[i] = c->decrypt ? x : y;
+      out[i] = y;
+    }
+    c->npartial = (uint32_t)rest;
+  }
+}
+
+/* ctx_tag computes the full tag (7.1 steps 5-6): GHASH over the padded last block and the
+ * lengths, then GCTR(J0, S). */
+static void ctx_tag(gcm_ctx_state *c, uint8_t tag[16]) {
+  const gcm_key_state *k = c->key;
+  end_aad(c);
+  if (c->npartial != 0) {
+    memset(c->partial + c->npartial, 0, 16 - c->npartial);
+    ghash_blocks(&k->gh, c->y, c->partial, 1);
+  }
+  uint8_t lens[16];
+  const uint64_t abits = __builtin_bswap64(c->aad_len * 8), cbits = __builtin_bswap64(c->text_len * 8);
+  memcpy(lens, &abits, 8);
+  memcpy(lens + 8, &cbits, 8);
+  ghash_blocks(&k->gh, c->y, lens, 1);
+  uint8_t s[16];
+  const uint64_t hi = __builtin_bswap64(c->y[1]), lo = __builtin_bswap64(c->y[0]);
+  memcpy(s, &hi, 8);
+  memcpy(s + 8, &lo, 8);
+  aes_encrypt_block(&k->ks, c->j0, tag);
+  for (int i = 0; i < 16; i++) tag[i] ^= s[i];
+  fm_zeroize(s, sizeof s);
+}
+
+/* ---- Argument checks ---------------------------------------------------------------------- */
+
+/* tag_len_ok: 128..96 bits approved, 64 and 32 bits accepted (non-approved). */
+static bool tag_len_ok(size_t t) {
+  return (t >= 12 && t <= 16) || t == 8 || t == 4;
+}
+
+static bool text_len_ok(size_t len) { return (uint64_t)len <= FM_GCM_MAX_TEXT_LEN; }
+
+/* check_data: the checks shared by seal and open on the data, AAD and tag buffers. |out| is
+ * written, |tag| is written by seal (|tag_written|) and read by open. */
+static int check_data(const uint8_t *aad, size_t aad_len, const uint8_t *in, const uint8_t *out,
+                      size_t len, const uint8_t *tag, size_t tag_len, bool tag_written) {
+  if (tag == NULL) return FM_ERR_BAD_ARGUMENT;
+  if ((aad == NULL && aad_len != 0) || (len != 0 && (in == NULL || out == NULL))) {
+    return FM_ERR_BAD_ARGUMENT;
+  }
+  if (!tag_len_ok(tag_len) || !text_len_ok(len) || (uint64_t)aad_len > GCM_MAX_AAD_LEN) {
+    return FM_ERR_LENGTH;
+  }
+  if (len != 0 && fm_buffers_bad_overlap(in, out, len)) return FM_ERR_OVERLAP;
+  /* The tag must not change the output while it is written (seal) or change under the output
+   * before it is compared (open). */
+  if (len != 0 && fm_buffers_overlap(tag, tag_len, out, len)) return FM_ERR_OVERLAP;
+  if (tag_written && aad_len != 0 && fm_buffers_overlap(tag, tag_len, aad, aad_len)) {
+    return FM_ERR_OVERLAP;
+  }
+  return FM_OK;
+}
+
+/* refuse_text wipes the outputs of a refused seal or open whose lengths are valid, then returns
+ * |st|. */
+static int refuse_text(int st, uint8_t *out, size_t len, uint8_t *tag, size_t tag_len) {
+  return fm_refuse2(st, out, text_len_ok(len) ? len : 0, tag, tag_len_ok(tag_len) ? tag_len : 0);
+}
+
+/* ---- One-shot ----------------------------------------------------------------------------- */
+
+static void seal_run(const gcm_key_state *s, const uint8_t *iv, size_t iv_len, const uint8_t *aad,
+                     size_t aad_len, const uint8_t *pt, size_t len, uint8_t *ct, uint8_t *tag,
+                     size_t tag_len) {
+  gcm_ctx_state c;
+  uint8_t full[16];
+  ctx_start(&c, s, iv, iv_len, false);
+  if (aad_len != 0) ctx_aad(&c, aad, aad_len);
+  if (len != 0) ctx_text(&c, pt, ct, len);
+  ctx_tag(&c, full);
+  memcpy(tag, full, tag_len);
+  fm_zeroize(full, sizeof full);
+  fm_zeroize(&c, sizeof c);
+}
+
+int fm_gcm_seal(fm_gcm_key *k, uint8_t iv[FM_GCM_IV_LEN], const uint8_t *aad, size_t aad_len,
+                const uint8_t *pt, size_t len, uint8_t *ct, uint8_t *tag, size_t tag_len) {
+  int st = fm_service_gate();
+  if (st == FM_OK) {
+    if (k == NULL || iv == NULL) {
+      st = FM_ERR_BAD_ARGUMENT;
+    } else {
+      st = check_data(aad, aad_len, pt, ct, len, tag, tag_len, true);
+    }
+  }
+  if (st == FM_OK && !key_usable(key_state(k))) st = FM_ERR_STATE;
+  if (st == FM_OK &&
+      ((len != 0 && (fm_buffers_overlap(iv, FM_GCM_IV_LEN, ct, len) ||
+                     fm_buffers_overlap(iv, FM_GCM_IV_LEN, pt, len))) ||
+       (aad_len != 0 && fm_buffers_overlap(iv, FM_GCM_IV_LEN, aad, aad_len)) ||
+       fm_buffers_overlap(iv, FM_GCM_IV_LEN, tag, tag_len))) {
+    st = FM_ERR_OVERLAP;
+  }
+  if (st == FM_OK) st = generate_iv(key_state(k), iv);
+  if (st != FM_OK) {
+    fm_refuse(FM_OK, iv, iv != NULL ? FM_GCM_IV_LEN : 0);
+    return refuse_text(st, ct, len, tag, tag_len);
+  }
+  seal_run(key_state(k), iv, FM_GCM_IV_LEN, aad, aad_len, pt, len, ct, tag, tag_len);
+  return FM_OK;
+}
+
+int fm_gcm_seal_with_iv(fm_gcm_key *k, const uint8_t *iv, size_t iv_len, const uint8_t *aad,
+                        size_t aad_len, const uint8_t *pt, size_t len, uint8_t *ct, uint8_t *tag,
+                        size_t tag_len) {
+  int st = fm_service_gate();
+  if (st == FM_OK) {
+    if (k == NULL || iv == NULL) {
+      st = FM_ERR_BAD_ARGUMENT;
+    } else if (iv_len == 0 || (uint64_t)iv_len > GCM_MAX_IV_LEN) {
+      st = FM_ERR_LENGTH;
+    } else {
+      st = check_data(aad, aad_len, pt, ct, len, tag, tag_len, true);
+    }
+  }
+  if (st == FM_OK && !key_usable(key_state(k))) st = FM_ERR_STATE;
+  if (st == FM_OK && len != 0 && fm_buffers_overlap(iv, iv_len, ct, len)) st = FM_ERR_OVERLAP;
+  uint64_t n;
+  if (st == FM_OK) st = take_invocation(key_state(k), &n);
+  if (st != FM_OK) return refuse_text(st, ct, len, tag, tag_len);
+  seal_run(key_state(k), iv, iv_len, aad, aad_len, pt, len, ct, tag, tag_len);
+  return FM_OK;
+}
+
+int fm_gcm_open(const fm_gcm_key *k, const uint8_t *iv, size_t iv_len, const uint8_t *aad,
+                size_t aad_len, const uint8_t *ct, size_t len, const uint8_t *tag, size_t tag_len,
+                uint8_t *pt) {
+  int st = fm_service_gate();
+  if (st == FM_OK) {
+    if (k == NULL || iv == NULL) {
+      st = FM_ERR_BAD_ARGUMENT;
+    } else if (iv_len == 0 || (uint64_t)iv_len > GCM_MAX_IV_LEN) {
+      st = FM_ERR_LENGTH;
+    } else {
+      st = check_data(aad, aad_len, ct, pt, len, tag, tag_len, false);
+    }
+  }
+  if (st == FM_OK && !key_usable(key_state_c(k))) st = FM_ERR_STATE;
+  if (st == FM_OK && len != 0 && fm_buffers_overlap(iv, iv_len, pt, len)) st = FM_ERR_OVERLAP;
+  if (st != FM_OK) return fm_refuse(st, pt, text_len_ok(len) ? len : 0);
+
+  gcm_ctx_state c;
+  uint8_t full[16];
+  ctx_start(&c, key_state_c(k), iv, iv_len, true);
+  if (aad_len != 0) ctx_aad(&c, aad, aad_len);
+  if (len != 0) ctx_text(&c, ct, pt, len);
+  ctx_tag(&c, full);
+  /* SP 800-38D 7.2 step 8: the plaintext only when T = T'; the comparison is constant time and
+   * a mismatch takes back everything written. */
+  /* The outcome of the comparison is public (it is the call's status). */
+  const uint64_t ok = fm_declassify_u64((uint64_t)fm_ct_memeq(full, tag, tag_len));
+  fm_zeroize(full, sizeof full);
+  fm_zeroize(&c, sizeof c);
+  if (!ok) return fm_refuse(FM_ERR_VERIFY, pt, len);
+  return FM_OK;
+}
+
+/* ---- Streaming API ------------------------------------------------------------------------ */
+
+static int ctx_init_common(fm_gcm_ctx *c, const fm_gcm_key *k, const uint8_t *iv, size_t iv_len) {
+  if (c == NULL || k == NULL || iv == NULL) return FM_ERR_BAD_ARGUMENT;
+  if (iv_len == 0 || (uint64_t)iv_len > GCM_MAX_IV_LEN) return FM_ERR_LENGTH;
+  if (!key_usable(key_state_c(k))) return FM_ERR_STATE;
+  if (fm_buffers_overlap(c, sizeof *c, k, sizeof *k) || fm_buffers_overlap(iv, iv_len, c, sizeof *c)) {
+    return FM_ERR_OVERLAP;
+  }
+  return FM_OK;
+}
+
+int fm_gcm_encrypt_init(fm_gcm_ctx *c, fm_gcm_key *k, uint8_t iv[FM_GCM_IV_LEN]) {
+  int st = fm_service_gate();
+  if (st == FM_OK) st = ctx_init_common(c, k, iv, FM_GCM_IV_LEN);
+  if (st == FM_OK) st = generate_iv(key_state(k), iv);
+  if (st != FM_OK) {
+    if (c != NULL) fm_zeroize(c, sizeof *c);
+    return fm_refuse(st, iv, iv != NULL ? FM_GCM_IV_LEN : 0);
+  }
+  ctx_start(ctx_state(c), key_state(k), iv, FM_GCM_IV_LEN, false);
+  return FM_OK;
+}
+
+int fm_gcm_encrypt_init_with_iv(fm_gcm_ctx *c, fm_gcm_key *k, const uint8_t *iv, size_t iv_len) {
+  int st = fm_service_gate();
+  if (st == FM_OK) st = ctx_init_common(c, k, iv, iv_len);
+  uint64_t n;
+  if (st == FM_OK) st = take_invocation(key_state(k), &n);
+  if (st != FM_OK) {
+    if (c != NULL) fm_zeroize(c, sizeof *c);
+    return st;
+  }
+  ctx_start(ctx_state(c), key_state(k), iv, iv_len, false);
+  return FM_OK;
+}
+
+int fm_gcm_decrypt_init(fm_gcm_ctx *c, const fm_gcm_key *k, const uint8_t *iv, size_t iv_len) {
+  int st = fm_service_gate();
+  if (st == FM_OK) st = ctx_init_common(c, k, iv, iv_len);
+  if (st != FM_OK) {
+    if (c != NULL) fm_zeroize(c, sizeof *c);
+    return st;
+  }
+  ctx_start(ctx_state(c), key_state_c(k), iv, iv_len, true);
+  return FM_OK;
+}
+
+/* ctx_usable: initialized, not finished, and its key still usable. */
+static bool ctx_usable(const gcm_ctx_state *s) {
+  return s->magic == GCM_CTX_MAGIC && (s->phase == PHASE_AAD || s->phase == PHASE_TEXT) &&
+         s->key != NULL && key_usable(s->key) && s->npartial < 16;
+}
+
+int fm_gcm_aad(fm_gcm_ctx *c, const uint8_t *aad, size_t len) {
+  int st = fm_service_gate();
+  if (st == FM_OK) {
+    if (c == NULL || (aad == NULL && len != 0)) {
+      st = FM_ERR_BAD_ARGUMENT;
+    } else if (!ctx_usable(ctx_state(c)) || ctx_state(c)->phase != PHASE_AAD) {
+      st = FM_ERR_STATE;
+    } else if ((uint64_t)len > GCM_MAX_AAD_LEN - ctx_state(c)->aad_len) {
+      st = FM_ERR_LENGTH;
+    }
+  }
+  if (st != FM_OK) {
+    if (c != NULL) fm_zeroize(c, sizeof *c);
+    return st;
+  }
+  if (len != 0) ctx_aad(ctx_state(c), aad, len);
+  return FM_OK;
+}
+
+int fm_gcm_update(fm_gcm_ctx *c, const uint8_t *in, uint8_t *out, size_t len) {
+  int st = fm_service_gate();
+  bool len_ok = text_len_ok(len);
+  if (st == FM_OK) {
+    if (c == NULL || (len != 0 && (in == NULL || out == NULL))) {
+      st = FM_ERR_BAD_ARGUMENT;
+    } else if (!ctx_usable(ctx_state(c))) {
+      st = FM_ERR_STATE;
+    } else if (!len_ok || (uint64_t)len > FM_GCM_MAX_TEXT_LEN - ctx_state(c)->text_len) {
+      st = FM_ERR_LENGTH;
+    } else if (len != 0 && (fm_buffers_bad_overlap(in, out, len) ||
+                            fm_buffers_overlap(out, len, c, sizeof *c))) {
+      st = FM_ERR_OVERLAP;
+    }
+  }
+  if (st != FM_OK) {
+    if (c != NULL && !(len != 0 && out != NULL && fm_buffers_overlap(out, len, c, sizeof *c))) {
+      fm_zeroize(c, sizeof *c);
+    }
+    return fm_refuse(st, out, len_ok ? len : 0);
+  }
+  if (len != 0) ctx_text(ctx_state(c), in, out, len);
+  return FM_OK;
+}
+
+int fm_gcm_encrypt_final(fm_gcm_ctx *c, uint8_t *tag, size_t tag_len) {
+  int st = fm_service_gate();
+  if (st == FM_OK) {
+    if (c == NULL || tag == NULL) {
+      st = FM_ERR_BAD_ARGUMENT;
+    } else if (!ctx_usable(ctx_state(c)) || ctx_state(c)->decrypt) {
+      st = FM_ERR_STATE;
+    } else if (!tag_len_ok(tag_len)) {
+      st = FM_ERR_LENGTH;
+    } else if (fm_buffers_overlap(tag, tag_len, c, sizeof *c)) {
+      st = FM_ERR_OVERLAP;
+    }
+  }
+  if (st == FM_OK) {
+    uint8_t full[16];
+    ctx_tag(ctx_state(c), full);
+    memcpy(tag, full, tag_len);
+    fm_zeroize(full, sizeof full);
+  }
+  if (c != NULL && st != FM_ERR_OVERLAP) fm_zeroize(c, sizeof *c);
+  if (st != FM_OK) return fm_refuse(st, tag, tag_len_ok(tag_len) ? tag_len : 0);
+  return FM_OK;
+}
+
+int fm_gcm_decrypt_final(fm_gcm_ctx *c, const uint8_t *tag, size_t tag_len) {
+  int st = fm_service_gate();
+  if (st == FM_OK) {
+    if (c == NULL || tag == NULL) {
+      st = FM_ERR_BAD_ARGUMENT;
+    } else if (!ctx_usable(ctx_state(c)) || !ctx_state(c)->decrypt) {
+      st = FM_ERR_STATE;
+    } else if (!tag_len_ok(tag_len)) {
+      st = FM_ERR_LENGTH;
+    }
+  }
+  if (st == FM_OK) {
+    uint8_t full[16];
+    ctx_tag(ctx_state(c), full);
+    if (!fm_declassify_u64((uint64_t)fm_ct_memeq(full, tag, tag_len))) st = FM_ERR_VERIFY;
+    fm_zeroize(full, sizeof full);
+  }
+  if (c != NULL) fm_zeroize(c, sizeof *c);
+  return st;
+}
+
+int fm_gcm_ctx_wipe(fm_gcm_ctx *c) {
+  if (c != NULL) fm_zeroize(c, sizeof *c);
+  return fm_service_gate();
+}

@@ -1,0 +1,140 @@
+/* GCM's bulk step with VAES and VPCLMULQDQ on 512-bit registers, stitched: each 16-block pass
+ * runs the AES-CTR rounds of its blocks and, interleaved with them in one instruction stream,
+ * the GHASH multiplies of 16 ciphertext blocks, so the AES and carry-less units work side by side
+ * and neither waits on the other's latency. Encryption hashes the previous pass's ciphertext
+ * (the current one does not exist yet); decryption hashes the pass's own ciphertext, loaded into
+ * registers before the plaintext is stored, so in-place decryption is safe.
+ *
+ * The arithmetic is ghash.c's (reflected form, Montgomery product with the powers H'^16..H'^1 of
+ * ghash_key.hdesc, one reduction per 16 blocks) and aes_vaes.c's (round keys broadcast to every
+ * lane, inc32 counters built in registers: the counter's last dword byte-swapped to host order,
+ * where 32-bit adds wrap mod 2^32 as inc32 does). The broadcast round keys and powers live in
+ * local arrays the compiler may spill; both are wiped before return. */
+#include <immintrin.h>
+
+#include "module/aes/internal.h"
+#include "module/internal.h"
+
+#define GCM512_FN \
+  __attribute__((target("aes,pclmul,sse4.1,avx2,avx512f,avx512vl,avx512bw,vaes,vpclmulqdq")))
+
+static const uint8_t k_swap32[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 15, 14, 13, 12};
+static const uint8_t k_rev16[16] = {15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0};
+
+/* mul4 adds the unreduced products of four block pairs to lo, mid, hi. */
+GCM512_FN static inline void mul4(__m512i a, __m512i b, __m512i *lo, __m512i *mid, __m512i *hi) {
+  *lo = _mm512_xor_si512(*lo, _mm512_clmulepi64_epi128(a, b, 0x00));
+  *hi = _mm512_xor_si512(*hi, _mm512_clmulepi64_epi128(a, b, 0x11));
+  *mid = _mm512_ternarylogic_epi64(*mid, _mm512_clmulepi64_epi128(a, b, 0x01),
+                                   _mm512_clmulepi64_epi128(a, b, 0x10), 0x96);
+}
+
+GCM512_FN static inline __m128i fold4(__m512i v) {
+  const __m256i h = _mm256_xor_si256(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
+  return _mm_xor_si128(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+}
+
+/* reduce: ghash.c's two folds by the low word with y^63 + y^62 + y^57. */
+GCM512_FN static inline __m128i reduce(__m128i lo, __m128i mid, __m128i hi) {
+  const __m128i c = _mm_set_epi64x(0, (long long)0xc200000000000000ull);
+  lo = _mm_xor_si128(lo, _mm_slli_si128(mid, 8));
+  hi = _mm_xor_si128(hi, _mm_srli_si128(mid, 8));
+  __m128i v = _mm_xor_si128(_mm_shuffle_epi32(lo, 0x4e), _mm_clmulepi64_si128(lo, c, 0x00));
+  v = _mm_xor_si128(_mm_shuffle_epi32(v, 0x4e), _mm_clmulepi64_si128(v, c, 0x00));
+  return _mm_xor_si128(hi, v);
+}
+
+/* ghash16 absorbs the 16 blocks g[0..3] (reflected, acc already folded into g[0]'s first lane)
+ * and returns the reduced state. */
+GCM512_FN static inline __m128i ghash16(const __m512i g[4], const __m512i p[4]) {
+  __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo;
+  /* The block that carries the state last, so the chain from acc is one multiply and one add. */
+  mul4(g[1], p[1], &lo, &mid, &hi);
+  mul4(g[2], p[2], &lo, &mid, &hi);
+  mul4(g[3], p[3], &lo, &mid, &hi);
+  mul4(g[0], p[0], &lo, &mid, &hi);
+  return reduce(fold4(lo), fold4(mid), fold4(hi));
+}
+
+GCM512_FN static inline size_t crypt_nr(const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16],
+                                        uint64_t y[2], const uint8_t *in, uint8_t *out,
+                                        size_t nblocks, const int decrypt, const unsigned nr) {
+  const size_t passes = nblocks / 16;
+  if (passes == 0) return 0;
+  const __m128i *rk = (const __m128i *)ks->words;
+  __m512i k[15], p[4];
+  for (unsigned i = 0; i <= nr; i++) k[i] = _mm512_broadcast_i32x4(_mm_loadu_si128(rk + i));
+  for (int j = 0; j < 4; j++) p[j] = _mm512_loadu_si512((const void *)gk->hdesc[4 * j]);
+  const __m512i swap = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)k_swap32));
+  const __m512i rev = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)k_rev16));
+  const __m512i inc4 = _mm512_set_epi32(4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0);
+  __m512i base = _mm512_shuffle_epi8(
+      _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)ctr)), swap);
+  base = _mm512_add_epi32(base, _mm512_set_epi32(3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0));
+  __m128i acc = _mm_loadu_si128((const __m128i *)y);
+
+  for (size_t pass = 0; pass < passes; pass++) {
+    const uint8_t *src = in + 256 * pass;
+    uint8_t *dst = out + 256 * pass;
+    /* The ciphertext this pass hashes: its own (decryption) or the previous pass's output. */
+    const bool hash = decrypt || pass > 0;
+    const uint8_t *hsrc = decrypt ? src : dst - 256;
+    __m512i g[4], c[4], x[4];
+    if (hash) {
+      AES_UNROLL
+      for (int j = 0; j < 4; j++) {
+        c[j] = _mm512_loadu_si512((const void *)(hsrc + 64 * j));
+        g[j] = _mm512_shuffle_epi8(c[j], rev);
+      }
+      g[0] = _mm512_xor_si512(g[0], _mm512_zextsi128_si512(acc));
+    }
+    AES_UNROLL
+    for (int j = 0; j < 4; j++) {
+      x[j] = _mm512_xor_si512(_mm512_shuffle_epi8(base, swap), k[0]);
+      base = _mm512_add_epi32(base, inc4);
+    }
+    /* The rounds, with the GHASH of 16 blocks in the same stream. */
+    __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo;
+    AES_UNROLL
+    for (unsigned i = 1; i < nr; i++) {
+      AES_UNROLL
+      for (int j = 0; j < 4; j++) x[j] = _mm512_aesenc_epi128(x[j], k[i]);
+      if (hash && i >= 1 && i <= 4) mul4(g[i % 4], p[i % 4], &lo, &mid, &hi);
+    }
+    AES_UNROLL
+    for (int j = 0; j < 4; j++) x[j] = _mm512_aesenclast_epi128(x[j], k[nr]);
+    if (hash) acc = reduce(fold4(lo), fold4(mid), fold4(hi));
+    AES_UNROLL
+    for (int j = 0; j < 4; j++) {
+      /* Decryption XORs the ciphertext already in registers (in place is safe). */
+      const __m512i d = decrypt ? c[j] : _mm512_loadu_si512((const void *)(src + 64 * j));
+      _mm512_storeu_si512((void *)(dst + 64 * j), _mm512_xor_si512(x[j], d));
+    }
+  }
+  if (!decrypt) {
+    /* The last pass's ciphertext. */
+    const uint8_t *hsrc = out + 256 * (passes - 1);
+    __m512i g[4];
+    for (int j = 0; j < 4; j++) {
+      g[j] = _mm512_shuffle_epi8(_mm512_loadu_si512((const void *)(hsrc + 64 * j)), rev);
+    }
+    g[0] = _mm512_xor_si512(g[0], _mm512_zextsi128_si512(acc));
+    acc = ghash16(g, p);
+  }
+  _mm_storeu_si128((__m128i *)y, acc);
+  aes_ctr_store(ctr, aes_ctr_add(aes_ctr_load(ctr), 16 * passes, 32));
+  fm_zeroize(k, sizeof k);
+  fm_zeroize(p, sizeof p);
+  return 16 * passes;
+}
+
+GCM512_FN size_t gcm_vaes512_crypt(const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16],
+                                   uint64_t y[2], const uint8_t *in, uint8_t *out, size_t nblocks,
+                                   int decrypt) {
+  if (ks->rounds == 14) {
+    return decrypt ? crypt_nr(ks, gk, ctr, y, in, out, nblocks, 1, 14)
+                   : crypt_nr(ks, gk, ctr, y, in, out, nblocks, 0, 14);
+  }
+  return decrypt ? crypt_nr(ks, gk, ctr, y, in, out, nblocks, 1, 10)
+                 : crypt_nr(ks, gk, ctr, y, in, out, nblocks, 0, 10);
+}
