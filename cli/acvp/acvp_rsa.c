@@ -712,15 +712,16 @@ int acvp_rsa_check_group(kat_ctx *c, const char *mode, json_t *pg, json_t *rg, j
   if (strcmp(mode, "sigGen") == 0) {
     scheme s;
     if (group_scheme(c, pg, where, 0, 1, &s) != 0) return -1;
-    kat_bytes n, e, en = {0}, ee = {0};
-    if (num(c, rg, NULL, NAMES("n"), where, &n) != 0 || num(c, rg, NULL, NAMES("e"), where, &e) != 0) {
-      return kat_error(c, "%s: %s: sigGen response group without n and e", c->path, where);
-    }
-    int nist_key = eg != NULL && num(c, eg, NULL, NAMES("n"), where, &en) == 0 &&
-                   num(c, eg, NULL, NAMES("e"), where, &ee) == 0;
     json_t *etests = eg ? json_object_get(eg, "tests") : NULL;
     json_array_foreach(json_object_get(rg, "tests"), ti, t) {
       kj_test_id(rg, t, id, sizeof(id));
+      /* decoded per test: the arena is reset after each */
+      kat_bytes n, e, en = {0}, ee = {0};
+      if (num(c, rg, NULL, NAMES("n"), where, &n) != 0 || num(c, rg, NULL, NAMES("e"), where, &e) != 0) {
+        return kat_error(c, "%s: %s: sigGen response group without n and e", c->path, where);
+      }
+      int nist_key = eg != NULL && num(c, eg, NULL, NAMES("n"), where, &en) == 0 &&
+                     num(c, eg, NULL, NAMES("e"), where, &ee) == 0;
       json_t *ptest = NULL, *etest = NULL, *x;
       size_t k;
       json_array_foreach(json_object_get(pg, "tests"), k, x) {
