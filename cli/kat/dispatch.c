@@ -48,6 +48,9 @@ int kat_run_cavp(kat_ctx *c) {
     rc = kat_cavp_rsa_sp1(c, &f);
   } else if (rsp_has_key(&f, "c") && rsp_has_key(&f, "n") && rsp_has_key(&f, "Result")) {
     rc = kat_cavp_rsa_dp(c, &f);
+  } else if (rsp_has_key(&f, "e") && (rsp_has_key(&f, "prandom") || rsp_has_key(&f, "xp1") ||
+                                       rsp_has_key(&f, "Xp") || rsp_has_key(&f, "bitlen1"))) {
+    rc = kat_cavp_rsa_keygen(c, &f);
   } else if (has_section_containing(&f, "ENCRYPT") || has_section_containing(&f, "DECRYPT")) {
     rc = kat_error(c, "%s: AES-style file without KEY/PLAINTEXT/CIPHERTEXT lines", c->path);
   } else {

@@ -154,7 +154,9 @@ int kat_cavp_rsa_siggen(kat_ctx *c, const rsp_file *f, int pss) {
 
 int kat_cavp_rsa_sigver(kat_ctx *c, const rsp_file *f, int pss) {
   static const char *const start[] = {"SHAAlg", NULL};
-  static const char *const sticky[] = {"n", NULL};
+  /* [mod = ...] sections give n, and in SigVerPSS_186-3.rsp also p and q, before the first
+   * case (SHAAlg, e, d, Msg, S, SaltVal, Result). */
+  static const char *const sticky[] = {"n", "p", "q", NULL};
   rsp_walk w;
   rsp_case cs;
   int rc;
@@ -209,6 +211,21 @@ int kat_cavp_rsa_sigver(kat_ctx *c, const rsp_file *f, int pss) {
     kat_arena_reset(c);
   }
   return rc;
+}
+
+/* kat_cavp_rsa_keygen: the FIPS 186 KeyGen files (B.3.3 primality verdicts on prandom/qrandom,
+ * B.3.2/B.3.4-B.3.6 keys from seeds or auxiliary values). The module generates keys only from
+ * its own DRBG (fm_rsa_key_generate) and offers no primality test, so every case (one per `e`
+ * line) is skipped with that reason: the file is recognised, not malformed. */
+int kat_cavp_rsa_keygen(kat_ctx *c, const rsp_file *f) {
+  long n = 0;
+  for (size_t i = 0; i < f->n; i++) {
+    if (f->lines[i].type == RSP_KV && strcasecmp(f->lines[i].key, "e") == 0) n++;
+  }
+  kat_set_kind(c, "CAVP RSA KeyGen");
+  kat_skip_n(c, n, "RSA key generation from given random values or seeds (and B.3.3 primality "
+             "verdicts) is not offered: the module generates keys from its own DRBG only");
+  return 0;
 }
 
 /* import_full imports n, e, d, p, q (and dp, dq, qinv when all present and non-empty) as a CRT
