@@ -230,7 +230,11 @@ int acvp_respond(kat_ctx *c, json_t *set, json_t **out) {
   if (kj_array(c, set, "testGroups", "vector set") == NULL) return -1;
   json_t *resp = json_object();
   json_t *vsid = json_object_get(set, "vsId");
-  json_object_set(resp, "vsId", vsid ? vsid : json_integer(0));
+  if (vsid != NULL) {
+    json_object_set(resp, "vsId", vsid);
+  } else {
+    json_object_set_new(resp, "vsId", json_integer(0));
+  }
   json_object_set_new(resp, "algorithm", json_string(alg));
   if (mode) json_object_set_new(resp, "mode", json_string(mode));
   if (rev) json_object_set_new(resp, "revision", json_string(rev));
@@ -240,10 +244,10 @@ int acvp_respond(kat_ctx *c, json_t *set, json_t **out) {
   json_object_set_new(resp, "testGroups", groups);
   char what[64];
   snprintf(what, sizeof(what), "%s%s%s", alg, mode ? " " : "", mode ? mode : "");
-  ar_progress_start(c, what, count_tests(set));
+  long total = count_tests(set);
+  ar_progress_start(c, what, total);
   kat_set_kind(c, "ACVP %s%s%s %s", alg, mode ? " " : "", mode ? mode : "", rev ? rev : "");
   int rc;
-  long total = count_tests(set);
   if (strcmp(alg, "SHA2-256") == 0) {
     rc = acvp_sha2(c, set, groups, 256);
   } else if (strcmp(alg, "SHA2-384") == 0) {
