@@ -37,6 +37,9 @@ int kat_run_cavp(kat_ctx *c) {
   } else if (rsp_has_key(&f, "KEY") &&
              (rsp_has_key(&f, "PLAINTEXT") || rsp_has_key(&f, "CIPHERTEXT"))) {
     rc = kat_cavp_aes(c, &f);
+  } else if (rsp_has_key(&f, "SHAAlg") && rsp_has_key(&f, "S") &&
+             (rsp_comment_has(&f, "X9.31") || rsp_comment_has(&f, "X9_31"))) {
+    rc = kat_cavp_rsa_x931(c, &f);
   } else if (rsp_has_key(&f, "SHAAlg") && rsp_has_key(&f, "S")) {
     int pss = rsp_has_key(&f, "SaltVal") || rsp_comment_has(&f, "PSS");
     if (rsp_has_key(&f, "Result")) {

@@ -175,6 +175,7 @@ int kat_cavp_rsa_sigver(kat_ctx *c, const rsp_file *f, int pss);
 int kat_cavp_rsa_sp1(kat_ctx *c, const rsp_file *f);
 int kat_cavp_rsa_dp(kat_ctx *c, const rsp_file *f);
 int kat_cavp_rsa_keygen(kat_ctx *c, const rsp_file *f);
+int kat_cavp_rsa_x931(kat_ctx *c, const rsp_file *f);
 
 /* Wycheproof runners */
 int kat_wp_aes_cbc_pkcs5(kat_ctx *c, json_t *root);

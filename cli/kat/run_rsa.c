@@ -228,6 +228,19 @@ int kat_cavp_rsa_keygen(kat_ctx *c, const rsp_file *f) {
   return 0;
 }
 
+/* kat_cavp_rsa_x931: the ANSI X9.31 SigGen/SigVer files (SigGen931_186-2 and kin, named in
+ * their header comment): the module offers no X9.31 signatures, so each case (one per SHAAlg
+ * line) is skipped with that reason. */
+int kat_cavp_rsa_x931(kat_ctx *c, const rsp_file *f) {
+  long n = 0;
+  for (size_t i = 0; i < f->n; i++) {
+    if (f->lines[i].type == RSP_KV && strcasecmp(f->lines[i].key, "SHAAlg") == 0) n++;
+  }
+  kat_set_kind(c, "CAVP RSA ANSI X9.31");
+  kat_skip_n(c, n, "ANSI X9.31 signatures are not offered by the module");
+  return 0;
+}
+
 /* import_full imports n, e, d, p, q (and dp, dq, qinv when all present and non-empty) as a CRT
  * key; with no p and q it imports (n, e, d) for component tests. */
 static int import_private(kat_bytes n, kat_bytes e, kat_bytes d, kat_bytes p, kat_bytes q,
