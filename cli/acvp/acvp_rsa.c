@@ -381,6 +381,10 @@ static int private_key(kat_ctx *c, json_t *t, json_t *g, const char *id, fm_rsa_
   int rd = num(c, t, g, NAMES("d", "D"), id, &d);
   int rp = num(c, t, g, NAMES("p", "P"), id, &p), rq = num(c, t, g, NAMES("q", "Q"), id, &q);
   if (rn < 0 || re < 0 || rd < 0 || rp < 0 || rq < 0) return -100;
+  /* A server may write the components a key format does not use as 0 (d of a CRT key). */
+  if (rd == 0 && bit_len(d) == 0) rd = 1;
+  if (rp == 0 && bit_len(p) == 0) rp = 1;
+  if (rq == 0 && bit_len(q) == 0) rq = 1;
   if (rn == 1 || re == 1 || (rd == 1 && (rp == 1 || rq == 1))) {
     kat_error(c, "%s: %s: the key needs n, e and d (or p and q)", c->path, id);
     return -100;

@@ -433,9 +433,11 @@ def verify(n, e, scheme, msg, sig):
 
 
 def key_field(t, g, *names):
+    """a key component of the test, else of its group; 0 (a component the key format does not
+    use, as a server may write it) counts as absent"""
     for holder in (t, g):
         for nm in names:
-            if holder is not None and holder.get(nm) not in (None, ""):
+            if holder is not None and holder.get(nm) not in (None, "") and num(holder[nm]) != 0:
                 return num(holder[nm])
     return None
 
