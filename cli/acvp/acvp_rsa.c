@@ -147,9 +147,10 @@ static int keygen(kat_ctx *c, json_t *set, json_t *groups) {
         kat_fail(c, id, "key generation returned %s", fm_strerror(r));
       } else {
         json_t *rt = ar_test(t);
-        /* keygen responses (rsa/sections/07-keygen-responses.adoc): e only when the group's
-         * exponent is random; d, or dmp1/dmq1/iqmp for the crt key format. */
-        if (!fixed) put_component(rt, "e", key, FM_RSA_E);
+        /* keygen responses (rsa/sections/07-keygen-responses.adoc): p, q, n and e (the
+         * server's result projection always carries e, also for a fixed exponent), and d, or
+         * dmp1/dmq1/iqmp for the crt key format. */
+        put_component(rt, "e", key, FM_RSA_E);
         put_component(rt, "p", key, FM_RSA_P);
         put_component(rt, "q", key, FM_RSA_Q);
         put_component(rt, "n", key, FM_RSA_N);
