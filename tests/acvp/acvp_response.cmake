@@ -2,7 +2,7 @@
 #   -DFIPSMOD=<fipsmod> -DPYTHON=<python3> -DCHECKER=<acvp_check.py> -DPROMPT=<prompt.json>
 #   -DEXPECTED=<expectedResults.json or empty> -DOUT=<response path> [-DEXPECT_RC=<status>]
 #   [-DEXPECT_REGEX=<regex on stderr>] [-DCORRUPT=1: change one answer digit before checking,
-#   and require the checker to fail]
+#   and require the checker to fail] [-DDROP=1: remove one answered test, likewise]
 cmake_minimum_required(VERSION 3.20)
 if(NOT DEFINED EXPECT_RC)
   set(EXPECT_RC 0)
@@ -40,6 +40,13 @@ if(CORRUPT)
   math(EXPR tail_at "${at} + ${hl}")
   string(SUBSTRING "${content}" ${tail_at} -1 tail)
   file(WRITE "${OUT}" "${head}${prefix}${new}${tail}")
+endif()
+if(DROP)
+  # leave one answered test out of the response: the checker must notice it missing
+  file(READ "${OUT}" content)
+  string(JSON content REMOVE "${content}" 1 testGroups 0 tests 0)
+  file(WRITE "${OUT}" "${content}")
+  set(CORRUPT 1)
 endif()
 execute_process(COMMAND "${PYTHON}" "${CHECKER}" "${PROMPT}" "${OUT}" ${EXPECTED}
   RESULT_VARIABLE crc OUTPUT_VARIABLE cout ERROR_VARIABLE cerr)
