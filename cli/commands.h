@@ -12,6 +12,10 @@ int cmd_selftest(int argc, char **argv);
  * [--expect-skip N] FILE...`, runs known-answer vector files (CAVP, ACVP, Wycheproof). */
 int cmd_kat(int argc, char **argv);
 
+/* cmd_acvp: `fipsmod acvp PROMPT.json [-o RESPONSE.json]`, answers an ACVP vector set and
+ * writes the response (cli/acvp/). */
+int cmd_acvp(int argc, char **argv);
+
 /* cmd_rand: `fipsmod rand N [--hex]`, N random bytes from the module's DRBG. */
 int cmd_rand(int argc, char **argv);
 

@@ -12,6 +12,7 @@ static void usage(FILE *out) {
           "commands:\n"
           "  selftest [--json]              power-on self-test report (exit 0 only when OPERATIONAL)\n"
           "  kat [--json] FILE...           run CAVP / ACVP / Wycheproof known-answer files\n"
+          "  acvp PROMPT.json [-o OUT]      answer an ACVP vector set (writes the response)\n"
           "  rand N [--hex]                 N random bytes from the module's DRBG\n"
           "  uuid [-n N] [--v7]             N UUIDs (version 4, or 7), one per line\n"
           "  keygen --rsa BITS [--out FILE] a new RSA key, PKCS#8 PEM\n"
@@ -32,6 +33,7 @@ int main(int argc, char **argv) {
   const char *cmd = argv[1];
   if (strcmp(cmd, "selftest") == 0) return cmd_selftest(argc - 1, argv + 1);
   if (strcmp(cmd, "kat") == 0) return cmd_kat(argc - 1, argv + 1);
+  if (strcmp(cmd, "acvp") == 0) return cmd_acvp(argc - 1, argv + 1);
   if (strcmp(cmd, "rand") == 0) return cmd_rand(argc - 1, argv + 1);
   if (strcmp(cmd, "uuid") == 0) return cmd_uuid(argc - 1, argv + 1);
   if (strcmp(cmd, "keygen") == 0) return cmd_keygen(argc - 1, argv + 1);

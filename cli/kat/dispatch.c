@@ -7,6 +7,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "cli/acvp/acvp.h"
 #include "cli/kat/kat_internal.h"
 
 /* ---- CAVP text files -------------------------------------------------------------------- */
@@ -36,6 +37,9 @@ int kat_run_cavp(kat_ctx *c) {
   } else if (rsp_has_key(&f, "KEY") &&
              (rsp_has_key(&f, "PLAINTEXT") || rsp_has_key(&f, "CIPHERTEXT"))) {
     rc = kat_cavp_aes(c, &f);
+  } else if (rsp_has_key(&f, "SHAAlg") && rsp_has_key(&f, "S") &&
+             (rsp_comment_has(&f, "X9.31") || rsp_comment_has(&f, "X9_31"))) {
+    rc = kat_cavp_rsa_x931(c, &f);
   } else if (rsp_has_key(&f, "SHAAlg") && rsp_has_key(&f, "S")) {
     int pss = rsp_has_key(&f, "SaltVal") || rsp_comment_has(&f, "PSS");
     if (rsp_has_key(&f, "Result")) {
@@ -47,6 +51,9 @@ int kat_run_cavp(kat_ctx *c) {
     rc = kat_cavp_rsa_sp1(c, &f);
   } else if (rsp_has_key(&f, "c") && rsp_has_key(&f, "n") && rsp_has_key(&f, "Result")) {
     rc = kat_cavp_rsa_dp(c, &f);
+  } else if (rsp_has_key(&f, "e") && (rsp_has_key(&f, "prandom") || rsp_has_key(&f, "xp1") ||
+                                       rsp_has_key(&f, "Xp") || rsp_has_key(&f, "bitlen1"))) {
+    rc = kat_cavp_rsa_keygen(c, &f);
   } else if (has_section_containing(&f, "ENCRYPT") || has_section_containing(&f, "DECRYPT")) {
     rc = kat_error(c, "%s: AES-style file without KEY/PLAINTEXT/CIPHERTEXT lines", c->path);
   } else {
@@ -89,78 +96,12 @@ static int run_wycheproof(kat_ctx *c, json_t *root, const char *schema) {
                    "or not known to the runner", c->path, schema, alg);
 }
 
-static int run_acvp(kat_ctx *c, json_t *root) {
-  const char *alg, *mode = NULL;
-  if (kj_str(c, root, "algorithm", "vector set", &alg) < 0) return -1;
-  json_t *m = json_object_get(root, "mode");
-  if (json_is_string(m)) mode = json_string_value(m);
-  if (strcmp(alg, "SHA2-256") == 0) return kat_acvp_sha2(c, root, 256);
-  if (strcmp(alg, "SHA2-384") == 0) return kat_acvp_sha2(c, root, 384);
-  if (strcmp(alg, "SHA2-512") == 0) return kat_acvp_sha2(c, root, 512);
-  if (strcmp(alg, "HMAC-SHA2-256") == 0) return kat_acvp_hmac(c, root, 256);
-  if (strcmp(alg, "HMAC-SHA2-384") == 0) return kat_acvp_hmac(c, root, 384);
-  if (strcmp(alg, "HMAC-SHA2-512") == 0) return kat_acvp_hmac(c, root, 512);
-  if (strcmp(alg, "ACVP-AES-ECB") == 0) return kat_acvp_aes(c, root, 0);
-  if (strcmp(alg, "ACVP-AES-CBC") == 0) return kat_acvp_aes(c, root, 1);
-  if (strcmp(alg, "ctrDRBG") == 0) return kat_acvp_drbg(c, root);
-  if (strcmp(alg, "RSA") == 0 && mode != NULL) return kat_acvp_rsa(c, root, mode);
-  return kat_error(c, "%s: ACVP algorithm \"%s\"%s%s: not offered by the module or not known to "
-                   "the runner", c->path, alg, mode ? " mode " : "", mode ? mode : "");
-}
-
-/* merge_expected copies every field of the expectedResults tests (and groups) into the
- * matching prompt tests, by tgId and tcId. */
-static int merge_expected(kat_ctx *c, json_t *prompt, json_t *expected, const char *epath) {
-  json_t *pg = json_object_get(prompt, "testGroups"), *eg = json_object_get(expected, "testGroups");
-  if (!json_is_array(pg) || !json_is_array(eg)) {
-    return kat_error(c, "%s / %s: no testGroups to pair", c->path, epath);
-  }
-  size_t i, j, k, l;
-  json_t *g, *e, *t, *et;
-  json_array_foreach(eg, i, e) {
-    json_t *eid = json_object_get(e, "tgId");
-    json_t *match = NULL;
-    json_array_foreach(pg, j, g) {
-      if (json_equal(json_object_get(g, "tgId"), eid)) match = g;
-    }
-    if (match == NULL) return kat_error(c, "%s: expected group without a prompt group", epath);
-    json_t *ptests = json_object_get(match, "tests"), *etests = json_object_get(e, "tests");
-    if (!json_is_array(ptests) || !json_is_array(etests)) {
-      return kat_error(c, "%s: group without tests", epath);
-    }
-    json_array_foreach(etests, k, et) {
-      json_t *tid = json_object_get(et, "tcId");
-      json_t *pt = NULL;
-      json_array_foreach(ptests, l, t) {
-        if (json_equal(json_object_get(t, "tcId"), tid)) pt = t;
-      }
-      if (pt == NULL || !json_is_object(et)) {
-        return kat_error(c, "%s: expected result without a prompt test", epath);
-      }
-      json_object_update_missing(pt, et);
-    }
-  }
-  return 0;
-}
-
-/* acvp_body returns the vector-set object of an ACVP file: the object itself, or in the
- * server's [{"acvVersion": ...}, {vector set}] form the element that has testGroups. */
-static json_t *acvp_body(json_t *root) {
-  if (json_is_object(root)) return root;
-  if (json_is_array(root)) {
-    size_t i;
-    json_t *v;
-    json_array_foreach(root, i, v) {
-      if (json_is_object(v) && json_object_get(v, "testGroups") != NULL) return v;
-    }
-  }
-  return NULL;
-}
-
 static json_t *load_json(kat_ctx *c, const char *path) {
   json_error_t err;
   json_t *root = json_load_file(path, JSON_DECODE_ANY, &err);
-  if (root == NULL) {
+  if (root == NULL && err.line < 0) {
+    kat_error(c, "%s: cannot open or read (%s)", path, err.text);
+  } else if (root == NULL) {
     kat_error(c, "%s:%d:%d: malformed JSON: %s", path, err.line, err.column, err.text);
   }
   return root;
@@ -178,42 +119,63 @@ static const char *base_name(const char *path) {
   return slash ? slash + 1 : path;
 }
 
-static int run_json_file(kat_ctx *c) {
+/* run_acvp_checked answers |set| with the ACVP responder and checks the response against
+ * |expected| (the set itself for an internalProjection). */
+static int run_acvp_checked(kat_ctx *c, json_t *set, json_t *expected) {
+  json_t *resp = NULL;
+  c->run_ldt = c->opt->large;
+  if (acvp_respond(c, set, &resp) < 0) return -1;
+  int rc = acvp_check(c, set, resp, expected);
+  json_decref(resp);
+  return rc;
+}
+
+/* run_acvp_file: an ACVP set. One with answers (internalProjection) is checked against
+ * itself; a prompt against |answers_path| or the expectedResults.json beside it; an
+ * expectedResults.json against the prompt.json beside it. */
+static int run_acvp_file(kat_ctx *c, json_t *body, const char *answers_path) {
+  const char *bn = base_name(c->path);
+  int is_expected = answers_path == NULL && strcmp(bn, "expectedResults.json") == 0;
+  size_t gi, ntests = 0;
+  json_t *g;
+  json_array_foreach(json_object_get(body, "testGroups"), gi, g) {
+    ntests += json_array_size(json_object_get(g, "tests"));
+  }
+  /* With answers (or with no test at all) the set is its own reference. */
+  if (answers_path == NULL && !is_expected && (ntests == 0 || acvp_has_answers(body))) {
+    return run_acvp_checked(c, body, body);
+  }
+  char other[1024];
+  if (answers_path != NULL) {
+    snprintf(other, sizeof(other), "%s", answers_path);
+  } else {
+    pair_path(c->path, is_expected ? "prompt.json" : "expectedResults.json", other, sizeof(other));
+  }
+  json_t *oroot = load_json(c, other);
+  if (oroot == NULL) return -1; /* load_json recorded why, naming |other| */
+  json_t *obody = acvp_body(oroot);
+  int rc;
+  if (obody == NULL) {
+    rc = kat_error(c, "%s: no vector set in %s", c->path, other);
+  } else if (is_expected) {
+    rc = run_acvp_checked(c, obody, body);
+  } else {
+    rc = run_acvp_checked(c, body, obody);
+  }
+  json_decref(oroot);
+  return rc;
+}
+
+static int run_json_file(kat_ctx *c, const char *answers_path) {
   json_t *root = load_json(c, c->path);
   if (root == NULL) return -1;
   int rc;
   json_t *body = acvp_body(root);
   json_t *schema = body ? json_object_get(body, "schema") : NULL;
-  if (body != NULL && json_is_string(schema)) {
+  if (body != NULL && json_is_string(schema) && answers_path == NULL) {
     rc = run_wycheproof(c, body, json_string_value(schema));
   } else if (body != NULL && json_is_string(json_object_get(body, "algorithm"))) {
-    /* An ACVP prompt carries no answers: pair it with expectedResults.json beside it (and an
-     * expectedResults file with its prompt). */
-    const char *bn = base_name(c->path);
-    int is_prompt = strcmp(bn, "prompt.json") == 0;
-    int is_expected = strcmp(bn, "expectedResults.json") == 0;
-    rc = 0;
-    if (is_prompt || is_expected) {
-      char other[1024];
-      pair_path(c->path, is_prompt ? "expectedResults.json" : "prompt.json", other, sizeof(other));
-      json_t *oroot = load_json(c, other);
-      json_t *obody = oroot ? acvp_body(oroot) : NULL;
-      if (obody == NULL) {
-        if (oroot) kat_error(c, "%s: no vector set in %s", c->path, other);
-        rc = -1;
-      } else if (is_prompt) {
-        rc = merge_expected(c, body, obody, other);
-      } else {
-        /* Run the prompt's set (now with the answers); the prompt's root owns it. */
-        rc = merge_expected(c, obody, body, c->path);
-        body = obody;
-        json_decref(root);
-        root = oroot;
-        oroot = NULL;
-      }
-      if (oroot) json_decref(oroot);
-    }
-    if (rc == 0) rc = run_acvp(c, body);
+    rc = run_acvp_file(c, body, answers_path);
   } else {
     rc = kat_error(c, "%s: JSON file is neither an ACVP vector set (no \"algorithm\") nor a "
                    "Wycheproof file (no \"schema\")", c->path);
@@ -249,7 +211,8 @@ static int looks_like_json(const char *head, size_t n) {
   return 0;
 }
 
-int kat_run_file(const char *path, const kat_options *opt, kat_report *r) {
+static int run_file(const char *path, const char *answers_path, const kat_options *opt,
+                    kat_report *r) {
   static const kat_options defaults = {0};
   memset(r, 0, sizeof(*r));
   snprintf(r->path, sizeof(r->path), "%s", path);
@@ -268,7 +231,7 @@ int kat_run_file(const char *path, const kat_options *opt, kat_report *r) {
     if (n == 0) {
       rc = kat_error(&c, "%s: empty file", path);
     } else if (looks_like_json(head, n)) {
-      rc = run_json_file(&c);
+      rc = run_json_file(&c, answers_path);
     } else {
       rc = kat_run_cavp(&c);
     }
@@ -277,4 +240,39 @@ int kat_run_file(const char *path, const kat_options *opt, kat_report *r) {
   free(c.arena);
   if (r->error) rc = -1;
   return rc;
+}
+
+int kat_run_file(const char *path, const kat_options *opt, kat_report *r) {
+  return run_file(path, NULL, opt, r);
+}
+
+int kat_run_pair(const char *prompt, const char *expected, const kat_options *opt, kat_report *r) {
+  return run_file(prompt, expected, opt, r);
+}
+
+int kat_is_answer_file_for(const char *prompt, const char *expected) {
+  json_error_t err;
+  json_t *a = json_load_file(prompt, JSON_DECODE_ANY, &err);
+  json_t *b = a ? json_load_file(expected, JSON_DECODE_ANY, &err) : NULL;
+  json_t *pa = a ? acvp_body(a) : NULL, *pb = b ? acvp_body(b) : NULL;
+  /* An expectedResults file carries answers, or at least groups without the prompt's
+   * testType (its groups hold tgId and tests only). */
+  int answers = 0;
+  if (pb != NULL) {
+    answers = acvp_has_answers(pb);
+    size_t gi;
+    json_t *g;
+    int typed = 0;
+    json_array_foreach(json_object_get(pb, "testGroups"), gi, g) {
+      typed |= json_object_get(g, "testType") != NULL;
+    }
+    answers |= !typed && json_array_size(json_object_get(pb, "testGroups")) > 0;
+  }
+  int yes = pa != NULL && pb != NULL && !acvp_has_answers(pa) && answers &&
+            json_equal(json_object_get(pa, "algorithm"), json_object_get(pb, "algorithm")) &&
+            (json_object_get(pa, "vsId") == NULL || json_object_get(pb, "vsId") == NULL ||
+             json_equal(json_object_get(pa, "vsId"), json_object_get(pb, "vsId")));
+  json_decref(a);
+  json_decref(b);
+  return yes;
 }

@@ -41,11 +41,20 @@ typedef struct kat_report {
   long skips_unlisted; /* skipped cases whose reason did not fit in skips[] */
   long ignored_lines;  /* CAVP lines that are neither `key = value`, a header nor a comment */
   int first_ignored_line;
+  int nothing_tested;  /* set by the command: no case passed or failed */
 } kat_report;
 
 /* kat_run_file runs every case of the vector file at |path| and fills |r|. Returns 0 when the
  * file was read to the end (r->fail may still be non-zero) and -1 when it is malformed,
  * unreadable or of a kind no runner handles (r->error = 1 and r->errmsg says why). */
 int kat_run_file(const char *path, const kat_options *opt, kat_report *r);
+
+/* kat_run_pair checks the ACVP prompt |prompt| against the answers in |expected| (its
+ * expectedResults.json); results as kat_run_file. */
+int kat_run_pair(const char *prompt, const char *expected, const kat_options *opt, kat_report *r);
+
+/* kat_is_answer_file_for returns 1 when |expected| is an ACVP answer file (expectedResults) for
+ * the prompt |prompt|: both ACVP sets of one algorithm (and vsId), the prompt without answers. */
+int kat_is_answer_file_for(const char *prompt, const char *expected);
 
 #endif

@@ -13,13 +13,15 @@
 static void usage(FILE *out) {
   fprintf(out,
           "usage: fipsmod kat [--json] [--large] [--expect-pass N] [--expect-fail N]\n"
-          "                   [--expect-skip N] FILE...\n"
+          "                   [--expect-skip N] FILE [EXPECTED.json] ...\n"
           "Runs CAVP (.rsp/.txt/.fax), ACVP (JSON vector sets, internalProjection or\n"
-          "prompt.json + expectedResults.json) and Wycheproof (JSON) known-answer files for\n"
+          "prompt.json + expectedResults.json, the second file after the first or beside it)\n"
+          "and Wycheproof (JSON) known-answer files for\n"
           "SHA-2, HMAC, AES, CTR_DRBG and RSA, recognised by their content.\n"
           "  --json           machine-readable report on stdout\n"
           "  --large          also run ACVP large-data tests (gigabytes of hashing)\n"
-          "  --expect-X N     exit 1 unless the total of passed/failed/skipped cases is N\n");
+          "  --expect-X N     exit 1 unless the total of passed/failed/skipped cases is N\n"
+          "Exit 1 also when a file had nothing tested (no groups, or every case skipped).\n");
 }
 
 static int parse_count(const char *s, long *out) {
@@ -48,6 +50,7 @@ static void print_text(const kat_report *r) {
   }
   if (r->fail > r->n_failures) printf("  ... and %ld more failures\n", r->fail - r->n_failures);
   if (r->error) printf("  ERROR: %s\n", r->errmsg);
+  if (r->nothing_tested) printf("  NOTHING TESTED: no case of this file was run\n");
 }
 
 static json_t *report_json(const kat_report *r) {
@@ -59,6 +62,7 @@ static json_t *report_json(const kat_report *r) {
   json_object_set_new(o, "skip", json_integer(r->skip));
   json_object_set_new(o, "error", r->error ? json_string(r->errmsg) : json_null());
   json_object_set_new(o, "ignored_lines", json_integer(r->ignored_lines));
+  json_object_set_new(o, "nothing_tested", json_boolean(r->nothing_tested));
   json_t *fails = json_array();
   for (int i = 0; i < r->n_failures; i++) {
     json_t *f = json_object();
@@ -125,8 +129,18 @@ int cmd_kat(int argc, char **argv) {
   long total[3] = {0, 0, 0};
   int errors = 0;
   json_t *files = as_json ? json_array() : NULL;
+  int untested = 0;
   for (int i = first_file; i < argc; i++) {
-    kat_run_file(argv[i], &opt, r);
+    /* A prompt followed by its expectedResults file is one run. */
+    if (i + 1 < argc && kat_is_answer_file_for(argv[i], argv[i + 1])) {
+      kat_run_pair(argv[i], argv[i + 1], &opt, r);
+      i++;
+    } else {
+      kat_run_file(argv[i], &opt, r);
+    }
+    /* A file in which nothing was tested (no groups, or every case skipped) is not a pass. */
+    r->nothing_tested = !r->error && r->pass == 0 && r->fail == 0;
+    untested += r->nothing_tested;
     total[0] += r->pass;
     total[1] += r->fail;
     total[2] += r->skip;
@@ -149,7 +163,7 @@ int cmd_kat(int argc, char **argv) {
                expect[k]);
     }
   }
-  int status = errors ? 2 : (total[1] > 0 || n_unmet > 0) ? 1 : 0;
+  int status = errors ? 2 : (total[1] > 0 || n_unmet > 0 || untested > 0) ? 1 : 0;
   if (as_json) {
     json_t *o = json_object();
     json_object_set_new(o, "files", files);
@@ -157,6 +171,7 @@ int cmd_kat(int argc, char **argv) {
     json_object_set_new(o, "fail", json_integer(total[1]));
     json_object_set_new(o, "skip", json_integer(total[2]));
     json_object_set_new(o, "malformed_files", json_integer(errors));
+    json_object_set_new(o, "untested_files", json_integer(untested));
     json_t *ex = json_array();
     for (int k = 0; k < n_unmet; k++) json_array_append_new(ex, json_string(unmet[k]));
     json_object_set_new(o, "unmet_expectations", ex);
@@ -165,8 +180,9 @@ int cmd_kat(int argc, char **argv) {
     fputc('\n', stdout);
     json_decref(o);
   } else {
-    printf("total: %ld passed, %ld failed, %ld skipped, %d malformed file%s\n", total[0], total[1],
-           total[2], errors, errors == 1 ? "" : "s");
+    printf("total: %ld passed, %ld failed, %ld skipped, %d malformed file%s%s\n", total[0],
+           total[1], total[2], errors, errors == 1 ? "" : "s",
+           untested ? ", files with nothing tested" : "");
     for (int k = 0; k < n_unmet; k++) printf("EXPECTATION NOT MET: %s\n", unmet[k]);
   }
   return status;

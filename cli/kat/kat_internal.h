@@ -24,6 +24,13 @@ typedef struct kat_ctx {
   const char *path;
   void **arena;
   size_t arena_len, arena_cap;
+  /* ACVP responder (cli/acvp): tests answered, whether LDTs run, the terminal progress line. */
+  long answered;
+  int run_ldt;
+  int progress;          /* 1 when stderr is a terminal */
+  long progress_total, progress_done;
+  double progress_last;  /* monotonic seconds of the last line drawn */
+  char progress_what[64];
 } kat_ctx;
 
 /* kat_alloc returns |n| zeroed bytes (at least 1) that live until kat_arena_reset, or NULL
@@ -156,7 +163,6 @@ void kj_test_id(json_t *group, json_t *test, char *out, size_t cap);
 /* ---- runners ---------------------------------------------------------------------------- */
 
 int kat_run_cavp(kat_ctx *c);              /* dispatches .rsp/.txt/.fax by content */
-int kat_run_json(kat_ctx *c, json_t *root); /* dispatches ACVP / Wycheproof by content */
 
 /* CAVP runners (file already parsed) */
 int kat_cavp_sha(kat_ctx *c, const rsp_file *f);
@@ -168,13 +174,8 @@ int kat_cavp_rsa_siggen(kat_ctx *c, const rsp_file *f, int pss);
 int kat_cavp_rsa_sigver(kat_ctx *c, const rsp_file *f, int pss);
 int kat_cavp_rsa_sp1(kat_ctx *c, const rsp_file *f);
 int kat_cavp_rsa_dp(kat_ctx *c, const rsp_file *f);
-
-/* ACVP runners */
-int kat_acvp_sha2(kat_ctx *c, json_t *root, int digest_bits);
-int kat_acvp_hmac(kat_ctx *c, json_t *root, int digest_bits);
-int kat_acvp_aes(kat_ctx *c, json_t *root, int cbc);
-int kat_acvp_drbg(kat_ctx *c, json_t *root);
-int kat_acvp_rsa(kat_ctx *c, json_t *root, const char *mode);
+int kat_cavp_rsa_keygen(kat_ctx *c, const rsp_file *f);
+int kat_cavp_rsa_x931(kat_ctx *c, const rsp_file *f);
 
 /* Wycheproof runners */
 int kat_wp_aes_cbc_pkcs5(kat_ctx *c, json_t *root);

@@ -88,56 +88,6 @@ int kat_cavp_hmac(kat_ctx *c, const rsp_file *f) {
   return rc;
 }
 
-int kat_acvp_hmac(kat_ctx *c, json_t *root, int digest_bits) {
-  fm_hash_alg alg;
-  if (alg_for_bytes(digest_bits / 8, &alg) < 0) return kat_error(c, "%s: unsupported", c->path);
-  const char *rev = "";
-  kj_str(c, root, "revision", "vector set", &rev);
-  kat_set_kind(c, "ACVP HMAC-SHA2-%d %s", digest_bits, rev);
-  json_t *groups = kj_array(c, root, "testGroups", "vector set");
-  if (groups == NULL) return -1;
-  size_t gi, ti;
-  json_t *g, *t;
-  json_array_foreach(groups, gi, g) {
-    char where[64], id[96];
-    snprintf(where, sizeof(where), "testGroups[%zu]", gi);
-    const char *type;
-    if (kj_str(c, g, "testType", where, &type) < 0) return -1;
-    json_t *tests = kj_array(c, g, "tests", where);
-    if (tests == NULL) return -1;
-    json_array_foreach(tests, ti, t) {
-      kj_test_id(g, t, id, sizeof(id));
-      if (strcmp(type, "AFT") != 0) {
-        kat_skip(c, "test type %s not known", type);
-        continue;
-      }
-      kat_bytes key, msg, mac;
-      long mac_bits;
-      if (kj_hex(c, t, "key", id, &key) < 0 || kj_hex(c, t, "msg", id, &msg) < 0 ||
-          kj_hex(c, t, "mac", id, &mac) < 0) {
-        return -1;
-      }
-      /* Revision 1.0 gives the lengths per group, 2.0 per test. */
-      json_t *holder = json_object_get(t, "macLen") ? t : g;
-      if (kj_int(c, holder, "macLen", id, &mac_bits) < 0) return -1;
-      long key_bits = (long)key.n * 8, msg_bits = (long)msg.n * 8;
-      json_t *kh = json_object_get(t, "keyLen") ? t : g;
-      json_t *mh = json_object_get(t, "msgLen") ? t : g;
-      if (json_object_get(kh, "keyLen") && kj_int(c, kh, "keyLen", id, &key_bits) < 0) return -1;
-      if (json_object_get(mh, "msgLen") && kj_int(c, mh, "msgLen", id, &msg_bits) < 0) return -1;
-      if (key_bits % 8 || msg_bits % 8 || mac_bits % 8) {
-        kat_skip(c, "bit-oriented lengths");
-      } else if ((size_t)key_bits / 8 != key.n || (size_t)msg_bits / 8 != msg.n ||
-                 (size_t)mac_bits / 8 != mac.n || mac.n == 0 || mac.n > (size_t)digest_bits / 8) {
-        return kat_error(c, "%s: %s: keyLen/msgLen/macLen do not match the values", c->path, id);
-      } else {
-        check_mac(c, id, alg, &key, &msg, &mac);
-      }
-      kat_arena_reset(c);
-    }
-  }
-  return 0;
-}
 
 /* Wycheproof MacTest: "valid" tags must verify and match; "invalid" ones must be rejected. */
 int kat_wp_hmac(kat_ctx *c, json_t *root, int digest_bits) {

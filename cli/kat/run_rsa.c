@@ -154,7 +154,9 @@ int kat_cavp_rsa_siggen(kat_ctx *c, const rsp_file *f, int pss) {
 
 int kat_cavp_rsa_sigver(kat_ctx *c, const rsp_file *f, int pss) {
   static const char *const start[] = {"SHAAlg", NULL};
-  static const char *const sticky[] = {"n", NULL};
+  /* [mod = ...] sections give n, and in SigVerPSS_186-3.rsp also p and q, before the first
+   * case (SHAAlg, e, d, Msg, S, SaltVal, Result). */
+  static const char *const sticky[] = {"n", "p", "q", NULL};
   rsp_walk w;
   rsp_case cs;
   int rc;
@@ -209,6 +211,34 @@ int kat_cavp_rsa_sigver(kat_ctx *c, const rsp_file *f, int pss) {
     kat_arena_reset(c);
   }
   return rc;
+}
+
+/* kat_cavp_rsa_keygen: the FIPS 186 KeyGen files (B.3.3 primality verdicts on prandom/qrandom,
+ * B.3.2/B.3.4-B.3.6 keys from seeds or auxiliary values). The module generates keys only from
+ * its own DRBG (fm_rsa_key_generate) and offers no primality test, so every case (one per `e`
+ * line) is skipped with that reason: the file is recognised, not malformed. */
+int kat_cavp_rsa_keygen(kat_ctx *c, const rsp_file *f) {
+  long n = 0;
+  for (size_t i = 0; i < f->n; i++) {
+    if (f->lines[i].type == RSP_KV && strcasecmp(f->lines[i].key, "e") == 0) n++;
+  }
+  kat_set_kind(c, "CAVP RSA KeyGen");
+  kat_skip_n(c, n, "RSA key generation from given random values or seeds (and B.3.3 primality "
+             "verdicts) is not offered: the module generates keys from its own DRBG only");
+  return 0;
+}
+
+/* kat_cavp_rsa_x931: the ANSI X9.31 SigGen/SigVer files (SigGen931_186-2 and kin, named in
+ * their header comment): the module offers no X9.31 signatures, so each case (one per SHAAlg
+ * line) is skipped with that reason. */
+int kat_cavp_rsa_x931(kat_ctx *c, const rsp_file *f) {
+  long n = 0;
+  for (size_t i = 0; i < f->n; i++) {
+    if (f->lines[i].type == RSP_KV && strcasecmp(f->lines[i].key, "SHAAlg") == 0) n++;
+  }
+  kat_set_kind(c, "CAVP RSA ANSI X9.31");
+  kat_skip_n(c, n, "ANSI X9.31 signatures are not offered by the module");
+  return 0;
 }
 
 /* import_full imports n, e, d, p, q (and dp, dq, qinv when all present and non-empty) as a CRT
@@ -354,146 +384,6 @@ int kat_cavp_rsa_dp(kat_ctx *c, const rsp_file *f) {
 }
 
 /* ---- ACVP -------------------------------------------------------------------------------- */
-
-/* acvp_primitive: signaturePrimitive (RSASP1) and decryptionPrimitive (RSADP) groups. The
- * key is in each test (or in the group); testPassed false means the input is out of range. */
-static int acvp_primitive(kat_ctx *c, json_t *g, json_t *t, const char *id, int decrypt) {
-  json_t *kh = json_object_get(t, "n") ? t : g;
-  kat_bytes n, e, d, p, q, dp, dq, qi, in, want = {0};
-  const char *in_name = decrypt ? "cipherText" : "message";
-  const char *out_name = decrypt ? "plainText" : "signature";
-  if (kj_num(c, kh, "n", id, &n) < 0 || kj_num(c, kh, "e", id, &e) < 0 ||
-      kj_num_opt(c, kh, "d", id, &d) < 0 || kj_num_opt(c, kh, "p", id, &p) < 0 ||
-      kj_num_opt(c, kh, "q", id, &q) < 0 || kj_num_opt(c, kh, "dmp1", id, &dp) < 0 ||
-      kj_num_opt(c, kh, "dmq1", id, &dq) < 0 || kj_num_opt(c, kh, "iqmp", id, &qi) < 0 ||
-      kj_num(c, t, in_name, id, &in) < 0) {
-    return -1;
-  }
-  int expect_ok;
-  if (kj_bool(c, t, "testPassed", id, &expect_ok) < 0) return -1;
-  if (expect_ok && kj_num(c, t, out_name, id, &want) < 0) return -1;
-  if (d.n == 0 && (p.n == 0 || q.n == 0)) {
-    return kat_error(c, "%s: %s: neither d nor p and q given", c->path, id);
-  }
-  fm_rsa_key *key = NULL;
-  int r = import_private(n, e, d, p, q, dp, dq, qi, &key);
-  if (r != FM_OK) {
-    if (!policy_skip(c, r, bit_len(n), "private")) {
-      kat_fail(c, id, "key import returned %s", fm_strerror(r));
-    }
-    return 0;
-  }
-  size_t klen = 0, out_len = 0;
-  fm_rsa_key_size(key, &klen);
-  uint8_t *out = kat_alloc(c, klen);
-  if (out == NULL) {
-    fm_rsa_key_free(key);
-    return -1;
-  }
-  r = decrypt ? fm_rsa_rsadp(key, in.p, in.n, out, klen, &out_len)
-              : fm_rsa_rsasp1(key, in.p, in.n, out, klen, &out_len);
-  if (!expect_ok) {
-    if (r == FM_ERR_OUT_OF_RANGE) {
-      kat_pass(c);
-    } else {
-      kat_fail(c, id, "testPassed false (input out of range): expected FM_ERR_OUT_OF_RANGE, got %s",
-               fm_strerror(r));
-    }
-  } else if (r != FM_OK) {
-    kat_fail(c, id, "%s returned %s", decrypt ? "RSADP" : "RSASP1", fm_strerror(r));
-  } else {
-    kat_bytes w = left_pad(c, want, klen);
-    kat_compare(c, id, out_name, out, out_len, w.p, w.n);
-  }
-  fm_rsa_key_free(key);
-  return 0;
-}
-
-/* acvp_sigver: RSA sigVer groups (sigType pkcs1v1.5 or pss, hashAlg, n and e per group). */
-static int acvp_sigver(kat_ctx *c, json_t *g, json_t *t, const char *id, const char *where) {
-  const char *sig_type, *hash_name;
-  if (kj_str(c, g, "sigType", where, &sig_type) < 0 || kj_str(c, g, "hashAlg", where, &hash_name) < 0) {
-    return -1;
-  }
-  int pss = strcasecmp(sig_type, "pss") == 0;
-  if (!pss && strcasecmp(sig_type, "pkcs1v1.5") != 0) {
-    kat_skip(c, "signature type %s is not offered", sig_type);
-    return 0;
-  }
-  fm_hash_alg alg;
-  if (hash_from_name(hash_name, &alg) < 0) {
-    kat_skip(c, "hash %s is not offered (SHA-256/384/512 only)", hash_name);
-    return 0;
-  }
-  json_t *kh = json_object_get(t, "n") ? t : g;
-  kat_bytes n, e, msg, sig;
-  int expect_ok;
-  long salt_len = -1;
-  if (kj_num(c, kh, "n", id, &n) < 0 || kj_num(c, kh, "e", id, &e) < 0 ||
-      kj_hex(c, t, "message", id, &msg) < 0 || kj_num(c, t, "signature", id, &sig) < 0 ||
-      kj_bool(c, t, "testPassed", id, &expect_ok) < 0) {
-    return -1;
-  }
-  if (pss && json_object_get(g, "saltLen") && kj_int(c, g, "saltLen", where, &salt_len) < 0) return -1;
-  const char *mask;
-  if (pss && json_object_get(g, "maskFunction") && kj_str(c, g, "maskFunction", where, &mask) == 0 &&
-      strcasecmp(mask, "mgf1") != 0) {
-    kat_skip(c, "mask function %s is not offered (MGF1 only)", mask);
-    return 0;
-  }
-  fm_rsa_key *key = NULL;
-  int r = import_public(n, e, &key);
-  if (r != FM_OK) {
-    if (!policy_skip(c, r, bit_len(n), "public")) kat_fail(c, id, "public key import returned %s", fm_strerror(r));
-    return 0;
-  }
-  size_t klen = 0;
-  fm_rsa_key_size(key, &klen);
-  kat_bytes s = left_pad(c, sig, klen);
-  r = pss ? fm_rsa_verify_pss(key, alg, msg.p, msg.n,
-                              salt_len >= 0 ? (size_t)salt_len : FM_RSA_PSS_SALT_LEN_ANY, s.p, s.n)
-          : fm_rsa_verify_pkcs1v15(key, alg, msg.p, msg.n, s.p, s.n);
-  if (expect_ok && r != FM_OK) {
-    kat_fail(c, id, "valid signature rejected: %s", fm_strerror(r));
-  } else if (!expect_ok && r != FM_ERR_VERIFY) {
-    kat_fail(c, id, "invalid signature: expected FM_ERR_VERIFY, got %s", fm_strerror(r));
-  } else {
-    kat_pass(c);
-  }
-  fm_rsa_key_free(key);
-  return 0;
-}
-
-int kat_acvp_rsa(kat_ctx *c, json_t *root, const char *mode) {
-  int kind;
-  if (strcmp(mode, "signaturePrimitive") == 0) {
-    kind = 1;
-  } else if (strcmp(mode, "decryptionPrimitive") == 0) {
-    kind = 2;
-  } else if (strcmp(mode, "sigVer") == 0) {
-    kind = 3;
-  } else {
-    return kat_error(c, "%s: ACVP RSA mode \"%s\" is not known to the runner", c->path, mode);
-  }
-  kat_set_kind(c, "ACVP RSA %s", mode);
-  json_t *groups = kj_array(c, root, "testGroups", "vector set");
-  if (groups == NULL) return -1;
-  size_t gi, ti;
-  json_t *g, *t;
-  json_array_foreach(groups, gi, g) {
-    char where[64], id[96];
-    snprintf(where, sizeof(where), "testGroups[%zu]", gi);
-    json_t *tests = kj_array(c, g, "tests", where);
-    if (tests == NULL) return -1;
-    json_array_foreach(tests, ti, t) {
-      kj_test_id(g, t, id, sizeof(id));
-      int r = kind == 3 ? acvp_sigver(c, g, t, id, where) : acvp_primitive(c, g, t, id, kind == 2);
-      kat_arena_reset(c);
-      if (r < 0) return -1;
-    }
-  }
-  return 0;
-}
 
 /* ---- Wycheproof -------------------------------------------------------------------------- */
 

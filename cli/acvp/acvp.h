@@ -1,0 +1,84 @@
+/* The ACVP responder: answers an ACVP vector set (a prompt as the server sends it) through the
+ * public fipsmod API and builds the response of the ACVP specification
+ * (../shared/specs/acvp/: draft-fussell-acvp-spec, and per algorithm the *-responses sections).
+ *
+ * One code path serves both commands: `fipsmod acvp` writes the response; `fipsmod kat` builds
+ * the same response and checks it against the answers the file carries (acvp_check). */
+#ifndef FIPSMOD_CLI_ACVP_H
+#define FIPSMOD_CLI_ACVP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <jansson.h>
+
+#include "cli/kat/kat_internal.h"
+
+/* acvp_body returns the vector-set object of |root|: the object itself, or in the server's
+ * [{"acvVersion": ...}, {vector set}] form the element that carries "algorithm" or
+ * "testGroups". NULL when there is none. */
+json_t *acvp_body(json_t *root);
+
+/* acvp_respond answers every offered test of the vector set |set| and returns the response body
+ * {vsId, algorithm, mode, revision, testGroups: [{tgId, tests: [{tcId, ...}]}]} in *out (a new
+ * reference). Tests and groups the module does not offer are left out and counted with their
+ * reason (kat_skip); a test the module failed to answer is left out and counted as a failure
+ * (kat_fail); c->answered counts the answered tests. Returns 0, or -1 on a malformed set (the
+ * error is recorded in c->report). */
+int acvp_respond(kat_ctx *c, json_t *set, json_t **out);
+
+/* acvp_check compares the response |resp| (from acvp_respond on |set|) with the answers in
+ * |expected| (an internalProjection or expectedResults body; may be |set| itself), test by
+ * test: equal fields pass; answers the module chose itself (keys, signatures, IVs) are checked
+ * by their properties instead. Counts pass/fail in c->report. Returns 0, or -1 when the
+ * expected answers are malformed. */
+int acvp_check(kat_ctx *c, json_t *set, json_t *resp, json_t *expected);
+
+/* acvp_has_answers returns 1 when |set| carries answers (an internalProjection: some test has a
+ * field that only responses have). */
+int acvp_has_answers(json_t *set);
+
+/* ---- shared by the responders ------------------------------------------------------------ */
+
+/* Readers that accept a number or boolean either as a JSON value or as a string ("256",
+ * "true"). Each returns 0, 1 when the field is absent (only the _opt forms), or -1 (error
+ * recorded) when it is malformed. */
+int av_int(kat_ctx *c, json_t *o, const char *field, const char *where, long long *out);
+int av_int_opt(kat_ctx *c, json_t *o, const char *field, const char *where, long long *out);
+int av_bool(kat_ctx *c, json_t *o, const char *field, const char *where, int *out);
+int av_bool_opt(kat_ctx *c, json_t *o, const char *field, const char *where, int *out);
+/* av_str_opt: the string, or NULL when absent (a non-string is an error, -1). */
+int av_str_opt(kat_ctx *c, json_t *o, const char *field, const char *where, const char **out);
+/* av_get returns the first present field among |names| (NULL-terminated), or NULL. */
+json_t *av_get(json_t *o, const char *const *names, const char **which);
+
+/* Response builders. */
+json_t *ar_group(json_t *g);               /* {tgId, tests: []} for prompt group |g| */
+json_t *ar_test(json_t *t);                /* {tcId} for prompt test |t| */
+void ar_hex(json_t *o, const char *field, const uint8_t *p, size_t n); /* upper-case hex */
+/* ar_add_test appends |rt| to the group's tests and counts it answered. */
+void ar_add_test(kat_ctx *c, json_t *rg, json_t *rt);
+/* ar_add_group appends |rg| to |groups| when it has tests (else drops it). */
+void ar_add_group(json_t *groups, json_t *rg);
+
+/* Progress on a terminal (stderr is a tty): ar_progress_start names the set and its number of
+ * tests; ar_progress_tick counts one test done; ar_progress_note shows a sub-step (LDT bytes).
+ * Nothing is printed when stderr is not a terminal. */
+void ar_progress_start(kat_ctx *c, const char *what, long total);
+void ar_progress_tick(kat_ctx *c);
+void ar_progress_note(kat_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ar_progress_end(kat_ctx *c);
+
+/* Per-algorithm responders: |groups| is the response's testGroups array to fill. */
+int acvp_sha2(kat_ctx *c, json_t *set, json_t *groups, int digest_bits);
+int acvp_hmac(kat_ctx *c, json_t *set, json_t *groups, int digest_bits);
+int acvp_aes(kat_ctx *c, json_t *set, json_t *groups, int mode);
+int acvp_drbg(kat_ctx *c, json_t *set, json_t *groups);
+int acvp_rsa(kat_ctx *c, json_t *set, json_t *groups, const char *mode, const char *revision);
+
+enum { ACVP_ECB = 1, ACVP_CBC = 2, ACVP_CTR = 3 };
+
+/* What the module chose itself in a response test (checked by property in kat mode). */
+int acvp_rsa_check_group(kat_ctx *c, const char *mode, json_t *pg, json_t *rg, json_t *eg,
+                         const char *where);
+
+#endif

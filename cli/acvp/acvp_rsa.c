@@ -1,0 +1,802 @@
+/* ACVP RSA (draft-celi-acvp-rsa, rsa/sections/):
+ *   keyGen FIPS186-4 / FIPS186-5: GDT with B.3.3 / "probable" primes, the module generating the
+ *     key (e = 65537); seeded provable and auxiliary-prime methods and the B.3.3 KAT are not
+ *     offered;
+ *   sigGen FIPS186-4 / FIPS186-5: pkcs1v1.5 and pss (MGF1), one module key per group, n and e
+ *     returned at group level;
+ *   sigVer FIPS186-4 / FIPS186-5: pkcs1v1.5 and pss, n and e in the group (or the test);
+ *   signaturePrimitive 1.0 and 2.0 (RSASP1), decryptionPrimitive Sp800-56Br2 (RSADP with the
+ *     server's key) and 1.0 (RSADP with keys the module generates; the client forces
+ *     totalFailingTests failures with a modulus below the ciphertext). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli/acvp/acvp.h"
+#include "cli/acvp/acvp_bn.h"
+#include "fipsmod/rsa.h"
+
+static void wipe(void *p, size_t n) {
+  volatile uint8_t *v = p;
+  while (n--) *v++ = 0;
+}
+
+static int hash_of(const char *name, fm_hash_alg *alg, size_t *hlen) {
+  if (strcmp(name, "SHA2-256") == 0) {
+    *alg = FM_HASH_SHA256;
+    *hlen = 32;
+  } else if (strcmp(name, "SHA2-384") == 0) {
+    *alg = FM_HASH_SHA384;
+    *hlen = 48;
+  } else if (strcmp(name, "SHA2-512") == 0) {
+    *alg = FM_HASH_SHA512;
+    *hlen = 64;
+  } else {
+    return -1;
+  }
+  return 0;
+}
+
+static kat_bytes strip(kat_bytes b) {
+  while (b.n > 1 && b.p[0] == 0) {
+    b.p++;
+    b.n--;
+  }
+  return b;
+}
+
+static size_t bit_len(kat_bytes b) {
+  b = strip(b);
+  if (b.n == 0 || (b.n == 1 && b.p[0] == 0)) return 0;
+  size_t bits = (b.n - 1) * 8;
+  for (uint8_t top = b.p[0]; top; top >>= 1) bits++;
+  return bits;
+}
+
+/* cmp_num compares two big-endian numbers. */
+static int cmp_num(kat_bytes a, kat_bytes b) {
+  a = strip(a);
+  b = strip(b);
+  if (a.n != b.n) return a.n < b.n ? -1 : 1;
+  int r = memcmp(a.p, b.p, a.n);
+  return r < 0 ? -1 : r > 0;
+}
+
+/* num: a big-endian number field of the test, else of the group (NULL names try aliases).
+ * Returns 0, 1 when absent, -1 when malformed. */
+static int num(kat_ctx *c, json_t *t, json_t *g, const char *const *names, const char *id,
+               kat_bytes *out) {
+  const char *which = NULL;
+  json_t *holder = av_get(t, names, &which) ? t : av_get(g, names, &which) ? g : NULL;
+  out->p = NULL;
+  out->n = 0;
+  if (holder == NULL) return 1;
+  return kj_num(c, holder, which, id, out) < 0 ? -1 : 0;
+}
+
+#define NAMES(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+static void put_component(json_t *o, const char *field, const fm_rsa_key *key,
+                          fm_rsa_component which) {
+  uint8_t buf[FM_RSA_MAX_BYTES];
+  size_t len = 0;
+  if (fm_rsa_key_export(key, which, buf, sizeof(buf), &len) == FM_OK) {
+    kat_bytes b = strip((kat_bytes){buf, len});
+    ar_hex(o, field, b.p, b.n);
+  } else {
+    json_object_set_new(o, field, json_null());
+  }
+  wipe(buf, sizeof(buf));
+}
+
+static int modulo_offered(long long m) { return m == 2048 || m == 3072 || m == 4096; }
+
+/* ---- keyGen ------------------------------------------------------------------------------ */
+
+static int keygen(kat_ctx *c, json_t *set, json_t *groups) {
+  size_t gi, ti;
+  json_t *g, *t;
+  json_array_foreach(json_object_get(set, "testGroups"), gi, g) {
+    char where[64], id[96];
+    snprintf(where, sizeof(where), "testGroups[%zu]", gi);
+    const char *type, *randpq = NULL, *fmt = NULL, *pubexp = NULL;
+    long long modulo;
+    json_t *tests = kj_array(c, g, "tests", where);
+    if (tests == NULL || kj_str(c, g, "testType", where, &type) < 0 ||
+        av_str_opt(c, g, "randPQ", where, &randpq) < 0 || av_str_opt(c, g, "keyFormat", where, &fmt) < 0 ||
+        av_str_opt(c, g, "pubExp", where, &pubexp) < 0 || av_int(c, g, "modulo", where, &modulo) < 0) {
+      return -1;
+    }
+    long n = (long)json_array_size(tests);
+    int crt = fmt != NULL && strcmp(fmt, "crt") == 0;
+    int fixed = pubexp != NULL && strcmp(pubexp, "fixed") == 0;
+    if (randpq == NULL || (strcmp(randpq, "B.3.3") != 0 && strcasecmp(randpq, "probable") != 0)) {
+      kat_skip_n(c, n, "keyGen randPQ %s is not offered (the module generates B.3.3 probable "
+                 "primes only)", randpq ? randpq : "(none)");
+      continue;
+    }
+    if (strcmp(type, "KAT") == 0) {
+      kat_skip_n(c, n, "keyGen B.3.3 KAT (a verdict on given pRand/qRand): the module offers no "
+                 "primality-test service");
+      continue;
+    }
+    if (strcmp(type, "GDT") != 0) {
+      kat_skip_n(c, n, "keyGen test type %s with randPQ %s is not offered (GDT only)", type, randpq);
+      continue;
+    }
+    if (!modulo_offered(modulo)) {
+      kat_skip_n(c, n, "keyGen modulo %lld is not offered (2048, 3072, 4096)", modulo);
+      continue;
+    }
+    if (fixed) {
+      kat_bytes fe;
+      if (num(c, g, NULL, NAMES("fixedPubExp", "fixedPubExpValue"), where, &fe) < 0) return -1;
+      kat_bytes f4 = {(uint8_t *)"\x01\x00\x01", 3};
+      if (fe.n != 0 && cmp_num(fe, f4) != 0) {
+        kat_skip_n(c, n, "keyGen fixed public exponent other than 65537 is not offered");
+        continue;
+      }
+    }
+    json_t *rg = ar_group(g);
+    json_array_foreach(tests, ti, t) {
+      kj_test_id(g, t, id, sizeof(id));
+      fm_rsa_key *key = NULL;
+      int r = fm_rsa_key_generate((unsigned)modulo, &key);
+      if (r != FM_OK) {
+        kat_fail(c, id, "key generation returned %s", fm_strerror(r));
+      } else {
+        json_t *rt = ar_test(t);
+        /* keygen responses (rsa/sections/07-keygen-responses.adoc): p, q, n and e (the
+         * server's result projection always carries e, also for a fixed exponent), and d, or
+         * dmp1/dmq1/iqmp for the crt key format. */
+        put_component(rt, "e", key, FM_RSA_E);
+        put_component(rt, "p", key, FM_RSA_P);
+        put_component(rt, "q", key, FM_RSA_Q);
+        put_component(rt, "n", key, FM_RSA_N);
+        if (crt) {
+          put_component(rt, "dmp1", key, FM_RSA_DP);
+          put_component(rt, "dmq1", key, FM_RSA_DQ);
+          put_component(rt, "iqmp", key, FM_RSA_QINV);
+        } else {
+          put_component(rt, "d", key, FM_RSA_D);
+        }
+        ar_add_test(c, rg, rt);
+      }
+      fm_rsa_key_free(key);
+      ar_progress_tick(c);
+    }
+    ar_add_group(groups, rg);
+  }
+  return 0;
+}
+
+/* ---- sigGen / sigVer: the group's scheme ---------------------------------------------------- */
+
+typedef struct scheme {
+  int pss;
+  fm_hash_alg alg;
+  size_t hlen;
+  long long salt_len; /* -1: not given */
+} scheme;
+
+/* group_scheme reads sigType, hashAlg, saltLen, maskFunction and conformance. Returns 0 when
+ * offered, 1 when the group was skipped (counted), -1 when malformed. */
+static int group_scheme(kat_ctx *c, json_t *g, const char *where, long n, int sign, scheme *s) {
+  const char *type, *hash, *mask = NULL, *conf = NULL;
+  if (kj_str(c, g, "sigType", where, &type) < 0 || kj_str(c, g, "hashAlg", where, &hash) < 0 ||
+      av_str_opt(c, g, "maskFunction", where, &mask) < 0 ||
+      av_str_opt(c, g, "conformance", where, &conf) < 0) {
+    return -1;
+  }
+  s->salt_len = -1;
+  if (av_int_opt(c, g, "saltLen", where, &s->salt_len) < 0) return -1;
+  s->pss = strcasecmp(type, "pss") == 0;
+  if (!s->pss && strcasecmp(type, "pkcs1v1.5") != 0) {
+    kat_skip_n(c, n, "signature type %s is not offered (pkcs1v1.5 and pss only)", type);
+    return 1;
+  }
+  if (conf != NULL && conf[0] != '\0') {
+    kat_skip_n(c, n, "conformance %s (SP 800-106 randomized hashing) is not offered", conf);
+    return 1;
+  }
+  if (hash_of(hash, &s->alg, &s->hlen) < 0) {
+    kat_skip_n(c, n, "hash %s is not offered (SHA2-256/384/512)", hash);
+    return 1;
+  }
+  if (s->pss && mask != NULL && strcasecmp(mask, "mgf1") != 0) {
+    kat_skip_n(c, n, "PSS mask function %s is not offered (MGF1 only)", mask);
+    return 1;
+  }
+  if (s->pss && sign && s->salt_len < 0) {
+    kat_error(c, "%s: %s: pss group without saltLen", c->path, where);
+    return -1;
+  }
+  if (s->pss && sign && (unsigned long long)s->salt_len > s->hlen) {
+    kat_skip_n(c, n, "PSS salt of %lld bytes, longer than the hash, is refused for signing "
+               "(FIPS 186-5 5.4)", s->salt_len);
+    return 1;
+  }
+  return 0;
+}
+
+static int siggen(kat_ctx *c, json_t *set, json_t *groups) {
+  size_t gi, ti;
+  json_t *g, *t;
+  json_array_foreach(json_object_get(set, "testGroups"), gi, g) {
+    char where[64], id[96];
+    snprintf(where, sizeof(where), "testGroups[%zu]", gi);
+    json_t *tests = kj_array(c, g, "tests", where);
+    long long modulo;
+    if (tests == NULL || av_int(c, g, "modulo", where, &modulo) < 0) return -1;
+    long n = (long)json_array_size(tests);
+    scheme s;
+    int sr = group_scheme(c, g, where, n, 1, &s);
+    if (sr < 0) return -1;
+    if (sr > 0) continue;
+    if (!modulo_offered(modulo)) {
+      kat_skip_n(c, n, "sigGen modulo %lld is not offered (2048, 3072, 4096)", modulo);
+      continue;
+    }
+    /* One key per group, generated by the module; n and e go in the group's response. */
+    fm_rsa_key *key = NULL;
+    int r = fm_rsa_key_generate((unsigned)modulo, &key);
+    if (r != FM_OK) {
+      json_array_foreach(tests, ti, t) {
+        kj_test_id(g, t, id, sizeof(id));
+        kat_fail(c, id, "group key generation returned %s", fm_strerror(r));
+      }
+      continue;
+    }
+    json_t *rg = ar_group(g);
+    put_component(rg, "n", key, FM_RSA_N);
+    put_component(rg, "e", key, FM_RSA_E);
+    size_t klen = 0;
+    fm_rsa_key_size(key, &klen);
+    json_array_foreach(tests, ti, t) {
+      kj_test_id(g, t, id, sizeof(id));
+      kat_bytes msg;
+      if (kj_hex(c, t, "message", id, &msg) < 0) {
+        fm_rsa_key_free(key);
+        json_decref(rg);
+        return -1;
+      }
+      uint8_t sig[FM_RSA_MAX_BYTES];
+      size_t sig_len = 0;
+      r = s.pss ? fm_rsa_sign_pss(key, s.alg, msg.p, msg.n, (size_t)s.salt_len, sig, sizeof(sig),
+                                  &sig_len)
+                : fm_rsa_sign_pkcs1v15(key, s.alg, msg.p, msg.n, sig, sizeof(sig), &sig_len);
+      if (r != FM_OK) {
+        kat_fail(c, id, "signing returned %s", fm_strerror(r));
+      } else {
+        json_t *rt = ar_test(t);
+        ar_hex(rt, "signature", sig, sig_len);
+        ar_add_test(c, rg, rt);
+      }
+      ar_progress_tick(c);
+      kat_arena_reset(c);
+    }
+    fm_rsa_key_free(key);
+    ar_add_group(groups, rg);
+  }
+  return 0;
+}
+
+/* public_key imports (n, e) of the test or group; returns the import status, or 1 (skipped,
+ * counted) for a key the module's policy refuses, -100 on a malformed file. */
+static int public_key(kat_ctx *c, json_t *t, json_t *g, const char *id, fm_rsa_key **key) {
+  kat_bytes n, e;
+  int a = num(c, t, g, NAMES("n"), id, &n), b = num(c, t, g, NAMES("e"), id, &e);
+  if (a < 0 || b < 0) return -100;
+  if (a == 1 || b == 1) {
+    kat_error(c, "%s: %s: no n and e in the test or its group", c->path, id);
+    return -100;
+  }
+  int r = fm_rsa_key_import_public(n.p, n.n, e.p, e.n, key);
+  if (r == FM_ERR_KEY_SIZE) {
+    kat_skip(c, "public key of %zu bits is not offered (1024..16384)", bit_len(n));
+    return 1;
+  }
+  if (r == FM_ERR_BAD_KEY) {
+    kat_skip(c, "public key refused by the module (e below 65537 or not odd, or n even)");
+    return 1;
+  }
+  return r;
+}
+
+static int sigver(kat_ctx *c, json_t *set, json_t *groups) {
+  size_t gi, ti;
+  json_t *g, *t;
+  json_array_foreach(json_object_get(set, "testGroups"), gi, g) {
+    char where[64], id[96];
+    snprintf(where, sizeof(where), "testGroups[%zu]", gi);
+    json_t *tests = kj_array(c, g, "tests", where);
+    if (tests == NULL) return -1;
+    scheme s;
+    int sr = group_scheme(c, g, where, (long)json_array_size(tests), 0, &s);
+    if (sr < 0) return -1;
+    if (sr > 0) continue;
+    json_t *rg = ar_group(g);
+    json_array_foreach(tests, ti, t) {
+      kj_test_id(g, t, id, sizeof(id));
+      kat_bytes msg, sig;
+      fm_rsa_key *key = NULL;
+      if (kj_hex(c, t, "message", id, &msg) < 0 || kj_num(c, t, "signature", id, &sig) < 0) {
+        json_decref(rg);
+        return -1;
+      }
+      int r = public_key(c, t, g, id, &key);
+      if (r == -100) {
+        json_decref(rg);
+        return -1;
+      }
+      if (r == FM_OK) {
+        size_t klen = 0;
+        fm_rsa_key_size(key, &klen);
+        /* A signature is a number below n: written with a dropped leading zero it is padded
+         * back to the key's length; a longer one is simply invalid. */
+        uint8_t *sb = kat_alloc(c, sig.n > klen ? sig.n : klen);
+        size_t sl = sig.n;
+        if (sb == NULL) {
+          fm_rsa_key_free(key);
+          json_decref(rg);
+          return -1;
+        }
+        if (sig.n < klen) {
+          memcpy(sb + klen - sig.n, sig.p, sig.n);
+          sl = klen;
+        } else {
+          memcpy(sb, sig.p, sig.n);
+        }
+        r = s.pss ? fm_rsa_verify_pss(key, s.alg, msg.p, msg.n,
+                                      s.salt_len < 0 ? FM_RSA_PSS_SALT_LEN_ANY : (size_t)s.salt_len,
+                                      sb, sl)
+                  : fm_rsa_verify_pkcs1v15(key, s.alg, msg.p, msg.n, sb, sl);
+        if (r == FM_OK || r == FM_ERR_VERIFY) {
+          json_t *rt = ar_test(t);
+          json_object_set_new(rt, "testPassed", json_boolean(r == FM_OK));
+          ar_add_test(c, rg, rt);
+        } else {
+          kat_fail(c, id, "verification returned %s", fm_strerror(r));
+        }
+      } else if (r != 1) {
+        kat_fail(c, id, "public key import returned %s", fm_strerror(r));
+      }
+      fm_rsa_key_free(key);
+      ar_progress_tick(c);
+      kat_arena_reset(c);
+    }
+    ar_add_group(groups, rg);
+  }
+  return 0;
+}
+
+/* ---- primitives with the server's key ------------------------------------------------------ */
+
+/* private_key builds the test's key for RSASP1 / RSADP: n, e and d (given, or computed from
+ * p, q and e for a key in CRT form). fm_rsa_key_import_private_nd serves exactly these
+ * primitives. Returns the import status; 1 when skipped (counted); -100 when malformed. */
+static int private_key(kat_ctx *c, json_t *t, json_t *g, const char *id, fm_rsa_key **key) {
+  kat_bytes n, e, d, p, q;
+  int rn = num(c, t, g, NAMES("n"), id, &n), re = num(c, t, g, NAMES("e"), id, &e);
+  int rd = num(c, t, g, NAMES("d", "D"), id, &d);
+  int rp = num(c, t, g, NAMES("p", "P"), id, &p), rq = num(c, t, g, NAMES("q", "Q"), id, &q);
+  if (rn < 0 || re < 0 || rd < 0 || rp < 0 || rq < 0) return -100;
+  /* A server may write the components a key format does not use as 0 (d of a CRT key). */
+  if (rd == 0 && bit_len(d) == 0) rd = 1;
+  if (rp == 0 && bit_len(p) == 0) rp = 1;
+  if (rq == 0 && bit_len(q) == 0) rq = 1;
+  if (rn == 1 || re == 1 || (rd == 1 && (rp == 1 || rq == 1))) {
+    kat_error(c, "%s: %s: the key needs n, e and d (or p and q)", c->path, id);
+    return -100;
+  }
+  uint8_t dbuf[FM_RSA_MAX_BYTES];
+  if (rd == 1) {
+    size_t dl = 0;
+    if (acvp_rsa_private_exponent(e.p, e.n, p.p, p.n, q.p, q.n, dbuf, sizeof(dbuf), &dl) < 0) {
+      kat_skip(c, "CRT-form key without d and with e >= 2^64: the runner cannot derive d");
+      return 1;
+    }
+    d.p = dbuf;
+    d.n = dl;
+  }
+  int r = fm_rsa_key_import_private_nd(n.p, n.n, e.p, e.n, d.p, d.n, key);
+  wipe(dbuf, sizeof(dbuf));
+  if (r == FM_ERR_KEY_SIZE) {
+    kat_skip(c, "private key of %zu bits is not offered (2048..16384)", bit_len(n));
+    return 1;
+  }
+  return r;
+}
+
+/* primitive: signaturePrimitive 1.0 / 2.0 and decryptionPrimitive Sp800-56Br2. testPassed is
+ * false when the input is out of range (RSASP1: m >= n; RSADP: c <= 1 or c >= n - 1). */
+static int primitive(kat_ctx *c, json_t *set, json_t *groups, int decrypt) {
+  size_t gi, ti;
+  json_t *g, *t;
+  const char *const *in_names = decrypt ? NAMES("ct", "cipherText", "ciphertext") : NAMES("message");
+  const char *out_name = decrypt ? "pt" : "signature";
+  json_array_foreach(json_object_get(set, "testGroups"), gi, g) {
+    char where[64], id[96];
+    snprintf(where, sizeof(where), "testGroups[%zu]", gi);
+    json_t *tests = kj_array(c, g, "tests", where);
+    if (tests == NULL) return -1;
+    json_t *rg = ar_group(g);
+    json_array_foreach(tests, ti, t) {
+      kj_test_id(g, t, id, sizeof(id));
+      kat_bytes in;
+      fm_rsa_key *key = NULL;
+      int ri = num(c, t, NULL, in_names, id, &in);
+      if (ri != 0) {
+        if (ri == 1) kat_error(c, "%s: %s: field \"%s\" is missing", c->path, id, in_names[0]);
+        json_decref(rg);
+        return -1;
+      }
+      int r = private_key(c, t, g, id, &key);
+      if (r == -100) {
+        json_decref(rg);
+        return -1;
+      }
+      if (r == FM_OK) {
+        size_t klen = 0, out_len = 0;
+        fm_rsa_key_size(key, &klen);
+        uint8_t out[FM_RSA_MAX_BYTES];
+        r = decrypt ? fm_rsa_rsadp(key, in.p, in.n, out, sizeof(out), &out_len)
+                    : fm_rsa_rsasp1(key, in.p, in.n, out, sizeof(out), &out_len);
+        if (r == FM_OK || r == FM_ERR_OUT_OF_RANGE) {
+          json_t *rt = ar_test(t);
+          json_object_set_new(rt, "testPassed", json_boolean(r == FM_OK));
+          if (r == FM_OK) ar_hex(rt, out_name, out, out_len);
+          ar_add_test(c, rg, rt);
+        } else {
+          kat_fail(c, id, "%s returned %s", decrypt ? "RSADP" : "RSASP1", fm_strerror(r));
+        }
+        wipe(out, sizeof(out));
+      } else if (r != 1) {
+        kat_fail(c, id, "key import returned %s", fm_strerror(r));
+      }
+      fm_rsa_key_free(key);
+      ar_progress_tick(c);
+      kat_arena_reset(c);
+    }
+    ar_add_group(groups, rg);
+  }
+  return 0;
+}
+
+/* ---- decryptionPrimitive 1.0: the module's own keys ----------------------------------------- */
+
+#define DP_POOL 8
+typedef struct dp_pool {
+  fm_rsa_key *key[DP_POOL];
+  uint8_t n[DP_POOL][256];
+  int count;
+} dp_pool;
+
+static int pool_grow(dp_pool *pl) {
+  if (pl->count == DP_POOL) return FM_ERR_UNSUPPORTED;
+  fm_rsa_key *k = NULL;
+  int r = fm_rsa_key_generate(2048, &k);
+  if (r != FM_OK) return r;
+  size_t len = 0;
+  r = fm_rsa_key_export(k, FM_RSA_N, pl->n[pl->count], 256, &len);
+  if (r != FM_OK) {
+    fm_rsa_key_free(k);
+    return r;
+  }
+  pl->key[pl->count++] = k;
+  return FM_OK;
+}
+
+/* pool_find returns a key whose n is above c + 1 (want_pass) or at most c, growing the pool
+ * when none fits; -1 when none could be found. */
+static int pool_find(dp_pool *pl, kat_bytes cbytes, int want_pass, int *status) {
+  for (int attempt = 0;; attempt++) {
+    for (int i = 0; i < pl->count; i++) {
+      kat_bytes n = {pl->n[i], 256};
+      int cmp = cmp_num(cbytes, n);
+      /* pass needs 1 < c < n - 1: c + 2 <= n; checked loosely as c < n, with RSADP refusing
+       * c = n - 1, which then counts as the key not fitting. */
+      if (want_pass ? cmp < 0 : cmp >= 0) return i;
+    }
+    *status = pool_grow(pl);
+    if (*status != FM_OK) return -1;
+  }
+}
+
+static int decprim_v1(kat_ctx *c, json_t *set, json_t *groups) {
+  size_t gi, ti, ri;
+  json_t *g, *t, *res;
+  dp_pool pl = {0};
+  int rc = 0;
+  json_array_foreach(json_object_get(set, "testGroups"), gi, g) {
+    char where[64], id[96];
+    snprintf(where, sizeof(where), "testGroups[%zu]", gi);
+    json_t *tests = kj_array(c, g, "tests", where);
+    long long fails = 0;
+    if (tests == NULL || av_int_opt(c, g, "totalFailingTests", where, &fails) < 0) {
+      rc = -1;
+      break;
+    }
+    json_t *rg = ar_group(g);
+    json_array_foreach(tests, ti, t) {
+      kj_test_id(g, t, id, sizeof(id));
+      json_t *arr = kj_array(c, t, "resultsArray", id);
+      if (arr == NULL) {
+        rc = -1;
+        break;
+      }
+      size_t m = json_array_size(arr);
+      kat_bytes *cts = kat_alloc(c, (m ? m : 1) * sizeof(kat_bytes));
+      int *fail_it = kat_alloc(c, (m ? m : 1) * sizeof(int));
+      if (cts == NULL || fail_it == NULL) {
+        rc = -1;
+        break;
+      }
+      json_array_foreach(arr, ri, res) {
+        if (num(c, res, NULL, NAMES("cipherText", "ct", "ciphertext"), id, &cts[ri]) != 0) {
+          if (!c->report->error) kat_error(c, "%s: %s: resultsArray[%zu] has no cipherText", c->path, id, ri);
+          rc = -1;
+          break;
+        }
+      }
+      if (rc < 0) break;
+      /* Force the failures on the largest ciphertexts, which a 2048-bit modulus can lie below. */
+      for (long long f = 0; f < fails && (size_t)f < m; f++) {
+        size_t best = m;
+        for (size_t i = 0; i < m; i++) {
+          if (!fail_it[i] && (best == m || cmp_num(cts[i], cts[best]) > 0)) best = i;
+        }
+        fail_it[best] = 1;
+      }
+      json_t *out_arr = json_array();
+      int ok = 1;
+      for (size_t i = 0; i < m && ok; i++) {
+        int st = FM_OK;
+        int k = pool_find(&pl, cts[i], !fail_it[i], &st);
+        json_t *o = json_object();
+        if (k < 0) {
+          kat_fail(c, id, "resultsArray[%zu]: no module key with a modulus %s the ciphertext (%s)",
+                   i, fail_it[i] ? "at most" : "above", fm_strerror(st));
+          ok = 0;
+        } else if (fail_it[i]) {
+          put_component(o, "e", pl.key[k], FM_RSA_E);
+          put_component(o, "n", pl.key[k], FM_RSA_N);
+          json_object_set_new(o, "testPassed", json_false());
+        } else {
+          uint8_t out[256];
+          size_t out_len = 0;
+          int r = fm_rsa_rsadp(pl.key[k], cts[i].p, cts[i].n, out, sizeof(out), &out_len);
+          if (r != FM_OK) {
+            kat_fail(c, id, "resultsArray[%zu]: RSADP returned %s", i, fm_strerror(r));
+            ok = 0;
+          } else {
+            put_component(o, "e", pl.key[k], FM_RSA_E);
+            put_component(o, "n", pl.key[k], FM_RSA_N);
+            ar_hex(o, "plainText", out, out_len);
+            json_object_set_new(o, "testPassed", json_true());
+          }
+          wipe(out, sizeof(out));
+        }
+        json_array_append_new(out_arr, o);
+      }
+      if (ok) {
+        json_t *rt = ar_test(t);
+        json_object_set_new(rt, "resultsArray", out_arr);
+        ar_add_test(c, rg, rt);
+      } else {
+        json_decref(out_arr);
+      }
+      ar_progress_tick(c);
+      kat_arena_reset(c);
+    }
+    if (rc < 0) {
+      json_decref(rg);
+      break;
+    }
+    ar_add_group(groups, rg);
+  }
+  for (int i = 0; i < pl.count; i++) fm_rsa_key_free(pl.key[i]);
+  return rc;
+}
+
+int acvp_rsa(kat_ctx *c, json_t *set, json_t *groups, const char *mode, const char *revision) {
+  long total = 0;
+  size_t gi;
+  json_t *g;
+  json_array_foreach(json_object_get(set, "testGroups"), gi, g) {
+    total += (long)json_array_size(json_object_get(g, "tests"));
+  }
+  if (strcmp(mode, "keyGen") == 0) {
+    if (strcmp(revision, "FIPS186-4") != 0 && strcmp(revision, "FIPS186-5") != 0) goto unknown;
+    return keygen(c, set, groups);
+  }
+  if (strcmp(mode, "sigGen") == 0) {
+    if (strcmp(revision, "FIPS186-4") != 0 && strcmp(revision, "FIPS186-5") != 0) goto unknown;
+    return siggen(c, set, groups);
+  }
+  if (strcmp(mode, "sigVer") == 0) {
+    if (strcmp(revision, "FIPS186-4") != 0 && strcmp(revision, "FIPS186-5") != 0 &&
+        strcmp(revision, "FIPS186-2") != 0) {
+      goto unknown;
+    }
+    return sigver(c, set, groups);
+  }
+  if (strcmp(mode, "signaturePrimitive") == 0) {
+    if (strcmp(revision, "1.0") != 0 && strcmp(revision, "2.0") != 0) goto unknown;
+    return primitive(c, set, groups, 0);
+  }
+  if (strcasecmp(mode, "decryptionPrimitive") == 0) {
+    if (strcmp(revision, "1.0") == 0) return decprim_v1(c, set, groups);
+    if (strcasecmp(revision, "Sp800-56Br2") == 0) return primitive(c, set, groups, 1);
+    goto unknown;
+  }
+unknown:
+  kat_skip_n(c, total, "RSA mode %s revision %s is not offered", mode, revision);
+  return 0;
+}
+
+/* ---- kat mode: answers the module chose itself ------------------------------------------- */
+
+static int check_keygen_test(kat_ctx *c, json_t *pg, json_t *rt, const char *id) {
+  kat_bytes n, e, d, p, q, dp, dq, qi;
+  long long modulo = 0;
+  if (num(c, rt, NULL, NAMES("n"), id, &n) != 0 || num(c, rt, NULL, NAMES("p"), id, &p) != 0 ||
+      num(c, rt, NULL, NAMES("q"), id, &q) != 0 || av_int(c, pg, "modulo", id, &modulo) < 0) {
+    kat_fail(c, id, "keyGen response lacks n, p or q");
+    return 0;
+  }
+  if (num(c, rt, NULL, NAMES("e"), id, &e) != 0 &&
+      num(c, pg, NULL, NAMES("fixedPubExp"), id, &e) != 0) {
+    e.p = (uint8_t *)"\x01\x00\x01";
+    e.n = 3;
+  }
+  int rd = num(c, rt, NULL, NAMES("d"), id, &d);
+  int rdp = num(c, rt, NULL, NAMES("dmp1"), id, &dp), rdq = num(c, rt, NULL, NAMES("dmq1"), id, &dq);
+  int rqi = num(c, rt, NULL, NAMES("iqmp"), id, &qi);
+  if (rd < 0 || rdp < 0 || rdq < 0 || rqi < 0) return -1;
+  uint8_t dbuf[FM_RSA_MAX_BYTES];
+  if (rd == 1) {
+    size_t dl = 0;
+    if (acvp_rsa_private_exponent(e.p, e.n, p.p, p.n, q.p, q.n, dbuf, sizeof(dbuf), &dl) < 0) {
+      kat_fail(c, id, "keyGen response: no d, and none follows from p, q and e");
+      return 0;
+    }
+    d.p = dbuf;
+    d.n = dl;
+  }
+  int crt = rdp == 0 && rdq == 0 && rqi == 0;
+  fm_rsa_private_components pc = {
+      .n = n.p, .n_len = n.n, .e = e.p, .e_len = e.n, .d = d.p, .d_len = d.n,
+      .p = p.p, .p_len = p.n, .q = q.p, .q_len = q.n,
+      .dp = crt ? dp.p : NULL, .dp_len = crt ? dp.n : 0,
+      .dq = crt ? dq.p : NULL, .dq_len = crt ? dq.n : 0,
+      .qinv = crt ? qi.p : NULL, .qinv_len = crt ? qi.n : 0,
+  };
+  fm_rsa_key *key = NULL;
+  /* The import validates n = p q, the sizes of p and q, d e = 1 mod p-1 and q-1 and the CRT
+   * values (rsa.h). */
+  int r = fm_rsa_key_import_private(&pc, &key);
+  wipe(dbuf, sizeof(dbuf));
+  if (r != FM_OK) {
+    kat_fail(c, id, "the generated key does not import: %s", fm_strerror(r));
+  } else if (bit_len(n) != (size_t)modulo) {
+    kat_fail(c, id, "the generated modulus has %zu bits, the group asks %lld", bit_len(n), modulo);
+  } else {
+    kat_pass(c);
+  }
+  fm_rsa_key_free(key);
+  return 0;
+}
+
+/* verify_with: 1 when |sig| verifies under (n, e) with the group's scheme, 0 when not, -1 when
+ * the key does not import. */
+static int verify_with(kat_bytes n, kat_bytes e, const scheme *s, kat_bytes msg, kat_bytes sig) {
+  fm_rsa_key *key = NULL;
+  if (fm_rsa_key_import_public(n.p, n.n, e.p, e.n, &key) != FM_OK) return -1;
+  int r = s->pss ? fm_rsa_verify_pss(key, s->alg, msg.p, msg.n, (size_t)s->salt_len, sig.p, sig.n)
+                 : fm_rsa_verify_pkcs1v15(key, s->alg, msg.p, msg.n, sig.p, sig.n);
+  fm_rsa_key_free(key);
+  return r == FM_OK;
+}
+
+int acvp_rsa_check_group(kat_ctx *c, const char *mode, json_t *pg, json_t *rg, json_t *eg,
+                         const char *where) {
+  size_t ti, ri;
+  json_t *t, *r;
+  char id[96];
+  if (pg == NULL) return kat_error(c, "%s: %s: response group without a prompt group", c->path, where);
+  if (strcmp(mode, "keyGen") == 0) {
+    json_array_foreach(json_object_get(rg, "tests"), ti, t) {
+      kj_test_id(rg, t, id, sizeof(id));
+      if (check_keygen_test(c, pg, t, id) < 0) return -1;
+      kat_arena_reset(c);
+    }
+    return 0;
+  }
+  if (strcmp(mode, "sigGen") == 0) {
+    scheme s;
+    if (group_scheme(c, pg, where, 0, 1, &s) != 0) return -1;
+    json_t *etests = eg ? json_object_get(eg, "tests") : NULL;
+    json_array_foreach(json_object_get(rg, "tests"), ti, t) {
+      kj_test_id(rg, t, id, sizeof(id));
+      /* decoded per test: the arena is reset after each */
+      kat_bytes n, e, en = {0}, ee = {0};
+      if (num(c, rg, NULL, NAMES("n"), where, &n) != 0 || num(c, rg, NULL, NAMES("e"), where, &e) != 0) {
+        return kat_error(c, "%s: %s: sigGen response group without n and e", c->path, where);
+      }
+      int nist_key = eg != NULL && num(c, eg, NULL, NAMES("n"), where, &en) == 0 &&
+                     num(c, eg, NULL, NAMES("e"), where, &ee) == 0;
+      json_t *ptest = NULL, *etest = NULL, *x;
+      size_t k;
+      json_array_foreach(json_object_get(pg, "tests"), k, x) {
+        if (json_equal(json_object_get(x, "tcId"), json_object_get(t, "tcId"))) ptest = x;
+      }
+      json_array_foreach(etests, k, x) {
+        if (json_equal(json_object_get(x, "tcId"), json_object_get(t, "tcId"))) etest = x;
+      }
+      kat_bytes msg, sig, esig;
+      if (ptest == NULL || kj_hex(c, ptest, "message", id, &msg) < 0 ||
+          kj_num(c, t, "signature", id, &sig) < 0) {
+        return -1;
+      }
+      int mine = verify_with(n, e, &s, msg, sig);
+      int theirs = 1;
+      if (nist_key && etest && num(c, etest, NULL, NAMES("signature"), id, &esig) == 0) {
+        theirs = verify_with(en, ee, &s, msg, esig);
+      }
+      if (mine != 1) {
+        kat_fail(c, id, "the module's signature does not verify under its n, e");
+      } else if (theirs != 1) {
+        kat_fail(c, id, "the expected (NIST) signature does not verify under NIST's n, e");
+      } else {
+        kat_pass(c);
+      }
+      kat_arena_reset(c);
+    }
+    return 0;
+  }
+  /* decryptionPrimitive 1.0: the module's keys; failures forced where the modulus is at most
+   * the ciphertext. */
+  long long fails = 0;
+  if (av_int_opt(c, pg, "totalFailingTests", where, &fails) < 0) return -1;
+  json_array_foreach(json_object_get(rg, "tests"), ti, t) {
+    kj_test_id(rg, t, id, sizeof(id));
+    json_t *ptest = NULL, *x;
+    size_t k;
+    json_array_foreach(json_object_get(pg, "tests"), k, x) {
+      if (json_equal(json_object_get(x, "tcId"), json_object_get(t, "tcId"))) ptest = x;
+    }
+    json_t *parr = json_object_get(ptest, "resultsArray"), *rarr = json_object_get(t, "resultsArray");
+    if (json_array_size(parr) != json_array_size(rarr)) {
+      kat_fail(c, id, "resultsArray has %zu entries, the prompt %zu", json_array_size(rarr),
+               json_array_size(parr));
+      continue;
+    }
+    long long nfail = 0;
+    int ok = 1;
+    json_array_foreach(rarr, ri, r) {
+      kat_bytes ct, n, pt;
+      int passed = 0;
+      if (num(c, json_array_get(parr, ri), NULL, NAMES("cipherText", "ct"), id, &ct) != 0 ||
+          num(c, r, NULL, NAMES("n"), id, &n) != 0 || av_bool(c, r, "testPassed", id, &passed) < 0) {
+        return -1;
+      }
+      if (!passed) {
+        nfail++;
+        if (cmp_num(ct, n) < 0) ok = 0;
+      } else if (num(c, r, NULL, NAMES("plainText"), id, &pt) != 0 || cmp_num(pt, n) >= 0 ||
+                 cmp_num(ct, n) >= 0) {
+        ok = 0;
+      }
+    }
+    if (!ok || nfail != (fails < (long long)json_array_size(parr) ? fails : (long long)json_array_size(parr))) {
+      kat_fail(c, id, "resultsArray: %lld forced failures (expected %lld), or a verdict that does "
+               "not fit the modulus", nfail, fails);
+    } else {
+      kat_pass(c);
+    }
+    kat_arena_reset(c);
+  }
+  return 0;
+}

@@ -1,0 +1,284 @@
+/* ACVP SHA2-256/384/512 (draft-celi-acvp-sha: AFT, MCT standard and alternate, LDT) and
+ * HMAC-SHA2-256/384/512 (draft-fussell-acvp-mac: revisions 1.0, lengths in the group, and 2.0,
+ * lengths in each test). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/acvp/acvp.h"
+#include "fipsmod/hmac.h"
+#include "fipsmod/sha.h"
+
+static fm_hash_alg alg_of(int bits) {
+  return bits == 256 ? FM_HASH_SHA256 : bits == 384 ? FM_HASH_SHA384 : FM_HASH_SHA512;
+}
+
+/* mct_chain: one outer iteration of the ACVP SHA MCT (sha/sections/04-testtypes.adoc):
+ * A = B = C = SEED; 1000 times MSG = A || B || C (alternate: cut or zero-padded to the initial
+ * seed length), MD = SHA(MSG), A = B, B = C, C = MD. |seed| (seed_len bytes) becomes MD. */
+static int mct_chain(fm_hash_alg alg, size_t dlen, uint8_t *seed, size_t *seed_len,
+                     size_t init_len, int alternate, uint8_t *msg, size_t msg_cap) {
+  size_t len[3] = {*seed_len, *seed_len, *seed_len};
+  uint8_t buf[3][FM_MAX_DIGEST_LEN];
+  const uint8_t *v[3] = {seed, seed, seed};
+  int rc = FM_OK;
+  for (int i = 0; i < 1000 && rc == FM_OK; i++) {
+    size_t m = 0;
+    for (int k = 0; k < 3; k++) {
+      memcpy(msg + m, v[k], len[k]);
+      m += len[k];
+    }
+    if (alternate) {
+      if (m < init_len) memset(msg + m, 0, init_len - m);
+      m = init_len;
+    }
+    if (m > msg_cap) return FM_ERR_INTERNAL;
+    uint8_t *dst = buf[i % 3];
+    rc = fm_sha_digest(alg, msg, m, dst, FM_MAX_DIGEST_LEN);
+    v[0] = v[1];
+    len[0] = len[1];
+    v[1] = v[2];
+    len[1] = len[2];
+    v[2] = dst;
+    len[2] = dlen;
+  }
+  if (rc == FM_OK) {
+    memcpy(seed, v[2], dlen);
+    *seed_len = dlen;
+  }
+  return rc;
+}
+
+/* ldt_hash streams |content| repeated to |full_bits| bits ("repeating": the last repetition
+ * is cut where fullLength ends) through one context in updates of about 1 MiB: bounded memory
+ * for the gigabyte messages of the LDT. */
+static int ldt_hash(kat_ctx *c, fm_hash_alg alg, const kat_bytes *content,
+                    unsigned long long full_bits, uint8_t *out) {
+  size_t reps = ((size_t)1 << 20) / content->n + 1;
+  size_t chunk = reps * content->n;
+  uint8_t *buf = malloc(chunk);
+  if (buf == NULL) return FM_ERR_NO_MEMORY;
+  for (size_t i = 0; i < reps; i++) memcpy(buf + i * content->n, content->p, content->n);
+  fm_sha_ctx ctx;
+  int rc = fm_sha_init(&ctx, alg);
+  unsigned long long total = full_bits / 8, left = total;
+  while (rc == FM_OK && left > 0) {
+    size_t n = left > chunk ? chunk : (size_t)left;
+    rc = fm_sha_update(&ctx, buf, n);
+    left -= n;
+    ar_progress_note(c, "LDT %llu/%llu MiB", (total - left) >> 20, total >> 20);
+  }
+  if (rc == FM_OK) rc = fm_sha_final(&ctx, out, FM_MAX_DIGEST_LEN);
+  fm_sha_wipe(&ctx);
+  free(buf);
+  return rc;
+}
+
+/* msg_bits reads a message given as hex with its length in bits (|len_field| in the test, or
+ * the whole hex when absent). Returns 0 with *bits set, or -1 (malformed). */
+static int msg_bits(kat_ctx *c, json_t *t, const char *hex_field, const char *len_field,
+                    json_t *g, const char *id, kat_bytes *msg, long long *bits) {
+  if (kj_hex(c, t, hex_field, id, msg) < 0) return -1;
+  int r = av_int_opt(c, t, len_field, id, bits);
+  if (r == 1 && g != NULL) r = av_int_opt(c, g, len_field, id, bits);
+  if (r < 0) return -1;
+  if (r == 1) *bits = (long long)msg->n * 8;
+  /* Compared without arithmetic on |bits|, which may be anything up to 2^63 - 1. */
+  unsigned long long ub = (unsigned long long)*bits;
+  if (*bits < 0 || ub > (unsigned long long)msg->n * 8 ||
+      ((ub + 7) / 8 != msg->n && !(ub == 0 && msg->n <= 1))) {
+    return kat_error(c, "%s: %s: %s = %lld does not match %s (%zu bytes)", c->path, id, len_field,
+                     *bits, hex_field, msg->n);
+  }
+  return 0;
+}
+
+int acvp_sha2(kat_ctx *c, json_t *set, json_t *groups, int digest_bits) {
+  fm_hash_alg alg = alg_of(digest_bits);
+  size_t dlen = (size_t)digest_bits / 8;
+  size_t gi, ti;
+  json_t *g, *t;
+  json_array_foreach(json_object_get(set, "testGroups"), gi, g) {
+    char where[64], id[96];
+    snprintf(where, sizeof(where), "testGroups[%zu]", gi);
+    const char *type;
+    if (kj_str(c, g, "testType", where, &type) < 0) return -1;
+    json_t *tests = kj_array(c, g, "tests", where);
+    if (tests == NULL) return -1;
+    int alternate = 0;
+    if (strcmp(type, "MCT") == 0) {
+      const char *ver = NULL;
+      if (av_str_opt(c, g, "mctVersion", where, &ver) < 0) return -1;
+      if (ver != NULL && strcmp(ver, "alternate") == 0) {
+        alternate = 1;
+      } else if (ver != NULL && strcmp(ver, "standard") != 0) {
+        kat_skip_n(c, (long)json_array_size(tests), "SHA MCT version \"%s\" is not known", ver);
+        continue;
+      }
+    } else if (strcmp(type, "AFT") != 0 && strcmp(type, "LDT") != 0) {
+      kat_skip_n(c, (long)json_array_size(tests), "SHA test type \"%s\" is not known", type);
+      continue;
+    }
+    json_t *rg = ar_group(g);
+    json_array_foreach(tests, ti, t) {
+      kj_test_id(g, t, id, sizeof(id));
+      json_t *rt = ar_test(t);
+      uint8_t md[FM_MAX_DIGEST_LEN];
+      int ok = 0;
+      if (strcmp(type, "AFT") == 0) {
+        kat_bytes msg;
+        long long bits;
+        if (msg_bits(c, t, "msg", "len", NULL, id, &msg, &bits) < 0) goto malformed;
+        if (bits % 8 != 0) {
+          kat_skip(c, "bit-oriented message (len not a multiple of 8): the module hashes bytes");
+        } else {
+          int r = fm_sha_digest(alg, msg.p, (size_t)(bits / 8), md, sizeof(md));
+          if (r != FM_OK) {
+            kat_fail(c, id, "hash returned %s", fm_strerror(r));
+          } else {
+            ar_hex(rt, "md", md, dlen);
+            ok = 1;
+          }
+        }
+      } else if (strcmp(type, "MCT") == 0) {
+        kat_bytes seed;
+        long long bits;
+        if (msg_bits(c, t, "msg", "len", NULL, id, &seed, &bits) < 0) goto malformed;
+        if (bits % 8 != 0 || seed.n == 0 || (!alternate && seed.n != dlen)) {
+          kat_error(c, "%s: %s: MCT seed of %lld bits does not fit the %s MCT", c->path, id, bits,
+                    alternate ? "alternate" : "standard");
+          goto malformed;
+        }
+        size_t cap = 3 * (seed.n > dlen ? seed.n : dlen);
+        uint8_t *cur = kat_alloc(c, seed.n > dlen ? seed.n : dlen), *buf = kat_alloc(c, cap);
+        if (cur == NULL || buf == NULL) goto malformed;
+        memcpy(cur, seed.p, seed.n);
+        size_t cur_len = seed.n;
+        json_t *results = json_array();
+        int r = FM_OK;
+        for (int j = 0; j < 100 && r == FM_OK; j++) {
+          r = mct_chain(alg, dlen, cur, &cur_len, seed.n, alternate, buf, cap);
+          json_t *o = json_object();
+          ar_hex(o, "md", cur, dlen);
+          json_array_append_new(results, o);
+        }
+        if (r != FM_OK) {
+          kat_fail(c, id, "MCT hash returned %s", fm_strerror(r));
+          json_decref(results);
+        } else {
+          json_object_set_new(rt, "resultsArray", results);
+          ok = 1;
+        }
+      } else { /* LDT */
+        json_t *lm = json_object_get(t, "largeMsg");
+        kat_bytes content;
+        long long clen, full;
+        const char *tech;
+        if (!json_is_object(lm)) {
+          kat_error(c, "%s: %s: field \"largeMsg\" is missing", c->path, id);
+          goto malformed;
+        }
+        if (kj_hex(c, lm, "content", id, &content) < 0 || av_int(c, lm, "contentLength", id, &clen) < 0 ||
+            av_int(c, lm, "fullLength", id, &full) < 0 ||
+            kj_str(c, lm, "expansionTechnique", id, &tech) < 0) {
+          goto malformed;
+        }
+        if (clen <= 0 || full <= 0 || content.n == 0 ||
+            (unsigned long long)clen != (unsigned long long)content.n * 8) {
+          kat_error(c, "%s: %s: largeMsg lengths are malformed", c->path, id);
+          goto malformed;
+        }
+        if (strcmp(tech, "repeating") != 0) {
+          kat_skip(c, "LDT expansion technique \"%s\" is not known", tech);
+        } else if (full % 8 != 0) {
+          kat_skip(c, "LDT of %lld bits, not whole bytes: the module hashes bytes", full);
+        } else if (!c->run_ldt) {
+          kat_skip(c, "large data test (LDT: gigabytes of hashing): run with --large");
+        } else {
+          int r = ldt_hash(c, alg, &content, (unsigned long long)full, md);
+          if (r != FM_OK) {
+            kat_fail(c, id, "LDT hash returned %s", fm_strerror(r));
+          } else {
+            ar_hex(rt, "md", md, dlen);
+            ok = 1;
+          }
+        }
+      }
+      if (ok) {
+        ar_add_test(c, rg, rt);
+      } else {
+        json_decref(rt);
+      }
+      ar_progress_tick(c);
+      kat_arena_reset(c);
+      continue;
+    malformed:
+      json_decref(rt);
+      json_decref(rg);
+      return -1;
+    }
+    ar_add_group(groups, rg);
+  }
+  return 0;
+}
+
+/* HMAC: keyLen, msgLen and macLen are in the group (1.0) or in each test (2.0), in bits. */
+int acvp_hmac(kat_ctx *c, json_t *set, json_t *groups, int digest_bits) {
+  fm_hash_alg alg = alg_of(digest_bits);
+  size_t dlen = (size_t)digest_bits / 8;
+  size_t gi, ti;
+  json_t *g, *t;
+  json_array_foreach(json_object_get(set, "testGroups"), gi, g) {
+    char where[64], id[96];
+    snprintf(where, sizeof(where), "testGroups[%zu]", gi);
+    const char *type = NULL;
+    if (av_str_opt(c, g, "testType", where, &type) < 0) return -1;
+    json_t *tests = kj_array(c, g, "tests", where);
+    if (tests == NULL) return -1;
+    if (type != NULL && strcmp(type, "AFT") != 0) {
+      kat_skip_n(c, (long)json_array_size(tests), "HMAC test type \"%s\" is not known", type);
+      continue;
+    }
+    json_t *rg = ar_group(g);
+    json_array_foreach(tests, ti, t) {
+      kj_test_id(g, t, id, sizeof(id));
+      kat_bytes key, msg;
+      long long kbits, mbits, macbits;
+      if (msg_bits(c, t, "key", "keyLen", g, id, &key, &kbits) < 0 ||
+          msg_bits(c, t, "msg", "msgLen", g, id, &msg, &mbits) < 0) {
+        json_decref(rg);
+        return -1;
+      }
+      int r = av_int_opt(c, t, "macLen", id, &macbits);
+      if (r == 1) r = av_int_opt(c, g, "macLen", id, &macbits);
+      if (r == 1) macbits = (long long)dlen * 8;
+      if (r < 0) {
+        json_decref(rg);
+        return -1;
+      }
+      if (macbits <= 0 || (unsigned long long)macbits > dlen * 8) {
+        json_decref(rg);
+        return kat_error(c, "%s: %s: macLen %lld for a %zu-bit HMAC", c->path, id, macbits,
+                         dlen * 8);
+      }
+      if (kbits % 8 != 0 || mbits % 8 != 0 || macbits % 8 != 0) {
+        kat_skip(c, "bit-oriented key, message or MAC length: the module takes whole bytes");
+      } else {
+        uint8_t mac[FM_MAX_DIGEST_LEN];
+        int h = fm_hmac(alg, key.p, (size_t)(kbits / 8), msg.p, (size_t)(mbits / 8), mac,
+                        sizeof(mac));
+        if (h != FM_OK) {
+          kat_fail(c, id, "HMAC returned %s", fm_strerror(h));
+        } else {
+          json_t *rt = ar_test(t);
+          ar_hex(rt, "mac", mac, (size_t)(macbits / 8));
+          ar_add_test(c, rg, rt);
+        }
+      }
+      ar_progress_tick(c);
+      kat_arena_reset(c);
+    }
+    ar_add_group(groups, rg);
+  }
+  return 0;
+}

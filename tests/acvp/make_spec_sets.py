@@ -1,0 +1,443 @@
+#!/usr/bin/env python3
+"""Writes the hand-written ACVP vector sets of tests/vectors/acvp/spec/: one set per revision and
+test type that no public NIST sample in tests/vectors/acvp shows, shaped after the examples of
+NIST's ACVP specification (../shared/specs/acvp/*/sections/06-test-vectors.adoc and
+97-examples.adoc), with inputs drawn from a fixed seed. Each set gets prompt.json (what a server
+sends) and expectedResults.json, computed here with hashlib, hmac and `cryptography` (and
+acvp_check.py's CTR_DRBG), never with the module. Where the module chooses the answer (keys,
+signatures, IVs) the expected results carry NIST-style answers of this script's own key; the
+checkers verify the module's answers by their properties.
+
+Some groups are there to be left out (AES-192, SHA-1, ANSI X9.31, provable primes, SHAKE masks,
+bit-oriented messages...): the checker fails the run when the module answers them.
+
+usage: make_spec_sets.py OUTDIR   (the committed sets were written with OUTDIR =
+tests/vectors/acvp/spec; rerunning reproduces prompts byte for byte except the RSA keys and
+PSS salts, which `cryptography` draws at random)."""
+import hashlib
+import hmac
+import json
+import os
+import random
+import sys
+
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import padding, rsa
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import acvp_check as ac  # noqa: E402  (the independent reference computations)
+
+R = random.Random(20261201)
+
+
+def rb(n):
+    return bytes(R.getrandbits(8) for _ in range(n))
+
+
+def H(b):
+    return b.hex().upper()
+
+
+def write(outdir, name, prompt, expected):
+    d = os.path.join(outdir, name)
+    os.makedirs(d, exist_ok=True)
+    env = [{"acvVersion": "1.0"}]
+    with open(os.path.join(d, "prompt.json"), "w") as f:
+        json.dump(env + [prompt], f, indent=2)
+        f.write("\n")
+    with open(os.path.join(d, "expectedResults.json"), "w") as f:
+        json.dump(env + [expected], f, indent=2)
+        f.write("\n")
+
+
+def head(vsid, alg, rev, mode=None):
+    h = {"vsId": vsid, "algorithm": alg}
+    if mode:
+        h["mode"] = mode
+    h["revision"] = rev
+    h["isSample"] = True
+    return h
+
+
+def answers(prompt, fn):
+    exp = {k: v for k, v in prompt.items() if k != "testGroups"}
+    exp["testGroups"] = []
+    for g in prompt["testGroups"]:
+        eg = {"tgId": g["tgId"], "tests": []}
+        for t in g["tests"]:
+            a = fn(g, t)
+            if a is not None:
+                eg["tests"].append(dict({"tcId": t["tcId"]}, **a))
+        exp["testGroups"].append(eg)
+    return exp
+
+
+# ---- SHA2-384 and SHA2-512: AFT, MCT standard (the public sample has only alternate), LDT --
+def sha_sets(outdir):
+    for alg, vs in (("SHA2-384", 101), ("SHA2-512", 102)):
+        dlen = ac.HASHES[alg][1]
+        p = head(vs, alg, "1.0")
+        tc = 1
+        aft = {"tgId": 1, "testType": "AFT", "tests": []}
+        for bits in (0, 8, 256, 1016, 1024, 8 * 1000, 5):  # 5: bit-oriented, left out
+            msg = rb((bits + 7) // 8) if bits else b"\x00"
+            aft["tests"].append({"tcId": tc, "msg": H(msg), "len": bits})
+            tc += 1
+        mct = {"tgId": 2, "testType": "MCT", "mctVersion": "standard",
+               "tests": [{"tcId": tc, "msg": H(rb(dlen)), "len": dlen * 8}]}
+        tc += 1
+        # LDT with the spec's structure (sha/sections/04-testtypes.adoc), 16 MiB and 64 MiB
+        # instead of gigabytes so that the test stays short; the numbers are strings in one
+        # test, as some servers write them.
+        ldt = {"tgId": 3, "testType": "LDT", "tests": [
+            {"tcId": tc, "largeMsg": {"content": H(rb(dlen)), "contentLength": dlen * 8,
+                                      "fullLength": 16 * 8 * 2**20, "expansionTechnique": "repeating"}},
+            {"tcId": tc + 1, "largeMsg": {"content": "DE26", "contentLength": "16",
+                                          "fullLength": str(64 * 8 * 2**20),
+                                          "expansionTechnique": "repeating"}}]}
+        p["testGroups"] = [aft, mct, ldt]
+        write(outdir, f"{alg}-1.0-AFT-MCT-standard-LDT", p,
+              answers(p, lambda g, t: ac.sha_answer(alg, g, t, 1 << 40) if ac.sha_offered(g, t) else None))
+
+
+# ---- HMAC-SHA2-384 1.0 (lengths in the group), HMAC-SHA2-512 2.0 (in each test) ------------
+def hmac_sets(outdir):
+    p = head(111, "HMAC-SHA2-384", "1.0")
+    p["testGroups"] = []
+    tc = 1
+    for gi, (kl, ml, macl) in enumerate(((384, 128, 192), (1024, 256, 384), (112, 0, 32)), 1):
+        g = {"tgId": gi, "testType": "AFT", "keyLen": kl, "msgLen": ml, "macLen": macl, "tests": []}
+        for _ in range(3):
+            g["tests"].append({"tcId": tc, "key": H(rb(kl // 8)), "msg": H(rb(ml // 8))})
+            tc += 1
+        p["testGroups"].append(g)
+    write(outdir, "HMAC-SHA2-384-1.0", p, answers(p, lambda g, t: ac.hmac_answer("HMAC-SHA2-384", g, t)))
+    p = head(112, "HMAC-SHA2-512", "2.0")
+    g = {"tgId": 1, "testType": "AFT", "tests": []}
+    for tc, (kl, ml, macl) in enumerate(((512, 128, 512), (8, 8, 32), (2048, 65536, 256), (160, 1024, 112)), 1):
+        g["tests"].append({"tcId": tc, "keyLen": kl, "msgLen": ml, "macLen": macl,
+                           "key": H(rb(kl // 8)), "msg": H(rb(ml // 8))})
+    p["testGroups"] = [g]
+    write(outdir, "HMAC-SHA2-512-2.0", p, answers(p, lambda g, t: ac.hmac_answer("HMAC-SHA2-512", g, t)))
+
+
+# ---- ACVP-AES-CBC 1.0: AFT and MCT, both directions; AES-192 left out ---------------------
+def aes_cbc(outdir):
+    p = head(121, "ACVP-AES-CBC", "1.0")
+    p["testGroups"] = []
+    tg = tc = 1
+    for tt in ("AFT", "MCT"):
+        for d in ("encrypt", "decrypt"):
+            for kl in (128, 192, 256):
+                g = {"tgId": tg, "testType": tt, "direction": d, "keyLen": kl, "tests": []}
+                for blocks in ((1, 2, 10) if tt == "AFT" else (1,)):
+                    t = {"tcId": tc, "key": H(rb(kl // 8)), "iv": H(rb(16))}
+                    t["pt" if d == "encrypt" else "ct"] = H(rb(16 * blocks))
+                    g["tests"].append(t)
+                    tc += 1
+                p["testGroups"].append(g)
+                tg += 1
+    write(outdir, "ACVP-AES-CBC-1.0", p,
+          answers(p, lambda g, t: ac.aes_answer("ACVP-AES-CBC", g, t, {}, "gen") if ac.aes_offered("ACVP-AES-CBC", g, t) else None))
+
+
+# ---- ACVP-AES-CTR 1.0: AFT with external IVs, the module's own IV (RFC 3686 example shape),
+# the counter test (CTR), a counter that wraps (overflow), partial blocks, and a bit-length
+# payload that the byte-oriented module leaves out (symmetric/sections/97-examples.adoc) ------
+def aes_ctr(outdir):
+    p = head(131, "ACVP-AES-CTR", "1.0")
+    p["testGroups"] = []
+    tc = 1
+
+    def t_(kl, d, n_bits, iv=True, ivval=None):
+        nonlocal tc
+        t = {"tcId": tc, "key": H(rb(kl // 8)), "payloadLen": n_bits}
+        if iv:
+            t["iv"] = H(ivval if ivval is not None else rb(16))
+        t["pt" if d == "encrypt" else "ct"] = H(rb((n_bits + 7) // 8))
+        tc += 1
+        return t
+    p["testGroups"].append({"tgId": 1, "testType": "AFT", "direction": "encrypt", "keyLen": 128,
+                            "tests": [t_(128, "encrypt", b) for b in (128, 8, 264, 1024)]})
+    p["testGroups"].append({"tgId": 2, "testType": "AFT", "direction": "decrypt", "keyLen": 256,
+                            "tests": [t_(256, "decrypt", b) for b in (128, 40, 512)]})
+    p["testGroups"].append({"tgId": 3, "testType": "AFT", "direction": "encrypt", "keyLen": 256,
+                            "tests": [t_(256, "encrypt", b, iv=False) for b in (256, 384, 100 * 8)]})
+    p["testGroups"].append({"tgId": 4, "testType": "CTR", "direction": "encrypt", "keyLen": 128,
+                            "tests": [t_(128, "encrypt", 16 * 8 * 64, ivval=bytes(15) + b"\x39")]})
+    p["testGroups"].append({"tgId": 5, "testType": "CTR", "direction": "decrypt", "keyLen": 256,
+                            "tests": [t_(256, "decrypt", 16 * 8 * 8, ivval=b"\xff" * 14 + b"\xff\xfd")]})
+    p["testGroups"].append({"tgId": 6, "testType": "AFT", "direction": "encrypt", "keyLen": 192,
+                            "tests": [t_(192, "encrypt", 128)]})
+    p["testGroups"].append({"tgId": 7, "testType": "AFT", "direction": "encrypt", "keyLen": 128,
+                            "tests": [t_(128, "encrypt", 13)]})
+
+    def ans(g, t):
+        if not ac.aes_offered("ACVP-AES-CTR", g, t):
+            return None
+        if "iv" not in t:
+            # a server-side answer needs an IV: this script's own (the module will pick another)
+            iv = rb(12) + b"\0\0\0\1"
+            a = ac.aes_answer("ACVP-AES-CTR", g, t, {"iv": H(iv)}, "gen")
+            return a
+        return ac.aes_answer("ACVP-AES-CTR", g, t, {}, "gen")
+    write(outdir, "ACVP-AES-CTR-1.0", p, answers(p, ans))
+
+
+# ---- ctrDRBG SP800-90Ar1: AES-256 with and without df, PR and reseed; AES-128 left out -----
+def drbg(outdir):
+    p = head(141, "ctrDRBG", "SP800-90Ar1")
+    p["testGroups"] = []
+    tg = tc = 1
+    for mode in ("AES-256", "AES-128"):
+        for df in (True, False):
+            for pr in (True, False):
+                for reseed in ((True,) if pr else (True, False)):
+                    ent = 256 if df else 384
+                    g = {"tgId": tg, "testType": "AFT", "mode": mode, "derFunc": df,
+                         "predResistance": pr, "reSeed": reseed, "entropyInputLen": ent,
+                         "nonceLen": 128 if df else 0, "persoStringLen": 256,
+                         "additionalInputLen": 256, "returnedBitsLen": 512, "tests": []}
+                    if tg == 2:  # booleans and numbers as strings, as some servers write them
+                        g.update(derFunc=str(df).lower(), predResistance=str(pr).lower(),
+                                 returnedBitsLen="512")
+                    for _ in range(3):
+                        t = {"tcId": tc, "entropyInput": H(rb(ent // 8)),
+                             "nonce": H(rb(16)) if df else "", "persoString": H(rb(32)),
+                             "otherInput": []}
+                        if reseed and not pr:
+                            t["otherInput"].append({"intendedUse": "reSeed", "additionalInput": H(rb(32)),
+                                                    "entropyInput": H(rb(ent // 8))})
+                        for _ in range(2):
+                            t["otherInput"].append({"intendedUse": "generate", "additionalInput": H(rb(32)),
+                                                    "entropyInput": H(rb(ent // 8)) if pr else ""})
+                        g["tests"].append(t)
+                        tc += 1
+                    p["testGroups"].append(g)
+                    tg += 1
+    write(outdir, "ctrDRBG-SP800-90Ar1", p,
+          answers(p, lambda g, t: ac.drbg_answer(g, t) if ac.drbg_offered(g) else None))
+
+
+# ---- RSA -----------------------------------------------------------------------------------
+
+def key(bits):
+    k = rsa.generate_private_key(public_exponent=65537, key_size=bits)
+    return k, k.private_numbers()
+
+
+def random_e_key(bits, e):
+    """A key with a random public exponent (SP 800-56Br2 "random" pubExpMode), which
+    `cryptography` does not generate: probable primes of bits/2 bits with the top two bits set,
+    |p - q| large, gcd(e, p - 1) = 1."""
+    def prime():
+        while True:
+            x = R.getrandbits(bits // 2) | (3 << (bits // 2 - 2)) | 1
+            if ac.math.gcd(e, x - 1) == 1 and ac.is_probable_prime(x, 32):
+                return x
+    p, q = prime(), prime()
+    d = pow(e, -1, ac.lcm(p - 1, q - 1))
+    return rsa.RSAPrivateNumbers(p, q, d, d % (p - 1), d % (q - 1), pow(q, -1, p),
+                                 rsa.RSAPublicNumbers(e, p * q))
+
+
+def rsa_sets(outdir):
+    k2048, n2048 = key(2048)
+    pub = n2048.public_numbers
+
+    # keyGen FIPS186-5 and FIPS186-4: GDT with probable primes (standard and crt key formats);
+    # provable primes, the B.3.3 KAT and 1536 bits are left out.
+    for rev, probable, provable in (("FIPS186-5", "probable", "provable"), ("FIPS186-4", "B.3.3", "B.3.2")):
+        p = head(151 if rev == "FIPS186-5" else 152, "RSA", rev, "keyGen")
+        p["testGroups"] = [
+            {"tgId": 1, "testType": "GDT", "modulo": 2048, "randPQ": probable, "keyFormat": "standard",
+             "pubExp": "random", "infoGeneratedByServer": False,
+             "primeTest": "2powSecStr" if rev == "FIPS186-5" else "tblC2", "tests": [{"tcId": 1}, {"tcId": 2}]},
+            {"tgId": 2, "testType": "GDT", "modulo": 3072, "randPQ": probable, "keyFormat": "crt",
+             "pubExp": "fixed", "fixedPubExp": "010001", "infoGeneratedByServer": False,
+             "primeTest": "2pow100" if rev == "FIPS186-5" else "tblC3", "tests": [{"tcId": 3}]},
+            {"tgId": 3, "testType": "AFT", "modulo": 2048, "randPQ": provable, "keyFormat": "crt",
+             "pubExp": "random", "infoGeneratedByServer": True, "hashAlg": "SHA2-256",
+             "tests": [{"tcId": 4, "seed": H(rb(28)), "e": "07D196B84395"}]},
+            {"tgId": 4, "testType": "KAT", "modulo": 2048, "randPQ": probable, "keyFormat": "standard",
+             "pubExp": "random", "infoGeneratedByServer": True,
+             "tests": [{"tcId": 5, "e": "010001", "pRand": H(rb(128)), "qRand": H(rb(128))}]},
+            {"tgId": 5, "testType": "GDT", "modulo": 1536, "randPQ": probable, "keyFormat": "standard",
+             "pubExp": "random", "tests": [{"tcId": 6}]},
+        ]
+        exp = {k: v for k, v in p.items() if k != "testGroups"}
+        exp["testGroups"] = []
+        for g in p["testGroups"][:2]:
+            eg = {"tgId": g["tgId"], "tests": []}
+            for t in g["tests"]:
+                _, kn = key(g["modulo"])
+                a = {"tcId": t["tcId"], "e": "%X" % kn.public_numbers.e, "p": "%X" % kn.p,
+                     "q": "%X" % kn.q, "n": "%X" % kn.public_numbers.n}
+                if g["keyFormat"] == "crt":
+                    a.update(dmp1="%X" % kn.dmp1, dmq1="%X" % kn.dmq1, iqmp="%X" % kn.iqmp)
+                else:
+                    a["d"] = "%X" % kn.d
+                eg["tests"].append(a)
+            exp["testGroups"].append(eg)
+        write(outdir, f"RSA-keyGen-{rev}", p, exp)
+
+    # sigGen FIPS186-4 and FIPS186-5 (the latter with maskFunction): pkcs1v1.5, pss; ANSI X9.31,
+    # SHA2-224, a salt longer than the hash and SHAKE masks are left out.
+    for rev in ("FIPS186-4", "FIPS186-5"):
+        p = head(161 if rev == "FIPS186-4" else 162, "RSA", rev, "sigGen")
+        groups = [("pkcs1v1.5", "SHA2-256", 2048, None), ("pkcs1v1.5", "SHA2-512", 3072, None),
+                  ("pss", "SHA2-384", 2048, 48), ("pss", "SHA2-256", 2048, 0),
+                  ("ansx9.31", "SHA2-256", 2048, None), ("pkcs1v1.5", "SHA2-224", 2048, None),
+                  ("pss", "SHA2-256", 2048, 64)]
+        if rev == "FIPS186-5":
+            groups.append(("pss", "SHA2-256", 2048, 32, "shake-128"))
+        p["testGroups"] = []
+        tc = 1
+        for tg, spec in enumerate(groups, 1):
+            st, h, mod, salt = spec[:4]
+            g = {"tgId": tg, "testType": "GDT", "sigType": st, "hashAlg": h, "modulo": mod, "tests": []}
+            if st == "pss":
+                g["saltLen"] = salt
+                if rev == "FIPS186-5":
+                    g["maskFunction"] = spec[4] if len(spec) > 4 else "mgf1"
+            for _ in range(2):
+                g["tests"].append({"tcId": tc, "message": H(rb(R.choice((0, 1, 64, 200))))})
+                tc += 1
+            p["testGroups"].append(g)
+        exp = {k: v for k, v in p.items() if k != "testGroups"}
+        exp["testGroups"] = []
+        for g in p["testGroups"]:
+            if ac.sig_scheme(g, True) is None:
+                continue
+            kk, kn = (k2048, n2048) if g["modulo"] == 2048 else key(g["modulo"])
+            eg = {"tgId": g["tgId"], "n": "%X" % kn.public_numbers.n, "e": "%X" % kn.public_numbers.e, "tests": []}
+            for t in g["tests"]:
+                hh = ac.CRYPTO_HASH[g["hashAlg"]]()
+                pad = padding.PKCS1v15() if g["sigType"] == "pkcs1v1.5" else padding.PSS(
+                    mgf=padding.MGF1(ac.CRYPTO_HASH[g["hashAlg"]]()), salt_length=g["saltLen"])
+                eg["tests"].append({"tcId": t["tcId"], "signature": H(kk.sign(bytes.fromhex(t["message"]), pad, hh))})
+            exp["testGroups"].append(eg)
+        write(outdir, f"RSA-sigGen-{rev}", p, exp)
+
+    # sigVer FIPS186-5 and FIPS186-4: valid and corrupted signatures, n and e in the group; a
+    # PSS group without a fixed salt check (saltLen given), an e = 3 key and a SHA-1 group are
+    # left out.
+    for rev in ("FIPS186-4", "FIPS186-5"):
+        p = head(171 if rev == "FIPS186-4" else 172, "RSA", rev, "sigVer")
+        p["testGroups"] = []
+        tc = 1
+        specs = [("pkcs1v1.5", "SHA2-256", 2048, None, k2048), ("pss", "SHA2-512", 2048, 20, k2048),
+                 ("pss", "SHA2-384", 2048, 48, k2048), ("pkcs1v1.5", "SHA-1", 2048, None, k2048)]
+        k3 = rsa.generate_private_key(public_exponent=3, key_size=2048)
+        specs.append(("pkcs1v1.5", "SHA2-256", 2048, None, k3))
+        for tg, (st, h, mod, salt, kk) in enumerate(specs, 1):
+            pn = kk.private_numbers().public_numbers
+            g = {"tgId": tg, "testType": "GDT", "sigType": st, "hashAlg": h, "modulo": mod,
+                 "n": "%X" % pn.n, "e": "%X" % pn.e, "tests": []}
+            if st == "pss":
+                g["saltLen"] = salt
+                if rev == "FIPS186-5":
+                    g["maskFunction"] = "mgf1"
+            for i in range(4):
+                msg = rb(R.choice((1, 32, 128)))
+                hh = (ac.CRYPTO_HASH.get(h) or hashes.SHA1)()
+                pad = padding.PKCS1v15() if st == "pkcs1v1.5" else padding.PSS(
+                    mgf=padding.MGF1((ac.CRYPTO_HASH.get(h) or hashes.SHA1)()), salt_length=salt)
+                sig = kk.sign(msg, pad, hh)
+                if i == 1:  # corrupt the message
+                    msg = bytes([msg[0] ^ 1]) + msg[1:]
+                elif i == 2:  # corrupt the signature
+                    sig = sig[:-1] + bytes([sig[-1] ^ 0x80])
+                elif i == 3 and st == "pss":  # a signature with another salt length
+                    sig = kk.sign(msg, padding.PSS(mgf=padding.MGF1(hh), salt_length=salt + 1), hh)
+                g["tests"].append({"tcId": tc, "message": H(msg), "signature": H(sig)})
+                tc += 1
+            p["testGroups"].append(g)
+        write(outdir, f"RSA-sigVer-{rev}", p,
+              answers(p, lambda g, t: {"testPassed": ac.verify(ac.num(g["n"]), ac.num(g["e"]), ac.sig_scheme(g, False),
+                                                               bytes.fromhex(t["message"]), bytes.fromhex(t["signature"]))}
+                      if ac.sig_scheme(g, False) and ac.num(g["e"]) >= 65537 else None))
+
+    # signaturePrimitive 1.0 (spec example: n, d, e per test; keyFormat on the set), with a
+    # message above n that must give testPassed false.
+    p = head(181, "RSA", "1.0", "signaturePrimitive")
+    p["keyFormat"] = "standard"
+    tests = []
+    for tc in range(1, 5):
+        _, kn = key(2048) if tc > 2 else (k2048, n2048)
+        n = kn.public_numbers.n
+        m = R.randrange(n) if tc != 2 else n + R.randrange(1 << 64)
+        tests.append({"tcId": tc, "n": "%X" % n, "d": "%X" % kn.d, "e": "%X" % kn.public_numbers.e,
+                      "message": "%0512X" % m})
+    p["testGroups"] = [{"tgId": 1, "testType": "AFT", "tests": tests}]
+
+    def sp(g, t):
+        n, d, m = ac.num(t["n"]), ac.num(t["d"]), ac.num(t["message"])
+        return {"testPassed": True, "signature": "%0512X" % pow(m, d, n)} if m < n else {"testPassed": False}
+    write(outdir, "RSA-signaturePrimitive-1.0", p, answers(p, sp))
+
+    # decryptionPrimitive Sp800-56Br2: standard keys (p, q, d) and crt keys (no d), random e,
+    # ct fields; out-of-range ciphertexts give testPassed false.
+    p = head(191, "RSA", "Sp800-56Br2", "decryptionPrimitive")
+    p["testGroups"] = []
+    tc = 1
+    for tg, (mode_, bits) in enumerate((("standard", 2048), ("crt", 2048), ("crt", 3072)), 1):
+        g = {"tgId": tg, "modulo": bits, "testType": "AFT", "keyMode": mode_, "pubExpMode": "random", "tests": []}
+        for i in range(3):
+            e = R.getrandbits(40) | (1 << 39) | 1
+            kn = random_e_key(bits, e)
+            n = kn.public_numbers.n
+            c = R.randrange(2, n - 1) if i else n - 1
+            t = {"tcId": tc, "ct": "%0*X" % (bits // 4, c), "n": "%X" % n, "e": "%X" % kn.public_numbers.e,
+                 "p": "%X" % kn.p, "q": "%X" % kn.q}
+            if mode_ == "standard":
+                t["d"] = "%X" % kn.d
+            else:
+                t.update(dmp1="%X" % kn.dmp1, dmq1="%X" % kn.dmq1, iqmp="%X" % kn.iqmp)
+            g["tests"].append(t)
+            tc += 1
+        p["testGroups"].append(g)
+
+    def dp(g, t):
+        n, c = ac.num(t["n"]), ac.num(t["ct"])
+        if not 1 < c < n - 1:
+            return {"testPassed": False}
+        d = ac.private_exponent(t, g)
+        return {"testPassed": True, "pt": "%0*X" % (g["modulo"] // 4, pow(c, d, n))}
+    write(outdir, "RSA-decryptionPrimitive-Sp800-56Br2", p, answers(p, dp))
+
+    # decryptionPrimitive 1.0 (spec example: resultsArray of cipherTexts, totalFailingTests):
+    # the client picks the keys.
+    p = head(192, "RSA", "1.0", "decryptionPrimitive")
+    g = {"tgId": 1, "testType": "AFT", "totalTests": 4, "totalFailingTests": 1, "tests": []}
+    for tc in (1, 2):
+        # below every 2048-bit modulus, so that any module key can decrypt them
+        arr = [{"cipherText": "%0512X" % R.randrange(1 << 2045, 1 << 2046)} for _ in range(4)]
+        arr[0]["cipherText"] = "%0512X" % ((1 << 2048) - 1 - R.randrange(1 << 64))  # above any n
+        g["tests"].append({"tcId": tc, "resultsArray": arr})
+    p["testGroups"] = [g]
+    exp = {k: v for k, v in p.items() if k != "testGroups"}
+    n, e, d = pub.n, pub.e, n2048.d
+    eg = {"tgId": 1, "tests": []}
+    for t in g["tests"]:
+        res = []
+        for i, x in enumerate(t["resultsArray"]):
+            c = ac.num(x["cipherText"])
+            if i == 0 or c >= n - 1:
+                res.append({"e": "%X" % e, "n": "%X" % n, "testPassed": False})
+            else:
+                res.append({"plainText": "%0512X" % pow(c, d, n), "e": "%X" % e, "n": "%X" % n, "testPassed": True})
+        eg["tests"].append({"tcId": t["tcId"], "resultsArray": res})
+    exp["testGroups"] = [eg]
+    write(outdir, "RSA-decryptionPrimitive-1.0", p, exp)
+
+
+if __name__ == "__main__":
+    out = sys.argv[1]
+    sha_sets(out)
+    hmac_sets(out)
+    aes_cbc(out)
+    aes_ctr(out)
+    drbg(out)
+    rsa_sets(out)
