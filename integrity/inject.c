@@ -8,13 +8,17 @@
  *   fipsmod-integrity-inject --regions LIB
  *                                       print the hashed regions ("offset vaddr length")
  *
- * The MAC is defined in integrity/internal.h and computed with the module's own HMAC-SHA-256
- * code (the tool links the internal library). Before writing anything the tool checks that what
- * it hashes is exactly what will be in memory at run time: every read-only PT_LOAD segment has
- * no zero-fill part, the library has no text relocations, and no dynamic relocation targets a
- * read-only segment. It refuses (exit 1) a file that is not a little-endian x86-64 ELF64 shared
- * object, or whose placeholder marker is missing or occurs more than once, or whose placeholder
- * is not in writable data outside every hashed segment. */
+ * The MAC is defined in integrity/internal.h and computed with the module's own MAC code
+ * (integrity/mac.c) over the module's own SHA-2/HMAC core (module/sha): the tool is built from
+ * those sources and module/util.c alone, with none of the module's life cycle, self-tests, RNG
+ * or RSA (tests/integrity checks its symbol table). Before writing anything the tool checks that
+ * what it hashes is exactly what will be in memory at run time and what the module will find
+ * there: one read-only PT_LOAD segment maps file offset 0, with the ELF header and the program
+ * headers in it; every read-only PT_LOAD segment has no zero-fill part; the library has no text
+ * relocations, and no dynamic relocation targets a read-only segment. It refuses (exit 1) a file
+ * that is not a little-endian x86-64 ELF64 shared object, or whose placeholder marker is missing
+ * or occurs more than once, or whose placeholder is not in writable data outside every hashed
+ * segment. */
 #define _GNU_SOURCE
 #include <elf.h>
 #include <errno.h>
@@ -87,6 +91,17 @@ static const char *check_header(struct image *im) {
     hashed++;
   }
   if (hashed == 0) return "no read-only PT_LOAD segment";
+  /* What the module's check (integrity.c, find_self) relies on to find its headers. */
+  const Elf64_Phdr *first = NULL;
+  for (size_t i = 0; i < eh->e_phnum; i++) {
+    if (im->ph[i].p_type != PT_LOAD || im->ph[i].p_offset != 0) continue;
+    if (first) return "two PT_LOAD segments map file offset 0";
+    first = &im->ph[i];
+  }
+  uint64_t phend = eh->e_phoff + (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr);
+  if (!first || !is_hashed(first)) return "no read-only PT_LOAD segment maps the ELF header";
+  if (eh->e_phoff < sizeof(Elf64_Ehdr) || phend > 4096 || phend > first->p_filesz)
+    return "the program headers are not in the first page of the segment that maps the header";
   return NULL;
 }
 
@@ -164,7 +179,7 @@ static void compute_mac(const struct image *im, uint8_t mac[FM_INTEGRITY_MAC_LEN
   for (size_t i = 0; i < im->eh->e_phnum; i++) {
     const Elf64_Phdr *p = &im->ph[i];
     if (!is_hashed(p)) continue;
-    fm_integrity_mac_region(&c, p->p_vaddr, im->data + p->p_offset, p->p_filesz);
+    fm_integrity_mac_region(&c, p->p_vaddr, p->p_offset, im->data + p->p_offset, p->p_filesz);
     n++;
   }
   fm_integrity_mac_final(&c, n, mac);

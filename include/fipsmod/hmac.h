@@ -5,10 +5,15 @@
  * lengths are public. Contexts are caller-allocated; fm_hmac_final (whatever its outcome) and
  * fm_hmac_wipe zeroize them. A context is not thread-safe; the one-shot functions are.
  *
- * Every function returns FM_OK or a negative FM_ERR_*. On error no tag is released: the output
- * buffer (all |out_len| bytes) is wiped, and nothing is ever written past out_len. Outside the
- * OPERATIONAL state every function returns FM_ERR_NOT_OPERATIONAL and wipes its outputs,
- * contexts included. Length limit: keys and messages of at most 2^61 - 1 bytes (a little less for
+ * Every function returns FM_OK or a negative FM_ERR_*. Each checks the module state first, then
+ * its arguments. On error no tag is released: the bytes the call could have written are wiped,
+ * that is min(out_len, digest length) bytes when the digest length is known (from alg, or from a
+ * live context), and nothing else. A call whose tag length is unknown (a NULL or dead context, an
+ * unknown alg) wrote nothing and touches no output byte, so a claimed out_len larger than the
+ * real buffer never makes the module write past the tag length. Nothing is ever written past
+ * out_len. Outside the OPERATIONAL state every function returns FM_ERR_NOT_OPERATIONAL and
+ * wipes its outputs (as above), contexts included. No key-derived state is left on the stack
+ * or in vector registers after a call returns. Length limit: keys and messages of at most 2^61 - 1 bytes (a little less for
  * messages: the inner hash also reads one key block) -> FM_ERR_LENGTH. */
 #ifndef FIPSMOD_HMAC_H
 #define FIPSMOD_HMAC_H
@@ -42,7 +47,8 @@ FM_API int fm_hmac_update(fm_hmac_ctx *ctx, const void *data, size_t len);
 /* fm_hmac_final writes the full tag (the digest length of alg; secret) to |out|, |out_len| >= that
  * length (only that much is written), and wipes |ctx| on success and on every error alike.
  * FM_ERR_BAD_ARGUMENT: ctx or out NULL; FM_ERR_STATE: not initialized or finalized;
- * FM_ERR_BUFFER_TOO_SMALL. On error out is wiped. */
+ * FM_ERR_BUFFER_TOO_SMALL. On error out is wiped as above (not at all when ctx is NULL or not
+ * keyed). */
 FM_API int fm_hmac_final(fm_hmac_ctx *ctx, uint8_t *out, size_t out_len);
 
 /* fm_hmac_wipe zeroizes |ctx| (NULL is accepted). The zeroization happens in every module state;

@@ -5,10 +5,14 @@
  * contexts may be used from distinct threads at once, and the one-shot functions are
  * thread-safe.
  *
- * Every function returns FM_OK or a negative FM_ERR_*. On error no digest is released: the output
- * buffer (all |out_len| bytes) is wiped, and nothing is ever written past out_len. Outside the
- * OPERATIONAL state every function except fm_hash_digest_len returns FM_ERR_NOT_OPERATIONAL and
- * wipes its outputs, contexts included.
+ * Every function returns FM_OK or a negative FM_ERR_*. Each checks the module state first, then
+ * its arguments. On error no digest is released: the bytes the call could have written are wiped,
+ * that is min(out_len, digest length) bytes when the digest length is known (from alg, or from a
+ * live context), and nothing else. A call whose digest length is unknown (a NULL or dead context,
+ * an unknown alg) wrote nothing and touches no output byte, so a claimed out_len larger than the
+ * real buffer never makes the module write past the digest length. Nothing is ever written past
+ * out_len. Outside the OPERATIONAL state every function except fm_hash_digest_len returns
+ * FM_ERR_NOT_OPERATIONAL and wipes its outputs (as above), contexts included.
  *
  * Secrets: message bytes and digests are treated as secret (the code's time and memory accesses
  * do not depend on them); lengths and the algorithm are public.
@@ -62,7 +66,8 @@ FM_API int fm_sha_update(fm_sha_ctx *ctx, const void *data, size_t len);
  * digest length is written) and wipes |ctx|, on success and on every error alike; a finalized
  * context must be re-initialized.
  * FM_ERR_BAD_ARGUMENT: ctx or out NULL; FM_ERR_STATE: ctx not initialized or already finalized;
- * FM_ERR_BUFFER_TOO_SMALL: out_len below the digest length. On error out is wiped. */
+ * FM_ERR_BUFFER_TOO_SMALL: out_len below the digest length. On error out is wiped as above (not
+ * at all when ctx is NULL or not live). */
 FM_API int fm_sha_final(fm_sha_ctx *ctx, uint8_t *out, size_t out_len);
 
 /* fm_sha_wipe zeroizes |ctx| (NULL is accepted). The zeroization happens in every module state;

@@ -14,12 +14,19 @@
  * below that bound; the context functions count and refuse with FM_ERR_LENGTH.
  *
  * Everything here is reentrant: distinct states and contexts may be used from distinct threads.
+ * The core (sha256.c, sha256_shani.c, sha512.c, sha.c, hmac.c) references nothing of the module's
+ * life cycle (no state gate, self-test or RNG): only fm_zeroize and the CPU path word, so the
+ * post-link injector is built from it alone. The public services are sha_service.c and
+ * hmac_service.c. The HMAC entry points leave no key-derived state in their callees' stack
+ * frames (hmac.c, "Stack residue"), and the SHA-NI and AVX2 kernels clear the vector registers
+ * they used before returning.
  * Typical uses: the integrity check keys an hmac_ctx (FM_HASH_SHA256) once, feeds each hashed
  * segment with hmac_ctx_update and ends with hmac_ctx_final; RSA padding hashes with
  * sha_digest_internal or the sha_ctx functions; the self-tests call the public services. */
 #ifndef FIPSMOD_MODULE_SHA_INTERNAL_H
 #define FIPSMOD_MODULE_SHA_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -171,6 +178,10 @@ int sha_ctx_update(sha_ctx *c, const void *data, size_t len);
  * Returns FM_OK, or FM_ERR_STATE (nothing written, |c| wiped) when |c| is not initialized. */
 int sha_ctx_final(sha_ctx *c, uint8_t *out);
 
+/* sha_ctx_live is true when |c| was initialized and not yet finalized or wiped; a magic word
+ * that matches with an alg that does not is treated as garbage. */
+bool sha_ctx_live(const sha_ctx *c);
+
 /* sha_ctx_wipe zeroizes |c|, leaving it uninitialized. */
 void sha_ctx_wipe(sha_ctx *c);
 
@@ -206,6 +217,9 @@ int hmac_ctx_update(hmac_ctx *c, const void *data, size_t len);
 /* hmac_ctx_final writes the full tag (sha_alg_digest_len(alg) bytes, secret) to |out| and wipes
  * |c|. FM_OK, or FM_ERR_STATE (nothing written, |c| wiped). */
 int hmac_ctx_final(hmac_ctx *c, uint8_t *out);
+
+/* hmac_ctx_live is true when |c| is keyed and not yet finalized or wiped (see sha_ctx_live). */
+bool hmac_ctx_live(const hmac_ctx *c);
 
 /* hmac_ctx_wipe zeroizes |c|. */
 void hmac_ctx_wipe(hmac_ctx *c);

@@ -114,4 +114,19 @@ SHANI_TARGET void sha256_blocks_shani(uint32_t h[8], const uint8_t *p, size_t nb
   }
 
   STORE_STATE(h, abef, cdgh);
+  /* The state and the message schedule (derived from the block, which may be an HMAC key pad)
+   * are still in xmm0-15: clear them, so that no later spill (a lazy-binding trampoline, a signal
+   * frame) writes them to memory. SSE encodings (vzeroall needs AVX, which a SHA-NI CPU may
+   * lack); the kernel never touches the upper halves of ymm registers. */
+  __asm__ __volatile__(
+      "pxor %%xmm0, %%xmm0\n\tpxor %%xmm1, %%xmm1\n\tpxor %%xmm2, %%xmm2\n\t"
+      "pxor %%xmm3, %%xmm3\n\tpxor %%xmm4, %%xmm4\n\tpxor %%xmm5, %%xmm5\n\t"
+      "pxor %%xmm6, %%xmm6\n\tpxor %%xmm7, %%xmm7\n\tpxor %%xmm8, %%xmm8\n\t"
+      "pxor %%xmm9, %%xmm9\n\tpxor %%xmm10, %%xmm10\n\tpxor %%xmm11, %%xmm11\n\t"
+      "pxor %%xmm12, %%xmm12\n\tpxor %%xmm13, %%xmm13\n\tpxor %%xmm14, %%xmm14\n\t"
+      "pxor %%xmm15, %%xmm15"
+      :
+      :
+      : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",
+        "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
 }

@@ -231,6 +231,10 @@ AVX2_TARGET void sha512_blocks_avx2(uint64_t h[8], const uint8_t *p, size_t nblo
     p += SHA512_BLOCK_LEN;
   }
   fm_zeroize(wk, sizeof wk);
+  /* The message schedule (derived from the block, which may be an HMAC key pad) is still in the
+   * vector registers: clear them all, so that no later spill (a lazy-binding trampoline, a signal
+   * frame) writes it to memory. */
+  _mm256_zeroall();
 }
 
 void sha512_blocks(uint64_t h[8], const uint8_t *p, size_t nblocks) {

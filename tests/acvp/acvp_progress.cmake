@@ -9,6 +9,7 @@ endif()
 # script(1) gives the command a pseudo-terminal.
 execute_process(COMMAND "${SCRIPT}" -qec "\"${FIPSMOD}\" acvp \"${PROMPT}\" -o \"${OUT}\"" /dev/null
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0 OR NOT out MATCHES "tests, LDT [0-9]+/[0-9]+ MiB")
+# Any progress line will do: how many are drawn depends on the machine's speed (one every 0.2 s).
+if(NOT rc EQUAL 0 OR NOT out MATCHES "[0-9]+/[0-9]+ tests")
   message(FATAL_ERROR "status ${rc}; on a terminal a progress line was expected:\n${out}${err}")
 endif()

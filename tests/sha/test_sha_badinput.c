@@ -1,6 +1,7 @@
 /* Bad input to every function of include/fipsmod/sha.h and hmac.h: each gets its specific status,
- * never a crash; outputs are wiped on failure and never written past out_len; contexts used out
- * of order (zeroed, finalized, wiped, garbage) give FM_ERR_STATE. */
+ * never a crash; on failure outputs are wiped over exactly the digest length the call could have
+ * written (untouched when that length is unknown) and never written past out_len; contexts used
+ * out of order (zeroed, finalized, wiped, garbage) give FM_ERR_STATE. */
 #include <string.h>
 
 #include "fipsmod/hmac.h"
@@ -22,6 +23,12 @@ static int is_filled(const void *p, uint8_t v, size_t len) {
     if (b[i] != v) return 0;
   }
   return 1;
+}
+
+/* wiped_exactly is true when the first |dl| of the |len| bytes at p are zero and the rest still
+ * hold the 0xaa fill: a refused call wiped the digest length it could have written, no more. */
+static int wiped_exactly(const void *p, size_t dl, size_t len) {
+  return test_is_all_zero(p, dl) && is_filled((const uint8_t *)p + dl, 0xaa, len - dl);
 }
 
 static size_t dlen_of(fm_hash_alg alg) {
@@ -124,11 +131,11 @@ static void test_sha_length_limit(void) {
     /* One-shot lengths past the limit are refused before any byte is read. */
     memset(out, 0xaa, sizeof out);
     CHECK_EQ_INT(fm_sha_digest(k_algs[a], k_msg, SIZE_MAX, out, sizeof out), FM_ERR_LENGTH);
-    CHECK(test_is_all_zero(out, sizeof out));
+    CHECK(wiped_exactly(out, dlen_of(k_algs[a]), sizeof out));
     memset(out, 0xaa, sizeof out);
     CHECK_EQ_INT(fm_sha_digest(k_algs[a], k_msg, (size_t)SHA2_MAX_INPUT_BYTES + 1, out, sizeof out),
                  FM_ERR_LENGTH);
-    CHECK(test_is_all_zero(out, sizeof out));
+    CHECK(wiped_exactly(out, dlen_of(k_algs[a]), sizeof out));
   }
   uint8_t out[64];
   memset(out, 0xaa, sizeof out);
@@ -149,10 +156,11 @@ static void test_sha_final(void) {
     fm_hash_alg alg = k_algs[a];
     size_t dl = dlen_of(alg);
 
-    /* NULL context: the output is wiped. */
+    /* NULL context: the digest length is unknown and nothing was written, so the output is not
+     * touched (a claimed out_len is not trusted, sha.h). */
     memset(out, 0xaa, sizeof out);
     CHECK_EQ_INT(fm_sha_final(NULL, out, sizeof out), FM_ERR_BAD_ARGUMENT);
-    CHECK(test_is_all_zero(out, sizeof out));
+    CHECK(is_filled(out, 0xaa, sizeof out));
 
     /* NULL output: error, and the context is wiped (a failed final leaves no live state). */
     CHECK_EQ_INT(fm_sha_init(&ctx, alg), FM_OK);
@@ -181,14 +189,15 @@ static void test_sha_final(void) {
     CHECK(is_filled(out + dl, 0xaa, sizeof out - dl));
     CHECK(test_is_all_zero(&ctx, sizeof ctx)); /* final wipes */
 
-    /* Final after final, on a zeroed context, on garbage: FM_ERR_STATE, output wiped. */
+    /* Final after final, on a zeroed context, on garbage: FM_ERR_STATE, output untouched (no
+     * digest length to trust), context wiped. */
     memset(out, 0xaa, sizeof out);
     CHECK_EQ_INT(fm_sha_final(&ctx, out, sizeof out), FM_ERR_STATE);
-    CHECK(test_is_all_zero(out, sizeof out));
+    CHECK(is_filled(out, 0xaa, sizeof out));
     memset(&ctx, 0x5a, sizeof ctx);
     memset(out, 0xaa, sizeof out);
     CHECK_EQ_INT(fm_sha_final(&ctx, out, sizeof out), FM_ERR_STATE);
-    CHECK(test_is_all_zero(out, sizeof out));
+    CHECK(is_filled(out, 0xaa, sizeof out));
     CHECK(test_is_all_zero(&ctx, sizeof ctx));
   }
 }
@@ -217,7 +226,7 @@ static void test_sha_digest(void) {
     CHECK_EQ_INT(fm_sha_digest(alg, k_msg, sizeof k_msg, NULL, 0), FM_ERR_BAD_ARGUMENT);
     memset(out, 0xaa, sizeof out);
     CHECK_EQ_INT(fm_sha_digest(alg, NULL, 1, out, sizeof out), FM_ERR_BAD_ARGUMENT);
-    CHECK(test_is_all_zero(out, sizeof out));
+    CHECK(wiped_exactly(out, dl, sizeof out));
     /* NULL with length 0 is the empty message; a non-NULL pointer with length 0 too. */
     CHECK_EQ_INT(fm_sha_digest(alg, NULL, 0, empty, sizeof empty), FM_OK);
     memset(out, 0xaa, sizeof out);
@@ -237,7 +246,7 @@ static void test_sha_digest(void) {
     memset(out, 0xaa, sizeof out);
     CHECK_EQ_INT(fm_sha_digest((fm_hash_alg)k_bad_algs[i], k_msg, sizeof k_msg, out, sizeof out),
                  FM_ERR_UNSUPPORTED);
-    CHECK(test_is_all_zero(out, sizeof out));
+    CHECK(is_filled(out, 0xaa, sizeof out));
   }
 }
 
@@ -344,7 +353,7 @@ static void test_hmac_final(void) {
     size_t dl = dlen_of(alg);
     memset(out, 0xaa, sizeof out);
     CHECK_EQ_INT(fm_hmac_final(NULL, out, sizeof out), FM_ERR_BAD_ARGUMENT);
-    CHECK(test_is_all_zero(out, sizeof out));
+    CHECK(is_filled(out, 0xaa, sizeof out));
 
     CHECK_EQ_INT(fm_hmac_init(&ctx, alg, k_key, sizeof k_key), FM_OK);
     CHECK_EQ_INT(fm_hmac_final(&ctx, NULL, dl), FM_ERR_BAD_ARGUMENT);
@@ -364,11 +373,11 @@ static void test_hmac_final(void) {
 
     memset(out, 0xaa, sizeof out);
     CHECK_EQ_INT(fm_hmac_final(&ctx, out, sizeof out), FM_ERR_STATE);
-    CHECK(test_is_all_zero(out, sizeof out));
+    CHECK(is_filled(out, 0xaa, sizeof out));
     memset(&ctx, 0x5a, sizeof ctx);
     memset(out, 0xaa, sizeof out);
     CHECK_EQ_INT(fm_hmac_final(&ctx, out, sizeof out), FM_ERR_STATE);
-    CHECK(test_is_all_zero(out, sizeof out));
+    CHECK(is_filled(out, 0xaa, sizeof out));
     CHECK(test_is_all_zero(&ctx, sizeof ctx));
   }
 }
@@ -393,10 +402,10 @@ static void test_hmac_oneshot(void) {
                  FM_ERR_BAD_ARGUMENT);
     memset(out, 0xaa, sizeof out);
     CHECK_EQ_INT(fm_hmac(alg, NULL, 1, k_msg, sizeof k_msg, out, sizeof out), FM_ERR_BAD_ARGUMENT);
-    CHECK(test_is_all_zero(out, sizeof out));
+    CHECK(wiped_exactly(out, dl, sizeof out));
     memset(out, 0xaa, sizeof out);
     CHECK_EQ_INT(fm_hmac(alg, k_key, sizeof k_key, NULL, 1, out, sizeof out), FM_ERR_BAD_ARGUMENT);
-    CHECK(test_is_all_zero(out, sizeof out));
+    CHECK(wiped_exactly(out, dl, sizeof out));
     memset(out, 0xaa, sizeof out);
     CHECK_EQ_INT(fm_hmac(alg, k_key, sizeof k_key, k_msg, sizeof k_msg, out, dl - 1),
                  FM_ERR_BUFFER_TOO_SMALL);
@@ -405,11 +414,11 @@ static void test_hmac_oneshot(void) {
     memset(out, 0xaa, sizeof out);
     CHECK_EQ_INT(fm_hmac(alg, k_key, sizeof k_key, k_msg, SIZE_MAX, out, sizeof out),
                  FM_ERR_LENGTH);
-    CHECK(test_is_all_zero(out, sizeof out));
+    CHECK(wiped_exactly(out, dl, sizeof out));
     memset(out, 0xaa, sizeof out);
     CHECK_EQ_INT(fm_hmac(alg, k_key, SIZE_MAX, k_msg, sizeof k_msg, out, sizeof out),
                  FM_ERR_LENGTH);
-    CHECK(test_is_all_zero(out, sizeof out));
+    CHECK(wiped_exactly(out, dl, sizeof out));
     /* Empty key and empty message, NULL pointers allowed. */
     memset(out, 0xaa, sizeof out);
     CHECK_EQ_INT(fm_hmac(alg, NULL, 0, NULL, 0, out, sizeof out), FM_OK);
@@ -421,7 +430,7 @@ static void test_hmac_oneshot(void) {
     CHECK_EQ_INT(fm_hmac((fm_hash_alg)k_bad_algs[i], k_key, sizeof k_key, k_msg, sizeof k_msg,
                          out, sizeof out),
                  FM_ERR_UNSUPPORTED);
-    CHECK(test_is_all_zero(out, sizeof out));
+    CHECK(is_filled(out, 0xaa, sizeof out));
   }
 }
 

@@ -1,0 +1,6 @@
+/* The CPU path word of the SHA-2 core, for the injector alone (the module's is in module/cpu.c,
+ * set by its CPU detection). Zero: the injector hashes with the portable compression functions,
+ * which give the same MAC as any other path, and needs none of the module's CPU detection. */
+#include "module/internal.h"
+
+uint32_t fm_g_cpu_in_use = 0;

@@ -1,0 +1,123 @@
+/* The public SHA-2 services of include/fipsmod/sha.h, over the core of sha.c.
+ *
+ * Every service checks in the module's one order (module/internal.h, "Refusing a call"): the
+ * state first (fm_service_gate), then its arguments, and refuses with fm_refuse. A refused call
+ * wipes what it could legitimately have written: the digest, that is min(out_len, digest
+ * length) bytes when the digest length is known (from alg, or from a live context), and nothing
+ * when it is not (a NULL or dead context, an unknown alg), so that a huge claimed out_len never
+ * makes the module write past a smaller buffer. */
+#include "module/internal.h"
+#include "module/sha/internal.h"
+
+static sha_ctx *as_sha_ctx(fm_sha_ctx *ctx) { return (sha_ctx *)(void *)ctx; }
+
+/* digest_wipe_len is how much of a |out_len|-byte output a refused call of an algorithm with
+ * |dlen|-byte digests wipes: the bytes it would have written (0 when dlen is unknown, 0). */
+static size_t digest_wipe_len(size_t out_len, size_t dlen) {
+  return out_len < dlen ? out_len : dlen;
+}
+
+/* ctx_digest_len is the digest length of a live |ctx|, 0 for NULL or a dead one. */
+static size_t ctx_digest_len(fm_sha_ctx *ctx) {
+  if (ctx == NULL || !sha_ctx_live(as_sha_ctx(ctx))) return 0;
+  return sha_alg_digest_len((fm_hash_alg)as_sha_ctx(ctx)->alg);
+}
+
+int fm_hash_digest_len(fm_hash_alg alg, size_t *len) {
+  /* Not a cryptographic service (it reports a constant), so it answers in every state. */
+  if (len == NULL) return FM_ERR_BAD_ARGUMENT;
+  *len = sha_alg_digest_len(alg);
+  return *len != 0 ? FM_OK : FM_ERR_UNSUPPORTED;
+}
+
+int fm_sha_init(fm_sha_ctx *ctx, fm_hash_alg alg) {
+  int st = fm_service_gate();
+  if (st == FM_OK && ctx == NULL) st = FM_ERR_BAD_ARGUMENT;
+  if (st != FM_OK) return fm_refuse(st, ctx, ctx != NULL ? sizeof *ctx : 0);
+  st = sha_ctx_init(as_sha_ctx(ctx), alg);
+  if (st != FM_OK) return fm_refuse(st, ctx, sizeof *ctx);
+  return FM_OK;
+}
+
+int fm_sha_update(fm_sha_ctx *ctx, const void *data, size_t len) {
+  int st = fm_service_gate();
+  if (st != FM_OK) return fm_refuse(st, ctx, ctx != NULL ? sizeof *ctx : 0);
+  /* A bad argument leaves the context usable (sha.h): nothing to wipe. */
+  if (ctx == NULL || (data == NULL && len > 0)) return FM_ERR_BAD_ARGUMENT;
+  return sha_ctx_update(as_sha_ctx(ctx), data, len);
+}
+
+int fm_sha_final(fm_sha_ctx *ctx, uint8_t *out, size_t out_len) {
+  /* Whatever the outcome, the context is wiped: a failed final does not leave a live state. */
+  size_t dlen = ctx_digest_len(ctx);
+  int st = fm_service_gate();
+  if (st == FM_OK) {
+    if (ctx == NULL || out == NULL) {
+      st = FM_ERR_BAD_ARGUMENT;
+    } else if (dlen == 0) {
+      st = FM_ERR_STATE;
+    } else if (out_len < dlen) {
+      st = FM_ERR_BUFFER_TOO_SMALL;
+    }
+  }
+  if (st != FM_OK) {
+    return fm_refuse2(st, ctx, ctx != NULL ? sizeof *ctx : 0, out,
+                      digest_wipe_len(out_len, dlen));
+  }
+  st = sha_ctx_final(as_sha_ctx(ctx), out);
+  /* sha_ctx_final wiped the private layout; the rest of the caller's object goes too. */
+  fm_zeroize((uint8_t *)ctx + sizeof(sha_ctx), sizeof *ctx - sizeof(sha_ctx));
+  return st;
+}
+
+int fm_sha_wipe(fm_sha_ctx *ctx) {
+  /* Zeroization is always carried out, in every state; outside OPERATIONAL the status says so
+   * like every other service's. */
+  if (ctx != NULL) fm_zeroize(ctx, sizeof *ctx);
+  return fm_service_gate();
+}
+
+int fm_sha_digest(fm_hash_alg alg, const void *data, size_t len, uint8_t *out, size_t out_len) {
+  size_t dlen = sha_alg_digest_len(alg);
+  int st = fm_service_gate();
+  if (st == FM_OK) {
+    if (out == NULL || (data == NULL && len > 0)) {
+      st = FM_ERR_BAD_ARGUMENT;
+    } else if (dlen == 0) {
+      st = FM_ERR_UNSUPPORTED;
+    } else if (out_len < dlen) {
+      st = FM_ERR_BUFFER_TOO_SMALL;
+    } else if (len > SHA2_MAX_INPUT_BYTES) {
+      st = FM_ERR_LENGTH;
+    }
+  }
+  if (st != FM_OK) return fm_refuse(st, out, digest_wipe_len(out_len, dlen));
+  return sha_digest_internal(alg, data, len, out);
+}
+
+/* sha_oneshot is the body of fm_sha256/384/512: the same checks with a fixed output length. */
+static int sha_oneshot(fm_hash_alg alg, const void *data, size_t len, uint8_t *out,
+                       size_t dlen) {
+  int st = fm_service_gate();
+  if (st == FM_OK) {
+    if (out == NULL || (data == NULL && len > 0)) {
+      st = FM_ERR_BAD_ARGUMENT;
+    } else if (len > SHA2_MAX_INPUT_BYTES) {
+      st = FM_ERR_LENGTH;
+    }
+  }
+  if (st != FM_OK) return fm_refuse(st, out, dlen);
+  return sha_digest_internal(alg, data, len, out);
+}
+
+int fm_sha256(const void *data, size_t len, uint8_t out[FM_SHA256_DIGEST_LEN]) {
+  return sha_oneshot(FM_HASH_SHA256, data, len, out, FM_SHA256_DIGEST_LEN);
+}
+
+int fm_sha384(const void *data, size_t len, uint8_t out[FM_SHA384_DIGEST_LEN]) {
+  return sha_oneshot(FM_HASH_SHA384, data, len, out, FM_SHA384_DIGEST_LEN);
+}
+
+int fm_sha512(const void *data, size_t len, uint8_t out[FM_SHA512_DIGEST_LEN]) {
+  return sha_oneshot(FM_HASH_SHA512, data, len, out, FM_SHA512_DIGEST_LEN);
+}

@@ -1,0 +1,126 @@
+/* Loading a copy of libfipsmod.so in a child process and reading what it says about itself: the
+ * module state, the integrity test's result and how many power-on tests passed. Shared by the
+ * integrity tests, which do not link the module (each child dlopens the copy under test).
+ * Header-only: each test program includes it once. */
+#ifndef FIPSMOD_TESTS_INTEGRITY_LOAD_PROBE_H
+#define FIPSMOD_TESTS_INTEGRITY_LOAD_PROBE_H
+
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fipsmod/module.h"
+#include "fipsmod/selftest.h"
+
+/* What a child saw. |outcome| is PROBE_LOADED when the child could load the copy and read its
+ * report; the other outcomes say why not (which the tests accept as "not OPERATIONAL"). */
+enum probe_outcome { PROBE_LOADED = 0, PROBE_DLOPEN_FAILED = 1, PROBE_NO_SYMBOLS = 2,
+                     PROBE_REPORT_FAILED = 3, PROBE_CRASHED = 4, PROBE_NO_ANSWER = 5 };
+
+struct probe_result {
+  int outcome;
+  int signal;              /* PROBE_CRASHED: the signal */
+  int state;               /* fm_state */
+  int integrity;           /* fm_selftest_result of the integrity entry (-1: no such entry) */
+  int power_on_passed;     /* power-on entries whose result is PASSED */
+  int failed;              /* entries whose result is FAILED */
+  size_t summary_passed;   /* fm_selftest_get_summary: passed */
+  int summary_integrity;   /* fm_selftest_get_summary: integrity */
+};
+
+static inline const char *probe_outcome_name(int o) {
+  switch (o) {
+    case PROBE_LOADED: return "loaded";
+    case PROBE_DLOPEN_FAILED: return "dlopen failed";
+    case PROBE_NO_SYMBOLS: return "symbols missing";
+    case PROBE_REPORT_FAILED: return "report failed";
+    case PROBE_CRASHED: return "crashed";
+    default: return "no answer";
+  }
+}
+
+/* probe_child runs in the child: load, read, write the result to |fd|, exit. */
+static inline void probe_child(const char *path, int fd) {
+  struct probe_result r = {.outcome = PROBE_DLOPEN_FAILED, .integrity = -1};
+  void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (h) {
+    fm_state (*state)(void) = (fm_state(*)(void))dlsym(h, "fm_module_state");
+    int (*report)(fm_selftest_entry *, size_t, size_t *) =
+        (int (*)(fm_selftest_entry *, size_t, size_t *))dlsym(h, "fm_selftest_report");
+    int (*summary)(fm_selftest_summary *) =
+        (int (*)(fm_selftest_summary *))dlsym(h, "fm_selftest_get_summary");
+    r.outcome = PROBE_NO_SYMBOLS;
+    if (state && report && summary) {
+      static fm_selftest_entry e[FM_SELFTEST_MAX_ENTRIES];
+      size_t n = 0;
+      fm_selftest_summary s;
+      r.outcome = PROBE_REPORT_FAILED;
+      if (report(e, FM_SELFTEST_MAX_ENTRIES, &n) == FM_OK && summary(&s) == FM_OK) {
+        r.outcome = PROBE_LOADED;
+        r.state = (int)state();
+        for (size_t i = 0; i < n; i++) {
+          if (e[i].kind == FM_SELFTEST_KIND_INTEGRITY) r.integrity = (int)e[i].result;
+          if (e[i].when == FM_SELFTEST_AT_POWER_ON && e[i].result == FM_SELFTEST_PASSED)
+            r.power_on_passed++;
+          if (e[i].result == FM_SELFTEST_FAILED) r.failed++;
+        }
+        r.summary_passed = s.passed;
+        r.summary_integrity = (int)s.integrity;
+      }
+    }
+  }
+  ssize_t w = write(fd, &r, sizeof r);
+  _exit(w == (ssize_t)sizeof r ? 0 : 1);
+}
+
+/* probe_load loads |path| in a fresh child and fills |r|. Returns 0, or -1 when no child ran. */
+static inline int probe_load(const char *path, struct probe_result *r) {
+  *r = (struct probe_result){.outcome = PROBE_NO_ANSWER, .integrity = -1};
+  int fds[2];
+  if (pipe(fds) != 0) return -1;
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return -1;
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    /* A corrupted copy may print or abort noisily; its report is what counts. */
+    int devnull = open("/dev/null", O_WRONLY);
+    if (devnull >= 0) dup2(devnull, 2);
+    probe_child(path, fds[1]);
+  }
+  close(fds[1]);
+  struct probe_result got;
+  ssize_t n = read(fds[0], &got, sizeof got);
+  close(fds[0]);
+  int status = 0;
+  if (waitpid(pid, &status, 0) != pid) return -1;
+  if (n == (ssize_t)sizeof got) {
+    *r = got;
+  } else {
+    *r = (struct probe_result){.outcome = PROBE_NO_ANSWER, .integrity = -1};
+    if (WIFSIGNALED(status)) {
+      r->outcome = PROBE_CRASHED;
+      r->signal = WTERMSIG(status);
+    }
+  }
+  return 0;
+}
+
+/* probe_operational_intact is true when the copy loaded OPERATIONAL with the integrity test
+ * passed and nothing failed. */
+static inline int probe_operational_intact(const struct probe_result *r) {
+  return r->outcome == PROBE_LOADED && r->state == FM_STATE_OPERATIONAL &&
+         r->integrity == FM_SELFTEST_PASSED && r->summary_integrity == FM_SELFTEST_PASSED &&
+         r->failed == 0;
+}
+
+#endif
