@@ -134,11 +134,18 @@ uint32_t bn_mod_small_consttime(const uint64_t *a, size_t n, uint32_t d);
 /* bn_gcd_consttime sets r = gcd(a, b) (n limbs). a and b are secret; constant time. gcd(0, b) = b. */
 void bn_gcd_consttime(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
 
+/* bn_mod_inverse_mask sets r = a^-1 mod m (n limbs, 0 <= r < m) for an ODD modulus m (any n-limb
+ * a; m = 1 gives r = 0) and returns all-ones when gcd(a, m) = 1; otherwise zero with r zeroed.
+ * Divsteps (bn_inverse.c): a fixed number of steps for the width, constant time; a, m and the
+ * returned mask are secret (declassify the mask with fm_declassify_u64 where invertibility is
+ * public). An even m is the caller's bug (the result is then meaningless). */
+uint64_t bn_mod_inverse_mask(uint64_t *r, const uint64_t *a, const uint64_t *m, size_t n);
+
 /* bn_mod_inverse_consttime sets r = a^-1 mod m for an ODD modulus m > 1 (n limbs; a is any n-limb
- * value, reduced mod m as part of the algorithm). Returns FM_OK, FM_ERR_OUT_OF_RANGE when
- * gcd(a, m) != 1 (then r is zeroed), FM_ERR_BAD_ARGUMENT when m is even or m <= 1 (the parity of
- * m is treated as public; a and m are otherwise secret). Binary extended Euclid, 128n iterations,
- * constant time. Whether a is invertible is public (it is the return value). */
+ * value). Returns FM_OK, FM_ERR_OUT_OF_RANGE when gcd(a, m) != 1 (then r is zeroed),
+ * FM_ERR_BAD_ARGUMENT when m is even or m <= 1 (the parity of m is treated as public; a and m are
+ * otherwise secret). bn_mod_inverse_mask with the public checks; constant time. Whether a is
+ * invertible is public (it is the return value). */
 int bn_mod_inverse_consttime(uint64_t *r, const uint64_t *a, const uint64_t *m, size_t n);
 
 /* bn_mod_inverse_odd_value sets r = a^-1 mod m (n limbs, 0 <= r < m) for an ODD value a of

@@ -55,9 +55,9 @@ static uint64_t neg_inv64(uint64_t n0) {
  * facts the caller states about the width, so the answer may be acted on. */
 static int ctx_check(const uint64_t *N, size_t n) {
   if (N == NULL || n == 0 || n > BN_MAX_LIMBS) return FM_ERR_BAD_ARGUMENT;
-  uint64_t bad = ~(0u - (N[0] & 1)) | bn_ct_is_zero(N[n - 1]);
-  if (n == 1) bad |= bn_ct_eq(N[0], 1);
-  return bn_declassify(ct_value_barrier_u64(bad)) != 0 ? FM_ERR_BAD_ARGUMENT : FM_OK;
+  uint64_t bad = ~(0u - (N[0] & 1)) | ct_is_zero_u64(N[n - 1]);
+  if (n == 1) bad |= ct_eq_u64(N[0], 1);
+  return fm_declassify_u64(bad) != 0 ? FM_ERR_BAD_ARGUMENT : FM_OK;
 }
 
 /* ---- R^2 mod N for a secret N, without division ---------------------------------------
@@ -111,13 +111,13 @@ static uint64_t reciprocal_word(uint64_t d) {
   /* rem = 2^128 - 1 - y * d; the answer is the y that puts rem in [0, d). */
   i128 rem = (i128)(~(bn_u128)0 - (bn_u128)d * y);
   for (int i = 0; i < 4; i++) {
-    uint64_t neg = bn_ct_msb((uint64_t)((bn_u128)rem >> 64));
+    uint64_t neg = ct_msb_mask_u64((uint64_t)((bn_u128)rem >> 64));
     y -= neg & 1;
     rem += (i128)(d & neg);
   }
   for (int i = 0; i < 4; i++) {
     i128 t = rem - (i128)d;
-    uint64_t ge = ~bn_ct_msb((uint64_t)((bn_u128)t >> 64));
+    uint64_t ge = ~ct_msb_mask_u64((uint64_t)((bn_u128)t >> 64));
     y += ge & 1;
     rem = (i128)ct_select_u64(ge, (uint64_t)t, (uint64_t)rem) |
           (i128)(((bn_u128)ct_select_u64(ge, (uint64_t)((bn_u128)t >> 64),
@@ -132,10 +132,10 @@ static uint64_t div_2by1(uint64_t u1, uint64_t u0, uint64_t d, uint64_t v) {
   bn_u128 q = (bn_u128)v * u1 + (((bn_u128)u1 << 64) | u0);
   uint64_t q1 = (uint64_t)(q >> 64) + 1, q0 = (uint64_t)q;
   uint64_t r = u0 - q1 * d;
-  uint64_t over = bn_ct_lt(q0, r); /* r > q0: one too many */
+  uint64_t over = ct_lt_u64(q0, r); /* r > q0: one too many */
   q1 -= over & 1;
   r += d & over;
-  uint64_t under = ~bn_ct_lt(r, d); /* r >= d: one too few */
+  uint64_t under = ~ct_lt_u64(r, d); /* r >= d: one too few */
   q1 += under & 1;
   return q1;
 }
@@ -147,7 +147,7 @@ static void normalize_top(const uint64_t *N, size_t n, uint64_t *lz_out, uint64_
   uint64_t top = N[n - 1], lz = 0;
   for (unsigned k = 32; k > 0; k >>= 1) {
     /* Binary search for the leading zeros with masks: shift when the top k bits are zero. */
-    uint64_t zero = bn_ct_is_zero(top >> (64 - k));
+    uint64_t zero = ct_is_zero_u64(top >> (64 - k));
     lz += k & zero;
     top = ct_select_u64(zero, top << k, top);
   }
@@ -171,7 +171,7 @@ static void shift_step(uint64_t *x, unsigned s, const uint64_t *N, size_t n, uin
   uint64_t y_n1 = (xn1 << s) | (xn2 >> (64 - s));
   uint64_t y_n2 = (xn2 << s) | (xn3 >> (64 - s));
   uint64_t q = div_2by1(join_shift(y_n, y_n1, lz), join_shift(y_n1, y_n2, lz), d, v);
-  q = (q - 2) & ~bn_ct_lt(q, 2);
+  q = (q - 2) & ~ct_lt_u64(q, 2);
 
   /* x = y - q * N over n + 1 limbs. */
   uint64_t prev = 0, carry = 0, borrow = 0;
@@ -204,7 +204,7 @@ static void shift_mod_bits(uint64_t *x, size_t bits, const uint64_t *N, size_t n
     /* w - N when w >= N, over n + 1 limbs (N's top limb is zero). */
     uint64_t borrow = bn_sub(t, w, N, n);
     /* w < N exactly when the low limbs borrow and the top limb has nothing to lend. */
-    uint64_t ge = ~((0u - ct_value_barrier_u64(borrow)) & bn_ct_is_zero(w[n]));
+    uint64_t ge = ~((0u - ct_value_barrier_u64(borrow)) & ct_is_zero_u64(w[n]));
     uint64_t top = w[n] - borrow;
     bn_select(w, ge, t, w, n);
     w[n] = ct_select_u64(ge, top, w[n]);
@@ -397,7 +397,7 @@ static void table_read(uint64_t *r, const uint64_t *table, size_t entries, uint6
                        size_t n) {
   bn_set_zero(r, n);
   for (size_t e = 0; e < entries; e++) {
-    uint64_t take = bn_ct_eq((uint64_t)e, idx);
+    uint64_t take = ct_eq_u64((uint64_t)e, idx);
     const uint64_t *row = table + e * n;
     for (size_t j = 0; j < n; j++) r[j] |= row[j] & take;
   }

@@ -14,30 +14,6 @@
 
 typedef unsigned __int128 bn_u128;
 
-/* Masks for the bn code: module/internal.h's helpers with the optimizer barrier on the mask
- * they return. (Its ct_msb_mask_u64 hides the input from the optimizer, but the result is
- * visibly 0 or all-ones, and clang 14 turned "row & mask" in the exponentiation's table scan
- * back into a branch on it: the memcheck test caught that.) */
-static inline uint64_t bn_ct_msb(uint64_t x) { return ct_value_barrier_u64(ct_msb_mask_u64(x)); }
-static inline uint64_t bn_ct_is_zero(uint64_t x) { return ct_value_barrier_u64(ct_is_zero_u64(x)); }
-static inline uint64_t bn_ct_eq(uint64_t a, uint64_t b) { return ct_value_barrier_u64(ct_eq_u64(a, b)); }
-static inline uint64_t bn_ct_lt(uint64_t a, uint64_t b) { return ct_value_barrier_u64(ct_lt_u64(a, b)); }
-
-/* bn_declassify marks a value computed from secrets as public. It only exists so that the
- * constant-time test (valgrind memcheck with the secrets marked undefined) accepts the branches
- * on facts the caller states in public (N is odd, a value fits, a number is invertible): in the
- * test-hook build, under valgrind, it tells memcheck the word is defined; everywhere else, and in
- * libfipsmod itself, it does nothing. */
-#if defined(FIPSMOD_TEST_HOOKS) && __has_include(<valgrind/memcheck.h>)
-#include <valgrind/memcheck.h>
-static inline uint64_t bn_declassify(uint64_t v) {
-  (void)VALGRIND_MAKE_MEM_DEFINED(&v, sizeof(v));
-  return v;
-}
-#else
-static inline uint64_t bn_declassify(uint64_t v) { return v; }
-#endif
-
 #if defined(BN_KERNEL_MULX)
 #define BN_INLINE static inline __attribute__((always_inline, target("bmi2")))
 #else

@@ -89,17 +89,6 @@ int rsa_sign_pkcs1v15_digest(const fm_rsa_key *key, fm_hash_alg hash, const uint
 int rsa_verify_pkcs1v15_digest(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *digest,
                                const uint8_t *sig, size_t sig_len);
 
-/* rsa_mod_inverse_consttime sets the n-limb r = a^-1 mod m for an odd modulus m and a < m, by
- * divsteps (rsa_inverse.c), and returns all-ones when gcd(a, m) = 1; otherwise zero with r
- * zeroed. a and m are secret; n is public; constant time. Much faster than the binary extended
- * Euclid of bn/ at RSA sizes, which matters because blinding needs one inverse per signature. */
-uint64_t rsa_mod_inverse_consttime(uint64_t *r, const uint64_t *a, const uint64_t *m, size_t n);
-
-/* rsa_declassify tells a constant-time checker (valgrind memcheck in test builds) that |len|
- * bytes at |p| are public from here on: used for the fault check's one-bit result and for a
- * signature about to be released. Does nothing in the module proper. */
-void rsa_declassify(const void *p, size_t len);
-
 #if defined(FIPSMOD_TEST_HOOKS)
 /* rsa_key_secret_regions_for_testing writes up to |max| (pointer, length) pairs covering every
  * secret of |key| (d, the CRT values, the Montgomery contexts of p and q) and returns how many it

@@ -11,22 +11,6 @@
 #include "module/internal.h"
 #include "module/rsa/internal.h"
 
-#if defined(FIPSMOD_TEST_HOOKS) && defined(__has_include)
-#if __has_include(<valgrind/memcheck.h>)
-#include <valgrind/memcheck.h>
-#define RSA_HAVE_VALGRIND 1
-#endif
-#endif
-
-void rsa_declassify(const void *p, size_t len) {
-#if defined(RSA_HAVE_VALGRIND)
-  VALGRIND_MAKE_MEM_DEFINED(p, len);
-#else
-  (void)p;
-  (void)len;
-#endif
-}
-
 /* ---- Allocation ---------------------------------------------------------------------------- */
 
 int rsa_key_valid(const fm_rsa_key *key) { return key != NULL && key->magic == RSA_KEY_MAGIC; }

@@ -147,8 +147,8 @@ static int blinding_fresh(const fm_rsa_key *key, uint64_t *a, uint64_t *ai) {
     st = fm_rand_bytes((uint8_t *)wide, (nl + 1) * sizeof(uint64_t));
     if (st != FM_OK) break;
     bn_mod_reduce(r, wide, nl + 1, mn);
-    uint64_t invertible = rsa_mod_inverse_consttime(ai, r, mn->N, nl);
-    rsa_declassify(&invertible, sizeof(invertible)); /* about r, not the key: public */
+    /* Whether r is invertible says something about r, not the key: public. */
+    const uint64_t invertible = fm_declassify_u64(bn_mod_inverse_mask(ai, r, mn->N, nl));
     st = FM_ERR_INTERNAL;
     if (!invertible) continue;
     bn_to_mont(ai, ai, mn);
@@ -234,8 +234,7 @@ int rsa_private_op(const fm_rsa_key *key, uint64_t *out, const uint64_t *in) {
    * bn_mod_exp_public rather than rsa_public_op: it has the radix-2^52 (AVX-512 IFMA) path
    * from 1024 bits, several times faster than 64-bit Montgomery steps at these widths. */
   (void)bn_mod_exp_public(y, out, key->e, key->el, mn);
-  uint64_t ok = bn_eq_mask(y, in, nl);
-  rsa_declassify(&ok, sizeof(ok));
+  const uint64_t ok = fm_declassify_u64(bn_eq_mask(y, in, nl));
   if (!ok) {
     if (tl_blinding != NULL) tl_blinding->key_id = 0; /* whatever went wrong, do not reuse it */
     st = FM_ERR_INTERNAL;
@@ -349,7 +348,7 @@ static int sign_encoded(const fm_rsa_key *key, const uint8_t *em, uint8_t *sig) 
   int st = rsa_private_op(key, s, m);
   if (st == FM_OK) {
     bn_to_bytes_be(sig, key->k, s, key->nl);
-    rsa_declassify(sig, key->k); /* a released signature is public */
+    fm_declassify(sig, key->k); /* a released signature is public */
   }
   fm_zeroize(m, sizeof(m));
   fm_zeroize(s, sizeof(s));
@@ -561,7 +560,7 @@ static int raw_private(const fm_rsa_key *key, const uint8_t *in, size_t in_len, 
   st = rsa_private_op(key, y, x);
   if (st == FM_OK) {
     bn_to_bytes_be(out, key->k, y, key->nl);
-    rsa_declassify(out, key->k);
+    fm_declassify(out, key->k);
     *out_len = key->k;
   }
 done:

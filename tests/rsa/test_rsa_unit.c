@@ -597,50 +597,6 @@ static void test_shared_key_threads_and_fork(void) {
   fm_rsa_key_free(key);
 }
 
-/* ---- The blinding inverse ------------------------------------------------------------------ */
-
-/* rsa_mod_inverse_consttime against bn's binary extended Euclid and against a * r = 1, on
- * random odd moduli of every width from 1 to 64 limbs (top limb small in some), random a < m,
- * plus a = 0, a = 1, a = m - 1 and a non-invertible a. */
-static void test_divsteps_inverse(void) {
-  test_rng rng;
-  test_rng_seed(&rng, "test_rsa_unit inverse");
-  static uint64_t m[BN_MAX_LIMBS], a[BN_MAX_LIMBS], r[BN_MAX_LIMBS], ref[BN_MAX_LIMBS],
-      t[BN_MAX_LIMBS], one[BN_MAX_LIMBS];
-  static bn_mont_ctx ctx;
-  for (size_t n = 1; n <= 64; n += (n < 8 ? 1 : 7)) {
-    for (int iter = 0; iter < 20; iter++) {
-      test_rng_bytes(&rng, m, n * 8);
-      if (iter % 4 == 1) m[n - 1] = 1 + (m[n - 1] >> 60); /* small top limb */
-      if (iter % 4 == 2) m[n - 1] |= UINT64_C(1) << 63;
-      m[0] |= 1;
-      if (n == 1 && m[0] < 3) m[0] = 3; /* a modulus above 1 */
-      CHECK_EQ_INT(bn_mont_ctx_init_public(&ctx, m, n), FM_OK);
-      test_rng_bytes(&rng, a, n * 8);
-      bn_mod_reduce(t, a, n, &ctx);
-      bn_copy(a, t, n);
-      if (iter == 0) bn_set_word(a, n, 1);
-      if (iter == 3) (void)bn_sub_word(a, m, 1, n);
-      uint64_t ok = rsa_mod_inverse_consttime(r, a, m, n);
-      int ref_st = bn_mod_inverse_consttime(ref, a, m, n);
-      CHECK_EQ_INT(ok != 0, ref_st == FM_OK);
-      if (ok && ref_st == FM_OK) {
-        CHECK(bn_eq_mask(r, ref, n) != 0);
-        bn_mod_mul(t, a, r, &ctx);
-        bn_set_word(one, n, 1);
-        CHECK(bn_eq_mask(t, one, n) != 0);
-      }
-    }
-    bn_set_zero(a, n); /* zero has no inverse */
-    CHECK(rsa_mod_inverse_consttime(r, a, m, n) == 0);
-    CHECK(bn_is_zero_mask(r, n) != 0);
-  }
-  /* A common factor: m = 3 * 5, a = 5. */
-  bn_set_word(m, 1, 15);
-  bn_set_word(a, 1, 5);
-  CHECK(rsa_mod_inverse_consttime(r, a, m, 1) == 0);
-}
-
 /* ---- The gate -------------------------------------------------------------------------------- */
 
 /* gate_child runs in a forked child: after a forced ERROR every RSA service must refuse with
@@ -759,7 +715,6 @@ int main(void) {
   test_raw_out_of_range();
   test_sign_bad_inputs();
   test_verify_bad_inputs();
-  test_divsteps_inverse();
   test_shared_key_threads_and_fork();
   test_gate_in_error_state();
   return test_main_result("test_rsa_unit");
