@@ -52,22 +52,25 @@ static int generate_prime(bn_mont_ctx *ctx, size_t bits, size_t nlen, const uint
     if (st != FM_OK) goto done;
     cand[0] |= 1;
     cand[pl - 1] |= UINT64_C(1) << 63;
-    /* Step 4.4/5.4: p >= sqrt(2) * 2^(bits-1); the top word decides it (rejection). */
-    if (cand[pl - 1] <= RSA_SQRT2_TOP64) continue;
+    /* Step 4.4/5.4: p >= sqrt(2) * 2^(bits-1); the top word decides it (rejection). Every
+     * rejection verdict below is declassified: it is about a candidate that is then discarded
+     * (the accepted one's verdicts are known: it passed them all). */
+    if (!fm_declassify_u64(ct_lt_u64(RSA_SQRT2_TOP64, cand[pl - 1]))) continue;
     if (other != NULL) {
       /* Step 5.4: |p - q| must exceed 2^(nlen/2 - 100). */
       uint64_t borrow = bn_sub(diff, cand, other, pl);
       (void)bn_sub(diff2, other, cand, pl);
       bn_select(diff, 0u - borrow, diff2, diff, pl);
       bn_rshift(diff, diff, bits - 100, pl);
-      if (bn_is_zero_mask(diff, pl)) continue;
+      if (fm_declassify_u64(bn_is_zero_mask(diff, pl))) continue;
     }
     /* Trial division; also (p - 1) mod e != 0, i.e. gcd(p - 1, e) = 1 for the prime e (4.5). */
-    int divisible = 0;
+    uint64_t divisible = 0;
     for (size_t i = 0; i < nprimes && !divisible; i++) {
-      divisible = bn_mod_small_consttime(cand, pl, primes[i]) == 0;
+      divisible = fm_declassify_u64(ct_is_zero_u64(bn_mod_small_consttime(cand, pl, primes[i])));
     }
-    if (divisible || bn_mod_small_consttime(cand, pl, RSA_KEYGEN_E) == 1) continue;
+    if (divisible) continue;
+    if (fm_declassify_u64(ct_eq_u64(bn_mod_small_consttime(cand, pl, RSA_KEYGEN_E), 1))) continue;
     if (bn_mont_ctx_init_secret(ctx, cand, pl) != FM_OK) continue;
     int mr = rsa_is_probable_prime(ctx, bits, rsa_mr_rounds(nlen));
     if (mr < 0) {
@@ -98,6 +101,8 @@ static int derive_key(fm_rsa_key *key) {
   uint64_t e[1] = {RSA_KEYGEN_E};
   int st;
   bn_mul(key->mont_n.N, key->mont_p.N, key->mont_q.N, pl);
+  /* n is the public modulus: public from here on, though computed from the secret primes. */
+  fm_declassify(key->mont_n.N, key->nl * sizeof(uint64_t));
   bn_copy(pm1, key->mont_p.N, pl);
   pm1[0] ^= 1;
   bn_copy(qm1, key->mont_q.N, pl);
