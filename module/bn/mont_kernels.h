@@ -158,12 +158,17 @@ BN_INLINE void bn_kernel_mont_sqr(uint64_t *r, const uint64_t *a, const uint64_t
  * (zero above L); k0 = -N^-1 mod 2^52. r may alias a or b. */
 #define BN_IFMA_MAX_V 10
 #define BN_IFMA_MAX_LIMBS 64
+
+/* BN_IFMA_DIGIT_MASK keeps the low 52 bits of a word: one radix-2^52 digit. */
+#define BN_IFMA_DIGIT_BITS 52
+#define BN_IFMA_DIGIT_MASK ((UINT64_C(1) << BN_IFMA_DIGIT_BITS) - 1)
+static_assert(BN_IFMA_DIGIT_MASK == 0xFFFFFFFFFFFFFull, "52-bit digits");
 bool bn_ifma_available(void);
 void bn_ifma_amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *N, uint64_t k0,
                  size_t L);
-/* bn_ifma_amm_x2: two bn_ifma_amm of the same L in one interleaved loop (the pair costs about
- * 1.5 single ones for L of 17 to 31 digits other than 24, 1024 and 1536-bit moduli among
- * them; other L run one after the other). */
+/* bn_ifma_amm_x2: two bn_ifma_amm of the same L in one interleaved loop for L of 17 to 31 digits
+ * other than 24 (1024 and 1536-bit moduli among them; bench/README.md has the measured gain);
+ * other L run one after the other. */
 void bn_ifma_amm_x2(uint64_t *r1, const uint64_t *a1, const uint64_t *b1, const uint64_t *N1,
                     uint64_t k01, uint64_t *r2, const uint64_t *a2, const uint64_t *b2,
                     const uint64_t *N2, uint64_t k02, size_t L);
