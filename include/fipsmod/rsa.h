@@ -100,9 +100,10 @@ typedef enum {
  *   FM_ERR_NO_MEMORY     the key could not be allocated.
  * Cost: the Miller-Rabin tests dominate (each round one exponentiation modulo p or q and up to
  * nlen/2 squarings, run to that bound so that a valid key's primes are tested in constant time).
- * Measured with fipsmod-speed (RSA-key-import, one import and free, AVX-512 IFMA machine, shared
- * and loaded): about 13 ms at 2048 bits, 36 ms at 3072 and 62 ms at 4096, against 15, 27 and
- * 44 microseconds before the primality test; import keys once and reuse them.
+ * Measured with fipsmod-speed (RSA-key-import: one import and free; AVX-512 IFMA machine; the
+ * old and new library run alternately on a shared 2-CPU machine at load 13-14, so an idle
+ * machine is several times faster): 2048 bits about 20 ms (before these checks: 55 us), 3072
+ * bits 35 ms (90 us), 4096 bits 62 ms (190 us). Import keys once and reuse them.
  * The components are secret (but n and e): the checks run in constant time in them, and only
  * each check's verdict (is the key acceptable) is public. Thread-safe. *key is NULL on error. */
 FM_API int fm_rsa_key_import_private(const fm_rsa_private_components *c, fm_rsa_key **key);
