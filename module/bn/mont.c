@@ -219,8 +219,8 @@ static void shift_mod_bits(uint64_t *x, size_t bits, const uint64_t *N, size_t n
 static inline size_t ifma_digits(size_t n) { return (64 * n + 2 + 51) / 52; }
 static inline size_t ifma_lanes(size_t n) { return 8 * ((ifma_digits(n) + 7) / 8); }
 
-/* Which widths take the IFMA paths (n in limbs; each also needs the CPU, bn_ifma_available). Public:
- * they depend on n only. The kernel holds up to BN_IFMA_MAX_LIMBS limbs.
+/* Which widths take the IFMA paths (n in limbs; each also needs the CPU, bn_ifma_available).
+ * Public: they depend on n only. The kernel holds up to BN_IFMA_MAX_LIMBS limbs.
  * ifma_exp_capable: the radix-2^52 exponentiations, from 16 limbs (1024 bits), where one IFMA
  *   multiplication costs enough less than a 64-bit one to pay for the conversions in and out.
  * ifma_rr_capable: R^2 mod N by two radix-2^52 squarings (rr_ifma), from 24 limbs (1536 bits);

@@ -272,7 +272,8 @@ int rsa_key_setup_private(fm_rsa_key *key, int have_crt, int test_primes) {
   if (!passes(bn_lt_mask(bound, key->d, nl) & bn_lt_mask(key->d, key->mont_n.N, nl))) goto done;
 
   /* e * d = 1 mod (p-1) and mod (q-1), hence mod lcm(p-1, q-1): checked through dp and dq. */
-  if (!passes(crt_exponent_check(key, dp, &key->mont_p) & crt_exponent_check(key, dq, &key->mont_q)))
+  if (!passes(crt_exponent_check(key, dp, &key->mont_p) &
+              crt_exponent_check(key, dq, &key->mont_q)))
     goto done;
   /* d < lambda(n) (FIPS 186-5 A.1.1 step 3, SP 800-56B Rev. 2 6.4.1.2.1 step 4). */
   if (!passes(d_below_lambda_mask(key))) goto done;

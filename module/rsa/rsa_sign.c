@@ -197,7 +197,8 @@ __attribute__((destructor)) static void blinding_unload(void) {
  * refused). */
 static rsa_blinding *blinding_create(void) {
   if (!atomic_load_explicit(&g_blinding_key_ok, memory_order_acquire) &&
-      (pthread_once(&g_blinding_once, blinding_key_create) != 0 || !atomic_load(&g_blinding_key_ok)))
+      (pthread_once(&g_blinding_once, blinding_key_create) != 0 ||
+       !atomic_load(&g_blinding_key_ok)))
     return NULL;
   rsa_blinding *b = calloc(1, sizeof(*b));
   if (b == NULL) return NULL;
