@@ -177,15 +177,18 @@ static void blinding_key_create(void) {
     atomic_store(&g_blinding_key_ok, 1);
 }
 
-/* At unload no destructor may point into unmapped code, and no pair may stay allocated: delete
- * the key and free every listed pair (no thread can run the module's code any more). */
+/* At unload (dlclose, or exit) no destructor may point into unmapped code and no pair should stay
+ * allocated: cleanup's protocol first (every pair wiped, owners waited for, the key deleted), then
+ * every pair that is not in use is freed. A pair still busy after cleanup's bounded wait stays
+ * allocated, already wiped: its owner is inside an operation (which then fails), and freeing it
+ * under that thread would be worse than the leak. */
 __attribute__((destructor)) static void blinding_unload(void) {
+  fm_rsa_module_cleanup();
   pthread_mutex_lock(&g_blinding_lock);
-  if (atomic_exchange(&g_blinding_key_ok, 0)) pthread_key_delete(g_blinding_key);
-  while (g_blinding_list != NULL) {
-    rsa_blinding *b = g_blinding_list;
+  for (rsa_blinding *b = g_blinding_list, *next; b != NULL; b = next) {
+    next = b->next;
+    if (atomic_load_explicit(&b->busy, memory_order_seq_cst) != 0) continue;
     blinding_unlink(b);
-    fm_zeroize(&b->pair, sizeof(b->pair));
     free(b);
   }
   tl_blinding = NULL;
@@ -258,6 +261,8 @@ enum { BLINDING_OWN = 0, BLINDING_ONE_OFF = 1, BLINDING_OFF = 2 };
  * (re-entered from a signal handler, or no pair could be kept), BLINDING_OFF after cleanup. */
 static int blinding_enter(rsa_blinding **out) {
   *out = NULL;
+  /* After cleanup, touch no pair at all (unload may have freed it). */
+  if (atomic_load_explicit(&g_blinding_off, memory_order_acquire)) return BLINDING_OFF;
   rsa_blinding *b = tl_blinding != NULL ? tl_blinding : blinding_create();
   if (b == NULL) return atomic_load(&g_blinding_off) ? BLINDING_OFF : BLINDING_ONE_OFF;
   if (atomic_exchange_explicit(&b->busy, 1, memory_order_seq_cst) != 0) return BLINDING_ONE_OFF;
