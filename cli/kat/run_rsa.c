@@ -35,6 +35,94 @@ static int hash_from_name(const char *name, fm_hash_alg *alg) {
   return 0;
 }
 
+/* ---- Signing with a key given as (n, e, d) -------------------------------------------------
+ * The module keeps such keys for the RSASP1 and RSADP component tests only (its signing services
+ * refuse them: issue 9), so the SigGen files' (n, e, d) keys are tested as the component they
+ * are: the runner encodes the message itself (RFC 8017 9.2 and 9.1.1 with the file's salt) and
+ * the module computes RSASP1 of the encoding, compared with the file's S. */
+
+/* emsa_pkcs1 writes the k-byte EMSA-PKCS1-v1_5 encoding of msg (RFC 8017 9.2). */
+static int emsa_pkcs1(fm_hash_alg alg, const uint8_t *msg, size_t msg_len, uint8_t *em, size_t k) {
+  static const uint8_t prefix[3][19] = {
+      {0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01,
+       0x05, 0x00, 0x04, 0x20},
+      {0x30, 0x41, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02,
+       0x05, 0x00, 0x04, 0x30},
+      {0x30, 0x51, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x03,
+       0x05, 0x00, 0x04, 0x40}};
+  size_t hlen = 0;
+  if (fm_hash_digest_len(alg, &hlen) != FM_OK || k < hlen + 19 + 11) return -1;
+  const uint8_t *pre = prefix[alg == FM_HASH_SHA256 ? 0 : alg == FM_HASH_SHA384 ? 1 : 2];
+  em[0] = 0x00;
+  em[1] = 0x01;
+  memset(em + 2, 0xff, k - hlen - 19 - 3);
+  em[k - hlen - 19 - 1] = 0x00;
+  memcpy(em + k - hlen - 19, pre, 19);
+  return fm_sha_digest(alg, msg, msg_len, em + k - hlen, hlen) == FM_OK ? 0 : -1;
+}
+
+/* emsa_pss writes EM for emBits = bits - 1 into em[0..k) (a leading zero byte when emLen < k),
+ * MGF1 with the same hash (RFC 8017 9.1.1 steps 2-12, B.2.1). */
+static int emsa_pss(fm_hash_alg alg, const uint8_t *msg, size_t msg_len, const uint8_t *salt,
+                    size_t salt_len, size_t bits, uint8_t *em, size_t k) {
+  size_t hlen = 0;
+  if (fm_hash_digest_len(alg, &hlen) != FM_OK) return -1;
+  const size_t em_bits = bits - 1, em_len = (em_bits + 7) / 8, pad = k - em_len;
+  if (em_len < hlen + salt_len + 2 || salt_len > 512) return -1;
+  uint8_t m[8 + 64 + 512], h[64], seed[64 + 4], t[64];
+  memset(m, 0, 8);
+  if (fm_sha_digest(alg, msg, msg_len, m + 8, hlen) != FM_OK) return -1;
+  if (salt_len > 0) memcpy(m + 8 + hlen, salt, salt_len);
+  if (fm_sha_digest(alg, m, 8 + hlen + salt_len, h, hlen) != FM_OK) return -1;
+  uint8_t *db = em + pad;
+  const size_t db_len = em_len - hlen - 1;
+  memset(em, 0, k);
+  db[db_len - salt_len - 1] = 0x01;
+  if (salt_len > 0) memcpy(db + db_len - salt_len, salt, salt_len);
+  memcpy(seed, h, hlen);
+  for (uint32_t counter = 0, done = 0; done < db_len; counter++) {
+    seed[hlen] = (uint8_t)(counter >> 24);
+    seed[hlen + 1] = (uint8_t)(counter >> 16);
+    seed[hlen + 2] = (uint8_t)(counter >> 8);
+    seed[hlen + 3] = (uint8_t)counter;
+    if (fm_sha_digest(alg, seed, hlen + 4, t, hlen) != FM_OK) return -1;
+    for (size_t i = 0; i < hlen && done < db_len; i++, done++) db[done] ^= t[i];
+  }
+  db[0] &= (uint8_t)(0xffu >> (8 * em_len - em_bits));
+  memcpy(db + db_len, h, hlen);
+  em[k - 1] = 0xbc;
+  return 0;
+}
+
+/* sign_component signs msg with an (n, e, d) key of |bits| bits: encoding here, RSASP1 in the
+ * module. Returns a module status, or FM_ERR_LENGTH when the encoding does not fit. */
+static int sign_component(kat_ctx *c, const fm_rsa_key *key, size_t bits, int pss,
+                          fm_hash_alg alg, kat_bytes msg, kat_bytes salt, uint8_t *out,
+                          size_t klen, size_t *out_len) {
+  uint8_t *em = kat_alloc(c, klen);
+  if (em == NULL) return FM_ERR_NO_MEMORY;
+  const int enc = pss ? emsa_pss(alg, msg.p, msg.n, salt.n ? salt.p : NULL, salt.n, bits, em, klen)
+                      : emsa_pkcs1(alg, msg.p, msg.n, em, klen);
+  if (enc != 0) return FM_ERR_LENGTH;
+  return fm_rsa_rsasp1(key, em, klen, out, klen, out_len);
+}
+
+/* kat_sign signs with the module's own PKCS#1 v1.5 or PSS service when the key has its factors,
+ * and through sign_component when it came as (n, e, d) (exporting p then fails). */
+static int kat_sign(kat_ctx *c, const fm_rsa_key *key, size_t bits, int pss, fm_hash_alg alg,
+                    kat_bytes msg, kat_bytes salt, uint8_t *out, size_t klen, size_t *out_len) {
+  uint8_t *p = kat_alloc(c, klen);
+  size_t p_len = 0;
+  if (p == NULL) return FM_ERR_NO_MEMORY;
+  if (fm_rsa_key_export(key, FM_RSA_P, p, klen, &p_len) != FM_OK) {
+    return sign_component(c, key, bits, pss, alg, msg, salt, out, klen, out_len);
+  }
+  memset(p, 0, klen);
+  return pss ? fm_rsa_sign_pss_with_salt(key, alg, msg.p, msg.n, salt.n ? salt.p : NULL, salt.n,
+                                         out, klen, out_len)
+             : fm_rsa_sign_pkcs1v15(key, alg, msg.p, msg.n, out, klen, out_len);
+}
+
 /* strip leading zero bytes of a big-endian number (keeps at least one byte). */
 static kat_bytes strip(kat_bytes b) {
   while (b.n > 1 && b.p[0] == 0) {
@@ -129,9 +217,7 @@ int kat_cavp_rsa_siggen(kat_ctx *c, const rsp_file *f, int pss) {
         fm_rsa_key_free(key);
         return -1;
       }
-      r = pss ? fm_rsa_sign_pss_with_salt(key, alg, msg.p, msg.n, salt.n ? salt.p : NULL, salt.n,
-                                          out, klen, &out_len)
-              : fm_rsa_sign_pkcs1v15(key, alg, msg.p, msg.n, out, klen, &out_len);
+      r = kat_sign(c, key, bits, pss, alg, msg, salt, out, klen, &out_len);
       if (r != FM_OK) {
         kat_fail(c, cs.id, "sign returned %s", fm_strerror(r));
       } else {
@@ -456,7 +542,14 @@ static int wp_group_key(kat_ctx *c, json_t *g, int sign, const char *where, fm_r
           jwk_field(c, jwk, "qi", where, &qi) < 0) {
         return -100;
       }
-      return import_private(n, e, d, p, q, dp, dq, qi, key);
+      int r = import_private(n, e, d, p, q, dp, dq, qi, key);
+      /* Wycheproof's d is e^-1 mod phi(n), not mod lambda(n): FIPS 186-5 A.1.1 (d < lambda(n))
+       * refuses such a key for signing, so the case runs as an RSASP1 component test on the
+       * key's (n, e, d) form (kat_sign), which still checks the private-key operation. */
+      if (r == FM_ERR_BAD_KEY && !*small_e) {
+        r = fm_rsa_key_import_private_nd(n.p, n.n, e.p, e.n, d.p, d.n, key);
+      }
+      return r;
     }
     return fm_rsa_key_import_private_nd(n.p, n.n, e.p, e.n, d.p, d.n, key);
   }
@@ -557,7 +650,7 @@ int kat_wp_rsa_sig(kat_ctx *c, json_t *root, int kind) {
           fm_rsa_key_free(key);
           return -1;
         }
-        r = fm_rsa_sign_pkcs1v15(key, alg, msg.p, msg.n, out, klen, &out_len);
+        r = kat_sign(c, key, bits, 0, alg, msg, (kat_bytes){0}, out, klen, &out_len);
         if (r != FM_OK) {
           if (valid) {
             kat_fail(c, id, "sign returned %s", fm_strerror(r));

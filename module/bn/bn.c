@@ -30,7 +30,7 @@ int bn_from_bytes_be(uint64_t *r, size_t n, const uint8_t *in, size_t in_len) {
     }
   }
   /* Whether the value fits is the public answer; the bytes that decided it stay hidden. */
-  uint64_t fits = bn_declassify(bn_ct_is_zero(overflow));
+  uint64_t fits = fm_declassify_u64(ct_is_zero_u64(overflow));
   if (fits == 0) {
     bn_set_zero(r, n);
     return 0;
@@ -116,13 +116,13 @@ uint64_t bn_lt_mask(const uint64_t *a, const uint64_t *b, size_t n) {
 uint64_t bn_eq_mask(const uint64_t *a, const uint64_t *b, size_t n) {
   uint64_t diff = 0;
   for (size_t i = 0; i < n; i++) diff |= a[i] ^ b[i];
-  return bn_ct_is_zero(diff);
+  return ct_is_zero_u64(diff);
 }
 
 uint64_t bn_is_zero_mask(const uint64_t *a, size_t n) {
   uint64_t acc = 0;
   for (size_t i = 0; i < n; i++) acc |= a[i];
-  return bn_ct_is_zero(acc);
+  return ct_is_zero_u64(acc);
 }
 
 uint64_t bn_is_odd_mask(const uint64_t *a, size_t n) {
@@ -260,8 +260,8 @@ static uint64_t ctz64_ct(uint64_t x) {
                                     0xF0F0F0F0F0F0F0F0ull, 0xFF00FF00FF00FF00ull,
                                     0xFFFF0000FFFF0000ull, 0xFFFFFFFF00000000ull};
   uint64_t y = x & (0u - x), pos = 0;
-  for (int k = 0; k < 6; k++) pos += ((uint64_t)1 << k) & ~bn_ct_is_zero(y & upper[k]);
-  return ct_select_u64(bn_ct_is_zero(x), 64, pos);
+  for (int k = 0; k < 6; k++) pos += ((uint64_t)1 << k) & ~ct_is_zero_u64(y & upper[k]);
+  return ct_select_u64(ct_is_zero_u64(x), 64, pos);
 }
 
 /* bits64_ct: bit length of one word: smear the top bit down, then count the ones (SWAR). */
@@ -283,7 +283,7 @@ size_t bn_count_low_zero_bits(const uint64_t *a, size_t n) {
   for (size_t i = 0; i < n; i++) {
     /* Add this limb's count until (and including) the first non-zero limb. */
     count += ~found & ctz64_ct(a[i]);
-    found |= ~bn_ct_is_zero(a[i]);
+    found |= ~ct_is_zero_u64(a[i]);
   }
   return (size_t)count;
 }
@@ -291,7 +291,7 @@ size_t bn_count_low_zero_bits(const uint64_t *a, size_t n) {
 size_t bn_bits_consttime(const uint64_t *a, size_t n) {
   uint64_t bits = 0;
   for (size_t i = 0; i < n; i++) {
-    uint64_t nz = ~bn_ct_is_zero(a[i]);
+    uint64_t nz = ~ct_is_zero_u64(a[i]);
     bits = ct_select_u64(nz, 64 * (uint64_t)i + bits64_ct(a[i]), bits);
   }
   return (size_t)bits;
@@ -338,7 +338,7 @@ uint32_t bn_mod_small_consttime(const uint64_t *a, size_t n, uint32_t d) {
       uint64_t x = (r << 32) | ((a[i - 1] >> (32 * half)) & 0xFFFFFFFFu);
       uint64_t qe = (uint64_t)(((u128)x * recip) >> 64);
       r = x - qe * d;
-      for (int k = 0; k < 2; k++) r -= d & ~bn_ct_lt(r, d);
+      for (int k = 0; k < 2; k++) r -= d & ~ct_lt_u64(r, d);
     }
   }
   return (uint32_t)r;
@@ -373,62 +373,19 @@ void bn_gcd_consttime(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t 
   fm_zeroize(ab, sizeof(ab));
 }
 
-/* mod_inverse_core sets r = a^-1 mod m for odd m >= 1 and returns all-ones when gcd(a, m) == 1.
- * Binary extended Euclid with invariants x == u*a, y == v*a (mod m) and y odd; the same round
- * as bn_gcd_consttime, with u following x and v following y, and halving u mod m as
- * (u + (u odd ? m : 0)) / 2. After 128n rounds x == 0 and y == gcd(a, m). */
-static uint64_t mod_inverse_core(uint64_t *r, const uint64_t *a, const uint64_t *m, size_t n) {
-  uint64_t x[BN_MAX_LIMBS], y[BN_MAX_LIMBS], u[BN_MAX_LIMBS], v[BN_MAX_LIMBS], t[BN_MAX_LIMBS];
-  bn_copy(x, a, n);
-  bn_copy(y, m, n);
-  bn_set_word(u, n, 1);
-  bn_set_zero(v, n);
-  /* For m == 1 (used by bn_mod_inverse_odd_value for a == 1) y == 1 from the start and v stays
-   * 0, the right answer; u = 1 is then unreduced but never reaches r. */
-  for (size_t round = 0; round < 128 * n; round++) {
-    uint64_t odd = bn_is_odd_mask(x, n);
-    uint64_t swap = odd & bn_lt_mask(x, y, n);
-    bn_cond_swap(swap, x, y, n);
-    bn_cond_swap(swap, u, v, n);
-    bn_sub(t, x, y, n);
-    bn_select(x, odd, t, x, n);
-    bn_mod_sub(t, u, v, m, n);
-    bn_select(u, odd, t, u, n);
-    bn_rshift1(x, x, n);
-    /* u / 2 mod m: make u even by adding m when it is odd, keeping the carry as the new top bit. */
-    uint64_t uodd = bn_is_odd_mask(u, n), carry = 0;
-    for (size_t i = 0; i < n; i++) {
-      u128 s = (u128)u[i] + (m[i] & uodd) + carry;
-      u[i] = (uint64_t)s;
-      carry = (uint64_t)(s >> 64);
-    }
-    bn_rshift1(u, u, n);
-    u[n - 1] |= carry << 63;
-  }
-  bn_set_word(t, n, 1);
-  uint64_t ok = bn_eq_mask(y, t, n);
-  for (size_t i = 0; i < n; i++) r[i] = v[i] & ok;
-  fm_zeroize(x, sizeof(x));
-  fm_zeroize(y, sizeof(y));
-  fm_zeroize(u, sizeof(u));
-  fm_zeroize(v, sizeof(v));
-  fm_zeroize(t, sizeof(t));
-  return ok;
-}
-
 int bn_mod_inverse_consttime(uint64_t *r, const uint64_t *a, const uint64_t *m, size_t n) {
   if (n == 0 || n > BN_MAX_LIMBS) return FM_ERR_BAD_ARGUMENT;
   /* m's parity and m > 1 are preconditions the caller states publicly. */
   uint64_t one[BN_MAX_LIMBS];
   bn_set_word(one, n, 1);
   uint64_t bad = ~bn_is_odd_mask(m, n) | ~bn_lt_mask(one, m, n);
-  if (bn_declassify(ct_value_barrier_u64(bad)) != 0) {
+  if (fm_declassify_u64(bad) != 0) {
     bn_set_zero(r, n);
     return FM_ERR_BAD_ARGUMENT;
   }
-  uint64_t ok = mod_inverse_core(r, a, m, n);
+  uint64_t ok = bn_mod_inverse_mask(r, a, m, n);
   /* Invertibility is the public answer. */
-  return bn_declassify(ok) != 0 ? FM_OK : FM_ERR_OUT_OF_RANGE;
+  return fm_declassify_u64(ok) != 0 ? FM_OK : FM_ERR_OUT_OF_RANGE;
 }
 
 /* inv64: a^-1 mod 2^64 for odd a by Newton's iteration x <- x(2 - ax), which doubles the number
@@ -445,14 +402,14 @@ int bn_mod_inverse_odd_value(uint64_t *r, const uint64_t *a, size_t a_limbs, con
   uint64_t one[BN_MAX_LIMBS];
   bn_set_word(one, n, 1);
   uint64_t bad = ~bn_is_odd_mask(a, a_limbs) | ~bn_lt_mask(one, m, n);
-  if (bn_declassify(ct_value_barrier_u64(bad)) != 0) {
+  if (fm_declassify_u64(bad) != 0) {
     bn_set_zero(r, n);
     return FM_ERR_BAD_ARGUMENT;
   }
   uint64_t mm[BN_MAX_LIMBS], y[BN_MAX_LIMBS], t[2 * BN_MAX_LIMBS];
   /* y = -m^-1 mod a, so that m*y == -1 (mod a) and 1 + m*y is a multiple of a. */
   bn_div_consttime(NULL, mm, m, n, a, a_limbs);
-  uint64_t ok = mod_inverse_core(y, mm, a, a_limbs);
+  uint64_t ok = bn_mod_inverse_mask(y, mm, a, a_limbs);
   bn_sub(mm, a, y, a_limbs);
   bn_select(y, bn_is_zero_mask(y, a_limbs), y, mm, a_limbs);
   /* t = 1 + m*y < m*a, so the quotient t / a is below m and fits in n limbs. */
@@ -483,7 +440,7 @@ int bn_mod_inverse_odd_value(uint64_t *r, const uint64_t *a, size_t a_limbs, con
   fm_zeroize(mm, sizeof(mm));
   fm_zeroize(y, sizeof(y));
   fm_zeroize(t, sizeof(t));
-  return bn_declassify(ok) != 0 ? FM_OK : FM_ERR_OUT_OF_RANGE;
+  return fm_declassify_u64(ok) != 0 ? FM_OK : FM_ERR_OUT_OF_RANGE;
 }
 
 void bn_lcm_consttime(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {

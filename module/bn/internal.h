@@ -134,11 +134,18 @@ uint32_t bn_mod_small_consttime(const uint64_t *a, size_t n, uint32_t d);
 /* bn_gcd_consttime sets r = gcd(a, b) (n limbs). a and b are secret; constant time. gcd(0, b) = b. */
 void bn_gcd_consttime(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
 
+/* bn_mod_inverse_mask sets r = a^-1 mod m (n limbs, 0 <= r < m) for an ODD modulus m (any n-limb
+ * a; m = 1 gives r = 0) and returns all-ones when gcd(a, m) = 1; otherwise zero with r zeroed.
+ * Divsteps (bn_inverse.c): a fixed number of steps for the width, constant time; a, m and the
+ * returned mask are secret (declassify the mask with fm_declassify_u64 where invertibility is
+ * public). An even m is the caller's bug (the result is then meaningless). */
+uint64_t bn_mod_inverse_mask(uint64_t *r, const uint64_t *a, const uint64_t *m, size_t n);
+
 /* bn_mod_inverse_consttime sets r = a^-1 mod m for an ODD modulus m > 1 (n limbs; a is any n-limb
- * value, reduced mod m as part of the algorithm). Returns FM_OK, FM_ERR_OUT_OF_RANGE when
- * gcd(a, m) != 1 (then r is zeroed), FM_ERR_BAD_ARGUMENT when m is even or m <= 1 (the parity of
- * m is treated as public; a and m are otherwise secret). Binary extended Euclid, 128n iterations,
- * constant time. Whether a is invertible is public (it is the return value). */
+ * value). Returns FM_OK, FM_ERR_OUT_OF_RANGE when gcd(a, m) != 1 (then r is zeroed),
+ * FM_ERR_BAD_ARGUMENT when m is even or m <= 1 (the parity of m is treated as public; a and m are
+ * otherwise secret). bn_mod_inverse_mask with the public checks; constant time. Whether a is
+ * invertible is public (it is the return value). */
 int bn_mod_inverse_consttime(uint64_t *r, const uint64_t *a, const uint64_t *m, size_t n);
 
 /* bn_mod_inverse_odd_value sets r = a^-1 mod m (n limbs, 0 <= r < m) for an ODD value a of
@@ -225,9 +232,8 @@ int bn_mod_exp_consttime(uint64_t *r, const uint64_t *base, const uint64_t *exp,
 /* bn_mod_exp_consttime_x2 computes r1 = base1^exp1 mod N1 and r2 = base2^exp2 mod N2 (two
  * contexts, e.g. RSA-CRT's p and q; both exponents exp_limbs limbs), with the same guarantees
  * as two bn_mod_exp_consttime calls. With AVX-512 IFMA and equal widths of 1024 or 1536 bits
- * the two run interleaved in one loop (measured about 1.35 times as fast as one after the
- * other at 1024 bits; 1216-bit widths, whose digits fill the registers, run one after the
- * other). Returns
+ * the two run interleaved in one loop (faster than one after the other: bench/README.md;
+ * 1216-bit widths, whose digits fill the registers, run one after the other). Returns
  * FM_OK or FM_ERR_BAD_ARGUMENT (exp_limbs > BN_MAX_LIMBS; r1 and r2 zeroed). */
 int bn_mod_exp_consttime_x2(uint64_t *r1, const uint64_t *base1, const uint64_t *exp1,
                             const bn_mont_ctx *ctx1, uint64_t *r2, const uint64_t *base2,
@@ -235,7 +241,7 @@ int bn_mod_exp_consttime_x2(uint64_t *r1, const uint64_t *base1, const uint64_t 
 
 /* bn_mod_exp_public sets r = base^exp mod N where exp is PUBLIC (e.g. RSA e): time may depend on
  * exp's value, never on base or N. Same status codes and aliasing as bn_mod_exp_consttime. From
- * 1024 to 4096 bits with AVX-512 IFMA it runs in radix 2^52 (about 3x faster at 2048 bits). */
+ * 1024 to 4096 bits with AVX-512 IFMA it runs in radix 2^52 (faster: bench/README.md). */
 int bn_mod_exp_public(uint64_t *r, const uint64_t *base, const uint64_t *exp, size_t exp_limbs,
                       const bn_mont_ctx *ctx);
 

@@ -55,9 +55,9 @@ static uint64_t neg_inv64(uint64_t n0) {
  * facts the caller states about the width, so the answer may be acted on. */
 static int ctx_check(const uint64_t *N, size_t n) {
   if (N == NULL || n == 0 || n > BN_MAX_LIMBS) return FM_ERR_BAD_ARGUMENT;
-  uint64_t bad = ~(0u - (N[0] & 1)) | bn_ct_is_zero(N[n - 1]);
-  if (n == 1) bad |= bn_ct_eq(N[0], 1);
-  return bn_declassify(ct_value_barrier_u64(bad)) != 0 ? FM_ERR_BAD_ARGUMENT : FM_OK;
+  uint64_t bad = ~(0u - (N[0] & 1)) | ct_is_zero_u64(N[n - 1]);
+  if (n == 1) bad |= ct_eq_u64(N[0], 1);
+  return fm_declassify_u64(bad) != 0 ? FM_ERR_BAD_ARGUMENT : FM_OK;
 }
 
 /* ---- R^2 mod N for a secret N, without division ---------------------------------------
@@ -111,13 +111,13 @@ static uint64_t reciprocal_word(uint64_t d) {
   /* rem = 2^128 - 1 - y * d; the answer is the y that puts rem in [0, d). */
   i128 rem = (i128)(~(bn_u128)0 - (bn_u128)d * y);
   for (int i = 0; i < 4; i++) {
-    uint64_t neg = bn_ct_msb((uint64_t)((bn_u128)rem >> 64));
+    uint64_t neg = ct_msb_mask_u64((uint64_t)((bn_u128)rem >> 64));
     y -= neg & 1;
     rem += (i128)(d & neg);
   }
   for (int i = 0; i < 4; i++) {
     i128 t = rem - (i128)d;
-    uint64_t ge = ~bn_ct_msb((uint64_t)((bn_u128)t >> 64));
+    uint64_t ge = ~ct_msb_mask_u64((uint64_t)((bn_u128)t >> 64));
     y += ge & 1;
     rem = (i128)ct_select_u64(ge, (uint64_t)t, (uint64_t)rem) |
           (i128)(((bn_u128)ct_select_u64(ge, (uint64_t)((bn_u128)t >> 64),
@@ -132,10 +132,10 @@ static uint64_t div_2by1(uint64_t u1, uint64_t u0, uint64_t d, uint64_t v) {
   bn_u128 q = (bn_u128)v * u1 + (((bn_u128)u1 << 64) | u0);
   uint64_t q1 = (uint64_t)(q >> 64) + 1, q0 = (uint64_t)q;
   uint64_t r = u0 - q1 * d;
-  uint64_t over = bn_ct_lt(q0, r); /* r > q0: one too many */
+  uint64_t over = ct_lt_u64(q0, r); /* r > q0: one too many */
   q1 -= over & 1;
   r += d & over;
-  uint64_t under = ~bn_ct_lt(r, d); /* r >= d: one too few */
+  uint64_t under = ~ct_lt_u64(r, d); /* r >= d: one too few */
   q1 += under & 1;
   return q1;
 }
@@ -147,7 +147,7 @@ static void normalize_top(const uint64_t *N, size_t n, uint64_t *lz_out, uint64_
   uint64_t top = N[n - 1], lz = 0;
   for (unsigned k = 32; k > 0; k >>= 1) {
     /* Binary search for the leading zeros with masks: shift when the top k bits are zero. */
-    uint64_t zero = bn_ct_is_zero(top >> (64 - k));
+    uint64_t zero = ct_is_zero_u64(top >> (64 - k));
     lz += k & zero;
     top = ct_select_u64(zero, top << k, top);
   }
@@ -171,7 +171,7 @@ static void shift_step(uint64_t *x, unsigned s, const uint64_t *N, size_t n, uin
   uint64_t y_n1 = (xn1 << s) | (xn2 >> (64 - s));
   uint64_t y_n2 = (xn2 << s) | (xn3 >> (64 - s));
   uint64_t q = div_2by1(join_shift(y_n, y_n1, lz), join_shift(y_n1, y_n2, lz), d, v);
-  q = (q - 2) & ~bn_ct_lt(q, 2);
+  q = (q - 2) & ~ct_lt_u64(q, 2);
 
   /* x = y - q * N over n + 1 limbs. */
   uint64_t prev = 0, carry = 0, borrow = 0;
@@ -204,7 +204,7 @@ static void shift_mod_bits(uint64_t *x, size_t bits, const uint64_t *N, size_t n
     /* w - N when w >= N, over n + 1 limbs (N's top limb is zero). */
     uint64_t borrow = bn_sub(t, w, N, n);
     /* w < N exactly when the low limbs borrow and the top limb has nothing to lend. */
-    uint64_t ge = ~((0u - ct_value_barrier_u64(borrow)) & bn_ct_is_zero(w[n]));
+    uint64_t ge = ~((0u - ct_value_barrier_u64(borrow)) & ct_is_zero_u64(w[n]));
     uint64_t top = w[n] - borrow;
     bn_select(w, ge, t, w, n);
     w[n] = ct_select_u64(ge, top, w[n]);
@@ -219,6 +219,25 @@ static void shift_mod_bits(uint64_t *x, size_t bits, const uint64_t *N, size_t n
 static inline size_t ifma_digits(size_t n) { return (64 * n + 2 + 51) / 52; }
 static inline size_t ifma_lanes(size_t n) { return 8 * ((ifma_digits(n) + 7) / 8); }
 
+/* Which widths take the IFMA paths (n in limbs; each also needs the CPU, bn_ifma_available).
+ * Public: they depend on n only. The kernel holds up to BN_IFMA_MAX_LIMBS limbs.
+ * ifma_exp_capable: the radix-2^52 exponentiations, from 16 limbs (1024 bits), where one IFMA
+ *   multiplication costs enough less than a 64-bit one to pay for the conversions in and out.
+ * ifma_rr_capable: R^2 mod N by two radix-2^52 squarings (rr_ifma), from 24 limbs (1536 bits);
+ *   below, rr_squarings' 64-bit mix is cheaper.
+ * ifma_exp_x2_capable: two exponentiations interleaved (mod_exp_ifma_x2), for widths whose
+ *   digits fit the BN_X2_LANES lanes of its tables (16 to 24 limbs, 1024 to 1536 bits). */
+#define BN_X2_LANES 32
+static inline bool ifma_exp_capable(size_t n) {
+  return n >= 16 && n <= BN_IFMA_MAX_LIMBS && bn_ifma_available();
+}
+static inline bool ifma_rr_capable(size_t n) {
+  return n >= 24 && n <= BN_IFMA_MAX_LIMBS && bn_ifma_available();
+}
+static inline bool ifma_exp_x2_capable(size_t n) {
+  return n >= 16 && ifma_lanes(n) <= BN_X2_LANES && bn_ifma_available();
+}
+
 /* to52: the n-limb a as `lanes` 52-bit digits (bit positions are public). */
 static void to52(uint64_t *out, size_t lanes, const uint64_t *a, size_t n) {
   for (size_t j = 0; j < lanes; j++) {
@@ -228,7 +247,7 @@ static void to52(uint64_t *out, size_t lanes, const uint64_t *a, size_t n) {
       w = a[limb] >> off;
       if (off > 12 && limb + 1 < n) w |= a[limb + 1] << (64 - off);
     }
-    out[j] = w & 0xFFFFFFFFFFFFFull;
+    out[j] = w & BN_IFMA_DIGIT_MASK;
   }
 }
 
@@ -276,7 +295,7 @@ static void rr_ifma(uint64_t *rr, const uint64_t *N, uint64_t n0, size_t n, uint
   shift_mod_bits(x, 32 * n + 39 * L - 64 * (n - 1), N, n, lz, d, v);
   to52(x52, lanes, x, n);
   to52(N52, lanes, N, n);
-  const uint64_t k0 = n0 & 0xFFFFFFFFFFFFFull;
+  const uint64_t k0 = n0 & BN_IFMA_DIGIT_MASK;
   bn_ifma_amm(x52, x52, x52, N52, k0, L);
   bn_ifma_amm(x52, x52, x52, N52, k0, L);
   from52_reduced(rr, x52, lanes, N, n);
@@ -318,7 +337,7 @@ int bn_mont_ctx_init_secret(bn_mont_ctx *ctx, const uint64_t *N, size_t n) {
   uint64_t lz, d, v;
   normalize_top(N, n, &lz, &d, &v);
 
-  if (n >= 24 && n <= BN_IFMA_MAX_LIMBS && bn_ifma_available()) {
+  if (ifma_rr_capable(n)) {
     rr_ifma(ctx->RR, ctx->N, ctx->n0, n, lz, d, v);
     return FM_OK;
   }
@@ -397,7 +416,7 @@ static void table_read(uint64_t *r, const uint64_t *table, size_t entries, uint6
                        size_t n) {
   bn_set_zero(r, n);
   for (size_t e = 0; e < entries; e++) {
-    uint64_t take = bn_ct_eq((uint64_t)e, idx);
+    uint64_t take = ct_eq_u64((uint64_t)e, idx);
     const uint64_t *row = table + e * n;
     for (size_t j = 0; j < n; j++) r[j] |= row[j] & take;
   }
@@ -412,10 +431,6 @@ static uint64_t exp_window_bits(const uint64_t *exp, size_t exp_limbs, size_t lo
   return v & (((uint64_t)1 << w) - 1);
 }
 
-/* mod_exp_ifma: bn_mod_exp_consttime in radix 2^52 with the IFMA kernel, for 16 <= n <= 64.
- * Same fixed 5-bit window and full-table scan; the Montgomery radix is R' = 2^(52L), whose
- * square 2^(104L) mod N comes from R^2 = 2^(128n) by 104L - 128n more bits of shifting.
- * Intermediate values stay below 2N (almost Montgomery); the last step reduces fully. */
 /* ifma_prepare: N, R'^2 mod N and base in radix 2^52 (`lanes` digits each). R'^2 = 2^(104L)
  * comes from R^2 = 2^(128n) by 104L - 128n more bits of shifting. */
 static void ifma_prepare(uint64_t *N52, uint64_t *rr52, uint64_t *b52, const uint64_t *base,
@@ -431,40 +446,99 @@ static void ifma_prepare(uint64_t *N52, uint64_t *rr52, uint64_t *b52, const uin
   fm_zeroize(x, n * sizeof(uint64_t));
 }
 
+/* ---- The windowed walk -------------------------------------------------------------------
+ * Every constant-time exponentiation here walks its exponent the same way, left to right over all
+ * 64 * exp_limbs bits with a fixed window of w bits: the top window takes the leftover bits
+ * (64 * exp_limbs mod w of them; with none, the accumulator starts at one), every other window
+ * costs w squarings and one multiplication by the table entry of its value, read by scanning
+ * every entry (entry 0 is one, for zero windows: the work is the same for every exponent).
+ * exp_walk is that walk, for one exponent or for two of the same length in lockstep (RSA-CRT's
+ * pair); |ops| supplies the arithmetic: the 64-bit kernels, the radix-2^52 IFMA kernel, or the
+ * IFMA kernel on two values at once. exp_walk is inlined into each user with its ops constant,
+ * so the calls through |ops| are direct. Window positions are public; only the window values
+ * read from the exponents are secret, and they only select table entries by mask. */
+typedef struct {
+  /* start: the accumulator(s) = table entry win[i], or one when !have_top. */
+  void (*start)(void *state, const uint64_t *win, int have_top);
+  void (*sqr)(void *state);                        /* accumulator(s) squared */
+  void (*mul)(void *state, const uint64_t *win);   /* accumulator(s) times entry win[i] */
+} exp_ops;
+
+static inline __attribute__((always_inline)) void exp_walk(const exp_ops *ops, void *state,
+                                                           const uint64_t *const *exp,
+                                                           size_t count, size_t exp_limbs,
+                                                           unsigned w) {
+  uint64_t win[2] = {0, 0};
+  const size_t bits = 64 * exp_limbs;
+  size_t pos = bits - bits % w;
+  const int have_top = bits % w != 0;
+  for (size_t i = 0; i < count && have_top; i++) {
+    win[i] = exp_window_bits(exp[i], exp_limbs, pos, (unsigned)(bits % w));
+  }
+  ops->start(state, win, have_top);
+  while (pos > 0) {
+    pos -= w;
+    for (unsigned k = 0; k < w; k++) ops->sqr(state);
+    for (size_t i = 0; i < count; i++) win[i] = exp_window_bits(exp[i], exp_limbs, pos, w);
+    ops->mul(state, win);
+  }
+}
+
+/* mod_exp_ifma: bn_mod_exp_consttime in radix 2^52 with the IFMA kernel, for 16 <= n <= 64.
+ * Same fixed 5-bit window and full-table scan; the Montgomery radix is R' = 2^(52L), whose
+ * square 2^(104L) mod N comes from R^2 = 2^(128n) by 104L - 128n more bits of shifting.
+ * Intermediate values stay below 2N (almost Montgomery); the last step reduces fully. */
+enum { IFMA_W = 5, IFMA_ENTRIES = 1 << IFMA_W, IFMA_LANES = 8 * BN_IFMA_MAX_V };
+
+typedef struct {
+  uint64_t *table, *acc, *t;
+  const uint64_t *N52;
+  uint64_t k0;
+  size_t L, lanes;
+} ifma_exp_state;
+
+static void ifma_start(void *p, const uint64_t *win, int have_top) {
+  ifma_exp_state *s = p;
+  if (have_top) {
+    bn_ifma_table_read(s->acc, s->table, IFMA_ENTRIES, win[0], s->lanes);
+  } else {
+    memcpy(s->acc, s->table, s->lanes * sizeof(uint64_t));
+  }
+}
+static void ifma_sqr(void *p) {
+  ifma_exp_state *s = p;
+  bn_ifma_amm(s->acc, s->acc, s->acc, s->N52, s->k0, s->L);
+}
+static void ifma_mul(void *p, const uint64_t *win) {
+  ifma_exp_state *s = p;
+  bn_ifma_table_read(s->t, s->table, IFMA_ENTRIES, win[0], s->lanes);
+  bn_ifma_amm(s->acc, s->acc, s->t, s->N52, s->k0, s->L);
+}
+static const exp_ops k_ifma_ops = {ifma_start, ifma_sqr, ifma_mul};
+
 static void mod_exp_ifma(uint64_t *r, const uint64_t *base, const uint64_t *exp, size_t exp_limbs,
                          const bn_mont_ctx *ctx) {
-  enum { W = 5, ENTRIES = 1 << W, LANES = 8 * BN_IFMA_MAX_V };
   const size_t n = ctx->n, L = ifma_digits(n), lanes = ifma_lanes(n);
-  uint64_t table[ENTRIES * LANES], acc[LANES], t[LANES], N52[LANES], b52[LANES];
-  const uint64_t k0 = ctx->n0 & 0xFFFFFFFFFFFFFull;
+  uint64_t table[IFMA_ENTRIES * IFMA_LANES], acc[IFMA_LANES], t[IFMA_LANES], N52[IFMA_LANES],
+      b52[IFMA_LANES];
+  const uint64_t k0 = ctx->n0 & BN_IFMA_DIGIT_MASK;
   ifma_prepare(N52, t, b52, base, ctx, lanes);
   /* table[0] = R' mod N = R'^2 / R', table[1] = base * R', table[i] = base^i * R'. */
-  uint64_t one[LANES] = {1};
+  uint64_t one[IFMA_LANES] = {1};
   bn_ifma_amm(table, t, one, N52, k0, L);
   bn_ifma_amm(table + lanes, b52, t, N52, k0, L);
-  for (size_t i = 2; i < ENTRIES; i++) {
+  for (size_t i = 2; i < IFMA_ENTRIES; i++) {
     const uint64_t *x = table + (i / 2) * lanes, *y = table + (i - i / 2) * lanes;
     bn_ifma_amm(table + i * lanes, x, y, N52, k0, L);
   }
-  const size_t bits = 64 * exp_limbs;
-  size_t pos = bits - bits % W;
-  if (bits % W != 0) {
-    bn_ifma_table_read(acc, table, ENTRIES,
-                       exp_window_bits(exp, exp_limbs, pos, (unsigned)(bits % W)), lanes);
-  } else {
-    memcpy(acc, table, lanes * sizeof(uint64_t));
-  }
-  while (pos > 0) {
-    pos -= W;
-    for (unsigned k = 0; k < W; k++) bn_ifma_amm(acc, acc, acc, N52, k0, L);
-    bn_ifma_table_read(t, table, ENTRIES, exp_window_bits(exp, exp_limbs, pos, W), lanes);
-    bn_ifma_amm(acc, acc, t, N52, k0, L);
-  }
+  ifma_exp_state st = {table, acc, t, N52, k0, L, lanes};
+  const uint64_t *const exps[1] = {exp};
+  exp_walk(&k_ifma_ops, &st, exps, 1, exp_limbs, IFMA_W);
   /* Out of Montgomery form (times 1 / R': the result is at most N), then reduce. */
   bn_ifma_amm(acc, acc, one, N52, k0, L);
   from52_reduced(r, acc, lanes, ctx->N, n);
 
-  fm_zeroize(table, ENTRIES * lanes * sizeof(uint64_t));
+  fm_zeroize(table, IFMA_ENTRIES * lanes * sizeof(uint64_t));
   fm_zeroize(acc, sizeof(acc));
   fm_zeroize(t, sizeof(t));
   fm_zeroize(b52, sizeof(b52));
@@ -473,48 +547,63 @@ static void mod_exp_ifma(uint64_t *r, const uint64_t *base, const uint64_t *exp,
 
 /* mod_exp_ifma_x2: two mod_exp_ifma of the same width and exponent length in lockstep, every
  * multiplication paired through bn_ifma_amm_x2. For n <= 24 (up to four registers). */
-#define BN_X2_LANES 32
+typedef struct {
+  uint64_t *T1, *T2, *a1, *a2, *t1, *t2;
+  const uint64_t *N1, *N2;
+  uint64_t k1, k2;
+  size_t L, lanes;
+} ifma_x2_state;
+
+static void ifma_x2_start(void *p, const uint64_t *win, int have_top) {
+  ifma_x2_state *s = p;
+  if (have_top) {
+    bn_ifma_table_read(s->a1, s->T1, IFMA_ENTRIES, win[0], s->lanes);
+    bn_ifma_table_read(s->a2, s->T2, IFMA_ENTRIES, win[1], s->lanes);
+  } else {
+    memcpy(s->a1, s->T1, s->lanes * sizeof(uint64_t));
+    memcpy(s->a2, s->T2, s->lanes * sizeof(uint64_t));
+  }
+}
+static void ifma_x2_sqr(void *p) {
+  ifma_x2_state *s = p;
+  bn_ifma_amm_x2(s->a1, s->a1, s->a1, s->N1, s->k1, s->a2, s->a2, s->a2, s->N2, s->k2, s->L);
+}
+static void ifma_x2_mul(void *p, const uint64_t *win) {
+  ifma_x2_state *s = p;
+  bn_ifma_table_read(s->t1, s->T1, IFMA_ENTRIES, win[0], s->lanes);
+  bn_ifma_table_read(s->t2, s->T2, IFMA_ENTRIES, win[1], s->lanes);
+  bn_ifma_amm_x2(s->a1, s->a1, s->t1, s->N1, s->k1, s->a2, s->a2, s->t2, s->N2, s->k2, s->L);
+}
+static const exp_ops k_ifma_x2_ops = {ifma_x2_start, ifma_x2_sqr, ifma_x2_mul};
+
 static void mod_exp_ifma_x2(uint64_t *r1, const uint64_t *base1, const uint64_t *exp1,
                             const bn_mont_ctx *c1, uint64_t *r2, const uint64_t *base2,
                             const uint64_t *exp2, const bn_mont_ctx *c2, size_t exp_limbs) {
-  enum { W = 5, ENTRIES = 1 << W, LANES = BN_X2_LANES };
+  enum { LANES = BN_X2_LANES };
   const size_t n = c1->n, L = ifma_digits(n), lanes = ifma_lanes(n);
-  uint64_t T1[ENTRIES * LANES], T2[ENTRIES * LANES], a1[LANES], a2[LANES], t1[LANES], t2[LANES];
+  uint64_t T1[IFMA_ENTRIES * LANES], T2[IFMA_ENTRIES * LANES], a1[LANES], a2[LANES], t1[LANES],
+      t2[LANES];
   uint64_t N1[LANES], N2[LANES], b1[LANES], b2[LANES];
-  const uint64_t k1 = c1->n0 & 0xFFFFFFFFFFFFFull, k2 = c2->n0 & 0xFFFFFFFFFFFFFull;
+  const uint64_t k1 = c1->n0 & BN_IFMA_DIGIT_MASK, k2 = c2->n0 & BN_IFMA_DIGIT_MASK;
   ifma_prepare(N1, t1, b1, base1, c1, lanes);
   ifma_prepare(N2, t2, b2, base2, c2, lanes);
   uint64_t one[LANES] = {1};
   bn_ifma_amm_x2(T1, t1, one, N1, k1, T2, t2, one, N2, k2, L);
   bn_ifma_amm_x2(T1 + lanes, b1, t1, N1, k1, T2 + lanes, b2, t2, N2, k2, L);
-  for (size_t i = 2; i < ENTRIES; i++) {
+  for (size_t i = 2; i < IFMA_ENTRIES; i++) {
     size_t x = (i / 2) * lanes, y = (i - i / 2) * lanes;
     bn_ifma_amm_x2(T1 + i * lanes, T1 + x, T1 + y, N1, k1, T2 + i * lanes, T2 + x, T2 + y, N2,
                    k2, L);
   }
-  const size_t bits = 64 * exp_limbs;
-  size_t pos = bits - bits % W;
-  if (bits % W != 0) {
-    unsigned w0 = (unsigned)(bits % W);
-    bn_ifma_table_read(a1, T1, ENTRIES, exp_window_bits(exp1, exp_limbs, pos, w0), lanes);
-    bn_ifma_table_read(a2, T2, ENTRIES, exp_window_bits(exp2, exp_limbs, pos, w0), lanes);
-  } else {
-    memcpy(a1, T1, lanes * sizeof(uint64_t));
-    memcpy(a2, T2, lanes * sizeof(uint64_t));
-  }
-  while (pos > 0) {
-    pos -= W;
-    for (unsigned k = 0; k < W; k++) bn_ifma_amm_x2(a1, a1, a1, N1, k1, a2, a2, a2, N2, k2, L);
-    bn_ifma_table_read(t1, T1, ENTRIES, exp_window_bits(exp1, exp_limbs, pos, W), lanes);
-    bn_ifma_table_read(t2, T2, ENTRIES, exp_window_bits(exp2, exp_limbs, pos, W), lanes);
-    bn_ifma_amm_x2(a1, a1, t1, N1, k1, a2, a2, t2, N2, k2, L);
-  }
+  ifma_x2_state st = {T1, T2, a1, a2, t1, t2, N1, N2, k1, k2, L, lanes};
+  const uint64_t *const exps[2] = {exp1, exp2};
+  exp_walk(&k_ifma_x2_ops, &st, exps, 2, exp_limbs, IFMA_W);
   bn_ifma_amm_x2(a1, a1, one, N1, k1, a2, a2, one, N2, k2, L);
   from52_reduced(r1, a1, lanes, c1->N, n);
   from52_reduced(r2, a2, lanes, c2->N, n);
 
-  fm_zeroize(T1, ENTRIES * lanes * sizeof(uint64_t));
-  fm_zeroize(T2, ENTRIES * lanes * sizeof(uint64_t));
+  fm_zeroize(T1, IFMA_ENTRIES * lanes * sizeof(uint64_t));
+  fm_zeroize(T2, IFMA_ENTRIES * lanes * sizeof(uint64_t));
   fm_zeroize(a1, sizeof(a1));
   fm_zeroize(a2, sizeof(a2));
   fm_zeroize(t1, sizeof(t1));
@@ -534,7 +623,7 @@ int bn_mod_exp_consttime_x2(uint64_t *r1, const uint64_t *base1, const uint64_t 
     return FM_ERR_BAD_ARGUMENT;
   }
   const size_t n = ctx1->n;
-  if (ctx2->n == n && n >= 16 && ifma_lanes(n) <= BN_X2_LANES && bn_ifma_available()) {
+  if (ctx2->n == n && ifma_exp_x2_capable(n)) {
     mod_exp_ifma_x2(r1, base1, exp1, ctx1, r2, base2, exp2, ctx2, exp_limbs);
     return FM_OK;
   }
@@ -543,6 +632,32 @@ int bn_mod_exp_consttime_x2(uint64_t *r1, const uint64_t *base1, const uint64_t 
   return st;
 }
 
+/* The 64-bit kernels' arithmetic for exp_walk (bn_mod_exp_consttime). */
+typedef struct {
+  uint64_t *table, *acc, *t;
+  const bn_mont_ctx *ctx;
+  size_t entries;
+} mont_exp_state;
+
+static void mont_start(void *p, const uint64_t *win, int have_top) {
+  mont_exp_state *s = p;
+  if (have_top) {
+    table_read(s->acc, s->table, s->entries, win[0], s->ctx->n);
+  } else {
+    bn_mont_one(s->acc, s->ctx);
+  }
+}
+static void mont_sqr(void *p) {
+  mont_exp_state *s = p;
+  bn_mont_sqr(s->acc, s->acc, s->ctx);
+}
+static void mont_mul(void *p, const uint64_t *win) {
+  mont_exp_state *s = p;
+  table_read(s->t, s->table, s->entries, win[0], s->ctx->n);
+  bn_mont_mul(s->acc, s->acc, s->t, s->ctx);
+}
+static const exp_ops k_mont_ops = {mont_start, mont_sqr, mont_mul};
+
 int bn_mod_exp_consttime(uint64_t *r, const uint64_t *base, const uint64_t *exp, size_t exp_limbs,
                          const bn_mont_ctx *ctx) {
   const size_t n = ctx->n;
@@ -550,7 +665,7 @@ int bn_mod_exp_consttime(uint64_t *r, const uint64_t *base, const uint64_t *exp,
     bn_set_zero(r, n);
     return FM_ERR_BAD_ARGUMENT;
   }
-  if (n >= 16 && n <= BN_IFMA_MAX_LIMBS && bn_ifma_available()) {
+  if (ifma_exp_capable(n)) {
     mod_exp_ifma(r, base, exp, exp_limbs, ctx);
     return FM_OK;
   }
@@ -569,23 +684,9 @@ int bn_mod_exp_consttime(uint64_t *r, const uint64_t *base, const uint64_t *exp,
       bn_mont_mul(table + i * n, table + (i - 1) * n, table + n, ctx);
     }
   }
-
-  /* Left to right over all 64 * exp_limbs bits: the top window takes the leftover bits, every
-   * other window w bits: w squarings, then one multiplication by a table entry (entry 0 = one
-   * for zero windows, so the work is the same for every exponent). */
-  const size_t bits = 64 * exp_limbs;
-  size_t pos = bits - bits % w;
-  if (bits % w != 0) {
-    table_read(acc, table, entries, exp_window_bits(exp, exp_limbs, pos, (unsigned)(bits % w)), n);
-  } else {
-    bn_mont_one(acc, ctx);
-  }
-  while (pos > 0) {
-    pos -= w;
-    for (unsigned k = 0; k < w; k++) bn_mont_sqr(acc, acc, ctx);
-    table_read(t, table, entries, exp_window_bits(exp, exp_limbs, pos, w), n);
-    bn_mont_mul(acc, acc, t, ctx);
-  }
+  mont_exp_state st = {table, acc, t, ctx, entries};
+  const uint64_t *const exps[1] = {exp};
+  exp_walk(&k_mont_ops, &st, exps, 1, exp_limbs, w);
   bn_from_mont(r, acc, ctx);
 
   fm_zeroize(table, entries * n * sizeof(uint64_t));
@@ -601,10 +702,10 @@ int bn_mod_exp_consttime(uint64_t *r, const uint64_t *base, const uint64_t *exp,
  * below 2N until the last step reduces fully. */
 static void mod_exp_public_ifma(uint64_t *r, const uint64_t *base, const uint64_t *exp,
                                 size_t exp_limbs, const bn_mont_ctx *ctx) {
-  enum { LANES = 8 * BN_IFMA_MAX_V };
   const size_t n = ctx->n, L = ifma_digits(n), lanes = ifma_lanes(n);
-  uint64_t N52[LANES], rr52[LANES], b52[LANES], acc[LANES], one[LANES] = {1};
-  const uint64_t k0 = ctx->n0 & 0xFFFFFFFFFFFFFull;
+  uint64_t N52[IFMA_LANES], rr52[IFMA_LANES], b52[IFMA_LANES], acc[IFMA_LANES],
+      one[IFMA_LANES] = {1};
+  const uint64_t k0 = ctx->n0 & BN_IFMA_DIGIT_MASK;
   ifma_prepare(N52, rr52, b52, base, ctx, lanes);
   bn_ifma_amm(b52, b52, rr52, N52, k0, L); /* base * R' */
   bn_ifma_amm(acc, rr52, one, N52, k0, L); /* R' mod N: one in this form */
@@ -626,7 +727,7 @@ int bn_mod_exp_public(uint64_t *r, const uint64_t *base, const uint64_t *exp, si
     bn_set_zero(r, n);
     return FM_ERR_BAD_ARGUMENT;
   }
-  if (n >= 16 && n <= BN_IFMA_MAX_LIMBS && bn_ifma_available()) {
+  if (ifma_exp_capable(n)) {
     mod_exp_public_ifma(r, base, exp, exp_limbs, ctx);
     return FM_OK;
   }

@@ -26,7 +26,7 @@
 #include "module/bn/mont_kernels.h"
 
 #define BN_IFMA_TARGET __attribute__((target("avx512f,avx512ifma")))
-#define MASK52 ((uint64_t)0xFFFFFFFFFFFFFull)
+#define MASK52 BN_IFMA_DIGIT_MASK
 
 /* FOR_V: a loop over the registers, unrolled so that the arrays of registers stay registers. */
 #if defined(__clang__)

@@ -14,30 +14,6 @@
 
 typedef unsigned __int128 bn_u128;
 
-/* Masks for the bn code: module/internal.h's helpers with the optimizer barrier on the mask
- * they return. (Its ct_msb_mask_u64 hides the input from the optimizer, but the result is
- * visibly 0 or all-ones, and clang 14 turned "row & mask" in the exponentiation's table scan
- * back into a branch on it: the memcheck test caught that.) */
-static inline uint64_t bn_ct_msb(uint64_t x) { return ct_value_barrier_u64(ct_msb_mask_u64(x)); }
-static inline uint64_t bn_ct_is_zero(uint64_t x) { return ct_value_barrier_u64(ct_is_zero_u64(x)); }
-static inline uint64_t bn_ct_eq(uint64_t a, uint64_t b) { return ct_value_barrier_u64(ct_eq_u64(a, b)); }
-static inline uint64_t bn_ct_lt(uint64_t a, uint64_t b) { return ct_value_barrier_u64(ct_lt_u64(a, b)); }
-
-/* bn_declassify marks a value computed from secrets as public. It only exists so that the
- * constant-time test (valgrind memcheck with the secrets marked undefined) accepts the branches
- * on facts the caller states in public (N is odd, a value fits, a number is invertible): in the
- * test-hook build, under valgrind, it tells memcheck the word is defined; everywhere else, and in
- * libfipsmod itself, it does nothing. */
-#if defined(FIPSMOD_TEST_HOOKS) && __has_include(<valgrind/memcheck.h>)
-#include <valgrind/memcheck.h>
-static inline uint64_t bn_declassify(uint64_t v) {
-  (void)VALGRIND_MAKE_MEM_DEFINED(&v, sizeof(v));
-  return v;
-}
-#else
-static inline uint64_t bn_declassify(uint64_t v) { return v; }
-#endif
-
 #if defined(BN_KERNEL_MULX)
 #define BN_INLINE static inline __attribute__((always_inline, target("bmi2")))
 #else
@@ -182,12 +158,17 @@ BN_INLINE void bn_kernel_mont_sqr(uint64_t *r, const uint64_t *a, const uint64_t
  * (zero above L); k0 = -N^-1 mod 2^52. r may alias a or b. */
 #define BN_IFMA_MAX_V 10
 #define BN_IFMA_MAX_LIMBS 64
+
+/* BN_IFMA_DIGIT_MASK keeps the low 52 bits of a word: one radix-2^52 digit. */
+#define BN_IFMA_DIGIT_BITS 52
+#define BN_IFMA_DIGIT_MASK ((UINT64_C(1) << BN_IFMA_DIGIT_BITS) - 1)
+static_assert(BN_IFMA_DIGIT_MASK == 0xFFFFFFFFFFFFFull, "52-bit digits");
 bool bn_ifma_available(void);
 void bn_ifma_amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *N, uint64_t k0,
                  size_t L);
-/* bn_ifma_amm_x2: two bn_ifma_amm of the same L in one interleaved loop (the pair costs about
- * 1.5 single ones for L of 17 to 31 digits other than 24, 1024 and 1536-bit moduli among
- * them; other L run one after the other). */
+/* bn_ifma_amm_x2: two bn_ifma_amm of the same L in one interleaved loop for L of 17 to 31 digits
+ * other than 24 (1024 and 1536-bit moduli among them; bench/README.md has the measured gain);
+ * other L run one after the other. */
 void bn_ifma_amm_x2(uint64_t *r1, const uint64_t *a1, const uint64_t *b1, const uint64_t *N1,
                     uint64_t k01, uint64_t *r2, const uint64_t *a2, const uint64_t *b2,
                     const uint64_t *N2, uint64_t k02, size_t L);

@@ -33,6 +33,7 @@ struct fm_rsa_key {
   uint64_t id;     /* unique per key in the process (never 0): names the key in blinding caches */
   int has_private; /* d is present */
   int has_crt;     /* p, q, dp, dq, qinv are present (not for keys from n, e, d) */
+  int component_test_only; /* from (n, e, d): serves RSASP1 and RSADP only, never signs */
   size_t n_bits;   /* bit length of n */
   size_t k;        /* byte length of n */
   size_t nl;       /* limb count of n */
@@ -61,10 +62,26 @@ fm_rsa_key *rsa_key_alloc(void);
 /* rsa_key_setup_private fills the derived parts of |key| from n, e, d, p and q already in place
  * (key->mont_n.N holds n, key->e, key->d, key->mont_p.N and key->mont_q.N hold the values, the
  * widths are set), computing dp, dq and qinv when |have_crt| is 0 or checking the ones in place
- * when it is 1, and validates the whole key (the checks of fm_rsa_key_import_private). Returns
- * FM_OK, FM_ERR_BAD_KEY or FM_ERR_KEY_SIZE. Not constant time in the validity of the key (whether
- * a key is valid is public); constant time in the values otherwise. */
-int rsa_key_setup_private(fm_rsa_key *key, int have_crt);
+ * when it is 1, and validates the whole key (the checks of fm_rsa_key_import_private), with the
+ * Miller-Rabin tests of p and q only when |test_primes| is 1 (key generation has just run them on
+ * its own primes). Returns FM_OK, FM_ERR_BAD_KEY, or FM_ERR_ENTROPY / FM_ERR_NOT_OPERATIONAL when
+ * the RBG failed for the Miller-Rabin bases. Not constant time in the validity of the key (whether
+ * a key is valid is public: each check's verdict is declassified); constant time in the values
+ * otherwise. */
+int rsa_key_setup_private(fm_rsa_key *key, int have_crt, int test_primes);
+
+/* rsa_mr_rounds returns the Miller-Rabin rounds for the primes of an nlen-bit modulus (FIPS 186-5
+ * Table B.1, error probabilities 2^-112, 2^-128 and 2^-144 for 2048, 3072 and 4096 bits: 5
+ * rounds for 1024-bit primes, 4 for 1536- and 2048-bit ones; 4 above, where the error for a
+ * random candidate only shrinks). Public. */
+int rsa_mr_rounds(size_t nlen);
+
+/* rsa_is_probable_prime runs |rounds| rounds of Miller-Rabin (FIPS 186-5 B.3.1) on the odd
+ * modulus of |ctx| (a secret context for a w of wlen bits, w > 2^(wlen - 1) + 3), with bases from
+ * the module's RBG. Returns 1 (probably prime), 0 (composite) or a negative status from the RBG
+ * (FM_ERR_ENTROPY, FM_ERR_NOT_OPERATIONAL). Constant time in w for a prime w; for a composite w
+ * the time may reveal the trailing zero bits of w - 1 (rsa_prime.c). The verdict is public. */
+int rsa_is_probable_prime(const bn_mont_ctx *ctx, size_t wlen, int rounds);
 
 /* rsa_public_op sets the nl-limb out = in^e mod n for in < n (public values). */
 void rsa_public_op(const fm_rsa_key *key, uint64_t *out, const uint64_t *in);
@@ -72,13 +89,14 @@ void rsa_public_op(const fm_rsa_key *key, uint64_t *out, const uint64_t *in);
 /* rsa_private_op sets the nl-limb out = in^d mod n for in < n, with blinding by a random r
  * (in * r^e, unblinded by r^-1; the pair is kept per thread and squared on reuse, see
  * rsa_sign.c), CRT when the key has it, and a check that out^e == in before returning. in and the key's private values are secret; out is the result (released by the
- * caller). Returns FM_OK, FM_ERR_ENTROPY (blinding draw failed) or FM_ERR_INTERNAL (the check
- * failed: a fault), with out zeroed on error. Does not check the gate. */
+ * caller). Returns FM_OK, FM_ERR_ENTROPY (blinding draw failed), FM_ERR_INTERNAL (the check
+ * failed: a fault) or FM_ERR_NOT_OPERATIONAL (fm_rsa_module_cleanup has run, or ran during the
+ * operation), with out zeroed on error. Does not check the gate. */
 int rsa_private_op(const fm_rsa_key *key, uint64_t *out, const uint64_t *in);
 
 /* rsa_blinding_forget zeroizes the calling thread's blinding pair when it belongs to |key| (so
  * that freeing a key leaves nothing of it in this thread). Other threads' pairs are replaced on
- * their next use and wiped at their exit. */
+ * their next use, wiped at their exit, and all wiped by fm_rsa_module_cleanup. */
 void rsa_blinding_forget(const fm_rsa_key *key);
 
 /* rsa_sign_pkcs1v15_digest / rsa_verify_pkcs1v15_digest sign and verify a precomputed digest of
@@ -89,18 +107,12 @@ int rsa_sign_pkcs1v15_digest(const fm_rsa_key *key, fm_hash_alg hash, const uint
 int rsa_verify_pkcs1v15_digest(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *digest,
                                const uint8_t *sig, size_t sig_len);
 
-/* rsa_mod_inverse_consttime sets the n-limb r = a^-1 mod m for an odd modulus m and a < m, by
- * divsteps (rsa_inverse.c), and returns all-ones when gcd(a, m) = 1; otherwise zero with r
- * zeroed. a and m are secret; n is public; constant time. Much faster than the binary extended
- * Euclid of bn/ at RSA sizes, which matters because blinding needs one inverse per signature. */
-uint64_t rsa_mod_inverse_consttime(uint64_t *r, const uint64_t *a, const uint64_t *m, size_t n);
-
-/* rsa_declassify tells a constant-time checker (valgrind memcheck in test builds) that |len|
- * bytes at |p| are public from here on: used for the fault check's one-bit result and for a
- * signature about to be released. Does nothing in the module proper. */
-void rsa_declassify(const void *p, size_t len);
-
 #if defined(FIPSMOD_TEST_HOOKS)
+/* rsa_blinding_pairs_for_testing returns the number of blinding pairs in the registry (live
+ * threads that have made a private-key operation, and pairs left by threads that exited after
+ * cleanup) and sets *nonzero (when not NULL) to how many of them hold a non-zero byte. */
+size_t rsa_blinding_pairs_for_testing(size_t *nonzero);
+
 /* rsa_key_secret_regions_for_testing writes up to |max| (pointer, length) pairs covering every
  * secret of |key| (d, the CRT values, the Montgomery contexts of p and q) and returns how many it
  * wrote, so that a constant-time test can mark them undefined for valgrind. */

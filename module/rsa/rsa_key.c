@@ -11,22 +11,6 @@
 #include "module/internal.h"
 #include "module/rsa/internal.h"
 
-#if defined(FIPSMOD_TEST_HOOKS) && defined(__has_include)
-#if __has_include(<valgrind/memcheck.h>)
-#include <valgrind/memcheck.h>
-#define RSA_HAVE_VALGRIND 1
-#endif
-#endif
-
-void rsa_declassify(const void *p, size_t len) {
-#if defined(RSA_HAVE_VALGRIND)
-  VALGRIND_MAKE_MEM_DEFINED(p, len);
-#else
-  (void)p;
-  (void)len;
-#endif
-}
-
 /* ---- Allocation ---------------------------------------------------------------------------- */
 
 int rsa_key_valid(const fm_rsa_key *key) { return key != NULL && key->magic == RSA_KEY_MAGIC; }
@@ -184,7 +168,73 @@ static uint64_t crt_exponent_check(const fm_rsa_key *key, uint64_t *dx, const bn
   return ok;
 }
 
-int rsa_key_setup_private(fm_rsa_key *key, int have_crt) {
+/* exact_bits_mask returns all-ones when the l-limb x has exactly |bits| bits (bits <= 64 l):
+ * x >> (bits - 1) == 1. Constant time in x. */
+static uint64_t exact_bits_mask(const uint64_t *x, size_t l, size_t bits) {
+  uint64_t t[RSA_PRIME_MAX_LIMBS], one[RSA_PRIME_MAX_LIMBS];
+  bn_rshift(t, x, bits - 1, l);
+  bn_set_word(one, l, 1);
+  const uint64_t ok = bn_eq_mask(t, one, l);
+  fm_zeroize(t, sizeof(t));
+  return ok;
+}
+
+/* prime_not_too_small_mask returns all-ones when the l-limb x >= sqrt(2) * 2^(nlen/2 - 1). Both
+ * sides are positive, so that is x^2 >= 2^(nlen - 1): an exact test on integers, with no
+ * approximation of sqrt(2). x^2 < 2^(128 l), so it is the bits of x^2 from nlen - 1 up that must
+ * not all be zero. Constant time in x. */
+static uint64_t prime_not_too_small_mask(const uint64_t *x, size_t l, size_t nlen) {
+  uint64_t sq[2 * RSA_PRIME_MAX_LIMBS];
+  bn_mul(sq, x, x, l);
+  bn_rshift(sq, sq, nlen - 1, 2 * l);
+  const uint64_t ok = ~bn_is_zero_mask(sq, 2 * l);
+  fm_zeroize(sq, sizeof(sq));
+  return ok;
+}
+
+/* primes_far_apart_mask returns all-ones when |p - q| > 2^k (both l limbs): |p - q| - 1 has a
+ * bit at k or above, and p != q. Constant time in p and q. */
+static uint64_t primes_far_apart_mask(const uint64_t *p, const uint64_t *q, size_t l, size_t k) {
+  uint64_t d[RSA_PRIME_MAX_LIMBS], d2[RSA_PRIME_MAX_LIMBS];
+  const uint64_t borrow = bn_sub(d, p, q, l);
+  (void)bn_sub(d2, q, p, l);
+  bn_select(d, 0u - borrow, d2, d, l); /* |p - q| */
+  uint64_t ok = ~bn_is_zero_mask(d, l);
+  (void)bn_sub_word(d, d, 1, l);
+  bn_rshift(d, d, k, l);
+  ok &= ~bn_is_zero_mask(d, l);
+  fm_zeroize(d, sizeof(d));
+  fm_zeroize(d2, sizeof(d2));
+  return ok;
+}
+
+/* d_below_lambda_mask returns all-ones when d < lambda(n) = lcm(p - 1, q - 1) (p and q of pl
+ * limbs, d of nl <= 2 pl limbs). With e * d = 1 mod lambda(n) (checked through dp and dq), that
+ * makes d the one private exponent FIPS 186-5 A.1.1 step 3 allows, not d + k * lambda(n).
+ * Constant time. */
+static uint64_t d_below_lambda_mask(const fm_rsa_key *key) {
+  const size_t pl = key->pl, nl = key->nl;
+  uint64_t pm1[RSA_PRIME_MAX_LIMBS], qm1[RSA_PRIME_MAX_LIMBS];
+  uint64_t lambda[2 * RSA_PRIME_MAX_LIMBS], d[2 * RSA_PRIME_MAX_LIMBS];
+  bn_copy(pm1, key->mont_p.N, pl);
+  pm1[0] ^= 1; /* p is odd: p - 1 clears bit 0 */
+  bn_copy(qm1, key->mont_q.N, pl);
+  qm1[0] ^= 1;
+  bn_lcm_consttime(lambda, pm1, qm1, pl);
+  bn_set_zero(d, 2 * pl);
+  bn_copy(d, key->d, nl);
+  const uint64_t ok = bn_lt_mask(d, lambda, 2 * pl);
+  fm_zeroize(pm1, sizeof(pm1));
+  fm_zeroize(qm1, sizeof(qm1));
+  fm_zeroize(lambda, sizeof(lambda));
+  fm_zeroize(d, sizeof(d));
+  return ok;
+}
+
+/* passes: a check's verdict, declassified: whether a key is acceptable is public. */
+static int passes(uint64_t mask) { return fm_declassify_u64(mask) != 0; }
+
+int rsa_key_setup_private(fm_rsa_key *key, int have_crt, int test_primes) {
   const size_t nl = key->nl, pl = key->pl, ql = key->ql;
   const uint64_t *p = key->mont_p.N, *q = key->mont_q.N;
   uint64_t prod[2 * RSA_PRIME_MAX_LIMBS];
@@ -192,11 +242,21 @@ int rsa_key_setup_private(fm_rsa_key *key, int have_crt) {
   uint64_t bound[BN_MAX_LIMBS];
   int st = FM_ERR_BAD_KEY;
 
-  if (key->el > RSA_E_MAX_LIMBS) goto done;
+  /* The cheap checks first, Miller-Rabin last. Widths and e are public. */
+  if (key->el > RSA_E_MAX_LIMBS || pl != ql) goto done;
   /* FIPS 186-5 A.1.1 / A.1.3: p and q are odd, each of half of n's bit length. */
   const size_t half = (key->n_bits + 1) / 2;
-  if ((p[0] & 1) == 0 || (q[0] & 1) == 0) goto done;
-  if (bn_bits_public(p, pl) != half || bn_bits_public(q, ql) != half) goto done;
+  if (!passes(bn_is_odd_mask(p, pl) & bn_is_odd_mask(q, ql) & exact_bits_mask(p, pl, half) &
+              exact_bits_mask(q, ql, half)))
+    goto done;
+  /* SP 800-56B Rev. 2 6.4.1.2.1 step 3 (FIPS 186-5 A.1.3 steps 4.4 and 5.4): p and q are at
+   * least sqrt(2) * 2^(nlen/2 - 1), so that no n of nlen bits has a factor below that. */
+  if (!passes(prime_not_too_small_mask(p, pl, key->n_bits) &
+              prime_not_too_small_mask(q, ql, key->n_bits)))
+    goto done;
+  /* SP 800-56B Rev. 2 6.4.1.2.1 step 3 (FIPS 186-5 A.1.3 step 5.4): |p - q| > 2^(nlen/2 - 100),
+   * or Fermat's method factors n from sqrt(n). */
+  if (!passes(primes_far_apart_mask(p, q, pl, half - 100))) goto done;
   if (bn_mont_ctx_init_secret(&key->mont_p, p, pl) != FM_OK) goto done;
   if (bn_mont_ctx_init_secret(&key->mont_q, q, ql) != FM_OK) goto done;
 
@@ -204,16 +264,31 @@ int rsa_key_setup_private(fm_rsa_key *key, int have_crt) {
   bn_mul_unbalanced(prod, p, pl, q, ql);
   uint64_t ok = bn_eq_mask(prod, key->mont_n.N, nl);
   if (pl + ql > nl) ok &= bn_is_zero_mask(prod + nl, pl + ql - nl);
-  if (!ok) goto done;
+  if (!passes(ok)) goto done;
 
   /* 2^(nlen/2) < d < n (FIPS 186-5 A.1.1 step 3 bounds d below; d < n keeps it in width). */
   bn_set_zero(bound, nl);
   bound[(key->n_bits / 2) / 64] = UINT64_C(1) << ((key->n_bits / 2) % 64);
-  if (!bn_lt_mask(bound, key->d, nl) || !bn_lt_mask(key->d, key->mont_n.N, nl)) goto done;
+  if (!passes(bn_lt_mask(bound, key->d, nl) & bn_lt_mask(key->d, key->mont_n.N, nl))) goto done;
 
   /* e * d = 1 mod (p-1) and mod (q-1), hence mod lcm(p-1, q-1): checked through dp and dq. */
-  if (!(crt_exponent_check(key, dp, &key->mont_p) & crt_exponent_check(key, dq, &key->mont_q)))
+  if (!passes(crt_exponent_check(key, dp, &key->mont_p) &
+              crt_exponent_check(key, dq, &key->mont_q)))
     goto done;
+  /* d < lambda(n) (FIPS 186-5 A.1.1 step 3, SP 800-56B Rev. 2 6.4.1.2.1 step 4). */
+  if (!passes(d_below_lambda_mask(key))) goto done;
+
+  /* FIPS 186-5 A.1.1 / B.3.1, SP 800-56B Rev. 2 6.4.1.2.1 step 3: p and q are prime, tested
+   * with the Miller-Rabin rounds of Table B.1 for the size. */
+  if (test_primes) {
+    const int rounds = rsa_mr_rounds(key->n_bits);
+    int prime = rsa_is_probable_prime(&key->mont_p, half, rounds);
+    if (prime == 1) prime = rsa_is_probable_prime(&key->mont_q, half, rounds);
+    if (prime != 1) {
+      st = prime < 0 ? prime : FM_ERR_BAD_KEY;
+      goto done;
+    }
+  }
 
   if (have_crt) {
     /* The given CRT values must be exactly d mod (p-1), d mod (q-1) and q^-1 mod p. */
@@ -224,7 +299,7 @@ int rsa_key_setup_private(fm_rsa_key *key, int have_crt) {
     uint64_t one[RSA_PRIME_MAX_LIMBS];
     bn_set_word(one, pl, 1);
     ok &= bn_eq_mask(t, one, pl);
-    if (!ok) goto done;
+    if (!passes(ok)) goto done;
   } else {
     bn_copy(key->dp, dp, pl);
     bn_copy(key->dq, dq, ql);
@@ -265,31 +340,42 @@ static int import_private(const fm_rsa_private_components *c, fm_rsa_key *key) {
         !bn_from_bytes_be(key->qinv, key->pl, c->qinv, c->qinv_len))
       return FM_ERR_BAD_KEY;
   }
-  if ((st = rsa_key_setup_private(key, have_crt)) != FM_OK) return st;
+  if ((st = rsa_key_setup_private(key, have_crt, 1)) != FM_OK) return st;
   return bn_mont_ctx_init_public(&key->mont_n, key->mont_n.N, key->nl) == FM_OK ? FM_OK
                                                                                  : FM_ERR_BAD_KEY;
 }
 
-int fm_rsa_key_import_private(const fm_rsa_private_components *c, fm_rsa_key **key) {
+/* refuse_key refuses a call whose output is a key pointer: *key (when key is not NULL) is NULL. */
+static int refuse_key(int st, fm_rsa_key **key) {
   if (key != NULL) *key = NULL;
-  if (!fm_module_operational()) return FM_ERR_NOT_OPERATIONAL;
-  if (c == NULL || key == NULL) return FM_ERR_BAD_ARGUMENT;
+  return fm_refuse(st, NULL, 0);
+}
+
+/* private_components_ok checks the shape of |c| (not the values). */
+static int private_components_ok(const fm_rsa_private_components *c) {
   if (!component_ok(c->n, c->n_len) || !component_ok(c->e, c->e_len) ||
       !component_ok(c->d, c->d_len) || !component_ok(c->p, c->p_len) ||
       !component_ok(c->q, c->q_len) || !component_ok(c->dp, c->dp_len) ||
       !component_ok(c->dq, c->dq_len) || !component_ok(c->qinv, c->qinv_len))
-    return FM_ERR_BAD_ARGUMENT;
+    return 0;
   if (c->n_len == 0 || c->e_len == 0 || c->d_len == 0 || c->p_len == 0 || c->q_len == 0)
-    return FM_ERR_BAD_ARGUMENT;
+    return 0;
   const int crt_given = (c->dp_len != 0) + (c->dq_len != 0) + (c->qinv_len != 0);
-  if (crt_given != 0 && crt_given != 3) return FM_ERR_BAD_ARGUMENT;
+  return crt_given == 0 || crt_given == 3;
+}
 
+int fm_rsa_key_import_private(const fm_rsa_private_components *c, fm_rsa_key **key) {
+  int st = fm_service_gate();
+  if (st == FM_OK && (c == NULL || key == NULL || !private_components_ok(c)))
+    st = FM_ERR_BAD_ARGUMENT;
+  if (st != FM_OK) return refuse_key(st, key);
+  *key = NULL;
   fm_rsa_key *k = rsa_key_alloc();
-  if (k == NULL) return FM_ERR_NO_MEMORY;
-  int st = import_private(c, k);
+  if (k == NULL) return refuse_key(FM_ERR_NO_MEMORY, key);
+  st = import_private(c, k);
   if (st != FM_OK) {
-    fm_rsa_key_free(k);
-    return st;
+    fm_rsa_key_free(k); /* zeroizes every value the checks had loaded */
+    return refuse_key(st, key);
   }
   *key = k;
   return FM_OK;
@@ -304,7 +390,8 @@ static int import_private_nd(fm_rsa_key *key, const uint8_t *n, size_t n_len, co
   if (st != FM_OK) return st;
   if ((st = parse_exponent(key, e, e_len, 0)) != FM_OK) return st;
   if (!bn_from_bytes_be(key->d, key->nl, d, d_len)) return FM_ERR_BAD_KEY;
-  if (bn_is_zero_mask(key->d, key->nl) || !bn_lt_mask(key->d, key->mont_n.N, key->nl))
+  if (!fm_declassify_u64(~bn_is_zero_mask(key->d, key->nl) &
+                         bn_lt_mask(key->d, key->mont_n.N, key->nl)))
     return FM_ERR_BAD_KEY;
   if (bn_mont_ctx_init_public(&key->mont_n, key->mont_n.N, key->nl) != FM_OK)
     return FM_ERR_BAD_KEY;
@@ -313,27 +400,29 @@ static int import_private_nd(fm_rsa_key *key, const uint8_t *n, size_t n_len, co
   bn_set_word(x, key->nl, RSA_ND_CHECK_VALUE);
   rsa_public_op(key, y, x);
   bn_mod_exp_consttime(y, y, key->d, key->nl, &key->mont_n);
-  uint64_t ok = bn_eq_mask(x, y, key->nl);
+  const uint64_t ok = fm_declassify_u64(bn_eq_mask(x, y, key->nl));
   fm_zeroize(y, sizeof(y));
   if (!ok) return FM_ERR_BAD_KEY;
   key->has_private = 1;
   key->has_crt = 0;
+  key->component_test_only = 1;
   return FM_OK;
 }
 
 int fm_rsa_key_import_private_nd(const uint8_t *n, size_t n_len, const uint8_t *e, size_t e_len,
                                  const uint8_t *d, size_t d_len, fm_rsa_key **key) {
-  if (key != NULL) *key = NULL;
-  if (!fm_module_operational()) return FM_ERR_NOT_OPERATIONAL;
-  if (key == NULL || n == NULL || e == NULL || d == NULL || n_len == 0 || e_len == 0 ||
-      d_len == 0)
-    return FM_ERR_BAD_ARGUMENT;
+  int st = fm_service_gate();
+  if (st == FM_OK && (key == NULL || n == NULL || e == NULL || d == NULL || n_len == 0 ||
+                      e_len == 0 || d_len == 0))
+    st = FM_ERR_BAD_ARGUMENT;
+  if (st != FM_OK) return refuse_key(st, key);
+  *key = NULL;
   fm_rsa_key *k = rsa_key_alloc();
-  if (k == NULL) return FM_ERR_NO_MEMORY;
-  int st = import_private_nd(k, n, n_len, e, e_len, d, d_len);
+  if (k == NULL) return refuse_key(FM_ERR_NO_MEMORY, key);
+  st = import_private_nd(k, n, n_len, e, e_len, d, d_len);
   if (st != FM_OK) {
     fm_rsa_key_free(k);
-    return st;
+    return refuse_key(st, key);
   }
   *key = k;
   return FM_OK;
@@ -341,19 +430,20 @@ int fm_rsa_key_import_private_nd(const uint8_t *n, size_t n_len, const uint8_t *
 
 int fm_rsa_key_import_public(const uint8_t *n, size_t n_len, const uint8_t *e, size_t e_len,
                              fm_rsa_key **key) {
-  if (key != NULL) *key = NULL;
-  if (!fm_module_operational()) return FM_ERR_NOT_OPERATIONAL;
-  if (key == NULL || n == NULL || e == NULL || n_len == 0 || e_len == 0)
-    return FM_ERR_BAD_ARGUMENT;
+  int st = fm_service_gate();
+  if (st == FM_OK && (key == NULL || n == NULL || e == NULL || n_len == 0 || e_len == 0))
+    st = FM_ERR_BAD_ARGUMENT;
+  if (st != FM_OK) return refuse_key(st, key);
+  *key = NULL;
   fm_rsa_key *k = rsa_key_alloc();
-  if (k == NULL) return FM_ERR_NO_MEMORY;
-  int st = parse_modulus(k, n, n_len, FM_RSA_MIN_PUBLIC_BITS);
+  if (k == NULL) return refuse_key(FM_ERR_NO_MEMORY, key);
+  st = parse_modulus(k, n, n_len, FM_RSA_MIN_PUBLIC_BITS);
   if (st == FM_OK) st = parse_exponent(k, e, e_len, 1);
   if (st == FM_OK && bn_mont_ctx_init_public(&k->mont_n, k->mont_n.N, k->nl) != FM_OK)
     st = FM_ERR_BAD_KEY;
   if (st != FM_OK) {
     fm_rsa_key_free(k);
-    return st;
+    return refuse_key(st, key);
   }
   *key = k;
   return FM_OK;
@@ -362,25 +452,25 @@ int fm_rsa_key_import_public(const uint8_t *n, size_t n_len, const uint8_t *e, s
 /* ---- Queries and export -------------------------------------------------------------------- */
 
 int fm_rsa_key_bits(const fm_rsa_key *key, size_t *bits) {
-  if (bits != NULL) *bits = 0;
-  if (!fm_module_operational()) return FM_ERR_NOT_OPERATIONAL;
-  if (!rsa_key_valid(key) || bits == NULL) return FM_ERR_BAD_ARGUMENT;
+  int st = fm_service_gate();
+  if (st == FM_OK && (!rsa_key_valid(key) || bits == NULL)) st = FM_ERR_BAD_ARGUMENT;
+  if (st != FM_OK) return fm_refuse(st, bits, bits != NULL ? sizeof(*bits) : 0);
   *bits = key->n_bits;
   return FM_OK;
 }
 
 int fm_rsa_key_size(const fm_rsa_key *key, size_t *bytes) {
-  if (bytes != NULL) *bytes = 0;
-  if (!fm_module_operational()) return FM_ERR_NOT_OPERATIONAL;
-  if (!rsa_key_valid(key) || bytes == NULL) return FM_ERR_BAD_ARGUMENT;
+  int st = fm_service_gate();
+  if (st == FM_OK && (!rsa_key_valid(key) || bytes == NULL)) st = FM_ERR_BAD_ARGUMENT;
+  if (st != FM_OK) return fm_refuse(st, bytes, bytes != NULL ? sizeof(*bytes) : 0);
   *bytes = key->k;
   return FM_OK;
 }
 
 int fm_rsa_key_is_private(const fm_rsa_key *key, int *is_private) {
-  if (is_private != NULL) *is_private = 0;
-  if (!fm_module_operational()) return FM_ERR_NOT_OPERATIONAL;
-  if (!rsa_key_valid(key) || is_private == NULL) return FM_ERR_BAD_ARGUMENT;
+  int st = fm_service_gate();
+  if (st == FM_OK && (!rsa_key_valid(key) || is_private == NULL)) st = FM_ERR_BAD_ARGUMENT;
+  if (st != FM_OK) return fm_refuse(st, is_private, is_private != NULL ? sizeof(*is_private) : 0);
   *is_private = key->has_private;
   return FM_OK;
 }
@@ -411,11 +501,16 @@ static int export_component(const fm_rsa_key *key, fm_rsa_component which, uint8
 
 int fm_rsa_key_export(const fm_rsa_key *key, fm_rsa_component which, uint8_t *out,
                       size_t out_cap, size_t *out_len) {
-  if (out_len != NULL) *out_len = 0;
-  if (out != NULL) fm_zeroize(out, out_cap);
-  if (!fm_module_operational()) return FM_ERR_NOT_OPERATIONAL;
-  if (!rsa_key_valid(key) || out == NULL || out_len == NULL) return FM_ERR_BAD_ARGUMENT;
-  return export_component(key, which, out, out_cap, out_len);
+  int st = fm_service_gate();
+  if (st == FM_OK && (!rsa_key_valid(key) || out == NULL || out_len == NULL))
+    st = FM_ERR_BAD_ARGUMENT;
+  if (st == FM_OK) st = export_component(key, which, out, out_cap, out_len);
+  if (st == FM_OK) return FM_OK;
+  /* No component is longer than n: the key's size (FM_RSA_MAX_BYTES without a valid key) bounds
+   * what the call could have written. */
+  const size_t most = rsa_key_valid(key) ? key->k : FM_RSA_MAX_BYTES;
+  const size_t len = out != NULL ? (out_cap < most ? out_cap : most) : 0;
+  return fm_refuse2(st, out, len, out_len, out_len != NULL ? sizeof(*out_len) : 0);
 }
 
 /* ---- Test hooks ---------------------------------------------------------------------------- */

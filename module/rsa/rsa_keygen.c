@@ -4,10 +4,8 @@
  * Candidates are fresh random odd numbers in [sqrt(2) * 2^(nlen/2-1), 2^(nlen/2)); trial division
  * by the small odd primes (constant-time residues, no division instruction on the candidate)
  * throws out most composites before Miller-Rabin (FIPS 186-5 B.3.1) runs the rounds of Table B.1.
- * Rejected candidates are discarded, so what their tests reveal does not matter; for the accepted
- * primes the exponentiations are constant time, while the number of trailing zero bits of p - 1
- * and the squaring step at which each Miller-Rabin round ends are not hidden (a few bits about a
- * 1024-bit or larger prime). */
+ * Rejected candidates are discarded, so what their tests reveal does not matter; the accepted
+ * primes go through Miller-Rabin in constant time (rsa_prime.c). */
 #define _GNU_SOURCE
 #include <string.h>
 
@@ -40,66 +38,6 @@ static size_t fill_small_primes(uint32_t *primes) {
   return count;
 }
 
-/* Miller-Rabin rounds for p and q (FIPS 186-5 Table B.1, right column: error probabilities
- * 2^-112, 2^-128 and 2^-144, matching each size's security strength): 5 rounds for 1024-bit
- * primes, 4 for 1536- and 2048-bit primes. */
-static int mr_rounds(size_t nlen) { return nlen <= 2048 ? 5 : 4; }
-
-/* random_witness sets the pl-limb b to a uniform value in [2, w - 2] by rejection. */
-static int random_witness(uint64_t *b, const uint64_t *w, size_t pl, size_t bits) {
-  uint64_t wm2[RSA_PRIME_MAX_LIMBS], two[RSA_PRIME_MAX_LIMBS];
-  (void)bn_sub_word(wm2, w, 1, pl); /* b must be < w - 1, i.e. <= w - 2 */
-  bn_set_word(two, pl, 2);
-  for (int tries = 0; tries < 1000; tries++) {
-    int st = fm_rand_bytes((uint8_t *)b, pl * sizeof(uint64_t));
-    if (st != FM_OK) return st;
-    if (bits % 64) b[pl - 1] &= (UINT64_C(1) << (bits % 64)) - 1;
-    if (bn_lt_mask(b, wm2, pl) & ~bn_lt_mask(b, two, pl)) return FM_OK;
-  }
-  return FM_ERR_ENTROPY;
-}
-
-/* miller_rabin returns 1 when w (secret context |ctx|, |bits| bits) passes |rounds| rounds of
- * FIPS 186-5 B.3.1, 0 when it is composite, or a negative status from the RNG. */
-static int miller_rabin(const bn_mont_ctx *ctx, size_t bits, int rounds) {
-  const size_t pl = ctx->n;
-  uint64_t wm1[RSA_PRIME_MAX_LIMBS], m[RSA_PRIME_MAX_LIMBS], b[RSA_PRIME_MAX_LIMBS];
-  uint64_t z[RSA_PRIME_MAX_LIMBS], one_m[RSA_PRIME_MAX_LIMBS], minus_one_m[RSA_PRIME_MAX_LIMBS];
-  int result = 1;
-  /* Steps 1-2: w - 1 = 2^a * m. */
-  (void)bn_sub_word(wm1, ctx->N, 1, pl);
-  const size_t a = bn_count_low_zero_bits(wm1, pl);
-  bn_rshift_secret(m, wm1, a, pl);
-  bn_mont_one(one_m, ctx);
-  bn_to_mont(minus_one_m, wm1, ctx);
-  for (int i = 0; i < rounds && result == 1; i++) {
-    int st = random_witness(b, ctx->N, pl, bits); /* step 4.1-4.2 */
-    if (st != FM_OK) {
-      result = st;
-      break;
-    }
-    (void)bn_mod_exp_consttime(z, b, m, pl, ctx); /* step 4.3 */
-    bn_to_mont(z, z, ctx);
-    if (bn_eq_mask(z, one_m, pl) | bn_eq_mask(z, minus_one_m, pl)) continue; /* step 4.4 */
-    int passed = 0;
-    for (size_t j = 1; j < a; j++) { /* step 4.5 */
-      bn_mont_sqr(z, z, ctx);
-      if (bn_eq_mask(z, minus_one_m, pl)) {
-        passed = 1;
-        break;
-      }
-      if (bn_eq_mask(z, one_m, pl)) break;
-    }
-    if (!passed) result = 0; /* step 4.7: composite */
-  }
-  fm_zeroize(wm1, sizeof(wm1));
-  fm_zeroize(m, sizeof(m));
-  fm_zeroize(b, sizeof(b));
-  fm_zeroize(z, sizeof(z));
-  fm_zeroize(minus_one_m, sizeof(minus_one_m));
-  return result;
-}
-
 /* generate_prime sets the pl-limb ctx to a new probable prime of |bits| bits (a multiple of 64
  * for the sizes generated) with gcd(p - 1, e) = 1, different enough from |other| (pl limbs, or
  * NULL for the first prime): |p - q| > 2^(bits - 100) (FIPS 186-5 A.1.3 step 5.4). */
@@ -114,24 +52,27 @@ static int generate_prime(bn_mont_ctx *ctx, size_t bits, size_t nlen, const uint
     if (st != FM_OK) goto done;
     cand[0] |= 1;
     cand[pl - 1] |= UINT64_C(1) << 63;
-    /* Step 4.4/5.4: p >= sqrt(2) * 2^(bits-1); the top word decides it (rejection). */
-    if (cand[pl - 1] <= RSA_SQRT2_TOP64) continue;
+    /* Step 4.4/5.4: p >= sqrt(2) * 2^(bits-1); the top word decides it (rejection). Every
+     * rejection verdict below is declassified: it is about a candidate that is then discarded
+     * (the accepted one's verdicts are known: it passed them all). */
+    if (!fm_declassify_u64(ct_lt_u64(RSA_SQRT2_TOP64, cand[pl - 1]))) continue;
     if (other != NULL) {
       /* Step 5.4: |p - q| must exceed 2^(nlen/2 - 100). */
       uint64_t borrow = bn_sub(diff, cand, other, pl);
       (void)bn_sub(diff2, other, cand, pl);
       bn_select(diff, 0u - borrow, diff2, diff, pl);
       bn_rshift(diff, diff, bits - 100, pl);
-      if (bn_is_zero_mask(diff, pl)) continue;
+      if (fm_declassify_u64(bn_is_zero_mask(diff, pl))) continue;
     }
     /* Trial division; also (p - 1) mod e != 0, i.e. gcd(p - 1, e) = 1 for the prime e (4.5). */
-    int divisible = 0;
+    uint64_t divisible = 0;
     for (size_t i = 0; i < nprimes && !divisible; i++) {
-      divisible = bn_mod_small_consttime(cand, pl, primes[i]) == 0;
+      divisible = fm_declassify_u64(ct_is_zero_u64(bn_mod_small_consttime(cand, pl, primes[i])));
     }
-    if (divisible || bn_mod_small_consttime(cand, pl, RSA_KEYGEN_E) == 1) continue;
+    if (divisible) continue;
+    if (fm_declassify_u64(ct_eq_u64(bn_mod_small_consttime(cand, pl, RSA_KEYGEN_E), 1))) continue;
     if (bn_mont_ctx_init_secret(ctx, cand, pl) != FM_OK) continue;
-    int mr = miller_rabin(ctx, bits, mr_rounds(nlen));
+    int mr = rsa_is_probable_prime(ctx, bits, rsa_mr_rounds(nlen));
     if (mr < 0) {
       st = mr;
       goto done;
@@ -160,6 +101,8 @@ static int derive_key(fm_rsa_key *key) {
   uint64_t e[1] = {RSA_KEYGEN_E};
   int st;
   bn_mul(key->mont_n.N, key->mont_p.N, key->mont_q.N, pl);
+  /* n is the public modulus: public from here on, though computed from the secret primes. */
+  fm_declassify(key->mont_n.N, key->nl * sizeof(uint64_t));
   bn_copy(pm1, key->mont_p.N, pl);
   pm1[0] ^= 1;
   bn_copy(qm1, key->mont_q.N, pl);
@@ -174,8 +117,9 @@ static int derive_key(fm_rsa_key *key) {
   bn_set_word(key->e, key->nl, RSA_KEYGEN_E);
   key->e_bits = 17;
   key->el = 1;
-  /* rsa_key_setup_private checks d > 2^(nlen/2) among the rest; a small d restarts. */
-  st = rsa_key_setup_private(key, 0);
+  /* rsa_key_setup_private checks d > 2^(nlen/2) among the rest; a small d restarts. The primes
+   * have just passed Miller-Rabin with the same rounds: no second test. */
+  st = rsa_key_setup_private(key, 0, 0);
   if (st == FM_OK && bn_mont_ctx_init_public(&key->mont_n, key->mont_n.N, key->nl) != FM_OK)
     st = FM_ERR_KEYGEN;
   if (st == FM_ERR_BAD_KEY) st = FM_ERR_KEYGEN;
@@ -201,17 +145,18 @@ static int pairwise_test(const fm_rsa_key *key) {
 #define RSA_KEYGEN_RESTARTS 4
 
 int fm_rsa_key_generate(unsigned bits, fm_rsa_key **key) {
+  int st = fm_service_gate();
+  if (st == FM_OK && key == NULL) st = FM_ERR_BAD_ARGUMENT;
+  if (st == FM_OK && bits != 2048 && bits != 3072 && bits != 4096) st = FM_ERR_KEY_SIZE;
   if (key != NULL) *key = NULL;
-  if (!fm_module_operational()) return FM_ERR_NOT_OPERATIONAL;
-  if (key == NULL) return FM_ERR_BAD_ARGUMENT;
-  if (bits != 2048 && bits != 3072 && bits != 4096) return FM_ERR_KEY_SIZE;
+  if (st != FM_OK) return fm_refuse(st, NULL, 0);
 
   uint32_t primes[RSA_MAX_SMALL_PRIMES];
   const size_t nprimes = fill_small_primes(primes);
   fm_rsa_key *k = rsa_key_alloc();
-  if (k == NULL) return FM_ERR_NO_MEMORY;
+  if (k == NULL) return fm_refuse(FM_ERR_NO_MEMORY, NULL, 0);
   const size_t half = bits / 2;
-  int st = FM_ERR_KEYGEN;
+  st = FM_ERR_KEYGEN;
   for (int restart = 0; restart < RSA_KEYGEN_RESTARTS && st == FM_ERR_KEYGEN; restart++) {
     k->n_bits = bits;
     k->k = bits / 8;
@@ -230,7 +175,7 @@ int fm_rsa_key_generate(unsigned bits, fm_rsa_key **key) {
   }
   if (st != FM_OK) {
     fm_rsa_key_free(k);
-    return st;
+    return fm_refuse(st, NULL, 0);
   }
   *key = k;
   return FM_OK;

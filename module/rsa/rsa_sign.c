@@ -10,7 +10,9 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <sched.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fipsmod/rand.h"
@@ -75,8 +77,27 @@ static void crt_exp(const fm_rsa_key *key, uint64_t *y, const uint64_t *x) {
  * signature, so each thread keeps the pair of the last key it used, in Montgomery form, and
  * squares both values on every later use ((r^e)^2 and (r^-1)^2 are again such a pair), drawing
  * a fresh r after RSA_BLINDING_USES operations, after a fork, or for another key. The key itself
- * never changes and no lock is taken: the pair lives in the calling thread's storage. A pthread
- * key destructor zeroizes it when the thread exits; without that destructor (pthread_key_create
+ * never changes and no lock is taken on a signature: the pair is the calling thread's own.
+ *
+ * The pairs are secrets, and fm_module_cleanup and entry to ERROR zeroize them all, as the RNG
+ * states are (module/rand/rand.c has the same design):
+ * - a registry lists the live pairs; g_blinding_lock protects the list and is taken only when a
+ *   thread creates its pair (its first private-key operation, and then only with a trylock: a
+ *   signature never waits), when a pair is freed (thread exit, library unload), by cleanup and
+ *   around fork();
+ * - each pair has a busy flag that only its owner writes: 1 for the length of a private-key
+ *   operation. The owner raises it and then reads g_blinding_off; cleanup sets g_blinding_off
+ *   and then waits for each flag to fall before wiping. Both pairs of accesses are sequentially
+ *   consistent (Dekker), so either the owner sees g_blinding_off and refuses with
+ *   FM_ERR_NOT_OPERATIONAL, or cleanup sees the flag and waits. The wait is bounded (a thread may
+ *   be stopped, or be the one cleaning up from inside its own operation); an operation that was
+ *   under way when cleanup began discards its result, wipes its pair again and returns
+ *   FM_ERR_NOT_OPERATIONAL;
+ * - the flag also detects re-entry: a signal handler signing while its thread is inside an
+ *   operation finds it raised and draws a one-off pair, leaving the thread's pair alone.
+ * A pthread key destructor unlinks and zeroizes a thread's pair at its exit; cleanup deletes the
+ * key (no destructor may run after the module is unloaded), after which exiting threads leave
+ * their zeroized pairs listed until unload frees them. Without the key (pthread_key_create
  * failed) no pair is kept and every operation draws a fresh one. */
 
 #define RSA_BLINDING_USES 32
@@ -85,55 +106,191 @@ static void crt_exp(const fm_rsa_key *key, uint64_t *y, const uint64_t *x) {
  * failure already means a broken RNG or key. */
 #define RSA_BLINDING_ATTEMPTS 4
 
+/* The longest cleanup waits for busy owners, in total. */
+#define RSA_CLEANUP_WAIT_NS 1000000000L
+
 typedef struct {
   uint64_t key_id; /* the key the pair belongs to; 0 when there is no valid pair */
   pid_t pid;       /* the process that drew it: a forked child draws its own */
   uint32_t uses;
   uint64_t a[BN_MAX_LIMBS];  /* r^e * R mod n */
   uint64_t ai[BN_MAX_LIMBS]; /* r^-1 * R mod n */
+} rsa_pair;
+
+typedef struct rsa_blinding {
+  /* 1 while the owner runs a private-key operation. Written only by the owner (exchange to 1,
+   * release store of 0); read by cleanup, which waits for 0 before wiping. */
+  _Atomic uint32_t busy;
+  struct rsa_blinding *next, *prev; /* the registry; protected by g_blinding_lock */
+  rsa_pair pair;                    /* the secrets: all that a wipe touches */
 } rsa_blinding;
 
-/* The calling thread's pair, allocated on its first signature: only this thread reads or writes
- * it (the destructor runs on it at its exit). A pointer rather than the 4 KiB pair itself keeps
- * the module's thread-local block small enough for dlopen's static TLS reserve. */
+/* The calling thread's pair, allocated on its first private-key operation. A pointer rather than
+ * the 4 KiB pair itself keeps the module's thread-local block small enough for dlopen's static
+ * TLS reserve. */
 static _Thread_local rsa_blinding *tl_blinding;
 
-/* Created once; its destructor wipes a thread's pair. g_blinding_key_ok is set after creation
- * (pthread_once orders it) and cleared when the library is unloaded. */
+/* g_blinding_lock protects g_blinding_list and g_blinding_key_ok's transition to 0; see above for
+ * who takes it. g_blinding_key is created once (g_blinding_once); g_blinding_key_ok is set after
+ * its creation and cleared when cleanup or unload deletes it. */
+static pthread_mutex_t g_blinding_lock = PTHREAD_MUTEX_INITIALIZER;
+static rsa_blinding *g_blinding_list;
 static pthread_key_t g_blinding_key;
 static pthread_once_t g_blinding_once = PTHREAD_ONCE_INIT;
 static _Atomic int g_blinding_key_ok;
 
+/* Set once, by fm_rsa_module_cleanup: from then on no private-key operation uses a pair. Read at
+ * the start and end of every operation (a load of a line nobody writes in the steady state). */
+static _Atomic int g_blinding_off;
+
+/* blinding_unlink removes |b| from the registry; the caller holds g_blinding_lock. */
+static void blinding_unlink(rsa_blinding *b) {
+  if (b->prev != NULL) {
+    b->prev->next = b->next;
+  } else {
+    g_blinding_list = b->next;
+  }
+  if (b->next != NULL) b->next->prev = b->prev;
+  b->next = b->prev = NULL;
+}
+
 static void blinding_thread_exit(void *p) {
-  fm_zeroize(p, sizeof(rsa_blinding));
-  free(p);
+  rsa_blinding *b = p;
+  pthread_mutex_lock(&g_blinding_lock);
+  blinding_unlink(b);
+  pthread_mutex_unlock(&g_blinding_lock);
+  fm_zeroize(&b->pair, sizeof(b->pair));
+  free(b);
   tl_blinding = NULL;
 }
 
+/* fork() while another thread holds g_blinding_lock would leave it held in the child for good:
+ * the handlers hold it across fork(). */
+static void blinding_atfork_prepare(void) { pthread_mutex_lock(&g_blinding_lock); }
+static void blinding_atfork_release(void) { pthread_mutex_unlock(&g_blinding_lock); }
+
 static void blinding_key_create(void) {
+  if (pthread_atfork(blinding_atfork_prepare, blinding_atfork_release,
+                     blinding_atfork_release) != 0)
+    return;
   if (pthread_key_create(&g_blinding_key, blinding_thread_exit) == 0)
     atomic_store(&g_blinding_key_ok, 1);
 }
 
-/* At unload no destructor may point into unmapped code: delete the key. */
+/* At unload (dlclose, or exit) no destructor may point into unmapped code and no pair should stay
+ * allocated: cleanup's protocol first (every pair wiped, owners waited for, the key deleted), then
+ * every pair that is not in use is freed. A pair still busy after cleanup's bounded wait stays
+ * allocated, already wiped: its owner is inside an operation (which then fails), and freeing it
+ * under that thread would be worse than the leak. */
 __attribute__((destructor)) static void blinding_unload(void) {
-  if (atomic_exchange(&g_blinding_key_ok, 0)) pthread_key_delete(g_blinding_key);
-  if (tl_blinding != NULL) {
-    fm_zeroize(tl_blinding, sizeof(*tl_blinding));
-    free(tl_blinding);
-    tl_blinding = NULL;
+  fm_rsa_module_cleanup();
+  pthread_mutex_lock(&g_blinding_lock);
+  for (rsa_blinding *b = g_blinding_list, *next; b != NULL; b = next) {
+    next = b->next;
+    if (atomic_load_explicit(&b->busy, memory_order_seq_cst) != 0) continue;
+    blinding_unlink(b);
+    free(b);
   }
+  tl_blinding = NULL;
+  pthread_mutex_unlock(&g_blinding_lock);
 }
 
-/* Only the calling thread's pair so far; the pairs of other threads are wiped at their exit
- * (issue 9 asks for all of them). */
+/* blinding_create allocates and registers the calling thread's pair (NULL when there is no key
+ * destructor, no memory, or cleanup has begun: the operation then draws a one-off pair, or is
+ * refused). */
+static rsa_blinding *blinding_create(void) {
+  if (!atomic_load_explicit(&g_blinding_key_ok, memory_order_acquire) &&
+      (pthread_once(&g_blinding_once, blinding_key_create) != 0 ||
+       !atomic_load(&g_blinding_key_ok)))
+    return NULL;
+  rsa_blinding *b = calloc(1, sizeof(*b));
+  if (b == NULL) return NULL;
+  /* A signature never waits for the lock: it may be held by this very thread (a signal handler
+   * signing while its thread creates its pair or is inside fork()). Busy: a one-off pair now, and
+   * the next operation tries again. */
+  if (pthread_mutex_trylock(&g_blinding_lock) != 0) {
+    free(b);
+    return NULL;
+  }
+  /* Checked under the lock: cleanup sets g_blinding_off before taking it, so either it sees this
+   * pair or this thread sees the flag; the key cannot be deleted meanwhile either. */
+  if (atomic_load(&g_blinding_off) || !atomic_load(&g_blinding_key_ok) ||
+      pthread_setspecific(g_blinding_key, b) != 0) {
+    pthread_mutex_unlock(&g_blinding_lock);
+    free(b);
+    return NULL;
+  }
+  b->next = g_blinding_list;
+  if (g_blinding_list != NULL) g_blinding_list->prev = b;
+  g_blinding_list = b;
+  pthread_mutex_unlock(&g_blinding_lock);
+  tl_blinding = b;
+  return b;
+}
+
+static long now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
 void fm_rsa_module_cleanup(void) {
-  if (tl_blinding != NULL) fm_zeroize(tl_blinding, sizeof(*tl_blinding));
+  /* From here on no operation starts on a pair (the busy flag protocol above). */
+  atomic_store_explicit(&g_blinding_off, 1, memory_order_seq_cst);
+  pthread_mutex_lock(&g_blinding_lock);
+  const long deadline = now_ns() + RSA_CLEANUP_WAIT_NS;
+  for (rsa_blinding *b = g_blinding_list; b != NULL; b = b->next) {
+    /* The calling thread's own pair may be in use below us (cleanup on an entropy failure inside
+     * a signature, or from a signal handler): that operation re-checks the flag, so do not wait. */
+    unsigned spins = 0;
+    while (b != tl_blinding && atomic_load_explicit(&b->busy, memory_order_seq_cst) != 0) {
+      if (++spins < 64) continue;
+      if (now_ns() > deadline) break;
+      sched_yield();
+    }
+    fm_zeroize(&b->pair, sizeof(b->pair));
+  }
+  if (atomic_exchange(&g_blinding_key_ok, 0)) pthread_key_delete(g_blinding_key);
+  pthread_mutex_unlock(&g_blinding_lock);
+}
+
+enum { BLINDING_OWN = 0, BLINDING_ONE_OFF = 1, BLINDING_OFF = 2 };
+
+/* blinding_enter begins a private-key operation: BLINDING_OWN with *out the thread's pair (its
+ * busy flag raised), BLINDING_ONE_OFF with *out NULL when the operation must use a one-off pair
+ * (re-entered from a signal handler, or no pair could be kept), BLINDING_OFF after cleanup. */
+static int blinding_enter(rsa_blinding **out) {
+  *out = NULL;
+  /* After cleanup, touch no pair at all (unload may have freed it). */
+  if (atomic_load_explicit(&g_blinding_off, memory_order_acquire)) return BLINDING_OFF;
+  rsa_blinding *b = tl_blinding != NULL ? tl_blinding : blinding_create();
+  if (b == NULL) return atomic_load(&g_blinding_off) ? BLINDING_OFF : BLINDING_ONE_OFF;
+  if (atomic_exchange_explicit(&b->busy, 1, memory_order_seq_cst) != 0) return BLINDING_ONE_OFF;
+  if (atomic_load_explicit(&g_blinding_off, memory_order_seq_cst)) {
+    atomic_store_explicit(&b->busy, 0, memory_order_release);
+    return BLINDING_OFF;
+  }
+  *out = b;
+  return BLINDING_OWN;
+}
+
+/* blinding_leave ends an operation begun by blinding_enter and returns |st|, or
+ * FM_ERR_NOT_OPERATIONAL when cleanup began meanwhile (the pair, which the operation may have
+ * rewritten after cleanup wiped it, is wiped again; the caller discards its result). */
+static int blinding_leave(rsa_blinding *b, int st) {
+  const int off = atomic_load_explicit(&g_blinding_off, memory_order_seq_cst);
+  if (b != NULL) {
+    if (off) fm_zeroize(&b->pair, sizeof(b->pair));
+    atomic_store_explicit(&b->busy, 0, memory_order_release);
+  }
+  return off ? FM_ERR_NOT_OPERATIONAL : st;
 }
 
 void rsa_blinding_forget(const fm_rsa_key *key) {
-  if (tl_blinding != NULL && tl_blinding->key_id == key->id)
-    fm_zeroize(tl_blinding, sizeof(*tl_blinding));
+  rsa_blinding *b;
+  if (tl_blinding == NULL || blinding_enter(&b) != BLINDING_OWN) return;
+  if (b->pair.key_id == key->id) fm_zeroize(&b->pair, sizeof(b->pair));
+  (void)blinding_leave(b, FM_OK);
 }
 
 /* blinding_fresh draws r and sets a = r^e * R, ai = r^-1 * R mod n. */
@@ -147,8 +304,8 @@ static int blinding_fresh(const fm_rsa_key *key, uint64_t *a, uint64_t *ai) {
     st = fm_rand_bytes((uint8_t *)wide, (nl + 1) * sizeof(uint64_t));
     if (st != FM_OK) break;
     bn_mod_reduce(r, wide, nl + 1, mn);
-    uint64_t invertible = rsa_mod_inverse_consttime(ai, r, mn->N, nl);
-    rsa_declassify(&invertible, sizeof(invertible)); /* about r, not the key: public */
+    /* Whether r is invertible says something about r, not the key: public. */
+    const uint64_t invertible = fm_declassify_u64(bn_mod_inverse_mask(ai, r, mn->N, nl));
     st = FM_ERR_INTERNAL;
     if (!invertible) continue;
     bn_to_mont(ai, ai, mn);
@@ -162,43 +319,28 @@ static int blinding_fresh(const fm_rsa_key *key, uint64_t *a, uint64_t *ai) {
   return st;
 }
 
-/* blinding_get sets (a, ai) to this operation's blinding pair, from the thread's pair when it
- * is for this key and process, else fresh. */
-static int blinding_get(const fm_rsa_key *key, uint64_t *a, uint64_t *ai) {
+/* blinding_get sets (a, ai) to this operation's blinding pair: from the thread's pair |b| (NULL
+ * for a one-off pair) when it is for this key and process, else fresh (and kept in |b|). */
+static int blinding_get(rsa_blinding *b, const fm_rsa_key *key, uint64_t *a, uint64_t *ai) {
   const size_t bytes = key->nl * sizeof(uint64_t);
-  const int keep = atomic_load_explicit(&g_blinding_key_ok, memory_order_acquire) ||
-                   (pthread_once(&g_blinding_once, blinding_key_create) == 0 &&
-                    atomic_load(&g_blinding_key_ok));
-  if (keep && tl_blinding == NULL) {
-    tl_blinding = calloc(1, sizeof(rsa_blinding));
-    /* Arms the destructor for this thread; without the pair every operation draws afresh. */
-    if (tl_blinding != NULL && pthread_setspecific(g_blinding_key, tl_blinding) != 0) {
-      free(tl_blinding);
-      tl_blinding = NULL;
-    }
-  }
-  rsa_blinding *b = tl_blinding;
   const pid_t pid = getpid();
-  if (b != NULL && b->key_id == key->id && b->pid == pid && b->uses < RSA_BLINDING_USES) {
-    /* Invalid while being updated, so that a signal handler signing on this thread in the
-     * middle draws its own pair instead of using a half-squared one. */
-    b->key_id = 0;
-    bn_mont_sqr(b->a, b->a, &key->mont_n);
-    bn_mont_sqr(b->ai, b->ai, &key->mont_n);
-    memcpy(a, b->a, bytes);
-    memcpy(ai, b->ai, bytes);
-    b->uses++;
-    b->key_id = key->id;
+  rsa_pair *kept = b != NULL ? &b->pair : NULL;
+  if (kept != NULL && kept->key_id == key->id && kept->pid == pid &&
+      kept->uses < RSA_BLINDING_USES) {
+    bn_mont_sqr(kept->a, kept->a, &key->mont_n);
+    bn_mont_sqr(kept->ai, kept->ai, &key->mont_n);
+    memcpy(a, kept->a, bytes);
+    memcpy(ai, kept->ai, bytes);
+    kept->uses++;
     return FM_OK;
   }
   int st = blinding_fresh(key, a, ai);
-  if (st == FM_OK && b != NULL) {
-    b->key_id = 0;
-    memcpy(b->a, a, bytes);
-    memcpy(b->ai, ai, bytes);
-    b->pid = pid;
-    b->uses = 1;
-    b->key_id = key->id;
+  if (st == FM_OK && kept != NULL) {
+    memcpy(kept->a, a, bytes);
+    memcpy(kept->ai, ai, bytes);
+    kept->pid = pid;
+    kept->uses = 1;
+    kept->key_id = key->id;
   }
   return st;
 }
@@ -209,15 +351,20 @@ int rsa_private_op(const fm_rsa_key *key, uint64_t *out, const uint64_t *in) {
   const size_t nl = key->nl;
   const bn_mont_ctx *mn = &key->mont_n;
   uint64_t a[BN_MAX_LIMBS], ai[BN_MAX_LIMBS], x[BN_MAX_LIMBS], y[BN_MAX_LIMBS];
+  rsa_blinding *b = NULL;
 
   /* The RSA signing self-test runs once, before the first private-key operation, instead of at
-   * load: one atomic load after the first time. */
+   * load: one atomic load after the first time. (Before blinding_enter: it signs too.) */
   int st = fm_selftest_ensure(FM_ST_RSA_SIGN_KAT);
   if (st != FM_OK) {
     fm_zeroize(out, nl * sizeof(uint64_t));
     return st;
   }
-  st = blinding_get(key, a, ai);
+  if (blinding_enter(&b) == BLINDING_OFF) {
+    fm_zeroize(out, nl * sizeof(uint64_t));
+    return FM_ERR_NOT_OPERATIONAL;
+  }
+  st = blinding_get(b, key, a, ai);
   if (st != FM_OK) goto done;
   /* x = in * r^e: the exponentiation sees a value unrelated to the input. */
   bn_mont_mul(x, in, a, mn);
@@ -234,14 +381,14 @@ int rsa_private_op(const fm_rsa_key *key, uint64_t *out, const uint64_t *in) {
    * bn_mod_exp_public rather than rsa_public_op: it has the radix-2^52 (AVX-512 IFMA) path
    * from 1024 bits, several times faster than 64-bit Montgomery steps at these widths. */
   (void)bn_mod_exp_public(y, out, key->e, key->el, mn);
-  uint64_t ok = bn_eq_mask(y, in, nl);
-  rsa_declassify(&ok, sizeof(ok));
+  const uint64_t ok = fm_declassify_u64(bn_eq_mask(y, in, nl));
   if (!ok) {
-    if (tl_blinding != NULL) tl_blinding->key_id = 0; /* whatever went wrong, do not reuse it */
+    if (b != NULL) b->pair.key_id = 0; /* whatever went wrong, do not reuse it */
     st = FM_ERR_INTERNAL;
   }
 
 done:
+  st = blinding_leave(b, st);
   if (st != FM_OK) fm_zeroize(out, nl * sizeof(uint64_t));
   fm_zeroize(a, sizeof(a));
   fm_zeroize(ai, sizeof(ai));
@@ -249,6 +396,23 @@ done:
   fm_zeroize(y, sizeof(y));
   return st;
 }
+
+#if defined(FIPSMOD_TEST_HOOKS)
+size_t rsa_blinding_pairs_for_testing(size_t *nonzero) {
+  size_t count = 0, dirty = 0;
+  pthread_mutex_lock(&g_blinding_lock);
+  for (const rsa_blinding *b = g_blinding_list; b != NULL; b = b->next) {
+    const uint8_t *p = (const uint8_t *)&b->pair;
+    uint8_t acc = 0;
+    for (size_t i = 0; i < sizeof(b->pair); i++) acc |= p[i];
+    count++;
+    dirty += acc != 0;
+  }
+  pthread_mutex_unlock(&g_blinding_lock);
+  if (nonzero != NULL) *nonzero = dirty;
+  return count;
+}
+#endif
 
 /* ---- Encodings ----------------------------------------------------------------------------- */
 
@@ -349,7 +513,7 @@ static int sign_encoded(const fm_rsa_key *key, const uint8_t *em, uint8_t *sig) 
   int st = rsa_private_op(key, s, m);
   if (st == FM_OK) {
     bn_to_bytes_be(sig, key->k, s, key->nl);
-    rsa_declassify(sig, key->k); /* a released signature is public */
+    fm_declassify(sig, key->k); /* a released signature is public */
   }
   fm_zeroize(m, sizeof(m));
   fm_zeroize(s, sizeof(s));
@@ -365,38 +529,53 @@ int rsa_sign_pkcs1v15_digest(const fm_rsa_key *key, fm_hash_alg hash, const uint
   return st;
 }
 
-/* sign_prologue does what every signing entry point checks first; on error the caller wipes. */
+/* refuse_output refuses a call that writes a key-sized result into out[0..cap) and its length into
+ * *out_len. It wipes what the call could have written: the key's size, or for a call refused
+ * before it knew of a valid key the most any RSA call writes (FM_RSA_MAX_BYTES), never more than
+ * the capacity the caller gave for its buffer. */
+static int refuse_output(int st, const fm_rsa_key *key, uint8_t *out, size_t cap, size_t *out_len) {
+  const size_t most = rsa_key_valid(key) ? key->k : FM_RSA_MAX_BYTES;
+  const size_t len = out != NULL ? (cap < most ? cap : most) : 0;
+  return fm_refuse2(st, out, len, out_len, out_len != NULL ? sizeof(*out_len) : 0);
+}
+
+/* can_sign: a private key that may sign. Keys from fm_rsa_key_import_private_nd serve only the
+ * RSASP1 and RSADP component tests (issue 9): their e may be as small as 3 and nothing proves
+ * their d came from primes that meet FIPS 186-5. */
+static int can_sign(const fm_rsa_key *key) { return key->has_private && !key->component_test_only; }
+
+/* sign_prologue does what every signing entry point checks first: the state, then the
+ * arguments. */
 static int sign_prologue(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *msg,
-                         size_t msg_len, uint8_t *sig, size_t sig_cap, size_t *sig_len) {
-  if (!fm_module_operational()) return FM_ERR_NOT_OPERATIONAL;
+                         size_t msg_len, const uint8_t *sig, size_t sig_cap,
+                         const size_t *sig_len) {
+  int st = fm_service_gate();
+  if (st != FM_OK) return st;
   if (!rsa_key_valid(key) || sig == NULL || sig_len == NULL || (msg == NULL && msg_len > 0))
     return FM_ERR_BAD_ARGUMENT;
-  if (!key->has_private) return FM_ERR_BAD_ARGUMENT;
+  if (!can_sign(key)) return FM_ERR_BAD_ARGUMENT;
   if (sha_alg_digest_len(hash) == 0) return FM_ERR_UNSUPPORTED;
   if (sig_cap < key->k) return FM_ERR_BUFFER_TOO_SMALL;
   return FM_OK;
 }
 
-static void wipe_output(uint8_t *out, size_t cap, size_t *len) {
-  if (out != NULL) fm_zeroize(out, cap);
-  if (len != NULL) *len = 0;
-}
-
 int fm_rsa_sign_pkcs1v15(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *msg,
                          size_t msg_len, uint8_t *sig, size_t sig_cap, size_t *sig_len) {
-  uint8_t digest[FM_MAX_DIGEST_LEN];
   int st = sign_prologue(key, hash, msg, msg_len, sig, sig_cap, sig_len);
-  if (st == FM_OK) {
-    (void)sha_digest_internal(hash, msg, msg_len, digest);
-    st = rsa_sign_pkcs1v15_digest(key, hash, digest, sig);
-    fm_zeroize(digest, sizeof(digest));
-  }
-  if (st != FM_OK) {
-    wipe_output(sig, sig_cap, sig_len);
-    return st;
-  }
+  if (st != FM_OK) return refuse_output(st, key, sig, sig_cap, sig_len);
+  uint8_t digest[FM_MAX_DIGEST_LEN];
+  (void)sha_digest_internal(hash, msg, msg_len, digest);
+  st = rsa_sign_pkcs1v15_digest(key, hash, digest, sig);
+  fm_zeroize(digest, sizeof(digest));
+  if (st != FM_OK) return refuse_output(st, key, sig, sig_cap, sig_len);
   *sig_len = key->k;
   return FM_OK;
+}
+
+/* pss_salt_len_ok: FIPS 186-5 5.4 (g) bounds the salt by the hash, 0 <= sLen <= hLen (RFC 8017
+ * allows up to emLen - hLen - 2). Signing enforces it; verification accepts what RFC 8017 does. */
+static int pss_salt_len_ok(fm_hash_alg hash, size_t salt_len) {
+  return salt_len <= sha_alg_digest_len(hash);
 }
 
 /* sign_pss signs with EMSA-PSS and the given salt. */
@@ -424,27 +603,23 @@ int fm_rsa_sign_pss_with_salt(const fm_rsa_key *key, fm_hash_alg hash, const uin
                               size_t sig_cap, size_t *sig_len) {
   int st = sign_prologue(key, hash, msg, msg_len, sig, sig_cap, sig_len);
   if (st == FM_OK && salt == NULL && salt_len > 0) st = FM_ERR_BAD_ARGUMENT;
+  if (st == FM_OK && !pss_salt_len_ok(hash, salt_len)) st = FM_ERR_LENGTH;
   if (st == FM_OK) st = sign_pss(key, hash, msg, msg_len, salt, salt_len, sig);
-  if (st != FM_OK) {
-    wipe_output(sig, sig_cap, sig_len);
-    return st;
-  }
+  if (st != FM_OK) return refuse_output(st, key, sig, sig_cap, sig_len);
   *sig_len = key->k;
   return FM_OK;
 }
 
 int fm_rsa_sign_pss(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *msg, size_t msg_len,
                     size_t salt_len, uint8_t *sig, size_t sig_cap, size_t *sig_len) {
-  uint8_t salt[FM_RSA_MAX_BYTES];
+  uint8_t salt[FM_MAX_DIGEST_LEN];
   int st = sign_prologue(key, hash, msg, msg_len, sig, sig_cap, sig_len);
-  if (st == FM_OK && salt_len > key->k) st = FM_ERR_LENGTH;
-  if (st == FM_OK && salt_len > 0) st = fm_rand_bytes(salt, salt_len);
+  if (st == FM_OK && !pss_salt_len_ok(hash, salt_len)) st = FM_ERR_LENGTH;
+  if (st != FM_OK) return refuse_output(st, key, sig, sig_cap, sig_len);
+  if (salt_len > 0) st = fm_rand_bytes(salt, salt_len);
   if (st == FM_OK) st = sign_pss(key, hash, msg, msg_len, salt, salt_len, sig);
-  if (salt_len <= sizeof(salt)) fm_zeroize(salt, salt_len);
-  if (st != FM_OK) {
-    wipe_output(sig, sig_cap, sig_len);
-    return st;
-  }
+  fm_zeroize(salt, sizeof(salt));
+  if (st != FM_OK) return refuse_output(st, key, sig, sig_cap, sig_len);
   *sig_len = key->k;
   return FM_OK;
 }
@@ -466,11 +641,12 @@ static int recover_em(const fm_rsa_key *key, const uint8_t *sig, size_t sig_len,
 /* verify_prologue checks the arguments common to both verification functions. */
 static int verify_prologue(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *msg,
                            size_t msg_len, const uint8_t *sig, size_t sig_len) {
-  if (!fm_module_operational()) return FM_ERR_NOT_OPERATIONAL;
-  if (!rsa_key_valid(key) || (msg == NULL && msg_len > 0) || (sig == NULL && sig_len > 0))
-    return FM_ERR_BAD_ARGUMENT;
-  if (sha_alg_digest_len(hash) == 0) return FM_ERR_UNSUPPORTED;
-  return FM_OK;
+  int st = fm_service_gate();
+  if (st == FM_OK && (!rsa_key_valid(key) || (msg == NULL && msg_len > 0) ||
+                      (sig == NULL && sig_len > 0)))
+    st = FM_ERR_BAD_ARGUMENT;
+  if (st == FM_OK && sha_alg_digest_len(hash) == 0) st = FM_ERR_UNSUPPORTED;
+  return st == FM_OK ? FM_OK : fm_refuse(st, NULL, 0);
 }
 
 int rsa_verify_pkcs1v15_digest(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *digest,
@@ -542,13 +718,14 @@ int fm_rsa_verify_pss(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *ms
  * [0, n-1] for RSASP1, [2, n-2] for RSADP (|exclude_fixed_points|). */
 static int raw_private(const fm_rsa_key *key, const uint8_t *in, size_t in_len, uint8_t *out,
                        size_t out_cap, size_t *out_len, int exclude_fixed_points) {
-  if (!fm_module_operational()) return FM_ERR_NOT_OPERATIONAL;
-  if (!rsa_key_valid(key) || in == NULL || in_len == 0 || out == NULL || out_len == NULL)
-    return FM_ERR_BAD_ARGUMENT;
-  if (!key->has_private) return FM_ERR_BAD_ARGUMENT;
-  if (out_cap < key->k) return FM_ERR_BUFFER_TOO_SMALL;
+  int st = fm_service_gate();
+  if (st == FM_OK && (!rsa_key_valid(key) || in == NULL || in_len == 0 || out == NULL ||
+                      out_len == NULL || !key->has_private))
+    st = FM_ERR_BAD_ARGUMENT;
+  if (st == FM_OK && out_cap < key->k) st = FM_ERR_BUFFER_TOO_SMALL;
+  if (st != FM_OK) return refuse_output(st, key, out, out_cap, out_len);
   uint64_t x[BN_MAX_LIMBS], y[BN_MAX_LIMBS], lim[BN_MAX_LIMBS];
-  int st = FM_ERR_OUT_OF_RANGE;
+  st = FM_ERR_OUT_OF_RANGE;
   /* The input is the caller's value to check against n (public bounds, as the standards do). */
   if (!bn_from_bytes_be(x, key->nl, in, in_len)) goto done;
   if (!bn_lt_mask(x, key->mont_n.N, key->nl)) goto done;
@@ -561,25 +738,21 @@ static int raw_private(const fm_rsa_key *key, const uint8_t *in, size_t in_len, 
   st = rsa_private_op(key, y, x);
   if (st == FM_OK) {
     bn_to_bytes_be(out, key->k, y, key->nl);
-    rsa_declassify(out, key->k);
+    fm_declassify(out, key->k);
     *out_len = key->k;
   }
 done:
   fm_zeroize(x, sizeof(x));
   fm_zeroize(y, sizeof(y));
-  return st;
+  return st == FM_OK ? FM_OK : refuse_output(st, key, out, out_cap, out_len);
 }
 
 int fm_rsa_rsasp1(const fm_rsa_key *key, const uint8_t *m, size_t m_len, uint8_t *s, size_t s_cap,
                   size_t *s_len) {
-  int st = raw_private(key, m, m_len, s, s_cap, s_len, 0);
-  if (st != FM_OK) wipe_output(s, s_cap, s_len);
-  return st;
+  return raw_private(key, m, m_len, s, s_cap, s_len, 0);
 }
 
 int fm_rsa_rsadp(const fm_rsa_key *key, const uint8_t *c, size_t c_len, uint8_t *k, size_t k_cap,
                  size_t *k_len) {
-  int st = raw_private(key, c, c_len, k, k_cap, k_len, 1);
-  if (st != FM_OK) wipe_output(k, k_cap, k_len);
-  return st;
+  return raw_private(key, c, c_len, k, k_cap, k_len, 1);
 }

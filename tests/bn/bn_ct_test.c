@@ -19,7 +19,7 @@
 #include "module/internal.h"
 #include "tests/common/test_util.h"
 
-#define MAXN 32
+#define MAXN 136
 
 static test_rng rng;
 
@@ -30,8 +30,9 @@ static void rand_limbs(uint64_t *r, size_t n) {
   for (size_t i = 0; i < n; i++) r[i] = test_rng_u64(&rng);
 }
 
-/* Montgomery setup, multiplication, reduction and exponentiation at n limbs. */
-static void check_mont(size_t n) {
+/* Montgomery setup, multiplication, reduction and exponentiation at n limbs, with an exponent of
+ * el limbs (every one of its bits processed: the exponent's width is public). */
+static void check_mont_exp(size_t n, size_t el) {
   uint64_t N[MAXN], base[MAXN], exp[MAXN], wide[2 * MAXN];
   rand_limbs(N, n);
   N[0] |= 1;
@@ -46,7 +47,7 @@ static void check_mont(size_t n) {
   CHECK_EQ_INT(bn_mont_ctx_init_public(&ref, N, n), FM_OK);
   uint64_t b_ref[MAXN], want_exp[MAXN], want_red[MAXN];
   bn_mod_reduce(b_ref, base, n, &ref);
-  CHECK_EQ_INT(bn_mod_exp_public(want_exp, b_ref, exp, n, &ref), FM_OK);
+  CHECK_EQ_INT(bn_mod_exp_public(want_exp, b_ref, exp, el, &ref), FM_OK);
   bn_mod_reduce(want_red, wide, 2 * n, &ref);
 
   /* The same computations on secrets. */
@@ -58,7 +59,7 @@ static void check_mont(size_t n) {
   CHECK_EQ_INT(bn_mont_ctx_init_secret(&ctx, N, n), FM_OK);
   uint64_t b[MAXN], got_exp[MAXN], got_red[MAXN], got_mul[MAXN];
   bn_mod_reduce(b, base, n, &ctx);
-  CHECK_EQ_INT(bn_mod_exp_consttime(got_exp, b, exp, n, &ctx), FM_OK);
+  CHECK_EQ_INT(bn_mod_exp_consttime(got_exp, b, exp, el, &ctx), FM_OK);
   bn_mod_reduce(got_red, wide, 2 * n, &ctx);
   bn_mod_mul(got_mul, b, b, &ctx);
 
@@ -79,11 +80,30 @@ static void check_mont(size_t n) {
   uint64_t r1[MAXN], r2[MAXN];
   secret(b, sizeof(uint64_t) * n);
   secret(exp, sizeof(uint64_t) * n);
-  CHECK_EQ_INT(bn_mod_exp_consttime_x2(r1, b, exp, &ctx, r2, b, exp, &ctx, n), FM_OK);
+  CHECK_EQ_INT(bn_mod_exp_consttime_x2(r1, b, exp, &ctx, r2, b, exp, &ctx, el), FM_OK);
   public(r1, sizeof(uint64_t) * n);
   public(r2, sizeof(uint64_t) * n);
   CHECK_MEM(r1, want_exp, n * sizeof(uint64_t));
   CHECK_MEM(r2, want_exp, n * sizeof(uint64_t));
+}
+
+static void check_mont(size_t n) { check_mont_exp(n, n); }
+
+/* The divsteps inverse (bn_inverse.c) with a secret a and a secret odd modulus; its mask is
+ * declassified by the test, after the call, as the callers do. */
+static void check_inverse(size_t n) {
+  uint64_t m[MAXN], a[MAXN], r[MAXN], w[MAXN];
+  rand_limbs(m, n);
+  rand_limbs(a, n);
+  m[0] |= 1;
+  const uint64_t want_ok = bn_mod_inverse_mask(w, a, m, n);
+  secret(m, sizeof(uint64_t) * n);
+  secret(a, sizeof(uint64_t) * n);
+  uint64_t ok = bn_mod_inverse_mask(r, a, m, n);
+  public(&ok, sizeof(ok));
+  public(r, sizeof(uint64_t) * n);
+  CHECK(ok == want_ok);
+  CHECK_MEM(r, w, n * sizeof(uint64_t));
 }
 
 /* gcd, inverses, lcm, division, small moduli, shifts and bit counts on secrets (key generation
@@ -164,12 +184,25 @@ int main(int argc, char **argv) {
   }
   (void)fm_module_state();
   test_rng_seed_fixed(&rng, 0x62616e6b73ull);
-  /* 256, 1024 and 2048-bit moduli (odd and even limb counts), and the helpers at 1024 bits. */
+  /* 256, 1024 and 2048-bit moduli (odd and even limb counts); the MULX kernels' special widths
+   * 6, 8 and 24; 48 and 64 limbs (3072 and 4096 bits, the largest 5-bit window for RSA primes and
+   * moduli); 130 limbs, above 128, where the window is 4 bits (short exponents there: the
+   * exponentiation's instruction stream does not depend on its length's value). */
   check_mont(4);
+  check_mont(6);
+  check_mont(8);
   check_mont(16);
   check_mont(17);
+  check_mont(24);
   check_mont(32);
   check_mont(1);
+  check_mont_exp(48, 8);
+  check_mont_exp(64, 4);
+  check_mont_exp(130, 2);
+  check_inverse(1);
+  check_inverse(16);
+  check_inverse(32);
+  check_inverse(64);
   check_helpers(16);
   check_helpers(3);
   return test_main_result("bn_ct_test");

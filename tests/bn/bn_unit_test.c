@@ -564,6 +564,60 @@ static void test_mont_ops(void) {
   }
 }
 
+/* The divsteps inverse (bn_inverse.c) on random odd moduli of every width from 1 to 64 limbs and
+ * then 71 to 256 (top limb small in some, top bit set in others), random a below m and above it
+ * (a is any n-limb value), plus a = 1, a = m - 1, a = 0 and a common factor: a * r = 1 mod m
+ * whenever gcd(a, m) = 1 (gcd from the binary gcd, an independent algorithm), else a zero mask
+ * and r = 0. */
+static void test_mod_inverse_divsteps(void) {
+  static uint64_t m[BN_MAX_LIMBS], a[BN_MAX_LIMBS], r[BN_MAX_LIMBS], t[BN_MAX_LIMBS],
+      g[BN_MAX_LIMBS], one[BN_MAX_LIMBS];
+  static bn_mont_ctx ctx;
+  for (size_t n = 1; n <= BN_MAX_LIMBS; n += (n < 8 ? 1 : n < 64 ? 7 : 37)) {
+    const int iters = n <= 64 ? 12 : 3;
+    bn_set_word(one, n, 1);
+    for (int iter = 0; iter < iters; iter++) {
+      rand_limbs(m, n);
+      if (iter % 4 == 1) m[n - 1] = 1 + (m[n - 1] >> 60); /* small top limb */
+      if (iter % 4 == 2) m[n - 1] |= UINT64_C(1) << 63;
+      m[0] |= 1;
+      if (m[n - 1] == 0) m[n - 1] = 1;
+      if (n == 1 && m[0] < 3) m[0] = 3; /* a modulus above 1 */
+      CHECK_EQ_INT(bn_mont_ctx_init_public(&ctx, m, n), FM_OK);
+      rand_limbs(a, n);
+      if (iter % 2 == 0) { /* below m; odd iterations keep a full-width a, often above m */
+        bn_mod_reduce(t, a, n, &ctx);
+        bn_copy(a, t, n);
+      }
+      if (iter == 0) bn_set_word(a, n, 1);
+      if (iter == 4) (void)bn_sub_word(a, m, 1, n);
+      const uint64_t ok = bn_mod_inverse_mask(r, a, m, n);
+      bn_gcd_consttime(g, a, m, n);
+      const uint64_t coprime = bn_eq_mask(g, one, n);
+      CHECK(ok == coprime);
+      if (ok) {
+        CHECK(bn_lt_mask(r, m, n) == UINT64_MAX);
+        bn_mod_reduce(t, a, n, &ctx);
+        bn_mod_mul(t, t, r, &ctx);
+        CHECK(bn_eq_mask(t, one, n) == UINT64_MAX);
+      } else {
+        CHECK(bn_is_zero_mask(r, n) == UINT64_MAX);
+      }
+    }
+    bn_set_zero(a, n); /* zero has no inverse */
+    CHECK(bn_mod_inverse_mask(r, a, m, n) == 0);
+    CHECK(bn_is_zero_mask(r, n) == UINT64_MAX);
+  }
+  /* A common factor: m = 3 * 5, a = 5; and m = 1, where every a has the inverse 0. */
+  bn_set_word(m, 1, 15);
+  bn_set_word(a, 1, 5);
+  CHECK(bn_mod_inverse_mask(r, a, m, 1) == 0);
+  bn_set_word(m, 1, 1);
+  bn_set_word(a, 1, 12345);
+  CHECK(bn_mod_inverse_mask(r, a, m, 1) == UINT64_MAX);
+  CHECK(r[0] == 0);
+}
+
 int main(void) {
   fprintf(stderr, "module state %s, cpu paths: %s, bn path: %s\n",
           fm_module_state_name(fm_module_state()), fm_module_cpu_paths(),
@@ -575,6 +629,7 @@ int main(void) {
   test_shifts_and_bits();
   test_division();
   test_gcd_inverse();
+  test_mod_inverse_divsteps();
   test_mont_ctx();
   test_mont_ops();
   test_exp_x2();

@@ -138,20 +138,22 @@ static void compare_key(fm_rsa_key *key, EVP_PKEY *pk, int messages) {
     osig[test_rng_below(&g_rng, osig_len)] ^= (uint8_t)(1u << test_rng_below(&g_rng, 8));
     CHECK_EQ_INT(fm_rsa_verify_pkcs1v15(key, alg, msg, len, osig, osig_len), FM_ERR_VERIFY);
 
-    /* PSS with a random salt length up to the maximum, cross-verified. */
+    /* PSS with a random salt length, cross-verified: fipsmod signs with salts up to hLen (FIPS
+     * 186-5 5.4), OpenSSL with any length up to the RFC 8017 maximum, which fipsmod verifies. */
     const size_t em_len = (bits - 1 + 7) / 8;
     const size_t max_salt = em_len - hlen - 2;
-    const size_t salt = i % 3 == 0 ? hlen : (size_t)test_rng_below(&g_rng, max_salt + 1);
+    const size_t salt = i % 3 == 0 ? hlen : (size_t)test_rng_below(&g_rng, hlen + 1);
     CHECK_EQ_INT(fm_rsa_sign_pss(key, alg, msg, len, salt, sig, sizeof(sig), &sig_len), FM_OK);
     CHECK(openssl_verify(pk, alg, 1, (int)salt, msg, len, sig, sig_len));
     CHECK(openssl_verify(pk, alg, 1, RSA_PSS_SALTLEN_AUTO, msg, len, sig, sig_len));
-    osig_len = openssl_sign(pk, alg, 1, (int)salt, msg, len, osig);
-    CHECK_EQ_INT(fm_rsa_verify_pss(key, alg, msg, len, salt, osig, osig_len), FM_OK);
+    const size_t osalt = i % 2 == 0 ? salt : (size_t)test_rng_below(&g_rng, max_salt + 1);
+    osig_len = openssl_sign(pk, alg, 1, (int)osalt, msg, len, osig);
+    CHECK_EQ_INT(fm_rsa_verify_pss(key, alg, msg, len, osalt, osig, osig_len), FM_OK);
     CHECK_EQ_INT(fm_rsa_verify_pss(key, alg, msg, len, FM_RSA_PSS_SALT_LEN_ANY, osig, osig_len),
                  FM_OK);
     if (len > 0) {
       msg[0] ^= 1;
-      CHECK_EQ_INT(fm_rsa_verify_pss(key, alg, msg, len, salt, osig, osig_len), FM_ERR_VERIFY);
+      CHECK_EQ_INT(fm_rsa_verify_pss(key, alg, msg, len, osalt, osig, osig_len), FM_ERR_VERIFY);
       CHECK(!openssl_verify(pk, alg, 1, (int)salt, msg, len, sig, sig_len));
     }
     g_compared++;
@@ -169,8 +171,22 @@ static void test_openssl_keys(int bits, int keys, int messages) {
   }
 }
 
+/* half_prime sets p to a prime of |half| bits: for an even modulus size its top two bits set (the
+ * product of two reaches 2^(2 half - 1)), for an odd one its top bit set and the next clear (the
+ * product of two stays below 2^(2 half - 1) most of the time). */
+static int half_prime(BIGNUM *p, int half, int odd_size, BN_CTX *ctx) {
+  if (!BN_rand(p, half, odd_size ? BN_RAND_TOP_ONE : BN_RAND_TOP_TWO, BN_RAND_BOTTOM_ODD))
+    return 0;
+  if (odd_size && !BN_clear_bit(p, half - 2)) return 0;
+  while (BN_check_prime(p, ctx, NULL) != 1) {
+    if (!BN_add_word(p, 2)) return 0;
+  }
+  return BN_num_bits(p) == half;
+}
+
 /* odd_sized_key builds an OpenSSL key whose n has exactly |bits| bits from two primes of
- * (bits + 1) / 2 and bits / 2 bits (OpenSSL's own generator gives bits - 1 for odd sizes). */
+ * (bits + 1) / 2 bits each, as fipsmod requires of a private key (OpenSSL's own generator gives
+ * bits - 1 for odd sizes). */
 static EVP_PKEY *odd_sized_key(int bits) {
   BN_CTX *ctx = BN_CTX_new();
   BIGNUM *p = BN_new(), *q = BN_new(), *n = BN_new(), *e = BN_new(), *d = BN_new();
@@ -178,9 +194,9 @@ static EVP_PKEY *odd_sized_key(int bits) {
   EVP_PKEY *pk = NULL;
   BN_set_word(e, 65537);
   for (int tries = 0; tries < 100; tries++) {
-    if (!BN_generate_prime_ex(p, (bits + 1) / 2, 0, NULL, NULL, NULL) ||
-        !BN_generate_prime_ex(q, bits / 2, 0, NULL, NULL, NULL) || !BN_mul(n, p, q, ctx))
-      break;
+    if (!half_prime(p, (bits + 1) / 2, bits % 2, ctx) ||
+        !half_prime(q, (bits + 1) / 2, bits % 2, ctx) || !BN_mul(n, p, q, ctx))
+      continue;
     if (BN_num_bits(n) != bits) continue;
     BN_sub(pm1, p, BN_value_one());
     BN_sub(qm1, q, BN_value_one());
@@ -192,6 +208,8 @@ static EVP_PKEY *odd_sized_key(int bits) {
     OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_N, n);
     OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_E, e);
     OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_D, d);
+    OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_FACTOR1, p);
+    OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_FACTOR2, q);
     OSSL_PARAM *params = OSSL_PARAM_BLD_to_param(bld);
     EVP_PKEY_CTX *pctx = EVP_PKEY_CTX_new_from_name(NULL, "RSA", NULL);
     if (EVP_PKEY_fromdata_init(pctx) != 1 ||
@@ -216,30 +234,51 @@ static EVP_PKEY *odd_sized_key(int bits) {
 }
 
 /* Moduli whose bit length is not a multiple of 8: PSS's emLen is then k or, for nbits = 1 mod 8,
- * k - 1 bytes (EM gets a leading zero byte). FIPS 186-5 sizes are multiples of 8, so such keys
- * come in through the (n, e, d) form. */
+ * k - 1 bytes (EM gets a leading zero byte). The keys come in with n, e, d, p and q (the module
+ * derives the CRT values) and are compared with OpenSSL in full; the same n, e, d imported in the
+ * (n, e, d) form must give the same RSASP1 results and refuse to sign (component tests only). */
 static void test_odd_sized_moduli(void) {
   static const int sizes[] = {2049, 2050, 2055, 3073};
-  static uint8_t n[FM_RSA_MAX_BYTES], e[8], d[FM_RSA_MAX_BYTES];
+  static uint8_t b[5][FM_RSA_MAX_BYTES], m[FM_RSA_MAX_BYTES], s1[FM_RSA_MAX_BYTES],
+      s2[FM_RSA_MAX_BYTES];
+  static const char *const names[5] = {OSSL_PKEY_PARAM_RSA_N, OSSL_PKEY_PARAM_RSA_E,
+                                       OSSL_PKEY_PARAM_RSA_D, OSSL_PKEY_PARAM_RSA_FACTOR1,
+                                       OSSL_PKEY_PARAM_RSA_FACTOR2};
   for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
     EVP_PKEY *pk = odd_sized_key(sizes[i]);
     CHECK(pk != NULL);
     if (pk == NULL) continue;
-    BIGNUM *bn = NULL, *be = NULL, *bd = NULL;
-    CHECK(EVP_PKEY_get_bn_param(pk, OSSL_PKEY_PARAM_RSA_N, &bn) == 1);
-    CHECK(EVP_PKEY_get_bn_param(pk, OSSL_PKEY_PARAM_RSA_E, &be) == 1);
-    CHECK(EVP_PKEY_get_bn_param(pk, OSSL_PKEY_PARAM_RSA_D, &bd) == 1);
-    size_t nl = (size_t)BN_bn2bin(bn, n), el = (size_t)BN_bn2bin(be, e), dl = (size_t)BN_bn2bin(bd, d);
-    fm_rsa_key *key = NULL;
-    CHECK_EQ_INT(fm_rsa_key_import_private_nd(n, nl, e, el, d, dl, &key), FM_OK);
-    size_t bits = 0;
+    size_t len[5] = {0};
+    for (int c = 0; c < 5; c++) {
+      BIGNUM *bn = NULL;
+      CHECK(EVP_PKEY_get_bn_param(pk, names[c], &bn) == 1);
+      len[c] = (size_t)BN_bn2bin(bn, b[c]);
+      BN_clear_free(bn);
+    }
+    fm_rsa_private_components pc = {b[0], len[0], b[1], len[1], b[2], len[2], b[3], len[3],
+                                     b[4], len[4], NULL, 0, NULL, 0, NULL, 0};
+    fm_rsa_key *key = NULL, *nd = NULL;
+    CHECK_EQ_INT(fm_rsa_key_import_private(&pc, &key), FM_OK);
+    CHECK_EQ_INT(fm_rsa_key_import_private_nd(b[0], len[0], b[1], len[1], b[2], len[2], &nd),
+                 FM_OK);
+    size_t bits = 0, l1 = 0, l2 = 0;
     fm_rsa_key_bits(key, &bits);
     CHECK_EQ_INT(bits, sizes[i]);
     if (key != NULL) compare_key(key, pk, 10);
+    if (key != NULL && nd != NULL) {
+      for (int t = 0; t < 4; t++) {
+        test_rng_bytes(&g_rng, m, len[0]);
+        m[0] = 0; /* below n */
+        CHECK_EQ_INT(fm_rsa_rsasp1(key, m, len[0], s1, sizeof(s1), &l1), FM_OK);
+        CHECK_EQ_INT(fm_rsa_rsasp1(nd, m, len[0], s2, sizeof(s2), &l2), FM_OK);
+        CHECK_EQ_INT(l1, l2);
+        CHECK_MEM(s1, s2, l1);
+      }
+      CHECK_EQ_INT(fm_rsa_sign_pkcs1v15(nd, FM_HASH_SHA256, m, 3, s2, sizeof(s2), &l2),
+                   FM_ERR_BAD_ARGUMENT);
+    }
     fm_rsa_key_free(key);
-    BN_free(bn);
-    BN_free(be);
-    BN_clear_free(bd);
+    fm_rsa_key_free(nd);
     EVP_PKEY_free(pk);
   }
 }

@@ -1,18 +1,22 @@
 /* Constant-time modular inversion by divsteps (Bernstein and Yang, "Fast constant-time gcd
- * computation and modular inversion", 2019), for RSA's blinding: one inverse of a random value
- * mod n on every private-key operation. The binary extended Euclid in bn/ costs about as much as
- * the exponentiations themselves at 2048 bits; divsteps take 62 steps on one machine word at a
- * time and then apply the resulting 2x2 matrix to the full numbers, which makes the inverse a
- * small fraction of a signature.
+ * computation and modular inversion", 2019): the module's one inverse modulo an odd number. RSA
+ * needs one on every private-key operation (the blinding value r^-1 mod n) and one per key
+ * (qinv = q^-1 mod p), and key generation one modulo e (bn_mod_inverse_odd_value). A binary
+ * extended Euclid costs about as much as the exponentiations themselves at 2048 bits; divsteps
+ * take 62 steps on one machine word at a time and then apply the resulting 2x2 matrix to the
+ * full numbers, which makes the inverse a small fraction of a signature.
  *
  * Numbers here are signed, in radix 2^62: limbs 0..L-2 are in [0, 2^62), the top limb carries
  * the sign. That leaves two bits of headroom per limb so the matrix products and their carries
  * fit a signed 128-bit accumulator. Everything runs a fixed number of steps for the width, with
- * masks instead of branches: no branch or index depends on the values. */
+ * masks instead of branches: no branch or index depends on the values. Every mask goes through
+ * ct_value_barrier_u64 (or comes from a ct_* helper, which applies it): clang 14 at -O2 and -O3
+ * turned the bare `keep` mask of sg_normalize into a cmov that chose between two arrays and
+ * loaded through the chosen address, a secret-dependent address (issue 9). */
 #include <string.h>
 
 #include "module/internal.h"
-#include "module/rsa/internal.h"
+#include "module/bn/internal.h"
 
 #define SG_BITS 62
 #define SG_MASK ((UINT64_C(1) << SG_BITS) - 1)
@@ -30,9 +34,9 @@ typedef struct {
 static int64_t sg_divsteps(int64_t delta, uint64_t f, uint64_t g, sg_matrix *t) {
   uint64_t u = 1, v = 0, q = 0, r = 1, x;
   for (int i = 0; i < SG_BITS; i++) {
-    const uint64_t odd = 0 - (g & 1);
+    const uint64_t odd = ct_value_barrier_u64(0 - (g & 1));
     /* delta > 0 exactly when -delta is negative; delta stays far from INT64_MIN. */
-    const uint64_t swap = odd & (0 - ((uint64_t)(-delta) >> 63));
+    const uint64_t swap = odd & ct_msb_mask_u64((uint64_t)(-delta));
     /* When swapping: (f, g) <- (g, -f), (u, v, q, r) <- (q, r, -u, -v), delta <- -delta, so
      * that the common tail below computes case 1 from case 2. */
     x = (f ^ g) & swap;
@@ -84,6 +88,7 @@ static void sg_update_fg(int64_t *f, int64_t *g, const sg_matrix *t, size_t L) {
 
 /* sg_add_masked sets d += M & mask (mask all-ones or zero); limb sums stay below 2^63. */
 static void sg_add_masked(int64_t *d, const int64_t *M, int64_t mask, size_t L) {
+  mask = (int64_t)ct_value_barrier_u64((uint64_t)mask);
   int64_t c = 0;
   for (size_t i = 0; i + 1 < L; i++) {
     c += d[i] + (M[i] & mask);
@@ -97,7 +102,7 @@ static void sg_add_masked(int64_t *d, const int64_t *M, int64_t mask, size_t L) 
  * the difference is not negative. */
 static void sg_normalize(int64_t *d, const int64_t *M, size_t L) {
   int64_t t[SG_MAX_LIMBS];
-  sg_add_masked(d, M, d[L - 1] >> 63, L);
+  sg_add_masked(d, M, (int64_t)ct_msb_mask_u64((uint64_t)d[L - 1]), L);
   int64_t c = 0;
   for (size_t i = 0; i + 1 < L; i++) {
     c += d[i] - M[i];
@@ -105,8 +110,10 @@ static void sg_normalize(int64_t *d, const int64_t *M, size_t L) {
     c >>= SG_BITS;
   }
   t[L - 1] = d[L - 1] - M[L - 1] + c;
-  const int64_t keep = t[L - 1] >> 63; /* all-ones when d < M */
-  for (size_t i = 0; i < L; i++) d[i] = (d[i] & keep) | (t[i] & ~keep);
+  const uint64_t keep = ct_msb_mask_u64((uint64_t)t[L - 1]); /* all-ones when d < M */
+  for (size_t i = 0; i < L; i++) {
+    d[i] = (int64_t)ct_select_u64(keep, (uint64_t)d[i], (uint64_t)t[i]);
+  }
   fm_zeroize(t, sizeof(t));
 }
 
@@ -157,7 +164,9 @@ static void sg_to_limbs(uint64_t *out, const int64_t *a, size_t n, size_t L) {
   }
 }
 
-uint64_t rsa_mod_inverse_consttime(uint64_t *r, const uint64_t *a, const uint64_t *m, size_t n) {
+/* bn_mod_inverse_mask: f = m, g = a, (d, e) = (0, 1) track f = d * a and g = e * a (mod m); after
+ * enough divsteps g = 0 and f = +-gcd(a, m). */
+uint64_t bn_mod_inverse_mask(uint64_t *r, const uint64_t *a, const uint64_t *m, size_t n) {
   int64_t f[SG_MAX_LIMBS], g[SG_MAX_LIMBS], d[SG_MAX_LIMBS], e[SG_MAX_LIMBS], M[SG_MAX_LIMBS];
   const size_t L = (n * 64 + SG_BITS - 1) / SG_BITS + 1;
   sg_from_limbs(M, m, n, L);
