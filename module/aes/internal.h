@@ -172,17 +172,42 @@ void aes_ni_ctr(const aes_ks *ks, int width, uint8_t ctr[16], const uint8_t *in,
  * 0^seedlen), the new Key to |key| and the new V to |v|. Key's schedule is expanded on the fly,
  * interleaved with the rounds (drbg_expand.h); no schedule is read or written, so a schedule the
  * caller keeps of Key is stale afterwards. Key, V, provided data and output are secret; |out_len|
- * is public. Only when fm_cpu_use(FM_CPU_AESNI). */
+ * is public. Only when fm_cpu_use(FM_CPU_AESNI). In drbg_ni.c. */
 void aes_ni_drbg_generate_small(uint8_t v[16], uint8_t key[32], uint8_t *out, size_t out_len,
                                 const uint8_t *provided);
 
 /* aes_vaes_drbg_generate_small is aes_ni_drbg_generate_small on 256-bit VAES registers, the
- * blocks two per register (aes_vaes.c). Only when fm_cpu_use(FM_CPU_AESNI | FM_CPU_VAES). */
+ * blocks two per register (drbg_vaes.c). Only when fm_cpu_use(FM_CPU_AESNI | FM_CPU_VAES). */
 void aes_vaes_drbg_generate_small(uint8_t v[16], uint8_t key[32], uint8_t *out, size_t out_len,
                                   const uint8_t *provided);
 
-/* aes_drbg_stack_wipe zeroizes the stack just below its caller's frame, where a fused generate
- * that the caller has just called may have spilled round keys or blocks. AES-NI CPUs only. */
+/* AES_DRBG_STACK_WIPE is how many bytes of stack aes_drbg_stack_wipe zeroizes below its
+ * caller's frame: where the fused generate's frame just was. With 15 round keys and up to 7
+ * blocks live, the compiler may spill round keys or cipher states there (secret), and C cannot
+ * name those slots; the wipe covers them. In optimized builds the largest such frame, return
+ * address, saved registers and 32-byte alignment included, is under 500 bytes with gcc 12 and
+ * clang 14 (the VAES kernel for 3-4 blocks). Sanitizer instrumentation and -O0 keep the schedule
+ * in memory instead: frames near 2 KiB (gcc 12 with ASan). test_drbg_stack scans beyond this
+ * size after each kernel, in both kinds of build. A multiple of 16. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
+#define AES_DRBG_INSTRUMENTED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || !defined(__OPTIMIZE__)
+#define AES_DRBG_INSTRUMENTED 1
+#endif
+#if defined(AES_DRBG_INSTRUMENTED)
+#define AES_DRBG_STACK_WIPE 4096
+#else
+#define AES_DRBG_STACK_WIPE 640
+#endif
+static_assert(AES_DRBG_STACK_WIPE % 16 == 0, "the wipe stores 16 bytes at a time");
+
+/* aes_drbg_stack_wipe zeroizes AES_DRBG_STACK_WIPE bytes of stack just below its caller's frame,
+ * where a fused generate that the caller has just called may have spilled round keys or blocks.
+ * AES-NI CPUs only (drbg_ni.c). */
 void aes_drbg_stack_wipe(void);
 
 /* aes_ni_sse_ecb_encrypt: ECB encryption on 128-bit registers, eight blocks in flight (also the
