@@ -10,7 +10,8 @@
  * CPUs with VAES the independent modes use 256- or 512-bit registers (aes_vaes.c).
  *
  * The bulk functions are specialized per round count (10 or 14), so that every round loop is
- * unrolled with the round keys as memory operands.
+ * unrolled with the round keys as memory operands. Each function that held round keys or blocks
+ * in registers ends with aes_clear_sse_registers (internal.h says why).
  *
  * The CTR_DRBG's fused short generate on these registers is in drbg_ni.c. */
 #include <immintrin.h>
@@ -68,6 +69,7 @@ AESNI_FN void aes_ni_init(aes_ks *ks, const uint8_t *key, size_t key_len) {
     ks->rounds = 14;
   }
   ks->impl = AES_IMPL_AESNI;
+  aes_clear_sse_registers();
 }
 
 /* The Equivalent Inverse Cipher (FIPS 197 5.3.5): dk[0] = rk[Nr], dk[i] = InvMixColumns(rk[Nr-i])
@@ -79,6 +81,7 @@ AESNI_FN void aes_ni_add_decrypt(aes_ks *ks) {
   dk[0] = rk[nr];
   for (unsigned i = 1; i < nr; i++) dk[i] = _mm_aesimc_si128(rk[nr - i]);
   dk[nr] = rk[0];
+  aes_clear_sse_registers();
 }
 
 /* ---- One block --------------------------------------------------------------------------- */
@@ -106,6 +109,7 @@ AESNI_FN void aes_ni_encrypt_block(const aes_ks *ks, const uint8_t in[16], uint8
   const __m128i x = _mm_loadu_si128((const __m128i *)in);
   /* A constant round count lets the rounds unroll (the DRBG calls this per block). */
   _mm_storeu_si128((__m128i *)out, ks->rounds == 14 ? encrypt1(rk, 14, x) : encrypt1(rk, 10, x));
+  aes_clear_sse_registers();
 }
 
 /* ---- Eight blocks in flight -------------------------------------------------------------- */
@@ -164,6 +168,7 @@ AESNI_FN void aes_ni_sse_ecb_encrypt(const aes_ks *ks, const uint8_t *in, uint8_
   } else {
     sse_ecb_encrypt_nr(ks, in, out, nblocks, 10);
   }
+  aes_clear_sse_registers();
 }
 
 AESNI_FN __attribute__((always_inline)) static inline void sse_ecb_decrypt_nr(
@@ -189,6 +194,7 @@ AESNI_FN void aes_ni_sse_ecb_decrypt(const aes_ks *ks, const uint8_t *in, uint8_
   } else {
     sse_ecb_decrypt_nr(ks, in, out, nblocks, 10);
   }
+  aes_clear_sse_registers();
 }
 
 /* CBC encryption (SP 800-38A 6.2) is one serial chain, bound by the rounds' latency. The round
@@ -230,6 +236,7 @@ AESNI_FN void aes_ni_cbc_encrypt(const aes_ks *ks, uint8_t iv[16], const uint8_t
   } else {
     cbc_encrypt_nr(rk, 14, iv, in, out, nblocks);
   }
+  aes_clear_sse_registers();
 }
 
 AESNI_FN __attribute__((always_inline)) static inline void sse_cbc_decrypt_nr(
@@ -263,6 +270,7 @@ AESNI_FN void aes_ni_sse_cbc_decrypt(const aes_ks *ks, uint8_t iv[16], const uin
   } else {
     sse_cbc_decrypt_nr(ks, iv, in, out, nblocks, 10);
   }
+  aes_clear_sse_registers();
 }
 
 /* ---- CTR --------------------------------------------------------------------------------- */
@@ -409,6 +417,7 @@ AESNI_FN void aes_ni_sse_ctr(const aes_ks *ks, int width, uint8_t ctr[16], const
   } else {
     sse_ctr_nr(ks, width, ctr, in, out, nblocks, 10);
   }
+  aes_clear_sse_registers();
 }
 
 /* ---- Dispatch to the widest path --------------------------------------------------------- */

@@ -10,7 +10,8 @@
  * dword 3 (the last four bytes, byte-swapped) is added to, which wraps mod 2^32 by itself.
  *
  * The broadcast round keys live in local arrays that the compiler may spill to the stack; each
- * function zeroizes its array before returning.
+ * function zeroizes its array before returning, and clears the vector registers last (all 32 on
+ * 512-bit registers, where the compiler also hands out zmm16-31; internal.h says why).
  *
  * The CTR_DRBG's short generate on 256-bit registers is in drbg_vaes.c. */
 #include <immintrin.h>
@@ -113,6 +114,7 @@ VAES512_FN void aes_ni_vaes512_ctr(const aes_ks *ks, int width, uint8_t ctr[16],
     aes_ni_sse_ctr(ks, width, ctr, in != NULL ? in + 16 * done : NULL, out + 16 * done,
                    nblocks - done);
   }
+  aes_clear_avx512_registers();
 }
 
 VAES512_FN void aes_ni_vaes512_ecb(const aes_ks *ks, int decrypt, const uint8_t *in, uint8_t *out,
@@ -154,6 +156,7 @@ VAES512_FN void aes_ni_vaes512_ecb(const aes_ks *ks, int decrypt, const uint8_t 
       aes_ni_sse_ecb_encrypt(ks, in + 16 * done, out + 16 * done, nblocks - done);
     }
   }
+  aes_clear_avx512_registers();
 }
 
 /* CBC decryption: P_i = D(C_i) ^ C_{i-1}. The previous-block vectors are built from registers
@@ -193,6 +196,7 @@ VAES512_FN void aes_ni_vaes512_cbc_decrypt(const aes_ks *ks, uint8_t iv[16], con
   _mm_storeu_si128((__m128i *)iv, _mm512_extracti32x4_epi32(last, 3));
   if (done < nblocks)
     aes_ni_sse_cbc_decrypt(ks, iv, in + 16 * done, out + 16 * done, nblocks - done);
+  aes_clear_avx512_registers();
 }
 
 /* ============================== 256-bit registers ========================================= */
@@ -250,6 +254,7 @@ VAES256_FN void aes_ni_vaes256_ctr(const aes_ks *ks, int width, uint8_t ctr[16],
     aes_ni_sse_ctr(ks, width, ctr, in != NULL ? in + 16 * done : NULL, out + 16 * done,
                    nblocks - done);
   }
+  aes_clear_avx_registers();
 }
 
 VAES256_FN void aes_ni_vaes256_ecb(const aes_ks *ks, int decrypt, const uint8_t *in, uint8_t *out,
@@ -291,6 +296,7 @@ VAES256_FN void aes_ni_vaes256_ecb(const aes_ks *ks, int decrypt, const uint8_t 
       aes_ni_sse_ecb_encrypt(ks, in + 16 * done, out + 16 * done, nblocks - done);
     }
   }
+  aes_clear_avx_registers();
 }
 
 VAES256_FN void aes_ni_vaes256_cbc_decrypt(const aes_ks *ks, uint8_t iv[16], const uint8_t *in,
@@ -329,4 +335,5 @@ VAES256_FN void aes_ni_vaes256_cbc_decrypt(const aes_ks *ks, uint8_t iv[16], con
   _mm_storeu_si128((__m128i *)iv, _mm256_extracti128_si256(last, 1));
   if (done < nblocks)
     aes_ni_sse_cbc_decrypt(ks, iv, in + 16 * done, out + 16 * done, nblocks - done);
+  aes_clear_avx_registers();
 }

@@ -110,4 +110,6 @@ void aes_ni_drbg_generate_small(uint8_t v[16], uint8_t key[32], uint8_t *out, si
     default: drbg_small_4(v, key, out, out_len, provided); break;
   }
   aes_drbg_stack_wipe();
+  /* Round keys, blocks, the new Key and V stay in the registers otherwise. */
+  aes_clear_sse_registers();
 }
