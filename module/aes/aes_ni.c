@@ -204,8 +204,14 @@ AESNI_FN void aes_ni_sse_ecb_decrypt(const aes_ks *ks, const uint8_t *in, uint8_
 AESNI_FN static inline void cbc_encrypt_nr(const __m128i *rk, const unsigned nr, uint8_t iv[16],
                                            const uint8_t *in, uint8_t *out, size_t nblocks) {
   __m128i k[15];
+  /* Each key passes through a register on its way in: clang would otherwise turn the copy into a
+   * call of libc's memcpy, whose AVX-512 versions leave the round keys in zmm16-31, out of reach
+   * of this code's register clearing. */
   AES_UNROLL
-  for (unsigned i = 0; i <= nr; i++) k[i] = rk[i];
+  for (unsigned i = 0; i <= nr; i++) {
+    k[i] = rk[i];
+    __asm__("" : "+x"(k[i]));
+  }
   /* x is the input of round 1: P_0 ^ IV ^ rk[0]. */
   __m128i x = _mm_xor_si128(_mm_loadu_si128((const __m128i *)in),
                             _mm_xor_si128(_mm_loadu_si128((const __m128i *)iv), k[0]));

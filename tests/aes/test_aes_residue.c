@@ -100,7 +100,12 @@ static int found_in(const uint8_t *mem, size_t len) {
 static void check_dump(const char *what, size_t len) {
   const int hits = found_in(g_dump, len);
   if (hits != 0) {
-    fprintf(stderr, "%s, %s: %d secret(s) left in the vector registers\n", g_context, what, hits);
+    fprintf(stderr, "%s, %s: %d secret(s) left in the vector registers:", g_context, what, hits);
+    const size_t reg = g_kind == 2 ? 64 : g_kind == 1 ? 32 : 16;
+    for (size_t r = 0; r < len / reg; r++) {
+      if (found_in(g_dump + r * reg, reg) != 0) fprintf(stderr, " %zu", r);
+    }
+    fprintf(stderr, "\n");
   }
   CHECK_EQ_INT(hits, 0);
 }
