@@ -15,10 +15,15 @@
  * output or (key stream) the counter. A length of
  * 0 is valid and does nothing (NULL buffers are then accepted).
  *
- * Errors. Every function returns FM_OK or a negative FM_ERR_* (status.h). On error, |out| is
- * zeroed (all |len| bytes, when out is not NULL) and no partial result is released; IVs and
- * counters are left unchanged. Outside the OPERATIONAL state every function returns
- * FM_ERR_NOT_OPERATIONAL after zeroing its outputs.
+ * Errors. Every function returns FM_OK or a negative FM_ERR_* (status.h), checking the module
+ * state first, then its arguments in the order listed below. On error no partial result is
+ * released, IVs and counters are left unchanged, and |out| is zeroed (all |len| bytes, when out is
+ * not NULL) provided |len| is valid in itself. A length that is not (not whole blocks for ECB and
+ * CBC, a range from |in| or |out| past the end of the address space, more CTR32 counter blocks than
+ * the counter has left) is never used to touch memory: |out| is then left as it was, whatever the
+ * status (such a call fails with FM_ERR_LENGTH once the checks before the length pass). Outside
+ * the OPERATIONAL state every function returns FM_ERR_NOT_OPERATIONAL after zeroing its outputs
+ * in the same way.
  *
  * Threads. A schedule may be used by any number of threads at once (the functions only read
  * it). An IV, counter or key-stream buffer is updated in place and must not be shared between
@@ -43,8 +48,14 @@ typedef struct fm_aes_key {
 } fm_aes_key;
 
 /* Counter widths for CTR mode: FM_AES_CTR32 increments only the last 32 bits of the counter
- * block (big-endian, wrapping mod 2^32, as GCM's inc32; the first 96 bits never change);
- * FM_AES_CTR128 increments the whole 128-bit block (big-endian, wrapping mod 2^128). */
+ * block (big-endian, as GCM's inc32; the first 96 bits never change) and never wraps them: a call
+ * whose blocks would take those bits past 0xffffffff, and so repeat a counter block and its key
+ * stream, fails with FM_ERR_LENGTH before writing anything. A call whose last block uses
+ * 0xffffffff succeeds and leaves the last 32 bits of the counter at 0: the message's counter space
+ * is spent. fm_aes_ctr_stream still knows it while key stream of that block is buffered (it then
+ * refuses any new block); otherwise no call can tell that counter from the start of a new message,
+ * so the caller must not continue the message. FM_AES_CTR128 increments the whole 128-bit block
+ * (big-endian, wrapping mod 2^128). */
 typedef enum {
   FM_AES_CTR32 = 32,
   FM_AES_CTR128 = 128,
@@ -65,7 +76,8 @@ FM_API int fm_aes_key_wipe(fm_aes_key *ks);
 /* fm_aes_ecb_encrypt / fm_aes_ecb_decrypt apply the cipher / inverse cipher to each 16-byte
  * block of |in| (SP 800-38A 6.1). |len| must be a multiple of 16. Secret: ks, in, out.
  * FM_ERR_BAD_ARGUMENT: ks NULL, or in/out NULL with len != 0. FM_ERR_STATE: ks not initialized
- * or wiped. FM_ERR_LENGTH: len not a multiple of 16. FM_ERR_OVERLAP: in and out partly overlap. */
+ * or wiped. FM_ERR_LENGTH: len not a multiple of 16, or a range from in or out past the end of the
+ * address space. FM_ERR_OVERLAP: in and out partly overlap. */
 FM_API int fm_aes_ecb_encrypt(const fm_aes_key *ks, const uint8_t *in, uint8_t *out, size_t len);
 FM_API int fm_aes_ecb_decrypt(const fm_aes_key *ks, const uint8_t *in, uint8_t *out, size_t len);
 
@@ -73,8 +85,8 @@ FM_API int fm_aes_ecb_decrypt(const fm_aes_key *ks, const uint8_t *in, uint8_t *
  * must be a multiple of 16. On success |iv| is replaced by the last ciphertext block, so that
  * consecutive calls continue one message (any split at block boundaries gives the same result).
  * Secret: ks, in, out (the IV is not secret, but is treated as such).
- * Errors as for ECB, and FM_ERR_BAD_ARGUMENT for a NULL iv, FM_ERR_OVERLAP when iv overlaps in
- * or out.
+ * Errors as for ECB, and FM_ERR_BAD_ARGUMENT for a NULL iv (checked first), FM_ERR_OVERLAP when
+ * iv overlaps in or out.
  * On error |iv| is unchanged. */
 FM_API int fm_aes_cbc_encrypt(const fm_aes_key *ks, uint8_t iv[FM_AES_BLOCK_LEN], const uint8_t *in,
                               uint8_t *out, size_t len);
@@ -88,11 +100,13 @@ FM_API int fm_aes_cbc_decrypt(const fm_aes_key *ks, uint8_t iv[FM_AES_BLOCK_LEN]
  * same output as one call. Start a message with *ks_used = 16 (nothing buffered). Used key-stream
  * bytes are zeroed as they are consumed. Encryption and decryption are the same operation.
  * Secret: ks, in, out, keystream; the counter is treated as secret (no branch on its value).
- * FM_ERR_BAD_ARGUMENT: ks, counter, keystream or ks_used NULL, *ks_used > 16, a width other than
- * FM_AES_CTR32/FM_AES_CTR128, or in/out NULL with len != 0. FM_ERR_STATE: ks not usable.
- * FM_ERR_OVERLAP: in/out partly overlap, or counter or keystream overlaps in, out or each
- * other. On any error |out|
- * and |keystream| are zeroed and *ks_used is set to 16; |counter| is unchanged. */
+ * FM_ERR_BAD_ARGUMENT: keystream or ks_used NULL, *ks_used > 16, ks or counter NULL, a width
+ * other than FM_AES_CTR32/FM_AES_CTR128, or in/out NULL with len != 0. FM_ERR_STATE: ks not
+ * usable. FM_ERR_LENGTH: with FM_AES_CTR32, more new key-stream blocks (after the 16 - *ks_used
+ * buffered bytes) than the counter has left before 0xffffffff is passed, or a range past the end of
+ * the address space. FM_ERR_OVERLAP: in/out partly overlap, or counter or keystream overlaps in,
+ * out or each other. On any error |out| is zeroed (unless |len| is the invalid argument, see
+ * Errors above), |keystream| is zeroed and *ks_used is set to 16; |counter| is unchanged. */
 FM_API int fm_aes_ctr_stream(const fm_aes_key *ks, fm_aes_ctr_width width,
                              uint8_t counter[FM_AES_BLOCK_LEN], uint8_t keystream[FM_AES_BLOCK_LEN],
                              unsigned *ks_used, const uint8_t *in, uint8_t *out, size_t len);
@@ -101,7 +115,9 @@ FM_API int fm_aes_ctr_stream(const fm_aes_key *ks, fm_aes_ctr_width width,
  * block |counter|, which is advanced by the number of blocks used (a trailing partial block
  * counts as one; its unused key stream is discarded). Secret: ks, in, out.
  * FM_ERR_BAD_ARGUMENT: ks or counter NULL, bad width, in/out NULL with len != 0. FM_ERR_STATE:
- * ks not usable. FM_ERR_OVERLAP: in/out partly overlap, or counter overlaps in or out. */
+ * ks not usable. FM_ERR_LENGTH: with FM_AES_CTR32, more blocks (ceil(len / 16)) than the counter
+ * has left: the last block may use 0xffffffff, no later one; or a range past the end of the
+ * address space. FM_ERR_OVERLAP: in/out partly overlap, or counter overlaps in or out. */
 FM_API int fm_aes_ctr(const fm_aes_key *ks, fm_aes_ctr_width width,
                       uint8_t counter[FM_AES_BLOCK_LEN], const uint8_t *in, uint8_t *out,
                       size_t len);

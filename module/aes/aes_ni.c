@@ -10,7 +10,10 @@
  * CPUs with VAES the independent modes use 256- or 512-bit registers (aes_vaes.c).
  *
  * The bulk functions are specialized per round count (10 or 14), so that every round loop is
- * unrolled with the round keys as memory operands. */
+ * unrolled with the round keys as memory operands. Each function that held round keys or blocks
+ * in registers ends with aes_clear_sse_registers (internal.h says why).
+ *
+ * The CTR_DRBG's fused short generate on these registers is in drbg_ni.c. */
 #include <immintrin.h>
 #include <string.h>
 
@@ -66,6 +69,7 @@ AESNI_FN void aes_ni_init(aes_ks *ks, const uint8_t *key, size_t key_len) {
     ks->rounds = 14;
   }
   ks->impl = AES_IMPL_AESNI;
+  aes_clear_sse_registers();
 }
 
 /* The Equivalent Inverse Cipher (FIPS 197 5.3.5): dk[0] = rk[Nr], dk[i] = InvMixColumns(rk[Nr-i])
@@ -77,6 +81,7 @@ AESNI_FN void aes_ni_add_decrypt(aes_ks *ks) {
   dk[0] = rk[nr];
   for (unsigned i = 1; i < nr; i++) dk[i] = _mm_aesimc_si128(rk[nr - i]);
   dk[nr] = rk[0];
+  aes_clear_sse_registers();
 }
 
 /* ---- One block --------------------------------------------------------------------------- */
@@ -104,6 +109,7 @@ AESNI_FN void aes_ni_encrypt_block(const aes_ks *ks, const uint8_t in[16], uint8
   const __m128i x = _mm_loadu_si128((const __m128i *)in);
   /* A constant round count lets the rounds unroll (the DRBG calls this per block). */
   _mm_storeu_si128((__m128i *)out, ks->rounds == 14 ? encrypt1(rk, 14, x) : encrypt1(rk, 10, x));
+  aes_clear_sse_registers();
 }
 
 /* ---- Eight blocks in flight -------------------------------------------------------------- */
@@ -162,6 +168,7 @@ AESNI_FN void aes_ni_sse_ecb_encrypt(const aes_ks *ks, const uint8_t *in, uint8_
   } else {
     sse_ecb_encrypt_nr(ks, in, out, nblocks, 10);
   }
+  aes_clear_sse_registers();
 }
 
 AESNI_FN __attribute__((always_inline)) static inline void sse_ecb_decrypt_nr(
@@ -187,6 +194,7 @@ AESNI_FN void aes_ni_sse_ecb_decrypt(const aes_ks *ks, const uint8_t *in, uint8_
   } else {
     sse_ecb_decrypt_nr(ks, in, out, nblocks, 10);
   }
+  aes_clear_sse_registers();
 }
 
 /* CBC encryption (SP 800-38A 6.2) is one serial chain, bound by the rounds' latency. The round
@@ -196,8 +204,14 @@ AESNI_FN void aes_ni_sse_ecb_decrypt(const aes_ks *ks, const uint8_t *in, uint8_
 AESNI_FN static inline void cbc_encrypt_nr(const __m128i *rk, const unsigned nr, uint8_t iv[16],
                                            const uint8_t *in, uint8_t *out, size_t nblocks) {
   __m128i k[15];
+  /* Each key passes through a register on its way in: clang would otherwise turn the copy into a
+   * call of libc's memcpy, whose AVX-512 versions leave the round keys in zmm16-31, out of reach
+   * of this code's register clearing. */
   AES_UNROLL
-  for (unsigned i = 0; i <= nr; i++) k[i] = rk[i];
+  for (unsigned i = 0; i <= nr; i++) {
+    k[i] = rk[i];
+    __asm__("" : "+x"(k[i]));
+  }
   /* x is the input of round 1: P_0 ^ IV ^ rk[0]. */
   __m128i x = _mm_xor_si128(_mm_loadu_si128((const __m128i *)in),
                             _mm_xor_si128(_mm_loadu_si128((const __m128i *)iv), k[0]));
@@ -228,6 +242,7 @@ AESNI_FN void aes_ni_cbc_encrypt(const aes_ks *ks, uint8_t iv[16], const uint8_t
   } else {
     cbc_encrypt_nr(rk, 14, iv, in, out, nblocks);
   }
+  aes_clear_sse_registers();
 }
 
 AESNI_FN __attribute__((always_inline)) static inline void sse_cbc_decrypt_nr(
@@ -261,6 +276,7 @@ AESNI_FN void aes_ni_sse_cbc_decrypt(const aes_ks *ks, uint8_t iv[16], const uin
   } else {
     sse_cbc_decrypt_nr(ks, iv, in, out, nblocks, 10);
   }
+  aes_clear_sse_registers();
 }
 
 /* ---- CTR --------------------------------------------------------------------------------- */
@@ -407,6 +423,7 @@ AESNI_FN void aes_ni_sse_ctr(const aes_ks *ks, int width, uint8_t ctr[16], const
   } else {
     sse_ctr_nr(ks, width, ctr, in, out, nblocks, 10);
   }
+  aes_clear_sse_registers();
 }
 
 /* ---- Dispatch to the widest path --------------------------------------------------------- */
@@ -459,124 +476,4 @@ void aes_ni_ctr(const aes_ks *ks, int width, uint8_t ctr[16], const uint8_t *in,
   } else {
     aes_ni_sse_ctr(ks, width, ctr, in, out, nblocks);
   }
-}
-
-/* ---- The CTR_DRBG's short generate, fused ------------------------------------------------ */
-
-/* drbg_ctr_block returns the counter block V + i (mod 2^128) in big-endian byte order, from V as
- * two host-order halves. The 128-bit add compiles to add/adc: no branch on V (secret). */
-AESNI_FN __attribute__((always_inline)) static inline __m128i drbg_ctr_block(aes_ctr_state v,
-                                                                             uint64_t i) {
-  const aes_ctr_state c = aes_ctr_add(v, i, 128);
-  /* Low lane hi, high lane lo, then each 64-bit lane byte-reversed: bytes 0..7 = BE(hi),
-   * bytes 8..15 = BE(lo). */
-  const __m128i rev64 = _mm_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8);
-  return _mm_shuffle_epi8(_mm_set_epi64x((long long)c.lo, (long long)c.hi), rev64);
-}
-
-/* The on-the-fly AES-256 expansion of drbg_expand.h on 128-bit registers. */
-#define DX_VEC __m128i
-#define DX_FN AESNI_FN
-#define DX_(name) ni_##name
-#define DX_LOAD16(p) _mm_loadu_si128((const __m128i *)(p))
-#define DX_PATTERN(p) _mm_load_si128((const __m128i *)(p))
-#define DX_XOR _mm_xor_si128
-#define DX_AND _mm_and_si128
-#define DX_SHUF _mm_shuffle_epi8
-#define DX_BSLLI _mm_slli_si128
-#define DX_AESENCLAST _mm_aesenclast_si128
-#define DX_SET1 _mm_set1_epi32
-#define DX_ZERO _mm_setzero_si128
-#include "module/aes/drbg_expand.h"
-
-/* drbg_small_n is aes_ni_drbg_generate_small for a constant |n| output blocks (0..4): the n + 3
- * counter blocks go through each round together as its round key comes out of the expansion. */
-AESNI_FN __attribute__((always_inline)) static inline void drbg_small_n(
-    uint8_t v[16], uint8_t key[32], uint8_t *out, size_t out_len, const uint8_t *provided,
-    const int n) {
-  ni_sched ks;
-  ni_sched_init(&ks, key);
-  const aes_ctr_state v0 = aes_ctr_load(v);
-  __m128i x[7];
-  /* 10.2.1.5.1 step 4: V = (V + 1) mod 2^128, output_block = E(Key, V), for each of the n output
-   * blocks; step 6's CTR_DRBG_Update (10.2.1.2 steps 2.1-2.2) continues the same counter for its
-   * three blocks: E(Key, V + n + 1 .. V + n + 3). Rounds 0 and 1 use Key itself. */
-  AES_UNROLL
-  for (int j = 0; j < n + 3; j++) {
-    x[j] = _mm_xor_si128(drbg_ctr_block(v0, (uint64_t)j + 1), ks.rk[0]);
-    x[j] = _mm_aesenc_si128(x[j], ks.rk[1]);
-  }
-  /* Round keys 2..14, each one step ahead of the round that uses it. */
-  AES_UNROLL
-  for (int i = 2; i <= 14; i++) {
-    ni_sched_step(&ks, i);
-    if (i >= 3) {
-      AES_UNROLL
-      for (int j = 0; j < n + 3; j++) x[j] = _mm_aesenc_si128(x[j], ks.rk[i - 1]);
-    }
-  }
-  AES_UNROLL
-  for (int j = 0; j < n + 3; j++) x[j] = _mm_aesenclast_si128(x[j], ks.rk[14]);
-
-  /* Steps 5-6. */
-  ni_finish(x, n, out, out_len, provided, key, v);
-}
-
-/* One function per block count (public): each keeps its rounds interleaved with the expansion.
- * In one function the compiler would hoist the count-independent expansion above the switch and
- * spill the round keys. */
-#define DRBG_SMALL_COUNT(n)                                                                    \
-  AESNI_FN __attribute__((noinline)) static void drbg_small_##n(                              \
-      uint8_t v[16], uint8_t key[32], uint8_t *out, size_t out_len, const uint8_t *provided) { \
-    drbg_small_n(v, key, out, out_len, provided, n);                                          \
-  }
-DRBG_SMALL_COUNT(0)
-DRBG_SMALL_COUNT(1)
-DRBG_SMALL_COUNT(2)
-DRBG_SMALL_COUNT(3)
-DRBG_SMALL_COUNT(4)
-
-/* aes_drbg_stack_wipe zeroizes DRBG_STACK_WIPE bytes of stack below its caller's frame: where
- * the fused generate's frame just was. With 15 round keys and up to 7 blocks live, the compiler
- * may spill round keys or cipher states there (secret), and C cannot name those slots; this
- * covers them. In optimized builds the largest such frame, return address, saved registers and
- * 32-byte alignment included, is under 500 bytes with gcc 12 and clang 14 (the VAES kernel for
- * 3-4 blocks). Sanitizer instrumentation and -O0 keep the schedule in memory instead: frames near
- * 2 KiB (gcc 12 with ASan). test_drbg_stack checks the wipe in both kinds of build. */
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
-    __has_feature(memory_sanitizer)
-#define FM_DRBG_INSTRUMENTED 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || !defined(__OPTIMIZE__)
-#define FM_DRBG_INSTRUMENTED 1
-#endif
-#if defined(FM_DRBG_INSTRUMENTED)
-#define DRBG_STACK_WIPE 4096
-#else
-#define DRBG_STACK_WIPE 640
-#endif
-/* Not instrumented by ASan: its redzones around |area| would leave the top of the region, where
- * the kernel's frame began, unwiped. */
-AESNI_FN __attribute__((noinline, no_sanitize_address)) void aes_drbg_stack_wipe(void) {
-  __m128i area[DRBG_STACK_WIPE / 16];
-  /* Volatile 16-byte stores: the compiler may neither drop them nor turn them into a memset call
-   * or rep stos (slow to start for a few hundred bytes). */
-  volatile __m128i *p = area;
-  AES_UNROLL
-  for (size_t i = 0; i < DRBG_STACK_WIPE / 16; i++) p[i] = _mm_setzero_si128();
-  __asm__ __volatile__("" : : "r"(area) : "memory");
-}
-
-void aes_ni_drbg_generate_small(uint8_t v[16], uint8_t key[32], uint8_t *out, size_t out_len,
-                                const uint8_t *provided) {
-  switch ((out_len + 15) / 16) {
-    case 0: drbg_small_0(v, key, out, out_len, provided); break;
-    case 1: drbg_small_1(v, key, out, out_len, provided); break;
-    case 2: drbg_small_2(v, key, out, out_len, provided); break;
-    case 3: drbg_small_3(v, key, out, out_len, provided); break;
-    default: drbg_small_4(v, key, out, out_len, provided); break;
-  }
-  aes_drbg_stack_wipe();
 }

@@ -10,18 +10,18 @@
  * dword 3 (the last four bytes, byte-swapped) is added to, which wraps mod 2^32 by itself.
  *
  * The broadcast round keys live in local arrays that the compiler may spill to the stack; each
- * function zeroizes its array before returning.
+ * function zeroizes its array before returning, and clears the vector registers last (all 32 on
+ * 512-bit registers, where the compiler also hands out zmm16-31; internal.h says why).
  *
- * At the end: the CTR_DRBG's short generate on 256-bit registers (its key schedule from
- * drbg_expand.h, its stack wiped by the caller's aes_drbg_stack_wipe). */
+ * The CTR_DRBG's short generate on 256-bit registers is in drbg_vaes.c. */
 #include <immintrin.h>
 #include <string.h>
 
 #include "module/aes/internal.h"
+#include "module/aes/vaes_ctr.h"
 #include "module/internal.h"
 
 #define VAES512_FN __attribute__((target("aes,sse4.1,avx2,avx512f,avx512vl,avx512bw,vaes")))
-#define VAES256_FN __attribute__((target("aes,sse4.1,avx2,vaes")))
 
 /* Byte shuffles, per 128-bit lane, between a big-endian counter block and its working form:
  * all 16 bytes reversed (width 128), or only the last four (width 32). Both are involutions. */
@@ -114,6 +114,7 @@ VAES512_FN void aes_ni_vaes512_ctr(const aes_ks *ks, int width, uint8_t ctr[16],
     aes_ni_sse_ctr(ks, width, ctr, in != NULL ? in + 16 * done : NULL, out + 16 * done,
                    nblocks - done);
   }
+  aes_clear_avx512_registers();
 }
 
 VAES512_FN void aes_ni_vaes512_ecb(const aes_ks *ks, int decrypt, const uint8_t *in, uint8_t *out,
@@ -155,6 +156,7 @@ VAES512_FN void aes_ni_vaes512_ecb(const aes_ks *ks, int decrypt, const uint8_t 
       aes_ni_sse_ecb_encrypt(ks, in + 16 * done, out + 16 * done, nblocks - done);
     }
   }
+  aes_clear_avx512_registers();
 }
 
 /* CBC decryption: P_i = D(C_i) ^ C_{i-1}. The previous-block vectors are built from registers
@@ -194,24 +196,10 @@ VAES512_FN void aes_ni_vaes512_cbc_decrypt(const aes_ks *ks, uint8_t iv[16], con
   _mm_storeu_si128((__m128i *)iv, _mm512_extracti32x4_epi32(last, 3));
   if (done < nblocks)
     aes_ni_sse_cbc_decrypt(ks, iv, in + 16 * done, out + 16 * done, nblocks - done);
+  aes_clear_avx512_registers();
 }
 
 /* ============================== 256-bit registers ========================================= */
-
-VAES256_FN static inline __m256i ctr256_add(__m256i v, __m256i inc, int width) {
-  if (width == 32) return _mm256_add_epi32(v, inc);
-  __m256i s = _mm256_add_epi64(v, inc);
-  /* Unsigned s < inc through the signed compare on sign-flipped values; the low-qword result
-   * moves into the high qword of its lane (the byte shift stays inside each 128-bit lane). */
-  const __m256i bias = _mm256_set1_epi64x((long long)0x8000000000000000ull);
-  __m256i lt = _mm256_cmpgt_epi64(_mm256_xor_si256(inc, bias), _mm256_xor_si256(s, bias));
-  return _mm256_sub_epi64(s, _mm256_slli_si256(lt, 8));
-}
-
-VAES256_FN static inline __m256i ctr256_pair(long long a, long long b, int width) {
-  return width == 32 ? _mm256_set_epi32((int)b, 0, 0, 0, (int)a, 0, 0, 0)
-                     : _mm256_set_epi64x(0, b, 0, a);
-}
 
 VAES256_FN static inline size_t ctr256_run(const aes_ks *ks, int width, const uint8_t ctr[16],
                                            const uint8_t *in, uint8_t *out, size_t nblocks) {
@@ -266,6 +254,7 @@ VAES256_FN void aes_ni_vaes256_ctr(const aes_ks *ks, int width, uint8_t ctr[16],
     aes_ni_sse_ctr(ks, width, ctr, in != NULL ? in + 16 * done : NULL, out + 16 * done,
                    nblocks - done);
   }
+  aes_clear_avx_registers();
 }
 
 VAES256_FN void aes_ni_vaes256_ecb(const aes_ks *ks, int decrypt, const uint8_t *in, uint8_t *out,
@@ -307,6 +296,7 @@ VAES256_FN void aes_ni_vaes256_ecb(const aes_ks *ks, int decrypt, const uint8_t 
       aes_ni_sse_ecb_encrypt(ks, in + 16 * done, out + 16 * done, nblocks - done);
     }
   }
+  aes_clear_avx_registers();
 }
 
 VAES256_FN void aes_ni_vaes256_cbc_decrypt(const aes_ks *ks, uint8_t iv[16], const uint8_t *in,
@@ -345,98 +335,5 @@ VAES256_FN void aes_ni_vaes256_cbc_decrypt(const aes_ks *ks, uint8_t iv[16], con
   _mm_storeu_si128((__m128i *)iv, _mm256_extracti128_si256(last, 1));
   if (done < nblocks)
     aes_ni_sse_cbc_decrypt(ks, iv, in + 16 * done, out + 16 * done, nblocks - done);
-}
-
-/* ============================== The CTR_DRBG's short generate ============================== */
-
-/* aes_vaes_drbg_generate_small: up to four output blocks and the update's three, two blocks per
- * 256-bit register, the key schedule expanded on the fly by drbg_expand.h (where the reason and
- * the method are) with every value broadcast over both lanes, so that each round key is ready for
- * the blocks as it comes. Key, V, the round keys and the blocks are secret and never select a
- * branch, an address or a shuffle pattern. */
-
-#define DX_VEC __m256i
-#define DX_FN VAES256_FN
-#define DX_(name) vaes_##name
-#define DX_LOAD16(p) _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(p)))
-#define DX_PATTERN(p) _mm256_load_si256((const __m256i *)(p))
-#define DX_XOR _mm256_xor_si256
-#define DX_AND _mm256_and_si256
-#define DX_SHUF _mm256_shuffle_epi8
-#define DX_BSLLI _mm256_bslli_epi128
-#define DX_AESENCLAST _mm256_aesenclast_epi128
-#define DX_SET1 _mm256_set1_epi32
-#define DX_ZERO _mm256_setzero_si256
-#include "module/aes/drbg_expand.h"
-
-/* k_swap128, in both lanes as one 32-byte row (a memory operand; see drbg_expand.h). */
-_Alignas(32) static const uint8_t k_swap128_row[32] = DX_LANES(15, 14, 13, 12, 11, 10, 9, 8, 7, 6,
-                                                               5, 4, 3, 2, 1, 0);
-
-/* drbg_vaes_n is aes_vaes_drbg_generate_small for a constant |n| (0..4) output blocks: blocks
- * 0..n-1 are the output, n..n+2 the update's temp, two per register. */
-VAES256_FN __attribute__((always_inline)) static inline void drbg_vaes_n(
-    uint8_t v[16], uint8_t key[32], uint8_t *out, size_t out_len, const uint8_t *provided,
-    const int n) {
-  const int ny = (n + 4) / 2; /* registers for the n + 3 blocks */
-  vaes_sched x;
-  __m256i y[4];
-  vaes_sched_init(&x, key);
-
-  /* 10.2.1.5.1 step 4 and step 6's update (10.2.1.2 steps 2.1-2.2): E(Key, V + 1 .. V + n + 3),
-   * whitened with round key 0 and given round 1. */
-  const __m256i swap = DX_PATTERN(k_swap128_row);
-  const __m256i v_le = _mm256_shuffle_epi8(DX_LOAD16(v), swap);
-  AES_UNROLL
-  for (int j = 0; j < ny; j++) {
-    const __m256i ctr = ctr256_add(v_le, ctr256_pair(2 * j + 1, 2 * j + 2, 128), 128);
-    y[j] = _mm256_xor_si256(_mm256_shuffle_epi8(ctr, swap), x.rk[0]);
-    y[j] = _mm256_aesenc_epi128(y[j], x.rk[1]);
-  }
-  /* Round keys 2..14, each one step ahead of the round that uses it. */
-  AES_UNROLL
-  for (int i = 2; i <= 14; i++) {
-    vaes_sched_step(&x, i);
-    if (i >= 3) {
-      AES_UNROLL
-      for (int j = 0; j < ny; j++) y[j] = _mm256_aesenc_epi128(y[j], x.rk[i - 1]);
-    }
-  }
-  AES_UNROLL
-  for (int j = 0; j < ny; j++) y[j] = _mm256_aesenclast_epi128(y[j], x.rk[14]);
-
-  /* Steps 5-6, on the blocks one per 128-bit register. */
-  __m128i blk[8];
-  AES_UNROLL
-  for (int b = 0; b < n + 3; b++) {
-    blk[b] = (b & 1) ? _mm256_extracti128_si256(y[b / 2], 1) : _mm256_castsi256_si128(y[b / 2]);
-  }
-  vaes_finish(blk, n, out, out_len, provided, key, v);
-}
-
-/* One function per block count (public): each keeps its rounds interleaved with the expansion.
- * In one function the compiler would hoist the count-independent expansion above the switch and
- * spill the round keys. */
-#define DRBG_VAES_COUNT(n)                                                                     \
-  VAES256_FN __attribute__((noinline)) static void drbg_vaes_##n(                             \
-      uint8_t v[16], uint8_t key[32], uint8_t *out, size_t out_len, const uint8_t *provided) { \
-    drbg_vaes_n(v, key, out, out_len, provided, n);                                           \
-  }
-DRBG_VAES_COUNT(0)
-DRBG_VAES_COUNT(1)
-DRBG_VAES_COUNT(2)
-DRBG_VAES_COUNT(3)
-DRBG_VAES_COUNT(4)
-
-void aes_vaes_drbg_generate_small(uint8_t v[16], uint8_t key[32], uint8_t *out, size_t out_len,
-                                  const uint8_t *provided) {
-  switch ((out_len + 15) / 16) {
-    case 0: drbg_vaes_0(v, key, out, out_len, provided); break;
-    case 1: drbg_vaes_1(v, key, out, out_len, provided); break;
-    case 2: drbg_vaes_2(v, key, out, out_len, provided); break;
-    case 3: drbg_vaes_3(v, key, out, out_len, provided); break;
-    default: drbg_vaes_4(v, key, out, out_len, provided); break;
-  }
-  /* Round keys or blocks the compiler spilled lie in drbg_vaes's dead frame. */
-  aes_drbg_stack_wipe();
+  aes_clear_avx_registers();
 }

@@ -1,5 +1,5 @@
 /* The AES-256 key schedule of the fused CTR_DRBG kernels, expanded on the fly, written once for
- * 128-bit (aes_ni.c) and 256-bit (aes_vaes.c) registers. The includer defines:
+ * 128-bit (drbg_ni.c) and 256-bit (drbg_vaes.c) registers. The includer defines:
  *   DX_VEC                 the register type (every value is the same in each 128-bit lane)
  *   DX_FN                  the target attributes of its functions
  *   DX_(name)              a name for this width (the header is included once per file)

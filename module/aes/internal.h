@@ -172,17 +172,43 @@ void aes_ni_ctr(const aes_ks *ks, int width, uint8_t ctr[16], const uint8_t *in,
  * 0^seedlen), the new Key to |key| and the new V to |v|. Key's schedule is expanded on the fly,
  * interleaved with the rounds (drbg_expand.h); no schedule is read or written, so a schedule the
  * caller keeps of Key is stale afterwards. Key, V, provided data and output are secret; |out_len|
- * is public. Only when fm_cpu_use(FM_CPU_AESNI). */
+ * is public. Only when fm_cpu_use(FM_CPU_AESNI). In drbg_ni.c. */
 void aes_ni_drbg_generate_small(uint8_t v[16], uint8_t key[32], uint8_t *out, size_t out_len,
                                 const uint8_t *provided);
 
 /* aes_vaes_drbg_generate_small is aes_ni_drbg_generate_small on 256-bit VAES registers, the
- * blocks two per register (aes_vaes.c). Only when fm_cpu_use(FM_CPU_AESNI | FM_CPU_VAES). */
+ * blocks two per register (drbg_vaes.c). Only when fm_cpu_use(FM_CPU_AESNI | FM_CPU_VAES). */
 void aes_vaes_drbg_generate_small(uint8_t v[16], uint8_t key[32], uint8_t *out, size_t out_len,
                                   const uint8_t *provided);
 
-/* aes_drbg_stack_wipe zeroizes the stack just below its caller's frame, where a fused generate
- * that the caller has just called may have spilled round keys or blocks. AES-NI CPUs only. */
+/* AES_DRBG_STACK_WIPE is how many bytes of stack aes_drbg_stack_wipe zeroizes below its
+ * caller's frame: where the fused generate's frame just was. With 15 round keys and up to 7
+ * blocks live, the compiler may spill round keys or cipher states there (secret), and C cannot
+ * name those slots; the wipe covers them. In optimized builds the largest such frame, return
+ * address, saved registers and 32-byte alignment included, is under 500 bytes with gcc 12 and
+ * clang 14 (the VAES kernel for 3-4 blocks). Sanitizer instrumentation and -O0 keep the schedule
+ * in memory instead: frames near 2 KiB with gcc 12 and ASan, 4.4 KiB with gcc 12 at -O0 (the VAES
+ * kernel), hence 8 KiB there. test_drbg_stack scans 4 KiB beyond this size after each kernel, in
+ * both kinds of build, so that a larger frame shows. A multiple of 16. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
+#define AES_DRBG_INSTRUMENTED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || !defined(__OPTIMIZE__)
+#define AES_DRBG_INSTRUMENTED 1
+#endif
+#if defined(AES_DRBG_INSTRUMENTED)
+#define AES_DRBG_STACK_WIPE 8192
+#else
+#define AES_DRBG_STACK_WIPE 640
+#endif
+static_assert(AES_DRBG_STACK_WIPE % 16 == 0, "the wipe stores 16 bytes at a time");
+
+/* aes_drbg_stack_wipe zeroizes AES_DRBG_STACK_WIPE bytes of stack just below its caller's frame,
+ * where a fused generate that the caller has just called may have spilled round keys or blocks.
+ * AES-NI CPUs only (drbg_ni.c). */
 void aes_drbg_stack_wipe(void);
 
 /* aes_ni_sse_ecb_encrypt: ECB encryption on 128-bit registers, eight blocks in flight (also the
@@ -228,6 +254,64 @@ void aes_ni_vaes256_cbc_decrypt(const aes_ks *ks, uint8_t iv[16], const uint8_t 
 /* aes_ni_vaes256_ctr: CTR on 256-bit registers, counters built in vector registers. */
 void aes_ni_vaes256_ctr(const aes_ks *ks, int width, uint8_t ctr[16], const uint8_t *in,
                         uint8_t *out, size_t nblocks);
+
+/* ---- Clearing the vector registers ------------------------------------------------------
+ * The kernels hold round keys, counter blocks, key stream and (fused DRBG) Key, V and output in
+ * vector registers, and the ABI lets a function return with anything in them. Left there, they
+ * reach memory whenever the registers are saved: the lazy-binding trampoline of the caller's next
+ * call, a signal frame, a core dump. So every kernel that held secrets in vector registers ends by
+ * zeroing the registers it may have used (all of the ones its target could give it), after its
+ * last store. Zeroing idioms; they cost a few cycles. The asm also clobbers memory, so that no
+ * store of a secret is moved after it, and says which registers it clobbers, so that the compiler
+ * keeps nothing in them across it. */
+
+/* AES_XMM0_15 is the clobber list of xmm0-15 (naming them covers ymm0-15 and zmm0-15 too). */
+#define AES_XMM0_15                                                                         \
+  "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", \
+      "xmm11", "xmm12", "xmm13", "xmm14", "xmm15"
+
+/* aes_clear_sse_registers zeroes xmm0-15 with legacy-SSE pxor: for code that runs on AES-NI CPUs
+ * without AVX. It leaves bits 128 and up of the AVX registers as they were; SSE code never writes
+ * them, and the AVX code clears its own. */
+static inline __attribute__((always_inline)) void aes_clear_sse_registers(void) {
+  __asm__ __volatile__(
+      "pxor %%xmm0, %%xmm0\n\tpxor %%xmm1, %%xmm1\n\tpxor %%xmm2, %%xmm2\n\t"
+      "pxor %%xmm3, %%xmm3\n\tpxor %%xmm4, %%xmm4\n\tpxor %%xmm5, %%xmm5\n\t"
+      "pxor %%xmm6, %%xmm6\n\tpxor %%xmm7, %%xmm7\n\tpxor %%xmm8, %%xmm8\n\t"
+      "pxor %%xmm9, %%xmm9\n\tpxor %%xmm10, %%xmm10\n\tpxor %%xmm11, %%xmm11\n\t"
+      "pxor %%xmm12, %%xmm12\n\tpxor %%xmm13, %%xmm13\n\tpxor %%xmm14, %%xmm14\n\t"
+      "pxor %%xmm15, %%xmm15"
+      :
+      :
+      : AES_XMM0_15, "memory");
+}
+
+/* aes_clear_avx_registers zeroes ymm0-15 (all of zmm0-15 too) with vzeroall. Only where the CPU
+ * has AVX (the VAES paths). It does not touch zmm16-31: see aes_clear_avx512_registers. */
+static inline __attribute__((always_inline)) void aes_clear_avx_registers(void) {
+  __asm__ __volatile__("vzeroall" : : : AES_XMM0_15, "memory");
+}
+
+/* aes_clear_avx512_registers zeroes all 32 zmm registers: vzeroall for zmm0-15, and an EVEX xor
+ * (which zeroes the whole register) for each of zmm16-31, which vzeroall leaves alone. Only in
+ * functions whose target includes AVX-512F (the compiler hands out zmm16-31 only there). */
+static inline __attribute__((always_inline, target("avx512f"))) void aes_clear_avx512_registers(
+    void) {
+  __asm__ __volatile__(
+      "vzeroall\n\t"
+      "vpxord %%xmm16, %%xmm16, %%xmm16\n\tvpxord %%xmm17, %%xmm17, %%xmm17\n\t"
+      "vpxord %%xmm18, %%xmm18, %%xmm18\n\tvpxord %%xmm19, %%xmm19, %%xmm19\n\t"
+      "vpxord %%xmm20, %%xmm20, %%xmm20\n\tvpxord %%xmm21, %%xmm21, %%xmm21\n\t"
+      "vpxord %%xmm22, %%xmm22, %%xmm22\n\tvpxord %%xmm23, %%xmm23, %%xmm23\n\t"
+      "vpxord %%xmm24, %%xmm24, %%xmm24\n\tvpxord %%xmm25, %%xmm25, %%xmm25\n\t"
+      "vpxord %%xmm26, %%xmm26, %%xmm26\n\tvpxord %%xmm27, %%xmm27, %%xmm27\n\t"
+      "vpxord %%xmm28, %%xmm28, %%xmm28\n\tvpxord %%xmm29, %%xmm29, %%xmm29\n\t"
+      "vpxord %%xmm30, %%xmm30, %%xmm30\n\tvpxord %%xmm31, %%xmm31, %%xmm31"
+      :
+      :
+      : AES_XMM0_15, "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23",
+        "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31", "memory");
+}
 
 /* aes_ctr_state is a counter block as a host-order 128-bit integer in two words, for the x86-64
  * fast paths (little-endian host, GCC/Clang builtins). The helpers below never branch on its

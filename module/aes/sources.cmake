@@ -1,9 +1,11 @@
-# Sources of module/aes/.
+# Sources of module/aes/: AES (portable, AES-NI, VAES), the fused CTR_DRBG kernels, GHASH and GCM.
 list(APPEND FIPSMOD_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/aes.c
   ${CMAKE_CURRENT_LIST_DIR}/aes_portable.c
   ${CMAKE_CURRENT_LIST_DIR}/aes_ni.c
   ${CMAKE_CURRENT_LIST_DIR}/aes_vaes.c
+  ${CMAKE_CURRENT_LIST_DIR}/drbg_ni.c
+  ${CMAKE_CURRENT_LIST_DIR}/drbg_vaes.c
   ${CMAKE_CURRENT_LIST_DIR}/ghash.c
   ${CMAKE_CURRENT_LIST_DIR}/ghash_clmul.c
   ${CMAKE_CURRENT_LIST_DIR}/gcm.c

@@ -1,7 +1,11 @@
 /* Bad input for every function of fipsmod/aes.h: NULL pointers, zero lengths (valid no-ops), key
  * sizes other than 16 and 32, lengths that are not block multiples, overlapping buffers, key
  * schedules that were never initialized or were wiped, bad counter widths and a bad *ks_used.
- * Every failing call must return the documented status and leave its output zeroed. */
+ * Every failing call must return the documented status and leave its output zeroed, except where
+ * the length itself is invalid: then the output is not touched at all. Huge claimed lengths on
+ * small buffers (a length past the end of the address space, more CTR32 blocks than the counter
+ * has left, not whole blocks) must be refused without a write past the buffer. */
+#include <stdint.h>
 #include <string.h>
 
 #include "fipsmod/aes.h"
@@ -12,6 +16,14 @@
 static uint8_t g_key[32] = {0x2b, 0x7e, 0x15, 0x16, 0x28, 0xae, 0xd2, 0xa6, 0xab, 0xf7, 0x15,
                             0x88, 0x09, 0xcf, 0x4f, 0x3c, 1,    2,    3,    4,    5,    6,
                             7,    8,    9,    10,   11,   12,   13,   14,   15,   16};
+
+/* all_fill: the |len| bytes at |p| still hold FILL (the call did not touch them). */
+static int all_fill(const uint8_t *p, size_t len) {
+  for (size_t i = 0; i < len; i++) {
+    if (p[i] != FILL) return 0;
+  }
+  return 1;
+}
 
 static void good_key(fm_aes_key *k, size_t len) {
   CHECK_EQ_INT(fm_aes_key_init(k, g_key, len), FM_OK);
@@ -77,12 +89,12 @@ static void test_ecb(block_fn fn, const char *name) {
   CHECK_EQ_INT(out[0], FILL);
   CHECK_EQ_INT(fn(&k, NULL, NULL, 0), FM_OK);
 
-  /* Lengths that are not block multiples. */
+  /* Lengths that are not block multiples: the length is the error, so out is not touched. */
   static const size_t bad_len[] = {1, 15, 17, 31, 63};
   for (size_t i = 0; i < sizeof bad_len / sizeof bad_len[0]; i++) {
     memset(out, FILL, sizeof out);
     CHECK_EQ_INT(fn(&k, in, out, bad_len[i]), FM_ERR_LENGTH);
-    CHECK(test_is_all_zero(out, bad_len[i]));
+    CHECK(all_fill(out, sizeof out));
   }
 
   /* NULL pointers. */
@@ -128,11 +140,11 @@ static void test_cbc(cbc_fn fn, const char *name) {
   CHECK_EQ_INT(fn(&k, iv, NULL, NULL, 0), FM_OK);
   CHECK_MEM(iv, iv0, 16);
 
-  /* Errors zero the output and leave the IV as it was. */
+  /* Errors leave the IV as it was and zero the output, unless the length is the error. */
   memcpy(iv, iv0, 16);
   memset(out, FILL, sizeof out);
   CHECK_EQ_INT(fn(&k, iv, in, out, 33), FM_ERR_LENGTH);
-  CHECK(test_is_all_zero(out, 33));
+  CHECK(all_fill(out, sizeof out));
   CHECK_MEM(iv, iv0, 16);
 
   memset(out, FILL, sizeof out);
@@ -225,7 +237,9 @@ static void test_ctr_stream(void) {
   fm_aes_key k;
   uint8_t ctr[16], ks[16], in[64] = {0}, out[64], buf[96];
   unsigned used;
-  memset(ctr, 0, sizeof ctr);
+  /* Not a CTR32 counter whose last 32 bits are 0: with key stream buffered, that would follow
+   * block 0xffffffff and have no block left (test_aes_modes tests it). */
+  memset(ctr, 0x11, sizeof ctr);
   good_key(&k, 16);
 
 /* EXPECT_STREAM_ERROR: |call| fails with |status|, zeroing outp[0..n), the key-stream buffer
@@ -300,6 +314,75 @@ static void test_ctr_stream(void) {
   if (test_failures) fprintf(stderr, "  in fm_aes_ctr_stream\n");
 }
 
+/* Huge claimed lengths on 64-byte buffers, with a good schedule and with bad ones (never
+ * initialized, NULL): every call is refused with the status of its first failing check, without
+ * writing past the buffer (a wipe of the claimed length would crash), and out, the IV and the
+ * counter keep their bytes. Lengths: SIZE_MAX (not whole blocks, and past the end of the address
+ * space), SIZE_MAX - 15 (whole blocks, past the end) and, for CTR32, 2^40 (fits in memory, but
+ * 2^36 blocks are more than a 32-bit counter has). */
+static void test_huge_claimed_lengths(void) {
+  fm_aes_key k, zero;
+  uint8_t iv[16], iv0[16], ks[16], in[64] = {0}, out[64];
+  unsigned used;
+  memset(iv0, 0x3c, sizeof iv0);
+  memset(&zero, 0, sizeof zero);
+  good_key(&k, 32);
+  const size_t past_end[] = {SIZE_MAX, SIZE_MAX - 15};
+  const fm_aes_key *keys[] = {&k, &zero, NULL};
+  const int key_status[] = {FM_ERR_LENGTH, FM_ERR_STATE, FM_ERR_BAD_ARGUMENT};
+  for (int kk = 0; kk < 3; kk++) {
+    for (int j = 0; j < 2; j++) {
+      const size_t len = past_end[j];
+      const int want = key_status[kk];
+      memset(out, FILL, sizeof out);
+      CHECK_EQ_INT(fm_aes_ecb_encrypt(keys[kk], in, out, len), want);
+      CHECK_EQ_INT(fm_aes_ecb_decrypt(keys[kk], in, out, len), want);
+      memcpy(iv, iv0, 16);
+      CHECK_EQ_INT(fm_aes_cbc_encrypt(keys[kk], iv, in, out, len), want);
+      CHECK_EQ_INT(fm_aes_cbc_decrypt(keys[kk], iv, in, out, len), want);
+      CHECK_MEM(iv, iv0, 16);
+      /* In place too: one buffer, the claim running past the end from it. */
+      CHECK_EQ_INT(fm_aes_ecb_encrypt(keys[kk], out, out, len), want);
+      CHECK_EQ_INT(fm_aes_ctr(keys[kk], FM_AES_CTR128, iv, in, out, len), want);
+      CHECK_EQ_INT(fm_aes_ctr(keys[kk], FM_AES_CTR32, iv, in, out, len), want);
+      CHECK_EQ_INT(fm_aes_ctr(keys[kk], FM_AES_CTR128, iv, out, out, len), want);
+      CHECK_MEM(iv, iv0, 16);
+      used = 16;
+      CHECK_EQ_INT(fm_aes_ctr_stream(keys[kk], FM_AES_CTR128, iv, ks, &used, in, out, len), want);
+      used = 5;
+      CHECK_EQ_INT(fm_aes_ctr_stream(keys[kk], FM_AES_CTR32, iv, ks, &used, in, out, len), want);
+      CHECK_EQ_INT(used, 16);
+      CHECK_MEM(iv, iv0, 16);
+      CHECK(all_fill(out, sizeof out));
+    }
+    /* A length that fits in memory, but not in the 32-bit counter. */
+    const size_t len = (size_t)1 << 40;
+    memset(out, FILL, sizeof out);
+    memcpy(iv, iv0, 16);
+    CHECK_EQ_INT(fm_aes_ctr(keys[kk], FM_AES_CTR32, iv, in, out, len), key_status[kk]);
+    used = 16;
+    CHECK_EQ_INT(fm_aes_ctr_stream(keys[kk], FM_AES_CTR32, iv, ks, &used, in, out, len),
+                 key_status[kk]);
+    CHECK_MEM(iv, iv0, 16);
+    CHECK(all_fill(out, sizeof out));
+  }
+  /* Bad arguments before the length: a bad width, a NULL counter or key-stream buffer, a bad
+   * *ks_used. The huge length is still not used to touch out. */
+  memset(out, FILL, sizeof out);
+  CHECK_EQ_INT(fm_aes_ctr(&k, (fm_aes_ctr_width)64, iv, in, out, SIZE_MAX), FM_ERR_BAD_ARGUMENT);
+  CHECK_EQ_INT(fm_aes_ctr(&k, FM_AES_CTR32, NULL, in, out, SIZE_MAX), FM_ERR_BAD_ARGUMENT);
+  CHECK_EQ_INT(fm_aes_cbc_encrypt(&k, NULL, in, out, SIZE_MAX), FM_ERR_BAD_ARGUMENT);
+  used = 16;
+  CHECK_EQ_INT(fm_aes_ctr_stream(&k, FM_AES_CTR32, iv, NULL, &used, in, out, SIZE_MAX),
+               FM_ERR_BAD_ARGUMENT);
+  used = 17;
+  CHECK_EQ_INT(fm_aes_ctr_stream(&k, FM_AES_CTR32, iv, ks, &used, in, out, SIZE_MAX),
+               FM_ERR_BAD_ARGUMENT);
+  CHECK(all_fill(out, sizeof out));
+  fm_aes_key_wipe(&k);
+  if (test_failures) fprintf(stderr, "  in huge claimed lengths\n");
+}
+
 int main(void) {
   test_key_init();
   test_key_wipe();
@@ -309,5 +392,6 @@ int main(void) {
   test_cbc(fm_aes_cbc_decrypt, "fm_aes_cbc_decrypt");
   test_ctr();
   test_ctr_stream();
+  test_huge_claimed_lengths();
   return test_main_result("test_aes_bad_input");
 }

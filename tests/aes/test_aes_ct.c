@@ -28,7 +28,10 @@ static void run_all(const uint8_t *key, size_t klen, const uint8_t iv[16], const
   CHECK_EQ_INT(fm_aes_cbc_decrypt(&k, chain, pt, out + 3 * LEN, LEN), FM_OK);
   memcpy(chain, iv, 16);
   CHECK_EQ_INT(fm_aes_ctr(&k, FM_AES_CTR128, chain, pt, out + 4 * LEN, LEN - 5), FM_OK);
+  /* CTR32 from a counter with room for the message (the 0xff bytes that exercise the CTR128
+   * carry can leave too few blocks before 0xffffffff): its top bit cleared. */
   memcpy(chain, iv, 16);
+  chain[12] &= 0x7f;
   CHECK_EQ_INT(fm_aes_ctr(&k, FM_AES_CTR32, chain, pt, out + 5 * LEN, LEN), FM_OK);
   CHECK_EQ_INT(fm_aes_key_wipe(&k), FM_OK);
 

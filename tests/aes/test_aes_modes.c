@@ -3,8 +3,10 @@
  * of fm_aes_ctr for a trailing partial block.
  *   - CTR128 across the 2^128 wrap (and across a 2^64 carry) is compared with OpenSSL's
  *     EVP_aes_*_ctr, whose counter is the whole 128-bit block.
- *   - CTR32 across the 2^32 wrap is compared with ECB encryption of the expected counter blocks:
- *     the last 32 bits wrap to 0 and the first 96 bits never change. */
+ *   - CTR32 across the 2^32 wrap (the internal kernel) is compared with ECB encryption of the
+ *     expected counter blocks: the last 32 bits wrap to 0 and the first 96 bits never change.
+ *   - CTR32 in the public API stops at the end of the counter space: up to counter 0xffffffff
+ *     it succeeds, one block further it fails with FM_ERR_LENGTH and writes nothing. */
 #include <openssl/evp.h>
 #include <string.h>
 
@@ -14,8 +16,17 @@
 
 /* Enough blocks that every path runs its widest loop and its tail (16-block passes + 5). */
 #define NBLK 53
+#define FILL 0xa5
 
 static test_rng g_rng;
+
+/* all_bytes_are: the |len| bytes at |p| all equal |v| (output a refused call left alone). */
+static int all_bytes_are(const uint8_t *p, uint8_t v, size_t len) {
+  for (size_t i = 0; i < len; i++) {
+    if (p[i] != v) return 0;
+  }
+  return 1;
+}
 
 static void openssl_ctr(size_t klen, const uint8_t *key, const uint8_t iv[16], const uint8_t *in,
                         uint8_t *out, size_t len) {
@@ -74,7 +85,33 @@ static void test_ctr128_wrap(const char *path) {
   }
 }
 
-static void test_ctr32_wrap_keeps_upper_96_bits(const char *path) {
+/* ctr32_counter_blocks writes the |n| CTR32 counter blocks that start at |iv|: the first 96 bits
+ * as they are, the last 32 bits incremented mod 2^32. */
+static void ctr32_counter_blocks(const uint8_t iv[16], size_t n, uint8_t *blocks) {
+  const uint32_t c0 =
+      (uint32_t)iv[12] << 24 | (uint32_t)iv[13] << 16 | (uint32_t)iv[14] << 8 | iv[15];
+  for (size_t b = 0; b < n; b++) {
+    const uint32_t c = c0 + (uint32_t)b; /* mod 2^32 */
+    memcpy(blocks + 16 * b, iv, 12);
+    blocks[16 * b + 12] = (uint8_t)(c >> 24);
+    blocks[16 * b + 13] = (uint8_t)(c >> 16);
+    blocks[16 * b + 14] = (uint8_t)(c >> 8);
+    blocks[16 * b + 15] = (uint8_t)c;
+  }
+}
+
+/* set_ctr32 sets the last 32 bits of |ctr| to |c| (big-endian). */
+static void set_ctr32(uint8_t ctr[16], uint32_t c) {
+  ctr[12] = (uint8_t)(c >> 24);
+  ctr[13] = (uint8_t)(c >> 16);
+  ctr[14] = (uint8_t)(c >> 8);
+  ctr[15] = (uint8_t)c;
+}
+
+/* The internal CTR32 kernel (aes_ctr32_blocks, for module-internal users that bound their own
+ * lengths) wraps the last 32 bits mod 2^32 and never changes the first 96, compared with ECB
+ * encryption of the expected counter blocks; the public API refuses the same requests. */
+static void test_ctr32_kernel_wraps_upper_96_bits_kept(const char *path) {
   static const char *const starts[] = {
       "000102030405060708090a0bfffffffe",
       "ffffffffffffffffffffffffffffffd3",
@@ -89,27 +126,119 @@ static void test_ctr32_wrap_keeps_upper_96_bits(const char *path) {
       CHECK(test_hex_decode(starts[s], iv, 16) == 16);
       fm_aes_key k;
       CHECK_EQ_INT(fm_aes_key_init(&k, key, klen), FM_OK);
-      const uint32_t c0 =
-          (uint32_t)iv[12] << 24 | (uint32_t)iv[13] << 16 | (uint32_t)iv[14] << 8 | iv[15];
-      for (int b = 0; b < NBLK; b++) {
-        const uint32_t c = c0 + (uint32_t)b; /* mod 2^32 */
-        memcpy(blocks + 16 * b, iv, 12);
-        blocks[16 * b + 12] = (uint8_t)(c >> 24);
-        blocks[16 * b + 13] = (uint8_t)(c >> 16);
-        blocks[16 * b + 14] = (uint8_t)(c >> 8);
-        blocks[16 * b + 15] = (uint8_t)c;
-      }
+      ctr32_counter_blocks(iv, NBLK, blocks);
       CHECK_EQ_INT(fm_aes_ecb_encrypt(&k, blocks, ref, sizeof blocks), FM_OK);
       for (size_t i = 0; i < sizeof pt; i++) ref[i] ^= pt[i];
+      aes_ks ks;
+      CHECK_EQ_INT(aes_ks_init_encrypt(&ks, key, klen), 1);
       memcpy(ctr, iv, 16);
-      CHECK_EQ_INT(fm_aes_ctr(&k, FM_AES_CTR32, ctr, pt, out, sizeof pt), FM_OK);
+      aes_ctr32_blocks(&ks, ctr, pt, out, NBLK);
       CHECK_MEM(out, ref, sizeof pt);
       CHECK_MEM(ctr, iv, 12);
-      const uint32_t end = c0 + NBLK;
-      CHECK_EQ_INT(ctr[12], (uint8_t)(end >> 24));
-      CHECK_EQ_INT(ctr[15], (uint8_t)end);
+      const uint32_t end = (uint32_t)(ctr[12] << 24 | ctr[13] << 16 | ctr[14] << 8 | ctr[15]);
+      const uint32_t c0 = (uint32_t)(iv[12] << 24 | iv[13] << 16 | iv[14] << 8 | iv[15]);
+      CHECK_EQ_INT(end, (uint32_t)(c0 + NBLK));
+      aes_ks_wipe(&ks);
+      memcpy(ctr, iv, 16);
+      CHECK_EQ_INT(fm_aes_ctr(&k, FM_AES_CTR32, ctr, pt, out, sizeof pt), FM_ERR_LENGTH);
+      CHECK_MEM(ctr, iv, 16);
       fm_aes_key_wipe(&k);
-      if (test_failures) fprintf(stderr, "  ctr32 wrap: path %s start %s\n", path, starts[s]);
+      if (test_failures) {
+        fprintf(stderr, "  ctr32 kernel wrap: path %s start %s\n", path, starts[s]);
+      }
+    }
+  }
+}
+
+/* FM_AES_CTR32 never wraps in the public API (SP 800-38A B.1: distinct counter blocks). A message
+ * whose last block uses counter 0xffffffff succeeds, one-shot and streamed, and gives the key
+ * stream of the expected counter blocks, leaving the last 32 bits at 0; one block more fails with
+ * FM_ERR_LENGTH before anything is written: output, counter and (streamed) the position are as
+ * they were, the buffered key stream dropped. Block counts reach every path's widest loop and
+ * tail; trailing partial blocks count as one. */
+static void test_ctr32_refuses_to_wrap(const char *path) {
+  static const size_t counts[] = {1, 2, 4, 5, 7, 8, 9, 16, 17, 31, 32, 33, NBLK};
+  uint8_t key[32], iv[16], ctr[16], ksbuf[16], pt[16 * (NBLK + 1)], out[16 * (NBLK + 1)],
+      blocks[16 * NBLK], ref[16 * NBLK];
+  const int failures_before = test_failures;
+  for (size_t klen = 16; klen <= 32; klen += 16) {
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+      for (int partial = 0; partial <= 1; partial++) {
+        const size_t n = counts[c];
+        const size_t len = partial ? 16 * n - 9 : 16 * n; /* n blocks either way */
+        test_rng_bytes(&g_rng, key, klen);
+        test_rng_bytes(&g_rng, pt, sizeof pt);
+        test_rng_bytes(&g_rng, iv, 12);
+        set_ctr32(iv, (uint32_t)(0x100000000ull - n)); /* the last block uses 0xffffffff */
+        fm_aes_key k;
+        CHECK_EQ_INT(fm_aes_key_init(&k, key, klen), FM_OK);
+        ctr32_counter_blocks(iv, n, blocks);
+        CHECK_EQ_INT(fm_aes_ecb_encrypt(&k, blocks, ref, 16 * n), FM_OK);
+        for (size_t i = 0; i < len; i++) ref[i] ^= pt[i];
+        uint8_t spent[16];
+        memcpy(spent, iv, 12);
+        set_ctr32(spent, 0);
+
+        /* One-shot, up to the boundary. */
+        memcpy(ctr, iv, 16);
+        CHECK_EQ_INT(fm_aes_ctr(&k, FM_AES_CTR32, ctr, pt, out, len), FM_OK);
+        CHECK_MEM(out, ref, len);
+        CHECK_MEM(ctr, spent, 16);
+
+        /* One-shot, one block past it: the counter starts one later (when that is not 2^32, a
+         * fresh start), or the message is one byte longer than its blocks hold. */
+        memset(out, FILL, sizeof out);
+        if (n >= 2) {
+          uint8_t late[16];
+          memcpy(late, iv, 16);
+          set_ctr32(late, (uint32_t)(0x100000000ull - n + 1));
+          memcpy(ctr, late, 16);
+          CHECK_EQ_INT(fm_aes_ctr(&k, FM_AES_CTR32, ctr, pt, out, len), FM_ERR_LENGTH);
+          CHECK(all_bytes_are(out, FILL, sizeof out));
+          CHECK_MEM(ctr, late, 16);
+        }
+        memcpy(ctr, iv, 16);
+        CHECK_EQ_INT(fm_aes_ctr(&k, FM_AES_CTR32, ctr, pt, out, 16 * n + 1), FM_ERR_LENGTH);
+        CHECK(all_bytes_are(out, FILL, sizeof out));
+        CHECK_MEM(ctr, iv, 16);
+
+        /* Streamed in two pieces, up to the boundary: the first piece ends inside a block and
+         * leaves key stream buffered (that of the last block, possibly), which the second uses
+         * before its new blocks. */
+        size_t first = 1 + (size_t)test_rng_below(&g_rng, len - 1);
+        if (first % 16 == 0) first--;
+        unsigned used = 16;
+        memcpy(ctr, iv, 16);
+        memset(out, FILL, sizeof out);
+        CHECK_EQ_INT(fm_aes_ctr_stream(&k, FM_AES_CTR32, ctr, ksbuf, &used, pt, out, first), FM_OK);
+        CHECK_EQ_INT(fm_aes_ctr_stream(&k, FM_AES_CTR32, ctr, ksbuf, &used, pt + first,
+                                       out + first, len - first),
+                     FM_OK);
+        CHECK_MEM(out, ref, len);
+        CHECK_MEM(ctr, spent, 16);
+
+        /* Streamed, the second piece one byte past the last block's end. */
+        used = 16;
+        memcpy(ctr, iv, 16);
+        CHECK_EQ_INT(fm_aes_ctr_stream(&k, FM_AES_CTR32, ctr, ksbuf, &used, pt, out, first), FM_OK);
+        uint8_t mid[16];
+        memcpy(mid, ctr, 16);
+        memset(out, FILL, sizeof out);
+        CHECK_EQ_INT(fm_aes_ctr_stream(&k, FM_AES_CTR32, ctr, ksbuf, &used, pt + first,
+                                       out + first, 16 * n + 1 - first),
+                     FM_ERR_LENGTH);
+        CHECK(all_bytes_are(out, FILL, sizeof out));
+        CHECK_MEM(ctr, mid, 16);
+        CHECK_EQ_INT(used, 16);
+        CHECK(test_is_all_zero(ksbuf, sizeof ksbuf));
+
+        fm_aes_key_wipe(&k);
+        if (test_failures != failures_before) {
+          fprintf(stderr, "  ctr32 boundary: path %s klen %zu blocks %zu len %zu\n", path, klen, n,
+                  len);
+          return;
+        }
+      }
     }
   }
 }
@@ -124,7 +253,12 @@ static void test_ctr_stream_any_split(const char *path) {
     const size_t len = (size_t)test_rng_below(&g_rng, LEN + 1);
     test_rng_bytes(&g_rng, key, klen);
     test_rng_bytes(&g_rng, iv, 16);
-    if (trial % 5 == 0) memset(iv + 8, 0xff, 8); /* near a carry */
+    if (trial % 5 == 0) {
+      /* Near a carry; for CTR32 right at the end of the counter space: the last block uses
+       * 0xffffffff. */
+      memset(iv + 8, 0xff, 8);
+      if (width == FM_AES_CTR32) set_ctr32(iv, (uint32_t)(0x100000000ull - (len + 15) / 16));
+    }
     test_rng_bytes(&g_rng, pt, len);
     fm_aes_key k;
     CHECK_EQ_INT(fm_aes_key_init(&k, key, klen), FM_OK);
@@ -222,7 +356,8 @@ int main(void) {
     const char *name = aes_test_path_name(paths[i]);
     aes_limit_path_for_testing(paths[i]);
     test_ctr128_wrap(name);
-    test_ctr32_wrap_keeps_upper_96_bits(name);
+    test_ctr32_kernel_wraps_upper_96_bits_kept(name);
+    test_ctr32_refuses_to_wrap(name);
     test_ctr_stream_any_split(name);
     test_cbc_chaining_across_calls(name);
   }
