@@ -1,8 +1,8 @@
 /* libFuzzer target: fm_rsa_verify_pkcs1v15 with a fuzzed signature or encoded message and a
  * fuzzed message against the fixed key (input layout in fuzz_verify.h).
  * Properties: the status is FM_OK or FM_ERR_VERIFY (FM_ERR_UNSUPPORTED for an unknown hash);
- * with an encoded message, FM_OK exactly when it is the one RFC 8017 9.2 builds (the
- * verification is strict), checked against the encoding built here. */
+ * with an encoded message (modes 1 and 2), FM_OK exactly when it is the one RFC 8017 9.2 builds
+ * (the verification is strict), checked against the encoder written here. */
 #include "tests/fuzz/fuzz_verify.h"
 
 /* RFC 8017 9.2 note 1: the DER DigestInfo prefixes. */
@@ -37,28 +37,44 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz_input in = {data, size};
-  int em_mode = fuzz_byte(&in) & 1, known;
+  int mode = fuzz_byte(&in) % 3, known;
   size_t hlen;
   fm_hash_alg hash = fuzz_hash(fuzz_byte(&in), &known, &hlen);
-  const uint8_t *f, *s;
-  size_t f_len, s_len;
+  const uint8_t *f;
+  size_t f_len;
   fuzz_field(&in, &f, &f_len);
+  const uint8_t *msg = in.p;
+  size_t msg_len = in.n;
+
   static uint8_t sig[FUZZ_K];
   uint8_t em[FUZZ_K];
-  if (!fuzz_make_signature(em_mode, f, f_len, sig, &s, &s_len, em)) return 0;
+  const uint8_t *s = f;
+  size_t s_len = f_len;
+  if (mode == 1) {
+    if (!fuzz_em_from_field(f, f_len, em) || !fuzz_sign_em(f, f_len, sig)) return 0;
+  } else if (mode == 2) {
+    if (!known) return 0;
+    reference_em(hash, hlen, msg, msg_len, em);
+    fuzz_apply_edits(f, f_len, em);
+    if (!fuzz_sign_em(em, FUZZ_K, sig)) return 0;
+  }
+  if (mode != 0) {
+    s = sig;
+    s_len = FUZZ_K;
+  }
 
-  int st = fm_rsa_verify_pkcs1v15(g_public, hash, in.p, in.n, s, s_len);
+  int st = fm_rsa_verify_pkcs1v15(g_public, hash, msg, msg_len, s, s_len);
   if (!known) {
     FUZZ_ASSERT(st == FM_ERR_UNSUPPORTED);
   } else {
     FUZZ_ASSERT(st == FM_OK || st == FM_ERR_VERIFY);
-    if (em_mode) {
+    if (mode != 0) {
       uint8_t want[FUZZ_K];
-      reference_em(hash, hlen, in.p, in.n, want);
+      reference_em(hash, hlen, msg, msg_len, want);
       FUZZ_ASSERT((st == FM_OK) == (memcmp(em, want, FUZZ_K) == 0));
     }
     /* The private key verifies the same way. */
-    FUZZ_ASSERT(fm_rsa_verify_pkcs1v15(g_private, hash, in.p, in.n, s, s_len) == st);
+    FUZZ_ASSERT(fm_rsa_verify_pkcs1v15(g_private, hash, msg, msg_len, s, s_len) == st);
   }
   fuzz_require_operational();
   return 0;

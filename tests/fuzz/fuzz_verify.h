@@ -1,10 +1,17 @@
 /* What the two verification targets share: the fixed key (fuzz_key.h) as a private key, which
  * makes signatures of fuzzed encoded messages with RSASP1, and as a public key, which verifies;
- * and the input layout. Input: a mode byte (bit 0: 0 = the field is the signature, 1 = the field
- * is an encoded message EM that is first signed with RSASP1, so the fuzzer reaches the decoder
- * directly), a hash byte (1, 2, 3: SHA-256/384/512; any other value is passed through as an
- * unknown hash), [PSS only: a salt-length byte, 0xff = FM_RSA_PSS_SALT_LEN_ANY], field(signature
- * or EM), and the message: the rest of the input. */
+ * and the input layout:
+ *   a mode byte, mode % 3:
+ *     0  the field is the signature;
+ *     1  the field is an encoded message EM, signed with RSASP1 first, so that the fuzzer reaches
+ *        the decoder directly;
+ *     2  the field is a list of edits (3 bytes each: a 2-byte offset into EM, modulo its length,
+ *        and a byte XORed in there) applied to the valid EM that the target builds for the
+ *        message with its own encoder, then signed with RSASP1: every input is a near miss;
+ *   a hash byte (1, 2, 3: SHA-256/384/512; any other value is passed through as an unknown hash),
+ *   [PSS only: a salt-length byte, 0xff = FM_RSA_PSS_SALT_LEN_ANY],
+ *   the field (fuzz_util.h: a 2-byte big-endian length, then the bytes),
+ *   and the message: the rest of the input. */
 #ifndef FIPSMOD_TESTS_FUZZ_VERIFY_H
 #define FIPSMOD_TESTS_FUZZ_VERIFY_H
 
@@ -40,32 +47,35 @@ static fm_hash_alg fuzz_hash(uint8_t b, int *ok, size_t *hlen) {
   return (fm_hash_alg)b;
 }
 
-/* fuzz_make_signature: in signature mode the field itself; in EM mode RSASP1 of the field into
- * sig (the EM, as a number below n, left-padded to FUZZ_K bytes, goes to em). Returns 0 when the
- * EM is not below n (nothing to verify). */
-static int fuzz_make_signature(int em_mode, const uint8_t *f, size_t f_len, uint8_t *sig,
-                               const uint8_t **s, size_t *s_len, uint8_t em[FUZZ_K]) {
-  if (!em_mode) {
-    *s = f;
-    *s_len = f_len;
-    return 1;
+/* fuzz_apply_edits XORs the edits of |f| (mode 2) into em. */
+static void fuzz_apply_edits(const uint8_t *f, size_t f_len, uint8_t em[FUZZ_K]) {
+  for (size_t i = 0; i + 3 <= f_len; i += 3) {
+    em[(((size_t)f[i] << 8) | f[i + 1]) % FUZZ_K] ^= f[i + 2];
   }
+}
+
+/* fuzz_sign_em signs em (FUZZ_K bytes) with RSASP1 into sig. Returns 0 when em is not below n. */
+static int fuzz_sign_em(const uint8_t *em, size_t em_len, uint8_t sig[FUZZ_K]) {
   size_t len = 0;
-  int st = fm_rsa_rsasp1(g_private, f, f_len, sig, FUZZ_K, &len);
+  int st = fm_rsa_rsasp1(g_private, em, em_len, sig, FUZZ_K, &len);
   if (st != FM_OK) {
     FUZZ_ASSERT(st == FM_ERR_OUT_OF_RANGE || st == FM_ERR_BAD_ARGUMENT);
     return 0;
   }
   FUZZ_ASSERT(len == FUZZ_K);
+  return 1;
+}
+
+/* fuzz_em_from_field: mode 1's EM, the field as a number left-padded to FUZZ_K bytes. Returns 0
+ * when it is wider. */
+static int fuzz_em_from_field(const uint8_t *f, size_t f_len, uint8_t em[FUZZ_K]) {
   while (f_len > 0 && f[0] == 0) {
     f++;
     f_len--;
   }
-  FUZZ_ASSERT(f_len <= FUZZ_K);
+  if (f_len > FUZZ_K) return 0;
   memset(em, 0, FUZZ_K - f_len);
   memcpy(em + FUZZ_K - f_len, f, f_len);
-  *s = sig;
-  *s_len = len;
   return 1;
 }
 

@@ -100,9 +100,9 @@ write("fuzz_rsa_import_private", "siggen15-nd",
       b"\2" + b"".join(field(be(int(x, 16))) for x in m.groups()))
 
 # ---- RSA verify -----------------------------------------------------------------------------
-# Both targets: mode byte (bit 0: 0 = the field is the signature, 1 = the field is an encoded
-# message that the target signs with RSASP1 first), hash byte, [PSS: salt-length byte], field,
-# then the message (the rest).
+# Both targets (fuzz_verify.h): mode byte (0: the field is the signature, 1: an encoded message
+# the target signs with RSASP1, 2: edits to the valid encoded message the target builds), hash
+# byte, [PSS: salt-length byte], field, then the message (the rest).
 DI = {1: bytes.fromhex("3031300d060960864801650304020105000420"),
       2: bytes.fromhex("3041300d060960864801650304020205000430"),
       3: bytes.fromhex("3051300d060960864801650304020305000440")}
@@ -143,12 +143,17 @@ for h in (1, 2, 3):
     em = pkcs1_em(h, msg)
     write("fuzz_rsa_verify_pkcs1", "sig-h%d" % h, bytes([0, h]) + field(sign(em)) + msg)
     write("fuzz_rsa_verify_pkcs1", "em-h%d" % h, bytes([1, h]) + field(em) + msg)
+    write("fuzz_rsa_verify_pkcs1", "edit-h%d-none" % h, bytes([2, h]) + field(b"") + msg)
+    write("fuzz_rsa_verify_pkcs1", "edit-h%d-one" % h, bytes([2, h]) + field(b"\0\x10\x01") + msg)
     for slen in (0, 32):
         salt = hashlib.sha256(b"salt" + bytes([h, slen])).digest()[:slen]
         em = pss_em(h, msg, salt)
         write("fuzz_rsa_verify_pss", "sig-h%d-s%d" % (h, slen), bytes([0, h, slen]) + field(sign(em)) + msg)
         write("fuzz_rsa_verify_pss", "em-h%d-s%d" % (h, slen), bytes([1, h, slen]) + field(em) + msg)
         write("fuzz_rsa_verify_pss", "em-h%d-any%d" % (h, slen), bytes([1, h, 0xff]) + field(em) + msg)
+        write("fuzz_rsa_verify_pss", "edit-h%d-s%d" % (h, slen), bytes([2, h, slen]) + field(b"") + msg)
+    write("fuzz_rsa_verify_pss", "edit-h%d-any" % h, bytes([2, h, 0xff]) + field(b"") + msg)
+    write("fuzz_rsa_verify_pss", "edit-h%d-one" % h, bytes([2, h, 32]) + field(b"\0\xff\x01") + msg)
 
 # ---- KAT runner: CAVP files -------------------------------------------------------------------
 def cavp_cut(rel, cases_per_section, start_key, section=None, sections=None):
