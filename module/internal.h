@@ -173,13 +173,6 @@ int fm_refuse(int status, void *out, size_t len);
 /* fm_refuse2 is fm_refuse for a call with two outputs (a buffer and the length it wrote, say). */
 int fm_refuse2(int status, void *out1, size_t len1, void *out2, size_t len2);
 
-/* FM_CHECK_OPERATIONAL is the old gate (a hidden return that wipes nothing). It goes away as the
- * services move to fm_service_gate and fm_refuse (issue 10); do not add new uses. */
-#define FM_CHECK_OPERATIONAL()                                                                      \
-  do {                                                                                             \
-    if (!fm_module_operational()) return FM_ERR_NOT_OPERATIONAL;                                  \
-  } while (0)
-
 /* fm_module_begin_selftest moves OPERATIONAL to SELF_TEST for an on-demand run (FM_OK, also when
  * already in SELF_TEST); FM_ERR_NOT_OPERATIONAL from UNINITIALIZED or ERROR. For selftest/ only. */
 int fm_module_begin_selftest(void);

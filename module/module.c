@@ -20,7 +20,7 @@ static _Atomic(const char *) g_error_reason = NULL;
 /* Set on the thread that runs the self-tests, so that the known-answer tests go through the same
  * public entry points users call while every other thread is refused. Only this thread reads or
  * writes its own copy. */
-static _Thread_local bool tl_selftest_thread;
+static __thread bool tl_selftest_thread __attribute__((tls_model("initial-exec")));
 
 void fm_selftest_thread_enter(void) { tl_selftest_thread = true; }
 void fm_selftest_thread_leave(void) { tl_selftest_thread = false; }

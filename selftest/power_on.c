@@ -47,8 +47,8 @@ static _Atomic int g_deferred_done[FM_ST_COUNT];
 
 /* This thread is running self-tests (a service a test calls must not start a nested run), or
  * is inside a self-test callback (which must not start a run). */
-static _Thread_local bool tl_running;
-static _Thread_local bool tl_in_callback;
+static __thread bool tl_running __attribute__((tls_model("initial-exec")));
+static __thread bool tl_in_callback __attribute__((tls_model("initial-exec")));
 
 /* ---- Failure injection (test-hooks builds only) ------------------------------------------ */
 

@@ -61,6 +61,30 @@ static bool key_usable(const gcm_key_state *s) {
          (s->gh.npow == 1 || s->gh.npow == 16);
 }
 
+/* ---- Vector registers ------------------------------------------------------------------
+ * The kernels GCM runs (AES, GHASH, the stitched VAES kernel) leave round keys, H powers, key
+ * stream and text in vector registers, where a signal frame or a lazy-binding trampoline can
+ * write them to memory. Each step below that ran a kernel ends by zeroing every vector register
+ * the CPU's widest path could have used (module/aes/internal.h). */
+
+__attribute__((target("avx512f"), noinline)) static void gcm_clear_avx512(void) {
+  aes_clear_avx512_registers();
+}
+
+__attribute__((target("avx"), noinline)) static void gcm_clear_avx(void) {
+  aes_clear_avx_registers();
+}
+
+static void gcm_clear_registers(void) {
+  if (fm_cpu_use(FM_CPU_AVX512)) {
+    gcm_clear_avx512();
+  } else if (fm_cpu_use(FM_CPU_AVX2)) {
+    gcm_clear_avx();
+  } else {
+    aes_clear_sse_registers();
+  }
+}
+
 static int key_init(fm_gcm_key *k, const uint8_t *key, size_t key_len, const uint8_t *fixed,
                     bool counter) {
   int st = fm_service_gate();
@@ -87,6 +111,7 @@ static int key_init(fm_gcm_key *k, const uint8_t *key, size_t key_len, const uin
   s->iv_mode = counter ? GCM_IV_COUNTER : GCM_IV_RBG;
   if (counter) memcpy(s->fixed, fixed, FM_GCM_FIXED_LEN);
   s->magic = GCM_KEY_MAGIC;
+  gcm_clear_registers();
   return FM_OK;
 }
 
@@ -207,6 +232,7 @@ static void ctx_start(gcm_ctx_state *c, const gcm_key_state *k, const uint8_t *i
   c->phase = PHASE_AAD;
   c->decrypt = decrypt;
   c->magic = GCM_CTX_MAGIC;
+  gcm_clear_registers();
 }
 
 static void ctx_aad(gcm_ctx_state *c, const uint8_t *aad, size_t len) {
@@ -225,6 +251,7 @@ static void ctx_aad(gcm_ctx_state *c, const uint8_t *aad, size_t len) {
   aad += len - len % 16;
   memcpy(c->partial, aad, len % 16);
   c->npartial = (uint32_t)(len % 16);
+  gcm_clear_registers();
 }
 
 /* end_aad pads the AAD's last partial block with zeros (the 0^v of 7.1 step 5). */
@@ -252,7 +279,10 @@ static void ctx_text(gcm_ctx_state *c, const uint8_t *in, uint8_t *out, size_t l
       *out++ = y;
       len--;
     }
-    if (c->npartial < 16) return;
+    if (c->npartial < 16) {
+      gcm_clear_registers(); /* end_aad may have run GHASH */
+      return;
+    }
     ghash_blocks(&k->gh, c->y, c->partial, 1);
     c->npartial = 0;
   }
@@ -291,6 +321,7 @@ static void ctx_text(gcm_ctx_state *c, const uint8_t *in, uint8_t *out, size_t l
     }
     c->npartial = (uint32_t)rest;
   }
+  gcm_clear_registers();
 }
 
 /* ctx_tag computes the full tag (7.1 steps 5-6): GHASH over the padded last block and the
@@ -314,6 +345,7 @@ static void ctx_tag(gcm_ctx_state *c, uint8_t tag[16]) {
   aes_encrypt_block(&k->ks, c->j0, tag);
   for (int i = 0; i < 16; i++) tag[i] ^= s[i];
   fm_zeroize(s, sizeof s);
+  gcm_clear_registers();
 }
 
 /* ---- Argument checks ---------------------------------------------------------------------- */

@@ -128,7 +128,7 @@ typedef struct rsa_blinding {
 /* The calling thread's pair, allocated on its first private-key operation. A pointer rather than
  * the 4 KiB pair itself keeps the module's thread-local block small enough for dlopen's static
  * TLS reserve. */
-static _Thread_local rsa_blinding *tl_blinding;
+static __thread rsa_blinding *tl_blinding __attribute__((tls_model("initial-exec")));
 
 /* g_blinding_lock protects g_blinding_list and g_blinding_key_ok's transition to 0; see above for
  * who takes it. g_blinding_key is created once (g_blinding_once); g_blinding_key_ok is set after

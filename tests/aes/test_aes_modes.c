@@ -135,8 +135,10 @@ static void test_ctr32_kernel_wraps_upper_96_bits_kept(const char *path) {
       aes_ctr32_blocks(&ks, ctr, pt, out, NBLK);
       CHECK_MEM(out, ref, sizeof pt);
       CHECK_MEM(ctr, iv, 12);
-      const uint32_t end = (uint32_t)(ctr[12] << 24 | ctr[13] << 16 | ctr[14] << 8 | ctr[15]);
-      const uint32_t c0 = (uint32_t)(iv[12] << 24 | iv[13] << 16 | iv[14] << 8 | iv[15]);
+      const uint32_t end = (uint32_t)ctr[12] << 24 | (uint32_t)ctr[13] << 16 |
+                           (uint32_t)ctr[14] << 8 | ctr[15];
+      const uint32_t c0 = (uint32_t)iv[12] << 24 | (uint32_t)iv[13] << 16 |
+                          (uint32_t)iv[14] << 8 | iv[15];
       CHECK_EQ_INT(end, (uint32_t)(c0 + NBLK));
       aes_ks_wipe(&ks);
       memcpy(ctr, iv, 16);

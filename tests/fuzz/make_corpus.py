@@ -221,3 +221,10 @@ for name, rel, per, groups in [
          lambda g: g.get("sha") == "SHA-256"),
         ("wp-rsa-pss", "wycheproof/rsa_pss_2048_sha256_mgf1_32_test.json", 4, None)]:
     write("fuzz_kat_json", name, json_cut(rel, per, groups))
+
+
+# ---- Key files: OpenSSL's encodings of tests/vectors/keys, DER and PEM -------------------------
+for name in ["rsa2048-pkcs8.der", "rsa2048-pkcs1.der", "rsa2048-spki.der", "rsa2048-pkcs1-pub.der",
+             "rsa2048-spki.pem", "rsa2048-pkcs1.pem", "rsa1024-spki.pem", "rsapss2048-pkcs8.pem"]:
+    with open(os.path.join(VEC, "keys", name), "rb") as f:
+        write("fuzz_keyfile_decode", name, f.read())
