@@ -14,23 +14,11 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "fipsmod/fipsmod.h"
 
 /* The largest file these commands read: a message to sign, or a key. */
 #define MAX_INPUT (UINT64_C(1) << 30)
-
-/* opt_is is true when |arg| is the option |name| written with one dash or two. */
-static int opt_is(const char *arg, const char *name) {
-  if (arg[0] != '-') return 0;
-  arg += arg[1] == '-' ? 2 : 1;
-  return strcmp(arg, name) == 0;
-}
-
-static int wants_help(int argc, char **argv) {
-  for (int i = 1; i < argc; i++)
-    if (opt_is(argv[i], "help") || strcmp(argv[i], "-h") == 0) return 1;
-  return 0;
-}
 
 /* wipe_free zeroizes and frees a buffer that may hold a private key. */
 static void wipe_free(uint8_t *p, size_t n) {
@@ -116,7 +104,7 @@ static int save_key(const char *cmd, const fm_rsa_key *key, fm_key_format format
   if (st == FM_OK && out == NULL) st = FM_ERR_NO_MEMORY;
   if (st == FM_OK) st = fm_rsa_key_encode(key, format, enc, out, need, &need);
   if (st != FM_OK) {
-    fprintf(stderr, "fipsmod %s: %s\n", cmd, fm_strerror(st));
+    cli_report_status(cmd, st);
     wipe_free(out, need);
     return 1;
   }
@@ -137,17 +125,17 @@ static const char k_keygen_usage[] =
     "  Exit status: 0 written, 1 generation failed, 2 usage error or unwritable file.\n";
 
 int cmd_keygen(int argc, char **argv) {
-  if (wants_help(argc, argv)) return fputs(k_keygen_usage, stdout) == EOF;
+  if (cli_wants_help(argc, argv)) return fputs(k_keygen_usage, stdout) == EOF;
   const char *bits = NULL, *out = NULL;
   int pkcs1 = 0, der = 0;
   for (int i = 1; i < argc; i++) {
-    if (opt_is(argv[i], "rsa") && i + 1 < argc) {
+    if (cli_opt_is(argv[i], "rsa") && i + 1 < argc) {
       bits = argv[++i];
-    } else if (opt_is(argv[i], "out") && i + 1 < argc) {
+    } else if (cli_opt_is(argv[i], "out") && i + 1 < argc) {
       out = argv[++i];
-    } else if (opt_is(argv[i], "pkcs1")) {
+    } else if (cli_opt_is(argv[i], "pkcs1")) {
       pkcs1 = 1;
-    } else if (opt_is(argv[i], "der")) {
+    } else if (cli_opt_is(argv[i], "der")) {
       der = 1;
     } else {
       fputs(k_keygen_usage, stderr);
@@ -162,7 +150,7 @@ int cmd_keygen(int argc, char **argv) {
   fm_rsa_key *key = NULL;
   int st = fm_rsa_key_generate((unsigned)atoi(bits), &key);
   if (st != FM_OK) {
-    fprintf(stderr, "fipsmod keygen: %s\n", fm_strerror(st));
+    cli_report_status("keygen", st);
     return 1;
   }
   int rc = save_key("keygen", key, pkcs1 ? FM_KEY_PKCS1_PRIVATE : FM_KEY_PKCS8_PRIVATE, der, out);
@@ -177,15 +165,15 @@ static const char k_pubkey_usage[] =
     "  Exit status: 0 written, 1 failed, 2 usage error or unreadable key.\n";
 
 int cmd_pubkey(int argc, char **argv) {
-  if (wants_help(argc, argv)) return fputs(k_pubkey_usage, stdout) == EOF;
+  if (cli_wants_help(argc, argv)) return fputs(k_pubkey_usage, stdout) == EOF;
   const char *in = NULL, *out = NULL;
   int pkcs1 = 0, der = 0;
   for (int i = 1; i < argc; i++) {
-    if (opt_is(argv[i], "out") && i + 1 < argc) {
+    if (cli_opt_is(argv[i], "out") && i + 1 < argc) {
       out = argv[++i];
-    } else if (opt_is(argv[i], "pkcs1")) {
+    } else if (cli_opt_is(argv[i], "pkcs1")) {
       pkcs1 = 1;
-    } else if (opt_is(argv[i], "der")) {
+    } else if (cli_opt_is(argv[i], "der")) {
       der = 1;
     } else if (in == NULL && (argv[i][0] != '-' || strcmp(argv[i], "-") == 0)) {
       in = argv[i];
@@ -217,17 +205,17 @@ struct sig_opts {
 static int parse_sig_opts(int argc, char **argv, int verify, struct sig_opts *o) {
   memset(o, 0, sizeof *o);
   for (int i = 1; i < argc; i++) {
-    if (opt_is(argv[i], "key") && i + 1 < argc) {
+    if (cli_opt_is(argv[i], "key") && i + 1 < argc) {
       o->key = argv[++i];
-    } else if (opt_is(argv[i], "hash") && i + 1 < argc) {
+    } else if (cli_opt_is(argv[i], "hash") && i + 1 < argc) {
       o->hash_name = argv[++i];
-    } else if (verify && opt_is(argv[i], "sig") && i + 1 < argc) {
+    } else if (verify && cli_opt_is(argv[i], "sig") && i + 1 < argc) {
       o->sig = argv[++i];
-    } else if (!verify && opt_is(argv[i], "out") && i + 1 < argc) {
+    } else if (!verify && cli_opt_is(argv[i], "out") && i + 1 < argc) {
       o->out = argv[++i];
-    } else if (opt_is(argv[i], "pss")) {
+    } else if (cli_opt_is(argv[i], "pss")) {
       o->pss = 1;
-    } else if (opt_is(argv[i], "pkcs1")) {
+    } else if (cli_opt_is(argv[i], "pkcs1")) {
       o->pkcs1 = 1;
     } else if (o->file == NULL && (argv[i][0] != '-' || strcmp(argv[i], "-") == 0)) {
       o->file = argv[i];
@@ -258,7 +246,7 @@ static const char k_sign_usage[] =
     "  Exit status: 0 signed, 1 signing failed, 2 usage error or unreadable input.\n";
 
 int cmd_sign(int argc, char **argv) {
-  if (wants_help(argc, argv)) return fputs(k_sign_usage, stdout) == EOF;
+  if (cli_wants_help(argc, argv)) return fputs(k_sign_usage, stdout) == EOF;
   struct sig_opts o;
   if (parse_sig_opts(argc, argv, 0, &o) != 0) {
     fputs(k_sign_usage, stderr);
@@ -279,7 +267,7 @@ int cmd_sign(int argc, char **argv) {
   free(msg);
   (void)fm_rsa_key_free(key);
   if (st != FM_OK) {
-    fprintf(stderr, "fipsmod sign: %s\n", fm_strerror(st));
+    cli_report_status("sign", st);
     return 1;
   }
   if (write_all(o.out, sig, sig_len, 0) != 0) {
@@ -296,7 +284,7 @@ static const char k_verify_usage[] =
     "  Exit status: 0 the signature is valid, 1 it is not, 2 usage error or unreadable input.\n";
 
 int cmd_verify(int argc, char **argv) {
-  if (wants_help(argc, argv)) return fputs(k_verify_usage, stdout) == EOF;
+  if (cli_wants_help(argc, argv)) return fputs(k_verify_usage, stdout) == EOF;
   struct sig_opts o;
   if (parse_sig_opts(argc, argv, 1, &o) != 0) {
     fputs(k_verify_usage, stderr);
@@ -326,6 +314,6 @@ int cmd_verify(int argc, char **argv) {
     puts("Verification failure");
     return 1;
   }
-  fprintf(stderr, "fipsmod verify: %s\n", fm_strerror(st));
+  cli_report_status("verify", st);
   return 2;
 }
