@@ -87,6 +87,11 @@ static int load_key(const char *cmd, const char *path, fm_rsa_key **key) {
   }
   int st = fm_rsa_key_decode(buf, n, key);
   wipe_free(buf, n);
+  if (st == FM_ERR_NOT_OPERATIONAL) {
+    /* The module refused, not the file: say why, and exit as every refusal does. */
+    cli_report_status(cmd, st);
+    return 1;
+  }
   if (st != FM_OK) {
     fprintf(stderr, "fipsmod %s: %s: %s\n", cmd, path, fm_strerror(st));
     return 2;
@@ -122,7 +127,8 @@ static const char k_keygen_usage[] =
     "usage: fipsmod keygen --rsa BITS [--out FILE] [--pkcs1] [--der]\n"
     "  Generates an RSA key (BITS = 2048, 3072 or 4096; e = 65537) and writes it as PKCS#8\n"
     "  PEM (--pkcs1: PKCS#1 RSAPrivateKey; --der: DER) to FILE (mode 0600) or standard output.\n"
-    "  Exit status: 0 written, 1 generation failed, 2 usage error or unwritable file.\n";
+    "  Exit status: 0 written, 1 generation failed or the module is not\n"
+    "  operational (the reason is printed), 2 usage error or unwritable file.\n";
 
 int cmd_keygen(int argc, char **argv) {
   if (cli_wants_help(argc, argv)) return fputs(k_keygen_usage, stdout) == EOF;
@@ -162,7 +168,8 @@ static const char k_pubkey_usage[] =
     "usage: fipsmod pubkey KEY [--out FILE] [--pkcs1] [--der]\n"
     "  Writes the public key of KEY (PEM or DER; PKCS#1, PKCS#8 or SPKI) as SubjectPublicKeyInfo\n"
     "  PEM (--pkcs1: PKCS#1 RSAPublicKey; --der: DER) to FILE or standard output.\n"
-    "  Exit status: 0 written, 1 failed, 2 usage error or unreadable key.\n";
+    "  Exit status: 0 written, 1 failed or the module is not operational (the\n"
+    "  reason is printed), 2 usage error or unreadable key.\n";
 
 int cmd_pubkey(int argc, char **argv) {
   if (cli_wants_help(argc, argv)) return fputs(k_pubkey_usage, stdout) == EOF;
@@ -243,7 +250,8 @@ static const char k_sign_usage[] =
     "  Signs FILE (\"-\": standard input) with the private KEY (PEM or DER, PKCS#1 or PKCS#8):\n"
     "  RSASSA-PSS with MGF1 and a salt as long as the hash, or RSASSA-PKCS1-v1_5. Writes the raw\n"
     "  signature to SIG or standard output.\n"
-    "  Exit status: 0 signed, 1 signing failed, 2 usage error or unreadable input.\n";
+    "  Exit status: 0 signed, 1 signing failed or the module is not\n"
+    "  operational (the reason is printed), 2 usage error or unreadable input.\n";
 
 int cmd_sign(int argc, char **argv) {
   if (cli_wants_help(argc, argv)) return fputs(k_sign_usage, stdout) == EOF;
@@ -281,7 +289,8 @@ static const char k_verify_usage[] =
     "usage: fipsmod verify --key KEY (--pss|--pkcs1) --hash sha256|sha384|sha512 --sig SIG FILE\n"
     "  Verifies the raw signature SIG over FILE (\"-\": standard input) with KEY (a private or a\n"
     "  public key, PEM or DER; PSS expects a salt as long as the hash).\n"
-    "  Exit status: 0 the signature is valid, 1 it is not, 2 usage error or unreadable input.\n";
+    "  Exit status: 0 the signature is valid; 1 it is not, or the module is not operational (the\n"
+    "  reason is printed); 2 usage error or unreadable input.\n";
 
 int cmd_verify(int argc, char **argv) {
   if (cli_wants_help(argc, argv)) return fputs(k_verify_usage, stdout) == EOF;
@@ -315,5 +324,5 @@ int cmd_verify(int argc, char **argv) {
     return 1;
   }
   cli_report_status("verify", st);
-  return 2;
+  return st == FM_ERR_NOT_OPERATIONAL ? 1 : 2;
 }
