@@ -60,7 +60,7 @@ int main(int argc, char **argv) {
     return cmd_version(sub_argc, sub_argv);
   }
   if (strcmp(cmd, "help") == 0 || cli_is_help(cmd)) {
-    if (argc != 2) return cli_usage_error(k_usage);
+    if (argc > 3 || (argc == 3 && !cli_is_help(argv[2]))) return cli_usage_error(k_usage);
     return cli_print_help(k_usage);
   }
   fprintf(stderr, "fipsmod: unknown command \"%s\"\n", cmd);
