@@ -132,8 +132,8 @@ int cmd_rand(int argc, char **argv) {
     n -= chunk;
   }
   /* The bytes are secret until the caller publishes them: do not leave copies behind. */
-  (void)fm_cleanse(buf, sizeof(buf));
-  (void)fm_cleanse(text, sizeof(text));
+  if (fm_cleanse(buf, sizeof(buf)) != FM_OK || fm_cleanse(text, sizeof(text)) != FM_OK)
+    status = CLI_EXIT_FAILED;
   if (status == CLI_EXIT_OK && fmt != RAND_RAW) fputc('\n', out);
   if (out == stdout ? fflush(out) != 0 : fclose(out) != 0) {
     if (status == CLI_EXIT_OK) fprintf(stderr, "fipsmod rand: write error\n");
