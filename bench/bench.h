@@ -44,9 +44,16 @@ typedef struct bench_result {
   uint64_t thread_ns[BENCH_MAX_THREADS];
 } bench_result;
 
+#define BENCH_MAX_CHUNKS 16
+#define BENCH_MAX_FILTERS 16
+
 typedef struct bench_options {
-  const char *filter;          /* substring of the op name; NULL: every op */
-  double timeout;              /* seconds per op, size, implementation and thread count */
+  const char *filters[BENCH_MAX_FILTERS]; /* substrings of the op name (any one selects) */
+  int n_filters;                          /* 0: every op */
+  double timeout;              /* seconds per measurement: one op, size, implementation and
+                                  thread count */
+  size_t chunks[BENCH_MAX_CHUNKS]; /* -chunks: the sizes the byte-size ops run at */
+  int n_chunks;                    /* 0: each op's default sizes */
   int thread_counts[BENCH_MAX_THREAD_COUNTS];
   int n_thread_counts;         /* 0: the default (1, and 1 and 2 for the RNG family) */
   const char *json_path;       /* NULL: no JSON */
@@ -55,12 +62,21 @@ typedef struct bench_options {
 extern bench_options g_bench_opts;
 
 /* bench_parse_args fills g_bench_opts from argv; also accepts the extra option |extra| (may be
- * NULL) with one argument, stored into *extra_value. Returns 0, or prints usage and returns -1. */
+ * NULL) with one argument, stored into *extra_value. Returns 0; 1 when it printed the help asked
+ * for (-h, -help, --help) to stdout; -1 after printing a usage error to stderr. */
 int bench_parse_args(int argc, char **argv, const char *prog, const char *extra,
                      const char **extra_value);
 
 /* bench_wants is true when the filter selects |op| (use it to skip costly setup). */
 bool bench_wants(const char *op);
+
+/* bench_sizes returns the sizes a byte-size op runs at: the -chunks list when one was given,
+ * else |defaults|; *n is set to the count. */
+const size_t *bench_sizes(const size_t *defaults, size_t n_defaults, size_t *n);
+
+/* bench_print_summary prints the table of every recorded row: op, size, threads, fipsmod's
+ * ops/sec, then each peer's and the ratio fipsmod/peer. */
+void bench_print_summary(void);
 
 /* bench_note prints an indented note line (printf format). */
 void bench_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -242,14 +242,16 @@ void bench_rand(void) {
   if (bench_wants("RNG") && !vdso_getrandom_available(why, sizeof(why)))
     bench_note("vdso-getrandom peer unavailable: %s", why);
 
-  static const size_t sizes[] = {16, 32, 256, 1350, 8192, 16384};
+  static const size_t k_sizes[] = {16, 32, 256, 1350, 8192, 16384};
+  size_t n_sizes;
+  const size_t *sizes = bench_sizes(k_sizes, sizeof(k_sizes) / sizeof(k_sizes[0]), &n_sizes);
   const bench_impl rng[] = {
       {"fipsmod", rng_init, fm_rng_run, rng_fini, NULL},
       {"openssl", rng_init, ossl_rng_run, rng_fini, NULL},
       {"getrandom", rng_init, getrandom_run, rng_fini, NULL},
       {"vdso-getrandom", vdso_init, vdso_run, rng_fini, NULL},
   };
-  for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+  for (size_t i = 0; i < n_sizes; i++)
     bench_measure("RNG", sizes[i], BENCH_BYTES, rng, 4, true);
 
   const bench_impl words[] = {

@@ -200,7 +200,9 @@ static const char *op_name(enum sym_op op) {
 }
 
 void bench_sym(void) {
-  static const size_t sizes[] = {16, 64, 256, 1350, 8192, 16384};
+  static const size_t k_sizes[] = {16, 64, 256, 1350, 8192, 16384};
+  size_t n_sizes;
+  const size_t *sizes = bench_sizes(k_sizes, sizeof(k_sizes) / sizeof(k_sizes[0]), &n_sizes);
   for (size_t o = 0; o < sizeof(k_ops) / sizeof(k_ops[0]); o++) {
     const char *name = op_name(k_ops[o]);
     if (!bench_wants(name)) continue;
@@ -208,7 +210,7 @@ void bench_sym(void) {
         {"fipsmod", fm_sym_init, fm_sym_run, sym_fini, &k_ops[o]},
         {"openssl", ossl_sym_init, ossl_sym_run, sym_fini, &k_ops[o]},
     };
-    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+    for (size_t i = 0; i < n_sizes; i++) {
       size_t size = sizes[i];
       if (k_ops[o] == OP_CBC && size % 16 != 0) {
         size -= size % 16;
@@ -437,7 +439,9 @@ static const char *ak_name(enum ak_op op) {
 }
 
 static void bench_aead_kdf(void) {
-  static const size_t sizes[] = {16, 64, 256, 1350, 8192, 16384};
+  static const size_t k_sizes[] = {16, 64, 256, 1350, 8192, 16384};
+  size_t n_sizes;
+  const size_t *sizes = bench_sizes(k_sizes, sizeof(k_sizes) / sizeof(k_sizes[0]), &n_sizes);
   for (size_t o = 0; o < sizeof(k_ak_ops) / sizeof(k_ak_ops[0]); o++) {
     const char *name = ak_name(k_ak_ops[o]);
     if (!bench_wants(name)) continue;
@@ -449,7 +453,7 @@ static void bench_aead_kdf(void) {
       bench_measure(name, 32, BENCH_BYTES, impls, 2, false);
       continue;
     }
-    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+    for (size_t i = 0; i < n_sizes; i++) {
       bench_measure(name, sizes[i], BENCH_BYTES, impls, 2, false);
     }
   }

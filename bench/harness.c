@@ -12,22 +12,66 @@
 
 #include "bench/bench.h"
 
-bench_options g_bench_opts = {.filter = NULL, .timeout = 1.0, .n_thread_counts = 0,
-                              .json_path = NULL};
+bench_options g_bench_opts = {.n_filters = 0, .timeout = 1.0, .n_chunks = 0,
+                              .n_thread_counts = 0, .json_path = NULL};
 
 /* ---- Options ------------------------------------------------------------------------------ */
 
-static void usage(const char *prog, const char *extra) {
-  fprintf(stderr,
-          "usage: %s [-filter SUBSTRING] [-threads N[,N...]] [-timeout SECONDS] [-json FILE]%s%s%s\n"
-          "  -filter   run only the operations whose name contains SUBSTRING\n"
+static void usage(FILE *f, const char *prog, const char *extra) {
+  fprintf(f,
+          "usage: %s [-filter NAME[,NAME...]] [-chunks N[,N...]] [-threads N[,N...]]\n"
+          "       [-timeout SECONDS] [-json FILE]%s%s%s\n"
+          "  -filter   run only the operations whose name contains one of the NAMEs\n"
+          "  -chunks   the sizes in bytes to time the data operations at (AES, GCM, SHA, HMAC,\n"
+          "            RNG; default 16,64,256,1350,8192,16384); fixed-size operations (RSA,\n"
+          "            UUIDs, KDFs, RNG-u32) keep their sizes\n"
           "  -threads  thread counts to run every operation at (default: 1, and 1,2 for the\n"
           "            RNG/UUID operations); ops/sec is the total over all threads\n"
-          "  -timeout  seconds each operation, size, implementation and thread count runs\n"
-          "            (default 1)\n"
+          "  -timeout  seconds per measurement: each operation, size, implementation and\n"
+          "            thread count runs this long, in slices taken in turn (default 1)\n"
           "  -json     also write the results as a JSON array of\n"
-          "            {op, impl, size, threads, ops_per_sec, bytes_per_sec}\n",
+          "            {op, impl, size, threads, ops_per_sec, bytes_per_sec}\n"
+          "  -help     this text\n"
+          "Options take one dash or two. Each measurement prints a `Did N ...` line and the\n"
+          "ratios fipsmod/peer; a summary table of every measurement ends the run.\n"
+          "Exit status: 0 success; 1 the module is not operational or the JSON cannot be\n"
+          "written; 2 usage error.\n",
           prog, extra ? " [" : "", extra ? extra : "", extra ? " ARG]" : "");
+}
+
+/* parse_chunk_list reads -chunks: sizes 0..16 MiB, comma-separated. */
+static int parse_chunk_list(const char *s) {
+  g_bench_opts.n_chunks = 0;
+  while (*s) {
+    char *end = NULL;
+    errno = 0;
+    if (*s < '0' || *s > '9') return -1;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || v > (1u << 24) || g_bench_opts.n_chunks == BENCH_MAX_CHUNKS)
+      return -1;
+    g_bench_opts.chunks[g_bench_opts.n_chunks++] = (size_t)v;
+    if (*end == ',') end++;
+    else if (*end != '\0') return -1;
+    s = end;
+  }
+  return g_bench_opts.n_chunks ? 0 : -1;
+}
+
+/* parse_filter_list splits -filter at commas (the names are kept in argv, so it is copied). */
+static int parse_filter_list(const char *s) {
+  static char buf[1024];
+  if (strlen(s) >= sizeof(buf)) return -1;
+  memcpy(buf, s, strlen(s) + 1);
+  g_bench_opts.n_filters = 0;
+  for (char *p = buf;;) {
+    char *comma = strchr(p, ',');
+    if (comma) *comma = '\0';
+    if (*p == '\0' || g_bench_opts.n_filters == BENCH_MAX_FILTERS) return -1;
+    g_bench_opts.filters[g_bench_opts.n_filters++] = p;
+    if (!comma) break;
+    p = comma + 1;
+  }
+  return 0;
 }
 
 static int parse_thread_list(const char *s) {
@@ -53,13 +97,26 @@ int bench_parse_args(int argc, char **argv, const char *prog, const char *extra,
     const char *a = argv[i];
     /* Accept -opt and --opt alike. */
     if (a[0] == '-' && a[1] == '-') a++;
+    if (strcmp(a, "-h") == 0 || strcmp(a, "-help") == 0) {
+      usage(stdout, prog, extra);
+      return 1;
+    }
     if (i + 1 >= argc) {
-      usage(prog, extra);
+      usage(stderr, prog, extra);
       return -1;
     }
     const char *v = argv[++i];
     if (strcmp(a, "-filter") == 0) {
-      g_bench_opts.filter = v;
+      if (parse_filter_list(v) != 0) {
+        fprintf(stderr, "%s: bad -filter '%s' (names, comma-separated)\n", prog, v);
+        return -1;
+      }
+    } else if (strcmp(a, "-chunks") == 0) {
+      if (parse_chunk_list(v) != 0) {
+        fprintf(stderr, "%s: bad -chunks '%s' (%d sizes of 0..16777216, comma-separated)\n",
+                prog, v, BENCH_MAX_CHUNKS);
+        return -1;
+      }
     } else if (strcmp(a, "-timeout") == 0) {
       char *end = NULL;
       double t = strtod(v, &end);
@@ -79,7 +136,7 @@ int bench_parse_args(int argc, char **argv, const char *prog, const char *extra,
     } else if (extra != NULL && strcmp(a, extra) == 0) {
       *extra_value = v;
     } else {
-      usage(prog, extra);
+      usage(stderr, prog, extra);
       return -1;
     }
   }
@@ -87,7 +144,19 @@ int bench_parse_args(int argc, char **argv, const char *prog, const char *extra,
 }
 
 bool bench_wants(const char *op) {
-  return g_bench_opts.filter == NULL || strstr(op, g_bench_opts.filter) != NULL;
+  if (g_bench_opts.n_filters == 0) return true;
+  for (int i = 0; i < g_bench_opts.n_filters; i++)
+    if (strstr(op, g_bench_opts.filters[i]) != NULL) return true;
+  return false;
+}
+
+const size_t *bench_sizes(const size_t *defaults, size_t n_defaults, size_t *n) {
+  if (g_bench_opts.n_chunks > 0) {
+    *n = (size_t)g_bench_opts.n_chunks;
+    return g_bench_opts.chunks;
+  }
+  *n = n_defaults;
+  return defaults;
 }
 
 void bench_note(const char *fmt, ...) {
@@ -180,6 +249,34 @@ int bench_write_json(void) {
     return -1;
   }
   return 0;
+}
+
+void bench_print_summary(void) {
+  if (g_n_rows == 0) return;
+  printf("\nSummary (ops/sec; ratio = fipsmod / peer, above 1 fipsmod is faster):\n");
+  printf("%-24s %8s %3s %14s  %-16s %14s %7s\n", "op", "size", "thr", "fipsmod", "peer",
+         "peer ops/s", "ratio");
+  /* Rows of one measurement (op, size, threads) are recorded together, fipsmod's first; the
+   * table keeps that order. */
+  for (size_t i = 0; i < g_n_rows; i++) {
+    const row *f = &g_rows[i];
+    if (strcmp(f->impl, "fipsmod") != 0) continue;
+    int peers = 0;
+    for (size_t j = 0; j < g_n_rows; j++) {
+      const row *p = &g_rows[j];
+      if (j == i || strcmp(p->op, f->op) != 0 || p->size != f->size ||
+          p->threads != f->threads || strcmp(p->impl, "fipsmod") == 0)
+        continue;
+      printf("%-24s %8zu %3d %14.1f  %-16s %14.1f %7.2f\n", f->op, f->size, f->threads,
+             f->ops_per_sec, p->impl, p->ops_per_sec,
+             p->ops_per_sec > 0.0 ? f->ops_per_sec / p->ops_per_sec : 0.0);
+      peers++;
+    }
+    if (peers == 0)
+      printf("%-24s %8zu %3d %14.1f  %-16s %14s %7s\n", f->op, f->size, f->threads,
+             f->ops_per_sec, "-", "-", "-");
+  }
+  fflush(stdout);
 }
 
 int bench_rows_write_plain(const char *path) {

@@ -40,7 +40,8 @@ static int self_dir(char *dir, size_t len) {
 /* run_bn_helper runs fipsmod-speed-bn with this run's options and merges its rows. */
 static void run_bn_helper(const char *dir) {
   if (!bench_wants("mont-setup-consttime") && !bench_wants("modexp-consttime")) return;
-  char prog[PATH_MAX + 32], rows[] = "/tmp/fipsmod-speed-rows-XXXXXX", timeout[32], threads[256];
+  char prog[PATH_MAX + 32], rows[] = "/tmp/fipsmod-speed-rows-XXXXXX", timeout[32], threads[256],
+      filter[1024];
   snprintf(prog, sizeof(prog), "%s/fipsmod-speed-bn", dir);
   int fd = mkstemp(rows);
   if (fd < 0) {
@@ -56,9 +57,13 @@ static void run_bn_helper(const char *dir) {
   argv[a++] = timeout;
   argv[a++] = "-rows";
   argv[a++] = rows;
-  if (g_bench_opts.filter) {
+  if (g_bench_opts.n_filters > 0) {
+    size_t o = 0;
+    for (int i = 0; i < g_bench_opts.n_filters && o < sizeof(filter); i++)
+      o += (size_t)snprintf(filter + o, sizeof(filter) - o, "%s%s", i ? "," : "",
+                            g_bench_opts.filters[i]);
     argv[a++] = "-filter";
-    argv[a++] = (char *)g_bench_opts.filter;
+    argv[a++] = filter;
   }
   if (g_bench_opts.n_thread_counts > 0) {
     size_t o = 0;
@@ -87,7 +92,8 @@ static void run_bn_helper(const char *dir) {
 }
 
 int main(int argc, char **argv) {
-  if (bench_parse_args(argc, argv, "fipsmod-speed", NULL, NULL) != 0) return 2;
+  int parsed = bench_parse_args(argc, argv, "fipsmod-speed", NULL, NULL);
+  if (parsed != 0) return parsed > 0 ? 0 : 2;
   char dir[PATH_MAX];
   if (self_dir(dir, sizeof(dir)) != 0) snprintf(dir, sizeof(dir), ".");
   fm_state st = fm_module_state();
@@ -112,5 +118,6 @@ int main(int argc, char **argv) {
   run_bn_helper(dir);
   bench_rsa();
   bench_selftest(dir);
+  bench_print_summary();
   return bench_write_json() == 0 ? 0 : 1;
 }

@@ -11,7 +11,8 @@
 
 int main(int argc, char **argv) {
   const char *rows = NULL;
-  if (bench_parse_args(argc, argv, "fipsmod-speed-bn", "-rows", &rows) != 0) return 2;
+  int parsed = bench_parse_args(argc, argv, "fipsmod-speed-bn", "-rows", &rows);
+  if (parsed != 0) return parsed > 0 ? 0 : 2;
   if (fm_module_state() != FM_STATE_OPERATIONAL) {
     fprintf(stderr, "fipsmod-speed-bn: the module is not OPERATIONAL\n");
     return 1;

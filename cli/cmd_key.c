@@ -14,23 +14,11 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "fipsmod/fipsmod.h"
 
 /* The largest file these commands read: a message to sign, or a key. */
 #define MAX_INPUT (UINT64_C(1) << 30)
-
-/* opt_is is true when |arg| is the option |name| written with one dash or two. */
-static int opt_is(const char *arg, const char *name) {
-  if (arg[0] != '-') return 0;
-  arg += arg[1] == '-' ? 2 : 1;
-  return strcmp(arg, name) == 0;
-}
-
-static int wants_help(int argc, char **argv) {
-  for (int i = 1; i < argc; i++)
-    if (opt_is(argv[i], "help") || strcmp(argv[i], "-h") == 0) return 1;
-  return 0;
-}
 
 /* wipe_free zeroizes and frees a buffer that may hold a private key. */
 static void wipe_free(uint8_t *p, size_t n) {
@@ -99,6 +87,11 @@ static int load_key(const char *cmd, const char *path, fm_rsa_key **key) {
   }
   int st = fm_rsa_key_decode(buf, n, key);
   wipe_free(buf, n);
+  if (st == FM_ERR_NOT_OPERATIONAL) {
+    /* The module refused, not the file: say why, and exit as every refusal does. */
+    cli_report_status(cmd, st);
+    return 1;
+  }
   if (st != FM_OK) {
     fprintf(stderr, "fipsmod %s: %s: %s\n", cmd, path, fm_strerror(st));
     return 2;
@@ -116,7 +109,7 @@ static int save_key(const char *cmd, const fm_rsa_key *key, fm_key_format format
   if (st == FM_OK && out == NULL) st = FM_ERR_NO_MEMORY;
   if (st == FM_OK) st = fm_rsa_key_encode(key, format, enc, out, need, &need);
   if (st != FM_OK) {
-    fprintf(stderr, "fipsmod %s: %s\n", cmd, fm_strerror(st));
+    cli_report_status(cmd, st);
     wipe_free(out, need);
     return 1;
   }
@@ -134,20 +127,21 @@ static const char k_keygen_usage[] =
     "usage: fipsmod keygen --rsa BITS [--out FILE] [--pkcs1] [--der]\n"
     "  Generates an RSA key (BITS = 2048, 3072 or 4096; e = 65537) and writes it as PKCS#8\n"
     "  PEM (--pkcs1: PKCS#1 RSAPrivateKey; --der: DER) to FILE (mode 0600) or standard output.\n"
-    "  Exit status: 0 written, 1 generation failed, 2 usage error or unwritable file.\n";
+    "  Exit status: 0 written, 1 generation failed or the module is not\n"
+    "  operational (the reason is printed), 2 usage error or unwritable file.\n";
 
 int cmd_keygen(int argc, char **argv) {
-  if (wants_help(argc, argv)) return fputs(k_keygen_usage, stdout) == EOF;
+  if (cli_wants_help(argc, argv)) return fputs(k_keygen_usage, stdout) == EOF;
   const char *bits = NULL, *out = NULL;
   int pkcs1 = 0, der = 0;
   for (int i = 1; i < argc; i++) {
-    if (opt_is(argv[i], "rsa") && i + 1 < argc) {
+    if (cli_opt_is(argv[i], "rsa") && i + 1 < argc) {
       bits = argv[++i];
-    } else if (opt_is(argv[i], "out") && i + 1 < argc) {
+    } else if (cli_opt_is(argv[i], "out") && i + 1 < argc) {
       out = argv[++i];
-    } else if (opt_is(argv[i], "pkcs1")) {
+    } else if (cli_opt_is(argv[i], "pkcs1")) {
       pkcs1 = 1;
-    } else if (opt_is(argv[i], "der")) {
+    } else if (cli_opt_is(argv[i], "der")) {
       der = 1;
     } else {
       fputs(k_keygen_usage, stderr);
@@ -162,7 +156,7 @@ int cmd_keygen(int argc, char **argv) {
   fm_rsa_key *key = NULL;
   int st = fm_rsa_key_generate((unsigned)atoi(bits), &key);
   if (st != FM_OK) {
-    fprintf(stderr, "fipsmod keygen: %s\n", fm_strerror(st));
+    cli_report_status("keygen", st);
     return 1;
   }
   int rc = save_key("keygen", key, pkcs1 ? FM_KEY_PKCS1_PRIVATE : FM_KEY_PKCS8_PRIVATE, der, out);
@@ -174,18 +168,19 @@ static const char k_pubkey_usage[] =
     "usage: fipsmod pubkey KEY [--out FILE] [--pkcs1] [--der]\n"
     "  Writes the public key of KEY (PEM or DER; PKCS#1, PKCS#8 or SPKI) as SubjectPublicKeyInfo\n"
     "  PEM (--pkcs1: PKCS#1 RSAPublicKey; --der: DER) to FILE or standard output.\n"
-    "  Exit status: 0 written, 1 failed, 2 usage error or unreadable key.\n";
+    "  Exit status: 0 written, 1 failed or the module is not operational (the\n"
+    "  reason is printed), 2 usage error or unreadable key.\n";
 
 int cmd_pubkey(int argc, char **argv) {
-  if (wants_help(argc, argv)) return fputs(k_pubkey_usage, stdout) == EOF;
+  if (cli_wants_help(argc, argv)) return fputs(k_pubkey_usage, stdout) == EOF;
   const char *in = NULL, *out = NULL;
   int pkcs1 = 0, der = 0;
   for (int i = 1; i < argc; i++) {
-    if (opt_is(argv[i], "out") && i + 1 < argc) {
+    if (cli_opt_is(argv[i], "out") && i + 1 < argc) {
       out = argv[++i];
-    } else if (opt_is(argv[i], "pkcs1")) {
+    } else if (cli_opt_is(argv[i], "pkcs1")) {
       pkcs1 = 1;
-    } else if (opt_is(argv[i], "der")) {
+    } else if (cli_opt_is(argv[i], "der")) {
       der = 1;
     } else if (in == NULL && (argv[i][0] != '-' || strcmp(argv[i], "-") == 0)) {
       in = argv[i];
@@ -217,17 +212,17 @@ struct sig_opts {
 static int parse_sig_opts(int argc, char **argv, int verify, struct sig_opts *o) {
   memset(o, 0, sizeof *o);
   for (int i = 1; i < argc; i++) {
-    if (opt_is(argv[i], "key") && i + 1 < argc) {
+    if (cli_opt_is(argv[i], "key") && i + 1 < argc) {
       o->key = argv[++i];
-    } else if (opt_is(argv[i], "hash") && i + 1 < argc) {
+    } else if (cli_opt_is(argv[i], "hash") && i + 1 < argc) {
       o->hash_name = argv[++i];
-    } else if (verify && opt_is(argv[i], "sig") && i + 1 < argc) {
+    } else if (verify && cli_opt_is(argv[i], "sig") && i + 1 < argc) {
       o->sig = argv[++i];
-    } else if (!verify && opt_is(argv[i], "out") && i + 1 < argc) {
+    } else if (!verify && cli_opt_is(argv[i], "out") && i + 1 < argc) {
       o->out = argv[++i];
-    } else if (opt_is(argv[i], "pss")) {
+    } else if (cli_opt_is(argv[i], "pss")) {
       o->pss = 1;
-    } else if (opt_is(argv[i], "pkcs1")) {
+    } else if (cli_opt_is(argv[i], "pkcs1")) {
       o->pkcs1 = 1;
     } else if (o->file == NULL && (argv[i][0] != '-' || strcmp(argv[i], "-") == 0)) {
       o->file = argv[i];
@@ -255,10 +250,11 @@ static const char k_sign_usage[] =
     "  Signs FILE (\"-\": standard input) with the private KEY (PEM or DER, PKCS#1 or PKCS#8):\n"
     "  RSASSA-PSS with MGF1 and a salt as long as the hash, or RSASSA-PKCS1-v1_5. Writes the raw\n"
     "  signature to SIG or standard output.\n"
-    "  Exit status: 0 signed, 1 signing failed, 2 usage error or unreadable input.\n";
+    "  Exit status: 0 signed, 1 signing failed or the module is not\n"
+    "  operational (the reason is printed), 2 usage error or unreadable input.\n";
 
 int cmd_sign(int argc, char **argv) {
-  if (wants_help(argc, argv)) return fputs(k_sign_usage, stdout) == EOF;
+  if (cli_wants_help(argc, argv)) return fputs(k_sign_usage, stdout) == EOF;
   struct sig_opts o;
   if (parse_sig_opts(argc, argv, 0, &o) != 0) {
     fputs(k_sign_usage, stderr);
@@ -279,7 +275,7 @@ int cmd_sign(int argc, char **argv) {
   free(msg);
   (void)fm_rsa_key_free(key);
   if (st != FM_OK) {
-    fprintf(stderr, "fipsmod sign: %s\n", fm_strerror(st));
+    cli_report_status("sign", st);
     return 1;
   }
   if (write_all(o.out, sig, sig_len, 0) != 0) {
@@ -293,10 +289,11 @@ static const char k_verify_usage[] =
     "usage: fipsmod verify --key KEY (--pss|--pkcs1) --hash sha256|sha384|sha512 --sig SIG FILE\n"
     "  Verifies the raw signature SIG over FILE (\"-\": standard input) with KEY (a private or a\n"
     "  public key, PEM or DER; PSS expects a salt as long as the hash).\n"
-    "  Exit status: 0 the signature is valid, 1 it is not, 2 usage error or unreadable input.\n";
+    "  Exit status: 0 the signature is valid; 1 it is not, or the module is not operational (the\n"
+    "  reason is printed); 2 usage error or unreadable input.\n";
 
 int cmd_verify(int argc, char **argv) {
-  if (wants_help(argc, argv)) return fputs(k_verify_usage, stdout) == EOF;
+  if (cli_wants_help(argc, argv)) return fputs(k_verify_usage, stdout) == EOF;
   struct sig_opts o;
   if (parse_sig_opts(argc, argv, 1, &o) != 0) {
     fputs(k_verify_usage, stderr);
@@ -326,6 +323,6 @@ int cmd_verify(int argc, char **argv) {
     puts("Verification failure");
     return 1;
   }
-  fprintf(stderr, "fipsmod verify: %s\n", fm_strerror(st));
-  return 2;
+  cli_report_status("verify", st);
+  return st == FM_ERR_NOT_OPERATIONAL ? 1 : 2;
 }

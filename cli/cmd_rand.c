@@ -1,4 +1,5 @@
-/* `fipsmod rand N [--hex]` and `fipsmod uuid [-n N] [--v7]`: draws through rand.h and uuid.h. */
+/* `fipsmod rand N [--hex|--base64] [--out FILE]` and `fipsmod uuid [--count N] [--v4|--v7]`:
+ * draws through rand.h and uuid.h. Options take one dash or two (cli/options.h). */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -6,13 +7,27 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "fipsmod/rand.h"
+#include "fipsmod/util.h"
 #include "fipsmod/uuid.h"
 
 /* The most either command produces in one run: enough for any script, small enough that a
  * typo cannot fill a disk. */
 #define MAX_RAND_BYTES (UINT64_C(1) << 32)
 #define MAX_UUIDS 100000000ull
+
+static const char k_rand_usage[] =
+    "usage: fipsmod rand N [--hex|--base64] [--out FILE]\n"
+    "  N random bytes (0 to 4294967296) from the module's DRBG, raw unless --hex (lower-case\n"
+    "  hex, one line) or --base64 (RFC 4648, one line); to standard output unless --out.\n"
+    "  Options take one dash or two (-hex, --hex).\n" CLI_EXIT_TEXT;
+
+static const char k_uuid_usage[] =
+    "usage: fipsmod uuid [--count N] [--v4|--v7]\n"
+    "  N (default 1, at most 100000000) RFC 9562 UUIDs, version 4 (random, the default) or\n"
+    "  version 7 (time-ordered, strictly increasing), one per line.\n"
+    "  Options take one dash or two (-count, --count).\n" CLI_EXIT_TEXT;
 
 /* parse_count accepts a plain decimal number 0..max (no sign, no suffix). */
 static int parse_count(const char *s, unsigned long long max, unsigned long long *out) {
@@ -25,92 +40,137 @@ static int parse_count(const char *s, unsigned long long max, unsigned long long
   return 0;
 }
 
+enum rand_format { RAND_RAW, RAND_HEX, RAND_BASE64 };
+
+/* encode writes |n| bytes of |in| as text into |text| and returns its length. Base64 takes
+ * whole groups of 3 bytes except in the last call (|final|), which pads. */
+static size_t encode(enum rand_format fmt, const uint8_t *in, size_t n, int final, char *text) {
+  static const char hex[] = "0123456789abcdef";
+  static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  size_t o = 0;
+  if (fmt == RAND_HEX) {
+    for (size_t i = 0; i < n; i++) {
+      text[o++] = hex[in[i] >> 4];
+      text[o++] = hex[in[i] & 15];
+    }
+    return o;
+  }
+  size_t i = 0;
+  for (; i + 3 <= n; i += 3) {
+    uint32_t v = (uint32_t)in[i] << 16 | (uint32_t)in[i + 1] << 8 | in[i + 2];
+    text[o++] = b64[v >> 18];
+    text[o++] = b64[(v >> 12) & 63];
+    text[o++] = b64[(v >> 6) & 63];
+    text[o++] = b64[v & 63];
+  }
+  if (final && i < n) {
+    /* RFC 4648 section 4: the last 1 or 2 bytes, padded with '='. */
+    uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < n ? (uint32_t)in[i + 1] << 8 : 0);
+    text[o++] = b64[v >> 18];
+    text[o++] = b64[(v >> 12) & 63];
+    text[o++] = i + 1 < n ? b64[(v >> 6) & 63] : '=';
+    text[o++] = '=';
+  }
+  return o;
+}
+
 int cmd_rand(int argc, char **argv) {
-  const char *count = NULL;
-  int hex = 0;
+  if (cli_wants_help(argc, argv)) return cli_print_help(k_rand_usage);
+  const char *count = NULL, *out_path = NULL;
+  enum rand_format fmt = RAND_RAW;
   for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--hex") == 0) {
-      hex = 1;
+    if (cli_opt_is(argv[i], "hex") && fmt == RAND_RAW) {
+      fmt = RAND_HEX;
+    } else if (cli_opt_is(argv[i], "base64") && fmt == RAND_RAW) {
+      fmt = RAND_BASE64;
+    } else if (cli_opt_is(argv[i], "out") && i + 1 < argc && out_path == NULL) {
+      out_path = argv[++i];
     } else if (count == NULL && argv[i][0] != '-') {
       count = argv[i];
     } else {
-      fprintf(stderr, "usage: fipsmod rand N [--hex]\n");
-      return 2;
+      return cli_usage_error(k_rand_usage);
     }
   }
   unsigned long long n;
   if (parse_count(count, MAX_RAND_BYTES, &n) < 0) {
     fprintf(stderr, "fipsmod rand: N must be a number of bytes from 0 to %llu\n",
             (unsigned long long)MAX_RAND_BYTES);
-    return 2;
+    return CLI_EXIT_USAGE;
   }
-  uint8_t buf[4096];
-  char text[2 * sizeof(buf) + 1];
-  static const char digits[] = "0123456789abcdef";
-  int status = 0;
+  FILE *out = stdout;
+  if (out_path != NULL && strcmp(out_path, "-") != 0) {
+    out = fopen(out_path, fmt == RAND_RAW ? "wb" : "w");
+    if (out == NULL) {
+      fprintf(stderr, "fipsmod rand: cannot write %s: %s\n", out_path, strerror(errno));
+      return CLI_EXIT_USAGE;
+    }
+  }
+  /* 4095 bytes: a whole number of base64 groups, so only the last chunk pads. */
+  uint8_t buf[4095];
+  char text[2 * sizeof(buf) + 4];
+  int status = CLI_EXIT_OK;
   while (n > 0) {
     size_t chunk = n > sizeof(buf) ? sizeof(buf) : (size_t)n;
     int rc = fm_rand_bytes(buf, chunk);
     if (rc != FM_OK) {
-      fprintf(stderr, "fipsmod rand: %s\n", fm_strerror(rc));
-      status = 1;
+      cli_report_status("rand", rc);
+      status = CLI_EXIT_FAILED;
       break;
     }
-    size_t wrote;
-    if (hex) {
-      for (size_t i = 0; i < chunk; i++) {
-        text[2 * i] = digits[buf[i] >> 4];
-        text[2 * i + 1] = digits[buf[i] & 15];
-      }
-      wrote = fwrite(text, 2, chunk, stdout);
+    int ok;
+    if (fmt == RAND_RAW) {
+      ok = fwrite(buf, 1, chunk, out) == chunk;
     } else {
-      wrote = fwrite(buf, 1, chunk, stdout);
+      size_t len = encode(fmt, buf, chunk, chunk == n, text);
+      ok = fwrite(text, 1, len, out) == len;
     }
-    if (wrote != chunk) {
+    if (!ok) {
       fprintf(stderr, "fipsmod rand: write error\n");
-      status = 1;
+      status = CLI_EXIT_FAILED;
       break;
     }
     n -= chunk;
   }
   /* The bytes are secret until the caller publishes them: do not leave copies behind. */
-  memset(buf, 0, sizeof(buf));
-  memset(text, 0, sizeof(text));
-  __asm__ __volatile__("" : : "r"(buf), "r"(text) : "memory");
-  if (status == 0 && hex) putchar('\n');
-  if (fflush(stdout) != 0) status = 1;
+  if (fm_cleanse(buf, sizeof(buf)) != FM_OK || fm_cleanse(text, sizeof(text)) != FM_OK)
+    status = CLI_EXIT_FAILED;
+  if (status == CLI_EXIT_OK && fmt != RAND_RAW) fputc('\n', out);
+  if (out == stdout ? fflush(out) != 0 : fclose(out) != 0) {
+    if (status == CLI_EXIT_OK) fprintf(stderr, "fipsmod rand: write error\n");
+    status = CLI_EXIT_FAILED;
+  }
   return status;
 }
 
 int cmd_uuid(int argc, char **argv) {
+  if (cli_wants_help(argc, argv)) return cli_print_help(k_uuid_usage);
   unsigned long long n = 1;
   int v7 = 0;
   for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--v7") == 0) {
+    if (cli_opt_is(argv[i], "v7")) {
       v7 = 1;
-    } else if (strcmp(argv[i], "--v4") == 0) {
+    } else if (cli_opt_is(argv[i], "v4")) {
       v7 = 0;
-    } else if (strcmp(argv[i], "-n") == 0 && i + 1 < argc) {
+    } else if (cli_opt_is(argv[i], "count") && i + 1 < argc) {
       if (parse_count(argv[++i], MAX_UUIDS, &n) < 0) {
-        fprintf(stderr, "fipsmod uuid: -n must be a number from 0 to %llu\n", MAX_UUIDS);
-        return 2;
+        fprintf(stderr, "fipsmod uuid: --count must be a number from 0 to %llu\n", MAX_UUIDS);
+        return CLI_EXIT_USAGE;
       }
     } else {
-      fprintf(stderr, "usage: fipsmod uuid [-n N] [--v7]\n");
-      return 2;
+      return cli_usage_error(k_uuid_usage);
     }
   }
   char s[FM_UUID_STRING_LEN + 1];
   for (unsigned long long i = 0; i < n; i++) {
     int rc = v7 ? fm_uuid_v7_string(s) : fm_uuid_v4_string(s);
     if (rc != FM_OK) {
-      fprintf(stderr, "fipsmod uuid: %s\n", fm_strerror(rc));
-      return 1;
+      cli_report_status("uuid", rc);
+      return CLI_EXIT_FAILED;
     }
     if (puts(s) == EOF) {
       fprintf(stderr, "fipsmod uuid: write error\n");
-      return 1;
+      return CLI_EXIT_FAILED;
     }
   }
-  return fflush(stdout) == 0 ? 0 : 1;
+  return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAILED;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "fipsmod/module.h"
 #include "fipsmod/selftest.h"
 #include "fipsmod/status.h"
@@ -97,14 +98,22 @@ static int print_json(const fm_selftest_summary *s, const fm_selftest_entry *e, 
   return bad ? -1 : 0;
 }
 
+static const char k_selftest_usage[] =
+    "usage: fipsmod selftest [--json]\n"
+    "  The module's self-test report: version, state (and why, in the ERROR state), CPU paths,\n"
+    "  integrity check, and every power-on and conditional self-test with its result and time;\n"
+    "  --json: the same as one JSON object.\n"
+    "Exit status: 0 the module is OPERATIONAL; 1 it is not (the report says why), or the report\n"
+    "cannot be read; 2 usage error.\n";
+
 int cmd_selftest(int argc, char **argv) {
+  if (cli_wants_help(argc, argv)) return cli_print_help(k_selftest_usage);
   int json = 0;
   for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--json") == 0) {
+    if (cli_opt_is(argv[i], "json")) {
       json = 1;
     } else {
-      fprintf(stderr, "usage: fipsmod selftest [--json]\n");
-      return 2;
+      return cli_usage_error(k_selftest_usage);
     }
   }
   fm_selftest_summary s;

@@ -1,6 +1,7 @@
 /* The subcommands of the `fipsmod` command. Each takes the arguments that follow its name
  * (argv[0] is the subcommand's name), prints to stdout/stderr and returns the process exit
- * status: 0 on success, 1 when a check failed, 2 on a usage error or unreadable input. */
+ * status (cli/options.h): 0 on success, 1 when a check failed or the module refused, 2 on a usage
+ * error or unreadable input. Every command answers -h, -help and --help on stdout with exit 0. */
 #ifndef FIPSMOD_CLI_COMMANDS_H
 #define FIPSMOD_CLI_COMMANDS_H
 
@@ -16,10 +17,11 @@ int cmd_kat(int argc, char **argv);
  * writes the response (cli/acvp/). */
 int cmd_acvp(int argc, char **argv);
 
-/* cmd_rand: `fipsmod rand N [--hex]`, N random bytes from the module's DRBG. */
+/* cmd_rand: `fipsmod rand N [--hex|--base64] [--out FILE]`, N random bytes from the module's
+ * DRBG. */
 int cmd_rand(int argc, char **argv);
 
-/* cmd_uuid: `fipsmod uuid [-n N] [--v7]`, N UUIDs (version 4, or 7), one per line. */
+/* cmd_uuid: `fipsmod uuid [--count N] [--v4|--v7]`, N UUIDs (version 4, or 7), one per line. */
 int cmd_uuid(int argc, char **argv);
 
 /* cmd_keygen: `fipsmod keygen --rsa BITS [--out FILE] [--pkcs1] [--der]`, a new RSA key as

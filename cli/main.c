@@ -4,55 +4,65 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "fipsmod/module.h"
 
-static void usage(FILE *out) {
-  fprintf(out,
-          "usage: fipsmod <command> [options]\n"
-          "commands:\n"
-          "  selftest [--json]              power-on self-test report (exit 0 only when OPERATIONAL)\n"
-          "  kat [--json] FILE...           run CAVP / ACVP / Wycheproof known-answer files\n"
-          "  acvp PROMPT.json [-o OUT]      answer an ACVP vector set (writes the response)\n"
-          "  rand N [--hex]                 N random bytes from the module's DRBG\n"
-          "  uuid [-n N] [--v7]             N UUIDs (version 4, or 7), one per line\n"
-          "  keygen --rsa BITS [--out FILE] a new RSA key, PKCS#8 PEM\n"
-          "  pubkey KEY [--out FILE]        the public key of KEY, SubjectPublicKeyInfo PEM\n"
-          "  sign --key KEY (--pss|--pkcs1) --hash H [--out SIG] FILE\n"
-          "                                 an RSA signature of FILE\n"
-          "  verify --key KEY (--pss|--pkcs1) --hash H --sig SIG FILE\n"
-          "                                 exit 0 when SIG is a valid signature of FILE, 1 if not\n"
-          "  version                        the module's version\n"
-          "  help                           this text\n");
+static const char k_usage[] =
+    "usage: fipsmod <command> [options]\n"
+    "commands:\n"
+    "  selftest [--json]              power-on self-test report (exit 0 only when OPERATIONAL)\n"
+    "  kat [--json] FILE|DIR...       run CAVP / ACVP / Wycheproof known-answer files\n"
+    "  acvp PROMPT.json [-o OUT]      answer an ACVP vector set (writes the response)\n"
+    "  rand N [--hex|--base64] [--out FILE]\n"
+    "                                 N random bytes from the module's DRBG\n"
+    "  uuid [--count N] [--v4|--v7]   N UUIDs (version 4, or 7), one per line\n"
+    "  keygen --rsa BITS [--out FILE] a new RSA key, PKCS#8 PEM\n"
+    "  pubkey KEY [--out FILE]        the public key of KEY, SubjectPublicKeyInfo PEM\n"
+    "  sign --key KEY (--pss|--pkcs1) --hash H [--out SIG] FILE\n"
+    "                                 an RSA signature of FILE\n"
+    "  verify --key KEY (--pss|--pkcs1) --hash H --sig SIG FILE\n"
+    "                                 exit 0 when SIG is a valid signature of FILE, 1 if not\n"
+    "  version                        the module's version\n"
+    "  help                           this text\n"
+    "`fipsmod COMMAND --help` describes a command. Long options take one dash or two (-hex,\n"
+    "--hex). See fipsmod(1).\n" CLI_EXIT_TEXT;
+
+static const char k_version_usage[] =
+    "usage: fipsmod version\n"
+    "  The module's name and version.\n" CLI_EXIT_TEXT;
+
+static int cmd_version(int argc, char **argv) {
+  if (cli_wants_help(argc, argv)) return cli_print_help(k_version_usage);
+  if (argc != 1) {
+    fprintf(stderr, "fipsmod version: takes no arguments\n");
+    return cli_usage_error(k_version_usage);
+  }
+  printf("%s\n", fm_module_version());
+  return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAILED;
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    usage(stderr);
-    return 2;
-  }
+  if (argc < 2) return cli_usage_error(k_usage);
   const char *cmd = argv[1];
-  if (strcmp(cmd, "selftest") == 0) return cmd_selftest(argc - 1, argv + 1);
-  if (strcmp(cmd, "kat") == 0) return cmd_kat(argc - 1, argv + 1);
-  if (strcmp(cmd, "acvp") == 0) return cmd_acvp(argc - 1, argv + 1);
-  if (strcmp(cmd, "rand") == 0) return cmd_rand(argc - 1, argv + 1);
-  if (strcmp(cmd, "uuid") == 0) return cmd_uuid(argc - 1, argv + 1);
-  if (strcmp(cmd, "keygen") == 0) return cmd_keygen(argc - 1, argv + 1);
-  if (strcmp(cmd, "pubkey") == 0) return cmd_pubkey(argc - 1, argv + 1);
-  if (strcmp(cmd, "sign") == 0) return cmd_sign(argc - 1, argv + 1);
-  if (strcmp(cmd, "verify") == 0) return cmd_verify(argc - 1, argv + 1);
-  if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
-    if (argc != 2) {
-      fprintf(stderr, "fipsmod version: takes no arguments\n");
-      return 2;
-    }
-    printf("%s\n", fm_module_version());
-    return 0;
+  int sub_argc = argc - 1;
+  char **sub_argv = argv + 1;
+  if (strcmp(cmd, "selftest") == 0) return cmd_selftest(sub_argc, sub_argv);
+  if (strcmp(cmd, "kat") == 0) return cmd_kat(sub_argc, sub_argv);
+  if (strcmp(cmd, "acvp") == 0) return cmd_acvp(sub_argc, sub_argv);
+  if (strcmp(cmd, "rand") == 0) return cmd_rand(sub_argc, sub_argv);
+  if (strcmp(cmd, "uuid") == 0) return cmd_uuid(sub_argc, sub_argv);
+  if (strcmp(cmd, "keygen") == 0) return cmd_keygen(sub_argc, sub_argv);
+  if (strcmp(cmd, "pubkey") == 0) return cmd_pubkey(sub_argc, sub_argv);
+  if (strcmp(cmd, "sign") == 0) return cmd_sign(sub_argc, sub_argv);
+  if (strcmp(cmd, "verify") == 0) return cmd_verify(sub_argc, sub_argv);
+  /* (the policy command's dispatch goes here) */
+  if (strcmp(cmd, "version") == 0 || cli_opt_is(cmd, "version")) {
+    return cmd_version(sub_argc, sub_argv);
   }
-  if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
-    usage(stdout);
-    return 0;
+  if (strcmp(cmd, "help") == 0 || cli_is_help(cmd)) {
+    if (argc > 3 || (argc == 3 && !cli_is_help(argv[2]))) return cli_usage_error(k_usage);
+    return cli_print_help(k_usage);
   }
   fprintf(stderr, "fipsmod: unknown command \"%s\"\n", cmd);
-  usage(stderr);
-  return 2;
+  return cli_usage_error(k_usage);
 }

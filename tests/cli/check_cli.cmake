@@ -1,8 +1,18 @@
 # Runs the fipsmod command and checks its exit status and output.
 #   -DCLI=<fipsmod> -DARGS=<arguments, :-separated> -DEXPECT_RC=<status>
-#   -DCHECK=<what to check: regex | hex64 | uuid_v7_sorted | raw_size>
-#   -DREGEX=<regex for CHECK=regex>  -DSIZE=<bytes for CHECK=raw_size>  -DWORK=<scratch file>
+#   -DCHECK=<what to check: regex | stdout | stderr | hex64 | base64 | uuid_v7_sorted | uuid_v4 |
+#            raw_size | file_size>
+#   -DREGEX=<regex for CHECK=regex (stdout and stderr), stdout (stdout only, stderr empty),
+#            stderr (stderr only, stdout empty)>
+#   -DSIZE=<bytes for CHECK=raw_size, base64 and file_size>  -DFILE=<file for CHECK=file_size>
+#   -DWORK=<scratch file>  -DBREAK=<self-test name for FIPSMOD_BREAK_TEST (test-hooks CLI)>
 cmake_minimum_required(VERSION 3.20)
+if(DEFINED BREAK)
+  set(ENV{FIPSMOD_BREAK_TEST} "${BREAK}")
+endif()
+if(DEFINED FILE)
+  file(REMOVE "${FILE}")
+endif()
 # CMake regular expressions have no {n}: spell the hex groups out.
 set(h "[0-9a-f]")
 string(REPEAT "${h}" 4 h4)
@@ -28,6 +38,56 @@ endif()
 if(CHECK STREQUAL "regex")
   if(NOT "${out}${err}" MATCHES "${REGEX}")
     message(FATAL_ERROR "output does not match ${REGEX}")
+  endif()
+elseif(CHECK STREQUAL "stdout")
+  # Help goes to standard output, and nothing to standard error.
+  if(NOT out MATCHES "${REGEX}")
+    message(FATAL_ERROR "stdout does not match ${REGEX}")
+  endif()
+  if(NOT err STREQUAL "")
+    message(FATAL_ERROR "stderr is not empty")
+  endif()
+elseif(CHECK STREQUAL "stderr")
+  # Usage errors and refusals go to standard error, and nothing to standard output.
+  if(NOT err MATCHES "${REGEX}")
+    message(FATAL_ERROR "stderr does not match ${REGEX}")
+  endif()
+  if(NOT out STREQUAL "")
+    message(FATAL_ERROR "stdout is not empty")
+  endif()
+elseif(CHECK STREQUAL "base64")
+  # One line of RFC 4648 base64 encoding SIZE bytes: 4 * ceil(SIZE / 3) characters, the last
+  # group padded with 3 - SIZE mod 3 '=' (none when SIZE mod 3 is 0).
+  math(EXPR want "4 * ((${SIZE} + 2) / 3)")
+  math(EXPR rem "${SIZE} % 3")
+  set(pad "")
+  if(rem EQUAL 1)
+    set(pad "==")
+  elseif(rem EQUAL 2)
+    set(pad "=")
+  endif()
+  if(NOT out MATCHES "^[A-Za-z0-9+/]*${pad}\n$")
+    message(FATAL_ERROR "not one line of base64 ending in '${pad}'")
+  endif()
+  string(LENGTH "${out}" n)
+  math(EXPR n "${n} - 1")
+  if(NOT n EQUAL want)
+    message(FATAL_ERROR "${n} characters, expected ${want}")
+  endif()
+  if(out MATCHES "^A+=*\n$")
+    message(FATAL_ERROR "all zeros")
+  endif()
+elseif(CHECK STREQUAL "file_size")
+  # The output went to FILE, not to standard output.
+  if(NOT EXISTS "${FILE}")
+    message(FATAL_ERROR "${FILE} was not written")
+  endif()
+  file(SIZE "${FILE}" got)
+  if(NOT got EQUAL SIZE)
+    message(FATAL_ERROR "${FILE} has ${got} bytes, expected ${SIZE}")
+  endif()
+  if(NOT out STREQUAL "")
+    message(FATAL_ERROR "stdout is not empty")
   endif()
 elseif(CHECK STREQUAL "hex64")
   # Exactly 64 lower-case hex digits and a newline, and not a constant.

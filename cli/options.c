@@ -1,0 +1,57 @@
+/* The option style and messages every subcommand shares (see options.h). */
+#include "cli/options.h"
+
+#include <string.h>
+
+#include "fipsmod/module.h"
+#include "fipsmod/selftest.h"
+#include "fipsmod/status.h"
+
+int cli_opt_is(const char *arg, const char *name) {
+  if (arg[0] != '-') return 0;
+  arg += arg[1] == '-' ? 2 : 1;
+  return strcmp(arg, name) == 0;
+}
+
+int cli_is_help(const char *arg) { return strcmp(arg, "-h") == 0 || cli_opt_is(arg, "help"); }
+
+int cli_wants_help(int argc, char **argv) {
+  for (int i = 1; i < argc; i++)
+    if (cli_is_help(argv[i])) return 1;
+  return 0;
+}
+
+int cli_print_help(const char *usage) {
+  if (fputs(usage, stdout) == EOF || fflush(stdout) != 0) return CLI_EXIT_FAILED;
+  return CLI_EXIT_OK;
+}
+
+int cli_usage_error(const char *usage) {
+  fputs(usage, stderr);
+  return CLI_EXIT_USAGE;
+}
+
+void cli_report_status(const char *cmd, int status) {
+  fprintf(stderr, "fipsmod %s: %s\n", cmd, fm_strerror(status));
+  fm_state state = fm_module_state();
+  if (state == FM_STATE_OPERATIONAL) return;
+  /* A refusal in any other state is the module's, not the command's: say what put it there, so
+   * that the user need not run `fipsmod selftest` to learn it. */
+  fm_selftest_summary s;
+  if (fm_selftest_get_summary(&s) != FM_OK) {
+    fprintf(stderr, "fipsmod %s: the module is %s\n", cmd, fm_module_state_name(state));
+    return;
+  }
+  fprintf(stderr, "fipsmod %s: the module is in state %s, reason: %s\n", cmd,
+          fm_module_state_name(s.state),
+          s.error_reason ? s.error_reason : "no reason recorded");
+  if (s.integrity == FM_SELFTEST_FAILED)
+    fprintf(stderr, "fipsmod %s: integrity check: %s\n", cmd, s.integrity_text);
+  fm_selftest_entry e[FM_SELFTEST_MAX_ENTRIES];
+  size_t n = 0;
+  if (fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n) != FM_OK) return;
+  for (size_t i = 0; i < n; i++)
+    if (e[i].result == FM_SELFTEST_FAILED)
+      fprintf(stderr, "fipsmod %s: self-test %s (%s) failed: %s\n", cmd, e[i].name,
+              e[i].algorithm, fm_strerror(e[i].status));
+}

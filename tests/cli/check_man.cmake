@@ -1,0 +1,36 @@
+# Renders a manual page and fails on any warning.
+#   -DPAGE=<page file>  -DGROFF=<groff, may be empty or NOTFOUND>  -DMAN=<man, may be empty>
+# groff -ww -z: every warning enabled, no output; man -l: the page as a user reads it.
+cmake_minimum_required(VERSION 3.20)
+if(NOT EXISTS "${PAGE}")
+  message(FATAL_ERROR "${PAGE} was not generated")
+endif()
+set(ran FALSE)
+if(GROFF)
+  execute_process(COMMAND "${GROFF}" -man -Tutf8 -ww -z "${PAGE}"
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message("groff: exit ${rc}\n${out}${err}")
+  if(NOT rc EQUAL 0 OR NOT err STREQUAL "")
+    message(FATAL_ERROR "groff -ww reports problems in ${PAGE}")
+  endif()
+  set(ran TRUE)
+endif()
+if(MAN)
+  # MANWIDTH fixes the line length; man writes to a pipe, so it uses no pager.
+  set(ENV{MANWIDTH} 80)
+  execute_process(COMMAND "${MAN}" --warnings=w -l "${PAGE}"
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message("man: exit ${rc}\nstderr: ${err}")
+  if(NOT rc EQUAL 0 OR NOT err STREQUAL "")
+    message(FATAL_ERROR "man -l reports problems in ${PAGE}")
+  endif()
+  foreach(section NAME SYNOPSIS DESCRIPTION "EXIT STATUS")
+    if(NOT out MATCHES "\n${section}\n")
+      message(FATAL_ERROR "the rendered page has no ${section} section")
+    endif()
+  endforeach()
+  set(ran TRUE)
+endif()
+if(NOT ran)
+  message(FATAL_ERROR "neither groff nor man found (Debian: groff-base, man-db)")
+endif()
