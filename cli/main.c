@@ -21,6 +21,8 @@ static void usage(FILE *out) {
           "                                 an RSA signature of FILE\n"
           "  verify --key KEY (--pss|--pkcs1) --hash H --sig SIG FILE\n"
           "                                 exit 0 when SIG is a valid signature of FILE, 1 if not\n"
+          "  policy [--json]                what a lab compares: version, integrity MAC, CPU paths,\n"
+          "                                 state and approved mode (exit 0 only in approved mode)\n"
           "  version                        the module's version\n"
           "  help                           this text\n");
 }
@@ -32,6 +34,7 @@ int main(int argc, char **argv) {
   }
   const char *cmd = argv[1];
   if (strcmp(cmd, "selftest") == 0) return cmd_selftest(argc - 1, argv + 1);
+  if (strcmp(cmd, "policy") == 0) return cmd_policy(argc - 1, argv + 1);
   if (strcmp(cmd, "kat") == 0) return cmd_kat(argc - 1, argv + 1);
   if (strcmp(cmd, "acvp") == 0) return cmd_acvp(argc - 1, argv + 1);
   if (strcmp(cmd, "rand") == 0) return cmd_rand(argc - 1, argv + 1);
