@@ -9,6 +9,11 @@
  * the module is OPERATIONAL. */
 int cmd_selftest(int argc, char **argv);
 
+/* cmd_policy: `fipsmod policy [--json]`, what a lab compares with the security policy: the
+ * version, the loaded library and its injected integrity MAC, the CPU paths, the state and
+ * whether the module is in the approved mode; exit 0 only in the approved mode (cmd_policy.c). */
+int cmd_policy(int argc, char **argv);
+
 /* cmd_kat: `fipsmod kat [--json] [--large] [--expect-pass N] [--expect-fail N]
  * [--expect-skip N] FILE...`, runs known-answer vector files (CAVP, ACVP, Wycheproof). */
 int cmd_kat(int argc, char **argv);

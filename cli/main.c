@@ -22,6 +22,8 @@ static const char k_usage[] =
     "                                 an RSA signature of FILE\n"
     "  verify --key KEY (--pss|--pkcs1) --hash H --sig SIG FILE\n"
     "                                 exit 0 when SIG is a valid signature of FILE, 1 if not\n"
+    "  policy [--json]                what a lab compares: version, integrity MAC, CPU paths,\n"
+    "                                 state and approved mode (exit 0 only in approved mode)\n"
     "  version                        the module's version\n"
     "  help                           this text\n"
     "`fipsmod COMMAND --help` describes a command. Long options take one dash or two (-hex,\n"
@@ -55,7 +57,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "pubkey") == 0) return cmd_pubkey(sub_argc, sub_argv);
   if (strcmp(cmd, "sign") == 0) return cmd_sign(sub_argc, sub_argv);
   if (strcmp(cmd, "verify") == 0) return cmd_verify(sub_argc, sub_argv);
-  /* (the policy command's dispatch goes here) */
+  if (strcmp(cmd, "policy") == 0) return cmd_policy(sub_argc, sub_argv);
   if (strcmp(cmd, "version") == 0 || cli_opt_is(cmd, "version")) {
     return cmd_version(sub_argc, sub_argv);
   }

@@ -153,6 +153,14 @@ static inline void fm_indicator_approved(void) { fm_tl_indicator = 1; /* FM_INDI
  * every refusal and where a service runs with parameters outside the approved set. */
 static inline void fm_indicator_not_approved(void) { fm_tl_indicator = 2; /* NOT_APPROVED */ }
 
+/* fm_indicator_keep sets the calling thread's indicator back to |saved| (read from fm_tl_indicator
+ * when the call began) and returns |status|: informational functions that check the state or
+ * refuse like a service give no security service, so they leave the indicator as it was. */
+static inline int fm_indicator_keep(uint8_t saved, int status) {
+  fm_tl_indicator = saved;
+  return status;
+}
+
 /* fm_service_gate returns FM_OK when services may run (fm_module_operational) and
  * FM_ERR_NOT_OPERATIONAL otherwise. It starts the call's indicator as approved; a refusal or a
  * non-approved parameter turns it to not approved. */

@@ -359,7 +359,16 @@ int fm_selftest_power_on(void) {
   return st;
 }
 
+static int selftest_run(void);
+
+/* fm_selftest_run leaves the service indicator as it was: the tests go through the services, and
+ * their outcomes are the report's, not the caller's last service (policy/services.tsv). */
 int fm_selftest_run(void) {
+  const uint8_t ind = fm_tl_indicator;
+  return fm_indicator_keep(ind, selftest_run());
+}
+
+static int selftest_run(void) {
   /* State first, as every service: a nested call (from a callback, or from a test) is refused
    * for its context only when the module would otherwise let it run. The state that decides a
    * run is checked again under g_run_lock (fm_module_begin_selftest), since a concurrent run may
@@ -404,7 +413,9 @@ int fm_selftest_ensure(fm_selftest_id id) {
       /* The module stays OPERATIONAL while the test runs: other services go on; every caller of
        * the deferred algorithm waits here on g_run_lock until it has passed. */
       tl_running = true;
+      const uint8_t ind = fm_tl_indicator; /* the test's services are not the caller's */
       st = run_test(id, true);
+      fm_tl_indicator = ind;
       tl_running = false;
       if (st == FM_OK) {
         atomic_store_explicit(&g_deferred_done[id], 1, memory_order_release);
@@ -434,7 +445,15 @@ void fm_selftest_record_conditional(fm_selftest_id id, int status) {
   if (status != FM_OK) fm_module_enter_error(fm_selftest_defs[id].name);
 }
 
+static int selftest_report(fm_selftest_entry *entries, size_t capacity, size_t *count);
+
+/* fm_selftest_report is informational: the indicator is left as it was. */
 int fm_selftest_report(fm_selftest_entry *entries, size_t capacity, size_t *count) {
+  const uint8_t ind = fm_tl_indicator;
+  return fm_indicator_keep(ind, selftest_report(entries, capacity, count));
+}
+
+static int selftest_report(fm_selftest_entry *entries, size_t capacity, size_t *count) {
   /* No state check: the report is readable in every state. A refused call wipes at most the
    * entries it could have written (never more than the report holds). */
   const size_t can_write = capacity < FM_ST_COUNT ? capacity : FM_ST_COUNT;

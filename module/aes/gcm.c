@@ -99,7 +99,7 @@ static int key_init(fm_gcm_key *k, const uint8_t *key, size_t key_len, const uin
     }
   }
   if (k != NULL) fm_zeroize(k, sizeof *k);
-  if (st != FM_OK) return st;
+  if (st != FM_OK) return fm_refuse(st, NULL, 0);
   gcm_key_state *s = key_state(k);
   if (!aes_ks_init_encrypt(&s->ks, key, key_len)) return FM_ERR_INTERNAL;
   /* SP 800-38D 7.1, step 1: H = CIPH_K(0^128). */
@@ -183,6 +183,7 @@ typedef struct gcm_ctx_state {
   uint32_t npartial;
   uint32_t phase;
   uint32_t decrypt;
+  uint32_t caller_iv; /* started by fm_gcm_encrypt_init_with_iv: not approved */
   uint32_t magic;
 } gcm_ctx_state;
 
@@ -350,6 +351,12 @@ static void ctx_tag(gcm_ctx_state *c, uint8_t tag[16]) {
 
 /* ---- Argument checks ---------------------------------------------------------------------- */
 
+/* mark_short_tag marks the call not approved for a tag of 64 or 32 bits (SP 800-38D 5.2.1.2,
+ * policy/sections.md section 4). */
+static void mark_short_tag(size_t tag_len) {
+  if (tag_len < 12) fm_indicator_not_approved();
+}
+
 /* tag_len_ok: 128..96 bits approved, 64 and 32 bits accepted (non-approved). */
 static bool tag_len_ok(size_t t) {
   return (t >= 12 && t <= 16) || t == 8 || t == 4;
@@ -424,6 +431,7 @@ int fm_gcm_seal(fm_gcm_key *k, uint8_t iv[FM_GCM_IV_LEN], const uint8_t *aad, si
     return refuse_text(st, ct, len, tag, tag_len);
   }
   seal_run(key_state(k), iv, FM_GCM_IV_LEN, aad, aad_len, pt, len, ct, tag, tag_len);
+  mark_short_tag(tag_len);
   return FM_OK;
 }
 
@@ -446,6 +454,7 @@ int fm_gcm_seal_with_iv(fm_gcm_key *k, const uint8_t *iv, size_t iv_len, const u
   if (st == FM_OK) st = take_invocation(key_state(k), &n);
   if (st != FM_OK) return refuse_text(st, ct, len, tag, tag_len);
   seal_run(key_state(k), iv, iv_len, aad, aad_len, pt, len, ct, tag, tag_len);
+  fm_indicator_not_approved(); /* a caller-chosen IV for encryption */
   return FM_OK;
 }
 
@@ -479,6 +488,7 @@ int fm_gcm_open(const fm_gcm_key *k, const uint8_t *iv, size_t iv_len, const uin
   fm_zeroize(full, sizeof full);
   fm_zeroize(&c, sizeof c);
   if (!ok) return fm_refuse(FM_ERR_VERIFY, pt, len);
+  mark_short_tag(tag_len);
   return FM_OK;
 }
 
@@ -513,9 +523,11 @@ int fm_gcm_encrypt_init_with_iv(fm_gcm_ctx *c, fm_gcm_key *k, const uint8_t *iv,
   if (st == FM_OK) st = take_invocation(key_state(k), &n);
   if (st != FM_OK) {
     if (c != NULL) fm_zeroize(c, sizeof *c);
-    return st;
+    return fm_refuse(st, NULL, 0);
   }
   ctx_start(ctx_state(c), key_state(k), iv, iv_len, false);
+  ctx_state(c)->caller_iv = 1; /* its final is not approved either */
+  fm_indicator_not_approved(); /* a caller-chosen IV for encryption */
   return FM_OK;
 }
 
@@ -524,7 +536,7 @@ int fm_gcm_decrypt_init(fm_gcm_ctx *c, const fm_gcm_key *k, const uint8_t *iv, s
   if (st == FM_OK) st = ctx_init_common(c, k, iv, iv_len);
   if (st != FM_OK) {
     if (c != NULL) fm_zeroize(c, sizeof *c);
-    return st;
+    return fm_refuse(st, NULL, 0);
   }
   ctx_start(ctx_state(c), key_state_c(k), iv, iv_len, true);
   return FM_OK;
@@ -549,7 +561,7 @@ int fm_gcm_aad(fm_gcm_ctx *c, const uint8_t *aad, size_t len) {
   }
   if (st != FM_OK) {
     if (c != NULL) fm_zeroize(c, sizeof *c);
-    return st;
+    return fm_refuse(st, NULL, 0);
   }
   if (len != 0) ctx_aad(ctx_state(c), aad, len);
   return FM_OK;
@@ -598,6 +610,8 @@ int fm_gcm_encrypt_final(fm_gcm_ctx *c, uint8_t *tag, size_t tag_len) {
     ctx_tag(ctx_state(c), full);
     memcpy(tag, full, tag_len);
     fm_zeroize(full, sizeof full);
+    mark_short_tag(tag_len);
+    if (ctx_state(c)->caller_iv) fm_indicator_not_approved();
   }
   if (c != NULL && st != FM_ERR_OVERLAP) fm_zeroize(c, sizeof *c);
   if (st != FM_OK) return fm_refuse(st, tag, tag_len_ok(tag_len) ? tag_len : 0);
@@ -620,9 +634,10 @@ int fm_gcm_decrypt_final(fm_gcm_ctx *c, const uint8_t *tag, size_t tag_len) {
     ctx_tag(ctx_state(c), full);
     if (!fm_declassify_u64((uint64_t)fm_ct_memeq(full, tag, tag_len))) st = FM_ERR_VERIFY;
     fm_zeroize(full, sizeof full);
+    mark_short_tag(tag_len);
   }
   if (c != NULL) fm_zeroize(c, sizeof *c);
-  return st;
+  return st == FM_OK ? FM_OK : fm_refuse(st, NULL, 0); /* a wrong tag: not approved */
 }
 
 int fm_gcm_ctx_wipe(fm_gcm_ctx *c) {

@@ -85,6 +85,13 @@ int fm_hkdf_extract(fm_hash_alg alg, const uint8_t *salt, size_t salt_len, const
   return FM_OK;
 }
 
+/* KDF_MIN_APPROVED_KEY_LEN: derived keys (and KBKDF key derivation keys) under 112 bits are not
+ * approved (kdf.h "Approved parameters"); PBKDF2 also needs a salt of 128 bits and 1000
+ * iterations. Such calls run and are marked not approved for the service indicator. */
+#define KDF_MIN_APPROVED_KEY_LEN 14
+#define PBKDF2_MIN_APPROVED_SALT_LEN 16
+#define PBKDF2_MIN_APPROVED_ITERATIONS 1000
+
 /* hkdf_out_ok: RFC 5869 2.3, L <= 255 * HashLen. */
 static bool hkdf_out_ok(size_t hlen, size_t out_len) {
   return out_len != 0 && hlen != 0 && out_len <= 255 * hlen;
@@ -108,6 +115,7 @@ int fm_hkdf_expand(fm_hash_alg alg, const uint8_t *prk, size_t prk_len, const ui
   }
   if (st == FM_OK) st = hkdf_expand_raw(alg, hlen, prk, prk_len, info, info_len, out, out_len);
   if (st != FM_OK) return fm_refuse(st, out, hkdf_out_ok(hlen, out_len) ? out_len : 0);
+  if (out_len < KDF_MIN_APPROVED_KEY_LEN) fm_indicator_not_approved(); /* kdf.h, approved use */
   return FM_OK;
 }
 
@@ -134,6 +142,7 @@ int fm_hkdf(fm_hash_alg alg, const uint8_t *ikm, size_t ikm_len, const uint8_t *
   if (st == FM_OK) st = hkdf_expand_raw(alg, hlen, prk, hlen, info, info_len, out, out_len);
   fm_zeroize(prk, sizeof prk);
   if (st != FM_OK) return fm_refuse(st, out, hkdf_out_ok(hlen, out_len) ? out_len : 0);
+  if (out_len < KDF_MIN_APPROVED_KEY_LEN) fm_indicator_not_approved(); /* kdf.h, approved use */
   return FM_OK;
 }
 
@@ -194,6 +203,9 @@ int fm_kbkdf_ctr_hmac(fm_hash_alg alg, const uint8_t *key, size_t key_len, const
   hmac_ctx_wipe(&c);
   fm_zeroize(k, sizeof k);
   if (st != FM_OK) return fm_refuse(st, out, out_len);
+  if (key_len < KDF_MIN_APPROVED_KEY_LEN || out_len < KDF_MIN_APPROVED_KEY_LEN) {
+    fm_indicator_not_approved();
+  }
   return FM_OK;
 }
 
@@ -252,5 +264,9 @@ int fm_pbkdf2_hmac(fm_hash_alg alg, const uint8_t *password, size_t password_len
   fm_zeroize(u, sizeof u);
   fm_zeroize(t, sizeof t);
   if (st != FM_OK) return fm_refuse(st, out, out_len);
+  if (salt_len < PBKDF2_MIN_APPROVED_SALT_LEN || iterations < PBKDF2_MIN_APPROVED_ITERATIONS ||
+      out_len < KDF_MIN_APPROVED_KEY_LEN) {
+    fm_indicator_not_approved();
+  }
   return FM_OK;
 }

@@ -359,6 +359,7 @@ int fm_ctr_drbg_instantiate(fm_ctr_drbg *drbg, unsigned flags, const uint8_t *en
   /* The state is this call's output: every refusal leaves it wiped (and not instantiated). */
   int st_gate = fm_service_gate();
   if (st_gate != FM_OK) return fm_refuse(st_gate, drbg, sizeof(*drbg));
+  fm_indicator_not_approved(); /* caller-seeded: a testing interface, never approved */
   if (drbg == NULL) return FM_ERR_BAD_ARGUMENT;
   ctr_drbg_state *st = as_state(drbg);
   if ((flags & ~(unsigned)(FM_DRBG_USE_DF | FM_DRBG_PREDICTION_RESISTANCE)) != 0 ||
@@ -416,6 +417,7 @@ int fm_ctr_drbg_reseed(fm_ctr_drbg *drbg, const uint8_t *entropy, size_t entropy
                        const uint8_t *ai, size_t ai_len) {
   int err = fm_service_gate();
   if (err != FM_OK) return err;
+  fm_indicator_not_approved(); /* caller-seeded: a testing interface, never approved */
   if (drbg == NULL) return FM_ERR_BAD_ARGUMENT;
   ctr_drbg_state *st = as_state(drbg);
   if (st->magic != CTR_DRBG_MAGIC) return FM_ERR_STATE;
@@ -430,6 +432,7 @@ int fm_ctr_drbg_generate(fm_ctr_drbg *drbg, uint8_t *out, size_t out_len, const 
   const size_t wipe_len = out_len <= FM_DRBG_MAX_REQUEST ? out_len : 0;
   int err = fm_service_gate();
   if (err != FM_OK) return fm_refuse(err, out, wipe_len);
+  fm_indicator_not_approved(); /* caller-seeded: a testing interface, never approved */
   if (bad_ptr(out, out_len)) return FM_ERR_BAD_ARGUMENT;
   /* 9.3.1 step 2: requested_number_of_bits > max_number_of_bits_per_request. */
   if (out_len > FM_DRBG_MAX_REQUEST) return FM_ERR_LENGTH;
@@ -469,6 +472,7 @@ int fm_ctr_drbg_generate(fm_ctr_drbg *drbg, uint8_t *out, size_t out_len, const 
 }
 
 int fm_ctr_drbg_uninstantiate(fm_ctr_drbg *drbg) {
+  fm_indicator_not_approved(); /* part of the caller-seeded testing interface */
   if (drbg != NULL) fm_zeroize(drbg, sizeof(*drbg));
   return FM_OK;
 }

@@ -182,7 +182,7 @@ void rand_fork_detect_unload(void) {
 int fm_rand_enable_fork_unsafe_buffering(int enable) {
   int st = fm_service_gate();
   if (st != FM_OK) return st;
-  if (enable != 0 && enable != 1) return FM_ERR_BAD_ARGUMENT;
+  if (enable != 0 && enable != 1) return fm_refuse(FM_ERR_BAD_ARGUMENT, NULL, 0);
   atomic_store_explicit(&rand_g_fork_unsafe_buffering, enable, memory_order_relaxed);
   return FM_OK;
 }

@@ -480,26 +480,33 @@ static int rand_bytes_ai(uint8_t *out, size_t len, const uint8_t *ai, size_t ai_
  * bytes, so a longer |len| is a caller's error, refused without touching the buffer. */
 #define RAND_MAX_OUTPUT ((size_t)PTRDIFF_MAX)
 
+/* rand_outcome marks a draw that failed after the gate (entropy, cleanup under way) not
+ * approved, and returns its status. */
+static int rand_outcome(int status) {
+  if (status != FM_OK) fm_indicator_not_approved();
+  return status;
+}
+
 int fm_rand_bytes(uint8_t *out, size_t len) {
   int st = fm_service_gate();
   size_t valid_len = len <= RAND_MAX_OUTPUT ? len : 0; /* what the call could have written */
   if (st != FM_OK) return fm_refuse(st, out, valid_len);
-  if (out == NULL && len != 0) return FM_ERR_BAD_ARGUMENT;
-  if (len > RAND_MAX_OUTPUT) return FM_ERR_LENGTH;
+  if (out == NULL && len != 0) return fm_refuse(FM_ERR_BAD_ARGUMENT, NULL, 0);
+  if (len > RAND_MAX_OUTPUT) return fm_refuse(FM_ERR_LENGTH, NULL, 0);
   if (len == 0) return FM_OK;
-  return rand_bytes_ai(out, len, NULL, 0);
+  return rand_outcome(rand_bytes_ai(out, len, NULL, 0));
 }
 
 int fm_rand_bytes_with_input(uint8_t *out, size_t len, const uint8_t *ai, size_t ai_len) {
   int st = fm_service_gate();
   size_t valid_len = len <= RAND_MAX_OUTPUT ? len : 0; /* what the call could have written */
   if (st != FM_OK) return fm_refuse(st, out, valid_len);
-  if (out == NULL && len != 0) return FM_ERR_BAD_ARGUMENT;
-  if (len > RAND_MAX_OUTPUT) return FM_ERR_LENGTH;
+  if (out == NULL && len != 0) return fm_refuse(FM_ERR_BAD_ARGUMENT, NULL, 0);
+  if (len > RAND_MAX_OUTPUT) return fm_refuse(FM_ERR_LENGTH, NULL, 0);
   if (ai == NULL && ai_len != 0) return fm_refuse(FM_ERR_BAD_ARGUMENT, out, len);
   if (ai_len > FM_RAND_MAX_ADDITIONAL_INPUT) return fm_refuse(FM_ERR_LENGTH, out, len);
   if (len == 0) return FM_OK;
-  return rand_bytes_ai(out, len, ai, ai_len);
+  return rand_outcome(rand_bytes_ai(out, len, ai, ai_len));
 }
 
 int fm_rand_reseed(void) {
@@ -511,7 +518,7 @@ int fm_rand_reseed(void) {
   if (e == ENTER_NESTED) return FM_OK; /* the interrupted draw's state is not touched */
   if (e == ENTER_OFF) return FM_ERR_NOT_OPERATIONAL;
   err = rand_seed(st);
-  return rand_leave(st, NULL, 0, err);
+  return rand_outcome(rand_leave(st, NULL, 0, err));
 }
 
 /* batch_copy copies |len| batch bytes to |out|. The fixed sizes of the word draws and UUIDs
@@ -559,7 +566,7 @@ __attribute__((noinline)) static int take_slow(rand_state *st, uint8_t *out, siz
       st->batch_left = RAND_BATCH_LEN;
     }
   }
-  if (err != FM_OK) return rand_leave(st, out, len, err);
+  if (err != FM_OK) return rand_outcome(rand_leave(st, out, len, err));
   uint8_t *p = st->batch + (RAND_BATCH_LEN - st->batch_left);
   batch_copy(out, p, len);
   memset(p, 0, len);
@@ -573,8 +580,7 @@ static int take_batch_first(uint8_t *out, size_t len);
  * cleanup under way. Out of line, like leave_during_cleanup. */
 __attribute__((noinline, cold)) static int take_refused(int e, uint8_t *out, size_t len) {
   if (e == ENTER_NESTED) return rand_oneoff(out, len, NULL, 0);
-  fm_zeroize(out, len);
-  return FM_ERR_NOT_OPERATIONAL;
+  return fm_refuse(FM_ERR_NOT_OPERATIONAL, out, len);
 }
 
 /* take_batch: see rand_take_batch in internal.h. Inlined with a constant |len| by the
@@ -616,7 +622,7 @@ int rand_take_batch(uint8_t *out, size_t len) { return take_batch(out, len); }
 __attribute__((noinline)) static int word_checked(uint8_t *out, size_t len) {
   int st = fm_service_gate();
   if (st != FM_OK) return fm_refuse(st, out, len);
-  if (out == NULL) return FM_ERR_BAD_ARGUMENT;
+  if (out == NULL) return fm_refuse(FM_ERR_BAD_ARGUMENT, NULL, 0);
   return take_batch(out, len);
 }
 
@@ -626,6 +632,7 @@ __attribute__((noinline)) static int word_checked(uint8_t *out, size_t len) {
 __attribute__((always_inline)) static inline int take_word(uint8_t *out, size_t len) {
   if (__builtin_expect(out == NULL || !fm_module_operational_fast(), 0))
     return word_checked(out, len);
+  fm_indicator_approved(); /* what the gate does: one store to initial-exec TLS, no call */
   return take_batch(out, len);
 }
 

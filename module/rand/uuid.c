@@ -72,14 +72,14 @@ static int uuid_v7_fill(uint8_t out[FM_UUID_LEN]) {
 int fm_uuid_v4(uint8_t out[FM_UUID_LEN]) {
   int st = fm_service_gate();
   if (st != FM_OK) return fm_refuse(st, out, FM_UUID_LEN);
-  if (out == NULL) return FM_ERR_BAD_ARGUMENT;
+  if (out == NULL) return fm_refuse(FM_ERR_BAD_ARGUMENT, NULL, 0);
   return uuid_v4_fill(out);
 }
 
 int fm_uuid_v7(uint8_t out[FM_UUID_LEN]) {
   int st = fm_service_gate();
   if (st != FM_OK) return fm_refuse(st, out, FM_UUID_LEN);
-  if (out == NULL) return FM_ERR_BAD_ARGUMENT;
+  if (out == NULL) return fm_refuse(FM_ERR_BAD_ARGUMENT, NULL, 0);
   return uuid_v7_fill(out);
 }
 
@@ -131,7 +131,7 @@ static void v4_string_fast(const uint8_t r[FM_UUID_LEN], char out[FM_UUID_STRING
   format_reg(_mm_or_si128(_mm_and_si128(x, keep), set), out);
 }
 
-int fm_uuid_format(const uint8_t uuid[FM_UUID_LEN], char out[FM_UUID_STRING_LEN + 1]) {
+static int uuid_format_checked(const uint8_t uuid[FM_UUID_LEN], char out[FM_UUID_STRING_LEN + 1]) {
   int st = fm_service_gate();
   if (st != FM_OK) return fm_refuse(st, out, FM_UUID_STRING_LEN + 1);
   if (out == NULL) return FM_ERR_BAD_ARGUMENT;
@@ -141,10 +141,16 @@ int fm_uuid_format(const uint8_t uuid[FM_UUID_LEN], char out[FM_UUID_STRING_LEN 
   return FM_OK;
 }
 
+/* fm_uuid_format is informational (no security service): the indicator is left as it was. */
+int fm_uuid_format(const uint8_t uuid[FM_UUID_LEN], char out[FM_UUID_STRING_LEN + 1]) {
+  const uint8_t ind = fm_tl_indicator; /* read before the call (argument order is unspecified) */
+  return fm_indicator_keep(ind, uuid_format_checked(uuid, out));
+}
+
 static int uuid_string(int version, char out[FM_UUID_STRING_LEN + 1]) {
   int st = fm_service_gate();
   if (st != FM_OK) return fm_refuse(st, out, FM_UUID_STRING_LEN + 1);
-  if (out == NULL) return FM_ERR_BAD_ARGUMENT;
+  if (out == NULL) return fm_refuse(FM_ERR_BAD_ARGUMENT, NULL, 0);
   uint8_t u[FM_UUID_LEN];
   int err;
   if (version == 4) {
@@ -172,7 +178,7 @@ static int parse_nibble(char c) {
   return -1;
 }
 
-int fm_uuid_parse(const char *str, size_t len, uint8_t out[FM_UUID_LEN]) {
+static int uuid_parse_checked(const char *str, size_t len, uint8_t out[FM_UUID_LEN]) {
   int st = fm_service_gate();
   if (st != FM_OK) return fm_refuse(st, out, FM_UUID_LEN);
   if (str == NULL) return fm_refuse(FM_ERR_BAD_ARGUMENT, out, FM_UUID_LEN);
@@ -195,7 +201,13 @@ int fm_uuid_parse(const char *str, size_t len, uint8_t out[FM_UUID_LEN]) {
   return FM_OK;
 }
 
-int fm_uuid_version(const uint8_t uuid[FM_UUID_LEN], int *version) {
+/* fm_uuid_parse is informational (no security service): the indicator is left as it was. */
+int fm_uuid_parse(const char *str, size_t len, uint8_t out[FM_UUID_LEN]) {
+  const uint8_t ind = fm_tl_indicator; /* read before the call (argument order is unspecified) */
+  return fm_indicator_keep(ind, uuid_parse_checked(str, len, out));
+}
+
+static int uuid_version_checked(const uint8_t uuid[FM_UUID_LEN], int *version) {
   int st = fm_service_gate();
   if (st != FM_OK) return fm_refuse(st, version, sizeof(*version));
   if (version == NULL) return FM_ERR_BAD_ARGUMENT;
@@ -203,6 +215,12 @@ int fm_uuid_version(const uint8_t uuid[FM_UUID_LEN], int *version) {
   if ((uuid[8] & 0xc0) != 0x80) return fm_refuse(FM_ERR_PARSE, version, sizeof(*version));
   *version = uuid[6] >> 4;
   return FM_OK;
+}
+
+/* fm_uuid_version is informational (no security service): the indicator is left as it was. */
+int fm_uuid_version(const uint8_t uuid[FM_UUID_LEN], int *version) {
+  const uint8_t ind = fm_tl_indicator; /* read before the call (argument order is unspecified) */
+  return fm_indicator_keep(ind, uuid_version_checked(uuid, version));
 }
 
 #if defined(FIPSMOD_TEST_HOOKS)

@@ -28,6 +28,8 @@ fm_rsa_key *rsa_key_alloc(void) {
 }
 
 int fm_rsa_key_free(fm_rsa_key *key) {
+  /* Zeroization is an approved service in every state (no gate, so a key can always go). */
+  fm_indicator_approved();
   if (key == NULL) return FM_OK;
   rsa_blinding_forget(key);
   fm_zeroize(key, sizeof(*key));
@@ -425,6 +427,7 @@ int fm_rsa_key_import_private_nd(const uint8_t *n, size_t n_len, const uint8_t *
     return refuse_key(st, key);
   }
   *key = k;
+  fm_indicator_not_approved(); /* a key for the component tests only */
   return FM_OK;
 }
 
@@ -446,33 +449,37 @@ int fm_rsa_key_import_public(const uint8_t *n, size_t n_len, const uint8_t *e, s
     return refuse_key(st, key);
   }
   *key = k;
+  if (k->n_bits < 2048) fm_indicator_not_approved(); /* legacy verification only */
   return FM_OK;
 }
 
 /* ---- Queries and export -------------------------------------------------------------------- */
 
 int fm_rsa_key_bits(const fm_rsa_key *key, size_t *bits) {
+  const uint8_t ind = fm_tl_indicator; /* informational: the indicator is left as it was */
   int st = fm_service_gate();
   if (st == FM_OK && (!rsa_key_valid(key) || bits == NULL)) st = FM_ERR_BAD_ARGUMENT;
-  if (st != FM_OK) return fm_refuse(st, bits, bits != NULL ? sizeof(*bits) : 0);
+  if (st != FM_OK) return fm_indicator_keep(ind, fm_refuse(st, bits, bits != NULL ? sizeof(*bits) : 0));
   *bits = key->n_bits;
-  return FM_OK;
+  return fm_indicator_keep(ind, FM_OK);
 }
 
 int fm_rsa_key_size(const fm_rsa_key *key, size_t *bytes) {
+  const uint8_t ind = fm_tl_indicator; /* informational: the indicator is left as it was */
   int st = fm_service_gate();
   if (st == FM_OK && (!rsa_key_valid(key) || bytes == NULL)) st = FM_ERR_BAD_ARGUMENT;
-  if (st != FM_OK) return fm_refuse(st, bytes, bytes != NULL ? sizeof(*bytes) : 0);
+  if (st != FM_OK) return fm_indicator_keep(ind, fm_refuse(st, bytes, bytes != NULL ? sizeof(*bytes) : 0));
   *bytes = key->k;
-  return FM_OK;
+  return fm_indicator_keep(ind, FM_OK);
 }
 
 int fm_rsa_key_is_private(const fm_rsa_key *key, int *is_private) {
+  const uint8_t ind = fm_tl_indicator; /* informational: the indicator is left as it was */
   int st = fm_service_gate();
   if (st == FM_OK && (!rsa_key_valid(key) || is_private == NULL)) st = FM_ERR_BAD_ARGUMENT;
-  if (st != FM_OK) return fm_refuse(st, is_private, is_private != NULL ? sizeof(*is_private) : 0);
+  if (st != FM_OK) return fm_indicator_keep(ind, fm_refuse(st, is_private, is_private != NULL ? sizeof(*is_private) : 0));
   *is_private = key->has_private;
-  return FM_OK;
+  return fm_indicator_keep(ind, FM_OK);
 }
 
 static int export_component(const fm_rsa_key *key, fm_rsa_component which, uint8_t *out,

@@ -607,6 +607,7 @@ int fm_rsa_sign_pss_with_salt(const fm_rsa_key *key, fm_hash_alg hash, const uin
   if (st == FM_OK) st = sign_pss(key, hash, msg, msg_len, salt, salt_len, sig);
   if (st != FM_OK) return refuse_output(st, key, sig, sig_cap, sig_len);
   *sig_len = key->k;
+  fm_indicator_not_approved(); /* a caller-chosen salt: for ACVP testing only */
   return FM_OK;
 }
 
@@ -646,7 +647,10 @@ static int verify_prologue(const fm_rsa_key *key, fm_hash_alg hash, const uint8_
                       (sig == NULL && sig_len > 0)))
     st = FM_ERR_BAD_ARGUMENT;
   if (st == FM_OK && sha_alg_digest_len(hash) == 0) st = FM_ERR_UNSUPPORTED;
-  return st == FM_OK ? FM_OK : fm_refuse(st, NULL, 0);
+  if (st != FM_OK) return fm_refuse(st, NULL, 0);
+  /* Moduli under 2048 bits verify for legacy use only (SP 800-131Ar2 table 3): not approved. */
+  if (key->n_bits < 2048) fm_indicator_not_approved();
+  return FM_OK;
 }
 
 int rsa_verify_pkcs1v15_digest(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *digest,
@@ -665,7 +669,8 @@ int fm_rsa_verify_pkcs1v15(const fm_rsa_key *key, fm_hash_alg hash, const uint8_
   if (st != FM_OK) return st;
   uint8_t digest[FM_MAX_DIGEST_LEN];
   (void)sha_digest_internal(hash, msg, msg_len, digest);
-  return rsa_verify_pkcs1v15_digest(key, hash, digest, sig, sig_len);
+  st = rsa_verify_pkcs1v15_digest(key, hash, digest, sig, sig_len);
+  return st == FM_OK ? FM_OK : fm_refuse(st, NULL, 0); /* a bad signature: not approved */
 }
 
 /* emsa_pss_verify checks EM (em_len bytes, emBits = modBits - 1) against mHash with a salt of
@@ -700,16 +705,17 @@ int fm_rsa_verify_pss(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *ms
   int st = verify_prologue(key, hash, msg, msg_len, sig, sig_len);
   if (st != FM_OK) return st;
   uint8_t em[FM_RSA_MAX_BYTES];
-  if ((st = recover_em(key, sig, sig_len, em)) != FM_OK) return st;
+  if ((st = recover_em(key, sig, sig_len, em)) != FM_OK) return fm_refuse(st, NULL, 0);
   /* RFC 8017 8.1.2 step 2c: EM = I2OSP(m, emLen); a non-zero byte above emLen is invalid. */
   const size_t em_bits = key->n_bits - 1, em_len = (em_bits + 7) / 8;
   const size_t pad = key->k - em_len;
   for (size_t i = 0; i < pad; i++) {
-    if (em[i] != 0) return FM_ERR_VERIFY;
+    if (em[i] != 0) return fm_refuse(FM_ERR_VERIFY, NULL, 0);
   }
   uint8_t digest[FM_MAX_DIGEST_LEN];
   (void)sha_digest_internal(hash, msg, msg_len, digest);
-  return emsa_pss_verify(em + pad, em_len, em_bits, hash, digest, salt_len);
+  st = emsa_pss_verify(em + pad, em_len, em_bits, hash, digest, salt_len);
+  return st == FM_OK ? FM_OK : fm_refuse(st, NULL, 0); /* a bad signature: not approved */
 }
 
 /* ---- Raw primitives ------------------------------------------------------------------------ */
@@ -740,6 +746,7 @@ static int raw_private(const fm_rsa_key *key, const uint8_t *in, size_t in_len, 
     bn_to_bytes_be(out, key->k, y, key->nl);
     fm_declassify(out, key->k);
     *out_len = key->k;
+    if (key->component_test_only) fm_indicator_not_approved(); /* an (n, e, d) test key */
   }
 done:
   fm_zeroize(x, sizeof(x));

@@ -23,6 +23,15 @@ static size_t ctx_tag_len(fm_hmac_ctx *ctx) {
 
 /* hmac_lengths_ok is true when a key of |key_len| bytes and a message of |len| bytes stay within
  * the hash's input limit (the inner hash reads one key block before the message). */
+/* HMAC_MIN_APPROVED_KEY_LEN: keys under 112 bits are not approved (SP 800-131Ar2 table 9,
+ * policy/sections.md section 4); the call still runs, marked not approved. */
+#define HMAC_MIN_APPROVED_KEY_LEN 14
+
+/* short_key_flag is the byte of a caller's fm_hmac_ctx, past the private layout, that records a
+ * key under 112 bits, so that update and final of that context are not approved either. */
+static uint8_t *short_key_flag(fm_hmac_ctx *ctx) { return (uint8_t *)ctx + sizeof *ctx - 1; }
+_Static_assert(sizeof(hmac_ctx) < sizeof(fm_hmac_ctx), "room for the short-key flag");
+
 static bool hmac_lengths_ok(fm_hash_alg alg, size_t key_len, size_t len) {
   return key_len <= SHA2_MAX_INPUT_BYTES && len <= SHA2_MAX_INPUT_BYTES - sha_alg_block_len(alg);
 }
@@ -39,14 +48,18 @@ int fm_hmac_init(fm_hmac_ctx *ctx, fm_hash_alg alg, const uint8_t *key, size_t k
     }
   }
   if (st != FM_OK) return fm_refuse(st, ctx, ctx != NULL ? sizeof *ctx : 0);
-  return hmac_ctx_init(as_hmac_ctx(ctx), alg, key, key_len);
+  st = hmac_ctx_init(as_hmac_ctx(ctx), alg, key, key_len);
+  *short_key_flag(ctx) = key_len < HMAC_MIN_APPROVED_KEY_LEN;
+  if (key_len < HMAC_MIN_APPROVED_KEY_LEN) fm_indicator_not_approved();
+  return st;
 }
 
 int fm_hmac_update(fm_hmac_ctx *ctx, const void *data, size_t len) {
   int st = fm_service_gate();
   if (st != FM_OK) return fm_refuse(st, ctx, ctx != NULL ? sizeof *ctx : 0);
   /* A bad argument leaves the context usable (hmac.h): nothing to wipe. */
-  if (ctx == NULL || (data == NULL && len > 0)) return FM_ERR_BAD_ARGUMENT;
+  if (ctx == NULL || (data == NULL && len > 0)) return fm_refuse(FM_ERR_BAD_ARGUMENT, NULL, 0);
+  if (*short_key_flag(ctx)) fm_indicator_not_approved();
   return hmac_ctx_update(as_hmac_ctx(ctx), data, len);
 }
 
@@ -66,6 +79,7 @@ int fm_hmac_final(fm_hmac_ctx *ctx, uint8_t *out, size_t out_len) {
   if (st != FM_OK) {
     return fm_refuse2(st, ctx, ctx != NULL ? sizeof *ctx : 0, out, tag_wipe_len(out_len, dlen));
   }
+  if (*short_key_flag(ctx)) fm_indicator_not_approved();
   st = hmac_ctx_final(as_hmac_ctx(ctx), out);
   /* hmac_ctx_final wiped the private layout; the rest of the caller's object goes too. */
   fm_zeroize((uint8_t *)ctx + sizeof(hmac_ctx), sizeof *ctx - sizeof(hmac_ctx));
@@ -93,6 +107,7 @@ int fm_hmac(fm_hash_alg alg, const uint8_t *key, size_t key_len, const void *dat
     }
   }
   if (st != FM_OK) return fm_refuse(st, out, tag_wipe_len(out_len, dlen));
+  if (key_len < HMAC_MIN_APPROVED_KEY_LEN) fm_indicator_not_approved();
   return hmac_internal(alg, key, key_len, data, len, out);
 }
 
@@ -102,11 +117,14 @@ int fm_hmac_verify(fm_hash_alg alg, const uint8_t *key, size_t key_len, const vo
   int st = fm_service_gate();
   if (st != FM_OK) return st;
   if (tag == NULL || (key == NULL && key_len > 0) || (data == NULL && len > 0)) {
-    return FM_ERR_BAD_ARGUMENT;
+    return fm_refuse(FM_ERR_BAD_ARGUMENT, NULL, 0);
   }
-  if (dlen == 0) return FM_ERR_UNSUPPORTED;
+  if (dlen == 0) return fm_refuse(FM_ERR_UNSUPPORTED, NULL, 0);
   /* SP 800-107r1 5.3.3: a truncated tag keeps its leftmost bits and has at least 32 of them. */
-  if (tag_len < 4 || tag_len > dlen || !hmac_lengths_ok(alg, key_len, len)) return FM_ERR_LENGTH;
+  if (tag_len < 4 || tag_len > dlen || !hmac_lengths_ok(alg, key_len, len)) {
+    return fm_refuse(FM_ERR_LENGTH, NULL, 0);
+  }
+  if (key_len < HMAC_MIN_APPROVED_KEY_LEN) fm_indicator_not_approved();
   uint8_t expected[FM_MAX_DIGEST_LEN];
   hmac_internal(alg, key, key_len, data, len, expected);
   /* Compared in time that depends only on tag_len (public); only the verdict leaves, chosen
@@ -114,5 +132,7 @@ int fm_hmac_verify(fm_hash_alg alg, const uint8_t *key, size_t key_len, const vo
    * caller's own test of the status. */
   uint32_t equal = ct_eq_u32((uint32_t)fm_ct_memeq(expected, tag, tag_len), 1);
   fm_zeroize(expected, sizeof expected);
+  /* A tag that does not verify is not approved (indicator.h); selected with the same mask. */
+  fm_tl_indicator = (uint8_t)ct_select_u32(equal, fm_tl_indicator, 2 /* NOT_APPROVED */);
   return (int)ct_select_u32(equal, (uint32_t)FM_OK, (uint32_t)FM_ERR_VERIFY);
 }

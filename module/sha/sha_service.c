@@ -43,7 +43,7 @@ int fm_sha_update(fm_sha_ctx *ctx, const void *data, size_t len) {
   int st = fm_service_gate();
   if (st != FM_OK) return fm_refuse(st, ctx, ctx != NULL ? sizeof *ctx : 0);
   /* A bad argument leaves the context usable (sha.h): nothing to wipe. */
-  if (ctx == NULL || (data == NULL && len > 0)) return FM_ERR_BAD_ARGUMENT;
+  if (ctx == NULL || (data == NULL && len > 0)) return fm_refuse(FM_ERR_BAD_ARGUMENT, NULL, 0);
   return sha_ctx_update(as_sha_ctx(ctx), data, len);
 }
 
