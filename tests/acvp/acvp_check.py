@@ -617,6 +617,56 @@ def pbkdf_answer(g, t):
     return {"derivedKey": dk.hex()}
 
 
+def hkdf_offered(g):
+    cfg = g.get("kdfConfiguration") or {}
+    return (g["testType"] in ("AFT", "VAL") and not as_bool(g.get("multiExpansion", False))
+            and cfg.get("hmacAlg") in HASHES and cfg.get("kdfType", "hkdf") == "hkdf"
+            and cfg.get("fixedInfoEncoding", "concatenation") == "concatenation"
+            and as_int(cfg["l"]) % 8 == 0)
+
+
+def hkdf_fixed_info(pattern, t, l_bits):
+    # draft-hammett-acvp-kas-kdf-hkdf, FixedInfoPatternConstruction: fields joined by "||".
+    out = b""
+    kp = t["kdfParameter"]
+    for tok in pattern.split("||"):
+        if tok.startswith("literal[") and tok.endswith("]"):
+            out += bytes.fromhex(tok[8:-1])
+        elif tok in ("uPartyInfo", "vPartyInfo"):
+            p = t["fixedInfoPartyU" if tok[0] == "u" else "fixedInfoPartyV"]
+            out += hx(p["partyId"]) + hx(p.get("ephemeralData", ""))
+        elif tok in ("context", "label", "algorithmId"):
+            out += hx(kp[tok])
+        elif tok == "l":
+            out += l_bits.to_bytes(4, "big")
+        else:
+            raise ValueError(f"fixedInfoPattern field {tok}")
+    return out
+
+
+def hkdf_dkm(g, t):
+    # RFC 5869 / SP 800-56Cr2 5.1: PRK = HMAC(salt, Z [|| T]); OKM = T(1) || T(2) ...
+    cfg, kp = g["kdfConfiguration"], t["kdfParameter"]
+    name, hlen = HASHES[cfg["hmacAlg"]]
+    l_bits = as_int(cfg["l"])
+    z = hx(kp["z"]) + (hx(kp["t"]) if as_bool(g.get("usesHybridSharedSecret", False)) else b"")
+    prk = hmac.new(hx(kp.get("salt", "")), z, name).digest()
+    info = hkdf_fixed_info(cfg["fixedInfoPattern"], t, l_bits)
+    okm, block, i = b"", b"", 1
+    while len(okm) < l_bits // 8:
+        block = hmac.new(prk, block + info + bytes([i]), name).digest()
+        okm += block
+        i += 1
+    return okm[:l_bits // 8]
+
+
+def hkdf_answer(g, t):
+    dkm = hkdf_dkm(g, t)
+    if g["testType"] == "VAL":
+        return {"testPassed": hx(t["dkm"]) == dkm}
+    return {"dkm": dkm.hex()}
+
+
 def main(argv):
     args = [a for a in argv[1:] if not a.startswith("--")]
     ldt_limit = 1 << 30
@@ -682,6 +732,10 @@ def main(argv):
                 offered = kdf_offered(g)
                 if offered and rt is not None:
                     kdf_answer(g, t, rt, et, where)
+            elif alg == "KDA" and mode == "HKDF":
+                offered = hkdf_offered(g)
+                if offered:
+                    want = hkdf_answer(g, t)
             elif alg == "PBKDF":
                 offered = pbkdf_offered(g, t)
                 if offered:

@@ -577,6 +577,68 @@ def pbkdf_sets(outdir):
     write(outdir, "PBKDF-1.0", p, answers(p, ans))
 
 
+def hkdf_sets(outdir):
+    # kas/sp800-56c/hkdf/sections/06-test-vectors.adoc: KDA / HKDF, Sp800-56Cr1 (AFT and VAL)
+    # and Sp800-56Cr2 (hybrid shared secrets Z || T, random salts); SHA2-224, a multi-expansion
+    # group and a bit-length l to be left out.
+    pats = ["uPartyInfo||vPartyInfo||l", "literal[123456789ABCDEF0CAFE]||uPartyInfo||vPartyInfo",
+            "algorithmId||l||uPartyInfo||vPartyInfo||context", "label||uPartyInfo||vPartyInfo||l||context"]
+    for rev, vs in (("Sp800-56Cr1", 304), ("Sp800-56Cr2", 305)):
+        p = head(vs, "KDA", rev, "HKDF")
+        p["testGroups"] = []
+        tc = 0
+        combos = [("AFT", "SHA2-256", 1024, "default", 0), ("AFT", "SHA2-384", 512, "random", 1),
+                  ("AFT", "SHA2-512", 2048, "random", 2), ("VAL", "SHA2-256", 256, "default", 3),
+                  ("VAL", "SHA2-512", 1024, "random", 0), ("AFT", "SHA2-224", 1024, "default", 0),
+                  ("AFT", "SHA2-256", 1023, "default", 0)]
+        if rev == "Sp800-56Cr2":
+            combos.append(("AFT", "SHA2-256", 512, "random", 1))  # hybrid
+            combos.append(("MULTI", "SHA2-256", 512, "default", 0))
+        for tg, (tt, h, l, sm, pi) in enumerate(combos, 1):
+            hybrid = rev == "Sp800-56Cr2" and tg in (2, 5, 8)
+            salt_len = {"SHA2-224": 64, "SHA2-256": 64, "SHA2-384": 128, "SHA2-512": 128}[h] * 8
+            if rev == "Sp800-56Cr2" and sm == "random":
+                salt_len = 8 * R2.randrange(1, salt_len // 8 + 1)
+            g = {"tgId": tg, "testType": "AFT" if tt == "MULTI" else tt,
+                 "kdfConfiguration": {"kdfType": "hkdf", "l": l, "saltLen": salt_len,
+                                      "saltMethod": sm, "fixedInfoPattern": pats[pi],
+                                      "fixedInfoEncoding": "concatenation", "hmacAlg": h},
+                 "zLength": 256, "tests": []}
+            if rev == "Sp800-56Cr2":
+                g["usesHybridSharedSecret"] = hybrid
+                g["multiExpansion"] = tt == "MULTI"
+                if hybrid:
+                    g["auxSharedSecretLen"] = 160
+            for i in range(4):
+                tc += 1
+                kp = {"kdfType": "hkdf",
+                      "salt": H(bytes(salt_len // 8) if sm == "default" else rb2(salt_len // 8)),
+                      "z": H(rb2(32)), "l": l}
+                if hybrid:
+                    kp["t"] = H(rb2(20))
+                for f in ("algorithmId", "context", "label"):
+                    if f in pats[pi]:
+                        kp[f] = H(rb2(R2.randrange(8, 33)))
+                t = {"tcId": tc, "kdfParameter": kp,
+                     "fixedInfoPartyU": {"partyId": H(rb2(16))},
+                     "fixedInfoPartyV": {"partyId": H(rb2(16))}}
+                if i % 2 == 0:
+                    t["fixedInfoPartyU"]["ephemeralData"] = H(rb2(32))
+                if i < 2:
+                    t["fixedInfoPartyV"]["ephemeralData"] = H(rb2(32))
+                if tt == "VAL" and ac.hkdf_offered(g):
+                    dkm = ac.hkdf_dkm(g, t)
+                    if i in (1, 2):  # expected failures: one changed bit
+                        dkm = bytes([dkm[0] ^ 4]) + dkm[1:]
+                    t["dkm"] = H(dkm)
+                g["tests"].append(t)
+            p["testGroups"].append(g)
+
+        def ans(g, t):
+            return ac.hkdf_answer(g, t) if ac.hkdf_offered(g) else None
+        write(outdir, "KDA-HKDF-" + rev, p, answers(p, ans))
+
+
 if __name__ == "__main__":
     out = sys.argv[1]
     sha_sets(out)
@@ -588,3 +650,4 @@ if __name__ == "__main__":
     gcm_sets(out)
     kdf_sets(out)
     pbkdf_sets(out)
+    hkdf_sets(out)
