@@ -74,6 +74,10 @@ int acvp_hmac(kat_ctx *c, json_t *set, json_t *groups, int digest_bits);
 int acvp_aes(kat_ctx *c, json_t *set, json_t *groups, int mode);
 int acvp_drbg(kat_ctx *c, json_t *set, json_t *groups);
 int acvp_rsa(kat_ctx *c, json_t *set, json_t *groups, const char *mode, const char *revision);
+int acvp_pbkdf(kat_ctx *c, json_t *set, json_t *groups);
+int acvp_kbkdf(kat_ctx *c, json_t *set, json_t *groups);
+int acvp_gcm(kat_ctx *c, json_t *set, json_t *groups);
+int acvp_hkdf(kat_ctx *c, json_t *set, json_t *groups, const char *revision);
 
 enum { ACVP_ECB = 1, ACVP_CBC = 2, ACVP_CTR = 3 };
 

@@ -268,6 +268,14 @@ int acvp_respond(kat_ctx *c, json_t *set, json_t **out) {
     rc = acvp_aes(c, set, groups, ACVP_CTR);
   } else if (strcmp(alg, "ctrDRBG") == 0) {
     rc = acvp_drbg(c, set, groups);
+  } else if (strcmp(alg, "ACVP-AES-GCM") == 0) {
+    rc = acvp_gcm(c, set, groups);
+  } else if (strcmp(alg, "KDA") == 0 && mode != NULL && strcmp(mode, "HKDF") == 0) {
+    rc = acvp_hkdf(c, set, groups, rev ? rev : "");
+  } else if (strcmp(alg, "PBKDF") == 0) {
+    rc = acvp_pbkdf(c, set, groups);
+  } else if (strcmp(alg, "KDF") == 0 && (mode == NULL || strcmp(mode, "KMAC") != 0)) {
+    rc = acvp_kbkdf(c, set, groups);
   } else if (strcmp(alg, "RSA") == 0 && mode != NULL) {
     rc = acvp_rsa(c, set, groups, mode, rev ? rev : "");
   } else {

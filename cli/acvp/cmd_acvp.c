@@ -15,8 +15,14 @@ static void usage(FILE *out) {
           "Answers an ACVP vector set (a JSON object, or the server's [{\"acvVersion\": ...},\n"
           "{...}] array) and writes the response ([{\"acvVersion\"}, {vsId, algorithm, mode,\n"
           "revision, testGroups}]) to RESPONSE.json or stdout. Tests the module does not offer\n"
-          "are left out and listed on stderr. Exit 0: every offered test answered; 1: a test\n"
-          "failed or none was offered; 2: malformed file.\n");
+          "are left out and listed on stderr.\n"
+          "Algorithms: SHA2-256/384/512, HMAC-SHA2-256/384/512, ACVP-AES-ECB/CBC/CTR/GCM,\n"
+          "ctrDRBG, RSA, KDA HKDF (Sp800-56Cr1, Sp800-56Cr2), KDF (SP 800-108 counter mode),\n"
+          "PBKDF.\n"
+          "  -o, --output FILE  write the response to FILE\n"
+          "  -h, --help         this text\n"
+          "Exit status: 0 every offered test answered; 1 a test failed or none was offered;\n"
+          "2 a malformed or unreadable file, or a usage error.\n");
 }
 
 int cmd_acvp(int argc, char **argv) {

@@ -34,6 +34,10 @@ int kat_run_cavp(kat_ctx *c) {
     rc = kat_cavp_sha(c, &f);
   } else if (rsp_has_key(&f, "Mac") && rsp_has_key(&f, "Tlen")) {
     rc = kat_cavp_hmac(c, &f);
+  } else if (rsp_has_key(&f, "Tag") && rsp_has_key(&f, "IV") && rsp_has_key(&f, "AAD")) {
+    rc = kat_cavp_gcm(c, &f);
+  } else if (rsp_has_key(&f, "KI") && rsp_has_key(&f, "KO")) {
+    rc = kat_cavp_kbkdf(c, &f);
   } else if (rsp_has_key(&f, "KEY") &&
              (rsp_has_key(&f, "PLAINTEXT") || rsp_has_key(&f, "CIPHERTEXT"))) {
     rc = kat_cavp_aes(c, &f);
@@ -58,7 +62,7 @@ int kat_run_cavp(kat_ctx *c) {
     rc = kat_error(c, "%s: AES-style file without KEY/PLAINTEXT/CIPHERTEXT lines", c->path);
   } else {
     rc = kat_error(c, "%s: not a CAVP file of an algorithm the runner knows (SHA-2, HMAC, AES, "
-                   "CTR_DRBG, RSA)", c->path);
+                   "CTR_DRBG, RSA, AES-GCM, KBKDF)", c->path);
   }
   rsp_free(&f);
   kat_arena_reset(c);
@@ -83,6 +87,11 @@ static int run_wycheproof(kat_ctx *c, json_t *root, const char *schema) {
     if (strcmp(alg, "HMACSHA384") == 0) return kat_wp_hmac(c, root, 384);
     if (strcmp(alg, "HMACSHA512") == 0) return kat_wp_hmac(c, root, 512);
   }
+  if (starts_with(schema, "aead_test_schema") && strcmp(alg, "AES-GCM") == 0) {
+    return kat_wp_aes_gcm(c, root);
+  }
+  if (starts_with(schema, "hkdf_test_schema")) return kat_wp_hkdf(c, root, alg);
+  if (starts_with(schema, "pbkdf_test_schema")) return kat_wp_pbkdf2(c, root, alg);
   if (starts_with(schema, "rsassa_pkcs1_verify_schema")) {
     return kat_wp_rsa_sig(c, root, WP_RSA_PKCS1_VERIFY);
   }
@@ -268,7 +277,9 @@ int kat_is_answer_file_for(const char *prompt, const char *expected) {
     }
     answers |= !typed && json_array_size(json_object_get(pb, "testGroups")) > 0;
   }
-  int yes = pa != NULL && pb != NULL && !acvp_has_answers(pa) && answers &&
+  /* Wycheproof files (they carry a "schema") are never ACVP prompts or answers. */
+  int wycheproof = (pa && json_object_get(pa, "schema")) || (pb && json_object_get(pb, "schema"));
+  int yes = pa != NULL && pb != NULL && !wycheproof && !acvp_has_answers(pa) && answers &&
             json_equal(json_object_get(pa, "algorithm"), json_object_get(pb, "algorithm")) &&
             (json_object_get(pa, "vsId") == NULL || json_object_get(pb, "vsId") == NULL ||
              json_equal(json_object_get(pa, "vsId"), json_object_get(pb, "vsId")));

@@ -169,6 +169,8 @@ int kat_cavp_sha(kat_ctx *c, const rsp_file *f);
 int kat_cavp_sha_monte(kat_ctx *c, const rsp_file *f);
 int kat_cavp_hmac(kat_ctx *c, const rsp_file *f);
 int kat_cavp_aes(kat_ctx *c, const rsp_file *f);
+int kat_cavp_gcm(kat_ctx *c, const rsp_file *f);
+int kat_cavp_kbkdf(kat_ctx *c, const rsp_file *f);
 int kat_cavp_drbg(kat_ctx *c, const rsp_file *f);
 int kat_cavp_rsa_siggen(kat_ctx *c, const rsp_file *f, int pss);
 int kat_cavp_rsa_sigver(kat_ctx *c, const rsp_file *f, int pss);
@@ -180,6 +182,9 @@ int kat_cavp_rsa_x931(kat_ctx *c, const rsp_file *f);
 /* Wycheproof runners */
 int kat_wp_aes_cbc_pkcs5(kat_ctx *c, json_t *root);
 int kat_wp_hmac(kat_ctx *c, json_t *root, int digest_bits);
+int kat_wp_aes_gcm(kat_ctx *c, json_t *root);
+int kat_wp_hkdf(kat_ctx *c, json_t *root, const char *alg_name);
+int kat_wp_pbkdf2(kat_ctx *c, json_t *root, const char *alg_name);
 int kat_wp_rsa_sig(kat_ctx *c, json_t *root, int kind);
 enum { WP_RSA_PKCS1_VERIFY = 1, WP_RSA_PKCS1_SIGN = 2, WP_RSA_PSS_VERIFY = 3 };
 

@@ -471,6 +471,202 @@ def private_exponent(t, g):
 
 # ---- the check ---------------------------------------------------------------------------
 
+# ---- AES-GCM (SP 800-38D), HKDF, KBKDF, PBKDF2 -------------------------------------------
+
+def gf_mul(x, y):
+    # SP 800-38D 6.3, Algorithm 1: the product in GF(2^128), bits numbered from the left.
+    r, z, v = 0xE1 << 120, 0, x
+    for i in range(127, -1, -1):
+        if (y >> i) & 1:
+            z ^= v
+        v = (v >> 1) ^ r if v & 1 else v >> 1
+    return z
+
+
+def ghash(h, data):
+    y = 0
+    for i in range(0, len(data), 16):
+        y = gf_mul(y ^ int.from_bytes(data[i:i + 16], "big"), h)
+    return y
+
+
+def gcm_pad(b):
+    return b + bytes(-len(b) % 16)
+
+
+def gcm(key, iv, aad, text, enc):
+    """(output, full 16-byte tag) of AES-GCM; cryptography where it takes the IV (8 bytes or
+    more), else SP 800-38D 7.1 written out here (GCTR on cryptography's AES-ECB)."""
+    if len(iv) >= 8:
+        if enc:
+            e = Cipher(algorithms.AES(key), modes.GCM(iv)).encryptor()
+            e.authenticate_additional_data(aad)
+            out = e.update(text) + e.finalize()
+            return out, e.tag
+    aes = Cipher(algorithms.AES(key), modes.ECB()).encryptor()
+    h = int.from_bytes(aes.update(bytes(16)), "big")
+    if len(iv) == 12:
+        j0 = iv + b"\0\0\0\1"
+    else:
+        j0 = ghash(h, gcm_pad(iv) + bytes(8) + (8 * len(iv)).to_bytes(8, "big")).to_bytes(16, "big")
+    ctr = int.from_bytes(j0, "big")
+    out = b""
+    for i in range(0, len(text), 16):
+        ctr = (ctr & ~0xFFFFFFFF) | ((ctr + 1) & 0xFFFFFFFF)
+        ks = aes.update(ctr.to_bytes(16, "big"))
+        out += bytes(a ^ b for a, b in zip(text[i:i + 16], ks))
+    c = out if enc else text
+    s = ghash(h, gcm_pad(aad) + gcm_pad(c) + (8 * len(aad)).to_bytes(8, "big") + (8 * len(c)).to_bytes(8, "big"))
+    tag = bytes(a ^ b for a, b in zip(aes.update(j0), s.to_bytes(16, "big")))
+    return out, tag
+
+
+def gcm_field(t, *names):
+    for n in names:
+        if n in t:
+            return hx(t[n])
+    return b""
+
+
+def gcm_offered(g):
+    internal = g.get("direction") == "encrypt" and g.get("ivGen") == "internal"
+    return (as_int(g["keyLen"]) in (128, 256) and g["testType"] == "AFT"
+            and 0 < as_int(g["tagLen"]) <= 128 and as_int(g["tagLen"]) % 8 == 0
+            and all(as_int(g.get(f), 0) % 8 == 0 for f in ("payloadLen", "aadLen", "ivLen"))
+            and (not internal or as_int(g.get("ivLen"), 96) == 96))
+
+
+def gcm_answer(g, t, rt, where):
+    key, aad = hx(t["key"]), gcm_field(t, "aad")
+    tlen = as_int(g["tagLen"]) // 8
+    if g["direction"] == "encrypt":
+        pt = gcm_field(t, "plainText", "pt")
+        if g.get("ivGen") != "internal":
+            ct, tag = gcm(key, hx(t["iv"]), aad, pt, True)
+            return {"ct": ct.hex(), "tag": tag[:tlen].hex()}
+        # The module's own IV: 96 bits; its ct and tag must open under it (cryptography).
+        if "iv" not in rt or len(hx(rt["iv"])) != 12:
+            fail(where, "an internal-IV encryption without a 96-bit iv in the response")
+            return None
+        if "ct" not in rt or "tag" not in rt or len(hx(rt["tag"])) != tlen:
+            fail(where, "ct or a tag of tagLen missing")
+            return None
+        try:
+            d = Cipher(algorithms.AES(key), modes.GCM(hx(rt["iv"]), hx(rt["tag"]), min_tag_length=4)).decryptor()
+            d.authenticate_additional_data(aad)
+            got = d.update(hx(rt["ct"])) + d.finalize()
+        except Exception as e:  # InvalidTag
+            fail(where, f"the response's ct and tag do not open under its iv ({type(e).__name__})")
+            return None
+        if got != pt:
+            fail(where, "the response's ct opens to another plaintext")
+        return None
+    ct, tag = gcm_field(t, "cipherText", "ct"), hx(t["tag"])
+    pt, full = gcm(key, hx(t["iv"]), aad, ct, False)
+    if full[:tlen] != tag:
+        return {"testPassed": False}
+    return {"pt": pt.hex()}
+
+
+def kdf_offered(g):
+    return (g.get("kdfMode") == "counter" and g.get("macMode", "")[5:] in HASHES
+            and g.get("macMode", "").startswith("HMAC-") and g.get("testType", "AFT") == "AFT"
+            and g.get("counterLocation") in ("before fixed data", "after fixed data", "middle fixed data")
+            and as_int(g.get("counterLength"), 0) in (8, 16, 24, 32)
+            and as_int(g["keyOutLength"]) % 8 == 0)
+
+
+def kbkdf(g, key, fixed, brk_bits):
+    # SP 800-108r1 4.1: K(i) = PRF(K_IN, [i]_r with the fixed data), the counter placed as the
+    # group's counterLocation says (breakLocation in bits for "middle").
+    name = HASHES[g["macMode"][5:]][0]
+    r = as_int(g["counterLength"]) // 8
+    loc = g["counterLocation"]
+    pos = 0 if loc == "before fixed data" else len(fixed) if loc == "after fixed data" else brk_bits // 8
+    n = as_int(g["keyOutLength"]) // 8
+    out, i = b"", 1
+    while len(out) < n:
+        out += hmac.new(key, fixed[:pos] + i.to_bytes(r, "big") + fixed[pos:], name).digest()
+        i += 1
+    return out[:n]
+
+
+def kdf_answer(g, t, rt, et, where):
+    if "fixedData" not in rt or "keyOut" not in rt:
+        fail(where, "fixedData or keyOut missing")
+        return
+    brk = as_int(rt.get("breakLocation"), -1)
+    fixed = hx(rt["fixedData"])
+    if g["counterLocation"] == "middle fixed data" and not (0 < brk < 8 * len(fixed) and brk % 8 == 0):
+        fail(where, f"breakLocation {brk} is not inside the fixed data")
+        return
+    if hx(rt["keyOut"]) != kbkdf(g, hx(t["keyIn"]), fixed, brk):
+        fail(where, "keyOut: not the KDF of the response's own fixedData")
+    if et is not None and "fixedData" in et:  # NIST's answer recomputes too (checker sanity)
+        if hx(et["keyOut"]) != kbkdf(g, hx(t["keyIn"]), hx(et["fixedData"]), as_int(et.get("breakLocation"), -1)):
+            fail(where, "NIST's expected keyOut is not the KDF of its fixedData (checker or data broken)")
+
+
+def pbkdf_offered(g, t):
+    return g.get("hmacAlg") in HASHES and g["testType"] == "AFT" and as_int(t["keyLen"]) % 8 == 0
+
+
+def pbkdf_answer(g, t):
+    dk = hashlib.pbkdf2_hmac(HASHES[g["hmacAlg"]][0], t["password"].encode(), hx(t["salt"]),
+                             as_int(t["iterationCount"]), as_int(t["keyLen"]) // 8)
+    return {"derivedKey": dk.hex()}
+
+
+def hkdf_offered(g):
+    cfg = g.get("kdfConfiguration") or {}
+    return (g["testType"] in ("AFT", "VAL") and not as_bool(g.get("multiExpansion", False))
+            and cfg.get("hmacAlg") in HASHES and cfg.get("kdfType", "hkdf") == "hkdf"
+            and cfg.get("fixedInfoEncoding", "concatenation") == "concatenation"
+            and as_int(cfg["l"]) % 8 == 0)
+
+
+def hkdf_fixed_info(pattern, t, l_bits):
+    # draft-hammett-acvp-kas-kdf-hkdf, FixedInfoPatternConstruction: fields joined by "||".
+    out = b""
+    kp = t["kdfParameter"]
+    for tok in pattern.split("||"):
+        if tok.startswith("literal[") and tok.endswith("]"):
+            out += bytes.fromhex(tok[8:-1])
+        elif tok in ("uPartyInfo", "vPartyInfo"):
+            p = t["fixedInfoPartyU" if tok[0] == "u" else "fixedInfoPartyV"]
+            out += hx(p["partyId"]) + hx(p.get("ephemeralData", ""))
+        elif tok in ("context", "label", "algorithmId"):
+            out += hx(kp[tok])
+        elif tok == "l":
+            out += l_bits.to_bytes(4, "big")
+        else:
+            raise ValueError(f"fixedInfoPattern field {tok}")
+    return out
+
+
+def hkdf_dkm(g, t):
+    # RFC 5869 / SP 800-56Cr2 5.1: PRK = HMAC(salt, Z [|| T]); OKM = T(1) || T(2) ...
+    cfg, kp = g["kdfConfiguration"], t["kdfParameter"]
+    name, hlen = HASHES[cfg["hmacAlg"]]
+    l_bits = as_int(cfg["l"])
+    z = hx(kp["z"]) + (hx(kp["t"]) if as_bool(g.get("usesHybridSharedSecret", False)) else b"")
+    prk = hmac.new(hx(kp.get("salt", "")), z, name).digest()
+    info = hkdf_fixed_info(cfg["fixedInfoPattern"], t, l_bits)
+    okm, block, i = b"", b"", 1
+    while len(okm) < l_bits // 8:
+        block = hmac.new(prk, block + info + bytes([i]), name).digest()
+        okm += block
+        i += 1
+    return okm[:l_bits // 8]
+
+
+def hkdf_answer(g, t):
+    dkm = hkdf_dkm(g, t)
+    if g["testType"] == "VAL":
+        return {"testPassed": hx(t["dkm"]) == dkm}
+    return {"dkm": dkm.hex()}
+
+
 def main(argv):
     args = [a for a in argv[1:] if not a.startswith("--")]
     ldt_limit = 1 << 30
@@ -528,6 +724,22 @@ def main(argv):
                 offered = aes_offered(alg, g, t)
                 if offered and rt is not None:
                     want = aes_answer(alg, g, t, rt, where)
+            elif alg == "ACVP-AES-GCM":
+                offered = gcm_offered(g)
+                if offered and rt is not None:
+                    want = gcm_answer(g, t, rt, where)
+            elif alg == "KDF" and mode in (None, ""):
+                offered = kdf_offered(g)
+                if offered and rt is not None:
+                    kdf_answer(g, t, rt, et, where)
+            elif alg == "KDA" and mode == "HKDF":
+                offered = hkdf_offered(g)
+                if offered:
+                    want = hkdf_answer(g, t)
+            elif alg == "PBKDF":
+                offered = pbkdf_offered(g, t)
+                if offered:
+                    want = pbkdf_answer(g, t)
             elif alg == "ctrDRBG":
                 offered = drbg_offered(g)
                 if offered:
@@ -622,7 +834,8 @@ def main(argv):
             # NIST's answers, for what the server (not the module) determines
             if et is not None and not (alg == "RSA" and mode in ("keyGen", "sigGen")) and \
                     not (alg == "RSA" and rev == "1.0" and mode.lower() == "decryptionprimitive") and \
-                    not (alg == "ACVP-AES-CTR" and "iv" not in t):
+                    not (alg == "ACVP-AES-CTR" and "iv" not in t) and \
+                    not (alg == "ACVP-AES-GCM" and "iv" not in t) and alg != "KDF":
                 for f in fields:
                     if f in et and not equal(rt[f], et[f], numeric):
                         fail(where, f"{f}: got {str(rt[f])[:70]}, NIST's answer {str(et[f])[:70]}")

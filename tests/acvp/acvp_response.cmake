@@ -2,7 +2,9 @@
 #   -DFIPSMOD=<fipsmod> -DPYTHON=<python3> -DCHECKER=<acvp_check.py> -DPROMPT=<prompt.json>
 #   -DEXPECTED=<expectedResults.json or empty> -DOUT=<response path> [-DEXPECT_RC=<status>]
 #   [-DEXPECT_REGEX=<regex on stderr>] [-DCORRUPT=1: change one answer digit before checking,
-#   and require the checker to fail] [-DDROP=1: remove one answered test, likewise]
+#   and require the checker to fail; -DCORRUPT_FIELD=<name>: the first value of that field, a
+#   hex digit, or for testPassed the boolean turned] [-DDROP=1: remove one answered test,
+#   likewise]
 cmake_minimum_required(VERSION 3.20)
 if(NOT DEFINED EXPECT_RC)
   set(EXPECT_RC 0)
@@ -20,9 +22,22 @@ endif()
 if(NOT EXPECT_RC EQUAL 0)
   return()
 endif()
-if(CORRUPT)
+if(CORRUPT AND CORRUPT_FIELD STREQUAL "testPassed")
   file(READ "${OUT}" content)
-  string(REGEX MATCH "\"(md|mac|ct|pt|returnedBits|signature)\": \"[0-9A-F]" hit "${content}")
+  string(FIND "${content}" "\"testPassed\": false" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "nothing to corrupt in ${OUT}")
+  endif()
+  string(SUBSTRING "${content}" 0 ${at} head)
+  math(EXPR tail_at "${at} + 19")
+  string(SUBSTRING "${content}" ${tail_at} -1 tail)
+  file(WRITE "${OUT}" "${head}\"testPassed\": true${tail}")
+elseif(CORRUPT)
+  file(READ "${OUT}" content)
+  if(NOT DEFINED CORRUPT_FIELD)
+    set(CORRUPT_FIELD "md|mac|ct|pt|returnedBits|signature|derivedKey|keyOut|dkm")
+  endif()
+  string(REGEX MATCH "\"(${CORRUPT_FIELD})\": \"[0-9A-F]" hit "${content}")
   if(hit STREQUAL "")
     message(FATAL_ERROR "nothing to corrupt in ${OUT}")
   endif()

@@ -433,6 +433,212 @@ def rsa_sets(outdir):
     write(outdir, "RSA-decryptionPrimitive-1.0", p, exp)
 
 
+# ---- AES-GCM, KDF (SP 800-108 counter), PBKDF: the second round's sets ---------------------
+# Their own generator, so that the sets above stay byte for byte what they were.
+R2 = random.Random(20261202)
+
+
+def rb2(n):
+    return bytes(R2.getrandbits(8) for _ in range(n))
+
+
+def gcm_sets(outdir):
+    # symmetric/sections/97-examples.adoc (ACVP-AES-GCM AFT): external IVs of several lengths,
+    # internal IVs 8.2.2 and 8.2.1, decryptions with expected failures, tag lengths 32..128;
+    # AES-192 and a bit-length payload group to be left out.
+    p = head(301, "ACVP-AES-GCM", "1.0")
+    p["testGroups"] = []
+    tg = tc = 0
+    combos = [("encrypt", 128, "external", "8.2.2", 96, 128, 128, 128),
+              ("encrypt", 256, "external", "8.2.2", 1024, 256, 0, 120),
+              ("encrypt", 128, "external", "8.2.2", 8, 120, 384, 104),
+              ("encrypt", 256, "external", "8.2.2", 96, 0, 120, 32),
+              ("encrypt", 128, "internal", "8.2.2", 96, 256, 128, 128),
+              ("encrypt", 256, "internal", "8.2.1", 96, 128, 0, 96),
+              ("encrypt", 256, "internal", "8.2.2", 96, 0, 0, 64),
+              ("decrypt", 128, "external", "8.2.2", 96, 128, 128, 128),
+              ("decrypt", 256, "external", "8.2.2", 64, 408, 72, 112),
+              ("decrypt", 256, "internal", "8.2.1", 96, 0, 256, 32),
+              ("encrypt", 192, "external", "8.2.2", 96, 128, 128, 128),
+              ("encrypt", 128, "external", "8.2.2", 96, 127, 128, 128)]
+    for direction, kl, ivgen, ivmode, ivl, pl, al, tl in combos:
+        tg += 1
+        g = {"tgId": tg, "testType": "AFT", "direction": direction, "keyLen": kl, "ivLen": ivl,
+             "ivGen": ivgen, "ivGenMode": ivmode, "payloadLen": pl, "aadLen": al, "tagLen": tl,
+             "tests": []}
+        for i in range(4):
+            tc += 1
+            key, iv = rb2(kl // 8), rb2(ivl // 8)
+            text, aad = rb2((pl + 7) // 8), rb2(al // 8)
+            t = {"tcId": tc, "key": H(key), "aad": H(aad)}
+            if direction == "encrypt":
+                t["plainText"] = H(text)
+                if ivgen == "external":
+                    t["iv"] = H(iv)
+            else:
+                e = Cipher(algorithms.AES(key), modes.GCM(iv) if len(iv) >= 8 else None).encryptor()
+                e.authenticate_additional_data(aad)
+                ct = e.update(text) + e.finalize()
+                tag = e.tag[:tl // 8]
+                if i % 2 == 1:  # expected failures: a changed tag bit, or a changed ciphertext
+                    if i == 1 or not ct:
+                        tag = bytes([tag[0] ^ 0x80]) + tag[1:]
+                    else:
+                        ct = bytes([ct[0] ^ 1]) + ct[1:]
+                t.update({"iv": H(iv), "cipherText": H(ct), "tag": H(tag)})
+            g["tests"].append(t)
+        p["testGroups"].append(g)
+
+    def ans(g, t):
+        if as_offered_gcm(g) is False:
+            return None
+        key, aad = ac.hx(t["key"]), ac.hx(t["aad"])
+        tl = g["tagLen"] // 8
+        if g["direction"] == "encrypt":
+            pt = ac.hx(t["plainText"])
+            iv = ac.hx(t["iv"]) if "iv" in t else rb2(12)  # NIST-style: the server's own IV
+            ct, tag = ac.gcm(key, iv, aad, pt, True)
+            return {"iv": H(iv), "ct": H(ct), "tag": H(tag[:tl])} if "iv" not in t else \
+                {"ct": H(ct), "tag": H(tag[:tl])}
+        ct, tag = ac.hx(t["cipherText"]), ac.hx(t["tag"])
+        pt, full = ac.gcm(key, ac.hx(t["iv"]), aad, ct, False)
+        return {"pt": H(pt)} if full[:tl] == tag else {"testPassed": False}
+
+    def as_offered_gcm(g):
+        return g["keyLen"] != 192 and g["payloadLen"] % 8 == 0
+    # the pure-Python GCM of the checker agrees with cryptography here (its decrypt path)
+    k, iv, a, m = rb2(16), rb2(12), rb2(20), rb2(33)
+    e = Cipher(algorithms.AES(k), modes.GCM(iv)).encryptor()
+    e.authenticate_additional_data(a)
+    c = e.update(m) + e.finalize()
+    assert ac.gcm(k, iv, a, c, False) == (m, e.tag)
+    write(outdir, "ACVP-AES-GCM-1.0", p, answers(p, ans))
+
+
+def kdf_sets(outdir):
+    # kdf/sections/06-test-vectors.adoc: "KDF" 1.0, counter mode with HMAC PRFs, every counter
+    # location and length; CMAC, feedback mode and a bit-length output to be left out.
+    p = head(302, "KDF", "1.0")
+    p["testGroups"] = []
+    tg = tc = 0
+    combos = [("counter", "HMAC-SHA2-256", "before fixed data", 8, 128),
+              ("counter", "HMAC-SHA2-256", "after fixed data", 32, 1024),
+              ("counter", "HMAC-SHA2-384", "middle fixed data", 16, 512),
+              ("counter", "HMAC-SHA2-512", "before fixed data", 24, 2048),
+              ("counter", "HMAC-SHA2-512", "middle fixed data", 32, 256),
+              ("counter", "HMAC-SHA2-384", "after fixed data", 8, 384),
+              ("counter", "CMAC-AES128", "after fixed data", 8, 128),
+              ("feedback", "HMAC-SHA2-256", "after fixed data", 8, 128),
+              ("counter", "HMAC-SHA2-256", "before fixed data", 8, 127),
+              ("counter", "HMAC-SHA-1", "before fixed data", 8, 128)]
+    for mode, mac, loc, cl, kol in combos:
+        tg += 1
+        g = {"tgId": tg, "kdfMode": mode, "macMode": mac, "counterLocation": loc,
+             "keyOutLength": kol, "counterLength": cl, "zeroLengthIv": False, "testType": "AFT",
+             "tests": []}
+        for _ in range(3):
+            tc += 1
+            g["tests"].append({"tcId": tc, "keyIn": H(rb2(32)), "deferred": False})
+        p["testGroups"].append(g)
+
+    def ans(g, t):
+        if not ac.kdf_offered(g):
+            return None
+        fixed = rb2(40)  # the server's sample answer: its own fixed data
+        a = {"fixedData": H(fixed)}
+        brk = -1
+        if g["counterLocation"] == "middle fixed data":
+            brk = 8 * R2.randrange(1, len(fixed))
+            a["breakLocation"] = brk
+        a["keyOut"] = H(ac.kbkdf(g, ac.hx(t["keyIn"]), fixed, brk))
+        return a
+    write(outdir, "KDF-1.0", p, answers(p, ans))
+
+
+def pbkdf_sets(outdir):
+    # pbkdf/sections/06-test-vectors.adoc: AFT per HMAC; SHA-1 and SHA2-224 left out, and a
+    # keyLen that is not whole bytes.
+    p = head(303, "PBKDF", "1.0")
+    p["testGroups"] = []
+    tc = 0
+    alph = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+    for tg, h in enumerate(("SHA2-256", "SHA2-384", "SHA2-512", "SHA2-224", "SHA-1"), 1):
+        g = {"tgId": tg, "testType": "AFT", "hmacAlg": h, "tests": []}
+        for i in range(4):
+            tc += 1
+            kl = (112, 128, 520, 4096)[i] if tg != 1 or i != 3 else 143
+            g["tests"].append({"tcId": tc, "keyLen": kl, "salt": H(rb2(R2.randrange(16, 65))),
+                               "password": "".join(R2.choice(alph) for _ in range(R2.randrange(8, 40))),
+                               "iterationCount": R2.randrange(1, 2000)})
+        p["testGroups"].append(g)
+
+    def ans(g, t):
+        return ac.pbkdf_answer(g, t) if ac.pbkdf_offered(g, t) else None
+    write(outdir, "PBKDF-1.0", p, answers(p, ans))
+
+
+def hkdf_sets(outdir):
+    # kas/sp800-56c/hkdf/sections/06-test-vectors.adoc: KDA / HKDF, Sp800-56Cr1 (AFT and VAL)
+    # and Sp800-56Cr2 (hybrid shared secrets Z || T, random salts); SHA2-224, a multi-expansion
+    # group and a bit-length l to be left out.
+    pats = ["uPartyInfo||vPartyInfo||l", "literal[123456789ABCDEF0CAFE]||uPartyInfo||vPartyInfo",
+            "algorithmId||l||uPartyInfo||vPartyInfo||context", "label||uPartyInfo||vPartyInfo||l||context"]
+    for rev, vs in (("Sp800-56Cr1", 304), ("Sp800-56Cr2", 305)):
+        p = head(vs, "KDA", rev, "HKDF")
+        p["testGroups"] = []
+        tc = 0
+        combos = [("AFT", "SHA2-256", 1024, "default", 0), ("AFT", "SHA2-384", 512, "random", 1),
+                  ("AFT", "SHA2-512", 2048, "random", 2), ("VAL", "SHA2-256", 256, "default", 3),
+                  ("VAL", "SHA2-512", 1024, "random", 0), ("AFT", "SHA2-224", 1024, "default", 0),
+                  ("AFT", "SHA2-256", 1023, "default", 0)]
+        if rev == "Sp800-56Cr2":
+            combos.append(("AFT", "SHA2-256", 512, "random", 1))  # hybrid
+            combos.append(("MULTI", "SHA2-256", 512, "default", 0))
+        for tg, (tt, h, l, sm, pi) in enumerate(combos, 1):
+            hybrid = rev == "Sp800-56Cr2" and tg in (2, 5, 8)
+            salt_len = {"SHA2-224": 64, "SHA2-256": 64, "SHA2-384": 128, "SHA2-512": 128}[h] * 8
+            if rev == "Sp800-56Cr2" and sm == "random":
+                salt_len = 8 * R2.randrange(1, salt_len // 8 + 1)
+            g = {"tgId": tg, "testType": "AFT" if tt == "MULTI" else tt,
+                 "kdfConfiguration": {"kdfType": "hkdf", "l": l, "saltLen": salt_len,
+                                      "saltMethod": sm, "fixedInfoPattern": pats[pi],
+                                      "fixedInfoEncoding": "concatenation", "hmacAlg": h},
+                 "zLength": 256, "tests": []}
+            if rev == "Sp800-56Cr2":
+                g["usesHybridSharedSecret"] = hybrid
+                g["multiExpansion"] = tt == "MULTI"
+                if hybrid:
+                    g["auxSharedSecretLen"] = 160
+            for i in range(4):
+                tc += 1
+                kp = {"kdfType": "hkdf",
+                      "salt": H(bytes(salt_len // 8) if sm == "default" else rb2(salt_len // 8)),
+                      "z": H(rb2(32)), "l": l}
+                if hybrid:
+                    kp["t"] = H(rb2(20))
+                for f in ("algorithmId", "context", "label"):
+                    if f in pats[pi]:
+                        kp[f] = H(rb2(R2.randrange(8, 33)))
+                t = {"tcId": tc, "kdfParameter": kp,
+                     "fixedInfoPartyU": {"partyId": H(rb2(16))},
+                     "fixedInfoPartyV": {"partyId": H(rb2(16))}}
+                if i % 2 == 0:
+                    t["fixedInfoPartyU"]["ephemeralData"] = H(rb2(32))
+                if i < 2:
+                    t["fixedInfoPartyV"]["ephemeralData"] = H(rb2(32))
+                if tt == "VAL" and ac.hkdf_offered(g):
+                    dkm = ac.hkdf_dkm(g, t)
+                    if i in (1, 2):  # expected failures: one changed bit
+                        dkm = bytes([dkm[0] ^ 4]) + dkm[1:]
+                    t["dkm"] = H(dkm)
+                g["tests"].append(t)
+            p["testGroups"].append(g)
+
+        def ans(g, t):
+            return ac.hkdf_answer(g, t) if ac.hkdf_offered(g) else None
+        write(outdir, "KDA-HKDF-" + rev, p, answers(p, ans))
+
+
 if __name__ == "__main__":
     out = sys.argv[1]
     sha_sets(out)
@@ -441,3 +647,7 @@ if __name__ == "__main__":
     aes_ctr(out)
     drbg(out)
     rsa_sets(out)
+    gcm_sets(out)
+    kdf_sets(out)
+    pbkdf_sets(out)
+    hkdf_sets(out)
