@@ -131,7 +131,7 @@ static int run_child(const char *name) {
     /* Import draws its Miller-Rabin bases from the RNG: a broken entropy health test fails it. */
     const int imported = fm_rsa_key_import_private(&k_rsa, &key);
     EXPECT(imported == FM_OK || imported == FM_ERR_ENTROPY);
-    (void)!fm_rand_reseed(); /* a broken health test may fail it: the outcome is checked below */
+    (void)!fm_rand_reseed(); /* fails when a health test is broken: the state is checked below */
   }
   if (fm_module_state() == FM_STATE_OPERATIONAL) {
     uint8_t sig[256];
