@@ -299,11 +299,16 @@ static void print_report(void) {
   fm_selftest_summary s;
   fm_selftest_entry e[FM_SELFTEST_MAX_ENTRIES];
   size_t n = 0;
-  fm_selftest_get_summary(&s);
-  fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n);
-  int err = print_line("%s power-on self-tests: %zu passed, %zu failed, %.1f us; integrity: %s\n",
-                       fm_module_version(), s.passed, s.failed, (double)s.power_on_ns / 1000.0,
-                       s.integrity_text);
+  /* Both fail only on NULL arguments; should one fail anyway, print nothing rather than stale
+   * stack contents. */
+  int err = fm_selftest_get_summary(&s) == FM_OK &&
+                    fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n) == FM_OK
+                ? 0
+                : EINVAL;
+  if (err == 0)
+    err = print_line("%s power-on self-tests: %zu passed, %zu failed, %.1f us; integrity: %s\n",
+                     fm_module_version(), s.passed, s.failed, (double)s.power_on_ns / 1000.0,
+                     s.integrity_text);
   for (size_t i = 0; err == 0 && i < n; i++)
     err = print_line("  %-34s %-9s %-14s %9.1f us  %s\n", e[i].name,
                      fm_selftest_kind_name(e[i].kind), fm_selftest_result_name(e[i].result),

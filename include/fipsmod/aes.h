@@ -66,6 +66,7 @@ typedef enum {
  * FM_ERR_BAD_ARGUMENT: ks or key is NULL. FM_ERR_KEY_SIZE: key_len other than 16 or 32 (AES-192
  * is not offered). FM_ERR_OVERLAP: key lies inside ks. On any error |ks| is zeroed (so an older
  * schedule in it is gone). */
+FM_MUST_CHECK
 FM_API int fm_aes_key_init(fm_aes_key *ks, const uint8_t *key, size_t key_len);
 
 /* fm_aes_key_wipe zeroizes |ks| (NULL is accepted and does nothing). It always wipes, even
@@ -78,7 +79,9 @@ FM_API int fm_aes_key_wipe(fm_aes_key *ks);
  * FM_ERR_BAD_ARGUMENT: ks NULL, or in/out NULL with len != 0. FM_ERR_STATE: ks not initialized
  * or wiped. FM_ERR_LENGTH: len not a multiple of 16, or a range from in or out past the end of the
  * address space. FM_ERR_OVERLAP: in and out partly overlap. */
+FM_MUST_CHECK
 FM_API int fm_aes_ecb_encrypt(const fm_aes_key *ks, const uint8_t *in, uint8_t *out, size_t len);
+FM_MUST_CHECK
 FM_API int fm_aes_ecb_decrypt(const fm_aes_key *ks, const uint8_t *in, uint8_t *out, size_t len);
 
 /* fm_aes_cbc_encrypt / fm_aes_cbc_decrypt: CBC mode (SP 800-38A 6.2) without padding. |len|
@@ -88,8 +91,10 @@ FM_API int fm_aes_ecb_decrypt(const fm_aes_key *ks, const uint8_t *in, uint8_t *
  * Errors as for ECB, and FM_ERR_BAD_ARGUMENT for a NULL iv (checked first), FM_ERR_OVERLAP when
  * iv overlaps in or out.
  * On error |iv| is unchanged. */
+FM_MUST_CHECK
 FM_API int fm_aes_cbc_encrypt(const fm_aes_key *ks, uint8_t iv[FM_AES_BLOCK_LEN], const uint8_t *in,
                               uint8_t *out, size_t len);
+FM_MUST_CHECK
 FM_API int fm_aes_cbc_decrypt(const fm_aes_key *ks, uint8_t iv[FM_AES_BLOCK_LEN], const uint8_t *in,
                               uint8_t *out, size_t len);
 
@@ -107,6 +112,7 @@ FM_API int fm_aes_cbc_decrypt(const fm_aes_key *ks, uint8_t iv[FM_AES_BLOCK_LEN]
  * the address space. FM_ERR_OVERLAP: in/out partly overlap, or counter or keystream overlaps in,
  * out or each other. On any error |out| is zeroed (unless |len| is the invalid argument, see
  * Errors above), |keystream| is zeroed and *ks_used is set to 16; |counter| is unchanged. */
+FM_MUST_CHECK
 FM_API int fm_aes_ctr_stream(const fm_aes_key *ks, fm_aes_ctr_width width,
                              uint8_t counter[FM_AES_BLOCK_LEN], uint8_t keystream[FM_AES_BLOCK_LEN],
                              unsigned *ks_used, const uint8_t *in, uint8_t *out, size_t len);
@@ -118,6 +124,7 @@ FM_API int fm_aes_ctr_stream(const fm_aes_key *ks, fm_aes_ctr_width width,
  * ks not usable. FM_ERR_LENGTH: with FM_AES_CTR32, more blocks (ceil(len / 16)) than the counter
  * has left: the last block may use 0xffffffff, no later one; or a range past the end of the
  * address space. FM_ERR_OVERLAP: in/out partly overlap, or counter overlaps in or out. */
+FM_MUST_CHECK
 FM_API int fm_aes_ctr(const fm_aes_key *ks, fm_aes_ctr_width width,
                       uint8_t counter[FM_AES_BLOCK_LEN], const uint8_t *in, uint8_t *out,
                       size_t len);

@@ -65,6 +65,7 @@ typedef struct fm_ctr_drbg {
  * non-zero length, unknown flags, a nonce given without the df); FM_ERR_LENGTH (an entropy, nonce
  * or personalization length outside the limits above); FM_ERR_OVERLAP (an input lies inside
  * |drbg|); on error |drbg| is left wiped and not instantiated. */
+FM_MUST_CHECK
 FM_API int fm_ctr_drbg_instantiate(fm_ctr_drbg *drbg, unsigned flags, const uint8_t *entropy,
                                    size_t entropy_len, const uint8_t *nonce, size_t nonce_len,
                                    const uint8_t *pers, size_t pers_len);
@@ -72,6 +73,7 @@ FM_API int fm_ctr_drbg_instantiate(fm_ctr_drbg *drbg, unsigned flags, const uint
 /* fm_ctr_drbg_reseed (SP 800-90Ar1 10.2.1.4.1 / 10.2.1.4.2) mixes fresh |entropy| (secret) and
  * the additional input |ai| into the state and resets the reseed counter. Returns FM_OK;
  * FM_ERR_BAD_ARGUMENT; FM_ERR_STATE (not instantiated); FM_ERR_LENGTH. */
+FM_MUST_CHECK
 FM_API int fm_ctr_drbg_reseed(fm_ctr_drbg *drbg, const uint8_t *entropy, size_t entropy_len,
                               const uint8_t *ai, size_t ai_len);
 
@@ -85,6 +87,7 @@ FM_API int fm_ctr_drbg_reseed(fm_ctr_drbg *drbg, const uint8_t *entropy, size_t 
  * FM_ERR_OVERLAP (|out| overlaps |drbg|: nothing is written, the state is unchanged);
  * FM_ERR_RESEED_REQUIRED (FM_DRBG_RESEED_INTERVAL requests since the last (re)seed and no entropy
  * given: call fm_ctr_drbg_reseed). */
+FM_MUST_CHECK
 FM_API int fm_ctr_drbg_generate(fm_ctr_drbg *drbg, uint8_t *out, size_t out_len,
                                 const uint8_t *entropy, size_t entropy_len, const uint8_t *ai,
                                 size_t ai_len);

@@ -44,6 +44,10 @@
  * result is released; in particular fm_gcm_open wipes the whole plaintext when the tag is wrong
  * (FM_ERR_VERIFY).
  *
+ * FM_OK is 0 and a wrong tag is FM_ERR_VERIFY (-5, non-zero), unlike OpenSSL's 1 = success:
+ * `if (fm_gcm_open(...))` and `if (fm_gcm_decrypt_final(...))` are the FAILURE branch. Compare
+ * with FM_OK, and use the plaintext only when the call returned FM_OK.
+ *
  * Threads. A key may be used by any number of threads at once, encryption included (the IV
  * counter and invocation count are atomic). A streaming context (fm_gcm_ctx) belongs to one
  * thread at a time. */
@@ -80,11 +84,13 @@ typedef struct fm_gcm_ctx {
  * RBG-based IVs (SP 800-38D 8.2.2). Thread-safe for distinct keys.
  * FM_ERR_BAD_ARGUMENT: k or key NULL. FM_ERR_KEY_SIZE: key_len not 16 or 32. FM_ERR_OVERLAP: key
  * lies inside k. On any error |k| is zeroed. */
+FM_MUST_CHECK
 FM_API int fm_gcm_key_init(fm_gcm_key *k, const uint8_t *key, size_t key_len);
 
 /* fm_gcm_key_init_counter_iv builds a GCM key whose encryptions take deterministic IVs
  * (SP 800-38D 8.2.1): fixed[0..4) || invocation counter (64 bits, big-endian, from 0). |fixed|
  * is public. Errors as fm_gcm_key_init, and FM_ERR_BAD_ARGUMENT for a NULL fixed. */
+FM_MUST_CHECK
 FM_API int fm_gcm_key_init_counter_iv(fm_gcm_key *k, const uint8_t *key, size_t key_len,
                                       const uint8_t fixed[FM_GCM_FIXED_LEN]);
 
@@ -101,6 +107,7 @@ FM_API int fm_gcm_key_wipe(fm_gcm_key *k);
  * over FM_GCM_MAX_TEXT_LEN or aad_len over the limit. FM_ERR_OVERLAP. FM_ERR_ENTROPY (RBG key:
  * the DRBG failed). On error ct (len bytes), tag (tag_len bytes, when tag_len is allowed) and iv
  * are zeroed. */
+FM_MUST_CHECK
 FM_API int fm_gcm_seal(fm_gcm_key *k, uint8_t iv[FM_GCM_IV_LEN], const uint8_t *aad,
                        size_t aad_len, const uint8_t *pt, size_t len, uint8_t *ct, uint8_t *tag,
                        size_t tag_len);
@@ -108,6 +115,7 @@ FM_API int fm_gcm_seal(fm_gcm_key *k, uint8_t iv[FM_GCM_IV_LEN], const uint8_t *
 /* fm_gcm_seal_with_iv is fm_gcm_seal under the caller's IV (|iv_len| >= 1 bytes, public). NOT
  * approved (see above); it counts towards the key's invocation limit. Errors as fm_gcm_seal, and
  * FM_ERR_LENGTH for iv_len 0 or over the limit; iv is only read. */
+FM_MUST_CHECK
 FM_API int fm_gcm_seal_with_iv(fm_gcm_key *k, const uint8_t *iv, size_t iv_len,
                                const uint8_t *aad, size_t aad_len, const uint8_t *pt, size_t len,
                                uint8_t *ct, uint8_t *tag, size_t tag_len);
@@ -116,6 +124,7 @@ FM_API int fm_gcm_seal_with_iv(fm_gcm_key *k, const uint8_t *iv, size_t iv_len,
  * |ct| into |pt| (SP 800-38D 7.2). FM_ERR_VERIFY when the tag is wrong: then all len bytes of
  * pt are zeroed. Secret: k, pt. Thread-safe. Other errors as fm_gcm_seal_with_iv (no
  * FM_ERR_ENTROPY; FM_ERR_STATE only for an unusable key); pt is zeroed on every error. */
+FM_MUST_CHECK
 FM_API int fm_gcm_open(const fm_gcm_key *k, const uint8_t *iv, size_t iv_len, const uint8_t *aad,
                        size_t aad_len, const uint8_t *ct, size_t len, const uint8_t *tag,
                        size_t tag_len, uint8_t *pt);
@@ -132,31 +141,39 @@ FM_API int fm_gcm_open(const fm_gcm_key *k, const uint8_t *iv, size_t iv_len, co
 /* fm_gcm_encrypt_init starts an encryption under a module-generated 96-bit IV, written to |iv|
  * (approved, as fm_gcm_seal). FM_ERR_BAD_ARGUMENT: c, k or iv NULL. FM_ERR_STATE, FM_ERR_ENTROPY
  * as fm_gcm_seal. On error iv is zeroed. */
+FM_MUST_CHECK
 FM_API int fm_gcm_encrypt_init(fm_gcm_ctx *c, fm_gcm_key *k, uint8_t iv[FM_GCM_IV_LEN]);
 
 /* fm_gcm_encrypt_init_with_iv starts an encryption under the caller's IV (NOT approved). */
+FM_MUST_CHECK
 FM_API int fm_gcm_encrypt_init_with_iv(fm_gcm_ctx *c, fm_gcm_key *k, const uint8_t *iv,
                                        size_t iv_len);
 
 /* fm_gcm_decrypt_init starts a decryption under |iv| (iv_len >= 1). */
+FM_MUST_CHECK
 FM_API int fm_gcm_decrypt_init(fm_gcm_ctx *c, const fm_gcm_key *k, const uint8_t *iv,
                                size_t iv_len);
 
 /* fm_gcm_aad absorbs |len| bytes of associated data. FM_ERR_STATE after the first update, or on
  * an unusable context; FM_ERR_LENGTH past the AAD limit; FM_ERR_BAD_ARGUMENT. */
+FM_MUST_CHECK
 FM_API int fm_gcm_aad(fm_gcm_ctx *c, const uint8_t *aad, size_t len);
 
 /* fm_gcm_update encrypts or decrypts (as the context was started) |len| bytes of |in| into
  * |out|. FM_ERR_LENGTH past FM_GCM_MAX_TEXT_LEN in total; FM_ERR_OVERLAP; FM_ERR_STATE;
  * FM_ERR_BAD_ARGUMENT. On error out (len bytes) is zeroed. */
+FM_MUST_CHECK
 FM_API int fm_gcm_update(fm_gcm_ctx *c, const uint8_t *in, uint8_t *out, size_t len);
 
 /* fm_gcm_encrypt_final writes the |tag_len|-byte tag and wipes the context. FM_ERR_STATE (not an
  * encryption context); FM_ERR_LENGTH (tag_len not allowed); on error tag is zeroed. */
+FM_MUST_CHECK
 FM_API int fm_gcm_encrypt_final(fm_gcm_ctx *c, uint8_t *tag, size_t tag_len);
 
 /* fm_gcm_decrypt_final compares |tag| with the computed tag in constant time and wipes the
- * context: FM_OK, or FM_ERR_VERIFY (the plaintext already released must be discarded). */
+ * context: FM_OK (0), or FM_ERR_VERIFY (non-zero: the tag is wrong, and the plaintext already
+ * released must be discarded). */
+FM_MUST_CHECK
 FM_API int fm_gcm_decrypt_final(fm_gcm_ctx *c, const uint8_t *tag, size_t tag_len);
 
 /* fm_gcm_ctx_wipe zeroizes |c| (NULL accepted); FM_OK or FM_ERR_NOT_OPERATIONAL (after wiping). */

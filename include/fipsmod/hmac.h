@@ -36,12 +36,14 @@ typedef struct fm_hmac_ctx {
 /* fm_hmac_init keys |ctx| for |alg| with |key_len| bytes at |key| (secret; NULL only when key_len
  * is 0; an empty key is valid). FM_ERR_BAD_ARGUMENT: ctx NULL, or key NULL with key_len > 0;
  * FM_ERR_UNSUPPORTED: unknown alg; FM_ERR_LENGTH: key too long. On error ctx is wiped. */
+FM_MUST_CHECK
 FM_API int fm_hmac_init(fm_hmac_ctx *ctx, fm_hash_alg alg, const uint8_t *key, size_t key_len);
 
 /* fm_hmac_update absorbs |len| message bytes at |data| (NULL only when len is 0); any split gives
  * the same tag. FM_ERR_BAD_ARGUMENT: ctx NULL, or data NULL with len > 0; FM_ERR_STATE: not
  * initialized, wiped or finalized; FM_ERR_LENGTH: message too long. A call that fails with
  * BAD_ARGUMENT or LENGTH absorbs nothing and leaves ctx usable. */
+FM_MUST_CHECK
 FM_API int fm_hmac_update(fm_hmac_ctx *ctx, const void *data, size_t len);
 
 /* fm_hmac_final writes the full tag (the digest length of alg; secret) to |out|, |out_len| >= that
@@ -49,6 +51,7 @@ FM_API int fm_hmac_update(fm_hmac_ctx *ctx, const void *data, size_t len);
  * FM_ERR_BAD_ARGUMENT: ctx or out NULL; FM_ERR_STATE: not initialized or finalized;
  * FM_ERR_BUFFER_TOO_SMALL. On error out is wiped as above (not at all when ctx is NULL or not
  * keyed). */
+FM_MUST_CHECK
 FM_API int fm_hmac_final(fm_hmac_ctx *ctx, uint8_t *out, size_t out_len);
 
 /* fm_hmac_wipe zeroizes |ctx| (NULL is accepted). The zeroization happens in every module state;
@@ -59,6 +62,7 @@ FM_API int fm_hmac_wipe(fm_hmac_ctx *ctx);
  * to |out| (out_len >= the digest length; only that much is written). The message is read in
  * place, never copied whole. FM_ERR_BAD_ARGUMENT: out NULL, or key/data NULL with a non-zero
  * length; FM_ERR_UNSUPPORTED; FM_ERR_BUFFER_TOO_SMALL; FM_ERR_LENGTH. Thread-safe. */
+FM_MUST_CHECK
 FM_API int fm_hmac(fm_hash_alg alg, const uint8_t *key, size_t key_len, const void *data,
                    size_t len, uint8_t *out, size_t out_len);
 
@@ -67,7 +71,10 @@ FM_API int fm_hmac(fm_hash_alg alg, const uint8_t *key, size_t key_len, const vo
  * SP 800-107r1 5.3.3) up to the digest length: a truncated tag is the leftmost tag_len bytes.
  * FM_OK when they match, FM_ERR_VERIFY when not; FM_ERR_BAD_ARGUMENT: tag NULL, or key/data NULL
  * with a non-zero length; FM_ERR_UNSUPPORTED: unknown alg; FM_ERR_LENGTH: bad tag_len, or key or
- * message too long. The computed tag never leaves the module. Thread-safe. */
+ * message too long. The computed tag never leaves the module. Thread-safe.
+ * FM_OK is 0 and a wrong tag is FM_ERR_VERIFY (-5, non-zero): `if (fm_hmac_verify(...))` is the
+ * FAILURE branch. Compare with FM_OK. */
+FM_MUST_CHECK
 FM_API int fm_hmac_verify(fm_hash_alg alg, const uint8_t *key, size_t key_len, const void *data,
                           size_t len, const uint8_t *tag, size_t tag_len);
 

@@ -32,6 +32,7 @@ typedef enum {
 
 /* fm_service_indicator writes the calling thread's indicator to |out|. Returns FM_OK, or
  * FM_ERR_BAD_ARGUMENT when out is NULL. Works in every module state. Thread-safe (per thread). */
+FM_MUST_CHECK
 FM_API int fm_service_indicator(fm_indicator *out);
 
 /* fm_service_indicator_name returns "none", "approved" or "not approved" (never fails). */

@@ -39,6 +39,7 @@ extern "C" {
  * (NULL with salt_len 0) means hLen zero bytes. FM_ERR_BAD_ARGUMENT: prk NULL, or salt/ikm NULL
  * with a non-zero length. FM_ERR_UNSUPPORTED. FM_ERR_BUFFER_TOO_SMALL. FM_ERR_LENGTH (an input
  * over HMAC's limit). */
+FM_MUST_CHECK
 FM_API int fm_hkdf_extract(fm_hash_alg alg, const uint8_t *salt, size_t salt_len,
                            const uint8_t *ikm, size_t ikm_len, uint8_t *prk, size_t prk_len);
 
@@ -47,11 +48,13 @@ FM_API int fm_hkdf_extract(fm_hash_alg alg, const uint8_t *salt, size_t salt_len
  * |prk_len| must be at least hLen; out_len 1 .. 255 * hLen. FM_ERR_BAD_ARGUMENT: prk or out
  * NULL, info NULL with info_len > 0. FM_ERR_LENGTH: out_len 0 or over 255 * hLen, prk_len under
  * hLen. FM_ERR_OVERLAP: out overlaps prk or info. */
+FM_MUST_CHECK
 FM_API int fm_hkdf_expand(fm_hash_alg alg, const uint8_t *prk, size_t prk_len, const uint8_t *info,
                           size_t info_len, uint8_t *out, size_t out_len);
 
 /* fm_hkdf is extract then expand in one call (the PRK is wiped). Errors as the two above;
  * FM_ERR_OVERLAP when out overlaps ikm, salt or info. */
+FM_MUST_CHECK
 FM_API int fm_hkdf(fm_hash_alg alg, const uint8_t *ikm, size_t ikm_len, const uint8_t *salt,
                    size_t salt_len, const uint8_t *info, size_t info_len, uint8_t *out,
                    size_t out_len);
@@ -66,6 +69,7 @@ FM_API int fm_hkdf(fm_hash_alg alg, const uint8_t *ikm, size_t ikm_len, const ui
  * FM_ERR_BAD_ARGUMENT: out NULL, key or fixed NULL with a non-zero length, ctr_pos > fixed_len,
  * ctr_bits not one of the four. FM_ERR_UNSUPPORTED. FM_ERR_LENGTH: out_len 0, or n > 2^r - 1.
  * FM_ERR_OVERLAP: out overlaps key or fixed. */
+FM_MUST_CHECK
 FM_API int fm_kbkdf_ctr_hmac(fm_hash_alg alg, const uint8_t *key, size_t key_len,
                              const uint8_t *fixed, size_t fixed_len, size_t ctr_pos,
                              unsigned ctr_bits, uint8_t *out, size_t out_len);
@@ -77,6 +81,7 @@ FM_API int fm_kbkdf_ctr_hmac(fm_hash_alg alg, const uint8_t *key, size_t key_len
  * FM_ERR_BAD_ARGUMENT: out NULL, password or salt NULL with a non-zero length, iterations 0.
  * FM_ERR_UNSUPPORTED. FM_ERR_LENGTH: out_len 0 or over (2^32 - 1) * hLen. FM_ERR_OVERLAP: out
  * overlaps password or salt. */
+FM_MUST_CHECK
 FM_API int fm_pbkdf2_hmac(fm_hash_alg alg, const uint8_t *password, size_t password_len,
                           const uint8_t *salt, size_t salt_len, uint64_t iterations, uint8_t *out,
                           size_t out_len);

@@ -52,6 +52,7 @@ typedef enum {
  *   FM_ERR_UNSUPPORTED   a well-formed key the module does not take (see above).
  *   FM_ERR_BAD_KEY, FM_ERR_KEY_SIZE, FM_ERR_NO_MEMORY  as fm_rsa_key_import_private/_public.
  * The input is secret when it holds a private key. */
+FM_MUST_CHECK
 FM_API int fm_rsa_key_decode(const uint8_t *in, size_t in_len, fm_rsa_key **key);
 
 /* fm_rsa_key_encode writes |key| as |format| in |encoding| to out[0..*out_len). With out NULL
@@ -62,6 +63,7 @@ FM_API int fm_rsa_key_decode(const uint8_t *in, size_t in_len, fm_rsa_key **key)
  *                           (fm_rsa_key_import_private_nd).
  *   FM_ERR_BUFFER_TOO_SMALL out_cap below the length (*out_len is then the length needed).
  * A private encoding is secret: the caller wipes it. PEM lines are 64 characters, ending "\n". */
+FM_MUST_CHECK
 FM_API int fm_rsa_key_encode(const fm_rsa_key *key, fm_key_format format, fm_key_encoding encoding,
                              uint8_t *out, size_t out_cap, size_t *out_len);
 

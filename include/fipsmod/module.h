@@ -59,6 +59,7 @@ enum {
  * (|in_use|: none when FIPSMOD_CPU=portable was set at load; the variable is read with
  * secure_getenv, so a setuid or setgid program ignores it). Either pointer may be NULL.
  * Returns FM_OK. Works in every state. */
+FM_MUST_CHECK
 FM_API int fm_module_cpu_features(uint32_t *detected, uint32_t *in_use);
 
 /* fm_module_cpu_feature_name returns the short name of one FM_CPU_* bit ("aesni", ...), or

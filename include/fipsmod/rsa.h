@@ -106,6 +106,7 @@ typedef enum {
  * bits 35 ms (90 us), 4096 bits 62 ms (190 us). Import keys once and reuse them.
  * The components are secret (but n and e): the checks run in constant time in them, and only
  * each check's verdict (is the key acceptable) is public. Thread-safe. *key is NULL on error. */
+FM_MUST_CHECK
 FM_API int fm_rsa_key_import_private(const fm_rsa_private_components *c, fm_rsa_key **key);
 
 /* fm_rsa_key_import_private_nd builds a private key from n, e and d only, with no CRT values:
@@ -118,6 +119,7 @@ FM_API int fm_rsa_key_import_private(const fm_rsa_private_components *c, fm_rsa_
  * CAVP files are refused, as SP 800-131A disallows them for signing), n odd, e odd and
  * 3 <= e < n (component tests use small exponents), 0 < d < n, and
  * (x^e)^d == x mod n for a fixed x (FM_ERR_BAD_KEY); other errors as above. d is secret. */
+FM_MUST_CHECK
 FM_API int fm_rsa_key_import_private_nd(const uint8_t *n, size_t n_len, const uint8_t *e,
                                         size_t e_len, const uint8_t *d, size_t d_len,
                                         fm_rsa_key **key);
@@ -127,6 +129,7 @@ FM_API int fm_rsa_key_import_private_nd(const uint8_t *n, size_t n_len, const ui
  *   FM_ERR_KEY_SIZE      n under 1024 or over 16384 bits.
  *   FM_ERR_BAD_KEY       n even; e even, e < 65537 or e >= 2^256.
  *   FM_ERR_NO_MEMORY.    Thread-safe. */
+FM_MUST_CHECK
 FM_API int fm_rsa_key_import_public(const uint8_t *n, size_t n_len, const uint8_t *e, size_t e_len,
                                     fm_rsa_key **key);
 
@@ -140,6 +143,7 @@ FM_API int fm_rsa_key_import_public(const uint8_t *n, size_t n_len, const uint8_
  *   FM_ERR_ENTROPY       the RNG failed.
  *   FM_ERR_KEYGEN        the pairwise consistency test failed (the module is then in ERROR).
  *   FM_ERR_NO_MEMORY.    Thread-safe; slow (tens of milliseconds to seconds). */
+FM_MUST_CHECK
 FM_API int fm_rsa_key_generate(unsigned bits, fm_rsa_key **key);
 
 /* fm_rsa_key_free zeroizes and frees |key| (NULL is accepted). Works in every state. Returns
@@ -147,13 +151,16 @@ FM_API int fm_rsa_key_generate(unsigned bits, fm_rsa_key **key);
 FM_API int fm_rsa_key_free(fm_rsa_key *key);
 
 /* fm_rsa_key_bits sets *bits to the bit length of n. FM_ERR_BAD_ARGUMENT on NULL. */
+FM_MUST_CHECK
 FM_API int fm_rsa_key_bits(const fm_rsa_key *key, size_t *bits);
 
 /* fm_rsa_key_size sets *bytes to the byte length of n, which is the length of every signature
  * made or accepted with the key. FM_ERR_BAD_ARGUMENT on NULL. */
+FM_MUST_CHECK
 FM_API int fm_rsa_key_size(const fm_rsa_key *key, size_t *bytes);
 
 /* fm_rsa_key_is_private sets *is_private to 1 for a key that can sign, 0 for a public key. */
+FM_MUST_CHECK
 FM_API int fm_rsa_key_is_private(const fm_rsa_key *key, int *is_private);
 
 /* fm_rsa_key_export writes one component as a big-endian number of a fixed length that depends
@@ -164,6 +171,7 @@ FM_API int fm_rsa_key_is_private(const fm_rsa_key *key, int *is_private);
  *                           imported with fm_rsa_key_import_private_nd.
  *   FM_ERR_BUFFER_TOO_SMALL out_cap below the length.
  * Exported private components are secret; the caller must wipe them. Thread-safe. */
+FM_MUST_CHECK
 FM_API int fm_rsa_key_export(const fm_rsa_key *key, fm_rsa_component which, uint8_t *out,
                              size_t out_cap, size_t *out_len);
 
@@ -184,18 +192,21 @@ FM_API int fm_rsa_key_export(const fm_rsa_key *key, fm_rsa_component which, uint
 
 /* fm_rsa_sign_pkcs1v15 signs with RSASSA-PKCS1-v1_5 (RFC 8017 8.2.1, EMSA-PKCS1-v1_5 9.2).
  * FM_ERR_KEY_SIZE: the modulus too small for the DigestInfo (never for sizes the module takes). */
+FM_MUST_CHECK
 FM_API int fm_rsa_sign_pkcs1v15(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *msg,
                                 size_t msg_len, uint8_t *sig, size_t sig_cap, size_t *sig_len);
 
 /* fm_rsa_sign_pss signs with RSASSA-PSS (RFC 8017 8.1.1, EMSA-PSS 9.1.1), MGF1 with the same
  * hash, and a fresh random salt of salt_len bytes, 0 <= salt_len <= hLen (FIPS 186-5 5.4 (g);
  * FM_ERR_LENGTH above that, e.g. 64 bytes with SHA-256). */
+FM_MUST_CHECK
 FM_API int fm_rsa_sign_pss(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *msg,
                            size_t msg_len, size_t salt_len, uint8_t *sig, size_t sig_cap,
                            size_t *sig_len);
 
 /* fm_rsa_sign_pss_with_salt is fm_rsa_sign_pss with a caller-given salt: FOR KNOWN-ANSWER TESTS,
  * where the salt is part of the vector (salt NULL only with salt_len 0; salt_len <= hLen). */
+FM_MUST_CHECK
 FM_API int fm_rsa_sign_pss_with_salt(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *msg,
                                      size_t msg_len, const uint8_t *salt, size_t salt_len,
                                      uint8_t *sig, size_t sig_cap, size_t *sig_len);
@@ -205,14 +216,21 @@ FM_API int fm_rsa_sign_pss_with_salt(const fm_rsa_key *key, fm_hash_alg hash, co
  * parameters). Works with public and private keys.
  *   FM_OK on a valid signature; FM_ERR_VERIFY on any invalid one (wrong length, value >= n, bad
  *   padding, wrong digest); FM_ERR_BAD_ARGUMENT (key NULL, sig NULL with sig_len > 0, msg NULL
- *   with msg_len > 0); FM_ERR_UNSUPPORTED (another hash). */
+ *   with msg_len > 0); FM_ERR_UNSUPPORTED (another hash).
+ * FM_OK is 0 and a bad signature is FM_ERR_VERIFY (-5), unlike OpenSSL's 1 = valid: a non-zero
+ * result means the signature was REJECTED, so `if (fm_rsa_verify_pkcs1v15(...))` is the failure
+ * branch. Compare with FM_OK. */
+FM_MUST_CHECK
 FM_API int fm_rsa_verify_pkcs1v15(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *msg,
                                   size_t msg_len, const uint8_t *sig, size_t sig_len);
 
 /* fm_rsa_verify_pss verifies a RSASSA-PSS signature (RFC 8017 8.1.2 / 9.1.2), MGF1 with the same
  * hash, requiring a salt of exactly salt_len bytes, or any length with FM_RSA_PSS_SALT_LEN_ANY.
  * Statuses as fm_rsa_verify_pkcs1v15; a salt_len that cannot fit gives FM_ERR_VERIFY. Salts
- * longer than the hash, which signing refuses, are accepted here as RFC 8017 allows. */
+ * longer than the hash, which signing refuses, are accepted here as RFC 8017 allows.
+ * FM_OK (0) means valid; FM_ERR_VERIFY (-5, non-zero) means invalid, so
+ * `if (fm_rsa_verify_pss(...))` is the FAILURE branch: write `!= FM_OK` to reject. */
+FM_MUST_CHECK
 FM_API int fm_rsa_verify_pss(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *msg,
                              size_t msg_len, size_t salt_len, const uint8_t *sig, size_t sig_len);
 
@@ -224,11 +242,13 @@ FM_API int fm_rsa_verify_pss(const fm_rsa_key *key, fm_hash_alg hash, const uint
  * TOO_SMALL, FM_ERR_ENTROPY, FM_ERR_INTERNAL. Thread-safe. */
 
 /* fm_rsa_rsasp1 is RSASP1 (RFC 8017 5.2.1): s = m^d mod n for 0 <= m < n. */
+FM_MUST_CHECK
 FM_API int fm_rsa_rsasp1(const fm_rsa_key *key, const uint8_t *m, size_t m_len, uint8_t *s,
                          size_t s_cap, size_t *s_len);
 
 /* fm_rsa_rsadp is RSADP (SP 800-56B Rev. 2 7.1.2): k = c^d mod n for 1 < c < n - 1 (that section
  * also excludes the fixed points 0, 1 and n - 1). */
+FM_MUST_CHECK
 FM_API int fm_rsa_rsadp(const fm_rsa_key *key, const uint8_t *c, size_t c_len, uint8_t *k,
                         size_t k_cap, size_t *k_len);
 

@@ -97,6 +97,7 @@ typedef struct fm_selftest_entry {
  * holds, whatever |capacity| claims). FM_SELFTEST_MAX_ENTRIES always suffices. Works in every state.
  * Thread-safe: each entry is consistent; during an on-demand run the tests not yet rerun still
  * show their previous outcome. */
+FM_MUST_CHECK
 FM_API int fm_selftest_report(fm_selftest_entry *entries, size_t capacity, size_t *count);
 
 /* A summary of the module's self-test standing. */
@@ -115,6 +116,7 @@ typedef struct fm_selftest_summary {
 
 /* fm_selftest_get_summary fills |*out|. FM_OK; FM_ERR_BAD_ARGUMENT: out NULL. Works in every
  * state. Thread-safe. */
+FM_MUST_CHECK
 FM_API int fm_selftest_get_summary(fm_selftest_summary *out);
 
 /* fm_selftest_run reruns every self-test on demand: the power-on tests and those that run before
@@ -129,6 +131,7 @@ FM_API int fm_selftest_get_summary(fm_selftest_summary *out);
  * the run stops, and the module stays UNINITIALIZED (or ERROR). FM_ERR_STATE: called from a
  * self-test callback while the module is operational for it. Thread-safe: concurrent calls run
  * one after the other. */
+FM_MUST_CHECK
 FM_API int fm_selftest_run(void);
 
 /* Self-test events delivered to a callback. */
@@ -146,6 +149,7 @@ typedef void (*fm_selftest_callback)(fm_selftest_event event, const fm_selftest_
  * Callbacks see on-demand runs (fm_selftest_run) and tests that run before first use; the
  * load-time run happens before any callback can be registered and is kept in the report.
  * Callbacks run on the testing thread with no module lock held. Returns FM_OK. Thread-safe. */
+FM_MUST_CHECK
 FM_API int fm_set_selftest_callback(fm_selftest_callback cb, void *arg);
 
 /* Names for printing: "integrity", "KAT", "health", "pairwise"; "passed", "failed", "not run",

@@ -49,10 +49,12 @@ typedef struct fm_sha_ctx {
 /* fm_hash_digest_len sets |*len| to the digest length of |alg| (0 for an unknown alg).
  * FM_ERR_BAD_ARGUMENT: len NULL; FM_ERR_UNSUPPORTED: unknown alg. Not a cryptographic service: it
  * works in every module state. Thread-safe. */
+FM_MUST_CHECK
 FM_API int fm_hash_digest_len(fm_hash_alg alg, size_t *len);
 
 /* fm_sha_init starts a hash of |alg| in |ctx| (a live context is simply restarted).
  * FM_ERR_BAD_ARGUMENT: ctx NULL; FM_ERR_UNSUPPORTED: unknown alg (ctx wiped). */
+FM_MUST_CHECK
 FM_API int fm_sha_init(fm_sha_ctx *ctx, fm_hash_alg alg);
 
 /* fm_sha_update absorbs |len| bytes at |data| (secret; data may be NULL only when len is 0). Any
@@ -60,6 +62,7 @@ FM_API int fm_sha_init(fm_sha_ctx *ctx, fm_hash_alg alg);
  * FM_ERR_BAD_ARGUMENT: ctx NULL, or data NULL with len > 0; FM_ERR_STATE: ctx not initialized
  * (zeroed), wiped or already finalized; FM_ERR_LENGTH: total input beyond 2^61 - 1 bytes. A call
  * that fails with BAD_ARGUMENT or LENGTH absorbs nothing and leaves ctx usable. */
+FM_MUST_CHECK
 FM_API int fm_sha_update(fm_sha_ctx *ctx, const void *data, size_t len);
 
 /* fm_sha_final writes the digest to |out| (|out_len| must be at least the digest length; only the
@@ -68,6 +71,7 @@ FM_API int fm_sha_update(fm_sha_ctx *ctx, const void *data, size_t len);
  * FM_ERR_BAD_ARGUMENT: ctx or out NULL; FM_ERR_STATE: ctx not initialized or already finalized;
  * FM_ERR_BUFFER_TOO_SMALL: out_len below the digest length. On error out is wiped as above (not
  * at all when ctx is NULL or not live). */
+FM_MUST_CHECK
 FM_API int fm_sha_final(fm_sha_ctx *ctx, uint8_t *out, size_t out_len);
 
 /* fm_sha_wipe zeroizes |ctx| (NULL is accepted). The zeroization happens in every module state;
@@ -78,13 +82,17 @@ FM_API int fm_sha_wipe(fm_sha_ctx *ctx);
  * writes the digest of |alg| to |out| (out_len >= the digest length; only that much is written).
  * FM_ERR_BAD_ARGUMENT: out NULL, or data NULL with len > 0; FM_ERR_UNSUPPORTED: unknown alg;
  * FM_ERR_BUFFER_TOO_SMALL; FM_ERR_LENGTH: len beyond 2^61 - 1. Thread-safe. */
+FM_MUST_CHECK
 FM_API int fm_sha_digest(fm_hash_alg alg, const void *data, size_t len, uint8_t *out,
                          size_t out_len);
 
 /* One-shot shorthands writing exactly the digest length to |out| (32, 48 or 64 bytes).
  * FM_ERR_BAD_ARGUMENT: out NULL, or data NULL with len > 0; FM_ERR_LENGTH. Thread-safe. */
+FM_MUST_CHECK
 FM_API int fm_sha256(const void *data, size_t len, uint8_t out[FM_SHA256_DIGEST_LEN]);
+FM_MUST_CHECK
 FM_API int fm_sha384(const void *data, size_t len, uint8_t out[FM_SHA384_DIGEST_LEN]);
+FM_MUST_CHECK
 FM_API int fm_sha512(const void *data, size_t len, uint8_t out[FM_SHA512_DIGEST_LEN]);
 
 #ifdef __cplusplus

@@ -2,7 +2,13 @@
  *
  * Every public function returns an int status: FM_OK (0) on success or one of the negative
  * FM_ERR_* codes below. On any error, every output buffer the call was given has been wiped
- * (set to zeros) and no partial output is released. */
+ * (set to zeros) and no partial output is released.
+ *
+ * This is NOT OpenSSL's "1 = success" convention: 0 is success and every failure is non-zero.
+ * A signature or tag that does not verify returns FM_ERR_VERIFY (-5), which is true in C, so
+ * `if (fm_rsa_verify_pss(...))` means the check FAILED. Always compare with FM_OK:
+ *   if (fm_rsa_verify_pss(...) != FM_OK) reject();
+ * Every status-returning function is declared FM_MUST_CHECK, so a dropped status warns. */
 #ifndef FIPSMOD_STATUS_H
 #define FIPSMOD_STATUS_H
 
@@ -21,6 +27,20 @@ extern "C" {
 #define FM_ALIGNAS(n) alignas(n)
 #else
 #define FM_ALIGNAS(n) _Alignas(n)
+#endif
+
+/* FM_MUST_CHECK marks every function that returns a status, so that a caller who drops the
+ * status gets a compiler warning: [[nodiscard]] in C++17 and later, warn_unused_result in GNU C
+ * and C++ (gcc and clang), nothing elsewhere. gcc does not take a (void) cast as a use: a status
+ * that is deliberately ignored is written `(void)!fm_x(...)`. The destructors (fm_*_free,
+ * fm_*_wipe, fm_ctr_drbg_uninstantiate, fm_module_cleanup, fm_cleanse) are not marked: they always
+ * do their job (wiping happens in every state), so there is nothing a caller must act on. */
+#if defined(__cplusplus) && __cplusplus >= 201703L
+#define FM_MUST_CHECK [[nodiscard]]
+#elif defined(__GNUC__) || defined(__clang__)
+#define FM_MUST_CHECK __attribute__((warn_unused_result))
+#else
+#define FM_MUST_CHECK
 #endif
 
 enum {

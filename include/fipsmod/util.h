@@ -15,6 +15,7 @@ extern "C" {
  * Returns FM_OK when they are equal, FM_ERR_VERIFY when they differ, FM_ERR_BAD_ARGUMENT when a
  * or b is NULL with len > 0. Note the convention: FM_OK (0) means equal; never test the result as
  * a boolean "true = equal". Both buffers may be secret. */
+FM_MUST_CHECK
 FM_API int fm_memeq_consttime(const void *a, const void *b, size_t len);
 
 /* fm_cleanse sets |len| bytes at |p| to zero with a write the compiler cannot drop. Returns FM_OK,

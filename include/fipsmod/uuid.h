@@ -30,16 +30,21 @@ extern "C" {
 
 /* fm_uuid_v4 / fm_uuid_v7 write a new UUID in binary form. Returns FM_OK; FM_ERR_BAD_ARGUMENT
  * (NULL); FM_ERR_ENTROPY; FM_ERR_NOT_OPERATIONAL. */
+FM_MUST_CHECK
 FM_API int fm_uuid_v4(uint8_t out[FM_UUID_LEN]);
+FM_MUST_CHECK
 FM_API int fm_uuid_v7(uint8_t out[FM_UUID_LEN]);
 
 /* fm_uuid_v4_string / fm_uuid_v7_string write a new UUID in string form (36 lower-case
  * characters and a NUL). Status codes as fm_uuid_v4. */
+FM_MUST_CHECK
 FM_API int fm_uuid_v4_string(char out[FM_UUID_STRING_LEN + 1]);
+FM_MUST_CHECK
 FM_API int fm_uuid_v7_string(char out[FM_UUID_STRING_LEN + 1]);
 
 /* fm_uuid_format writes the string form of |uuid| (36 lower-case characters and a NUL) to |out|.
  * Any 16 bytes are accepted (no version check). Returns FM_OK or FM_ERR_BAD_ARGUMENT (NULL). */
+FM_MUST_CHECK
 FM_API int fm_uuid_format(const uint8_t uuid[FM_UUID_LEN], char out[FM_UUID_STRING_LEN + 1]);
 
 /* fm_uuid_parse reads the string form from |str| (exactly |len| == 36 characters: hex digits in
@@ -47,11 +52,13 @@ FM_API int fm_uuid_format(const uint8_t uuid[FM_UUID_LEN], char out[FM_UUID_STRI
  * prefix, no surrounding space) into |out| (NULL to validate only). Any version and variant are
  * accepted; use fm_uuid_version to check them. Returns FM_OK; FM_ERR_BAD_ARGUMENT (NULL str);
  * FM_ERR_PARSE (wrong length, a non-hex character or a misplaced hyphen). */
+FM_MUST_CHECK
 FM_API int fm_uuid_parse(const char *str, size_t len, uint8_t out[FM_UUID_LEN]);
 
 /* fm_uuid_version writes the version field (0..15) of |uuid| to |*version| when the variant is
  * the RFC 9562 one (bits 10x), and returns FM_OK; FM_ERR_PARSE when the variant is another one;
  * FM_ERR_BAD_ARGUMENT (NULL). */
+FM_MUST_CHECK
 FM_API int fm_uuid_version(const uint8_t uuid[FM_UUID_LEN], int *version);
 
 #ifdef __cplusplus

@@ -25,6 +25,7 @@ extern "C" {
  * version major.minor.patch: the same major version and a minor version at least |minor| (a
  * library never lacks a function its headers declare). FM_ERR_UNSUPPORTED otherwise. Works in
  * every module state; no argument is secret; thread-safe. */
+FM_MUST_CHECK
 FM_API int fm_version_check(int major, int minor, int patch);
 
 #ifdef __cplusplus

@@ -147,14 +147,15 @@ static void check_modes(size_t klen) {
     test_rng_bytes(&g_rng, in, len);
     test_rng_bytes(&g_rng, iv, 12);
     memset(iv + 12, 0, 4);
-    RUN("ECB encrypt", fm_aes_ecb_encrypt(&k, in, out, len));
-    RUN("ECB decrypt", fm_aes_ecb_decrypt(&k, in, out, len));
-    RUN("CBC encrypt", fm_aes_cbc_encrypt(&k, iv, in, out, len));
-    RUN("CBC decrypt", fm_aes_cbc_decrypt(&k, iv, in, out, len));
-    RUN("CTR128", fm_aes_ctr(&k, FM_AES_CTR128, iv, in, out, len - 3));
-    RUN("CTR32", fm_aes_ctr(&k, FM_AES_CTR32, iv, in, out, len));
+    RUN("ECB encrypt", st |= fm_aes_ecb_encrypt(&k, in, out, len));
+    RUN("ECB decrypt", st |= fm_aes_ecb_decrypt(&k, in, out, len));
+    RUN("CBC encrypt", st |= fm_aes_cbc_encrypt(&k, iv, in, out, len));
+    RUN("CBC decrypt", st |= fm_aes_cbc_decrypt(&k, iv, in, out, len));
+    RUN("CTR128", st |= fm_aes_ctr(&k, FM_AES_CTR128, iv, in, out, len - 3));
+    RUN("CTR32", st |= fm_aes_ctr(&k, FM_AES_CTR32, iv, in, out, len));
     unsigned used = 16;
-    RUN("CTR32 stream", fm_aes_ctr_stream(&k, FM_AES_CTR32, iv, ksbuf, &used, in, out, len - 5));
+    RUN("CTR32 stream",
+        st |= fm_aes_ctr_stream(&k, FM_AES_CTR32, iv, ksbuf, &used, in, out, len - 5));
     RUN("aes_encrypt_block", aes_encrypt_block(&ks, in, out));
     RUN("aes_ctr128_blocks", aes_ctr128_blocks(&ks, iv, in, out, counts[c]));
     RUN("aes_ctr128_blocks key stream", aes_ctr128_blocks(&ks, iv, NULL, out, counts[c]));
@@ -163,6 +164,7 @@ static void check_modes(size_t klen) {
       break;
     }
   }
+  CHECK_EQ_INT(st, FM_OK); /* every fm_aes_* call above succeeded (any failure sets its bits) */
   RUN("aes_ks_init_encrypt", aes_ks_init_encrypt(&ks, key, klen));
   aes_ks_wipe(&ks);
   fm_aes_key_wipe(&k);

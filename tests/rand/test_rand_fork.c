@@ -98,8 +98,8 @@ static void *generator(void *arg) {
   uint8_t b[48];
   uint32_t x;
   while (!atomic_load(&g_stop)) {
-    fm_rand_bytes(b, sizeof(b));
-    fm_rand_u32(&x);
+    (void)!fm_rand_bytes(b, sizeof(b)); /* load only: a draw may fail while the parent forks */
+    (void)!fm_rand_u32(&x);
   }
   return NULL;
 }
@@ -186,13 +186,13 @@ static int scenario_none(void) {
 /* The fork generation changes in a child that draws. */
 static int scenario_generation(void) {
   uint8_t b[8];
-  fm_rand_bytes(b, sizeof(b));
+  if (fm_rand_bytes(b, sizeof(b)) != FM_OK) return 5;
   uint64_t g0 = fm_rand_fork_generation_for_testing();
   int fds[2];
   if (pipe(fds) != 0) return 1;
   pid_t pid = fork();
   if (pid == 0) {
-    fm_rand_bytes(b, sizeof(b));
+    if (fm_rand_bytes(b, sizeof(b)) != FM_OK) _exit(1);
     uint64_t g1 = fm_rand_fork_generation_for_testing();
     uint64_t reseeds = fm_rand_reseeds_for_testing();
     uint64_t msg[2] = {g1, reseeds};

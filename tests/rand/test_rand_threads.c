@@ -125,8 +125,7 @@ static int scenario_atexit(void) {
   atexit(atexit_after_module_exit);
   atexit(atexit_draw);
   uint8_t b[16];
-  fm_rand_bytes(b, sizeof(b));
-  return 0;
+  return fm_rand_bytes(b, sizeof(b)) == FM_OK ? 0 : 1;
 }
 
 static pthread_barrier_t g_barrier;

@@ -118,12 +118,12 @@ static int openssl_verify(EVP_PKEY *pk, fm_hash_alg alg, int pss, int salt_len,
 static void compare_key(fm_rsa_key *key, EVP_PKEY *pk, int messages) {
   static uint8_t msg[1024], sig[FM_RSA_MAX_BYTES], osig[FM_RSA_MAX_BYTES];
   size_t bits = 0, k = 0;
-  fm_rsa_key_bits(key, &bits);
-  fm_rsa_key_size(key, &k);
+  CHECK_EQ_INT(fm_rsa_key_bits(key, &bits), FM_OK);
+  CHECK_EQ_INT(fm_rsa_key_size(key, &k), FM_OK);
   for (int i = 0; i < messages; i++) {
     const fm_hash_alg alg = kAlgs[test_rng_below(&g_rng, 3)];
     size_t hlen = 0;
-    fm_hash_digest_len(alg, &hlen);
+    CHECK_EQ_INT(fm_hash_digest_len(alg, &hlen), FM_OK);
     const size_t len = (size_t)test_rng_below(&g_rng, sizeof(msg) + 1);
     test_rng_bytes(&g_rng, msg, len);
 
@@ -262,7 +262,7 @@ static void test_odd_sized_moduli(void) {
     CHECK_EQ_INT(fm_rsa_key_import_private_nd(b[0], len[0], b[1], len[1], b[2], len[2], &nd),
                  FM_OK);
     size_t bits = 0, l1 = 0, l2 = 0;
-    fm_rsa_key_bits(key, &bits);
+    CHECK_EQ_INT(fm_rsa_key_bits(key, &bits), FM_OK);
     CHECK_EQ_INT(bits, sizes[i]);
     if (key != NULL) compare_key(key, pk, 10);
     if (key != NULL && nd != NULL) {

@@ -184,7 +184,7 @@ static void round_trips(fm_rsa_key *key) {
   for (size_t i = 0; i < sizeof(msg); i++) msg[i] = (uint8_t)(i * 7 + 3);
   for (size_t a = 0; a < 3; a++) {
     size_t hlen = 0;
-    fm_hash_digest_len(algs[a], &hlen);
+    CHECK_EQ_INT(fm_hash_digest_len(algs[a], &hlen), FM_OK);
     for (size_t len = 0; len <= sizeof(msg); len += 150) {
       CHECK_EQ_INT(fm_rsa_sign_pkcs1v15(key, algs[a], msg, len, sig, sizeof(sig), &sig_len), FM_OK);
       CHECK_EQ_INT(sig_len, k);
@@ -209,8 +209,9 @@ static void round_trips(fm_rsa_key *key) {
     /* Two PSS signatures with a salt differ (fresh random salts). */
     uint8_t sig2[FM_RSA_MAX_BYTES];
     size_t sig2_len = 0;
-    fm_rsa_sign_pss(key, algs[a], msg, 10, hlen, sig, sizeof(sig), &sig_len);
-    fm_rsa_sign_pss(key, algs[a], msg, 10, hlen, sig2, sizeof(sig2), &sig2_len);
+    CHECK_EQ_INT(fm_rsa_sign_pss(key, algs[a], msg, 10, hlen, sig, sizeof(sig), &sig_len), FM_OK);
+    CHECK_EQ_INT(fm_rsa_sign_pss(key, algs[a], msg, 10, hlen, sig2, sizeof(sig2), &sig2_len),
+                 FM_OK);
     CHECK(memcmp(sig, sig2, k) != 0);
   }
 }
@@ -480,7 +481,8 @@ static void test_raw_out_of_range(void) {
 static void test_sign_bad_inputs(void) {
   fm_rsa_key *key = load_sp1_key();
   fm_rsa_key *pub = NULL;
-  fm_rsa_key_import_public(g_sp1.n.b, g_sp1.n.len, g_sp1.e.b, g_sp1.e.len, &pub);
+  CHECK_EQ_INT(fm_rsa_key_import_public(g_sp1.n.b, g_sp1.n.len, g_sp1.e.b, g_sp1.e.len, &pub),
+               FM_OK);
   uint8_t sig[FM_RSA_MAX_BYTES], salt[300] = {0};
   size_t sig_len = 5;
   const uint8_t msg[] = "message";

@@ -131,13 +131,13 @@ static int run_child(const char *name) {
     /* Import draws its Miller-Rabin bases from the RNG: a broken entropy health test fails it. */
     const int imported = fm_rsa_key_import_private(&k_rsa, &key);
     EXPECT(imported == FM_OK || imported == FM_ERR_ENTROPY);
-    (void)fm_rand_reseed();
+    (void)!fm_rand_reseed(); /* fails when a health test is broken: the state is checked below */
   }
   if (fm_module_state() == FM_STATE_OPERATIONAL) {
     uint8_t sig[256];
     size_t sig_len;
-    (void)fm_rsa_sign_pkcs1v15(key, FM_HASH_SHA256, (const uint8_t *)"x", 1, sig, sizeof sig,
-                               &sig_len);
+    (void)!fm_rsa_sign_pkcs1v15(key, FM_HASH_SHA256, (const uint8_t *)"x", 1, sig, sizeof sig,
+                                &sig_len);
   }
   if (fm_module_state() == FM_STATE_OPERATIONAL) {
     fm_rsa_key *gen = (fm_rsa_key *)&key;

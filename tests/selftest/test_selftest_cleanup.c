@@ -98,7 +98,7 @@ static int child_placed(const char *at) {
   struct watch w = {&c, at, 0};
   pthread_t t;
   if (pthread_create(&t, NULL, cleaner_main, &c) != 0) return 2;
-  fm_set_selftest_callback(on_event, &w);
+  if (fm_set_selftest_callback(on_event, &w) != FM_OK) return 2;
   int st = fm_selftest_run();
   pthread_join(t, NULL);
   return check_after_cleanup(st, &w, 1);
@@ -109,7 +109,7 @@ static int child_timed(long delay_ns) {
   struct cleaner c = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, delay_ns};
   struct watch w = {&c, NULL, 0};
   pthread_t t;
-  fm_set_selftest_callback(on_event, &w);
+  if (fm_set_selftest_callback(on_event, &w) != FM_OK) return 2;
   if (pthread_create(&t, NULL, cleaner_main, &c) != 0) return 2;
   int st = fm_selftest_run();
   pthread_join(t, NULL);

@@ -100,7 +100,7 @@ static void test_env_report(const char *self) {
   CHECK(strstr(out, "integrity: passed") != NULL);
   fm_selftest_entry e[FM_SELFTEST_MAX_ENTRIES];
   size_t count = 0;
-  fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &count);
+  CHECK_EQ_INT(fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &count), FM_OK);
   for (size_t i = 0; i < count; i++) {
     if (strstr(out, e[i].name) == NULL) fprintf(stderr, "report lacks %s\n", e[i].name);
     CHECK(strstr(out, e[i].name) != NULL);

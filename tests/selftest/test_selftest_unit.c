@@ -192,7 +192,7 @@ static void test_on_demand_run(void) {
   CHECK_EQ_INT(fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n), FM_OK);
   CHECK_EQ_INT(e[0].runs, 2);
   fm_selftest_summary s;
-  fm_selftest_get_summary(&s);
+  CHECK_EQ_INT(fm_selftest_get_summary(&s), FM_OK);
   CHECK(s.last_run_ns > 0);
   /* Services work again after the run. */
   uint8_t d[32];
@@ -289,7 +289,7 @@ static void test_on_demand_failure(const char *name) {
     ok &= fm_rsa_sign_pkcs1v15(key, FM_HASH_SHA256, (const uint8_t *)"m", 1, sig, sizeof sig,
                                &sig_len) == FM_OK && sig_len == sizeof sig;
     struct fail_seen f = {0};
-    fm_set_selftest_callback(on_fail, &f);
+    ok &= fm_set_selftest_callback(on_fail, &f) == FM_OK;
     fm_selftest_break_for_testing(name);
     int st = fm_selftest_run();
     ok &= st == FM_ERR_SELFTEST && fm_module_state() == FM_STATE_ERROR;
@@ -303,7 +303,7 @@ static void test_on_demand_failure(const char *name) {
     ok &= fm_selftest_run() == FM_ERR_NOT_OPERATIONAL;
     fm_selftest_entry e[FM_SELFTEST_MAX_ENTRIES];
     size_t n = 0;
-    fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n);
+    ok &= fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n) == FM_OK;
     int seen = 0;
     for (size_t i = 0; i < n; i++)
       if (strcmp(e[i].name, name) == 0) seen = e[i].result == FM_SELFTEST_FAILED;
