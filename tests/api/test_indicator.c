@@ -58,10 +58,10 @@ static void set_indicator(fm_indicator want) {
 #define UNCHANGED(call)                                   \
   do {                                                    \
     set_indicator(FM_INDICATOR_APPROVED);                 \
-    (void)(call);                                         \
+    (void)!(call);                                        \
     CHECK_EQ_INT(indicator(), FM_INDICATOR_APPROVED);     \
     set_indicator(FM_INDICATOR_NOT_APPROVED);             \
-    (void)(call);                                         \
+    (void)!(call);                                        \
     CHECK_EQ_INT(indicator(), FM_INDICATOR_NOT_APPROVED); \
   } while (0)
 
