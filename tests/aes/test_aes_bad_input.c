@@ -383,15 +383,15 @@ static void test_huge_claimed_lengths(void) {
   if (test_failures) fprintf(stderr, "  in huge claimed lengths\n");
 }
 
-int main(void) {
-  test_key_init();
-  test_key_wipe();
-  test_ecb(fm_aes_ecb_encrypt, "fm_aes_ecb_encrypt");
-  test_ecb(fm_aes_ecb_decrypt, "fm_aes_ecb_decrypt");
-  test_cbc(fm_aes_cbc_encrypt, "fm_aes_cbc_encrypt");
-  test_cbc(fm_aes_cbc_decrypt, "fm_aes_cbc_decrypt");
-  test_ctr();
-  test_ctr_stream();
-  test_huge_claimed_lengths();
-  return test_main_result("test_aes_bad_input");
-}
+static void test_ecb_encrypt(void) { test_ecb(fm_aes_ecb_encrypt, "fm_aes_ecb_encrypt"); }
+static void test_ecb_decrypt(void) { test_ecb(fm_aes_ecb_decrypt, "fm_aes_ecb_decrypt"); }
+static void test_cbc_encrypt(void) { test_cbc(fm_aes_cbc_encrypt, "fm_aes_cbc_encrypt"); }
+static void test_cbc_decrypt(void) { test_cbc(fm_aes_cbc_decrypt, "fm_aes_cbc_decrypt"); }
+
+static const test_case cases[] = {
+  TEST_CASE(key_init),    TEST_CASE(key_wipe),    TEST_CASE(ecb_encrypt),
+  TEST_CASE(ecb_decrypt), TEST_CASE(cbc_encrypt), TEST_CASE(cbc_decrypt),
+  TEST_CASE(ctr),         TEST_CASE(ctr_stream),  TEST_CASE(huge_claimed_lengths),
+};
+
+int main(int argc, char **argv) { return TEST_RUN(argc, argv, "test_aes_bad_input", cases); }

@@ -212,10 +212,7 @@ static void test_sp800_38a(int path) {
   }
 }
 
-int main(void) {
-  test_fips197_appendix_c();
-  test_fips197_c2_aes192_refused();
-  test_fips197_appendix_a_key_expansion();
+static void test_sp800_38a_every_path(void) {
   int paths[3];
   const int n = aes_test_paths(paths);
   for (int i = 0; i < n; i++) {
@@ -223,5 +220,13 @@ int main(void) {
     test_sp800_38a(paths[i]);
   }
   aes_limit_path_for_testing(0);
-  return test_main_result("test_aes_kat");
 }
+
+static const test_case cases[] = {
+  TEST_CASE(fips197_appendix_c),
+  TEST_CASE(fips197_c2_aes192_refused),
+  TEST_CASE(fips197_appendix_a_key_expansion),
+  TEST_CASE(sp800_38a_every_path),
+};
+
+int main(int argc, char **argv) { return TEST_RUN(argc, argv, "test_aes_kat", cases); }

@@ -349,20 +349,37 @@ static void test_cbc_chaining_across_calls(const char *path) {
   }
 }
 
-int main(void) {
-  test_rng_seed(&g_rng, "test_aes_modes");
-  test_ctr_partial_block_counter();
+/* every_path runs |fn| on every bulk width this CPU has. */
+static void every_path(void (*fn)(const char *path)) {
   int paths[3];
   const int n = aes_test_paths(paths);
   for (int i = 0; i < n; i++) {
-    const char *name = aes_test_path_name(paths[i]);
     aes_limit_path_for_testing(paths[i]);
-    test_ctr128_wrap(name);
-    test_ctr32_kernel_wraps_upper_96_bits_kept(name);
-    test_ctr32_refuses_to_wrap(name);
-    test_ctr_stream_any_split(name);
-    test_cbc_chaining_across_calls(name);
+    fn(aes_test_path_name(paths[i]));
   }
   aes_limit_path_for_testing(0);
-  return test_main_result("test_aes_modes");
+}
+
+static void test_ctr128_wrap_every_path(void) { every_path(test_ctr128_wrap); }
+static void test_ctr32_kernel_wraps_upper_96_bits_kept_every_path(void) {
+  every_path(test_ctr32_kernel_wraps_upper_96_bits_kept);
+}
+static void test_ctr32_refuses_to_wrap_every_path(void) { every_path(test_ctr32_refuses_to_wrap); }
+static void test_ctr_stream_any_split_every_path(void) { every_path(test_ctr_stream_any_split); }
+static void test_cbc_chaining_across_calls_every_path(void) {
+  every_path(test_cbc_chaining_across_calls);
+}
+
+static const test_case cases[] = {
+  TEST_CASE(ctr_partial_block_counter),
+  TEST_CASE(ctr128_wrap_every_path),
+  TEST_CASE(ctr32_kernel_wraps_upper_96_bits_kept_every_path),
+  TEST_CASE(ctr32_refuses_to_wrap_every_path),
+  TEST_CASE(ctr_stream_any_split_every_path),
+  TEST_CASE(cbc_chaining_across_calls_every_path),
+};
+
+int main(int argc, char **argv) {
+  test_rng_seed(&g_rng, "test_aes_modes");
+  return TEST_RUN(argc, argv, "test_aes_modes", cases);
 }

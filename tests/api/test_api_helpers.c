@@ -43,10 +43,13 @@ static void test_cleanse(void) {
   CHECK_EQ_INT(fm_cleanse(NULL, 1), FM_ERR_BAD_ARGUMENT);
 }
 
-int main(void) {
-  test_version_macros_match_the_library();
-  test_version_check_refuses_other_majors_and_newer_minors();
-  test_memeq_consttime();
-  test_cleanse();
-  return test_main_result("test_api_helpers");
+static const test_case cases[] = {
+  TEST_CASE(version_macros_match_the_library),
+  TEST_CASE(version_check_refuses_other_majors_and_newer_minors),
+  TEST_CASE(memeq_consttime),
+  TEST_CASE(cleanse),
+};
+
+int main(int argc, char **argv) {
+  return TEST_RUN(argc, argv, "test_api_helpers", cases);
 }

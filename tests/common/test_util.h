@@ -64,4 +64,23 @@ void test_rng_bytes(test_rng *r, void *out, size_t len);
  * status (0 only when no CHECK failed). */
 int test_main_result(const char *name);
 
+/* The case runner: a program lists its cases in a table of TEST_CASE(name) entries, each naming
+ * a function `static void test_<name>(void)`, and main() ends with
+ *   return TEST_RUN(argc, argv, "<program>", cases);
+ * `prog` runs every case, `prog <case>` runs one, `prog --list` prints the names. ctest registers
+ * one entry per case (<program>.<case>), reading the TEST_CASE entries from the source at
+ * configure time (fipsmod_add_test), where every `static void test_<name>(void)` of the source
+ * must be in the table: a case left out fails configure. The exit status is test_main_result's
+ * (0 only when no CHECK failed); 2 for an unknown case or a usage error. */
+typedef struct test_case {
+  const char *name;
+  void (*fn)(void);
+} test_case;
+
+#define TEST_CASE(name) {#name, test_##name}
+#define TEST_RUN(argc, argv, program, table) \
+  test_run_cases((argc), (argv), (program), (table), sizeof(table) / sizeof((table)[0]))
+
+int test_run_cases(int argc, char **argv, const char *program, const test_case *cases, size_t n);
+
 #endif

@@ -350,17 +350,27 @@ static void run_wycheproof(void) {
   CHECK(n > 200);
 }
 
-int main(void) {
+static void test_nist_toolkit(void) { run_toolkit(); }
+static void test_cavp_encrypt_128(void) { run_rsp("gcmEncryptExtIV128.rsp"); }
+static void test_cavp_encrypt_256(void) { run_rsp("gcmEncryptExtIV256.rsp"); }
+static void test_cavp_decrypt_128(void) { run_rsp("gcmDecrypt128.rsp"); }
+static void test_wycheproof(void) { run_wycheproof(); }
+
+static const test_case cases[] = {
+  TEST_CASE(nist_toolkit),
+  TEST_CASE(cavp_encrypt_128),
+  TEST_CASE(cavp_encrypt_256),
+  TEST_CASE(cavp_decrypt_128),
+  TEST_CASE(wycheproof),
+};
+
+int main(int argc, char **argv) {
   g_npaths = gcm_test_paths(g_paths);
   for (int p = 0; p < g_npaths; p++) {
     fprintf(stderr, "path: aes=%s ghash=%s\n", aes_test_path_name(g_paths[p].aes),
             ghash_test_path_name(g_paths[p].ghash));
   }
-  run_toolkit();
-  run_rsp("gcmEncryptExtIV128.rsp");
-  run_rsp("gcmEncryptExtIV256.rsp");
-  run_rsp("gcmDecrypt128.rsp");
-  run_wycheproof();
+  const int rc = TEST_RUN(argc, argv, "test_gcm_kat", cases);
   fprintf(stderr, "%ld cases, %ld rejected as they must be\n", g_cases, g_rejected);
-  return test_main_result("test_gcm_kat");
+  return rc;
 }

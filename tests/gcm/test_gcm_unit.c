@@ -253,14 +253,17 @@ static void test_gate(void) {
   CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
-int main(void) {
-  test_counter_ivs();
-  test_rbg_ivs_and_limit();
-  test_tag_lengths();
-  test_bad_arguments();
-  test_streaming_order();
-  test_heap_key_alignment();
-  test_stitched_kernel_counter_wrap();
-  test_gate();
-  return test_main_result("test_gcm_unit");
+static const test_case cases[] = {
+  TEST_CASE(counter_ivs),
+  TEST_CASE(rbg_ivs_and_limit),
+  TEST_CASE(tag_lengths),
+  TEST_CASE(bad_arguments),
+  TEST_CASE(streaming_order),
+  TEST_CASE(heap_key_alignment),
+  TEST_CASE(stitched_kernel_counter_wrap),
+  TEST_CASE(gate),
+};
+
+int main(int argc, char **argv) {
+  return TEST_RUN(argc, argv, "test_gcm_unit", cases);
 }

@@ -209,10 +209,13 @@ static void test_cavp_kbkdf(void) {
   CHECK(n == 1440 && per_loc[1] == 480 && per_loc[2] == 480 && per_loc[3] == 480);
 }
 
-int main(void) {
-  test_rfc5869();
-  test_wycheproof_hkdf();
-  test_wycheproof_pbkdf2();
-  test_cavp_kbkdf();
-  return test_main_result("test_kdf_kat");
+static const test_case cases[] = {
+  TEST_CASE(rfc5869),
+  TEST_CASE(wycheproof_hkdf),
+  TEST_CASE(wycheproof_pbkdf2),
+  TEST_CASE(cavp_kbkdf),
+};
+
+int main(int argc, char **argv) {
+  return TEST_RUN(argc, argv, "test_kdf_kat", cases);
 }

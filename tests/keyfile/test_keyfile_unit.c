@@ -265,14 +265,17 @@ static void test_generated_key_signs_after_a_round_trip(void) {
   CHECK_EQ_INT(fm_rsa_key_free(back), FM_OK);
 }
 
-int main(void) {
-  test_private_formats_round_trip();
-  test_public_formats_round_trip();
-  test_keys_the_module_does_not_take();
-  test_bad_arguments();
-  test_ber_and_non_canonical_der_refused();
-  test_truncation_and_flips();
-  test_pem_text_rules();
-  test_generated_key_signs_after_a_round_trip();
-  return test_main_result("test_keyfile_unit");
+static const test_case cases[] = {
+  TEST_CASE(private_formats_round_trip),
+  TEST_CASE(public_formats_round_trip),
+  TEST_CASE(keys_the_module_does_not_take),
+  TEST_CASE(bad_arguments),
+  TEST_CASE(ber_and_non_canonical_der_refused),
+  TEST_CASE(truncation_and_flips),
+  TEST_CASE(pem_text_rules),
+  TEST_CASE(generated_key_signs_after_a_round_trip),
+};
+
+int main(int argc, char **argv) {
+  return TEST_RUN(argc, argv, "test_keyfile_unit", cases);
 }

@@ -317,7 +317,7 @@ static void test_kept_schedule(void) {
   fm_ctr_drbg_uninstantiate(&d);
 }
 
-int main(void) {
+static void test_vectors_every_path(void) {
   /* Every AES path the CPU has: the short generates take the 128-bit AES-NI fused kernel or the
    * VAES one, the others the bulk CTR code of that width; both kernels leave the kept schedule
    * stale, which the next long request or reseed must notice. */
@@ -337,8 +337,13 @@ int main(void) {
     CHECK_EQ_INT(n3, 60);
   }
   aes_limit_path_for_testing(0);
-  test_limits();
-  test_state_after_zero_seed();
-  test_kept_schedule();
-  return test_main_result("test_drbg_kat");
 }
+
+static const test_case cases[] = {
+  TEST_CASE(vectors_every_path),
+  TEST_CASE(limits),
+  TEST_CASE(state_after_zero_seed),
+  TEST_CASE(kept_schedule),
+};
+
+int main(int argc, char **argv) { return TEST_RUN(argc, argv, "test_drbg_kat", cases); }

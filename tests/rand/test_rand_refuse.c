@@ -188,10 +188,17 @@ static void run(const char *name, int (*fn)(void)) {
   }
 }
 
-int main(void) {
+static void test_huge_lengths_operational(void) {
   run("huge_lengths_operational", huge_lengths_operational);
-  run("huge_lengths_error", huge_lengths_error);
-  run("error_state_order", error_state_order);
-  test_overlap();
-  return test_main_result("test_rand_refuse");
 }
+static void test_huge_lengths_error(void) { run("huge_lengths_error", huge_lengths_error); }
+static void test_error_state_order(void) { run("error_state_order", error_state_order); }
+
+static const test_case cases[] = {
+  TEST_CASE(huge_lengths_operational),
+  TEST_CASE(huge_lengths_error),
+  TEST_CASE(error_state_order),
+  TEST_CASE(overlap),
+};
+
+int main(int argc, char **argv) { return TEST_RUN(argc, argv, "test_rand_refuse", cases); }

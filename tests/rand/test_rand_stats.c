@@ -69,9 +69,12 @@ static void test_every_value_every_position(void) {
   CHECK_EQ_INT(missing, 0);
 }
 
-int main(void) {
-  test_bytes_64mib();
-  test_u64_8mib();
-  test_every_value_every_position();
-  return test_main_result("test_rand_stats");
+static const test_case cases[] = {
+  TEST_CASE(bytes_64mib),
+  TEST_CASE(u64_8mib),
+  TEST_CASE(every_value_every_position),
+};
+
+int main(int argc, char **argv) {
+  return TEST_RUN(argc, argv, "test_rand_stats", cases);
 }

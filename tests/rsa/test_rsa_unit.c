@@ -882,50 +882,53 @@ static void test_gate_in_error_state(void) {
   CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
-int main(void) {
+static const test_case cases[] = {
+  TEST_CASE(kat_pkcs1v15_siggen15),
+  TEST_CASE(kat_pss_siggenpss),
+  TEST_CASE(kat_rsasp1_crt),
+  TEST_CASE(round_trips_imported_key),
+  TEST_CASE(generated_key_2048),
+  TEST_CASE(validation_accepts_good_key),
+  TEST_CASE(validation_modulus_too_small),
+  TEST_CASE(validation_modulus_too_large),
+  TEST_CASE(validation_modulus_even),
+  TEST_CASE(validation_e_even),
+  TEST_CASE(validation_e_below_65537),
+  TEST_CASE(validation_e_above_2_256),
+  TEST_CASE(validation_p_even),
+  TEST_CASE(validation_p_wrong_size),
+  TEST_CASE(validation_p_times_q_not_n),
+  TEST_CASE(validation_d_zero),
+  TEST_CASE(validation_d_not_below_n),
+  TEST_CASE(validation_d_too_small),
+  TEST_CASE(validation_d_inconsistent),
+  TEST_CASE(validation_dp_wrong),
+  TEST_CASE(validation_dq_wrong),
+  TEST_CASE(validation_qinv_wrong),
+  TEST_CASE(validation_component_wider_than_n),
+  TEST_CASE(validation_bad_arguments),
+  TEST_CASE(public_key_validation),
+  TEST_CASE(nd_key_validation),
+  TEST_CASE(keygen_bad_size),
+  TEST_CASE(raw_out_of_range),
+  TEST_CASE(sign_bad_inputs),
+  TEST_CASE(verify_bad_inputs),
+  TEST_CASE(shared_key_threads_and_fork),
+  TEST_CASE(import_accepts_good_generated_key),
+  TEST_CASE(import_refuses_close_primes),
+  TEST_CASE(import_refuses_composite_p),
+  TEST_CASE(import_refuses_d_plus_lambda),
+  TEST_CASE(import_refuses_small_p),
+  TEST_CASE(nd_key_only_for_primitives),
+  TEST_CASE(gate_in_error_state),
+  TEST_CASE(cleanup_wipes_every_blinding_pair),
+};
+
+int main(int argc, char **argv) {
   if (fm_module_state() != FM_STATE_OPERATIONAL) {
     fprintf(stderr, "module not operational: %s\n", fm_module_state_name(fm_module_state()));
     return 1;
   }
   fm_rsa_key_free(load_sp1_key()); /* fills g_sp1 with the CRT values */
-  test_kat_pkcs1v15_siggen15();
-  test_kat_pss_siggenpss();
-  test_kat_rsasp1_crt();
-  test_round_trips_imported_key();
-  test_generated_key_2048();
-  test_validation_accepts_good_key();
-  test_validation_modulus_too_small();
-  test_validation_modulus_too_large();
-  test_validation_modulus_even();
-  test_validation_e_even();
-  test_validation_e_below_65537();
-  test_validation_e_above_2_256();
-  test_validation_p_even();
-  test_validation_p_wrong_size();
-  test_validation_p_times_q_not_n();
-  test_validation_d_zero();
-  test_validation_d_not_below_n();
-  test_validation_d_too_small();
-  test_validation_d_inconsistent();
-  test_validation_dp_wrong();
-  test_validation_dq_wrong();
-  test_validation_qinv_wrong();
-  test_validation_component_wider_than_n();
-  test_validation_bad_arguments();
-  test_public_key_validation();
-  test_nd_key_validation();
-  test_keygen_bad_size();
-  test_raw_out_of_range();
-  test_sign_bad_inputs();
-  test_verify_bad_inputs();
-  test_shared_key_threads_and_fork();
-  test_import_accepts_good_generated_key();
-  test_import_refuses_close_primes();
-  test_import_refuses_composite_p();
-  test_import_refuses_d_plus_lambda();
-  test_import_refuses_small_p();
-  test_nd_key_only_for_primitives();
-  test_gate_in_error_state();
-  test_cleanup_wipes_every_blinding_pair();
-  return test_main_result("test_rsa_unit");
+  return TEST_RUN(argc, argv, "test_rsa_unit", cases);
 }

@@ -134,12 +134,22 @@ static void test_env_report_not_to_a_file(const char *self) {
   CHECK(exited_ok(spawn_reporting(self, -1, -1)));
 }
 
+/* The environment cases run this program again (argv[0]). */
+static const char *g_self;
+static void test_env(void) { test_env_report(g_self); }
+static void test_env_broken_pipe(void) { test_env_report_broken_pipe(g_self); }
+static void test_env_not_to_a_file(void) { test_env_report_not_to_a_file(g_self); }
+
+static const test_case cases[] = {
+  TEST_CASE(report),
+  TEST_CASE(env),
+  TEST_CASE(env_broken_pipe),
+  TEST_CASE(env_not_to_a_file),
+};
+
 int main(int argc, char **argv) {
   if (argc == 2 && strcmp(argv[1], "--quiet") == 0)
     return fm_module_state() == FM_STATE_OPERATIONAL ? 0 : 1;
-  test_report();
-  test_env_report(argv[0]);
-  test_env_report_broken_pipe(argv[0]);
-  test_env_report_not_to_a_file(argv[0]);
-  return test_main_result("test_selftest_shared");
+  g_self = argv[0];
+  return TEST_RUN(argc, argv, "test_selftest_shared", cases);
 }

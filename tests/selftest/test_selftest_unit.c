@@ -327,19 +327,28 @@ static void test_cleanup_refuses_run(void) {
   CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
-int main(void) {
-  test_power_on_report();
-  test_table_is_self_contained();
-  test_before_first_use_failure();
-  test_before_first_use();
-  test_report_arguments();
-  test_on_demand_run();
-  test_on_demand_run_each_aes_path();
-  test_conditional_record();
-  test_conditional_failure_enters_error();
-  test_on_demand_failure("sha256-kat");
+static void test_on_demand_failure_sha256_kat(void) { test_on_demand_failure("sha256-kat"); }
+static void test_on_demand_failure_aes256_ctr_decrypt_kat(void) {
   test_on_demand_failure("aes256-ctr-decrypt-kat");
-  test_on_demand_failure("rsa2048-sha256-pkcs1-verify-kat");
-  test_cleanup_refuses_run();
-  return test_main_result("test_selftest_unit");
 }
+static void test_on_demand_failure_rsa2048_sha256_pkcs1_verify_kat(void) {
+  test_on_demand_failure("rsa2048-sha256-pkcs1-verify-kat");
+}
+
+static const test_case cases[] = {
+  TEST_CASE(power_on_report),
+  TEST_CASE(table_is_self_contained),
+  TEST_CASE(before_first_use_failure),
+  TEST_CASE(before_first_use),
+  TEST_CASE(report_arguments),
+  TEST_CASE(on_demand_run),
+  TEST_CASE(on_demand_run_each_aes_path),
+  TEST_CASE(conditional_record),
+  TEST_CASE(conditional_failure_enters_error),
+  TEST_CASE(on_demand_failure_sha256_kat),
+  TEST_CASE(on_demand_failure_aes256_ctr_decrypt_kat),
+  TEST_CASE(on_demand_failure_rsa2048_sha256_pkcs1_verify_kat),
+  TEST_CASE(cleanup_refuses_run),
+};
+
+int main(int argc, char **argv) { return TEST_RUN(argc, argv, "test_selftest_unit", cases); }

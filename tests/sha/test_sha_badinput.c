@@ -464,20 +464,23 @@ static void test_hmac_verify(void) {
   }
 }
 
-int main(void) {
-  test_digest_len();
-  test_sha_init();
-  test_sha_update();
-  test_sha_length_limit();
-  test_sha_final();
-  test_sha_wipe();
-  test_sha_digest();
-  test_sha_shorthands();
-  test_hmac_init();
-  test_hmac_update();
-  test_hmac_final();
-  test_hmac_wipe();
-  test_hmac_oneshot();
-  test_hmac_verify();
-  return test_main_result("test_sha_badinput");
+static const test_case cases[] = {
+  TEST_CASE(digest_len),
+  TEST_CASE(sha_init),
+  TEST_CASE(sha_update),
+  TEST_CASE(sha_length_limit),
+  TEST_CASE(sha_final),
+  TEST_CASE(sha_wipe),
+  TEST_CASE(sha_digest),
+  TEST_CASE(sha_shorthands),
+  TEST_CASE(hmac_init),
+  TEST_CASE(hmac_update),
+  TEST_CASE(hmac_final),
+  TEST_CASE(hmac_wipe),
+  TEST_CASE(hmac_oneshot),
+  TEST_CASE(hmac_verify),
+};
+
+int main(int argc, char **argv) {
+  return TEST_RUN(argc, argv, "test_sha_badinput", cases);
 }

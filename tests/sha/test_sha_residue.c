@@ -220,12 +220,15 @@ static void test_registers(void) {
   }
 }
 
-int main(void) {
+static const test_case cases[] = {
+  TEST_CASE(stack),
+  TEST_CASE(registers),
+};
+
+int main(int argc, char **argv) {
   srand(20261201);
   for (int k = 0; k < 2; k++)
     for (size_t i = 0; i < sizeof g_key[k]; i++) g_key[k][i] = (uint8_t)(rand() >> 7);
   for (size_t i = 0; i < sizeof g_msg; i++) g_msg[i] = (uint8_t)i;
-  test_stack();
-  test_registers();
-  return test_main_result("test_sha_residue");
+  return TEST_RUN(argc, argv, "test_sha_residue", cases);
 }

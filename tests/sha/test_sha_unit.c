@@ -376,12 +376,15 @@ static void test_sha512_paths_agree(void) {
   }
 }
 
-int main(void) {
-  test_fips180_examples();
-  test_rfc4231();
-  test_any_split();
-  test_verify_rejects_bit_flips();
-  test_sha256_paths_agree();
-  test_sha512_paths_agree();
-  return test_main_result("test_sha_unit");
+static const test_case cases[] = {
+  TEST_CASE(fips180_examples),
+  TEST_CASE(rfc4231),
+  TEST_CASE(any_split),
+  TEST_CASE(verify_rejects_bit_flips),
+  TEST_CASE(sha256_paths_agree),
+  TEST_CASE(sha512_paths_agree),
+};
+
+int main(int argc, char **argv) {
+  return TEST_RUN(argc, argv, "test_sha_unit", cases);
 }

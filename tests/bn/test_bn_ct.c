@@ -205,5 +205,5 @@ int main(int argc, char **argv) {
   check_inverse(64);
   check_helpers(16);
   check_helpers(3);
-  return test_main_result("bn_ct_test");
+  return test_main_result("test_bn_ct");
 }

@@ -178,7 +178,7 @@ int main(void) {
   fprintf(stderr, "bn path: %s (module state %s)\n",
           bn_path_name(),
           fm_module_state_name(fm_module_state()));
-  test_rng_seed(&rng, "bn_diff_test");
+  test_rng_seed(&rng, "test_bn_diff");
   bnctx = BN_CTX_new();
   /* Every width from 256 to 4096 bits in 64-bit steps; fewer operations as the width grows
    * so that the whole run stays within a minute or so. Plus the small widths below 256. */
@@ -188,8 +188,8 @@ int main(void) {
     int exps = n <= 8 ? 4 : n <= 24 ? 2 : n <= 40 ? 1 : (n % 2);
     test_width(n, mods, muls, exps);
   }
-  fprintf(stderr, "bn_diff_test: %ld operands compared\n", operands);
+  fprintf(stderr, "test_bn_diff: %ld operands compared\n", operands);
   CHECK(operands >= 100000);
   BN_CTX_free(bnctx);
-  return test_main_result("bn_diff_test");
+  return test_main_result("test_bn_diff");
 }

@@ -226,18 +226,15 @@ static void test_v7_two_threads(void) {
   free(jobs[1].u);
 }
 
-int main(int argc, char **argv) {
-  if (argc > 1 && strcmp(argv[1], "--v4-no-duplicates") == 0) {
-    test_v4_no_duplicates();
-    return test_main_result("test_uuid --v4-no-duplicates");
-  }
-  if (argc > 1 && strcmp(argv[1], "--v7-two-threads") == 0) {
-    test_v7_two_threads();
-    return test_main_result("test_uuid --v7-two-threads");
-  }
-  test_bits();
-  test_v7_time();
-  test_v7_counter();
-  test_format_parse();
-  return test_main_result("test_uuid");
-}
+/* v4_no_duplicates (10 million draws) and v7_two_threads are the stress registrations
+ * (test_uuid_v4_10m, test_uuid_v7_threads); test_uuid_unit runs the others. */
+static const test_case cases[] = {
+  TEST_CASE(bits),
+  TEST_CASE(v7_time),
+  TEST_CASE(v7_counter),
+  TEST_CASE(format_parse),
+  TEST_CASE(v4_no_duplicates),
+  TEST_CASE(v7_two_threads),
+};
+
+int main(int argc, char **argv) { return TEST_RUN(argc, argv, "test_uuid_unit", cases); }

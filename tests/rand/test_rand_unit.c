@@ -358,21 +358,41 @@ static void run_scenario(const char *name, int (*fn)(void)) {
   }
 }
 
-int main(void) {
+static void test_zeroize_after_cleanup(void) {
+  run_scenario("zeroize_after_cleanup", scenario_zeroize_after_cleanup);
+}
+static void test_stuck_source(void) { run_scenario("stuck_source", scenario_stuck_source); }
+static void test_stuck_source_first_draw(void) {
+  run_scenario("stuck_source_first_draw", scenario_stuck_source_first_draw);
+}
+static void test_health_tests(void) { run_scenario("health_tests", scenario_health_tests); }
+static void test_error_state(void) { run_scenario("error_state", scenario_error_state); }
+static void test_mode_none(void) { run_scenario("mode_none", scenario_mode_none); }
+
+static const test_case cases[] = {
+  TEST_CASE(bad_input),
+  TEST_CASE(outputs_differ),
+  TEST_CASE(long_draw_splits),
+  TEST_CASE(reseed_every_4096),
+  TEST_CASE(batch),
+  TEST_CASE(uniform),
+  TEST_CASE(signal_reentry),
+  TEST_CASE(zeroize_after_cleanup),
+  TEST_CASE(stuck_source),
+  TEST_CASE(stuck_source_first_draw),
+  TEST_CASE(health_tests),
+  TEST_CASE(error_state),
+  TEST_CASE(mode_none),
+};
+
+int main(int argc, char **argv) {
   fprintf(stderr, "fork detection mode: %d (1 wipeonfork, 2 atfork, 3 none)\n",
           fm_rand_fork_mode_for_testing());
-  test_bad_input();
-  test_outputs_differ();
-  test_long_draw_splits();
-  test_reseed_every_4096();
-  test_batch();
-  test_uniform();
-  test_signal_reentry();
-  run_scenario("zeroize_after_cleanup", scenario_zeroize_after_cleanup);
-  run_scenario("stuck_source", scenario_stuck_source);
-  run_scenario("stuck_source_first_draw", scenario_stuck_source_first_draw);
-  run_scenario("health_tests", scenario_health_tests);
-  run_scenario("error_state", scenario_error_state);
-  run_scenario("mode_none", scenario_mode_none);
-  return test_main_result("test_rand");
+  /* Each case starts, as it did when the cases ran in one sequence, with this thread's state
+   * seeded by a draw: reseed_every_4096 counts the reseeds from its own fm_rand_reseed(), and on
+   * a state no draw has seeded yet that reseed leaves the fork cookie unset, so the first draw
+   * seeds once more (reported to the lead; module/rand/rand.c is not this change's). */
+  uint8_t warm[1];
+  if (fm_rand_bytes(warm, sizeof warm) != FM_OK) return 1;
+  return TEST_RUN(argc, argv, "test_rand_unit", cases);
 }

@@ -123,11 +123,14 @@ static void test_ct_helpers_agree_with_plain_comparisons(void) {
   CHECK(!fm_buffers_overlap(x, 0, x, 16));
 }
 
-int main(void) {
-  test_loaded_module_is_operational();
-  test_every_status_has_a_distinct_name();
-  test_cpu_features_in_use_are_detected();
-  test_state_transitions();
-  test_ct_helpers_agree_with_plain_comparisons();
-  return test_main_result("test_lifecycle");
+static const test_case cases[] = {
+  TEST_CASE(loaded_module_is_operational),
+  TEST_CASE(every_status_has_a_distinct_name),
+  TEST_CASE(cpu_features_in_use_are_detected),
+  TEST_CASE(state_transitions),
+  TEST_CASE(ct_helpers_agree_with_plain_comparisons),
+};
+
+int main(int argc, char **argv) {
+  return TEST_RUN(argc, argv, "test_module_lifecycle", cases);
 }

@@ -2,7 +2,7 @@
  * lines and truncations of real CAVP, ACVP and Wycheproof files. Whatever the damage, the runner
  * must return (no crash, no hang; ASan/UBSan builds check memory), and report consistently: a
  * malformed file is an error naming the file, a readable one gives counts.
- * Usage: kat_fuzz <tests/vectors> <work dir>; FIPSMOD_KAT_FUZZ_ITERS sets copies per file. */
+ * Usage: test_kat_fuzz <tests/vectors> <work dir>; FIPSMOD_KAT_FUZZ_ITERS sets copies per file. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,11 +91,11 @@ static size_t mutate(test_rng *r, const unsigned char *in, size_t len, unsigned 
 
 int main(int argc, char **argv) {
   if (argc != 3) {
-    fprintf(stderr, "usage: kat_fuzz <vectors dir> <work dir>\n");
+    fprintf(stderr, "usage: test_kat_fuzz <vectors dir> <work dir>\n");
     return 2;
   }
   test_rng rng;
-  test_rng_seed(&rng, "kat_fuzz");
+  test_rng_seed(&rng, "test_kat_fuzz");
   long iters = 40;
   const char *env = getenv("FIPSMOD_KAT_FUZZ_ITERS");
   if (env != NULL) iters = atol(env);
@@ -137,10 +137,10 @@ int main(int argc, char **argv) {
     free(in);
   }
   free(rep);
-  printf("kat_fuzz: %ld garbled files: %ld malformed, %ld with failing cases\n", runs, malformed,
-         failing);
+  printf("test_kat_fuzz: %ld garbled files: %ld malformed, %ld with failing cases\n", runs,
+         malformed, failing);
   /* The mutations must have produced both kinds of outcome, or this test proves nothing. */
   CHECK(malformed > 0);
   CHECK(failing > 0);
-  return test_main_result("kat_fuzz");
+  return test_main_result("test_kat_fuzz");
 }

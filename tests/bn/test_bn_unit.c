@@ -1,5 +1,5 @@
 /* Unit tests of module/bn: hand-checkable known answers, algebraic properties and edge cases.
- * The differential test (bn_diff_test.c) compares with OpenSSL on random operands. */
+ * The differential test (test_bn_diff.c) compares with OpenSSL on random operands. */
 #include <string.h>
 
 #include "fipsmod/module.h"
@@ -618,21 +618,24 @@ static void test_mod_inverse_divsteps(void) {
   CHECK(r[0] == 0);
 }
 
-int main(void) {
+static const test_case cases[] = {
+  TEST_CASE(bytes),
+  TEST_CASE(add_sub_compare),
+  TEST_CASE(mul),
+  TEST_CASE(shifts_and_bits),
+  TEST_CASE(division),
+  TEST_CASE(gcd_inverse),
+  TEST_CASE(mod_inverse_divsteps),
+  TEST_CASE(mont_ctx),
+  TEST_CASE(mont_ops),
+  TEST_CASE(exp_x2),
+  TEST_CASE(exp_extreme),
+};
+
+int main(int argc, char **argv) {
   fprintf(stderr, "module state %s, cpu paths: %s, bn path: %s\n",
           fm_module_state_name(fm_module_state()), fm_module_cpu_paths(),
           bn_path_name());
-  test_rng_seed(&rng, "bn_unit_test");
-  test_bytes();
-  test_add_sub_compare();
-  test_mul();
-  test_shifts_and_bits();
-  test_division();
-  test_gcd_inverse();
-  test_mod_inverse_divsteps();
-  test_mont_ctx();
-  test_mont_ops();
-  test_exp_x2();
-  test_exp_extreme();
-  return test_main_result("bn_unit_test");
+  test_rng_seed(&rng, "test_bn_unit");
+  return TEST_RUN(argc, argv, "test_bn_unit", cases);
 }
