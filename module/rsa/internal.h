@@ -118,6 +118,10 @@ size_t rsa_blinding_pairs_for_testing(size_t *nonzero);
  * wrote, so that a constant-time test can mark them undefined for valgrind. */
 size_t rsa_key_secret_regions_for_testing(const fm_rsa_key *key, const void **ptrs, size_t *lens,
                                           size_t max);
+
+/* rsa_key_set_free_hook_for_testing makes fm_rsa_key_free call |hook| with the key's memory after
+ * zeroizing it and before freeing it (NULL: no hook), so that a test can see what is left. */
+void rsa_key_set_free_hook_for_testing(void (*hook)(const void *key, size_t len));
 #endif
 
 #endif

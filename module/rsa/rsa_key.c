@@ -27,12 +27,22 @@ fm_rsa_key *rsa_key_alloc(void) {
   return key;
 }
 
+#if defined(FIPSMOD_TEST_HOOKS)
+static void (*g_free_hook)(const void *key, size_t len);
+void rsa_key_set_free_hook_for_testing(void (*hook)(const void *key, size_t len)) {
+  g_free_hook = hook;
+}
+#endif
+
 int fm_rsa_key_free(fm_rsa_key *key) {
   /* Zeroization is an approved service in every state (no gate, so a key can always go). */
   fm_indicator_approved();
   if (key == NULL) return FM_OK;
   rsa_blinding_forget(key);
   fm_zeroize(key, sizeof(*key));
+#if defined(FIPSMOD_TEST_HOOKS)
+  if (g_free_hook != NULL) g_free_hook(key, sizeof(*key));
+#endif
   free(key);
   return FM_OK;
 }

@@ -882,7 +882,33 @@ static void test_gate_in_error_state(void) {
   CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
+/* fm_rsa_key_free zeroizes every byte of the key (private and public values, Montgomery contexts)
+ * before it frees the memory: the hook sees the memory between the two. */
+static size_t g_freed, g_freed_nonzero;
+static void observe_free(const void *key, size_t len) {
+  g_freed++;
+  if (!test_is_all_zero(key, len)) g_freed_nonzero++;
+}
+
+static void test_free_zeroizes_the_key(void) {
+  rsa_key_set_free_hook_for_testing(observe_free);
+  fm_rsa_key *priv = NULL, *pub = NULL;
+  CHECK_EQ_INT(fm_rsa_key_generate(2048, &priv), FM_OK);
+  uint8_t n[256], e[8];
+  size_t n_len = 0, e_len = 0;
+  CHECK_EQ_INT(fm_rsa_key_export(priv, FM_RSA_N, n, sizeof n, &n_len), FM_OK);
+  CHECK_EQ_INT(fm_rsa_key_export(priv, FM_RSA_E, e, sizeof e, &e_len), FM_OK);
+  CHECK_EQ_INT(fm_rsa_key_import_public(n, n_len, e, e_len, &pub), FM_OK);
+  g_freed = g_freed_nonzero = 0;
+  CHECK_EQ_INT(fm_rsa_key_free(priv), FM_OK);
+  CHECK_EQ_INT(fm_rsa_key_free(pub), FM_OK);
+  CHECK_EQ_INT(g_freed, 2);
+  CHECK_EQ_INT(g_freed_nonzero, 0);
+  rsa_key_set_free_hook_for_testing(NULL);
+}
+
 static const test_case cases[] = {
+  TEST_CASE(free_zeroizes_the_key),
   TEST_CASE(kat_pkcs1v15_siggen15),
   TEST_CASE(kat_pss_siggenpss),
   TEST_CASE(kat_rsasp1_crt),
