@@ -1,5 +1,12 @@
 /* fipsmod status codes.
  *
+ * !!! FM_OK IS 0 AND EVERY ERROR IS NEGATIVE: THE OPPOSITE OF OPENSSL'S "1 = SUCCESS". !!!
+ *
+ *     if (fm_rsa_verify_pss(...)) accept();           WRONG: true when the signature is BAD
+ *     if (fm_rsa_verify_pss(...) != FM_OK) reject();  right: anything but FM_OK rejects
+ *
+ * Always compare a status with FM_OK; never use it as a truth value.
+ *
  * Every public function returns an int status: FM_OK (0) on success or one of the negative
  * FM_ERR_* codes below. On any error, every output buffer the call was given has been wiped
  * (set to zeros) and no partial output is released.
