@@ -161,7 +161,13 @@ static int run_acvp_file(kat_ctx *c, json_t *body, const char *answers_path) {
     pair_path(c->path, is_expected ? "prompt.json" : "expectedResults.json", other, sizeof(other));
   }
   json_t *oroot = load_json(c, other);
-  if (oroot == NULL) return -1; /* load_json recorded why, naming |other| */
+  if (oroot == NULL) {
+    /* load_json recorded why, naming |other|; the report must name the file that was run too. */
+    char why[sizeof c->report->errmsg];
+    snprintf(why, sizeof why, "%s", c->report->errmsg);
+    c->report->error = 0;
+    return kat_error(c, "%s: its answers: %s", c->path, why);
+  }
   json_t *obody = acvp_body(oroot);
   int rc;
   if (obody == NULL) {
