@@ -67,9 +67,9 @@ void ctr_drbg_wipe(ctr_drbg_state *st);
  * (The AES kernels clear their own registers: module/aes.) */
 
 /* rand_wipe_vector_regs zeroes the vector registers that C code and libc's memory functions use:
- * with AVX2 in use, ymm0-ymm15 in full (a VEX-encoded xor also clears the upper bits, of zmm0-15
- * too); otherwise xmm0-xmm15, all that baseline x86-64 code touches. Zero idioms: no execution
- * unit is involved. */
+ * xmm0-xmm15 with legacy-SSE zero idioms (no execution unit is involved), and with AVX2 in use
+ * also the upper bits of ymm0-15/zmm0-15, by vzeroupper, which leaves the upper state clean for
+ * the SSE code that follows. */
 #define RAND_XMM_CLOBBERS                                                                      \
   "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", \
       "xmm12", "xmm13", "xmm14", "xmm15"
