@@ -2,7 +2,8 @@
 # Installs the build tree into a scratch prefix, then builds and runs consumers against it:
 #  1. CMake package: C (shared and static), C++17 -pedantic, and a program that defines its own
 #     bn_add/sha256_blocks/hmac_ctx_init beside the static archive;
-#  2. pkg-config: fipsmod (shared, C and C++) and fipsmod-static (the archive, no .so dependency);
+#  2. pkg-config: fipsmod (shared, C and C++; with --static, the archive) and fipsmod-static (the
+#     archive alone), the archive links with no .so dependency;
 #  3. the installed programs find the installed library without LD_LIBRARY_PATH.
 # Usage: run.sh <build-dir> <consumer-source-dir> <scratch-dir> <c-compiler> [<c++-compiler>]
 set -euo pipefail
@@ -58,6 +59,20 @@ if grep -q 'libfipsmod' "$scratch/ldd-static.txt"; then
 fi
 "$scratch/consumer_pc_static"
 "$cc" -o "$scratch/consumer_pc_clash" "$src/clash.c" $(pkg-config --static --cflags --libs fipsmod-static)
+# --static on fipsmod itself links the archive too, and the shared link still records the .so.
+"$cc" -o "$scratch/consumer_pc_static2" "$src/main.c" $(pkg-config --static --cflags --libs fipsmod)
+no_shared_fipsmod "$scratch/consumer_pc_static2"
+if ldd "$scratch/consumer_pc_static2" | grep -q 'libfipsmod'; then
+  echo "install: pkg-config --static --libs fipsmod gives a program that loads libfipsmod.so" >&2
+  exit 1
+fi
+"$scratch/consumer_pc_static2"
+"$cc" -o "$scratch/consumer_pc_clash2" "$src/clash.c" $(pkg-config --static --cflags --libs fipsmod)
+"$scratch/consumer_pc_clash2"
+readelf -d "$scratch/consumer_pc" | grep 'NEEDED' | grep -q 'libfipsmod\.so' || {
+  echo "install: pkg-config --libs fipsmod gives a program with no libfipsmod.so dependency" >&2
+  exit 1
+}
 "$scratch/consumer_pc_clash"
 
 # 3. Installed programs: RUNPATH $ORIGIN/../<libdir>, and bin/fipsmod runs its self-tests (the
