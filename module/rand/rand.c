@@ -304,10 +304,14 @@ static inline int rand_leave(rand_state *st, uint8_t *out, size_t len, int err) 
 
 /* ---- Seeding ----------------------------------------------------------------------------- */
 
-/* rand_seed (re)seeds the thread's DRBG with 48 fresh bytes and drops its batch. On an entropy
- * failure the module is in ERROR and cleanup has already wiped this state: nothing more is
- * written to it. */
+/* rand_seed (re)seeds the thread's DRBG with 48 fresh bytes, drops its batch and records the
+ * fork generation it seeded in (read before the entropy, so a fork during seeding is seen by the
+ * next draw), whoever called it: a first fm_rand_reseed() leaves the state as a first draw would.
+ * On an entropy failure the module is in ERROR and cleanup has already wiped this state: nothing
+ * more is written to it. */
 static int rand_seed(rand_state *st) {
+  const int mode = atomic_load_explicit(&rand_g_fork_mode, memory_order_relaxed);
+  const uint64_t gen = rand_fork_generation();
   uint8_t entropy[CTR_DRBG_SEED_LEN];
   int err = fm_entropy_get(&st->health, entropy, sizeof(entropy));
   if (err != FM_OK) return err;
@@ -322,6 +326,8 @@ static int rand_seed(rand_state *st) {
   st->batch_left = 0;
   st->calls_since_seed = 0;
   st->reseeds++;
+  st->gen_cookie = mode == RAND_FORK_NONE ? 0 : ~gen; /* 0 never equals ~g_gen_zero: NONE mode
+                                                      * sends every request to rand_slow */
   return FM_OK;
 }
 
@@ -345,9 +351,8 @@ static int rand_slow(rand_state *st, uint8_t extra[CTR_DRBG_SEED_LEN], bool *use
       if (err != FM_OK) return err;
       *use_extra = true;
     }
-  } else {
-    st->gen_cookie = ~gen;
   }
+  /* Otherwise gen_cookie is ~gen: rand_seed just wrote it, or it already was (no fork). */
   return FM_OK;
 }
 

@@ -88,6 +88,26 @@ static void test_reseed_every_4096(void) {
   CHECK_EQ_INT(fm_rand_reseeds_for_testing(), r0 + 2);
 }
 
+/* A thread whose first call is fm_rand_reseed() is seeded exactly as by a first draw: the draws
+ * after it do not seed again (the fork cookie was once left unset, so the first draw reseeded). */
+static void *reseed_first_thread(void *arg) {
+  int *ok = arg;
+  uint8_t b[16];
+  *ok = fm_rand_reseeds_for_testing() == 0 && fm_rand_reseed() == FM_OK &&
+        fm_rand_reseeds_for_testing() == 1 && fm_rand_bytes(b, sizeof b) == FM_OK &&
+        fm_rand_u64(&(uint64_t){0}) == FM_OK && fm_rand_reseeds_for_testing() == 1 &&
+        fm_rand_calls_since_seed_for_testing() == 2;
+  return NULL;
+}
+
+static void test_reseed_as_first_call(void) {
+  pthread_t t;
+  int ok = 0;
+  CHECK_EQ_INT(pthread_create(&t, NULL, reseed_first_thread, &ok), 0);
+  CHECK_EQ_INT(pthread_join(t, NULL), 0);
+  CHECK(ok);
+}
+
 /* Small draws come from a RAND_BATCH_LEN-byte batch made by one generate call; a reseed drops
  * it. */
 static void test_batch(void) {
@@ -374,6 +394,7 @@ static const test_case cases[] = {
   TEST_CASE(outputs_differ),
   TEST_CASE(long_draw_splits),
   TEST_CASE(reseed_every_4096),
+  TEST_CASE(reseed_as_first_call),
   TEST_CASE(batch),
   TEST_CASE(uniform),
   TEST_CASE(signal_reentry),
@@ -388,11 +409,7 @@ static const test_case cases[] = {
 int main(int argc, char **argv) {
   fprintf(stderr, "fork detection mode: %d (1 wipeonfork, 2 atfork, 3 none)\n",
           fm_rand_fork_mode_for_testing());
-  /* Each case starts, as it did when the cases ran in one sequence, with this thread's state
-   * seeded by a draw: reseed_every_4096 counts the reseeds from its own fm_rand_reseed(), and on
-   * a state no draw has seeded yet that reseed leaves the fork cookie unset, so the first draw
-   * seeds once more (reported to the lead; module/rand/rand.c is not this change's). */
-  uint8_t warm[1];
-  if (fm_rand_bytes(warm, sizeof warm) != FM_OK) return 1;
+  /* reseed_every_4096 and batch start with fm_rand_reseed() on a state no draw has made; that is
+   * a first call like any other (reseed_as_first_call). */
   return TEST_RUN(argc, argv, "test_rand_unit", cases);
 }
