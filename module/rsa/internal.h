@@ -70,6 +70,12 @@ fm_rsa_key *rsa_key_alloc(void);
  * otherwise. */
 int rsa_key_setup_private(fm_rsa_key *key, int have_crt, int test_primes);
 
+/* rsa_key_import_selftest_private is fm_rsa_key_import_private without the Miller-Rabin tests of
+ * p and q, for the signing self-test's key alone: that key is a constant inside the boundary (the
+ * integrity MAC covers it), so testing its primes again at every load would prove nothing and
+ * cost a first signature about 6 ms (and RBG draws for the bases). Every other check runs. */
+int rsa_key_import_selftest_private(const fm_rsa_private_components *c, fm_rsa_key **key);
+
 /* rsa_mr_rounds returns the Miller-Rabin rounds for the primes of an nlen-bit modulus (FIPS 186-5
  * Table B.1, error probabilities 2^-112, 2^-128 and 2^-144 for 2048, 3072 and 4096 bits: 5
  * rounds for 1024-bit primes, 4 for 1536- and 2048-bit ones; 4 above, where the error for a

@@ -335,7 +335,7 @@ done:
 
 static int component_ok(const uint8_t *p, size_t len) { return p != NULL || len == 0; }
 
-static int import_private(const fm_rsa_private_components *c, fm_rsa_key *key) {
+static int import_private(const fm_rsa_private_components *c, fm_rsa_key *key, int test_primes) {
   int st = parse_modulus(key, c->n, c->n_len, FM_RSA_MIN_PRIVATE_BITS);
   if (st != FM_OK) return st;
   if ((st = parse_exponent(key, c->e, c->e_len, 1)) != FM_OK) return st;
@@ -352,7 +352,7 @@ static int import_private(const fm_rsa_private_components *c, fm_rsa_key *key) {
         !bn_from_bytes_be(key->qinv, key->pl, c->qinv, c->qinv_len))
       return FM_ERR_BAD_KEY;
   }
-  if ((st = rsa_key_setup_private(key, have_crt, 1)) != FM_OK) return st;
+  if ((st = rsa_key_setup_private(key, have_crt, test_primes)) != FM_OK) return st;
   return bn_mont_ctx_init_public(&key->mont_n, key->mont_n.N, key->nl) == FM_OK ? FM_OK
                                                                                  : FM_ERR_BAD_KEY;
 }
@@ -376,7 +376,8 @@ static int private_components_ok(const fm_rsa_private_components *c) {
   return crt_given == 0 || crt_given == 3;
 }
 
-int fm_rsa_key_import_private(const fm_rsa_private_components *c, fm_rsa_key **key) {
+static int import_private_key(const fm_rsa_private_components *c, fm_rsa_key **key,
+                              int test_primes) {
   int st = fm_service_gate();
   if (st == FM_OK && (c == NULL || key == NULL || !private_components_ok(c)))
     st = FM_ERR_BAD_ARGUMENT;
@@ -384,13 +385,21 @@ int fm_rsa_key_import_private(const fm_rsa_private_components *c, fm_rsa_key **k
   *key = NULL;
   fm_rsa_key *k = rsa_key_alloc();
   if (k == NULL) return refuse_key(FM_ERR_NO_MEMORY, key);
-  st = import_private(c, k);
+  st = import_private(c, k, test_primes);
   if (st != FM_OK) {
     fm_rsa_key_free(k); /* zeroizes every value the checks had loaded */
     return refuse_key(st, key);
   }
   *key = k;
   return FM_OK;
+}
+
+int fm_rsa_key_import_private(const fm_rsa_private_components *c, fm_rsa_key **key) {
+  return import_private_key(c, key, 1);
+}
+
+int rsa_key_import_selftest_private(const fm_rsa_private_components *c, fm_rsa_key **key) {
+  return import_private_key(c, key, 0);
 }
 
 /* The fixed value whose round trip (x^e)^d checks a key given as (n, e, d). */
