@@ -2,7 +2,7 @@
  *
  * getrandom(buf, len, 0) blocks until the kernel's pool has been seeded once and never blocks
  * afterwards; a signal may interrupt it (EINTR) and a request may come back short, so both are
- * retried. It is issued with the syscall instruction (rand_syscall), not libc's getrandom(),
+ * retried. It is issued with the syscall instruction (fm_syscall), not libc's getrandom(),
  * which an LD_PRELOAD library could replace. A kernel without it (ENOSYS, before Linux 3.17) or
  * any other error fails the source: there is no fallback to a file that could be swapped. Every byte it returns goes through the continuous tests of the caller's context
  * (repetition count, adaptive proportion, and a comparison of consecutive 16-byte blocks) before
@@ -58,7 +58,7 @@ static int source_read(uint8_t *out, size_t len) {
   while (len > 0) {
     /* The kernel may return fewer bytes than asked (it caps one request): the rest is read on
      * the next turn. */
-    long n = rand_syscall(SYS_getrandom, (long)out, (long)len, 0);
+    long n = fm_syscall(SYS_getrandom, (long)out, (long)len, 0);
     if (n == -EINTR) continue;
     if (n <= 0 || (size_t)n > len) return -1; /* an error (-errno), or nothing: never spin */
     out += n;

@@ -60,7 +60,7 @@ static _Atomic uint64_t g_asym_gen;
 /* probe_child_exit ends the probe child with a raw exit_group, touching nothing of libc's (the
  * child of a raw clone must not run atexit handlers or sanitizer hooks). */
 __attribute__((noreturn)) static void probe_child_exit(long code) {
-  for (;;) (void)rand_syscall(SYS_exit_group, code, 0, 0);
+  for (;;) (void)fm_syscall(SYS_exit_group, code, 0, 0);
 }
 
 /* wipeonfork_works marks |page| MADV_WIPEONFORK and checks that a child really sees it zeroed.
@@ -70,12 +70,12 @@ static bool wipeonfork_works(volatile uint64_t *page, size_t len) {
 #if defined(MADV_WIPEONFORK)
   if (rand_advise((void *)page, len, MADV_WIPEONFORK) != 0) return false;
   *page = 1;
-  long pid = rand_syscall6(SYS_clone, 0, 0, 0, 0, 0, 0);
+  long pid = fm_syscall6(SYS_clone, 0, 0, 0, 0, 0, 0);
   if (pid < 0) return false;
   if (pid == 0) probe_child_exit(*page == 0 ? 0 : 1);
   int status = 0;
   long r;
-  while ((r = rand_syscall6(SYS_wait4, pid, (long)&status, __WCLONE, 0, 0, 0)) < 0) {
+  while ((r = fm_syscall6(SYS_wait4, pid, (long)&status, __WCLONE, 0, 0, 0)) < 0) {
     if (r != -EINTR) return false;
   }
   return WIFEXITED(status) && WEXITSTATUS(status) == 0 && *page == 1;
@@ -139,10 +139,10 @@ void rand_fork_detect_init(size_t page_size) {
   rand_fork_set_mode(mode);
 #if !defined(__SANITIZE_THREAD__) && !FM_HAS_TSAN
   /* ThreadSanitizer cannot see the fences membarrier() provides: TSan builds keep the exchange. */
-  long cmds = rand_syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+  long cmds = fm_syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
   /* Not in NONE mode: a child there is never detected, so it could not register again. */
   if (mode != RAND_FORK_NONE && cmds > 0 && (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
-      rand_syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0) {
+      fm_syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0) {
     rand_g_asym = true;
     atomic_store(&g_asym_gen, atomic_load(atomic_load(&rand_g_gen_ptr)));
   }
@@ -159,14 +159,14 @@ uint64_t rand_fork_generation(void) {
   if (rand_g_asym && atomic_load(&g_asym_gen) != gen) {
     /* A child of fork(): membarrier registration is per process; register before this thread
      * makes a fast draw (idempotent, so threads racing here are fine). */
-    (void)rand_syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0);
+    (void)fm_syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0);
     atomic_store(&g_asym_gen, gen);
   }
   return gen;
 }
 
 void rand_fork_fence_all(void) {
-  if (rand_g_asym) (void)rand_syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+  if (rand_g_asym) (void)fm_syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
 }
 
 void rand_fork_detect_unload(void) {

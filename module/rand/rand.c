@@ -13,7 +13,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stddef.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -648,19 +647,13 @@ int rand_take_16(uint8_t out[16]) { return take_batch(out, 16); }
 
 /* ---- Cleanup ---------------------------------------------------------------------------- */
 
-static long now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1000000000L + ts.tv_nsec;
-}
-
 /* wait_not_busy waits until the owner of |st| is out of its draw, or the deadline passes. */
 static void wait_not_busy(rand_state *st, long deadline) {
   unsigned spins = 0;
   while (atomic_load_explicit(&st->busy, memory_order_seq_cst) != 0) {
     if (++spins < 64) continue;
-    if (now_ns() > deadline) return;
-    sched_yield();
+    if (fm_sys_monotonic_ns() > deadline) return;
+    fm_sys_yield();
   }
 }
 
@@ -670,7 +663,7 @@ void fm_rand_module_cleanup(void) {
   if (!atomic_load_explicit(&g_init_ok, memory_order_acquire)) return;
   /* The owners' half of the Dekker pair (see the busy flag section). */
   rand_fork_fence_all();
-  long deadline = now_ns() + RAND_CLEANUP_WAIT_NS;
+  long deadline = fm_sys_monotonic_ns() + RAND_CLEANUP_WAIT_NS;
   /* No lock: nodes are never unlinked while the module is loaded, and a node pushed after this
    * load sees g_off (rand_state_create). Free nodes are already zero; wiping them again is
    * harmless. */

@@ -10,15 +10,14 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
-#include <sched.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "fipsmod/rand.h"
 #include "module/internal.h"
 #include "module/rsa/internal.h"
 #include "module/sha/internal.h"
+#include "module/syscall.h"
 
 /* ---- Public and private operations --------------------------------------------------------- */
 
@@ -228,25 +227,19 @@ static rsa_blinding *blinding_create(void) {
   return b;
 }
 
-static long now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1000000000L + ts.tv_nsec;
-}
-
 void fm_rsa_module_cleanup(void) {
   /* From here on no operation starts on a pair (the busy flag protocol above). */
   atomic_store_explicit(&g_blinding_off, 1, memory_order_seq_cst);
   pthread_mutex_lock(&g_blinding_lock);
-  const long deadline = now_ns() + RSA_CLEANUP_WAIT_NS;
+  const long deadline = fm_sys_monotonic_ns() + RSA_CLEANUP_WAIT_NS;
   for (rsa_blinding *b = g_blinding_list; b != NULL; b = b->next) {
     /* The calling thread's own pair may be in use below us (cleanup on an entropy failure inside
      * a signature, or from a signal handler): that operation re-checks the flag, so do not wait. */
     unsigned spins = 0;
     while (b != tl_blinding && atomic_load_explicit(&b->busy, memory_order_seq_cst) != 0) {
       if (++spins < 64) continue;
-      if (now_ns() > deadline) break;
-      sched_yield();
+      if (fm_sys_monotonic_ns() > deadline) break;
+      fm_sys_yield();
     }
     fm_zeroize(&b->pair, sizeof(b->pair));
   }
@@ -323,7 +316,7 @@ static int blinding_fresh(const fm_rsa_key *key, uint64_t *a, uint64_t *ai) {
  * for a one-off pair) when it is for this key and process, else fresh (and kept in |b|). */
 static int blinding_get(rsa_blinding *b, const fm_rsa_key *key, uint64_t *a, uint64_t *ai) {
   const size_t bytes = key->nl * sizeof(uint64_t);
-  const pid_t pid = getpid();
+  const pid_t pid = (pid_t)fm_sys_getpid(); /* the kernel's answer: module/syscall.h */
   rsa_pair *kept = b != NULL ? &b->pair : NULL;
   if (kept != NULL && kept->key_id == key->id && kept->pid == pid &&
       kept->uses < RSA_BLINDING_USES) {
