@@ -3,8 +3,8 @@
  *
  * The mode is GCTR (AES-CTR with inc32, module/aes's aes_ctr32_blocks, which takes the widest
  * AES path) and GHASH (ghash.c, ghash_clmul.c). On CPUs with VAES and VPCLMULQDQ the bulk runs
- * in one stitched kernel: on 512-bit registers (gcm_vaes.c, 16-block passes) where AVX-512 is
- * used, else on 256-bit registers (gcm_vaes256.c, 8-block passes). Elsewhere, and for the blocks
+ * in one stitched kernel in 16-block passes: on 512-bit registers (gcm_vaes.c) where AVX-512 is
+ * used, else on 256-bit registers (gcm_vaes256.c). Elsewhere, and for the blocks
  * short of one pass, it runs in chunks that fit the L1 cache: encryption runs CTR over a chunk
  * and then GHASH over the ciphertext it wrote; decryption hashes the chunk of ciphertext first,
  * so that in-place decryption reads each ciphertext block before it is overwritten.
@@ -290,10 +290,10 @@ static void ctx_text(gcm_ctx_state *c, const uint8_t *in, uint8_t *out, size_t l
   }
   /* Whole blocks: the stitched kernel where the CPU has it, then chunk by chunk. */
   size_t blocks = len / 16;
-  if (blocks >= 8 && k->ks.impl == AES_IMPL_AESNI) {
+  if (blocks >= 16 && k->ks.impl == AES_IMPL_AESNI) {
     const int aes_path = aes_ni_path(), gh_path = ghash_key_path(&k->gh);
     size_t done = 0;
-    if (blocks >= 16 && aes_path == AES_PATH_VAES_AVX512 && gh_path == GHASH_PATH_VPCLMUL512) {
+    if (aes_path == AES_PATH_VAES_AVX512 && gh_path == GHASH_PATH_VPCLMUL512) {
       done = gcm_vaes512_crypt(&k->ks, &k->gh, c->ctr, c->y, in, out, blocks, c->decrypt);
     } else if (aes_path == AES_PATH_VAES_AVX2 && gh_path == GHASH_PATH_VPCLMUL256) {
       done = gcm_vaes256_crypt(&k->ks, &k->gh, c->ctr, c->y, in, out, blocks, c->decrypt);

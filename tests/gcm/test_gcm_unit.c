@@ -252,22 +252,22 @@ static void test_stitched_kernel_counter_wrap(void) {
   check_stitched(gcm_vaes512_crypt, 16);
 }
 
-/* The 256-bit stitched kernel (gcm_vaes256.c), 8 blocks a pass; it needs VAES and VPCLMULQDQ,
+/* The 256-bit stitched kernel (gcm_vaes256.c), 16 blocks a pass; it needs VAES and VPCLMULQDQ,
  * not AVX-512, so it runs on AVX-512 machines too. */
 static void test_stitched256_kernel_counter_wrap(void) {
   if (aes_ni_path() < AES_PATH_VAES_AVX2 || ghash_path() < GHASH_PATH_VPCLMUL256) return;
-  check_stitched(gcm_vaes256_crypt, 8);
+  check_stitched(gcm_vaes256_crypt, 16);
 }
 
 /* Through the API on the pair that gcm.c sends through the 256-bit kernel (VAES-AVX2 with
  * VPCLMULQDQ-256): a message sealed there and on the reference pair (AES-NI with PCLMULQDQ)
- * agrees, and opens, for lengths around the 8-block pass (127..129, 255..257 bytes and more),
+ * agrees, and opens, for lengths around the 16-block pass (255..257, 511..513 bytes and more),
  * where the kernel hands its rest to the chunked code. */
 static void test_stitched256_dispatch_lengths(void) {
   if (aes_ni_path() < AES_PATH_VAES_AVX2 || ghash_path() < GHASH_PATH_VPCLMUL256) return;
   static uint8_t pt[2048], ct1[2048], ct2[2048];
   for (size_t i = 0; i < sizeof pt; i++) pt[i] = (uint8_t)(i * 13 + 1);
-  static const size_t lens[] = {112, 127, 128, 129, 143, 144, 255, 256, 257, 383, 1000, 2048};
+  static const size_t lens[] = {128, 240, 255, 256, 257, 271, 272, 511, 512, 513, 1000, 2048};
   const uint8_t iv[12] = {7, 6, 5};
   for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
     uint8_t t1[16], t2[16];
