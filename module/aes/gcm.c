@@ -63,7 +63,7 @@ static bool key_usable(const gcm_key_state *s) {
 }
 
 /* ---- Vector registers ------------------------------------------------------------------
- * The kernels GCM runs (AES, GHASH, the stitched VAES kernel) leave round keys, H powers, key
+ * The kernels GCM runs (AES, GHASH, the stitched VAES kernels) leave round keys, H powers, key
  * stream and text in vector registers, where a signal frame or a lazy-binding trampoline can
  * write them to memory. Each step below that ran a kernel ends by zeroing every vector register
  * the CPU's widest path could have used (module/aes/internal.h). */
