@@ -2,11 +2,12 @@
  * context, and the public API of gcm.h.
  *
  * The mode is GCTR (AES-CTR with inc32, module/aes's aes_ctr32_blocks, which takes the widest
- * AES path) and GHASH (ghash.c, ghash_clmul.c). On CPUs with VAES and VPCLMULQDQ on 512-bit
- * registers the bulk runs in one stitched kernel (gcm_vaes.c). Elsewhere it runs in chunks that
- * fit the L1 cache: encryption runs CTR over a chunk and then GHASH over the ciphertext it wrote;
- * decryption hashes the chunk of ciphertext first, so that in-place decryption reads each
- * ciphertext block before it is overwritten.
+ * AES path) and GHASH (ghash.c, ghash_clmul.c). On CPUs with VAES and VPCLMULQDQ the bulk runs
+ * in one stitched kernel in 16-block passes: on 512-bit registers (gcm_vaes.c) where AVX-512 is
+ * used, else on 256-bit registers (gcm_vaes256.c). Elsewhere, and for the blocks
+ * short of one pass, it runs in chunks that fit the L1 cache: encryption runs CTR over a chunk
+ * and then GHASH over the ciphertext it wrote; decryption hashes the chunk of ciphertext first,
+ * so that in-place decryption reads each ciphertext block before it is overwritten.
  *
  * Secrets: the AES schedule, H and its powers, the GHASH state, the key stream, the data. The
  * IV, the lengths and the tag length are public; the tag is public once released, and the
@@ -62,7 +63,7 @@ static bool key_usable(const gcm_key_state *s) {
 }
 
 /* ---- Vector registers ------------------------------------------------------------------
- * The kernels GCM runs (AES, GHASH, the stitched VAES kernel) leave round keys, H powers, key
+ * The kernels GCM runs (AES, GHASH, the stitched VAES kernels) leave round keys, H powers, key
  * stream and text in vector registers, where a signal frame or a lazy-binding trampoline can
  * write them to memory. Each step below that ran a kernel ends by zeroing every vector register
  * the CPU's widest path could have used (module/aes/internal.h). */
@@ -289,9 +290,14 @@ static void ctx_text(gcm_ctx_state *c, const uint8_t *in, uint8_t *out, size_t l
   }
   /* Whole blocks: the stitched kernel where the CPU has it, then chunk by chunk. */
   size_t blocks = len / 16;
-  if (blocks >= 16 && k->ks.impl == AES_IMPL_AESNI && aes_ni_path() == AES_PATH_VAES_AVX512 &&
-      ghash_key_path(&k->gh) == GHASH_PATH_VPCLMUL512) {
-    const size_t done = gcm_vaes512_crypt(&k->ks, &k->gh, c->ctr, c->y, in, out, blocks, c->decrypt);
+  if (blocks >= 16 && k->ks.impl == AES_IMPL_AESNI) {
+    const int aes_path = aes_ni_path(), gh_path = ghash_key_path(&k->gh);
+    size_t done = 0;
+    if (aes_path == AES_PATH_VAES_AVX512 && gh_path == GHASH_PATH_VPCLMUL512) {
+      done = gcm_vaes512_crypt(&k->ks, &k->gh, c->ctr, c->y, in, out, blocks, c->decrypt);
+    } else if (aes_path == AES_PATH_VAES_AVX2 && gh_path == GHASH_PATH_VPCLMUL256) {
+      done = gcm_vaes256_crypt(&k->ks, &k->gh, c->ctr, c->y, in, out, blocks, c->decrypt);
+    }
     in += 16 * done;
     out += 16 * done;
     blocks -= done;

@@ -426,4 +426,13 @@ int ghash_key_path(const ghash_key *gk);
 size_t gcm_vaes512_crypt(const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16], uint64_t y[2],
                          const uint8_t *in, uint8_t *out, size_t nblocks, int decrypt);
 
+/* gcm_vaes256_crypt is gcm_vaes512_crypt on 256-bit registers (gcm_vaes256.c), also in 16-block
+ * passes: it does the first 16 * floor(nblocks / 16) blocks and returns how many. Same arguments,
+ * counters and aliasing rule. Only when fm_cpu_use(FM_CPU_AESNI | FM_CPU_VAES), ghash_path() is
+ * GHASH_PATH_VPCLMUL256 or GHASH_PATH_VPCLMUL512 (VPCLMULQDQ present) and gk->npow == 16; gcm.c
+ * takes it when aes_ni_path() is AES_PATH_VAES_AVX2 and ghash_key_path() is
+ * GHASH_PATH_VPCLMUL256. */
+size_t gcm_vaes256_crypt(const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16], uint64_t y[2],
+                         const uint8_t *in, uint8_t *out, size_t nblocks, int decrypt);
+
 #endif

@@ -186,46 +186,111 @@ static void test_heap_key_alignment(void) {
   free(raw);
 }
 
-/* The stitched kernel against CTR then GHASH, with the 32-bit counter about to wrap (inc32 must
- * wrap mod 2^32 and leave the first 96 bits alone), both directions, in place and not. */
-static void test_stitched_kernel_counter_wrap(void) {
-  if (aes_ni_path() != AES_PATH_VAES_AVX512 || ghash_path() != GHASH_PATH_VPCLMUL512) return;
-  aes_ks ks;
-  ghash_key gk;
-  uint8_t h[16] = {0};
-  CHECK_EQ_INT(aes_ks_init_encrypt(&ks, k_key, 32), 1);
-  aes_encrypt_block(&ks, h, h);
-  ghash_key_init(&gk, h);
-  static uint8_t in[16 * 40], a[16 * 40], b[16 * 40];
+typedef size_t (*stitched_fn)(const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16],
+                              uint64_t y[2], const uint8_t *in, uint8_t *out, size_t nblocks,
+                              int decrypt);
+
+/* check_stitched runs a stitched kernel (|pass| blocks a pass) against CTR then GHASH, with the
+ * 32-bit counter about to wrap (inc32 must wrap mod 2^32 and leave the first 96 bits alone),
+ * both directions, in place and not, for both key sizes. 40 blocks plus |pass| - 1 must leave
+ * the last |pass| - 1 blocks undone (not a whole pass) and nothing past them written. */
+static void check_stitched(stitched_fn fn, size_t pass) {
+  enum { MAXB = 64 };
+  static uint8_t in[16 * MAXB], a[16 * MAXB], b[16 * MAXB];
+  const size_t nb = 40 + pass - 1;
   for (size_t i = 0; i < sizeof in; i++) in[i] = (uint8_t)(i * 31 + 7);
-  static const uint32_t starts[] = {0xffffffe0u, 0xffffffe1u, 0xfffffff0u, 0xfffffffbu, 0xffffffffu,
-                                    0u, 7u};
-  for (size_t si = 0; si < sizeof starts / sizeof starts[0]; si++) {
-    const uint32_t start = starts[si];
-    for (int dec = 0; dec < 2; dec++) {
-      for (int in_place = 0; in_place < 2; in_place++) {
-        uint8_t c1[16] = {9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0xff, 0xfe}, c2[16];
-        c1[12] = (uint8_t)(start >> 24), c1[13] = (uint8_t)(start >> 16);
-        c1[14] = (uint8_t)(start >> 8), c1[15] = (uint8_t)start;
-        memcpy(c2, c1, 16);
-        uint64_t y1[2] = {1, 2}, y2[2] = {1, 2};
-        memcpy(a, in, sizeof in);
-        const size_t done = gcm_vaes512_crypt(&ks, &gk, c1, y1, a, in_place ? a : b, 40, dec);
-        CHECK_EQ_INT(done, 32);
-        const uint8_t *got = in_place ? a : b;
-        uint8_t ref[16 * 32];
-        if (dec) ghash_blocks_portable(&gk, y2, in, 32);
-        aes_limit_path_for_testing(AES_PATH_AESNI); /* the 128-bit CTR code as the reference */
-        aes_ctr32_blocks(&ks, c2, in, ref, 32);
-        aes_limit_path_for_testing(0);
-        if (!dec) ghash_blocks_portable(&gk, y2, ref, 32);
-        CHECK_MEM(got, ref, sizeof ref);
-        CHECK_MEM(c1, c2, 16);
-        CHECK(y1[0] == y2[0] && y1[1] == y2[1]);
+  static const uint32_t starts[] = {0xffffffe0u, 0xffffffe1u, 0xfffffff0u, 0xfffffff9u,
+                                    0xfffffffbu, 0xffffffffu, 0u,          7u};
+  for (size_t klen = 16; klen <= 32; klen += 16) {
+    aes_ks ks;
+    ghash_key gk;
+    uint8_t h[16] = {0};
+    CHECK_EQ_INT(aes_ks_init_encrypt(&ks, k_key, klen), 1);
+    aes_encrypt_block(&ks, h, h);
+    ghash_key_init(&gk, h);
+    for (size_t si = 0; si < sizeof starts / sizeof starts[0]; si++) {
+      const uint32_t start = starts[si];
+      for (int dec = 0; dec < 2; dec++) {
+        for (int in_place = 0; in_place < 2; in_place++) {
+          uint8_t c1[16] = {9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0xff, 0xfe}, c2[16];
+          c1[12] = (uint8_t)(start >> 24), c1[13] = (uint8_t)(start >> 16);
+          c1[14] = (uint8_t)(start >> 8), c1[15] = (uint8_t)start;
+          memcpy(c2, c1, 16);
+          uint64_t y1[2] = {1, 2}, y2[2] = {1, 2};
+          memcpy(a, in, sizeof in);
+          memset(b, 0x5a, sizeof b);
+          const size_t done = fn(&ks, &gk, c1, y1, a, in_place ? a : b, nb, dec);
+          CHECK_EQ_INT(done, (nb / pass) * pass);
+          const uint8_t *got = in_place ? a : b;
+          uint8_t ref[16 * MAXB];
+          if (dec) ghash_blocks_portable(&gk, y2, in, done);
+          aes_limit_path_for_testing(AES_PATH_AESNI); /* the 128-bit CTR code as the reference */
+          aes_ctr32_blocks(&ks, c2, in, ref, done);
+          aes_limit_path_for_testing(0);
+          if (!dec) ghash_blocks_portable(&gk, y2, ref, done);
+          CHECK_MEM(got, ref, 16 * done);
+          /* The blocks after the passes are untouched. */
+          if (in_place) {
+            CHECK_MEM(a + 16 * done, in + 16 * done, sizeof a - 16 * done);
+          } else {
+            bool clean = true;
+            for (size_t i = 16 * done; i < sizeof b; i++) clean &= b[i] == 0x5a;
+            CHECK(clean);
+          }
+          CHECK_MEM(c1, c2, 16);
+          CHECK(y1[0] == y2[0] && y1[1] == y2[1]);
+        }
       }
     }
+    aes_ks_wipe(&ks);
   }
-  aes_ks_wipe(&ks);
+}
+
+/* The 512-bit stitched kernel (gcm_vaes.c), 16 blocks a pass. */
+static void test_stitched_kernel_counter_wrap(void) {
+  if (aes_ni_path() != AES_PATH_VAES_AVX512 || ghash_path() != GHASH_PATH_VPCLMUL512) return;
+  check_stitched(gcm_vaes512_crypt, 16);
+}
+
+/* The 256-bit stitched kernel (gcm_vaes256.c), 16 blocks a pass; it needs VAES and VPCLMULQDQ,
+ * not AVX-512, so it runs on AVX-512 machines too. */
+static void test_stitched256_kernel_counter_wrap(void) {
+  if (aes_ni_path() < AES_PATH_VAES_AVX2 || ghash_path() < GHASH_PATH_VPCLMUL256) return;
+  check_stitched(gcm_vaes256_crypt, 16);
+}
+
+/* Through the API on the pair that gcm.c sends through the 256-bit kernel (VAES-AVX2 with
+ * VPCLMULQDQ-256): a message sealed there and on the reference pair (AES-NI with PCLMULQDQ)
+ * agrees, and opens, for lengths around the 16-block pass (255..257, 511..513 bytes and more),
+ * where the kernel hands its rest to the chunked code. */
+static void test_stitched256_dispatch_lengths(void) {
+  if (aes_ni_path() < AES_PATH_VAES_AVX2 || ghash_path() < GHASH_PATH_VPCLMUL256) return;
+  static uint8_t pt[2048], ct1[2048], ct2[2048];
+  for (size_t i = 0; i < sizeof pt; i++) pt[i] = (uint8_t)(i * 13 + 1);
+  static const size_t lens[] = {128, 240, 255, 256, 257, 271, 272, 511, 512, 513, 1000, 2048};
+  const uint8_t iv[12] = {7, 6, 5};
+  for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+    uint8_t t1[16], t2[16];
+    fm_gcm_key k;
+    CHECK_EQ_INT(fm_gcm_key_init(&k, k_key, 32), FM_OK);
+    aes_limit_path_for_testing(AES_PATH_VAES_AVX2);
+    ghash_limit_path_for_testing(GHASH_PATH_VPCLMUL256);
+    CHECK_EQ_INT(fm_gcm_seal_with_iv(&k, iv, 12, pt, 20, pt, lens[li], ct1, t1, 16), FM_OK);
+    aes_limit_path_for_testing(AES_PATH_AESNI);
+    ghash_limit_path_for_testing(GHASH_PATH_CLMUL);
+    CHECK_EQ_INT(fm_gcm_seal_with_iv(&k, iv, 12, pt, 20, pt, lens[li], ct2, t2, 16), FM_OK);
+    aes_limit_path_for_testing(0);
+    ghash_limit_path_for_testing(-1);
+    CHECK_MEM(ct1, ct2, lens[li]);
+    CHECK_MEM(t1, t2, 16);
+    aes_limit_path_for_testing(AES_PATH_VAES_AVX2);
+    ghash_limit_path_for_testing(GHASH_PATH_VPCLMUL256);
+    CHECK_EQ_INT(fm_gcm_open(&k, iv, 12, pt, 20, ct1, lens[li], t1, 16, ct1), FM_OK);
+    aes_limit_path_for_testing(0);
+    ghash_limit_path_for_testing(-1);
+    CHECK_MEM(ct1, pt, lens[li]);
+    fm_gcm_key_wipe(&k);
+  }
 }
 
 /* In a child forced into ERROR every service is refused, outputs wiped. */
@@ -261,6 +326,8 @@ static const test_case cases[] = {
   TEST_CASE(streaming_order),
   TEST_CASE(heap_key_alignment),
   TEST_CASE(stitched_kernel_counter_wrap),
+  TEST_CASE(stitched256_kernel_counter_wrap),
+  TEST_CASE(stitched256_dispatch_lengths),
   TEST_CASE(gate),
 };
 
