@@ -23,6 +23,7 @@ static const char *const files[] = {
     "wycheproof/hmac_sha256_test.json",
     "wycheproof/aes_cbc_pkcs5_test.json",
     "wycheproof/rsa_pss_2048_sha256_mgf1_32_test.json",
+    "wycheproof/pbkdf2_hmacsha512_test.json",
     "nist-toolkit-examples/AES_GCM.txt",
     "generated/cavp-gcm/gcmDecrypt256-layout.rsp",
     "generated/cavp-gcm/gcmEncryptIntIV128-layout.req",
