@@ -67,41 +67,41 @@ def section(out, keylen, ivlen, ptlen, aadlen, taglen):
             "[AADlen = %d]" % aadlen, "[Taglen = %d]" % taglen, ""]
 
 
-def sections(keylen, groups):
-    """Every (IVlen, PTlen, AADlen, Taglen) of |groups|: [(ivlens, texts, tags), ...]."""
+def cases(out, keylen, groups, per_section):
+    """Writes the section headers of |groups| ([(ivlens, texts, tags), ...]) to |out| and yields
+    the cases of each: (count, key, iv, pt, aad, ct, tag), sealed with random inputs."""
     for ivlens, texts, tags in groups:
         for ivlen in ivlens:
             for ptlen, aadlen in texts:
                 for taglen in tags:
-                    yield ivlen, ptlen, aadlen, taglen
+                    section(out, keylen, ivlen, ptlen, aadlen, taglen)
+                    for count in range(per_section):
+                        key, iv = rb(keylen // 8), rb(ivlen // 8)
+                        pt, aad = rb(ptlen // 8), rb(aadlen // 8)
+                        yield (count, key, iv, pt, aad) + seal(key, iv, aad, pt, taglen)
 
 
 def decrypt_file(keylen, groups, per_section):
     out = []
     header(out, "Decrypt", keylen)
-    for ivlen, ptlen, aadlen, taglen in sections(keylen, groups):
-        section(out, keylen, ivlen, ptlen, aadlen, taglen)
-        for count in range(per_section):
-            key, iv = rb(keylen // 8), rb(ivlen // 8)
-            pt, aad = rb(ptlen // 8), rb(aadlen // 8)
-            ct, tag = seal(key, iv, aad, pt, taglen)
-            fail = count == 1 and R.random() < 0.6
-            if fail:
-                # What a forger would change: the tag, or any input the tag covers.
-                what = R.choice(["tag", "iv"] + (["ct"] if ct else []) + (["aad"] if aad else []))
-                if what == "tag":
-                    tag = flip(tag)
-                elif what == "ct":
-                    ct = flip(ct)
-                elif what == "aad":
-                    aad = flip(aad)
-                else:
-                    iv = flip(iv)
-                assert not opens(key, iv, aad, ct, tag)
-            out += ["Count = %d" % count, "Key = " + key.hex(), "IV = " + iv.hex(),
-                    "CT = " + ct.hex(), "AAD = " + aad.hex(), "Tag = " + tag.hex()]
-            out += ["FAIL"] if fail else ["PT = " + pt.hex()]
-            out += [""]
+    for count, key, iv, pt, aad, ct, tag in cases(out, keylen, groups, per_section):
+        fail = count == 1 and R.random() < 0.6
+        if fail:
+            # What a forger would change: the tag, or any input the tag covers.
+            what = R.choice(["tag", "iv"] + (["ct"] if ct else []) + (["aad"] if aad else []))
+            if what == "tag":
+                tag = flip(tag)
+            elif what == "ct":
+                ct = flip(ct)
+            elif what == "aad":
+                aad = flip(aad)
+            else:
+                iv = flip(iv)
+            assert not opens(key, iv, aad, ct, tag)
+        out += ["Count = %d" % count, "Key = " + key.hex(), "IV = " + iv.hex(),
+                "CT = " + ct.hex(), "AAD = " + aad.hex(), "Tag = " + tag.hex()]
+        out += ["FAIL"] if fail else ["PT = " + pt.hex()]
+        out += [""]
     return out
 
 
@@ -110,21 +110,16 @@ def encrypt_file(keylen, groups, per_section, layout):
     Tag)."""
     out = []
     header(out, "Encrypt", keylen)
-    for ivlen, ptlen, aadlen, taglen in sections(keylen, groups):
-        section(out, keylen, ivlen, ptlen, aadlen, taglen)
-        for count in range(per_section):
-            key, iv = rb(keylen // 8), rb(ivlen // 8)
-            pt, aad = rb(ptlen // 8), rb(aadlen // 8)
-            ct, tag = seal(key, iv, aad, pt, taglen)
-            out += ["Count = %d" % count, "Key = " + key.hex()]
-            if layout == "ext":
-                out += ["IV = " + iv.hex(), "PT = " + pt.hex(), "AAD = " + aad.hex(),
-                        "CT = " + ct.hex(), "Tag = " + tag.hex()]
-            else:
-                out += ["PT = " + pt.hex(), "AAD = " + aad.hex()]
-                if layout == "int-rsp":
-                    out += ["IV = " + iv.hex(), "CT = " + ct.hex(), "Tag = " + tag.hex()]
-            out += [""]
+    for count, key, iv, pt, aad, ct, tag in cases(out, keylen, groups, per_section):
+        out += ["Count = %d" % count, "Key = " + key.hex()]
+        if layout == "ext":
+            out += ["IV = " + iv.hex(), "PT = " + pt.hex(), "AAD = " + aad.hex(),
+                    "CT = " + ct.hex(), "Tag = " + tag.hex()]
+        else:
+            out += ["PT = " + pt.hex(), "AAD = " + aad.hex()]
+            if layout == "int-rsp":
+                out += ["IV = " + iv.hex(), "CT = " + ct.hex(), "Tag = " + tag.hex()]
+        out += [""]
     return out
 
 
