@@ -207,7 +207,7 @@ int kat_gcm_open_flipped(kat_ctx *c, const char *id, const kat_bytes *key, const
 
 /* NIST Crypto Toolkit worked examples (toolkit.c). kat_toolkit_detect returns 1 when the first
  * bytes |head| are laid out as one (a banner of '#' and a title, no CAVP comment); kat_run_toolkit
- * runs the AES-GCM examples and names the others as not read. */
+ * runs the AES-GCM examples and skips the others (one skip naming the file's title). */
 int kat_toolkit_detect(const char *head, size_t n);
 int kat_run_toolkit(kat_ctx *c);
 

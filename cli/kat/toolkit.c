@@ -8,7 +8,7 @@
  * and PTlen, an Encrypt-Generate part with K, IV, A, P, H, J0, the GCM_Ctr blocks (CB, its
  * encryption CT, and E = the text block), S, Cipher(K, J0), C and Tag, and a Decrypt-Verify part
  * with the blocks, the verdict and P) is run: each part is one case. The other toolkit files
- * (ECB, CBC, CTR, SHA, HMAC, CTR_DRBG) are recognised and named, not run: their known answers
+ * (ECB, CBC, CTR, SHA, HMAC, CTR_DRBG) are recognised, named and skipped: their known answers
  * are in the CAVP files. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -528,10 +528,12 @@ int kat_run_toolkit(kat_ctx *c) {
   if (strstr(title, "GCM") != NULL) {
     rc = run_gcm_examples(c, lines, n);
   } else {
+    /* Recognised, explained and not run (as the CAVP layouts the module does not serve): one
+     * skip for the file, so that it reads as nothing tested, not as malformed. */
     kat_set_kind(c, "NIST toolkit example");
-    rc = kat_error(c, "%s: a NIST Crypto Toolkit worked example (%s): the runner reads the AES-GCM "
-                   "examples only; the CAVP files hold this algorithm's known answers", c->path,
-                   title);
+    kat_skip(c, "a NIST toolkit worked example (%s): only the AES-GCM ones are read (the CAVP "
+             "files hold its known answers)", title);
+    rc = 0;
   }
   free(lines);
   free(buf);
