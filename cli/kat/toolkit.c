@@ -287,9 +287,10 @@ static int finish_example(kat_ctx *c, tk_example *ex) {
                        len_names[i], ex->len[i], 8 * got[i]);
     }
   }
-  if (p->f[F_C].n != p->f[F_P].n || p->f[F_K].n * 8 != (size_t)ex->key_bits) {
-    return kat_error(c, "%s: %s: C is not as long as P, or K is not a %d-bit key", c->path, where,
-                     ex->key_bits);
+  if (p->f[F_C].n != p->f[F_P].n || p->f[F_K].n * 8 != (size_t)ex->key_bits ||
+      p->f[F_TAG].n < 1 || p->f[F_TAG].n > 16) {
+    return kat_error(c, "%s: %s: C is not as long as P, K is not a %d-bit key, or the tag is not "
+                     "1 to 16 bytes", c->path, where, ex->key_bits);
   }
   if (ex->key_bits != 128 && ex->key_bits != 256) {
     kat_skip_n(c, 2, "AES-%d is not offered by the module (AES-128/256 only)", ex->key_bits);
