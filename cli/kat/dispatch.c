@@ -1,6 +1,7 @@
 /* kat_run_file: recognise a vector file by its content (JSON or CAVP text; then the fields or
- * keys it holds) and hand it to the runner for its algorithm. File names are not used, except
- * to find the expectedResults.json that goes with an ACVP prompt.json. */
+ * keys it holds; the NIST toolkit's worked examples by their banner) and hand it to the runner
+ * for its algorithm. File names are not used, except to find the expectedResults.json that goes
+ * with an ACVP prompt.json. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,9 @@ int kat_run_cavp(kat_ctx *c) {
     rc = kat_cavp_sha(c, &f);
   } else if (rsp_has_key(&f, "Mac") && rsp_has_key(&f, "Tlen")) {
     rc = kat_cavp_hmac(c, &f);
-  } else if (rsp_has_key(&f, "Tag") && rsp_has_key(&f, "IV") && rsp_has_key(&f, "AAD")) {
+  } else if (rsp_has_key(&f, "AAD") && ((rsp_has_key(&f, "Tag") && rsp_has_key(&f, "IV")) ||
+                                         has_section_containing(&f, "Taglen"))) {
+    /* GCMVS files; the internal-IV request has no IV or Tag, only its [Taglen] sections. */
     rc = kat_cavp_gcm(c, &f);
   } else if (rsp_has_key(&f, "KI") && rsp_has_key(&f, "KO")) {
     rc = kat_cavp_kbkdf(c, &f);
@@ -247,6 +250,8 @@ static int run_file(const char *path, const char *answers_path, const kat_option
       rc = kat_error(&c, "%s: empty file", path);
     } else if (looks_like_json(head, n)) {
       rc = run_json_file(&c, answers_path);
+    } else if (kat_toolkit_detect(head, n)) {
+      rc = kat_run_toolkit(&c);
     } else {
       rc = kat_run_cavp(&c);
     }

@@ -103,3 +103,25 @@ void kj_test_id(json_t *group, json_t *test, char *out, size_t cap) {
     snprintf(out, cap, "tcId %s", tc);
   }
 }
+
+int kj_result(kat_ctx *c, json_t *test, const char *where) {
+  const char *r;
+  if (kj_str(c, test, "result", where, &r) < 0) return -1;
+  if (strcmp(r, "valid") == 0) return KJ_VALID;
+  if (strcmp(r, "invalid") == 0) return KJ_INVALID;
+  if (strcmp(r, "acceptable") == 0) return KJ_ACCEPTABLE;
+  return kat_error(c, "%s: %s: \"result\" is \"%s\", not valid, invalid or acceptable", c->path,
+                   where, r);
+}
+
+void kj_flags(json_t *test, char *out, size_t cap) {
+  size_t i, o = 0;
+  json_t *f;
+  out[0] = '\0';
+  json_array_foreach(json_object_get(test, "flags"), i, f) {
+    if (!json_is_string(f) || o + 1 >= cap) continue;
+    int n = snprintf(out + o, cap - o, "%s%s", o ? ", " : "", json_string_value(f));
+    o = n < 0 || (size_t)n >= cap - o ? cap - 1 : o + (size_t)n;
+  }
+  if (o == 0) snprintf(out, cap, "no flags");
+}

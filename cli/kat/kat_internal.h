@@ -83,6 +83,10 @@ typedef struct rsp_file {
   size_t n;
 } rsp_file;
 
+/* kat_read_text reads the whole file at |path| (NUL-terminated, at most 256 MiB) into a malloc'd
+ * buffer. Returns 0, or -1 (error recorded) when it cannot be read or holds a NUL byte. */
+int kat_read_text(kat_ctx *c, const char *path, char **out, size_t *out_len);
+
 /* rsp_parse reads the file at |path| into |f|. Returns 0, or -1 (error recorded) when it cannot
  * be read or a line is neither blank, a comment, a [section] nor `key = value`. */
 int rsp_parse(kat_ctx *c, const char *path, rsp_file *f);
@@ -157,6 +161,12 @@ int kj_str(kat_ctx *c, json_t *obj, const char *field, const char *where, const 
 int kj_int(kat_ctx *c, json_t *obj, const char *field, const char *where, long *out);
 int kj_bool(kat_ctx *c, json_t *obj, const char *field, const char *where, int *out);
 json_t *kj_array(kat_ctx *c, json_t *obj, const char *field, const char *where);
+/* kj_result reads a Wycheproof test's "result": KJ_VALID, KJ_INVALID or KJ_ACCEPTABLE; -1 (an
+ * error recorded) for anything else. kj_flags writes its "flags", comma-separated ("no flags"
+ * when there are none), cut to |cap|. */
+enum { KJ_VALID = 1, KJ_INVALID = 2, KJ_ACCEPTABLE = 3 };
+int kj_result(kat_ctx *c, json_t *test, const char *where);
+void kj_flags(json_t *test, char *out, size_t cap);
 /* kj_id writes the case id of a test ("tcId 5", tcId as number or string) to |out|. */
 void kj_test_id(json_t *group, json_t *test, char *out, size_t cap);
 
@@ -178,6 +188,28 @@ int kat_cavp_rsa_sp1(kat_ctx *c, const rsp_file *f);
 int kat_cavp_rsa_dp(kat_ctx *c, const rsp_file *f);
 int kat_cavp_rsa_keygen(kat_ctx *c, const rsp_file *f);
 int kat_cavp_rsa_x931(kat_ctx *c, const rsp_file *f);
+
+/* AES-GCM checks shared by the CAVP, Wycheproof and toolkit runners (run_gcm.c). Each records a
+ * failure naming |id| and returns 0, or returns 1 without counting anything.
+ * kat_gcm_seal_check: one-shot and streamed encryption under |iv| give |ct| and |tag|.
+ * kat_gcm_open_check: |pt| NULL: the tag must be rejected with the output wiped; else the
+ *   decryption must give |pt|.
+ * kat_gcm_open_flipped: the tag with its last bit flipped must be rejected (FM_ERR_VERIFY), the
+ *   output wiped. */
+int kat_gcm_seal_check(kat_ctx *c, const char *id, const kat_bytes *key, const kat_bytes *iv,
+                       const kat_bytes *aad, const kat_bytes *pt, const kat_bytes *ct,
+                       const kat_bytes *tag);
+int kat_gcm_open_check(kat_ctx *c, const char *id, const kat_bytes *key, const kat_bytes *iv,
+                       const kat_bytes *aad, const kat_bytes *ct, const kat_bytes *tag,
+                       const kat_bytes *pt);
+int kat_gcm_open_flipped(kat_ctx *c, const char *id, const kat_bytes *key, const kat_bytes *iv,
+                         const kat_bytes *aad, const kat_bytes *ct, const kat_bytes *tag);
+
+/* NIST Crypto Toolkit worked examples (toolkit.c). kat_toolkit_detect returns 1 when the first
+ * bytes |head| are laid out as one (a banner of '#' and a title, no CAVP comment); kat_run_toolkit
+ * runs the AES-GCM examples and skips the others (one skip naming the file's title). */
+int kat_toolkit_detect(const char *head, size_t n);
+int kat_run_toolkit(kat_ctx *c);
 
 /* Wycheproof runners */
 int kat_wp_aes_cbc_pkcs5(kat_ctx *c, json_t *root);

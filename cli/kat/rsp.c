@@ -17,7 +17,7 @@ static char *trim(char *s) {
   return s;
 }
 
-static int read_all(kat_ctx *c, const char *path, char **out, size_t *out_len) {
+int kat_read_text(kat_ctx *c, const char *path, char **out, size_t *out_len) {
   FILE *fp = fopen(path, "rb");
   if (fp == NULL) return kat_error(c, "%s: cannot open", path);
   size_t cap = 1 << 16, len = 0;
@@ -54,6 +54,14 @@ static int read_all(kat_ctx *c, const char *path, char **out, size_t *out_len) {
     return kat_error(c, "%s: read error", path);
   }
   buf[len] = '\0';
+  for (size_t i = 0; i < len; i++) {
+    if (buf[i] == '\0') {
+      size_t line = 1;
+      for (size_t j = 0; j < i; j++) line += buf[j] == '\n';
+      free(buf);
+      return kat_error(c, "%s:%zu: binary data (NUL byte) in a text vector file", path, line);
+    }
+  }
   *out = buf;
   *out_len = len;
   return 0;
@@ -62,16 +70,9 @@ static int read_all(kat_ctx *c, const char *path, char **out, size_t *out_len) {
 int rsp_parse(kat_ctx *c, const char *path, rsp_file *f) {
   memset(f, 0, sizeof(*f));
   size_t len = 0;
-  if (read_all(c, path, &f->buf, &len) < 0) return -1;
+  if (kat_read_text(c, path, &f->buf, &len) < 0) return -1;
   size_t n_lines = 1;
-  for (size_t i = 0; i < len; i++) {
-    if (f->buf[i] == '\0') {
-      size_t line = 1;
-      for (size_t j = 0; j < i; j++) line += f->buf[j] == '\n';
-      return kat_error(c, "%s:%zu: binary data (NUL byte) in a text vector file", path, line);
-    }
-    n_lines += f->buf[i] == '\n';
-  }
+  for (size_t i = 0; i < len; i++) n_lines += f->buf[i] == '\n';
   f->lines = calloc(n_lines, sizeof(*f->lines));
   if (f->lines == NULL) return kat_error(c, "%s: out of memory", path);
 

@@ -1,8 +1,11 @@
-/* AES-GCM known answers: CAVP gcmEncryptExtIV*.rsp and gcmDecrypt*.rsp (SP 800-38D, the
- * GCMVS layout: [Keylen/IVlen/PTlen/AADlen/Taglen] sections, a decryption whose tag must be
- * rejected carries a bare FAIL line), and Wycheproof aead_test_schema files of AES-GCM. */
+/* AES-GCM known answers: CAVP gcmEncryptExtIV*.rsp, gcmEncryptIntIV*.rsp/.req and
+ * gcmDecrypt*.rsp (SP 800-38D, the GCMVS layout: [Keylen/IVlen/PTlen/AADlen/Taglen] sections, a
+ * decryption whose tag must be rejected carries a bare FAIL line), and Wycheproof
+ * aead_test_schema files of AES-GCM. The checks here are shared with the NIST toolkit's worked
+ * examples (toolkit.c). */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli/kat/kat_internal.h"
 #include "fipsmod/gcm.h"
@@ -13,12 +16,9 @@ static int all_zero(const uint8_t *p, size_t n) {
   return acc == 0;
 }
 
-/* gcm_seal_check encrypts under the given IV (one-shot and streamed in two halves) and compares
- * ct and the tag with the expected ones. Returns 1 when they match (nothing counted yet), 0
- * after recording a failure. */
-static int gcm_seal_check(kat_ctx *c, const char *id, const kat_bytes *key, const kat_bytes *iv,
-                           const kat_bytes *aad, const kat_bytes *pt, const kat_bytes *ct,
-                           const kat_bytes *tag) {
+int kat_gcm_seal_check(kat_ctx *c, const char *id, const kat_bytes *key, const kat_bytes *iv,
+                       const kat_bytes *aad, const kat_bytes *pt, const kat_bytes *ct,
+                       const kat_bytes *tag) {
   uint8_t *out = kat_alloc(c, pt->n), *out2 = kat_alloc(c, pt->n), t1[16], t2[16];
   if (out == NULL || out2 == NULL) return 0;
   fm_gcm_key k;
@@ -48,42 +48,133 @@ static int gcm_seal_check(kat_ctx *c, const char *id, const kat_bytes *key, cons
   return 0;
 }
 
-/* gcm_open_check decrypts; |pt| NULL: the tag must be rejected (FM_ERR_VERIFY) and the output
- * zeroed. */
-static void gcm_open_check(kat_ctx *c, const char *id, const kat_bytes *key, const kat_bytes *iv,
-                           const kat_bytes *aad, const kat_bytes *ct, const kat_bytes *tag,
-                           const kat_bytes *pt) {
-  uint8_t *out = kat_alloc(c, ct->n);
-  if (out == NULL) return;
+/* gcm_open_raw decrypts into a fresh arena buffer; returns the module's status, or 1 when out of
+ * memory (an error is recorded then). */
+static int gcm_open_raw(kat_ctx *c, const kat_bytes *key, const kat_bytes *iv,
+                        const kat_bytes *aad, const kat_bytes *ct, const uint8_t *tag,
+                        size_t tag_len, uint8_t **out) {
+  *out = kat_alloc(c, ct->n);
+  if (*out == NULL) return 1;
   fm_gcm_key k;
   int rc = fm_gcm_key_init(&k, key->p, key->n);
   if (rc == FM_OK) {
-    rc = fm_gcm_open(&k, iv->p, iv->n, aad->p, aad->n, ct->p, ct->n, tag->p, tag->n, out);
+    rc = fm_gcm_open(&k, iv->p, iv->n, aad->p, aad->n, ct->p, ct->n, tag, tag_len, *out);
   }
   fm_gcm_key_wipe(&k);
+  return rc;
+}
+
+int kat_gcm_open_check(kat_ctx *c, const char *id, const kat_bytes *key, const kat_bytes *iv,
+                       const kat_bytes *aad, const kat_bytes *ct, const kat_bytes *tag,
+                       const kat_bytes *pt) {
+  uint8_t *out;
+  int rc = gcm_open_raw(c, key, iv, aad, ct, tag->p, tag->n, &out);
+  if (rc == 1) return 0;
   if (pt == NULL) {
     if (rc == FM_OK) {
       kat_fail(c, id, "a tag that must fail was accepted");
     } else if (!all_zero(out, ct->n)) {
       kat_fail(c, id, "rejected (%s) but the plaintext was not wiped", fm_strerror(rc));
     } else {
-      kat_pass(c);
+      return 1;
     }
   } else if (rc != FM_OK) {
     kat_fail(c, id, "AES-GCM open returned %s", fm_strerror(rc));
-  } else {
+  } else if (ct->n != pt->n || memcmp(out, pt->p, pt->n) != 0) {
     kat_compare(c, id, "PT", out, ct->n, pt->p, pt->n);
+  } else {
+    return 1;
   }
+  return 0;
+}
+
+int kat_gcm_open_flipped(kat_ctx *c, const char *id, const kat_bytes *key, const kat_bytes *iv,
+                         const kat_bytes *aad, const kat_bytes *ct, const kat_bytes *tag) {
+  if (tag->n == 0) return 1;
+  /* The last bit of the tag: a check that compared only a prefix would still reject the first. */
+  uint8_t bad[16], *out;
+  size_t n = tag->n < sizeof(bad) ? tag->n : sizeof(bad);
+  memcpy(bad, tag->p, n);
+  bad[n - 1] ^= 0x01;
+  int rc = gcm_open_raw(c, key, iv, aad, ct, bad, n, &out);
+  if (rc == 1) return 0;
+  if (rc != FM_ERR_VERIFY) {
+    kat_fail(c, id, "open with the tag's last bit flipped returned %s, not %s", fm_strerror(rc),
+             fm_strerror(FM_ERR_VERIFY));
+  } else if (!all_zero(out, ct->n)) {
+    kat_fail(c, id, "a flipped tag was rejected but the plaintext was not wiped");
+  } else {
+    return 1;
+  }
+  return 0;
+}
+
+/* seal_status: what the module answers to the encryption, without judging the output. */
+static int seal_status(kat_ctx *c, const kat_bytes *key, const kat_bytes *iv,
+                       const kat_bytes *aad, const kat_bytes *pt, size_t tag_len) {
+  uint8_t *out = kat_alloc(c, pt->n), tag[16];
+  if (out == NULL) return 1;
+  fm_gcm_key k;
+  int rc = fm_gcm_key_init(&k, key->p, key->n);
+  if (rc == FM_OK) {
+    rc = fm_gcm_seal_with_iv(&k, iv->p, iv->n, aad->p, aad->n, pt->p, pt->n, out, tag,
+                             tag_len <= sizeof(tag) ? tag_len : sizeof(tag) + 1);
+  }
+  fm_gcm_key_wipe(&k);
+  return rc;
+}
+
+/* gcm_internal_iv_check: the IntIV request layout (Key, PT, AAD; the IUT makes the IV). The
+ * module generates the 96-bit IV (SP 800-38D 8.2.2) and nothing is there to compare with, so
+ * the answer is checked by its properties: a 12-byte IV, and ciphertext and tag that open under
+ * it to the plaintext and stop opening when the tag changes. */
+static int gcm_internal_iv_check(kat_ctx *c, const char *id, const kat_bytes *key,
+                                 const kat_bytes *aad, const kat_bytes *pt, size_t tag_len) {
+  uint8_t *ctp = kat_alloc(c, pt->n), *tagp = kat_alloc(c, tag_len ? tag_len : 1),
+          *ivp = kat_alloc(c, FM_GCM_IV_LEN);
+  if (ctp == NULL || tagp == NULL || ivp == NULL) return 0;
+  fm_gcm_key k;
+  int rc = fm_gcm_key_init(&k, key->p, key->n);
+  if (rc == FM_OK) rc = fm_gcm_seal(&k, ivp, aad->p, aad->n, pt->p, pt->n, ctp, tagp, tag_len);
+  fm_gcm_key_wipe(&k);
+  if (rc != FM_OK) {
+    kat_fail(c, id, "AES-GCM encryption under the module's IV returned %s", fm_strerror(rc));
+    return 0;
+  }
+  kat_bytes iv = {ivp, FM_GCM_IV_LEN}, ct = {ctp, pt->n}, tag = {tagp, tag_len};
+  return kat_gcm_open_check(c, id, key, &iv, aad, &ct, &tag, pt) &&
+         kat_gcm_open_flipped(c, id, key, &iv, aad, &ct, &tag);
+}
+
+/* The position of |key|'s first line in the case (or -1). */
+static int case_index(const rsp_case *cs, const char *key) {
+  for (int i = 0; i < cs->n_kv; i++) {
+    if (strcasecmp(cs->kv[i]->key, key) == 0) return i;
+  }
+  return -1;
 }
 
 int kat_cavp_gcm(kat_ctx *c, const rsp_file *f) {
   static const char *const start[] = {"Count", NULL};
   rsp_walk w;
   rsp_case cs;
-  int rc, decrypt = rsp_has_key(f, "FAIL") || rsp_comment_has(f, "Decrypt");
+  int rc, first = 1, decrypt = rsp_has_key(f, "FAIL") || rsp_comment_has(f, "Decrypt");
   rsp_walk_init(&w, f, start, NULL);
   kat_set_kind(c, "CAVP AES-GCM %s", decrypt ? "decrypt" : "encrypt");
   while ((rc = rsp_next_case(c, &w, &cs)) == 1) {
+    /* The key order tells the layouts apart where no FAIL line or comment does: a decryption
+     * gives CT before its answer PT; an encryption gives PT first. */
+    int i_pt = case_index(&cs, "PT"), i_ct = case_index(&cs, "CT");
+    if (first && i_pt >= 0 && i_ct >= 0 && i_ct < i_pt) {
+      decrypt = 1;
+      kat_set_kind(c, "CAVP AES-GCM decrypt");
+    }
+    /* The internal-IV request has none of IV, CT and Tag; a case that lost only some of them is
+     * malformed (read below), not a request. */
+    int internal_iv = !decrypt && case_index(&cs, "IV") < 0 && case_index(&cs, "CT") < 0 &&
+                      case_index(&cs, "Tag") < 0;
+    if (first && internal_iv) kat_set_kind(c, "CAVP AES-GCM encrypt, internal IV");
+    first = 0;
     long kl = 0, tl = 0, pl = 0, al = 0, il = 0;
     const char *a[5] = {rsp_attr(&cs, "Keylen"), rsp_attr(&cs, "Taglen"), rsp_attr(&cs, "PTlen"),
                         rsp_attr(&cs, "AADlen"), rsp_attr(&cs, "IVlen")};
@@ -95,19 +186,36 @@ int kat_cavp_gcm(kat_ctx *c, const rsp_file *f) {
       }
     }
     if (kl == 192) {
-      kat_skip(c, "AES-192 is not offered by the module");
+      kat_skip(c, "AES-192 is not offered by the module (AES-128/256 only)");
       continue;
     }
     if (pl % 8 != 0 || al % 8 != 0 || il % 8 != 0 || tl % 8 != 0) {
       kat_skip(c, "bit lengths that are not whole bytes: the module takes bytes");
       continue;
     }
-    kat_bytes key, iv, aad, tag, pt = {0}, ct = {0};
+    kat_bytes key, iv = {0}, aad, tag = {0}, pt = {0}, ct = {0};
     int must_fail = rsp_get(&w, &cs, "FAIL") != NULL;
-    if (rsp_hex(c, &w, &cs, "Key", &key) < 0 || rsp_hex(c, &w, &cs, "IV", &iv) < 0 ||
-        rsp_hex_opt(c, &w, &cs, "AAD", &aad) < 0 || rsp_hex(c, &w, &cs, "Tag", &tag) < 0 ||
-        rsp_hex_opt(c, &w, &cs, "CT", &ct) < 0 ||
+    if (rsp_hex(c, &w, &cs, "Key", &key) < 0 || rsp_hex_opt(c, &w, &cs, "AAD", &aad) < 0 ||
         (!must_fail && rsp_hex_opt(c, &w, &cs, "PT", &pt) < 0)) {
+      return -1;
+    }
+    if (internal_iv) {
+      /* A request of the IntIV test: no IV, CT or Tag to read, the module makes the IV. */
+      if (key.n * 8 != (size_t)kl || aad.n * 8 != (size_t)al || pt.n * 8 != (size_t)pl) {
+        return kat_error(c, "%s:%d: case %s: lengths differ from its section", c->path, cs.line,
+                         cs.id);
+      }
+      if (il != 8 * FM_GCM_IV_LEN) {
+        kat_skip(c, "[IVlen = %ld] with the module's own IV: it generates 96-bit IVs only "
+                 "(SP 800-38D 8.2)", il);
+      } else if (gcm_internal_iv_check(c, cs.id, &key, &aad, &pt, (size_t)tl / 8)) {
+        kat_pass(c);
+      }
+      kat_arena_reset(c);
+      continue;
+    }
+    if (rsp_hex(c, &w, &cs, "IV", &iv) < 0 || rsp_hex(c, &w, &cs, "Tag", &tag) < 0 ||
+        rsp_hex_opt(c, &w, &cs, "CT", &ct) < 0) {
       return -1;
     }
     if (key.n * 8 != (size_t)kl || iv.n * 8 != (size_t)il || aad.n * 8 != (size_t)al ||
@@ -115,18 +223,24 @@ int kat_cavp_gcm(kat_ctx *c, const rsp_file *f) {
       return kat_error(c, "%s:%d: case %s: lengths differ from its section", c->path, cs.line,
                        cs.id);
     }
-    if (decrypt) {
-      gcm_open_check(c, cs.id, &key, &iv, &aad, &ct, &tag, must_fail ? NULL : &pt);
+    if (decrypt && must_fail) {
+      if (kat_gcm_open_check(c, cs.id, &key, &iv, &aad, &ct, &tag, NULL)) kat_pass(c);
+    } else if (decrypt) {
+      if (kat_gcm_open_check(c, cs.id, &key, &iv, &aad, &ct, &tag, &pt) &&
+          kat_gcm_open_flipped(c, cs.id, &key, &iv, &aad, &ct, &tag)) {
+        kat_pass(c);
+      }
     } else {
-      if (gcm_seal_check(c, cs.id, &key, &iv, &aad, &pt, &ct, &tag)) kat_pass(c);
+      if (kat_gcm_seal_check(c, cs.id, &key, &iv, &aad, &pt, &ct, &tag)) kat_pass(c);
     }
     kat_arena_reset(c);
   }
   return rc;
 }
 
-/* Wycheproof AeadTest (AES-GCM): "valid" cases must seal to ct || tag and open to msg;
- * "invalid" ones (changed tags, empty IVs...) must be rejected when opened. */
+/* Wycheproof AeadTest (AES-GCM): "valid" cases must seal to ct || tag and open to msg (and stop
+ * opening with a changed tag); "invalid" ones (changed tags, empty IVs...) must be rejected when
+ * opened; "acceptable" ones may be refused, but what the module serves must be right. */
 int kat_wp_aes_gcm(kat_ctx *c, json_t *root) {
   kat_set_kind(c, "Wycheproof AES-GCM");
   json_t *groups = kj_array(c, root, "testGroups", "file");
@@ -144,30 +258,35 @@ int kat_wp_aes_gcm(kat_ctx *c, json_t *root) {
     json_t *tests = kj_array(c, g, "tests", where);
     if (tests == NULL) return -1;
     if (key_bits == 192) {
-      kat_skip_n(c, (long)json_array_size(tests), "AES-192 is not offered by the module");
+      kat_skip_n(c, (long)json_array_size(tests),
+                 "AES-192 is not offered by the module (AES-128/256 only)");
       continue;
     }
     json_array_foreach(tests, ti, t) {
       kj_test_id(NULL, t, id, sizeof(id));
       kat_bytes key, iv, aad, msg, ct, tag;
-      const char *result;
       if (kj_hex(c, t, "key", id, &key) < 0 || kj_hex(c, t, "iv", id, &iv) < 0 ||
           kj_hex(c, t, "aad", id, &aad) < 0 || kj_hex(c, t, "msg", id, &msg) < 0 ||
-          kj_hex(c, t, "ct", id, &ct) < 0 || kj_hex(c, t, "tag", id, &tag) < 0 ||
-          kj_str(c, t, "result", id, &result) < 0) {
+          kj_hex(c, t, "ct", id, &ct) < 0 || kj_hex(c, t, "tag", id, &tag) < 0) {
         return -1;
       }
-      if (strcmp(result, "valid") == 0) {
-        if (tag.n * 8 != (size_t)tag_bits || ct.n != msg.n) {
-          return kat_error(c, "%s: %s: tag or ct length differs from the group", c->path, id);
-        }
-        if (gcm_seal_check(c, id, &key, &iv, &aad, &msg, &ct, &tag)) {
-          gcm_open_check(c, id, &key, &iv, &aad, &ct, &tag, &msg);
-        }
-      } else if (strcmp(result, "invalid") == 0) {
-        gcm_open_check(c, id, &key, &iv, &aad, &ct, &tag, NULL);
-      } else {
-        kat_skip(c, "Wycheproof result \"%s\": no fixed outcome to check", result);
+      int verdict = kj_result(c, t, id);
+      if (verdict < 0) return -1;
+      if (verdict != KJ_INVALID && (tag.n * 8 != (size_t)tag_bits || ct.n != msg.n)) {
+        return kat_error(c, "%s: %s: tag or ct length differs from the group", c->path, id);
+      }
+      if (verdict == KJ_INVALID) {
+        if (kat_gcm_open_check(c, id, &key, &iv, &aad, &ct, &tag, NULL)) kat_pass(c);
+      } else if (verdict == KJ_ACCEPTABLE &&
+                 seal_status(c, &key, &iv, &aad, &msg, tag.n) != FM_OK) {
+        char flags[96];
+        kj_flags(t, flags, sizeof(flags));
+        kat_skip(c, "Wycheproof \"acceptable\" (%s): the module refuses it, which the vector "
+                 "allows", flags);
+      } else if (kat_gcm_seal_check(c, id, &key, &iv, &aad, &msg, &ct, &tag) &&
+                 kat_gcm_open_check(c, id, &key, &iv, &aad, &ct, &tag, &msg) &&
+                 kat_gcm_open_flipped(c, id, &key, &iv, &aad, &ct, &tag)) {
+        kat_pass(c);
       }
       kat_arena_reset(c);
     }

@@ -4,6 +4,7 @@
 #   -DEXPECT_REGEX=<regex the output must match>
 #   corruption (one of):
 #     -DFROM=<text> -DTO=<text>      replace the one occurrence of FROM (it must be unique)
+#       -DFROM_NTH=<n>               ... or its n-th occurrence (1-based; FROM may repeat)
 #     -DCUT_AFTER=<text> -DCUT_KEEP=<n>  keep the file up to n bytes after the unique text
 #     -DEMPTY=1                      an empty file
 #     -DMISSING=1                    no file at all
@@ -29,7 +30,22 @@ else()
   if(first EQUAL -1)
     message(FATAL_ERROR "corruption text not found in ${SRC}: ${needle}")
   endif()
-  if(NOT first EQUAL last)
+  if(DEFINED FROM_NTH)
+    # Walk to the n-th occurrence: each search starts after the previous match.
+    string(LENGTH "${needle}" nlen)
+    set(base 0)
+    set(tail_text "${content}")
+    foreach(k RANGE 1 ${FROM_NTH})
+      string(FIND "${tail_text}" "${needle}" at)
+      if(at EQUAL -1)
+        message(FATAL_ERROR "corruption text has fewer than ${FROM_NTH} occurrences: ${needle}")
+      endif()
+      math(EXPR first "${base} + ${at}")
+      math(EXPR skip "${at} + ${nlen}")
+      math(EXPR base "${base} + ${skip}")
+      string(SUBSTRING "${tail_text}" ${skip} -1 tail_text)
+    endforeach()
+  elseif(NOT first EQUAL last)
     message(FATAL_ERROR "corruption text is not unique in ${SRC}: ${needle}")
   endif()
   if(DEFINED FROM)

@@ -1,7 +1,7 @@
 /* The KAT runner on garbled vector files: random byte changes, insertions, deletions, swapped
- * lines and truncations of real CAVP, ACVP and Wycheproof files. Whatever the damage, the runner
- * must return (no crash, no hang; ASan/UBSan builds check memory), and report consistently: a
- * malformed file is an error naming the file, a readable one gives counts.
+ * lines and truncations of real CAVP, ACVP, Wycheproof and NIST toolkit files. Whatever the
+ * damage, the runner must return (no crash, no hang; ASan/UBSan builds check memory), and report
+ * consistently: a malformed file is an error naming the file, a readable one gives counts.
  * Usage: test_kat_fuzz <tests/vectors> <work dir>; FIPSMOD_KAT_FUZZ_ITERS sets copies per file. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +23,10 @@ static const char *const files[] = {
     "wycheproof/hmac_sha256_test.json",
     "wycheproof/aes_cbc_pkcs5_test.json",
     "wycheproof/rsa_pss_2048_sha256_mgf1_32_test.json",
+    "wycheproof/pbkdf2_hmacsha512_test.json",
+    "nist-toolkit-examples/AES_GCM.txt",
+    "generated/cavp-gcm/gcmDecrypt256-layout.rsp",
+    "generated/cavp-gcm/gcmEncryptIntIV128-layout.req",
 };
 
 static unsigned char *read_file(const char *path, size_t *len) {

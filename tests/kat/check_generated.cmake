@@ -1,0 +1,25 @@
+# Reruns a vector generator into the build directory and checks that it writes exactly the
+# committed files: the same names and the same bytes.
+#   -DPYTHON=<python3> -DSCRIPT=<generator> -DREF=<committed folder> -DOUT=<scratch folder>
+cmake_minimum_required(VERSION 3.20)
+file(REMOVE_RECURSE "${OUT}")
+execute_process(COMMAND "${PYTHON}" "${SCRIPT}" "${OUT}" RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${SCRIPT} failed (${rc})")
+endif()
+file(GLOB ref RELATIVE "${REF}" "${REF}/*")
+file(GLOB got RELATIVE "${OUT}" "${OUT}/*")
+list(SORT ref)
+list(SORT got)
+if(NOT ref STREQUAL got)
+  message(FATAL_ERROR "files differ: committed ${ref}, regenerated ${got}")
+endif()
+foreach(f IN LISTS ref)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files "${REF}/${f}" "${OUT}/${f}"
+    RESULT_VARIABLE same)
+  if(NOT same EQUAL 0)
+    message(FATAL_ERROR "${f}: the committed file differs from what ${SCRIPT} writes")
+  endif()
+endforeach()
+list(LENGTH ref n)
+message("${n} files reproduced")
