@@ -213,8 +213,22 @@ def aes_mct(mode, enc, key, iv, text):
     return res
 
 
+def ctr_flag(g, name, cap_name, default):
+    """a CTR group's counter flag, under its prompt name ("incremental", "overflow") or its
+    registration name ("incrementalCounter", "overflowCounter"), as a boolean or a string"""
+    for n in (name, cap_name):
+        if g.get(n) is not None:
+            return as_bool(g[n])
+    return default
+
+
 def aes_offered(alg, g, t):
     if as_int(g["keyLen"]) == 192:
+        return False
+    # symmetric/sections/05-capabilities.adoc: with performCounterTests false the counter flags
+    # are not used; otherwise a decrementing counter is not the module's (it only increments).
+    if alg == "ACVP-AES-CTR" and ctr_flag(g, "performCounterTests", "performCounterTests", True) \
+            and not ctr_flag(g, "incremental", "incrementalCounter", True):
         return False
     if g["testType"] not in ("AFT", "MCT", "CTR"):
         return False

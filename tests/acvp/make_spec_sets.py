@@ -639,6 +639,87 @@ def hkdf_sets(outdir):
         write(outdir, "KDA-HKDF-" + rev, p, answers(p, ans))
 
 
+# ---- the third round: counter flags, multi-expansion HKDF, a large RSA e, field layouts ------
+# Their own generator again, so that the sets above stay what they were.
+R3 = random.Random(20261203)
+
+
+def rb3(n):
+    return bytes(R3.getrandbits(8) for _ in range(n))
+
+
+def ctr_ref(key, iv, data, step):
+    """CTR with the counter block stepped by |step| (+1 or -1) mod 2^128 per block, on the AES
+    block function of `cryptography` (SP 800-38A 6.5 with B.1's whole-block counter). +1 is
+    what `cryptography`'s own CTR does (asserted below); -1 is a decrementing counter, the
+    answer a module that registered incrementalCounter false would give."""
+    e = Cipher(algorithms.AES(key), modes.ECB()).encryptor()
+    ctr, out = int.from_bytes(iv, "big"), b""
+    for i in range(0, len(data), 16):
+        ks = e.update(ctr.to_bytes(16, "big"))
+        out += bytes(a ^ b for a, b in zip(data[i:i + 16], ks))
+        ctr = (ctr + step) % (1 << 128)
+    return out
+
+
+def aes_ctr_counter(outdir):
+    # symmetric/sections/06-test-vectors.adoc (property_grid_prompt_misc): CTR groups with
+    # "incremental" and "overflow", as booleans, as strings, and under the registration's names
+    # "incrementalCounter" / "overflowCounter" (05-capabilities.adoc); counters that wrap
+    # FF..FF -> 00..00 (SP 800-38A B.1: mod 2^128); decrementing groups to be left out; and
+    # "performCounterTests": false, under which the flags are not used.
+    p = head(331, "ACVP-AES-CTR", "1.0")
+    p["testGroups"] = []
+    tc = 0
+    ff = b"\xff" * 16
+
+    def grp(tg, tt, d, kl, flags, ivs_bits):
+        nonlocal tc
+        g = {"tgId": tg, "testType": tt, "direction": d, "keyLen": kl}
+        g.update(flags)
+        g["tests"] = []
+        for iv, bits in ivs_bits:
+            tc += 1
+            t = {"tcId": tc, "key": H(rb3(kl // 8)), "payloadLen": bits}
+            if iv is not None:
+                t["iv"] = H(iv)
+            t["pt" if d == "encrypt" else "ct"] = H(rb3(bits // 8))
+            g["tests"].append(t)
+        p["testGroups"].append(g)
+
+    fe = ff[:15] + b"\xfe"
+    grp(1, "CTR", "encrypt", 128, {"incremental": True, "overflow": True},
+        [(fe, 512), (ff, 320)])
+    grp(2, "CTR", "decrypt", 256, {"incremental": "true", "overflow": "true"},
+        [(fe, 512), (bytes(8) + b"\xff" * 7 + b"\xfe", 512)])
+    grp(3, "CTR", "encrypt", 128, {"incrementalCounter": True, "overflowCounter": True}, [(fe, 512)])
+    grp(4, "CTR", "encrypt", 256, {"incremental": False, "overflow": False},
+        [(rb3(16), 512), (bytes(16), 256)])
+    grp(5, "AFT", "encrypt", 128, {"incrementalCounter": "false", "overflowCounter": "false"},
+        [(rb3(16), 384), (rb3(16), 128)])
+    grp(6, "AFT", "encrypt", 128, {"performCounterTests": False, "incremental": False},
+        [(rb3(16), 128), (rb3(16), 64)])
+    grp(7, "AFT", "decrypt", 128, {"incremental": True, "overflow": False},
+        [(rb3(16), 128), (rb3(16), 1024)])
+    grp(8, "CTR", "encrypt", 256, {"incremental": True, "overflow": True}, [(None, 1024), (None, 2048)])
+
+    def ans(g, t):
+        enc = g["direction"] == "encrypt"
+        key, data = ac.hx(t["key"]), ac.hx(t["pt"] if enc else t["ct"])
+        iv = ac.hx(t["iv"]) if "iv" in t else rb3(12) + b"\0\0\0\1"  # the server's own IV
+        dec = not ac.as_bool(g.get("incremental", g.get("incrementalCounter", True))) and \
+            ac.as_bool(g.get("performCounterTests", True))
+        out = ctr_ref(key, iv, data, -1 if dec else 1)
+        if not dec:
+            c = Cipher(algorithms.AES(key), modes.CTR(iv)).encryptor()
+            assert c.update(data) == out  # cryptography's CTR wraps mod 2^128 too
+        a = {"ct" if enc else "pt": H(out)}
+        if "iv" not in t:
+            a["iv"] = H(iv)
+        return a
+    write(outdir, "ACVP-AES-CTR-1.0-counter", p, answers(p, ans))
+
+
 if __name__ == "__main__":
     out = sys.argv[1]
     sha_sets(out)
@@ -651,3 +732,4 @@ if __name__ == "__main__":
     kdf_sets(out)
     pbkdf_sets(out)
     hkdf_sets(out)
+    aes_ctr_counter(out)
