@@ -42,9 +42,12 @@ int acvp_has_answers(json_t *set) {
   json_array_foreach(json_object_get(set, "testGroups"), gi, g) {
     json_array_foreach(json_object_get(g, "tests"), ti, t) {
       if (has_any(t, answers)) return 1;
-      /* KDA: dkm is an answer in AFT groups; a VAL prompt carries it as its input. */
+      /* KDA: dkm (dkms, multi-expansion) is an answer in AFT groups; a VAL prompt carries it
+       * as its input. */
       const char *type = json_string_value(json_object_get(g, "testType"));
-      if (type && strcmp(type, "AFT") == 0 && json_object_get(t, "dkm")) return 1;
+      if (type && strcmp(type, "AFT") == 0 && (json_object_get(t, "dkm") || json_object_get(t, "dkms"))) {
+        return 1;
+      }
       if (json_object_get(t, "pt") && json_object_get(t, "ct")) return 1;
       if (json_object_get(t, "tag") && (json_object_get(t, "pt") || json_object_get(t, "ct")) &&
           (json_object_get(t, "plainText") || json_object_get(t, "cipherText"))) {

@@ -631,12 +631,40 @@ def pbkdf_answer(g, t):
     return {"derivedKey": dk.hex()}
 
 
-def hkdf_offered(g):
+def hkdf_offered(g, t=None):
+    if g["testType"] not in ("AFT", "VAL"):
+        return False
+    if as_bool(g.get("multiExpansion", False)):
+        # kas/sp800-56c/hkdf/sections/06-test-vectors.adoc, kdfmulticonfig and iterationParameters
+        cfg = g.get("kdfMultiExpansionConfiguration") or {}
+        if cfg.get("hmacAlg") not in HASHES or cfg.get("kdfType", "hkdf").lower() != "hkdf":
+            return False
+        if t is not None:
+            its = t["kdfMultiExpansionParameter"]["iterationParameters"]
+            return all(as_int(it["l"]) % 8 == 0 for it in its)
+        return True
     cfg = g.get("kdfConfiguration") or {}
-    return (g["testType"] in ("AFT", "VAL") and not as_bool(g.get("multiExpansion", False))
-            and cfg.get("hmacAlg") in HASHES and cfg.get("kdfType", "hkdf") == "hkdf"
+    return (cfg.get("hmacAlg") in HASHES and cfg.get("kdfType", "hkdf") == "hkdf"
             and cfg.get("fixedInfoEncoding", "concatenation") == "concatenation"
             and as_int(cfg["l"]) % 8 == 0)
+
+
+def hkdf_multi(g, t):
+    """SP 800-56Cr2 5: one extraction PRK = HMAC(salt, Z [|| T]), then one RFC 5869 expansion
+    per iterationParameters entry with its own fixedInfo and l (hashlib's hmac)."""
+    kp = t["kdfMultiExpansionParameter"]
+    name = HASHES[g["kdfMultiExpansionConfiguration"]["hmacAlg"]][0]
+    z = hx(kp["z"]) + (hx(kp["t"]) if as_bool(g.get("usesHybridSharedSecret", False)) else b"")
+    prk = hmac.new(hx(kp.get("salt", "")), z, name).digest()
+    out = []
+    for it in kp["iterationParameters"]:
+        n, okm, block, i = as_int(it["l"]) // 8, b"", b"", 1
+        while len(okm) < n:
+            block = hmac.new(prk, block + hx(it.get("fixedInfo", "")) + bytes([i]), name).digest()
+            okm += block
+            i += 1
+        out.append(okm[:n])
+    return out
 
 
 def hkdf_fixed_info(pattern, t, l_bits):
@@ -675,6 +703,12 @@ def hkdf_dkm(g, t):
 
 
 def hkdf_answer(g, t):
+    if as_bool(g.get("multiExpansion", False)):
+        dkms = hkdf_multi(g, t)
+        if g["testType"] == "VAL":
+            want = [hx(x) for x in t["dkms"]]
+            return {"testPassed": want == dkms}
+        return {"dkms": [x.hex() for x in dkms]}
     dkm = hkdf_dkm(g, t)
     if g["testType"] == "VAL":
         return {"testPassed": hx(t["dkm"]) == dkm}
@@ -747,7 +781,7 @@ def main(argv):
                 if offered and rt is not None:
                     kdf_answer(g, t, rt, et, where)
             elif alg == "KDA" and mode == "HKDF":
-                offered = hkdf_offered(g)
+                offered = hkdf_offered(g, t)
                 if offered:
                     want = hkdf_answer(g, t)
             elif alg == "PBKDF":

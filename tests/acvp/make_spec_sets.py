@@ -579,8 +579,8 @@ def pbkdf_sets(outdir):
 
 def hkdf_sets(outdir):
     # kas/sp800-56c/hkdf/sections/06-test-vectors.adoc: KDA / HKDF, Sp800-56Cr1 (AFT and VAL)
-    # and Sp800-56Cr2 (hybrid shared secrets Z || T, random salts); SHA2-224, a multi-expansion
-    # group and a bit-length l to be left out.
+    # and Sp800-56Cr2 (hybrid shared secrets Z || T, random salts, a multi-expansion group);
+    # SHA2-224 and a bit-length l to be left out.
     pats = ["uPartyInfo||vPartyInfo||l", "literal[123456789ABCDEF0CAFE]||uPartyInfo||vPartyInfo",
             "algorithmId||l||uPartyInfo||vPartyInfo||context", "label||uPartyInfo||vPartyInfo||l||context"]
     for rev, vs in (("Sp800-56Cr1", 304), ("Sp800-56Cr2", 305)):
@@ -609,6 +609,19 @@ def hkdf_sets(outdir):
                 g["multiExpansion"] = tt == "MULTI"
                 if hybrid:
                     g["auxSharedSecretLen"] = 160
+            if tt == "MULTI":
+                # the multi-expansion layout of the spec's example (kdfmulticonfig,
+                # kdfMultiExpansionParameter): no fixedInfoPattern, the server's fixedInfo per
+                # expansion
+                cfg = g.pop("kdfConfiguration")
+                g["kdfMultiExpansionConfiguration"] = {k: cfg[k] for k in ("kdfType", "l", "saltLen", "saltMethod", "hmacAlg")}
+                for i in range(4):
+                    tc += 1
+                    g["tests"].append({"tcId": tc, "kdfMultiExpansionParameter": {
+                        "kdfType": "hkdf", "z": H(rb2(32)), "hmacAlg": h, "salt": H(bytes(salt_len // 8)),
+                        "iterationParameters": [{"l": l, "fixedInfo": H(rb2(16))} for _ in range(2 + i % 3)]}})
+                p["testGroups"].append(g)
+                continue
             for i in range(4):
                 tc += 1
                 kp = {"kdfType": "hkdf",
@@ -635,7 +648,7 @@ def hkdf_sets(outdir):
             p["testGroups"].append(g)
 
         def ans(g, t):
-            return ac.hkdf_answer(g, t) if ac.hkdf_offered(g) else None
+            return ac.hkdf_answer(g, t) if ac.hkdf_offered(g, t) else None
         write(outdir, "KDA-HKDF-" + rev, p, answers(p, ans))
 
 
@@ -720,6 +733,64 @@ def aes_ctr_counter(outdir):
     write(outdir, "ACVP-AES-CTR-1.0-counter", p, answers(p, ans))
 
 
+def hkdf_multi_sets(outdir):
+    # kas/sp800-56c/hkdf/sections/06-test-vectors.adoc, the Sp800-56Cr2 example's tgId 2 (AFT)
+    # and 202 (VAL) and 07-responses.adoc ("dkms", testPassed): one extraction, one expansion per
+    # iterationParameters entry with its own fixedInfo and l. SHA2-224 (the example's own hash)
+    # and an entry of l not whole bytes to be left out; multiExpansion also as a string.
+    p = head(332, "KDA", "Sp800-56Cr2", "HKDF")
+    p["testGroups"] = []
+    tc = 0
+    salt_bytes = {"SHA2-224": 64, "SHA2-256": 64, "SHA2-384": 128, "SHA2-512": 128}
+    specs = [(1, "AFT", "SHA2-256", True, "default", True, [[1024] * 4, [1024] * 3]),
+             (2, "AFT", "SHA2-512", False, "random", "true", [[256, 512, 2048, 8], [112, 4096]]),
+             (3, "VAL", "SHA2-384", True, "random", True, [[512] * 3, [384] * 2, [1024] * 4, [768]]),
+             (4, "AFT", "SHA2-224", True, "default", True, [[1024] * 3, [1024] * 2]),
+             (5, "AFT", "SHA2-256", False, "default", True, [[512, 1020], [256, 256]])]
+    for tg, tt, h, hybrid, sm, multi, iter_ls in specs:
+        sl = salt_bytes[h] if sm == "default" else R3.randrange(8, salt_bytes[h] + 1)
+        g = {"tgId": tg, "testType": tt, "zLength": 256, "usesHybridSharedSecret": hybrid}
+        if hybrid:
+            g["auxSharedSecretLen"] = 160
+        g["multiExpansion"] = multi
+        g["kdfMultiExpansionConfiguration"] = {"kdfType": "hkdf", "l": max(max(x) for x in iter_ls),
+                                               "saltLen": 8 * sl, "saltMethod": sm, "hmacAlg": h}
+        g["tests"] = []
+        for i, ls in enumerate(iter_ls):
+            tc += 1
+            kp = {"kdfType": "hkdf", "z": H(rb3(32))}
+            if hybrid:
+                kp["t"] = H(rb3(20))
+            kp["hmacAlg"] = h
+            kp["salt"] = H(bytes(sl) if sm == "default" else rb3(sl))
+            kp["iterationParameters"] = [{"l": x, "fixedInfo": H(rb3(16))} for x in ls]
+            t = {"tcId": tc, "kdfMultiExpansionParameter": kp}
+            if tt == "VAL":
+                dkms = ac.hkdf_multi(g, t)
+                if i in (1, 2):  # expected failures: one bit of the first, or of the last, key
+                    k = 0 if i == 1 else len(dkms) - 1
+                    dkms[k] = bytes([dkms[k][0] ^ 1]) + dkms[k][1:]
+                t["dkms"] = [H(x) for x in dkms]
+            g["tests"].append(t)
+        p["testGroups"].append(g)
+    # a single-expansion group beside them, its multiExpansion false written as a string
+    g = {"tgId": 6, "testType": "AFT", "kdfConfiguration": {
+        "kdfType": "hkdf", "l": 512, "saltLen": 512, "saltMethod": "default",
+        "fixedInfoPattern": "uPartyInfo||vPartyInfo||l", "fixedInfoEncoding": "concatenation",
+        "hmacAlg": "SHA2-256"}, "zLength": 256, "usesHybridSharedSecret": False,
+        "multiExpansion": "false", "tests": []}
+    for _ in range(2):
+        tc += 1
+        g["tests"].append({"tcId": tc, "kdfParameter": {"kdfType": "hkdf", "salt": H(bytes(64)), "z": H(rb3(32)), "l": 512},
+                           "fixedInfoPartyU": {"partyId": H(rb3(16)), "ephemeralData": H(rb3(32))},
+                           "fixedInfoPartyV": {"partyId": H(rb3(16))}})
+    p["testGroups"].append(g)
+
+    def ans(g, t):
+        return ac.hkdf_answer(g, t) if ac.hkdf_offered(g, t) else None
+    write(outdir, "KDA-HKDF-Sp800-56Cr2-multi", p, answers(p, ans))
+
+
 if __name__ == "__main__":
     out = sys.argv[1]
     sha_sets(out)
@@ -733,3 +804,4 @@ if __name__ == "__main__":
     pbkdf_sets(out)
     hkdf_sets(out)
     aes_ctr_counter(out)
+    hkdf_multi_sets(out)
