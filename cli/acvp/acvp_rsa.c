@@ -394,7 +394,8 @@ static int private_key(kat_ctx *c, json_t *t, json_t *g, const char *id, fm_rsa_
   if (rd == 1) {
     size_t dl = 0;
     if (acvp_rsa_private_exponent(e.p, e.n, p.p, p.n, q.p, q.n, dbuf, sizeof(dbuf), &dl) < 0) {
-      kat_skip(c, "CRT-form key without d and with e >= 2^64: the runner cannot derive d");
+      kat_skip(c, "CRT-form key without d and without an inverse of e mod lcm(p-1, q-1) (e "
+               "even, or gcd(e, lambda) != 1): no private exponent to import");
       return 1;
     }
     d.p = dbuf;

@@ -227,13 +227,15 @@ def key(bits):
     return k, k.private_numbers()
 
 
-def random_e_key(bits, e):
+def random_e_key(bits, e, rng=None):
     """A key with a random public exponent (SP 800-56Br2 "random" pubExpMode), which
     `cryptography` does not generate: probable primes of bits/2 bits with the top two bits set,
     |p - q| large, gcd(e, p - 1) = 1."""
+    rng = rng or R
+
     def prime():
         while True:
-            x = R.getrandbits(bits // 2) | (3 << (bits // 2 - 2)) | 1
+            x = rng.getrandbits(bits // 2) | (3 << (bits // 2 - 2)) | 1
             if ac.math.gcd(e, x - 1) == 1 and ac.is_probable_prime(x, 32):
                 return x
     p, q = prime(), prime()
@@ -791,6 +793,67 @@ def hkdf_multi_sets(outdir):
     write(outdir, "KDA-HKDF-Sp800-56Cr2-multi", p, answers(p, ans))
 
 
+def rsa_large_e_sets(outdir):
+    # signaturePrimitive 2.0 and decryptionPrimitive Sp800-56Br2 with keys in CRT form (p, q,
+    # dmp1, dmq1, iqmp, no d: rsa/sections/06-sigprim-test-vectors.adoc, 06-decprim-test-
+    # vectors.adoc) and public exponents far above 2^64, up to the 256 bits FIPS 186-5 5.1
+    # allows: the runner must derive d = e^-1 mod lcm(p-1, q-1) itself. The keys are built
+    # here (random_e_key on this round's generator), d by Python's pow(e, -1, lambda).
+    es = [(1 << 255) | R3.getrandbits(255) | 1, (1 << 64) + 1 + 2 * R3.getrandbits(40),
+          (1 << 127) | R3.getrandbits(127) | 1, (1 << 255) - 19 * 2 + 1]
+    keys = []
+    for bits, e in ((2048, es[0]), (2048, es[1]), (3072, es[2]), (2048, es[3])):
+        kn = random_e_key(bits, e, R3)
+        assert ac.math.gcd(e, ac.lcm(kn.p - 1, kn.q - 1)) == 1
+        keys.append((bits, kn))
+
+    p = head(333, "RSA", "2.0", "signaturePrimitive")
+    p["testGroups"] = []
+    tc = 0
+    for tg, (bits, kn) in enumerate(keys, 1):
+        n = kn.public_numbers.n
+        g = {"tgId": tg, "modulo": bits, "testType": "AFT", "keyMode": "crt", "tests": []}
+        for i in range(3):
+            tc += 1
+            m = R3.randrange(n) if i != 2 else n + R3.randrange(1 << 32)  # the last: m >= n
+            g["tests"].append({"tcId": tc, "message": "%0*X" % (bits // 4, m),
+                               "dmp1": "%X" % kn.dmp1, "dmq1": "%X" % kn.dmq1, "iqmp": "%X" % kn.iqmp,
+                               "p": "%X" % kn.p, "q": "%X" % kn.q, "n": "%X" % n,
+                               "e": "%X" % kn.public_numbers.e})
+        p["testGroups"].append(g)
+
+    def sp(g, t):
+        n, m = ac.num(t["n"]), ac.num(t["message"])
+        if m >= n:
+            return {"testPassed": False}
+        d = pow(ac.num(t["e"]), -1, ac.lcm(ac.num(t["p"]) - 1, ac.num(t["q"]) - 1))
+        return {"testPassed": True, "signature": "%0*X" % (g["modulo"] // 4, pow(m, d, n))}
+    write(outdir, "RSA-signaturePrimitive-2.0-large-e", p, answers(p, sp))
+
+    p = head(334, "RSA", "Sp800-56Br2", "decryptionPrimitive")
+    p["testGroups"] = []
+    tc = 0
+    for tg, (bits, kn) in enumerate(keys, 1):
+        n = kn.public_numbers.n
+        g = {"tgId": tg, "modulo": bits, "testType": "AFT", "keyMode": "crt", "pubExpMode": "random",
+             "tests": []}
+        for i in range(3):
+            tc += 1
+            c = R3.randrange(2, n - 1) if i != 1 else n - 1  # the second: c = n - 1, out of range
+            g["tests"].append({"tcId": tc, "ct": "%0*X" % (bits // 4, c), "n": "%X" % n,
+                               "e": "%X" % kn.public_numbers.e, "p": "%X" % kn.p, "q": "%X" % kn.q,
+                               "dmp1": "%X" % kn.dmp1, "dmq1": "%X" % kn.dmq1, "iqmp": "%X" % kn.iqmp})
+        p["testGroups"].append(g)
+
+    def dp(g, t):
+        n, c = ac.num(t["n"]), ac.num(t["ct"])
+        if not 1 < c < n - 1:
+            return {"testPassed": False}
+        d = pow(ac.num(t["e"]), -1, ac.lcm(ac.num(t["p"]) - 1, ac.num(t["q"]) - 1))
+        return {"testPassed": True, "pt": "%0*X" % (g["modulo"] // 4, pow(c, d, n))}
+    write(outdir, "RSA-decryptionPrimitive-Sp800-56Br2-large-e", p, answers(p, dp))
+
+
 if __name__ == "__main__":
     out = sys.argv[1]
     sha_sets(out)
@@ -805,3 +868,4 @@ if __name__ == "__main__":
     hkdf_sets(out)
     aes_ctr_counter(out)
     hkdf_multi_sets(out)
+    rsa_large_e_sets(out)
