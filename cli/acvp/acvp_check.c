@@ -234,7 +234,7 @@ int acvp_check(kat_ctx *c, json_t *set, json_t *resp, json_t *expected) {
   const char *mode = json_string_value(json_object_get(set, "mode"));
   int is_ctr = alg && strcmp(alg, "ACVP-AES-CTR") == 0;
   int is_gcm = alg && strcmp(alg, "ACVP-AES-GCM") == 0;
-  int is_kdf = alg && strcmp(alg, "KDF") == 0;
+  int is_kdf = alg && (strcmp(alg, "KDF") == 0 || strcmp(alg, "counterMode") == 0);
   int rsa_chosen = alg && strcmp(alg, "RSA") == 0 && mode != NULL &&
                    (strcmp(mode, "keyGen") == 0 || strcmp(mode, "sigGen") == 0 ||
                     (strcasecmp(mode, "decryptionPrimitive") == 0 &&

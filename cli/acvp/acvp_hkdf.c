@@ -76,8 +76,16 @@ static int fixed_info(kat_ctx *c, const char *pattern, json_t *t, json_t *kp, lo
     if (strncmp(tok, "literal[", 8) == 0 && tok[n - 1] == ']') {
       tok[n - 1] = '\0';
       kat_bytes lit;
-      if (kat_hex_decode(c, tok + 8, 0, &lit) < 0) {
+      if (kat_hex_decode(c, tok + 8, 1, &lit) < 0) {
         return kat_error(c, "%s: %s: literal is not hex", c->path, id);
+      }
+      if (strlen(tok + 8) % 2 != 0) {
+        /* The spec's own example, literal[123456789CAFECAFE] (hkdf/sections/05-capabilities,
+         * fixedinfopatcon), has 17 digits: a fixedInfo that is not whole bytes, which the
+         * module (byte strings) cannot take. */
+        snprintf(why, why_cap, "fixedInfoPattern literal of an odd number of hex digits: "
+                 "fixedInfo is not whole bytes");
+        return 1;
       }
       rc = put(buf, len, lit.p, lit.n);
     } else if (strcmp(tok, "uPartyInfo") == 0) {

@@ -854,6 +854,111 @@ def rsa_large_e_sets(outdir):
     write(outdir, "RSA-decryptionPrimitive-Sp800-56Br2-large-e", p, answers(p, dp))
 
 
+def field_layout_sets(outdir):
+    # Field spellings and placements the spec shows that no set above has.
+    # decryptionPrimitive 1.0 with "ciphertext", the test-case table's spelling
+    # (rsa/sections/06-decprim-test-vectors.adoc; its example writes "cipherText").
+    p = head(335, "RSA", "1.0", "decryptionPrimitive")
+    g = {"tgId": 1, "testType": "AFT", "totalTests": 3, "totalFailingTests": 1, "tests": []}
+    for tc in (1, 2):
+        arr = [{"ciphertext": "%0512X" % R3.randrange(1 << 2045, 1 << 2046)} for _ in range(3)]
+        arr[2]["ciphertext"] = "%0512X" % ((1 << 2048) - 1 - R3.randrange(1 << 64))  # above any n
+        g["tests"].append({"tcId": tc, "resultsArray": arr})
+    p["testGroups"] = [g]
+    kn = random_e_key(2048, 65537, R3)
+    n, e, d = kn.public_numbers.n, 65537, kn.d
+    exp = {k: v for k, v in p.items() if k != "testGroups"}
+    eg = {"tgId": 1, "tests": []}
+    for t in g["tests"]:
+        res = []
+        for x in t["resultsArray"]:
+            c = ac.num(x["ciphertext"])
+            if c >= n - 1:
+                res.append({"e": "%X" % e, "n": "%X" % n, "testPassed": False})
+            else:
+                res.append({"plainText": "%0512X" % pow(c, d, n), "e": "%X" % e, "n": "%X" % n, "testPassed": True})
+        eg["tests"].append({"tcId": t["tcId"], "resultsArray": res})
+    exp["testGroups"] = [eg]
+    write(outdir, "RSA-decryptionPrimitive-1.0-ciphertext", p, exp)
+
+    # keyGen GDT whose tests carry the agreed exponent (06-keygen-test-vectors.adoc: with
+    # infoGeneratedByServer false "the client will be provided with SOME of the inputs, like an
+    # already agreed upon fixed public exponent"): 65537 is the module's, others are left out.
+    p = head(336, "RSA", "FIPS186-5", "keyGen")
+    p["testGroups"] = [
+        {"tgId": 1, "testType": "GDT", "modulo": 2048, "randPQ": "probable", "keyFormat": "standard",
+         "pubExp": "fixed", "infoGeneratedByServer": False, "primeTest": "2powSecStr",
+         "tests": [{"tcId": 1, "e": "010001"}, {"tcId": 2, "e": "10001"}]},
+        {"tgId": 2, "testType": "GDT", "modulo": 2048, "randPQ": "probable", "keyFormat": "crt",
+         "pubExp": "fixed", "infoGeneratedByServer": "false", "primeTest": "2powSecStr",
+         "tests": [{"tcId": 3, "e": "0100000001"}, {"tcId": 4, "e": "07D196B84395"}]},
+        {"tgId": 3, "testType": "GDT", "modulo": 2048, "randPQ": "probable", "keyFormat": "crt",
+         "pubExp": "random", "infoGeneratedByServer": False, "primeTest": "2powSecStr",
+         "tests": [{"tcId": 5}]},
+    ]
+    exp = {k: v for k, v in p.items() if k != "testGroups"}
+    exp["testGroups"] = []
+    for g in p["testGroups"]:
+        eg = {"tgId": g["tgId"], "tests": []}
+        for t in g["tests"]:
+            if ac.num(t.get("e", "010001")) != 65537:
+                continue
+            kk = random_e_key(2048, 65537, R3)
+            a = {"tcId": t["tcId"], "e": "010001", "p": "%X" % kk.p, "q": "%X" % kk.q, "n": "%X" % kk.public_numbers.n}
+            if g["keyFormat"] == "crt":
+                a.update(dmp1="%X" % kk.dmp1, dmq1="%X" % kk.dmq1, iqmp="%X" % kk.iqmp)
+            else:
+                a["d"] = "%X" % kk.d
+            eg["tests"].append(a)
+        exp["testGroups"].append(eg)
+    write(outdir, "RSA-keyGen-FIPS186-5-given-e", p, exp)
+
+    # KDF 1.0 as the spec's prompt example writes it: "algorithm": "counterMode", tests with
+    # "deferred": false, no testType; its CMAC-AES128 group is left out.
+    p = head(337, "counterMode", "1.0")
+    p["testGroups"] = []
+    for tg, (mac, loc, cl, kol) in enumerate((("CMAC-AES128", "after fixed data", 8, 1024),
+                                              ("HMAC-SHA2-256", "after fixed data", 8, 1024),
+                                              ("HMAC-SHA2-512", "middle fixed data", 16, 512)), 1):
+        p["testGroups"].append({"tgId": tg, "kdfMode": "counter", "macMode": mac, "counterLocation": loc,
+                                "keyOutLength": kol, "counterLength": cl, "tests": [
+                                    {"tcId": 2 * tg - 1, "keyIn": H(rb3(16)), "deferred": False},
+                                    {"tcId": 2 * tg, "keyIn": H(rb3(32)), "deferred": False}]})
+
+    def kans(g, t):
+        if not ac.kdf_offered(g):
+            return None
+        fixed = rb3(24)
+        a = {"fixedData": H(fixed)}
+        brk = -1
+        if g["counterLocation"] == "middle fixed data":
+            brk = 8 * R3.randrange(1, len(fixed))
+            a["breakLocation"] = brk
+        a["keyOut"] = H(ac.kbkdf(g, ac.hx(t["keyIn"]), fixed, brk))
+        return a
+    write(outdir, "KDF-1.0-counterMode", p, answers(p, kans))
+
+    # KDA HKDF with the capability section's own literal, literal[123456789CAFECAFE]: 17 digits,
+    # a fixedInfo that is not whole bytes (left out); the same pattern with an even literal is
+    # answered.
+    p = head(338, "KDA", "Sp800-56Cr1", "HKDF")
+    p["testGroups"] = []
+    tc = 0
+    for tg, pat in enumerate(("literal[123456789CAFECAFE]||uPartyInfo||vPartyInfo",
+                              "literal[0123456789CAFECAFE]||uPartyInfo||vPartyInfo"), 1):
+        g = {"tgId": tg, "testType": "AFT", "kdfConfiguration": {
+            "kdfType": "hkdf", "l": 256, "saltLen": 512, "saltMethod": "default", "fixedInfoPattern": pat,
+            "fixedInfoEncoding": "concatenation", "hmacAlg": "SHA2-256"}, "zLength": 256, "tests": []}
+        for _ in range(2):
+            tc += 1
+            g["tests"].append({"tcId": tc, "kdfParameter": {"kdfType": "hkdf", "salt": H(bytes(64)), "z": H(rb3(32)), "l": 256},
+                               "fixedInfoPartyU": {"partyId": "434156536964"},
+                               "fixedInfoPartyV": {"partyId": "A1B2C3D4E5"}})
+        p["testGroups"].append(g)
+    write(outdir, "KDA-HKDF-Sp800-56Cr1-literal", p,
+          answers(p, lambda g, t: ac.hkdf_answer(g, t) if ac.hkdf_offered(g, t) else None))
+
+
 if __name__ == "__main__":
     out = sys.argv[1]
     sha_sets(out)
@@ -869,3 +974,4 @@ if __name__ == "__main__":
     aes_ctr_counter(out)
     hkdf_multi_sets(out)
     rsa_large_e_sets(out)
+    field_layout_sets(out)
