@@ -399,7 +399,9 @@ static int sigver(kat_ctx *c, json_t *set, json_t *groups) {
  * primitives. Returns the import status; 1 when skipped (counted); -100 when malformed. */
 static int private_key(kat_ctx *c, json_t *t, json_t *g, const char *id, fm_rsa_key **key) {
   kat_bytes n, e, d, p, q;
-  int rn = num(c, t, g, NAMES("n"), id, &n), re = num(c, t, g, NAMES("e"), id, &e);
+  /* e is in each test (the test-case tables); with pubExpMode "fixed" the group's fixedPubExp
+   * gives it too (rsa/sections/06-decprim-test-vectors.adoc, group table). */
+  int rn = num(c, t, g, NAMES("n"), id, &n), re = num(c, t, g, NAMES("e", "fixedPubExp"), id, &e);
   int rd = num(c, t, g, NAMES("d", "D"), id, &d);
   int rp = num(c, t, g, NAMES("p", "P"), id, &p), rq = num(c, t, g, NAMES("q", "Q"), id, &q);
   if (rn < 0 || re < 0 || rd < 0 || rp < 0 || rq < 0) return -100;

@@ -119,7 +119,8 @@ def sha_offered(g, t):
         lm = t["largeMsg"]
         full = as_int(lm["fullLength"])
         content = hx(lm["content"])
-        return lm["expansionTechnique"] == "repeating" and full % 8 == 0 and len(content) > 0
+        return (lm["expansionTechnique"] == "repeating" and full % 8 == 0 and len(content) > 0
+                and as_int(lm["contentLength"]) % 8 == 0)
     return False
 
 
@@ -483,7 +484,7 @@ def private_power(x, t, g):
 def private_exponent(t, g):
     d = key_field(t, g, "d", "D")
     if d is None:
-        e, p, q = key_field(t, g, "e"), key_field(t, g, "p", "P"), key_field(t, g, "q", "Q")
+        e, p, q = key_field(t, g, "e", "fixedPubExp"), key_field(t, g, "p", "P"), key_field(t, g, "q", "Q")
         d = pow(e, -1, lcm(p - 1, q - 1))
     return d
 

@@ -959,6 +959,46 @@ def field_layout_sets(outdir):
           answers(p, lambda g, t: ac.hkdf_answer(g, t) if ac.hkdf_offered(g, t) else None))
 
 
+def field_layout_sets2(outdir):
+    # decryptionPrimitive Sp800-56Br2 with pubExpMode "fixed": e given by the group's fixedPubExp
+    # (rsa/sections/06-decprim-test-vectors.adoc, group table) and left out of the tests.
+    p = head(339, "RSA", "Sp800-56Br2", "decryptionPrimitive")
+    p["testGroups"] = []
+    tc = 0
+    for tg, mode_ in enumerate(("standard", "crt"), 1):
+        g = {"tgId": tg, "modulo": 2048, "testType": "AFT", "keyMode": mode_, "pubExpMode": "fixed",
+             "fixedPubExp": "010001", "tests": []}
+        for i in range(2):
+            tc += 1
+            kn = random_e_key(2048, 65537, R3)
+            n = kn.public_numbers.n
+            t = {"tcId": tc, "ct": "%0512X" % R3.randrange(2, n - 1), "n": "%X" % n, "p": "%X" % kn.p, "q": "%X" % kn.q}
+            if mode_ == "standard":
+                t["d"] = "%X" % kn.d
+            else:
+                t.update(dmp1="%X" % kn.dmp1, dmq1="%X" % kn.dmq1, iqmp="%X" % kn.iqmp)
+            g["tests"].append(t)
+        p["testGroups"].append(g)
+
+    def dp(g, t):
+        n, c = ac.num(t["n"]), ac.num(t["ct"])
+        d = pow(65537, -1, ac.lcm(ac.num(t["p"]) - 1, ac.num(t["q"]) - 1))
+        return {"testPassed": True, "pt": "%0512X" % pow(c, d, n)}
+    write(outdir, "RSA-decryptionPrimitive-Sp800-56Br2-fixedPubExp", p, answers(p, dp))
+
+    # SHA2-256 LDTs whose contentLength counts bits (sha/sections/04-testtypes.adoc, LD_test): a
+    # 12-bit content (its hex ends in a partial byte) is bit-oriented and left out; a 16-bit one
+    # over 16 MiB is answered.
+    p = head(340, "SHA2-256", "1.0")
+    p["testGroups"] = [{"tgId": 1, "testType": "LDT", "tests": [
+        {"tcId": 1, "largeMsg": {"content": "DE20", "contentLength": 12, "fullLength": 12 << 20,
+                                 "expansionTechnique": "repeating"}},
+        {"tcId": 2, "largeMsg": {"content": "DE26", "contentLength": 16, "fullLength": 128 << 20,
+                                 "expansionTechnique": "repeating"}}]}]
+    write(outdir, "SHA2-256-1.0-LDT-bits", p,
+          answers(p, lambda g, t: ac.sha_answer("SHA2-256", g, t, 1 << 40) if ac.sha_offered(g, t) else None))
+
+
 if __name__ == "__main__":
     out = sys.argv[1]
     sha_sets(out)
@@ -975,3 +1015,4 @@ if __name__ == "__main__":
     hkdf_multi_sets(out)
     rsa_large_e_sets(out)
     field_layout_sets(out)
+    field_layout_sets2(out)
