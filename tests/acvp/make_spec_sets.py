@@ -999,6 +999,47 @@ def field_layout_sets2(outdir):
           answers(p, lambda g, t: ac.sha_answer("SHA2-256", g, t, 1 << 40) if ac.sha_offered(g, t) else None))
 
 
+def rfc3686_sets(outdir):
+    # The AES-CTR RFC3686 examples of symmetric/sections/97-examples.adoc, prompts and answers as
+    # the spec prints them (full values, not computed here): external IVs, and internal IVs
+    # (the module picks the IV; the spec's answers are under the server's sample IV, so the
+    # checkers open the module's ct under the module's IV instead).
+    ext = {"vsId": 1, "algorithm": "ACVP-AES-CTR", "revision": "1.0", "testGroups": [
+        {"tgId": 1, "testType": "AFT", "direction": "encrypt", "keyLen": 128, "tests": [
+            {"tcId": 12, "pt": "3687D763A3EEC3E3099678068F3CDEB4C7B12BA83C50CCB744D8945C0DB0078E",
+             "iv": "992AA770156A7E1AB58BAFCA00000001", "payloadLen": 256, "key": "208A474D7567BF87A1A62D0767724547"},
+            {"tcId": 13, "pt": "F96CBC81F0B876A463FD467C5FBA19791A1BE394DF61C883BE7ECB67270846A1E345991F81DAAE4532DEFCFCCDC69BA0",
+             "iv": "F083A4495B66E5DF0607BF9200000001", "payloadLen": 384, "key": "629EFE9A344A081CD4E4D758C1E759BF"}]},
+        {"tgId": 3, "testType": "AFT", "direction": "decrypt", "keyLen": 128, "tests": [
+            {"tcId": 62, "payloadLen": 256, "ct": "0306E3B1F1719CD7C64296F52B06F246CAA463BE19309AC2CF842ADE0B0BCD21",
+             "iv": "14FD559C120735498CE09BA800000001", "key": "4D94B2155A6322DB76878C71763EE544"},
+            {"tcId": 63, "payloadLen": 384, "ct": "474AB381112D9FB530BC2E0B2B7E6D139243BC6B1D23D21508E18E82D85218DB10C3C4DABE278B2D334860BEF96B619C",
+             "iv": "8E0759C1B24B8CCBDE7D51C100000001", "key": "BE4AD76083C6A471803FFE704B6F194D"}]}]}
+    # (the printed response says vsId 0 against the prompt's 1; here it is the prompt's, as a
+    # server's answers to a prompt are)
+    answers_ = {"vsId": 1, "algorithm": "ACVP-AES-CTR", "mode": "", "revision": "1.0", "isSample": True, "testGroups": [
+        {"tgId": 1, "tests": [
+            {"tcId": 12, "ct": "00F5E67B3C8C6038D907D5866866DDBE583CF90DD8AE37159D1CC0235EEA6175"},
+            {"tcId": 13, "ct": "7EA7DC8A993C1EBA61239CFBBBA4244DB185C4F8F248CCF1F1AF7DD7993B1AE5EE05D51AC58D453FE32EC59629F011EC"}]},
+        {"tgId": 3, "tests": [
+            {"tcId": 62, "pt": "0FC0CAF36921D2803DC9AEBFD5473124D77969BA9FF813861332A3E77E9265C1"},
+            {"tcId": 63, "pt": "9C0DA9C01AEB0B4A42E99776A4E2DFE8E50A7A602E257C7D2EB3C79A529BAA4AC130ADBE6537CB39AA06850044D22547"}]}]}
+    # the printed answers are right (an outside check of the copy: cryptography's AES-CTR)
+    for g, eg in zip(ext["testGroups"], answers_["testGroups"]):
+        for t, et in zip(g["tests"], eg["tests"]):
+            enc = g["direction"] == "encrypt"
+            c = Cipher(algorithms.AES(ac.hx(t["key"])), modes.CTR(ac.hx(t["iv"]))).encryptor()
+            assert c.update(ac.hx(t["pt" if enc else "ct"])) == ac.hx(et["ct" if enc else "pt"])
+    write(outdir, "ACVP-AES-CTR-1.0-RFC3686-external", ext, answers_)
+    internal = json.loads(json.dumps(ext))
+    for t in internal["testGroups"][0]["tests"]:
+        del t["iv"]
+    ians = json.loads(json.dumps(answers_))
+    ians["testGroups"][0]["tests"][0]["iv"] = "992AA770156A7E1AB58BAFCA00000001"
+    ians["testGroups"][0]["tests"][1]["iv"] = "F083A4495B66E5DF0607BF9200000001"
+    write(outdir, "ACVP-AES-CTR-1.0-RFC3686-internal", internal, ians)
+
+
 if __name__ == "__main__":
     out = sys.argv[1]
     sha_sets(out)
@@ -1016,3 +1057,4 @@ if __name__ == "__main__":
     rsa_large_e_sets(out)
     field_layout_sets(out)
     field_layout_sets2(out)
+    rfc3686_sets(out)
