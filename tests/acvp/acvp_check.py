@@ -114,7 +114,7 @@ def sha_offered(g, t):
     if tt == "AFT":
         return as_int(t.get("len"), len(hx(t["msg"])) * 8) % 8 == 0
     if tt == "MCT":
-        return True
+        return as_int(t.get("len"), len(hx(t["msg"])) * 8) % 8 == 0
     if tt == "LDT":
         lm = t["largeMsg"]
         full = as_int(lm["fullLength"])

@@ -1040,6 +1040,23 @@ def rfc3686_sets(outdir):
     write(outdir, "ACVP-AES-CTR-1.0-RFC3686-internal", internal, ians)
 
 
+def sha_mct_sets(outdir):
+    # SHA MCT seeds of other lengths than the digest's (sha/sections/06-test-vectors.adoc: the
+    # standard MCT example seeds with 20 bytes; 04-testtypes.adoc's pseudocode hashes A || B || C
+    # whatever their lengths), the alternate MCT with a long seed, and a bit-oriented seed to be
+    # left out.
+    p = head(341, "SHA2-256", "1.0")
+    p["testGroups"] = [
+        {"tgId": 1, "testType": "MCT", "mctVersion": "standard", "tests": [
+            {"tcId": 1, "len": 160, "msg": H(rb3(20))},
+            {"tcId": 2, "len": "384", "msg": H(rb3(48))}]},
+        {"tgId": 2, "testType": "MCT", "mctVersion": "alternate", "tests": [
+            {"tcId": 3, "len": 800, "msg": H(rb3(100))},
+            {"tcId": 4, "len": 159, "msg": H(rb3(20)[:19] + b"\x00")}]}]
+    write(outdir, "SHA2-256-1.0-MCT-seed-lengths", p,
+          answers(p, lambda g, t: ac.sha_answer("SHA2-256", g, t, 1 << 40) if ac.sha_offered(g, t) else None))
+
+
 if __name__ == "__main__":
     out = sys.argv[1]
     sha_sets(out)
@@ -1058,3 +1075,4 @@ if __name__ == "__main__":
     field_layout_sets(out)
     field_layout_sets2(out)
     rfc3686_sets(out)
+    sha_mct_sets(out)
