@@ -655,8 +655,8 @@ def hkdf_offered(g, t=None):
     if any(tok.startswith("literal[") and len(tok) % 2 == 0
            for tok in cfg.get("fixedInfoPattern", "").split("||")):
         return False
-    return (cfg.get("hmacAlg") in HASHES and cfg.get("kdfType", "hkdf") == "hkdf"
-            and cfg.get("fixedInfoEncoding", "concatenation") == "concatenation"
+    return (cfg.get("hmacAlg") in HASHES and cfg.get("kdfType", "hkdf").lower() == "hkdf"
+            and cfg.get("fixedInfoEncoding", "concatenation").lower() == "concatenation"
             and as_int(cfg["l"]) % 8 == 0)
 
 

@@ -1057,6 +1057,30 @@ def sha_mct_sets(outdir):
           answers(p, lambda g, t: ac.sha_answer("SHA2-256", g, t, 1 << 40) if ac.sha_offered(g, t) else None))
 
 
+def hkdf_kdftype_sets(outdir):
+    # kdfType as the kdfConfiguration and kdfmulticonfig tables write it, "HKDF" (the examples
+    # write "hkdf"), in a single-expansion and a multi-expansion group.
+    p = head(342, "KDA", "Sp800-56Cr2", "HKDF")
+    g1 = {"tgId": 1, "testType": "AFT", "kdfConfiguration": {
+        "kdfType": "HKDF", "l": 512, "saltLen": 512, "saltMethod": "default",
+        "fixedInfoPattern": "uPartyInfo||vPartyInfo||l", "fixedInfoEncoding": "concatenation",
+        "hmacAlg": "SHA2-384"}, "zLength": 256, "usesHybridSharedSecret": False,
+        "multiExpansion": False, "tests": []}
+    g2 = {"tgId": 2, "testType": "AFT", "zLength": 256, "usesHybridSharedSecret": False,
+          "multiExpansion": True, "kdfMultiExpansionConfiguration": {
+              "kdfType": "HKDF", "l": 512, "saltLen": 512, "saltMethod": "default", "hmacAlg": "SHA2-384"},
+          "tests": []}
+    for tc in (1, 2):
+        g1["tests"].append({"tcId": tc, "kdfParameter": {"kdfType": "HKDF", "salt": H(bytes(64)), "z": H(rb3(32)), "l": 512},
+                            "fixedInfoPartyU": {"partyId": H(rb3(16))}, "fixedInfoPartyV": {"partyId": H(rb3(16))}})
+        g2["tests"].append({"tcId": tc + 2, "kdfMultiExpansionParameter": {
+            "kdfType": "HKDF", "z": H(rb3(32)), "hmacAlg": "SHA2-384", "salt": H(bytes(64)),
+            "iterationParameters": [{"l": 512, "fixedInfo": H(rb3(16))} for _ in range(3)]}})
+    p["testGroups"] = [g1, g2]
+    write(outdir, "KDA-HKDF-Sp800-56Cr2-kdfType", p,
+          answers(p, lambda g, t: ac.hkdf_answer(g, t) if ac.hkdf_offered(g, t) else None))
+
+
 if __name__ == "__main__":
     out = sys.argv[1]
     sha_sets(out)
@@ -1076,3 +1100,4 @@ if __name__ == "__main__":
     field_layout_sets2(out)
     rfc3686_sets(out)
     sha_mct_sets(out)
+    hkdf_kdftype_sets(out)
