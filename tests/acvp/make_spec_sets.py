@@ -1081,6 +1081,27 @@ def hkdf_kdftype_sets(outdir):
           answers(p, lambda g, t: ac.hkdf_answer(g, t) if ac.hkdf_offered(g, t) else None))
 
 
+def projection_sets(outdir):
+    # The ACVP-AES-GCM set as an internalProjection (the prompt's tests with the answers merged
+    # in, as the ACVP-Server's internalProjection.json files are): its internal-IV encryptions
+    # then hold the server's sample iv beside the prompt's fields, an answer that `fipsmod kat`
+    # must not take for an input.
+    src = os.path.join(outdir, "ACVP-AES-GCM-1.0")
+    prompt = json.load(open(os.path.join(src, "prompt.json")))
+    expected = json.load(open(os.path.join(src, "expectedResults.json")))
+    eb = expected[1]
+    etests = {(g["tgId"], t["tcId"]): t for g in eb["testGroups"] for t in g["tests"]}
+    for g in prompt[1]["testGroups"]:
+        for t in g["tests"]:
+            for k, v in etests.get((g["tgId"], t["tcId"]), {}).items():
+                t.setdefault(k, v)
+    d = os.path.join(outdir, "ACVP-AES-GCM-1.0-internalProjection")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "internalProjection.json"), "w") as f:
+        json.dump(prompt, f, indent=2)
+        f.write("\n")
+
+
 if __name__ == "__main__":
     out = sys.argv[1]
     sha_sets(out)
@@ -1101,3 +1122,4 @@ if __name__ == "__main__":
     rfc3686_sets(out)
     sha_mct_sets(out)
     hkdf_kdftype_sets(out)
+    projection_sets(out)
