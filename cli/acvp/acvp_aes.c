@@ -1,6 +1,15 @@
 /* ACVP-AES-ECB, -CBC and -CTR 1.0 (draft-celi-acvp-symmetric): AFT, MCT (ECB, CBC) and the CTR
  * counter tests (processed as AFTs, symmetric/sections/04-testtypes.adoc). AES-192 is not offered
- * by the module; CTR payloads that are not whole bytes are not served (the API takes bytes). */
+ * by the module; CTR payloads that are not whole bytes are not served (the API takes bytes).
+ *
+ * CTR counter direction and wrap (symmetric/sections/06-test-vectors.adoc, property_grid_prompt_misc;
+ * 05-capabilities.adoc): a CTR group says "incremental" and "overflow" (the registration's
+ * "incrementalCounter" and "overflowCounter"; both spellings are read). The module's counter
+ * only increments (FM_AES_CTR128: the whole block, big-endian, mod 2^128, SP 800-38A B.1), so a
+ * group with a decrementing counter is left out: answering it with the module's counter would
+ * be wrong, and building a decrementing CTR here from ECB would test the runner, not the module.
+ * An overflowing incrementing counter is what FM_AES_CTR128 does: it wraps FF..FF to 00..00.
+ * "performCounterTests": false means the two flags are not used (the 05-capabilities NOTE). */
 #include <stdio.h>
 #include <string.h>
 
@@ -69,6 +78,44 @@ static int mct(kat_ctx *c, int mode, int enc, const kat_bytes *key0, const uint8
   return FM_OK;
 }
 
+/* ctr_advanced_right: fm_aes_ctr advances its counter block by the blocks it used (aes.h);
+ * with FM_AES_CTR128 that is start + ceil(len / 16) mod 2^128 (SP 800-38A B.1, the standard
+ * incrementing function on the whole block). 1 when |after| is that. */
+static int ctr_advanced_right(const uint8_t start[16], const uint8_t after[16], size_t len) {
+  uint8_t want[16];
+  unsigned long long add = (unsigned long long)(len / 16 + (len % 16 != 0));
+  unsigned carry = 0;
+  for (int i = 15; i >= 0; i--) {
+    unsigned s = start[i] + (unsigned)(add & 0xff) + carry;
+    want[i] = (uint8_t)s;
+    carry = s >> 8;
+    add >>= 8;
+  }
+  return memcmp(want, after, 16) == 0;
+}
+
+/* ctr_flag reads one counter flag of group |g| (else of the vector set |set|) under either of
+ * its two names. Returns 0 (set *out), 1 when absent, -1 when malformed or the two names
+ * disagree. */
+static int ctr_flag(kat_ctx *c, json_t *set, json_t *g, const char *name, const char *cap_name,
+                    const char *where, int *out) {
+  json_t *holders[2] = {g, set};
+  for (int h = 0; h < 2; h++) {
+    int a = 0, b = 0;
+    int ra = av_bool_opt(c, holders[h], name, where, &a);
+    int rb = av_bool_opt(c, holders[h], cap_name, where, &b);
+    if (ra < 0 || rb < 0) return -1;
+    if (ra == 0 && rb == 0 && a != b) {
+      return kat_error(c, "%s: %s: \"%s\" and \"%s\" disagree", c->path, where, name, cap_name);
+    }
+    if (ra == 0 || rb == 0) {
+      *out = ra == 0 ? a : b;
+      return 0;
+    }
+  }
+  return 1;
+}
+
 int acvp_aes(kat_ctx *c, json_t *set, json_t *groups, int mode) {
   size_t gi, ti;
   json_t *g, *t;
@@ -100,6 +147,22 @@ int acvp_aes(kat_ctx *c, json_t *set, json_t *groups, int mode) {
           (strcmp(type, "CTR") == 0 && mode == ACVP_CTR))) {
       kat_skip_n(c, n, "test type \"%s\" is not known for this mode", type);
       continue;
+    }
+    if (mode == ACVP_CTR) {
+      int perform = 1, incremental = 1, overflow = 0;
+      if (ctr_flag(c, set, g, "performCounterTests", "performCounterTests", where, &perform) < 0 ||
+          ctr_flag(c, set, g, "incremental", "incrementalCounter", where, &incremental) < 0 ||
+          ctr_flag(c, set, g, "overflow", "overflowCounter", where, &overflow) < 0) {
+        return -1;
+      }
+      if (perform && !incremental) {
+        kat_skip_n(c, n, "CTR group with a decrementing counter (incremental false): the "
+                   "module's counter only increments (FM_AES_CTR128, FM_AES_CTR32)");
+        continue;
+      }
+      /* overflow true: FM_AES_CTR128 wraps the 128-bit counter mod 2^128, as asked; each test
+       * below also checks the counter the module hands back (ctr_advanced_right). */
+      (void)overflow;
     }
     const char *in_name = enc ? "pt" : "ct", *out_name = enc ? "ct" : "pt";
     json_t *rg = ar_group(g);
@@ -151,13 +214,20 @@ int acvp_aes(kat_ctx *c, json_t *set, json_t *groups, int mode) {
           ivb[15] = 1;
           if (rc == FM_OK) ar_hex(rt, "iv", ivb, 16);
         }
+        uint8_t start[16];
+        memcpy(start, ivb, 16);
         if (rc == FM_OK) {
           fm_aes_key ks;
           rc = fm_aes_key_init(&ks, key.p, key.n);
           if (rc == FM_OK) rc = crypt_once(mode, enc, &ks, ivb, in.p, out, len);
           fm_aes_key_wipe(&ks);
         }
-        if (rc == FM_OK) ar_hex(rt, out_name, out, len);
+        if (rc == FM_OK && mode == ACVP_CTR && !ctr_advanced_right(start, ivb, len)) {
+          kat_fail(c, id, "the module's counter did not advance to IV + blocks mod 2^128");
+          ok = 0;
+        } else if (rc == FM_OK) {
+          ar_hex(rt, out_name, out, len);
+        }
       }
       if (rc != FM_OK) {
         kat_fail(c, id, "AES returned %s", fm_strerror(rc));

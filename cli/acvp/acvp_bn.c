@@ -1,29 +1,53 @@
 /* The private exponent of a CRT-form test key (p, q, dmp1, dmq1, iqmp, e without d), which
- * fm_rsa_key_import_private and _nd need: d = e^-1 mod lambda(n), lambda(n) = lcm(p-1, q-1).
+ * fm_rsa_key_import_private and _nd need: d = e^-1 mod lambda(n), lambda(n) = lcm(p-1, q-1)
+ * (FIPS 186-5 5.1: d is the inverse of e modulo lcm(p-1, q-1)), for any size of e.
  * Test-vector arithmetic in the command, outside the module: public test keys only, so it need
- * not be constant time. Limited to e < 2^64 and gcd(p-1, q-1) < 2^64, which lets every step but
- * one multiplication use a one-word divisor:
- *   d = (1 + k * lambda) / e with k = -lambda^-1 mod e  (then e * d = 1 + k * lambda). */
+ * not be constant time (the numbers are wiped before they are freed all the same).
+ *
+ * Variable-width unsigned numbers, 32-bit little-endian limbs:
+ *   g = gcd(p-1, q-1) (Euclid), lambda = (p-1)(q-1) / g,
+ *   d = e^-1 mod lambda by the extended Euclidean algorithm, with the Bezout coefficient kept
+ *   in [0, lambda) (t_{i+1} = t_{i-1} - q_i t_i mod lambda), so no signed numbers are needed.
+ * Division is shift-and-subtract from the aligned top bit: O((bits(a) - bits(b) + 1) * limbs),
+ * cheap for Euclid's mostly small quotients. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/acvp/acvp_bn.h"
 
-typedef unsigned __int128 u128;
-
 typedef struct {
-  uint32_t *w; /* little-endian limbs */
-  size_t n;
+  uint32_t *w; /* little-endian limbs, w[0..cap) allocated, w[n..cap) zero */
+  size_t n;    /* used limbs, at least 1; trimmed: w[n-1] != 0 unless the number is 0 */
+  size_t cap;
 } bn;
 
-static int bn_alloc(bn *a, size_t n) {
-  a->w = calloc(n ? n : 1, sizeof(uint32_t));
-  a->n = n ? n : 1;
+static void bn_free(bn *a) {
+  if (a->w) {
+    volatile uint32_t *v = a->w;
+    for (size_t i = 0; i < a->cap; i++) v[i] = 0;
+  }
+  free(a->w);
+  a->w = NULL;
+  a->n = a->cap = 0;
+}
+
+static int bn_alloc(bn *a, size_t cap) {
+  a->cap = cap ? cap : 1;
+  a->w = calloc(a->cap, sizeof(uint32_t));
+  a->n = 1;
   return a->w ? 0 : -1;
 }
 
 static void bn_trim(bn *a) {
   while (a->n > 1 && a->w[a->n - 1] == 0) a->n--;
+}
+
+/* bn_copy: r = a, r allocated with room for |cap| limbs (at least a->n). */
+static int bn_copy(bn *r, const bn *a, size_t cap) {
+  if (bn_alloc(r, cap > a->n ? cap : a->n) < 0) return -1;
+  memcpy(r->w, a->w, a->n * sizeof(uint32_t));
+  r->n = a->n;
+  return 0;
 }
 
 static int bn_from_bytes(bn *a, const uint8_t *p, size_t len) {
@@ -32,11 +56,20 @@ static int bn_from_bytes(bn *a, const uint8_t *p, size_t len) {
     size_t bit = (len - 1 - i) * 8;
     a->w[bit / 32] |= (uint32_t)p[i] << (bit % 32);
   }
+  a->n = a->cap;
   bn_trim(a);
   return 0;
 }
 
 static int bn_is_zero(const bn *a) { return a->n == 1 && a->w[0] == 0; }
+static int bn_is_one(const bn *a) { return a->n == 1 && a->w[0] == 1; }
+
+static size_t bn_bits(const bn *a) {
+  if (bn_is_zero(a)) return 0;
+  size_t bits = (a->n - 1) * 32;
+  for (uint32_t top = a->w[a->n - 1]; top; top >>= 1) bits++;
+  return bits;
+}
 
 static int bn_cmp(const bn *a, const bn *b) {
   if (a->n != b->n) return a->n < b->n ? -1 : 1;
@@ -57,11 +90,36 @@ static void bn_sub(bn *a, const bn *b) {
   bn_trim(a);
 }
 
+/* a += b; a->cap must exceed max(a->n, b->n) */
+static void bn_add(bn *a, const bn *b) {
+  size_t n = a->n > b->n ? a->n : b->n;
+  uint64_t carry = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint64_t x = (uint64_t)a->w[i] + (i < b->n ? b->w[i] : 0) + carry;
+    a->w[i] = (uint32_t)x;
+    carry = x >> 32;
+  }
+  a->w[n] = (uint32_t)carry;
+  a->n = n + 1;
+  bn_trim(a);
+}
+
 static void bn_sub1(bn *a) {
   for (size_t i = 0; i < a->n; i++) {
     if (a->w[i]-- != 0) break;
   }
   bn_trim(a);
+}
+
+/* a <<= 1; a->cap must exceed a->n */
+static void bn_shl1(bn *a) {
+  uint32_t carry = 0;
+  for (size_t i = 0; i < a->n; i++) {
+    uint32_t x = a->w[i];
+    a->w[i] = x << 1 | carry;
+    carry = x >> 31;
+  }
+  if (carry) a->w[a->n++] = carry;
 }
 
 static void bn_shr1(bn *a) {
@@ -71,8 +129,9 @@ static void bn_shr1(bn *a) {
   bn_trim(a);
 }
 
+/* r = a * b (r a new number) */
 static int bn_mul(bn *r, const bn *a, const bn *b) {
-  if (bn_alloc(r, a->n + b->n) < 0) return -1;
+  if (bn_alloc(r, a->n + b->n + 1) < 0) return -1;
   for (size_t i = 0; i < a->n; i++) {
     uint64_t carry = 0;
     for (size_t j = 0; j < b->n; j++) {
@@ -82,143 +141,155 @@ static int bn_mul(bn *r, const bn *a, const bn *b) {
     }
     r->w[i + b->n] = (uint32_t)carry;
   }
+  r->n = a->n + b->n;
   bn_trim(r);
   return 0;
 }
 
-/* a = a * m + add (a has a spare limb pair allocated by the caller) */
-static void bn_mul_add_u64(bn *a, uint64_t m, uint64_t add, size_t cap) {
-  u128 carry = add;
-  size_t i;
-  for (i = 0; i < a->n; i++) {
-    u128 t = (u128)a->w[i] * m + carry;
-    a->w[i] = (uint32_t)t;
-    carry = t >> 32;
+/* bn_divmod: q = a / b and r = a mod b (both new numbers; q may be NULL), b != 0. Shift and
+ * subtract from b aligned with a's top bit. */
+static int bn_divmod(bn *q, bn *r, const bn *a, const bn *b) {
+  size_t ab = bn_bits(a), bb = bn_bits(b);
+  size_t shift = ab > bb ? ab - bb : 0;
+  bn s = {0};
+  if (bn_copy(r, a, a->n + 1) < 0) return -1;
+  if (q != NULL && bn_alloc(q, shift / 32 + 2) < 0) {
+    bn_free(r);
+    return -1;
   }
-  while (carry && i < cap) {
-    a->w[i++] = (uint32_t)carry;
-    carry >>= 32;
+  if (ab < bb) return 0; /* q = 0, r = a */
+  if (bn_copy(&s, b, a->n + 2) < 0) {
+    bn_free(r);
+    if (q) bn_free(q);
+    return -1;
   }
-  a->n = i;
-  bn_trim(a);
-}
-
-/* a /= d; returns the remainder */
-static uint64_t bn_div_u64(bn *a, uint64_t d) {
-  u128 rem = 0;
-  for (size_t i = a->n; i-- > 0;) {
-    u128 cur = rem << 32 | a->w[i];
-    a->w[i] = (uint32_t)(cur / d);
-    rem = cur % d;
-  }
-  bn_trim(a);
-  return (uint64_t)rem;
-}
-
-static uint64_t bn_mod_u64(const bn *a, uint64_t d) {
-  u128 rem = 0;
-  for (size_t i = a->n; i-- > 0;) rem = (rem << 32 | a->w[i]) % d;
-  return (uint64_t)rem;
-}
-
-/* gcd by the binary method; returns it when it fits in 64 bits, else 0 */
-static uint64_t bn_gcd_u64(const bn *x, const bn *y) {
-  bn a, b;
-  if (bn_alloc(&a, x->n) < 0 || bn_alloc(&b, y->n) < 0) {
-    free(a.w);
-    return 0;
-  }
-  memcpy(a.w, x->w, x->n * 4);
-  memcpy(b.w, y->w, y->n * 4);
-  unsigned shift = 0;
-  while (!bn_is_zero(&a) && !bn_is_zero(&b) && !(a.w[0] & 1) && !(b.w[0] & 1)) {
-    bn_shr1(&a);
-    bn_shr1(&b);
-    shift++;
-  }
-  while (!bn_is_zero(&a)) {
-    while (!(a.w[0] & 1)) bn_shr1(&a);
-    while (!(b.w[0] & 1)) bn_shr1(&b);
-    if (bn_cmp(&a, &b) >= 0) {
-      bn_sub(&a, &b);
-    } else {
-      bn_sub(&b, &a);
+  for (size_t i = 0; i < shift; i++) bn_shl1(&s);
+  for (size_t i = shift + 1; i-- > 0;) {
+    if (bn_cmp(r, &s) >= 0) {
+      bn_sub(r, &s);
+      if (q) q->w[i / 32] |= (uint32_t)1 << (i % 32);
     }
+    bn_shr1(&s);
   }
-  uint64_t g = 0;
-  if (b.n <= 2 && shift < 64) {
-    g = ((uint64_t)(b.n > 1 ? b.w[1] : 0) << 32 | b.w[0]);
-    if (shift && (g >> (64 - shift)) != 0) g = 0;
-    else g <<= shift;
+  if (q) {
+    q->n = q->cap;
+    bn_trim(q);
   }
-  free(a.w);
-  free(b.w);
-  return g;
+  bn_free(&s);
+  return 0;
 }
 
-/* inverse of a mod m (m < 2^64, gcd 1), or 0 */
-static uint64_t inv_u64(uint64_t a, uint64_t m) {
-  __int128 t = 0, nt = 1;
-  u128 r = m, nr = a % m;
-  while (nr != 0) {
-    u128 q = r / nr, tmp = r - q * nr;
-    __int128 tt = t - (__int128)q * nt;
-    t = nt;
-    nt = tt;
-    r = nr;
-    nr = tmp;
+/* bn_mod_inplace: a = a mod m */
+static int bn_mod_inplace(bn *a, const bn *m) {
+  bn r = {0};
+  if (bn_divmod(NULL, &r, a, m) < 0) return -1;
+  bn_free(a);
+  *a = r;
+  return 0;
+}
+
+/* g = gcd(x, y) (Euclid), a new number */
+static int bn_gcd(bn *g, const bn *x, const bn *y) {
+  bn a = {0}, b = {0}, r = {0};
+  if (bn_copy(&a, x, x->n) < 0 || bn_copy(&b, y, y->n) < 0) goto fail;
+  while (!bn_is_zero(&b)) {
+    if (bn_divmod(NULL, &r, &a, &b) < 0) goto fail;
+    bn_free(&a);
+    a = b;
+    b = r;
+    r = (bn){0};
   }
-  if (r != 1) return 0;
-  if (t < 0) t += m;
-  return (uint64_t)t;
+  bn_free(&b);
+  *g = a;
+  return 0;
+fail:
+  bn_free(&a);
+  bn_free(&b);
+  return -1;
+}
+
+/* bn_inverse: x = a^-1 mod m (a new number) by the extended Euclidean algorithm with the
+ * coefficient of a kept modulo m; 1 when gcd(a, m) != 1, -1 when out of memory. m > 1. */
+static int bn_inverse(bn *x, const bn *a, const bn *m) {
+  bn r0 = {0}, r1 = {0}, t0 = {0}, t1 = {0}, q = {0}, r2 = {0}, qt = {0};
+  int rc = -1;
+  if (bn_copy(&r0, m, m->n) < 0 || bn_copy(&r1, a, a->n) < 0 || bn_mod_inplace(&r1, m) < 0 ||
+      bn_alloc(&t0, m->n + 2) < 0 || bn_alloc(&t1, m->n + 2) < 0) {
+    goto out;
+  }
+  t1.w[0] = 1; /* invariants: r0 = t0 a (mod m), r1 = t1 a (mod m) */
+  while (!bn_is_zero(&r1)) {
+    if (bn_divmod(&q, &r2, &r0, &r1) < 0 || bn_mul(&qt, &q, &t1) < 0 ||
+        bn_mod_inplace(&qt, m) < 0) {
+      goto out;
+    }
+    /* t2 = t0 - q t1 mod m, in [0, m) */
+    if (bn_cmp(&t0, &qt) < 0) bn_add(&t0, m);
+    bn_sub(&t0, &qt);
+    bn_free(&q);
+    bn_free(&qt);
+    bn_free(&r0);
+    r0 = r1;
+    r1 = r2;
+    r2 = (bn){0};
+    bn tmp = t0; /* (t0, t1) = (t1, t2) */
+    t0 = t1;
+    t1 = tmp;
+  }
+  if (!bn_is_one(&r0)) {
+    rc = 1;
+    goto out;
+  }
+  *x = t0;
+  t0 = (bn){0};
+  rc = 0;
+out:
+  bn_free(&r0);
+  bn_free(&r1);
+  bn_free(&r2);
+  bn_free(&t0);
+  bn_free(&t1);
+  bn_free(&q);
+  bn_free(&qt);
+  return rc;
 }
 
 int acvp_rsa_private_exponent(const uint8_t *e, size_t e_len, const uint8_t *p, size_t p_len,
                               const uint8_t *q, size_t q_len, uint8_t *d, size_t d_cap,
                               size_t *d_len) {
-  while (e_len > 0 && e[0] == 0) {
-    e++;
-    e_len--;
-  }
-  if (e_len == 0 || e_len > 8 || d_cap == 0) return -1;
-  uint64_t ev = 0;
-  for (size_t i = 0; i < e_len; i++) ev = ev << 8 | e[i];
-  if (ev < 3 || !(ev & 1)) return -1;
-  bn pm = {0}, qm = {0}, lam = {0};
+  bn ev = {0}, pm = {0}, qm = {0}, g = {0}, prod = {0}, lam = {0}, dv = {0};
   int rc = -1;
-  if (bn_from_bytes(&pm, p, p_len) < 0 || bn_from_bytes(&qm, q, q_len) < 0) goto out;
-  if (bn_is_zero(&pm) || bn_is_zero(&qm)) goto out;
+  if (d_cap == 0 || bn_from_bytes(&ev, e, e_len) < 0 || bn_from_bytes(&pm, p, p_len) < 0 ||
+      bn_from_bytes(&qm, q, q_len) < 0) {
+    goto out;
+  }
+  /* e odd and at least 3; p, q at least 3 (so p-1, q-1 are not 0). */
+  if (bn_bits(&ev) < 2 || !(ev.w[0] & 1) || bn_bits(&pm) < 2 || bn_bits(&qm) < 2) goto out;
   bn_sub1(&pm);
   bn_sub1(&qm);
-  uint64_t g = bn_gcd_u64(&pm, &qm);
-  if (g == 0 || bn_mul(&lam, &pm, &qm) < 0) goto out;
-  if (bn_div_u64(&lam, g) != 0) goto out;
-  uint64_t lmod = bn_mod_u64(&lam, ev);
-  uint64_t inv = inv_u64(lmod, ev);
-  if (inv == 0) goto out;
-  uint64_t k = inv == 0 ? 0 : ev - inv; /* k * lambda = -1 mod e */
-  /* room for lambda * k + 1 */
-  size_t cap = lam.n + 3;
-  uint32_t *w = realloc(lam.w, cap * sizeof(uint32_t));
-  if (w == NULL) goto out;
-  lam.w = w;
-  memset(lam.w + lam.n, 0, (cap - lam.n) * sizeof(uint32_t));
-  bn_mul_add_u64(&lam, k, 1, cap);
-  if (bn_div_u64(&lam, ev) != 0) goto out;
-  size_t bytes = lam.n * 4;
-  while (bytes > 1 && ((lam.w[(bytes - 1) / 4] >> (((bytes - 1) % 4) * 8)) & 0xff) == 0) bytes--;
+  /* lambda(n) = lcm(p-1, q-1) = (p-1)(q-1) / gcd(p-1, q-1) */
+  if (bn_gcd(&g, &pm, &qm) < 0 || bn_mul(&prod, &pm, &qm) < 0) goto out;
+  bn rem = {0};
+  if (bn_divmod(&lam, &rem, &prod, &g) < 0) goto out;
+  int exact = bn_is_zero(&rem);
+  bn_free(&rem);
+  if (!exact || bn_bits(&lam) < 2) goto out;
+  if (bn_inverse(&dv, &ev, &lam) != 0) goto out; /* gcd(e, lambda) != 1: no d */
+  size_t bytes = (bn_bits(&dv) + 7) / 8;
+  if (bytes == 0) bytes = 1;
   if (bytes > d_cap) goto out;
   for (size_t i = 0; i < bytes; i++) {
-    d[bytes - 1 - i] = (uint8_t)(lam.w[i / 4] >> ((i % 4) * 8));
+    d[bytes - 1 - i] = (uint8_t)(dv.w[i / 4] >> ((i % 4) * 8));
   }
   *d_len = bytes;
   rc = 0;
 out:
-  if (pm.w) memset(pm.w, 0, pm.n * 4);
-  if (qm.w) memset(qm.w, 0, qm.n * 4);
-  if (lam.w) memset(lam.w, 0, lam.n * 4);
-  free(pm.w);
-  free(qm.w);
-  free(lam.w);
+  bn_free(&ev);
+  bn_free(&pm);
+  bn_free(&qm);
+  bn_free(&g);
+  bn_free(&prod);
+  bn_free(&lam);
+  bn_free(&dv);
   return rc;
 }

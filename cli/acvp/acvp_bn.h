@@ -1,7 +1,9 @@
-/* acvp_rsa_private_exponent computes d = e^-1 mod lcm(p-1, q-1) for a test key given in CRT
- * form without d (ACVP signaturePrimitive 2.0 and decryptionPrimitive Sp800-56Br2 "crt" keys).
- * Needs e < 2^64 and gcd(p-1, q-1) < 2^64. Writes d (minimal big-endian) and returns 0, or -1
- * when the inputs are out of that range or inconsistent. Not constant time: public test keys. */
+/* acvp_rsa_private_exponent computes d = e^-1 mod lcm(p-1, q-1) (FIPS 186-5 5.1) for a test
+ * key given in CRT form without d (ACVP signaturePrimitive 2.0 and decryptionPrimitive
+ * Sp800-56Br2 "crt" keys), for an odd e >= 3 of any size. Writes d (minimal big-endian, at most
+ * d_cap bytes) and returns 0, or -1 when the inputs are inconsistent (e even, gcd(e, lambda)
+ * != 1, p or q below 3), d does not fit, or memory runs out. Not constant time: public test
+ * keys; every intermediate is wiped before it is freed. */
 #ifndef FIPSMOD_CLI_ACVP_BN_H
 #define FIPSMOD_CLI_ACVP_BN_H
 

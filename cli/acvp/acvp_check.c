@@ -42,9 +42,12 @@ int acvp_has_answers(json_t *set) {
   json_array_foreach(json_object_get(set, "testGroups"), gi, g) {
     json_array_foreach(json_object_get(g, "tests"), ti, t) {
       if (has_any(t, answers)) return 1;
-      /* KDA: dkm is an answer in AFT groups; a VAL prompt carries it as its input. */
+      /* KDA: dkm (dkms, multi-expansion) is an answer in AFT groups; a VAL prompt carries it
+       * as its input. */
       const char *type = json_string_value(json_object_get(g, "testType"));
-      if (type && strcmp(type, "AFT") == 0 && json_object_get(t, "dkm")) return 1;
+      if (type && strcmp(type, "AFT") == 0 && (json_object_get(t, "dkm") || json_object_get(t, "dkms"))) {
+        return 1;
+      }
       if (json_object_get(t, "pt") && json_object_get(t, "ct")) return 1;
       if (json_object_get(t, "tag") && (json_object_get(t, "pt") || json_object_get(t, "ct")) &&
           (json_object_get(t, "plainText") || json_object_get(t, "cipherText"))) {
@@ -231,7 +234,7 @@ int acvp_check(kat_ctx *c, json_t *set, json_t *resp, json_t *expected) {
   const char *mode = json_string_value(json_object_get(set, "mode"));
   int is_ctr = alg && strcmp(alg, "ACVP-AES-CTR") == 0;
   int is_gcm = alg && strcmp(alg, "ACVP-AES-GCM") == 0;
-  int is_kdf = alg && strcmp(alg, "KDF") == 0;
+  int is_kdf = alg && (strcmp(alg, "KDF") == 0 || strcmp(alg, "counterMode") == 0);
   int rsa_chosen = alg && strcmp(alg, "RSA") == 0 && mode != NULL &&
                    (strcmp(mode, "keyGen") == 0 || strcmp(mode, "sigGen") == 0 ||
                     (strcasecmp(mode, "decryptionPrimitive") == 0 &&
@@ -292,7 +295,13 @@ int acvp_check(kat_ctx *c, json_t *set, json_t *resp, json_t *expected) {
         kat_arena_reset(c);
         continue;
       }
-      if (is_gcm && json_object_get(t, "iv") && pt && !json_object_get(pt, "iv")) {
+      /* GCM internal IVs: the response's iv is the module's own. In an internalProjection the
+       * test also holds the server's sample iv (an answer, not an input), so the group's ivGen
+       * decides, not the iv's presence in the test. */
+      const char *ivgen = json_string_value(json_object_get(pg, "ivGen"));
+      const char *dir = json_string_value(json_object_get(pg, "direction"));
+      int gcm_internal = ivgen && dir && strcmp(ivgen, "internal") == 0 && strcmp(dir, "encrypt") == 0;
+      if (is_gcm && json_object_get(t, "iv") && pt && (gcm_internal || !json_object_get(pt, "iv"))) {
         if (check_gcm_iv(c, pt, t, id) < 0) {
           rc = -1;
           break;

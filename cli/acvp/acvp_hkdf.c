@@ -1,8 +1,19 @@
 /* KDA HKDF Sp800-56Cr1 and Sp800-56Cr2 (draft-hammett-acvp-kas-kdf-hkdf): AFT (the module
- * derives dkm) and VAL (the module derives and compares with the prompt's dkm: testPassed), for
- * single-expansion groups with HMAC-SHA2-256/384/512 and the "concatenation" fixedInfo
- * encoding. Cr2 hybrid shared secrets use Z' = Z || T (SP 800-56Cr2 2, 4). Multi-expansion
- * groups, other HMACs and lengths that are not whole bytes are left out with a reason. */
+ * derives dkm) and VAL (the module derives and compares with the prompt's dkm: testPassed),
+ * with HMAC-SHA2-256/384/512 and the "concatenation" fixedInfo encoding. Cr2 hybrid shared
+ * secrets use Z' = Z || T (SP 800-56Cr2 2, 4). Other HMACs and lengths that are not whole
+ * bytes are left out with a reason.
+ *
+ * Cr2 multi-expansion groups ("multiExpansion": true; hkdf/sections/06-test-vectors.adoc,
+ * kdfmulticonfig, kdfMultiExpansionParameter, iterationParameters; 07-responses.adoc): the group
+ * gives kdfMultiExpansionConfiguration {kdfType, l, saltLen, saltMethod, hmacAlg} and no
+ * fixedInfoPattern; each test gives kdfMultiExpansionParameter {salt, z, t, hmacAlg,
+ * iterationParameters: [{l, fixedInfo}]}, the fixedInfo already built by the server. The
+ * module extracts once (fm_hkdf_extract: PRK = HMAC(salt, Z [|| T]), SP 800-56Cr2 5.1) and
+ * expands once per entry (fm_hkdf_expand with that entry's fixedInfo and l, 5.2). AFT answers
+ * "dkms", the derived keys in the order of iterationParameters; VAL compares with the prompt's
+ * "dkms" and answers testPassed, true only when every entry matches and the counts agree (the
+ * spec gives one verdict per test). */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -15,6 +26,11 @@ static fm_hash_alg hash_of(const char *name) {
   if (strcmp(name, "SHA2-384") == 0) return FM_HASH_SHA384;
   if (strcmp(name, "SHA2-512") == 0) return FM_HASH_SHA512;
   return (fm_hash_alg)0;
+}
+
+static void wipe(void *p, size_t n) {
+  volatile uint8_t *v = p;
+  while (n--) *v++ = 0;
 }
 
 /* The most fixedInfo a test builds: party infos, context, label, algorithmId and literals. */
@@ -60,8 +76,16 @@ static int fixed_info(kat_ctx *c, const char *pattern, json_t *t, json_t *kp, lo
     if (strncmp(tok, "literal[", 8) == 0 && tok[n - 1] == ']') {
       tok[n - 1] = '\0';
       kat_bytes lit;
-      if (kat_hex_decode(c, tok + 8, 0, &lit) < 0) {
+      if (kat_hex_decode(c, tok + 8, 1, &lit) < 0) {
         return kat_error(c, "%s: %s: literal is not hex", c->path, id);
+      }
+      if (strlen(tok + 8) % 2 != 0) {
+        /* The spec's own example, literal[123456789CAFECAFE] (hkdf/sections/05-capabilities,
+         * fixedinfopatcon), has 17 digits: a fixedInfo that is not whole bytes, which the
+         * module (byte strings) cannot take. */
+        snprintf(why, why_cap, "fixedInfoPattern literal of an odd number of hex digits: "
+                 "fixedInfo is not whole bytes");
+        return 1;
       }
       rc = put(buf, len, lit.p, lit.n);
     } else if (strcmp(tok, "uPartyInfo") == 0) {
@@ -91,6 +115,154 @@ static int fixed_info(kat_ctx *c, const char *pattern, json_t *t, json_t *kp, lo
   return 0;
 }
 
+/* multi_group answers one multi-expansion group (see the head of the file). Returns 0, or -1
+ * when malformed. */
+static int multi_group(kat_ctx *c, json_t *g, json_t *tests, int val, int hybrid,
+                       const char *where, json_t *groups) {
+  long n = (long)json_array_size(tests);
+  json_t *cfg = json_object_get(g, "kdfMultiExpansionConfiguration");
+  const char *hname, *kdf_type = NULL;
+  if (!json_is_object(cfg)) {
+    return kat_error(c, "%s: %s: a multi-expansion group without kdfMultiExpansionConfiguration",
+                     c->path, where);
+  }
+  if (kj_str(c, cfg, "hmacAlg", where, &hname) < 0 ||
+      av_str_opt(c, cfg, "kdfType", where, &kdf_type) < 0) {
+    return -1;
+  }
+  if (kdf_type != NULL && strcasecmp(kdf_type, "hkdf") != 0) {
+    kat_skip_n(c, n, "KDA kdfType \"%s\" is not HKDF", kdf_type);
+    return 0;
+  }
+  fm_hash_alg alg = hash_of(hname);
+  if (alg == 0) {
+    kat_skip_n(c, n, "KDA HKDF with HMAC-%s: the module offers HMAC-SHA2-256/384/512", hname);
+    return 0;
+  }
+  size_t ti, ii;
+  json_t *t, *it;
+  char id[96];
+  json_t *rg = ar_group(g);
+  json_array_foreach(tests, ti, t) {
+    kj_test_id(g, t, id, sizeof(id));
+    json_t *kp = json_object_get(t, "kdfMultiExpansionParameter");
+    json_t *iters = json_is_object(kp) ? kj_array(c, kp, "iterationParameters", id) : NULL;
+    json_t *want = NULL;
+    const char *th = NULL;
+    kat_bytes salt, z, aux = {0};
+    if (!json_is_object(kp)) {
+      json_decref(rg);
+      return kat_error(c, "%s: %s: kdfMultiExpansionParameter is missing", c->path, id);
+    }
+    if (iters == NULL || kj_hex_opt(c, kp, "salt", id, &salt) < 0 || kj_hex(c, kp, "z", id, &z) < 0 ||
+        (hybrid && kj_hex(c, kp, "t", id, &aux) < 0) || av_str_opt(c, kp, "hmacAlg", id, &th) < 0 ||
+        (val && (want = kj_array(c, t, "dkms", id)) == NULL)) {
+      json_decref(rg);
+      return -1;
+    }
+    if (th != NULL && strcmp(th, hname) != 0) {
+      json_decref(rg);
+      return kat_error(c, "%s: %s: hmacAlg %s differs from the group's %s", c->path, id, th, hname);
+    }
+    if (json_array_size(iters) == 0) {
+      json_decref(rg);
+      return kat_error(c, "%s: %s: iterationParameters is empty", c->path, id);
+    }
+    if (salt.p == NULL) salt.n = 0;
+    /* Every entry is read before the module runs: a malformed one fails the file, an entry
+     * of l that is not whole bytes leaves the test out. */
+    int whole = 1;
+    json_array_foreach(iters, ii, it) {
+      long long l_bits;
+      kat_bytes fi;
+      if (av_int(c, it, "l", id, &l_bits) < 0 || kj_hex_opt(c, it, "fixedInfo", id, &fi) < 0) {
+        json_decref(rg);
+        return -1;
+      }
+      if (l_bits <= 0 || l_bits > (1LL << 20)) {
+        json_decref(rg);
+        return kat_error(c, "%s: %s: iterationParameters[%zu] l %lld", c->path, id, ii, l_bits);
+      }
+      if (l_bits % 8 != 0) whole = 0;
+    }
+    if (!whole) {
+      kat_skip(c, "KDA HKDF multi-expansion entry with l not whole bytes: the module derives "
+               "whole bytes");
+      ar_progress_tick(c);
+      kat_arena_reset(c);
+      continue;
+    }
+    uint8_t *zz = kat_alloc(c, z.n + aux.n);
+    if (zz == NULL) {
+      json_decref(rg);
+      return -1;
+    }
+    memcpy(zz, z.p, z.n);
+    if (aux.n) memcpy(zz + z.n, aux.p, aux.n);
+    /* SP 800-56Cr2 5.1: one randomness extraction for the test, Z' = Z || T when hybrid. */
+    uint8_t prk[FM_MAX_DIGEST_LEN];
+    size_t hlen = alg == FM_HASH_SHA256 ? 32 : alg == FM_HASH_SHA384 ? 48 : 64;
+    int rc = fm_hkdf_extract(alg, salt.p, salt.n, zz, z.n + aux.n, prk, sizeof(prk));
+    json_t *dkms = json_array();
+    int passed = val ? json_array_size(want) == json_array_size(iters) : 1, bad = 0;
+    json_array_foreach(iters, ii, it) {
+      if (rc != FM_OK) break;
+      long long l_bits = 0;
+      kat_bytes fi, w = {0};
+      (void)!av_int(c, it, "l", id, &l_bits); /* read and checked above */
+      (void)!kj_hex_opt(c, it, "fixedInfo", id, &fi);
+      if (fi.p == NULL) fi.n = 0;
+      size_t len = (size_t)(l_bits / 8);
+      uint8_t *out = kat_alloc(c, len);
+      if (out == NULL) {
+        bad = 1;
+        break;
+      }
+      /* SP 800-56Cr2 5.2: the expansion of this entry, with its own FixedInfo and L. */
+      rc = fm_hkdf_expand(alg, prk, hlen, fi.p, fi.n, out, len);
+      if (rc != FM_OK) break;
+      if (val) {
+        json_t *wv = json_array_get(want, ii);
+        if (wv == NULL) continue; /* fewer expected keys than entries: passed is already 0 */
+        if (!json_is_string(wv) || kat_hex_decode(c, json_string_value(wv), 0, &w) < 0) {
+          if (!c->report->error) kat_error(c, "%s: %s: dkms[%zu] is not hex", c->path, id, ii);
+          bad = 1;
+          break;
+        }
+        if (w.n != len || memcmp(w.p, out, len) != 0) passed = 0;
+      } else {
+        json_t *o = json_object();
+        ar_hex(o, "dkm", out, len);
+        json_array_append(dkms, json_object_get(o, "dkm"));
+        json_decref(o);
+      }
+    }
+    wipe(prk, sizeof(prk));
+    if (bad) {
+      json_decref(dkms);
+      json_decref(rg);
+      return -1;
+    }
+    if (rc == FM_OK) {
+      json_t *rt = ar_test(t);
+      if (val) {
+        json_object_set_new(rt, "testPassed", json_boolean(passed));
+        json_decref(dkms);
+      } else {
+        json_object_set_new(rt, "dkms", dkms);
+      }
+      ar_add_test(c, rg, rt);
+    } else {
+      json_decref(dkms);
+      kat_fail(c, id, "HKDF multi-expansion returned %s", fm_strerror(rc));
+    }
+    ar_progress_tick(c);
+    kat_arena_reset(c);
+  }
+  ar_add_group(groups, rg);
+  return 0;
+}
+
 int acvp_hkdf(kat_ctx *c, json_t *set, json_t *groups, const char *revision) {
   int cr2 = strcasecmp(revision, "Sp800-56Cr2") == 0;
   size_t gi, ti;
@@ -113,13 +285,13 @@ int acvp_hkdf(kat_ctx *c, json_t *set, json_t *groups, const char *revision) {
       kat_skip_n(c, n, "KDA HKDF test type \"%s\" is not known", type);
       continue;
     }
-    if (multi) {
-      kat_skip_n(c, n, "KDA HKDF multi-expansion groups are not answered by the runner");
-      continue;
+    if ((hybrid || multi) && !cr2) {
+      return kat_error(c, "%s: %s: %s is only defined for Sp800-56Cr2", c->path, where,
+                       hybrid ? "a hybrid shared secret" : "multi-expansion");
     }
-    if (hybrid && !cr2) {
-      return kat_error(c, "%s: %s: a hybrid shared secret is only defined for Sp800-56Cr2",
-                       c->path, where);
+    if (multi) {
+      if (multi_group(c, g, tests, val, hybrid, where, groups) < 0) return -1;
+      continue;
     }
     json_t *cfg = json_object_get(g, "kdfConfiguration");
     const char *hname, *pattern, *encoding = NULL, *kdf_type = NULL;
@@ -134,7 +306,8 @@ int acvp_hkdf(kat_ctx *c, json_t *set, json_t *groups, const char *revision) {
       return -1;
     }
     fm_hash_alg alg = hash_of(hname);
-    if (kdf_type != NULL && strcmp(kdf_type, "hkdf") != 0) {
+    /* "hkdf" in the examples, "HKDF" in the kdfConfiguration table (06-test-vectors.adoc). */
+    if (kdf_type != NULL && strcasecmp(kdf_type, "hkdf") != 0) {
       kat_skip_n(c, n, "KDA kdfType \"%s\" is not HKDF", kdf_type);
       continue;
     }
@@ -142,7 +315,7 @@ int acvp_hkdf(kat_ctx *c, json_t *set, json_t *groups, const char *revision) {
       kat_skip_n(c, n, "KDA HKDF with HMAC-%s: the module offers HMAC-SHA2-256/384/512", hname);
       continue;
     }
-    if (encoding != NULL && strcmp(encoding, "concatenation") != 0) {
+    if (encoding != NULL && strcasecmp(encoding, "concatenation") != 0) {
       kat_skip_n(c, n, "fixedInfoEncoding \"%s\": the runner builds concatenation", encoding);
       continue;
     }

@@ -3,7 +3,8 @@
 #   -DEXPECTED=<expectedResults.json or empty> -DOUT=<response path> [-DEXPECT_RC=<status>]
 #   [-DEXPECT_REGEX=<regex on stderr>] [-DCORRUPT=1: change one answer digit before checking,
 #   and require the checker to fail; -DCORRUPT_FIELD=<name>: the first value of that field, a
-#   hex digit, or for testPassed the boolean turned] [-DDROP=1: remove one answered test,
+#   hex digit, or for testPassed the boolean turned, or for NAME[] the first digit of the array
+#   NAME's first string] [-DDROP=1: remove one answered test,
 #   likewise]
 cmake_minimum_required(VERSION 3.20)
 if(NOT DEFINED EXPECT_RC)
@@ -32,6 +33,30 @@ if(CORRUPT AND CORRUPT_FIELD STREQUAL "testPassed")
   math(EXPR tail_at "${at} + 19")
   string(SUBSTRING "${content}" ${tail_at} -1 tail)
   file(WRITE "${OUT}" "${head}\"testPassed\": true${tail}")
+elseif(CORRUPT AND CORRUPT_FIELD MATCHES "^(.+)\\[\\]$")
+  # NAME[]: the first digit of the first string in the array field NAME (KDA multi-expansion
+  # "dkms")
+  set(name "${CMAKE_MATCH_1}")
+  file(READ "${OUT}" content)
+  string(FIND "${content}" "\"${name}\": [" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "nothing to corrupt in ${OUT}")
+  endif()
+  string(LENGTH "\"${name}\": [" ml)
+  math(EXPR after "${at} + ${ml}")
+  string(SUBSTRING "${content}" ${after} -1 rest)
+  string(FIND "${rest}" "\"" q)
+  math(EXPR digit_at "${after} + ${q} + 1")
+  string(SUBSTRING "${content}" ${digit_at} 1 digit)
+  if(digit STREQUAL "0")
+    set(new "1")
+  else()
+    set(new "0")
+  endif()
+  string(SUBSTRING "${content}" 0 ${digit_at} head)
+  math(EXPR tail_at "${digit_at} + 1")
+  string(SUBSTRING "${content}" ${tail_at} -1 tail)
+  file(WRITE "${OUT}" "${head}${new}${tail}")
 elseif(CORRUPT)
   file(READ "${OUT}" content)
   if(NOT DEFINED CORRUPT_FIELD)
