@@ -874,8 +874,10 @@ def main(argv):
                                 fails += 1
                                 if c < n:
                                     fail(where, "failure forced with a modulus above the ciphertext")
-                        if fails != min(as_int(g.get("totalFailingTests"), 0), len(cts)):
-                            fail(where, f"{fails} failures, the group asks {g.get('totalFailingTests')}")
+                        # The spec's name, or the one NIST's server writes.
+                        asked = first(g, "totalFailingTests", "totalFailingCases")
+                        if fails != min(as_int(asked, 0), len(cts)):
+                            fail(where, f"{fails} failures, the group asks {asked}")
             if offered and rt is None:
                 fail(where, "offered by the module but not answered")
                 continue
