@@ -184,6 +184,22 @@ static bool ctr_len_ok(fm_aes_ctr_width width, const uint8_t *counter, size_t bu
   return ctr32_room_ok(counter, buffered != 0, (uint64_t)(rest / 16) + (rest % 16 != 0));
 }
 
+/* stack_wipe_after ends a service whose kernels spilled secrets to their frames (|spilled|, or
+ * always on the bitsliced path, which keeps its state words in C locals the compiler spills):
+ * one wipe of the stack below the service's frame (internal.h, AES_BULK_STACK_WIPE). Inlined, so
+ * that the wipe lies below the service itself. Which kernels spill was measured with objdump and
+ * test_aes_stack (internal.h, aes_ni_bulk_spills and AES_STACK_WIPE_MIN_BLOCKS). */
+static inline __attribute__((always_inline)) void stack_wipe_after(const aes_ks *ks,
+                                                                  bool spilled) {
+  if (spilled || ks->impl == AES_IMPL_PORTABLE) aes_bulk_stack_wipe();
+}
+
+/* wide_spills: ECB or CTR on |nblocks| blocks takes a loop that spills (AES-NI schedules only
+ * reach one). */
+static bool wide_spills(const aes_ks *ks, size_t nblocks) {
+  return ks->impl == AES_IMPL_AESNI && aes_ni_bulk_spills(nblocks);
+}
+
 int fm_aes_key_init(fm_aes_key *ks, const uint8_t *key, size_t key_len) {
   /* |ks| is zeroed on every path: on error, so that an older schedule in it is gone. */
   int st = fm_service_gate();
@@ -202,6 +218,7 @@ int fm_aes_key_init(fm_aes_key *ks, const uint8_t *key, size_t key_len) {
   if (!aes_ks_init_encrypt(&s->ks, key, key_len)) return fm_refuse(FM_ERR_INTERNAL, ks, sizeof *ks);
   aes_ks_add_decrypt(&s->ks);
   s->magic = AES_KEY_MAGIC;
+  stack_wipe_after(&s->ks, false); /* the bitsliced expansion's words (AES-NI: none) */
   return FM_OK;
 }
 
@@ -231,7 +248,10 @@ int fm_aes_ecb_encrypt(const fm_aes_key *ks, const uint8_t *in, uint8_t *out, si
   int st = fm_service_gate();
   if (st == FM_OK) st = check_blocks(ks, in, out, len);
   if (st != FM_OK) return refuse_blocks(st, in, out, len);
-  if (len != 0) aes_ecb_encrypt_blocks(&key_state(ks)->ks, in, out, len / 16);
+  if (len != 0) {
+    aes_ecb_encrypt_blocks(&key_state(ks)->ks, in, out, len / 16);
+    stack_wipe_after(&key_state(ks)->ks, wide_spills(&key_state(ks)->ks, len / 16));
+  }
   return FM_OK;
 }
 
@@ -239,7 +259,10 @@ int fm_aes_ecb_decrypt(const fm_aes_key *ks, const uint8_t *in, uint8_t *out, si
   int st = fm_service_gate();
   if (st == FM_OK) st = check_blocks(ks, in, out, len);
   if (st != FM_OK) return refuse_blocks(st, in, out, len);
-  if (len != 0) aes_ecb_decrypt_blocks(&key_state(ks)->ks, in, out, len / 16);
+  if (len != 0) {
+    aes_ecb_decrypt_blocks(&key_state(ks)->ks, in, out, len / 16);
+    stack_wipe_after(&key_state(ks)->ks, wide_spills(&key_state(ks)->ks, len / 16));
+  }
   return FM_OK;
 }
 
@@ -262,7 +285,11 @@ int fm_aes_cbc_encrypt(const fm_aes_key *ks, uint8_t iv[FM_AES_BLOCK_LEN], const
   int st = fm_service_gate();
   if (st == FM_OK) st = check_cbc(ks, iv, in, out, len);
   if (st != FM_OK) return refuse_blocks(st, in, out, len);
-  if (len != 0) aes_cbc_encrypt_blocks(&key_state(ks)->ks, iv, in, out, len / 16);
+  if (len != 0) {
+    aes_cbc_encrypt_blocks(&key_state(ks)->ks, iv, in, out, len / 16);
+    /* Whatever the length: the AES-NI chain spills two round keys (internal.h). */
+    aes_bulk_stack_wipe();
+  }
   return FM_OK;
 }
 
@@ -271,7 +298,11 @@ int fm_aes_cbc_decrypt(const fm_aes_key *ks, uint8_t iv[FM_AES_BLOCK_LEN], const
   int st = fm_service_gate();
   if (st == FM_OK) st = check_cbc(ks, iv, in, out, len);
   if (st != FM_OK) return refuse_blocks(st, in, out, len);
-  if (len != 0) aes_cbc_decrypt_blocks(&key_state(ks)->ks, iv, in, out, len / 16);
+  if (len != 0) {
+    aes_cbc_decrypt_blocks(&key_state(ks)->ks, iv, in, out, len / 16);
+    /* The 8-block loop (also the VAES code's tail) spills blocks. */
+    stack_wipe_after(&key_state(ks)->ks, len / 16 >= AES_STACK_WIPE_MIN_BLOCKS);
+  }
   return FM_OK;
 }
 
@@ -319,6 +350,7 @@ int fm_aes_ctr(const fm_aes_key *ks, fm_aes_ctr_width width, uint8_t counter[FM_
     for (size_t i = 0; i < rest; i++) out[16 * full + i] = in[16 * full + i] ^ block[i];
     fm_zeroize(block, sizeof block);
   }
+  stack_wipe_after(s, wide_spills(s, full));
   return FM_OK;
 }
 
@@ -373,5 +405,6 @@ int fm_aes_ctr_stream(const fm_aes_key *ks, fm_aes_ctr_width width,
     }
   }
   *ks_used = used;
+  stack_wipe_after(s, wide_spills(s, full));
   return FM_OK;
 }

@@ -86,6 +86,32 @@ static void gcm_clear_registers(void) {
   }
 }
 
+/* ---- Stack ------------------------------------------------------------------------------
+ * The kernels also spill secrets to their frames (key stream, cipher states, GHASH sums, powers
+ * of H), where C cannot name them: each step below that ran a kernel that spills ends with one
+ * wipe of the stack below it (module/aes/internal.h, AES_BULK_STACK_WIPE, which says which
+ * kernels spill and how that was measured). That is a step that handed the kernels
+ * AES_STACK_WIPE_MIN_BLOCKS blocks or more (the stitched kernels need 16), or any step on the
+ * portable AES or GHASH code; a 16-byte seal on the AES-NI paths pays no wipe. */
+
+/* gcm_portable: |k| runs the bitsliced AES or the portable GHASH (public). */
+static bool gcm_portable(const gcm_key_state *k) {
+#if defined(FIPSMOD_TEST_HOOKS)
+  /* Tests may cap the GHASH path of a 16-power key down to the portable one. */
+  if (ghash_key_path(&k->gh) == GHASH_PATH_PORTABLE) return true;
+#endif
+  /* Outside tests the GHASH path is portable exactly when the key has one power (no PCLMULQDQ,
+   * ghash_key_init), which is cheaper to read than ghash_key_path. */
+  return k->ks.impl == AES_IMPL_PORTABLE || k->gh.npow != 16;
+}
+
+/* gcm_stack_wipe ends a step that ran |nblocks| blocks through the kernels. Inlined, so that the
+ * wipe lies below the step's own frame. */
+static inline __attribute__((always_inline)) void gcm_stack_wipe(const gcm_key_state *k,
+                                                                size_t nblocks) {
+  if (nblocks >= AES_STACK_WIPE_MIN_BLOCKS || gcm_portable(k)) aes_bulk_stack_wipe();
+}
+
 static int key_init(fm_gcm_key *k, const uint8_t *key, size_t key_len, const uint8_t *fixed,
                     bool counter) {
   int st = fm_service_gate();
@@ -112,6 +138,7 @@ static int key_init(fm_gcm_key *k, const uint8_t *key, size_t key_len, const uin
   s->iv_mode = counter ? GCM_IV_COUNTER : GCM_IV_RBG;
   if (counter) memcpy(s->fixed, fixed, FM_GCM_FIXED_LEN);
   s->magic = GCM_KEY_MAGIC;
+  gcm_stack_wipe(s, 1);
   gcm_clear_registers();
   return FM_OK;
 }
@@ -224,6 +251,7 @@ static void ctx_start(gcm_ctx_state *c, const gcm_key_state *k, const uint8_t *i
     const uint64_t hi = __builtin_bswap64(y[1]), lo = __builtin_bswap64(y[0]);
     memcpy(c->j0, &hi, 8);
     memcpy(c->j0 + 8, &lo, 8);
+    gcm_stack_wipe(k, full + nlast / 16);
   }
   /* The first data counter is inc32(J0). */
   memcpy(c->ctr, c->j0, 16);
@@ -253,6 +281,7 @@ static void ctx_aad(gcm_ctx_state *c, const uint8_t *aad, size_t len) {
   aad += len - len % 16;
   memcpy(c->partial, aad, len % 16);
   c->npartial = (uint32_t)(len % 16);
+  gcm_stack_wipe(c->key, len / 16);
   gcm_clear_registers();
 }
 
@@ -282,7 +311,8 @@ static void ctx_text(gcm_ctx_state *c, const uint8_t *in, uint8_t *out, size_t l
       len--;
     }
     if (c->npartial < 16) {
-      gcm_clear_registers(); /* end_aad may have run GHASH */
+      gcm_stack_wipe(k, 1);  /* end_aad may have run GHASH */
+      gcm_clear_registers();
       return;
     }
     ghash_blocks(&k->gh, c->y, c->partial, 1);
@@ -328,6 +358,10 @@ static void ctx_text(gcm_ctx_state *c, const uint8_t *in, uint8_t *out, size_t l
     }
     c->npartial = (uint32_t)rest;
   }
+  /* One wipe for the whole call, after the stitched kernel, the chunks and the tail; the single
+   * blocks around them (the block completed first, the partial last one) spill nothing on the
+   * AES-NI paths, so they do not count. */
+  gcm_stack_wipe(k, len / 16);
   gcm_clear_registers();
 }
 
@@ -352,6 +386,7 @@ static void ctx_tag(gcm_ctx_state *c, uint8_t tag[16]) {
   aes_encrypt_block(&k->ks, c->j0, tag);
   for (int i = 0; i < 16; i++) tag[i] ^= s[i];
   fm_zeroize(s, sizeof s);
+  gcm_stack_wipe(k, 3);
   gcm_clear_registers();
 }
 
