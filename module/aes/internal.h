@@ -162,8 +162,12 @@ void aes_ni_ecb_decrypt(const aes_ks *ks, const uint8_t *in, uint8_t *out, size_
  * loops, clang 14 128 bytes; test_aes_stack sees 410-550 secret-dependent bytes after them). The
  * 512-bit loops keep theirs in 32 zmm registers (only their zeroized round-key arrays are in
  * memory) and the 128-bit ones spill nothing for ECB and CTR. The caller wipes the stack after a
- * call that spilled (AES_BULK_STACK_WIPE). */
-bool aes_ni_bulk_spills(size_t nblocks);
+ * call that spilled (AES_BULK_STACK_WIPE). Inline: the block count decides first, so that a
+ * short request pays no call. */
+#define AES_VAES_MIN_BLOCKS 16 /* the fewest blocks the VAES loops take (aes_ni.c) */
+static inline bool aes_ni_bulk_spills(size_t nblocks) {
+  return nblocks >= AES_VAES_MIN_BLOCKS && aes_ni_path() == AES_PATH_VAES_AVX2;
+}
 
 /* aes_ni_cbc_encrypt: CBC encryption, one serial chain on 128-bit registers. */
 void aes_ni_cbc_encrypt(const aes_ks *ks, uint8_t iv[16], const uint8_t *in, uint8_t *out,
@@ -234,8 +238,10 @@ void aes_drbg_stack_wipe(void);
  * blocks; the bitsliced AES and the portable GHASH their state words. Measured with objdump of
  * libfipsmod.so and with test_gcm_residue / test_aes_stack (which print the depth each service
  * reached): the deepest chain is gcm_vaes256_crypt's kernel, a 2304-byte frame (gcc 12, -O2; 1568
- * with clang 14) plus 64-byte realignment, saved registers and return addresses, under 2.5 KiB
- * below gcm.c's caller of the wipe; 3 KiB leaves room. Sanitizer instrumentation and -O0 keep
+ * with clang 14) plus 32-byte realignment, saved registers and return addresses, under 2.4 KiB
+ * below gcm.c's caller of the wipe (test_gcm_residue, without the wipe: secret-dependent bytes
+ * down to 2.7 KiB below the service's caller, whose frames above ctx_text take about 400 of
+ * them); 3 KiB leaves room. Sanitizer instrumentation and -O0 keep
  * every intermediate in memory: -fstack-usage gives the 512-bit GCM kernel 5.7 KiB at -O0 with
  * gcc 12, with the multiply helper's frame below it, hence 8 KiB there. The tests scan 4 KiB
  * beyond this size, so that a larger frame shows. A multiple of 128 (eight stores a pass). */
