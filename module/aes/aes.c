@@ -191,7 +191,7 @@ static bool ctr_len_ok(fm_aes_ctr_width width, const uint8_t *counter, size_t bu
  * test_aes_stack (internal.h, aes_ni_bulk_spills and AES_STACK_WIPE_MIN_BLOCKS). */
 static inline __attribute__((always_inline)) void stack_wipe_after(const aes_ks *ks,
                                                                   bool spilled) {
-  if (spilled || ks->impl == AES_IMPL_PORTABLE) aes_bulk_stack_wipe();
+  if (AES_STACK_WIPE_ALWAYS || spilled || ks->impl == AES_IMPL_PORTABLE) aes_bulk_stack_wipe();
 }
 
 /* wide_spills: ECB or CTR on |nblocks| blocks takes a loop that spills (AES-NI schedules only

@@ -109,7 +109,9 @@ static bool gcm_portable(const gcm_key_state *k) {
  * wipe lies below the step's own frame. */
 static inline __attribute__((always_inline)) void gcm_stack_wipe(const gcm_key_state *k,
                                                                 size_t nblocks) {
-  if (nblocks >= AES_STACK_WIPE_MIN_BLOCKS || gcm_portable(k)) aes_bulk_stack_wipe();
+  if (AES_STACK_WIPE_ALWAYS || nblocks >= AES_STACK_WIPE_MIN_BLOCKS || gcm_portable(k)) {
+    aes_bulk_stack_wipe();
+  }
 }
 
 static int key_init(fm_gcm_key *k, const uint8_t *key, size_t key_len, const uint8_t *fixed,
@@ -248,9 +250,12 @@ static void ctx_start(gcm_ctx_state *c, const gcm_key_state *k, const uint8_t *i
     const uint64_t bits = __builtin_bswap64((uint64_t)iv_len * 8);
     memcpy(last + nlast - 8, &bits, 8);
     ghash_blocks(&k->gh, y, last, nlast / 16);
-    const uint64_t hi = __builtin_bswap64(y[1]), lo = __builtin_bswap64(y[0]);
-    memcpy(c->j0, &hi, 8);
-    memcpy(c->j0 + 8, &lo, 8);
+    /* J0 is a polynomial in H of the public IV: secret, like the state that made it. */
+    y[0] = __builtin_bswap64(y[0]);
+    y[1] = __builtin_bswap64(y[1]);
+    memcpy(c->j0, &y[1], 8);
+    memcpy(c->j0 + 8, &y[0], 8);
+    fm_zeroize(y, sizeof y);
     gcm_stack_wipe(k, full + nlast / 16);
   }
   /* The first data counter is inc32(J0). */
@@ -379,12 +384,12 @@ static void ctx_tag(gcm_ctx_state *c, uint8_t tag[16]) {
   memcpy(lens, &abits, 8);
   memcpy(lens + 8, &cbits, 8);
   ghash_blocks(&k->gh, c->y, lens, 1);
-  uint8_t s[16];
-  const uint64_t hi = __builtin_bswap64(c->y[1]), lo = __builtin_bswap64(c->y[0]);
-  memcpy(s, &hi, 8);
-  memcpy(s + 8, &lo, 8);
+  /* S as a big-endian block, in one array that is wiped (no other local holds it, also at -O0:
+   * test_gcm_residue). */
+  uint64_t s[2] = {__builtin_bswap64(c->y[1]), __builtin_bswap64(c->y[0])};
   aes_encrypt_block(&k->ks, c->j0, tag);
-  for (int i = 0; i < 16; i++) tag[i] ^= s[i];
+  const uint8_t *sb = (const uint8_t *)s;
+  for (int i = 0; i < 16; i++) tag[i] ^= sb[i];
   fm_zeroize(s, sizeof s);
   gcm_stack_wipe(k, 3);
   gcm_clear_registers();

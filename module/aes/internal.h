@@ -209,13 +209,13 @@ void aes_vaes_drbg_generate_small(uint8_t v[16], uint8_t key[32], uint8_t *out, 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
     __has_feature(memory_sanitizer)
-#define AES_DRBG_INSTRUMENTED 1
+#define AES_INSTRUMENTED 1
 #endif
 #endif
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || !defined(__OPTIMIZE__)
-#define AES_DRBG_INSTRUMENTED 1
+#define AES_INSTRUMENTED 1
 #endif
-#if defined(AES_DRBG_INSTRUMENTED)
+#if defined(AES_INSTRUMENTED)
 #define AES_DRBG_STACK_WIPE 8192
 #else
 #define AES_DRBG_STACK_WIPE 640
@@ -245,7 +245,7 @@ void aes_drbg_stack_wipe(void);
  * every intermediate in memory: -fstack-usage gives the 512-bit GCM kernel 5.7 KiB at -O0 with
  * gcc 12, with the multiply helper's frame below it, hence 8 KiB there. The tests scan 4 KiB
  * beyond this size, so that a larger frame shows. A multiple of 128 (eight stores a pass). */
-#if defined(AES_DRBG_INSTRUMENTED)
+#if defined(AES_INSTRUMENTED)
 #define AES_BULK_STACK_WIPE 8192
 #else
 #define AES_BULK_STACK_WIPE 3072
@@ -270,8 +270,15 @@ static inline __attribute__((always_inline)) void aes_bulk_stack_wipe(void) {
 /* AES_STACK_WIPE_MIN_BLOCKS: below this many blocks the AES-NI kernels (one to seven blocks in
  * flight, round keys as memory operands) and the carry-less GHASH tails keep their secrets in
  * registers; from it on the 8-block CBC decryption and the PCLMULQDQ and 256-bit VPCLMULQDQ
- * GHASH loops spill. test_aes_stack and test_gcm_residue check both sides of it. */
+ * GHASH loops spill. test_aes_stack and test_gcm_residue check both sides of it.
+ * AES_STACK_WIPE_ALWAYS: sanitizer instrumentation and -O0 keep every kernel's intermediates
+ * in memory, so those builds wipe after every service, whatever ran. */
 #define AES_STACK_WIPE_MIN_BLOCKS 8
+#if defined(AES_INSTRUMENTED)
+#define AES_STACK_WIPE_ALWAYS 1
+#else
+#define AES_STACK_WIPE_ALWAYS 0
+#endif
 
 /* aes_ni_sse_ecb_encrypt: ECB encryption on 128-bit registers, eight blocks in flight (also the
  * VAES code's tail). */

@@ -7,7 +7,8 @@
  * equal (IV, AAD, lengths, buffer addresses), each time on a stack area zeroed first, and
  * compares what the two runs left below the caller (tests/aes/stack_residue.h): a byte that
  * differs was computed from the key or the plaintext. Services: key set-up, one-shot seal (a
- * counter-IV key, and a caller-given IV), open, and the streaming encrypt and decrypt (AAD and
+ * counter-IV key, and a caller-given IV), open (with a 96-bit IV, and a 60-byte one that GHASH
+ * turns into J0), and the streaming encrypt and decrypt (AAD and
  * text in uneven pieces); lengths from one block (which never reaches the stitched kernels,
  * 16-block passes) to 8 KiB with a tail, AAD from none to 1 KiB. Every (AES, GHASH) path this
  * machine has is walked (gcm_test_paths.h); registered again with FIPSMOD_CPU=portable. The
@@ -24,6 +25,13 @@ enum { MAX_TEXT = 8192 + 100, MAX_AAD = 1024 };
 static uint8_t g_keys[2][32], g_texts[2][MAX_TEXT];
 static const uint8_t k_iv[12] = {0xca, 0xfe, 0xba, 0xbe, 0xfa, 0xce, 0xdb, 0xad, 0xde, 0xca, 0xf8, 0x88};
 static const uint8_t k_fixed[FM_GCM_FIXED_LEN] = {1, 2, 3, 4};
+/* A 60-byte IV: J0 = GHASH_H(IV || 0 || len), which depends on H. */
+static const uint8_t k_iv60[60] = {0x93, 0x13, 0x22, 0x5d, 0xf8, 0x84, 0x06, 0xe5, 0x55, 0x90, 0x9c,
+                                   0x5a, 0xff, 0x52, 0x69, 0xaa, 0x6a, 0x7a, 0x95, 0x38, 0x53, 0x4f,
+                                   0x7d, 0xa1, 0xe4, 0xc3, 0x03, 0xd2, 0xa3, 0x18, 0xa7, 0x28, 0xc3,
+                                   0xc0, 0xc9, 0x51, 0x56, 0x80, 0x95, 0x39, 0xfc, 0xf0, 0xe2, 0x42,
+                                   0x9a, 0x6b, 0x52, 0x54, 0x16, 0xae, 0xdb, 0xf5, 0xa0, 0xde, 0x6a,
+                                   0x57, 0xa6, 0x37, 0xb3, 0x9b};
 static uint8_t g_aad[MAX_AAD];
 
 /* What a run reads and writes: the same addresses in both runs. */
@@ -43,6 +51,14 @@ static void setup_text(int which) {
                                    g_tag, 16),
                FM_OK);
   memset(g_out, 0, sizeof g_out);
+}
+
+/* setup_text_iv60: as setup_text, the message sealed under the 60-byte IV. */
+static void setup_text_iv60(int which) {
+  setup_text(which);
+  CHECK_EQ_INT(fm_gcm_seal_with_iv(&g_gk, k_iv60, sizeof k_iv60, g_aad, g_aad_len, g_pt, g_len,
+                                   g_ct, g_tag, 16),
+               FM_OK);
 }
 
 static void setup_key(int which) { memcpy(g_key, g_keys[which], sizeof g_key); }
@@ -67,6 +83,13 @@ static __attribute__((noinline)) void run_seal_with_iv(void) {
 
 static __attribute__((noinline)) void run_open(void) {
   CHECK_EQ_INT(fm_gcm_open(&g_gk, k_iv, sizeof k_iv, g_aad, g_aad_len, g_ct, g_len, g_tag, 16, g_out),
+               FM_OK);
+  __asm__ __volatile__("" : : : "memory");
+}
+
+static __attribute__((noinline)) void run_open_iv60(void) {
+  CHECK_EQ_INT(fm_gcm_open(&g_gk, k_iv60, sizeof k_iv60, g_aad, g_aad_len, g_ct, g_len, g_tag, 16,
+                           g_out),
                FM_OK);
   __asm__ __volatile__("" : : : "memory");
 }
@@ -111,6 +134,7 @@ static const service k_services[] = {
   {"fm_gcm_seal", setup_text, run_seal},
   {"fm_gcm_seal_with_iv", setup_text, run_seal_with_iv},
   {"fm_gcm_open", setup_text, run_open},
+  {"fm_gcm_open, 60-byte IV", setup_text_iv60, run_open_iv60},
   {"streaming encrypt", setup_text, run_stream_encrypt},
   {"streaming decrypt", setup_text, run_stream_decrypt},
 };
