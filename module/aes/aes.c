@@ -93,13 +93,24 @@ void aes_cbc_decrypt_blocks(const aes_ks *ks, uint8_t iv[16], const uint8_t *in,
   }
 }
 
-void aes_ctr128_blocks(const aes_ks *ks, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
-                       size_t nblocks) {
+/* ctr128_blocks is aes_ctr128_blocks without its stack wipe (for the public API, which wipes
+ * once at its own level). */
+static void ctr128_blocks(const aes_ks *ks, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
+                          size_t nblocks) {
   if (ks->impl == AES_IMPL_AESNI) {
     aes_ni_ctr(ks, 128, ctr, in, out, nblocks);
   } else {
     aes_portable_ctr(ks, 128, ctr, in, out, nblocks);
   }
+}
+
+void aes_ctr128_blocks(const aes_ks *ks, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
+                       size_t nblocks) {
+  ctr128_blocks(ks, ctr, in, out, nblocks);
+  /* The CTR_DRBG's long draws come here directly: the 256-bit VAES loop leaves counter blocks
+   * (V + i, secret) and key stream in its frame (internal.h, aes_ni_bulk_spills), so the stack
+   * below is wiped after it, once per call. */
+  if (ks->impl == AES_IMPL_AESNI && aes_ni_bulk_spills(nblocks)) aes_bulk_stack_wipe();
 }
 
 void aes_ctr32_blocks(const aes_ks *ks, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
@@ -312,7 +323,7 @@ static void ctr_blocks(const aes_ks *ks, fm_aes_ctr_width width, uint8_t counter
   if (width == FM_AES_CTR32) {
     aes_ctr32_blocks(ks, counter, in, out, nblocks);
   } else {
-    aes_ctr128_blocks(ks, counter, in, out, nblocks);
+    ctr128_blocks(ks, counter, in, out, nblocks);
   }
 }
 

@@ -50,7 +50,9 @@ void aes_encrypt_block(const aes_ks *ks, const uint8_t in[16], uint8_t out[16]);
 /* aes_ctr128_blocks computes out[i] = in[i] ^ E(ctr + i) for |nblocks| blocks, the counter being
  * the whole 128-bit big-endian block (wrapping mod 2^128); in == NULL writes the key stream
  * itself. On return |ctr| is one past the last counter used. in and out may alias exactly. The
- * counter is treated as secret (no branch depends on its value). */
+ * counter is treated as secret (no branch depends on its value). After a kernel that spills on
+ * AES-NI schedules (aes_ni_bulk_spills) it wipes the stack below it; the bitsliced code's
+ * spills are the caller's to wipe (aes_bulk_stack_wipe). */
 void aes_ctr128_blocks(const aes_ks *ks, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
                        size_t nblocks);
 
