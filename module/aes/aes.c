@@ -32,6 +32,24 @@ int aes_ni_path(void) {
   return path;
 }
 
+/* stack_wipe_after ends a call whose kernels spilled secrets to their frames (|spilled|, or
+ * always on the bitsliced path, which keeps its state words in C locals the compiler spills):
+ * one wipe of the stack below the caller's frame (internal.h, AES_BULK_STACK_WIPE). Inlined, so
+ * that the wipe lies below the calling function itself. The internal entry points the rest of
+ * the module uses (the CTR_DRBG) wipe after themselves; the public services wipe once, after
+ * the unwiped forms of those. Which kernels spill was measured with objdump and
+ * test_aes_stack (internal.h, aes_ni_bulk_spills and AES_STACK_WIPE_MIN_BLOCKS). */
+static inline __attribute__((always_inline)) void stack_wipe_after(const aes_ks *ks,
+                                                                  bool spilled) {
+  if (AES_STACK_WIPE_ALWAYS || spilled || ks->impl == AES_IMPL_PORTABLE) aes_bulk_stack_wipe();
+}
+
+/* wide_spills: ECB or CTR on |nblocks| blocks takes a loop that spills (AES-NI schedules only
+ * reach one). */
+static bool wide_spills(const aes_ks *ks, size_t nblocks) {
+  return ks->impl == AES_IMPL_AESNI && aes_ni_bulk_spills(nblocks);
+}
+
 int aes_ks_init_encrypt(aes_ks *ks, const uint8_t *key, size_t key_len) {
   if (key_len != 16 && key_len != 32) {
     fm_zeroize(ks, sizeof *ks);
@@ -42,6 +60,8 @@ int aes_ks_init_encrypt(aes_ks *ks, const uint8_t *key, size_t key_len) {
   } else {
     aes_portable_init(ks, key, key_len);
   }
+  /* The bitsliced expansion's words (the CTR_DRBG builds a schedule per generate). */
+  stack_wipe_after(ks, false);
   return 1;
 }
 
@@ -57,6 +77,7 @@ void aes_encrypt_block(const aes_ks *ks, const uint8_t in[16], uint8_t out[16]) 
   } else {
     aes_portable_ecb_encrypt(ks, in, out, 1);
   }
+  stack_wipe_after(ks, false); /* the bitsliced state (AES-NI: no frame) */
 }
 
 void aes_ecb_encrypt_blocks(const aes_ks *ks, const uint8_t *in, uint8_t *out, size_t nblocks) {
@@ -107,10 +128,10 @@ static void ctr128_blocks(const aes_ks *ks, uint8_t ctr[16], const uint8_t *in, 
 void aes_ctr128_blocks(const aes_ks *ks, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
                        size_t nblocks) {
   ctr128_blocks(ks, ctr, in, out, nblocks);
-  /* The CTR_DRBG's long draws come here directly: the 256-bit VAES loop leaves counter blocks
-   * (V + i, secret) and key stream in its frame (internal.h, aes_ni_bulk_spills), so the stack
-   * below is wiped after it, once per call. */
-  if (ks->impl == AES_IMPL_AESNI && aes_ni_bulk_spills(nblocks)) aes_bulk_stack_wipe();
+  /* The CTR_DRBG's draws come here directly: the 256-bit VAES loop leaves counter blocks (V + i,
+   * secret) and key stream in its frame (internal.h, aes_ni_bulk_spills), the bitsliced code
+   * its state words, so the stack below is wiped after them, once per call. */
+  stack_wipe_after(ks, wide_spills(ks, nblocks));
 }
 
 void aes_ctr32_blocks(const aes_ks *ks, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
@@ -195,22 +216,6 @@ static bool ctr_len_ok(fm_aes_ctr_width width, const uint8_t *counter, size_t bu
   return ctr32_room_ok(counter, buffered != 0, (uint64_t)(rest / 16) + (rest % 16 != 0));
 }
 
-/* stack_wipe_after ends a service whose kernels spilled secrets to their frames (|spilled|, or
- * always on the bitsliced path, which keeps its state words in C locals the compiler spills):
- * one wipe of the stack below the service's frame (internal.h, AES_BULK_STACK_WIPE). Inlined, so
- * that the wipe lies below the service itself. Which kernels spill was measured with objdump and
- * test_aes_stack (internal.h, aes_ni_bulk_spills and AES_STACK_WIPE_MIN_BLOCKS). */
-static inline __attribute__((always_inline)) void stack_wipe_after(const aes_ks *ks,
-                                                                  bool spilled) {
-  if (AES_STACK_WIPE_ALWAYS || spilled || ks->impl == AES_IMPL_PORTABLE) aes_bulk_stack_wipe();
-}
-
-/* wide_spills: ECB or CTR on |nblocks| blocks takes a loop that spills (AES-NI schedules only
- * reach one). */
-static bool wide_spills(const aes_ks *ks, size_t nblocks) {
-  return ks->impl == AES_IMPL_AESNI && aes_ni_bulk_spills(nblocks);
-}
-
 int fm_aes_key_init(fm_aes_key *ks, const uint8_t *key, size_t key_len) {
   /* |ks| is zeroed on every path: on error, so that an older schedule in it is gone. */
   int st = fm_service_gate();
@@ -229,7 +234,6 @@ int fm_aes_key_init(fm_aes_key *ks, const uint8_t *key, size_t key_len) {
   if (!aes_ks_init_encrypt(&s->ks, key, key_len)) return fm_refuse(FM_ERR_INTERNAL, ks, sizeof *ks);
   aes_ks_add_decrypt(&s->ks);
   s->magic = AES_KEY_MAGIC;
-  stack_wipe_after(&s->ks, false); /* the bitsliced expansion's words (AES-NI: none) */
   return FM_OK;
 }
 

@@ -38,6 +38,9 @@ static_assert(8 * 15 <= 128, "bitsliced AES-256 schedule must fit aes_ks.words")
 static_assert(AES_NI_DEC_OFFSET + 2 * 15 <= 128, "AES-NI schedules must fit aes_ks.words");
 
 /* ---- For the whole module ------------------------------------------------------------- */
+/* The functions of this section leave no secret on the stack: after a kernel that spills (the
+ * bitsliced code always; on AES-NI schedules only aes_ctr128_blocks's 256-bit VAES loop, see
+ * aes_ni_bulk_spills) each wipes the stack below it (aes_bulk_stack_wipe). */
 
 /* aes_ks_init_encrypt builds an encryption schedule from a 16- or 32-byte |key| (secret).
  * Returns 1 on success, 0 for another length (then |ks| is zeroized). Cheap enough to call per
@@ -50,9 +53,7 @@ void aes_encrypt_block(const aes_ks *ks, const uint8_t in[16], uint8_t out[16]);
 /* aes_ctr128_blocks computes out[i] = in[i] ^ E(ctr + i) for |nblocks| blocks, the counter being
  * the whole 128-bit big-endian block (wrapping mod 2^128); in == NULL writes the key stream
  * itself. On return |ctr| is one past the last counter used. in and out may alias exactly. The
- * counter is treated as secret (no branch depends on its value). After a kernel that spills on
- * AES-NI schedules (aes_ni_bulk_spills) it wipes the stack below it; the bitsliced code's
- * spills are the caller's to wipe (aes_bulk_stack_wipe). */
+ * counter is treated as secret (no branch depends on its value). */
 void aes_ctr128_blocks(const aes_ks *ks, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
                        size_t nblocks);
 

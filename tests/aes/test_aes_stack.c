@@ -7,8 +7,9 @@
  * (IV or counter, lengths, buffer addresses), each time on a stack area zeroed first, and
  * compares what the two runs left below the caller (stack_residue.h): a byte that differs was
  * computed from the key or the input. Services: key set-up, ECB and CBC both ways, CTR with
- * both counter widths, and the streamed CTR; aes_ctr128_blocks writing key stream, the CTR_DRBG's
- * entry (AES-NI schedules); block counts that reach each path's short and wide
+ * both counter widths, and the streamed CTR; and the internal entries the CTR_DRBG uses
+ * (aes_ks_init_encrypt, through the key set-up; aes_ctr128_blocks writing key stream;
+ * aes_encrypt_block); block counts that reach each path's short and wide
  * loops and their tails. Every bulk width this machine has is walked (aes_test_paths.h);
  * registered again with FIPSMOD_CPU=portable. (test_aes_residue checks the vector registers.) */
 #include <stdlib.h>
@@ -38,12 +39,14 @@ enum {
   OP_CTR32,
   OP_CTR128,
   OP_CTR_STREAM,
-  OP_KEY_STREAM, /* aes_ctr128_blocks with no input: how the CTR_DRBG draws (AES-NI only) */
+  OP_KEY_STREAM,    /* aes_ctr128_blocks with no input: how the CTR_DRBG draws */
+  OP_ENCRYPT_BLOCK, /* aes_encrypt_block: the CTR_DRBG's derivation function */
   NOPS
 };
 static const char *const k_op_names[NOPS] = {
     "ECB encrypt", "ECB decrypt", "CBC encrypt",   "CBC decrypt",
-    "CTR32",       "CTR128",      "CTR128 stream", "aes_ctr128_blocks key stream"};
+    "CTR32",       "CTR128",      "CTR128 stream", "aes_ctr128_blocks key stream",
+    "aes_encrypt_block"};
 static aes_ks g_ks;
 
 static void reset_counter(void) {
@@ -87,8 +90,12 @@ static __attribute__((noinline)) void run_op(void) {
     case OP_CTR_STREAM:
       st = fm_aes_ctr_stream(&g_ak, FM_AES_CTR128, g_iv, g_stream, &used, g_in, g_out, g_len - 5);
       break;
-    default:
+    case OP_KEY_STREAM:
       aes_ctr128_blocks(&g_ks, g_iv, NULL, g_out, g_len / 16);
+      st = FM_OK;
+      break;
+    default:
+      aes_encrypt_block(&g_ks, g_in, g_out);
       st = FM_OK;
       break;
   }
@@ -103,16 +110,14 @@ static __attribute__((noinline)) void run_key_init(void) {
   __asm__ __volatile__("" : : : "memory");
 }
 
-/* check_services: every service on the current path. The internal key-stream entry only on
- * AES-NI schedules: the bitsliced code's spills are its callers' to wipe (internal.h). */
-static void check_services(const char *path, bool portable, size_t *depth) {
+/* check_services: every service on the current path. */
+static void check_services(const char *path, size_t *depth) {
   static const size_t counts[] = {1, 3, 4, 5, 7, 8, 13, 16, 37, MAX_BLOCKS};
   for (size_t kl = 16; kl <= 32; kl += 16) {
     g_klen = kl;
     for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
       g_len = 16 * counts[c];
       for (g_op = 0; g_op < NOPS; g_op++) {
-        if (g_op == OP_KEY_STREAM && portable) continue;
         char what[128];
         snprintf(what, sizeof what, "%s, AES-%zu, %s, %zu blocks", path, 8 * kl,
                  k_op_names[g_op], counts[c]);
@@ -134,7 +139,7 @@ static void test_stack(void) {
     aes_limit_path_for_testing(paths[i]);
     size_t depth = 0;
     const int failures = test_failures;
-    check_services(aes_test_path_name(paths[i]), paths[i] == 0, &depth);
+    check_services(aes_test_path_name(paths[i]), &depth);
     fprintf(stderr, "%s: %s, deepest stack use %zu bytes below the caller\n",
             aes_test_path_name(paths[i]), test_failures == failures ? "no residue" : "RESIDUE",
             depth);
