@@ -247,13 +247,12 @@ void aes_drbg_stack_wipe(void);
  * them); 3 KiB leaves room. Sanitizer instrumentation and -O0 keep
  * every intermediate in memory: -fstack-usage gives the 512-bit GCM kernel 5.7 KiB at -O0 with
  * gcc 12, with the multiply helper's frame below it, hence 8 KiB there. The tests scan 4 KiB
- * beyond this size, so that a larger frame shows. A multiple of 128 (eight stores a pass). */
+ * beyond this size, so that a larger frame shows. A multiple of 128 (stack_wipe.c). */
 #if defined(AES_INSTRUMENTED)
 #define AES_BULK_STACK_WIPE 8192
 #else
 #define AES_BULK_STACK_WIPE 3072
 #endif
-static_assert(AES_BULK_STACK_WIPE % 128 == 0, "the wipe stores 8 x 16 bytes a pass");
 
 /* aes_bulk_stack_wipe zeroizes AES_BULK_STACK_WIPE bytes of stack just below its caller's frame
  * (stack_wipe.c: 32-byte stores where the CPU has AVX2, else 16-byte ones). The public services
