@@ -32,6 +32,24 @@ int aes_ni_path(void) {
   return path;
 }
 
+/* stack_wipe_after ends a call whose kernels spilled secrets to their frames (|spilled|, or
+ * always on the bitsliced path, which keeps its state words in C locals the compiler spills):
+ * one wipe of the stack below the caller's frame (internal.h, AES_BULK_STACK_WIPE). Inlined, so
+ * that the wipe lies below the calling function itself. The internal entry points the rest of
+ * the module uses (the CTR_DRBG) wipe after themselves; the public services wipe once, after
+ * the unwiped forms of those. Which kernels spill was measured with objdump and
+ * test_aes_stack (internal.h, aes_ni_bulk_spills and AES_STACK_WIPE_MIN_BLOCKS). */
+static inline __attribute__((always_inline)) void stack_wipe_after(const aes_ks *ks,
+                                                                  bool spilled) {
+  if (AES_STACK_WIPE_ALWAYS || spilled || ks->impl == AES_IMPL_PORTABLE) aes_bulk_stack_wipe();
+}
+
+/* wide_spills: ECB or CTR on |nblocks| blocks takes a loop that spills (AES-NI schedules only
+ * reach one). */
+static bool wide_spills(const aes_ks *ks, size_t nblocks) {
+  return ks->impl == AES_IMPL_AESNI && aes_ni_bulk_spills(nblocks);
+}
+
 int aes_ks_init_encrypt(aes_ks *ks, const uint8_t *key, size_t key_len) {
   if (key_len != 16 && key_len != 32) {
     fm_zeroize(ks, sizeof *ks);
@@ -42,6 +60,8 @@ int aes_ks_init_encrypt(aes_ks *ks, const uint8_t *key, size_t key_len) {
   } else {
     aes_portable_init(ks, key, key_len);
   }
+  /* The bitsliced expansion's words (the CTR_DRBG builds a schedule per generate). */
+  stack_wipe_after(ks, false);
   return 1;
 }
 
@@ -57,6 +77,7 @@ void aes_encrypt_block(const aes_ks *ks, const uint8_t in[16], uint8_t out[16]) 
   } else {
     aes_portable_ecb_encrypt(ks, in, out, 1);
   }
+  stack_wipe_after(ks, false); /* the bitsliced state (AES-NI: no frame) */
 }
 
 void aes_ecb_encrypt_blocks(const aes_ks *ks, const uint8_t *in, uint8_t *out, size_t nblocks) {
@@ -93,13 +114,24 @@ void aes_cbc_decrypt_blocks(const aes_ks *ks, uint8_t iv[16], const uint8_t *in,
   }
 }
 
-void aes_ctr128_blocks(const aes_ks *ks, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
-                       size_t nblocks) {
+/* ctr128_blocks is aes_ctr128_blocks without its stack wipe (for the public API, which wipes
+ * once at its own level). */
+static void ctr128_blocks(const aes_ks *ks, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
+                          size_t nblocks) {
   if (ks->impl == AES_IMPL_AESNI) {
     aes_ni_ctr(ks, 128, ctr, in, out, nblocks);
   } else {
     aes_portable_ctr(ks, 128, ctr, in, out, nblocks);
   }
+}
+
+void aes_ctr128_blocks(const aes_ks *ks, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
+                       size_t nblocks) {
+  ctr128_blocks(ks, ctr, in, out, nblocks);
+  /* The CTR_DRBG's draws come here directly: the 256-bit VAES loop leaves counter blocks (V + i,
+   * secret) and key stream in its frame (internal.h, aes_ni_bulk_spills), the bitsliced code
+   * its state words, so the stack below is wiped after them, once per call. */
+  stack_wipe_after(ks, wide_spills(ks, nblocks));
 }
 
 void aes_ctr32_blocks(const aes_ks *ks, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
@@ -202,6 +234,9 @@ int fm_aes_key_init(fm_aes_key *ks, const uint8_t *key, size_t key_len) {
   if (!aes_ks_init_encrypt(&s->ks, key, key_len)) return fm_refuse(FM_ERR_INTERNAL, ks, sizeof *ks);
   aes_ks_add_decrypt(&s->ks);
   s->magic = AES_KEY_MAGIC;
+  /* aes_ks_init_encrypt wiped after itself; the decryption keys' InvMixColumns spill only where
+   * everything does (sanitizer and -O0 builds). */
+  if (AES_STACK_WIPE_ALWAYS) aes_bulk_stack_wipe();
   return FM_OK;
 }
 
@@ -231,7 +266,10 @@ int fm_aes_ecb_encrypt(const fm_aes_key *ks, const uint8_t *in, uint8_t *out, si
   int st = fm_service_gate();
   if (st == FM_OK) st = check_blocks(ks, in, out, len);
   if (st != FM_OK) return refuse_blocks(st, in, out, len);
-  if (len != 0) aes_ecb_encrypt_blocks(&key_state(ks)->ks, in, out, len / 16);
+  if (len != 0) {
+    aes_ecb_encrypt_blocks(&key_state(ks)->ks, in, out, len / 16);
+    stack_wipe_after(&key_state(ks)->ks, wide_spills(&key_state(ks)->ks, len / 16));
+  }
   return FM_OK;
 }
 
@@ -239,7 +277,10 @@ int fm_aes_ecb_decrypt(const fm_aes_key *ks, const uint8_t *in, uint8_t *out, si
   int st = fm_service_gate();
   if (st == FM_OK) st = check_blocks(ks, in, out, len);
   if (st != FM_OK) return refuse_blocks(st, in, out, len);
-  if (len != 0) aes_ecb_decrypt_blocks(&key_state(ks)->ks, in, out, len / 16);
+  if (len != 0) {
+    aes_ecb_decrypt_blocks(&key_state(ks)->ks, in, out, len / 16);
+    stack_wipe_after(&key_state(ks)->ks, wide_spills(&key_state(ks)->ks, len / 16));
+  }
   return FM_OK;
 }
 
@@ -262,7 +303,11 @@ int fm_aes_cbc_encrypt(const fm_aes_key *ks, uint8_t iv[FM_AES_BLOCK_LEN], const
   int st = fm_service_gate();
   if (st == FM_OK) st = check_cbc(ks, iv, in, out, len);
   if (st != FM_OK) return refuse_blocks(st, in, out, len);
-  if (len != 0) aes_cbc_encrypt_blocks(&key_state(ks)->ks, iv, in, out, len / 16);
+  if (len != 0) {
+    aes_cbc_encrypt_blocks(&key_state(ks)->ks, iv, in, out, len / 16);
+    /* Whatever the length: the AES-NI chain spills two round keys (internal.h). */
+    aes_bulk_stack_wipe();
+  }
   return FM_OK;
 }
 
@@ -271,7 +316,11 @@ int fm_aes_cbc_decrypt(const fm_aes_key *ks, uint8_t iv[FM_AES_BLOCK_LEN], const
   int st = fm_service_gate();
   if (st == FM_OK) st = check_cbc(ks, iv, in, out, len);
   if (st != FM_OK) return refuse_blocks(st, in, out, len);
-  if (len != 0) aes_cbc_decrypt_blocks(&key_state(ks)->ks, iv, in, out, len / 16);
+  if (len != 0) {
+    aes_cbc_decrypt_blocks(&key_state(ks)->ks, iv, in, out, len / 16);
+    /* The 8-block loop (also the VAES code's tail) spills blocks. */
+    stack_wipe_after(&key_state(ks)->ks, len / 16 >= AES_STACK_WIPE_MIN_BLOCKS);
+  }
   return FM_OK;
 }
 
@@ -281,7 +330,7 @@ static void ctr_blocks(const aes_ks *ks, fm_aes_ctr_width width, uint8_t counter
   if (width == FM_AES_CTR32) {
     aes_ctr32_blocks(ks, counter, in, out, nblocks);
   } else {
-    aes_ctr128_blocks(ks, counter, in, out, nblocks);
+    ctr128_blocks(ks, counter, in, out, nblocks);
   }
 }
 
@@ -319,6 +368,7 @@ int fm_aes_ctr(const fm_aes_key *ks, fm_aes_ctr_width width, uint8_t counter[FM_
     for (size_t i = 0; i < rest; i++) out[16 * full + i] = in[16 * full + i] ^ block[i];
     fm_zeroize(block, sizeof block);
   }
+  stack_wipe_after(s, wide_spills(s, full));
   return FM_OK;
 }
 
@@ -373,5 +423,6 @@ int fm_aes_ctr_stream(const fm_aes_key *ks, fm_aes_ctr_width width,
     }
   }
   *ks_used = used;
+  stack_wipe_after(s, wide_spills(s, full));
   return FM_OK;
 }

@@ -201,6 +201,10 @@ AESNI_FN void aes_ni_sse_ecb_decrypt(const aes_ks *ks, const uint8_t *in, uint8_
  * keys stay in registers (the loop is specialized per round count so it unrolls), and the next
  * plaintext block and round key 0 are folded into the last round key of the previous block
  * (aesenclast XORs its key last), which takes one XOR off the chain per block. */
+/* With 15 round keys, the chain, the next block and the folded last key, AES-256 does not fit in
+ * 16 xmm registers: gcc 12 keeps two, clang 14 three 16-byte values (round keys) in stack slots
+ * outside |k|, which its fm_zeroize does not reach (test_aes_stack); fm_aes_cbc_encrypt wipes the
+ * stack after every call (AES_BULK_STACK_WIPE in internal.h). */
 AESNI_FN static inline void cbc_encrypt_nr(const __m128i *rk, const unsigned nr, uint8_t iv[16],
                                            const uint8_t *in, uint8_t *out, size_t nblocks) {
   __m128i k[15];
@@ -395,12 +399,15 @@ AESNI_FN __attribute__((always_inline)) static inline void sse_ctr_nr(const aes_
   /* The last 1..7 blocks: as many blocks in flight as there are, so that a short draw (the
    * DRBG's 1..4 blocks) waits on the rounds' latency only once. */
   if (nblocks > 4) {
-    /* 5..7 blocks: one 8-wide pass, the unused blocks dropped. */
+    /* 5..7 blocks: one 8-wide pass, the unused blocks dropped. The stores are unrolled with
+     * constant indexes: a loop to |nblocks| made gcc 12 store the eight blocks of key stream to
+     * the stack to index them (128 bytes of red zone that nothing wiped; test_aes_stack). */
     __m128i x[8];
     ctr_blocks8(&base, c, width, x);
     encrypt8(rk, nr, x);
-    for (size_t j = 0; j < nblocks; j++) {
-      xor_out(out + 16 * j, in != NULL ? in + 16 * j : NULL, x[j]);
+    AES_UNROLL
+    for (int j = 0; j < 7; j++) {
+      if ((size_t)j < nblocks) xor_out(out + 16 * j, in != NULL ? in + 16 * j : NULL, x[j]);
     }
   } else if (nblocks > 0) {
     /* Specialized on the block count (the round count is already constant here), so that the
@@ -430,7 +437,7 @@ AESNI_FN void aes_ni_sse_ctr(const aes_ks *ks, int width, uint8_t ctr[16], const
 
 /* The VAES loops take 16 blocks per pass; below that the 128-bit code runs without the
  * wide-register setup. */
-#define VAES_MIN_BLOCKS 16
+#define VAES_MIN_BLOCKS AES_VAES_MIN_BLOCKS
 
 void aes_ni_ecb_encrypt(const aes_ks *ks, const uint8_t *in, uint8_t *out, size_t nblocks) {
   const int path = nblocks >= VAES_MIN_BLOCKS ? aes_ni_path() : AES_PATH_AESNI;

@@ -13,7 +13,14 @@
  * AddRoundKey is eight XORs. Decryption uses the same round keys with the inverse round.
  *
  * The compiler still uses SSE2 registers for copies and some loops, so each entry point ends
- * with aes_clear_sse_registers (internal.h says why). */
+ * with aes_clear_sse_registers (internal.h says why).
+ *
+ * The eight state words, the round keys in use and the S-box circuit's temporaries do not fit in
+ * 15 general registers: the compiler spills some to stack slots outside the locals each entry
+ * point zeroizes (objdump: 53 general-register stack slots in aes_portable_ctr with gcc 12 -O2;
+ * test_aes_stack and test_gcm_residue saw 40-160 key-dependent bytes after each service). The
+ * services of aes.c and gcm.c therefore wipe the stack after every call on the portable path
+ * (AES_BULK_STACK_WIPE in internal.h); ghash.c's multiply spills its masked operands likewise. */
 #include <string.h>
 
 #include "module/aes/internal.h"

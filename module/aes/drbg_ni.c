@@ -1,7 +1,7 @@
 /* The CTR_DRBG's short generate (SP 800-90Ar1 10.2.1.5.1 steps 4-6 for up to 64 bytes) fused
  * into one pass on 128-bit AES-NI registers: the output blocks and the update's three blocks go
  * through each round together while Key's schedule is expanded on the fly (drbg_expand.h says
- * why and how). Also the stack wipe that both fused kernels (this one and drbg_vaes.c) end with.
+ * why and how). It ends with aes_drbg_stack_wipe (stack_wipe.c), as drbg_vaes.c does.
  *
  * Key, V, the round keys, the blocks, provided data and output are secret; the request length is
  * public. */
@@ -85,20 +85,6 @@ DRBG_SMALL_COUNT(1)
 DRBG_SMALL_COUNT(2)
 DRBG_SMALL_COUNT(3)
 DRBG_SMALL_COUNT(4)
-
-/* aes_drbg_stack_wipe zeroizes AES_DRBG_STACK_WIPE bytes of stack below its caller's frame:
- * where the fused generate's frame just was (internal.h says how large that can be). */
-/* Not instrumented by ASan: its redzones around |area| would leave the top of the region, where
- * the kernel's frame began, unwiped. */
-AESNI_FN __attribute__((noinline, no_sanitize_address)) void aes_drbg_stack_wipe(void) {
-  __m128i area[AES_DRBG_STACK_WIPE / 16];
-  /* Volatile 16-byte stores: the compiler may neither drop them nor turn them into a memset call
-   * or rep stos (slow to start for a few hundred bytes). */
-  volatile __m128i *p = area;
-  AES_UNROLL
-  for (size_t i = 0; i < AES_DRBG_STACK_WIPE / 16; i++) p[i] = _mm_setzero_si128();
-  __asm__ __volatile__("" : : "r"(area) : "memory");
-}
 
 void aes_ni_drbg_generate_small(uint8_t v[16], uint8_t key[32], uint8_t *out, size_t out_len,
                                 const uint8_t *provided) {

@@ -86,6 +86,34 @@ static void gcm_clear_registers(void) {
   }
 }
 
+/* ---- Stack ------------------------------------------------------------------------------
+ * The kernels also spill secrets to their frames (key stream, cipher states, GHASH sums, powers
+ * of H), where C cannot name them: each step below that ran a kernel that spills ends with one
+ * wipe of the stack below it (module/aes/internal.h, AES_BULK_STACK_WIPE, which says which
+ * kernels spill and how that was measured). That is a step that handed the kernels
+ * AES_STACK_WIPE_MIN_BLOCKS blocks or more (the stitched kernels need 16), or any step on the
+ * portable AES or GHASH code; a 16-byte seal on the AES-NI paths pays no wipe. */
+
+/* gcm_portable: |k| runs the bitsliced AES or the portable GHASH (public). */
+static bool gcm_portable(const gcm_key_state *k) {
+#if defined(FIPSMOD_TEST_HOOKS)
+  /* Tests may cap the GHASH path of a 16-power key down to the portable one. */
+  if (ghash_key_path(&k->gh) == GHASH_PATH_PORTABLE) return true;
+#endif
+  /* Outside tests the GHASH path is portable exactly when the key has one power (no PCLMULQDQ,
+   * ghash_key_init), which is cheaper to read than ghash_key_path. */
+  return k->ks.impl == AES_IMPL_PORTABLE || k->gh.npow != 16;
+}
+
+/* gcm_stack_wipe ends a step that ran |nblocks| blocks through the kernels. Inlined, so that the
+ * wipe lies below the step's own frame. */
+static inline __attribute__((always_inline)) void gcm_stack_wipe(const gcm_key_state *k,
+                                                                size_t nblocks) {
+  if (AES_STACK_WIPE_ALWAYS || nblocks >= AES_STACK_WIPE_MIN_BLOCKS || gcm_portable(k)) {
+    aes_bulk_stack_wipe();
+  }
+}
+
 static int key_init(fm_gcm_key *k, const uint8_t *key, size_t key_len, const uint8_t *fixed,
                     bool counter) {
   int st = fm_service_gate();
@@ -112,6 +140,7 @@ static int key_init(fm_gcm_key *k, const uint8_t *key, size_t key_len, const uin
   s->iv_mode = counter ? GCM_IV_COUNTER : GCM_IV_RBG;
   if (counter) memcpy(s->fixed, fixed, FM_GCM_FIXED_LEN);
   s->magic = GCM_KEY_MAGIC;
+  gcm_stack_wipe(s, 1);
   gcm_clear_registers();
   return FM_OK;
 }
@@ -221,9 +250,13 @@ static void ctx_start(gcm_ctx_state *c, const gcm_key_state *k, const uint8_t *i
     const uint64_t bits = __builtin_bswap64((uint64_t)iv_len * 8);
     memcpy(last + nlast - 8, &bits, 8);
     ghash_blocks(&k->gh, y, last, nlast / 16);
-    const uint64_t hi = __builtin_bswap64(y[1]), lo = __builtin_bswap64(y[0]);
-    memcpy(c->j0, &hi, 8);
-    memcpy(c->j0 + 8, &lo, 8);
+    /* J0 is a polynomial in H of the public IV: secret, like the state that made it. */
+    y[0] = __builtin_bswap64(y[0]);
+    y[1] = __builtin_bswap64(y[1]);
+    memcpy(c->j0, &y[1], 8);
+    memcpy(c->j0 + 8, &y[0], 8);
+    fm_zeroize(y, sizeof y);
+    gcm_stack_wipe(k, full + nlast / 16);
   }
   /* The first data counter is inc32(J0). */
   memcpy(c->ctr, c->j0, 16);
@@ -253,6 +286,7 @@ static void ctx_aad(gcm_ctx_state *c, const uint8_t *aad, size_t len) {
   aad += len - len % 16;
   memcpy(c->partial, aad, len % 16);
   c->npartial = (uint32_t)(len % 16);
+  gcm_stack_wipe(c->key, len / 16);
   gcm_clear_registers();
 }
 
@@ -282,7 +316,8 @@ static void ctx_text(gcm_ctx_state *c, const uint8_t *in, uint8_t *out, size_t l
       len--;
     }
     if (c->npartial < 16) {
-      gcm_clear_registers(); /* end_aad may have run GHASH */
+      gcm_stack_wipe(k, 1);  /* end_aad may have run GHASH */
+      gcm_clear_registers();
       return;
     }
     ghash_blocks(&k->gh, c->y, c->partial, 1);
@@ -328,6 +363,10 @@ static void ctx_text(gcm_ctx_state *c, const uint8_t *in, uint8_t *out, size_t l
     }
     c->npartial = (uint32_t)rest;
   }
+  /* One wipe for the whole call, after the stitched kernel, the chunks and the tail; the single
+   * blocks around them (the block completed first, the partial last one) spill nothing on the
+   * AES-NI paths, so they do not count. */
+  gcm_stack_wipe(k, len / 16);
   gcm_clear_registers();
 }
 
@@ -345,13 +384,14 @@ static void ctx_tag(gcm_ctx_state *c, uint8_t tag[16]) {
   memcpy(lens, &abits, 8);
   memcpy(lens + 8, &cbits, 8);
   ghash_blocks(&k->gh, c->y, lens, 1);
-  uint8_t s[16];
-  const uint64_t hi = __builtin_bswap64(c->y[1]), lo = __builtin_bswap64(c->y[0]);
-  memcpy(s, &hi, 8);
-  memcpy(s + 8, &lo, 8);
+  /* S as a big-endian block, in one array that is wiped (no other local holds it, also at -O0:
+   * test_gcm_residue). */
+  uint64_t s[2] = {__builtin_bswap64(c->y[1]), __builtin_bswap64(c->y[0])};
   aes_encrypt_block(&k->ks, c->j0, tag);
-  for (int i = 0; i < 16; i++) tag[i] ^= s[i];
+  const uint8_t *sb = (const uint8_t *)s;
+  for (int i = 0; i < 16; i++) tag[i] ^= sb[i];
   fm_zeroize(s, sizeof s);
+  gcm_stack_wipe(k, 3);
   gcm_clear_registers();
 }
 

@@ -9,7 +9,14 @@
  * ghash_key.hdesc, one reduction per 16 blocks) and aes_vaes.c's (round keys broadcast to every
  * lane, inc32 counters built in registers: the counter's last dword byte-swapped to host order,
  * where 32-bit adds wrap mod 2^32 as inc32 does). The broadcast round keys and powers live in
- * local arrays the compiler may spill; both are wiped before return. */
+ * local arrays the compiler may spill; both are wiped before return.
+ *
+ * Even with 32 zmm registers the compiler keeps some cipher states and GHASH operands in stack
+ * slots of its own (objdump of libfipsmod.so: frames of 1600 and 2048 bytes for the two clones
+ * with gcc 12 -O2, 336-528 bytes of them such slots, the rest the zeroized arrays; 896 with
+ * clang 14; test_gcm_residue saw about 340 secret-dependent bytes left after a 1350-byte seal),
+ * which the arrays' wipe does not reach: gcm.c ends the call with aes_bulk_stack_wipe
+ * (internal.h, AES_BULK_STACK_WIPE). */
 #include <immintrin.h>
 
 #include "module/aes/internal.h"

@@ -25,7 +25,11 @@
  * is kept; masking each class and XORing recovers the carry-less product. x86-64 multiplies
  * take the same time whatever their operands. The idea is that of BearSSL's ghash_ctmul64
  * (four-bit holes there, on the low half only); this code spaces the holes five apart so that
- * one full 128-bit integer product per pair serves. */
+ * one full 128-bit integer product per pair serves.
+ *
+ * The masked operands and partial products spill to clmul64's and the callers' frames (about 80
+ * secret-dependent bytes after a seal on the portable GHASH path, test_gcm_residue): gcm.c wipes
+ * the stack after every step on the portable path (AES_BULK_STACK_WIPE in internal.h). */
 #include <string.h>
 
 #include "module/aes/internal.h"

@@ -9,7 +9,14 @@
  * together before the reduction.
  *
  * The powers are read with unaligned loads: a key on the heap (malloc gives 16-byte alignment)
- * need not honour fm_gcm_key's 64-byte alignment. */
+ * need not honour fm_gcm_key's 64-byte alignment.
+ *
+ * The 8-block PCLMULQDQ loop has 16 xmm registers for eight powers, the state, three sums and
+ * the blocks: gcc 12 hoists the power loads out of the loop and keeps them in stack slots (a
+ * 288-byte frame, 25 slots, none zeroized), and the wide loops keep a state or sum outside their
+ * zeroized power arrays. gcm.c wipes the stack after a step that hashed
+ * AES_STACK_WIPE_MIN_BLOCKS blocks or more (internal.h); the tail pass (clmul_pass) spills
+ * nothing. */
 #include <cpuid.h>
 #include <immintrin.h>
 #include <stdatomic.h>

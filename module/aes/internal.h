@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "module/internal.h"
+
 /* aes_ks is an AES key schedule for the path chosen at load. Layout by |impl|:
  *   AES_IMPL_AESNI:    words[0..2*(rounds+1)) the FIPS 197 round keys as 16-byte blocks;
  *                      words[64..64+2*(rounds+1)) the decryption round keys (Equivalent Inverse
@@ -36,6 +38,9 @@ static_assert(8 * 15 <= 128, "bitsliced AES-256 schedule must fit aes_ks.words")
 static_assert(AES_NI_DEC_OFFSET + 2 * 15 <= 128, "AES-NI schedules must fit aes_ks.words");
 
 /* ---- For the whole module ------------------------------------------------------------- */
+/* The functions of this section leave no secret on the stack: after a kernel that spills (the
+ * bitsliced code always; on AES-NI schedules only aes_ctr128_blocks's 256-bit VAES loop, see
+ * aes_ni_bulk_spills) each wipes the stack below it (aes_bulk_stack_wipe). */
 
 /* aes_ks_init_encrypt builds an encryption schedule from a 16- or 32-byte |key| (secret).
  * Returns 1 on success, 0 for another length (then |ks| is zeroized). Cheap enough to call per
@@ -153,6 +158,20 @@ void aes_ni_ecb_encrypt(const aes_ks *ks, const uint8_t *in, uint8_t *out, size_
 /* aes_ni_ecb_decrypt decrypts |nblocks| independent blocks (needs aes_ni_add_decrypt). */
 void aes_ni_ecb_decrypt(const aes_ks *ks, const uint8_t *in, uint8_t *out, size_t nblocks);
 
+/* aes_ni_bulk_spills returns whether ECB or CTR on |nblocks| blocks (public) takes a loop that
+ * spills secrets to its frame: the VAES loops on 256-bit registers, where the eight states, the
+ * counters and the byte shuffle fill the 16 ymm registers (objdump of libfipsmod.so: gcc 12 keeps
+ * 320-640 bytes of states and counter blocks on the stack in ctr256_run and the ECB and CBC
+ * loops, clang 14 128 bytes; test_aes_stack sees 410-550 secret-dependent bytes after them). The
+ * 512-bit loops keep theirs in 32 zmm registers (only their zeroized round-key arrays are in
+ * memory) and the 128-bit ones spill nothing for ECB and CTR. The caller wipes the stack after a
+ * call that spilled (AES_BULK_STACK_WIPE). Inline: the block count decides first, so that a
+ * short request pays no call. */
+#define AES_VAES_MIN_BLOCKS 16 /* the fewest blocks the VAES loops take (aes_ni.c) */
+static inline bool aes_ni_bulk_spills(size_t nblocks) {
+  return nblocks >= AES_VAES_MIN_BLOCKS && aes_ni_path() == AES_PATH_VAES_AVX2;
+}
+
 /* aes_ni_cbc_encrypt: CBC encryption, one serial chain on 128-bit registers. */
 void aes_ni_cbc_encrypt(const aes_ks *ks, uint8_t iv[16], const uint8_t *in, uint8_t *out,
                         size_t nblocks);
@@ -193,13 +212,13 @@ void aes_vaes_drbg_generate_small(uint8_t v[16], uint8_t key[32], uint8_t *out, 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
     __has_feature(memory_sanitizer)
-#define AES_DRBG_INSTRUMENTED 1
+#define AES_INSTRUMENTED 1
 #endif
 #endif
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || !defined(__OPTIMIZE__)
-#define AES_DRBG_INSTRUMENTED 1
+#define AES_INSTRUMENTED 1
 #endif
-#if defined(AES_DRBG_INSTRUMENTED)
+#if defined(AES_INSTRUMENTED)
 #define AES_DRBG_STACK_WIPE 8192
 #else
 #define AES_DRBG_STACK_WIPE 640
@@ -207,9 +226,61 @@ void aes_vaes_drbg_generate_small(uint8_t v[16], uint8_t key[32], uint8_t *out, 
 static_assert(AES_DRBG_STACK_WIPE % 16 == 0, "the wipe stores 16 bytes at a time");
 
 /* aes_drbg_stack_wipe zeroizes AES_DRBG_STACK_WIPE bytes of stack just below its caller's frame,
- * where a fused generate that the caller has just called may have spilled round keys or blocks.
- * AES-NI CPUs only (drbg_ni.c). */
+ * where a fused generate that the caller has just called may have spilled round keys or blocks
+ * (stack_wipe.c). */
 void aes_drbg_stack_wipe(void);
+
+/* AES_BULK_STACK_WIPE is how many bytes of stack aes_bulk_stack_wipe zeroizes below its caller's
+ * frame: where the frames of the bulk kernels just were. The kernels spill what does not fit in
+ * the vector registers, and C cannot name those slots (fm_zeroize of the broadcast round-key and
+ * power arrays reaches only the arrays): the 256-bit stitched GCM kernel (16 ymm registers for
+ * eight cipher states, three GHASH sums and temporaries) spills cipher states, key stream and
+ * GHASH sums; the 512-bit one and the VAES CTR/ECB/CBC loops spill cipher states and counter
+ * blocks; the PCLMULQDQ GHASH loop the powers of H; AES-NI CBC encryption two round keys (15 of
+ * them, the chain and the next block do not fit in 16 xmm registers); the 8-block CBC decryption
+ * blocks; the bitsliced AES and the portable GHASH their state words. Measured with objdump of
+ * libfipsmod.so and with test_gcm_residue / test_aes_stack (which print the depth each service
+ * reached): the deepest chain is gcm_vaes256_crypt's kernel, a 2304-byte frame (gcc 12, -O2; 1568
+ * with clang 14) plus 32-byte realignment, saved registers and return addresses, under 2.4 KiB
+ * below gcm.c's caller of the wipe (test_gcm_residue, without the wipe: secret-dependent bytes
+ * down to 2.7 KiB below the service's caller, whose frames above ctx_text take about 400 of
+ * them); 3 KiB leaves room. Sanitizer instrumentation and -O0 keep
+ * every intermediate in memory: -fstack-usage gives the 512-bit GCM kernel 5.7 KiB at -O0 with
+ * gcc 12, with the multiply helper's frame below it, hence 8 KiB there. The tests scan 4 KiB
+ * beyond this size, so that a larger frame shows. A multiple of 128 (stack_wipe.c). */
+#if defined(AES_INSTRUMENTED)
+#define AES_BULK_STACK_WIPE 8192
+#else
+#define AES_BULK_STACK_WIPE 3072
+#endif
+
+/* aes_bulk_stack_wipe zeroizes AES_BULK_STACK_WIPE bytes of stack just below its caller's frame
+ * (stack_wipe.c: 32-byte stores where the CPU has AVX2, else 16-byte ones). The public services
+ * of aes.c and gcm.c call it once, at the end of a call in which a kernel that spills ran (they
+ * say which); their short messages, whose kernels keep every secret in registers, pay no wipe.
+ * Inlined, so that the wipe lies below the service's own frame. */
+void aes_bulk_stack_wipe_sse(void);
+void aes_bulk_stack_wipe_avx2(void);
+static inline __attribute__((always_inline)) void aes_bulk_stack_wipe(void) {
+  if (fm_cpu_use(FM_CPU_AVX2)) {
+    aes_bulk_stack_wipe_avx2();
+  } else {
+    aes_bulk_stack_wipe_sse();
+  }
+}
+
+/* AES_STACK_WIPE_MIN_BLOCKS: below this many blocks the AES-NI kernels (one to seven blocks in
+ * flight, round keys as memory operands) and the carry-less GHASH tails keep their secrets in
+ * registers; from it on the 8-block CBC decryption and the PCLMULQDQ and 256-bit VPCLMULQDQ
+ * GHASH loops spill. test_aes_stack and test_gcm_residue check both sides of it.
+ * AES_STACK_WIPE_ALWAYS: sanitizer instrumentation and -O0 keep every kernel's intermediates
+ * in memory, so those builds wipe after every service, whatever ran. */
+#define AES_STACK_WIPE_MIN_BLOCKS 8
+#if defined(AES_INSTRUMENTED)
+#define AES_STACK_WIPE_ALWAYS 1
+#else
+#define AES_STACK_WIPE_ALWAYS 0
+#endif
 
 /* aes_ni_sse_ecb_encrypt: ECB encryption on 128-bit registers, eight blocks in flight (also the
  * VAES code's tail). */

@@ -10,4 +10,5 @@ list(APPEND FIPSMOD_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/ghash_clmul.c
   ${CMAKE_CURRENT_LIST_DIR}/gcm.c
   ${CMAKE_CURRENT_LIST_DIR}/gcm_vaes.c
-  ${CMAKE_CURRENT_LIST_DIR}/gcm_vaes256.c)
+  ${CMAKE_CURRENT_LIST_DIR}/gcm_vaes256.c
+  ${CMAKE_CURRENT_LIST_DIR}/stack_wipe.c)
