@@ -32,7 +32,7 @@ FM_API fm_state fm_module_state(void);
 /* fm_module_state_name returns "UNINITIALIZED", "SELF_TEST", "OPERATIONAL" or "ERROR". */
 FM_API const char *fm_module_state_name(fm_state state);
 
-/* fm_module_version returns the module's version string, e.g. "fipsmod 0.1.0" (never fails). */
+/* fm_module_version returns the module's version string, e.g. "fipsmod 0.2.0" (never fails). */
 FM_API const char *fm_module_version(void);
 
 /* fm_module_cleanup zeroizes every CSP the module holds (every thread's DRBG state, batches) and

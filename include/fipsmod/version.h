@@ -17,9 +17,9 @@ extern "C" {
 #endif
 
 #define FIPSMOD_VERSION_MAJOR 0
-#define FIPSMOD_VERSION_MINOR 1
+#define FIPSMOD_VERSION_MINOR 2
 #define FIPSMOD_VERSION_PATCH 0
-#define FIPSMOD_VERSION_STRING "0.1.0"
+#define FIPSMOD_VERSION_STRING "0.2.0"
 
 /* fm_version_check returns FM_OK when the loaded library is ABI-compatible with headers of
  * version major.minor.patch: the same major version and a minor version at least |minor| (a
