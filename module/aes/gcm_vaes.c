@@ -19,6 +19,7 @@
  * (internal.h, AES_BULK_STACK_WIPE). */
 #include <immintrin.h>
 
+#include "module/aes/clmul_reduce.h"
 #include "module/aes/internal.h"
 #include "module/internal.h"
 
@@ -41,16 +42,6 @@ GCM512_FN static inline __m128i fold4(__m512i v) {
   return _mm_xor_si128(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
 }
 
-/* reduce: ghash.c's two folds by the low word with y^63 + y^62 + y^57. */
-GCM512_FN static inline __m128i reduce(__m128i lo, __m128i mid, __m128i hi) {
-  const __m128i c = _mm_set_epi64x(0, (long long)0xc200000000000000ull);
-  lo = _mm_xor_si128(lo, _mm_slli_si128(mid, 8));
-  hi = _mm_xor_si128(hi, _mm_srli_si128(mid, 8));
-  __m128i v = _mm_xor_si128(_mm_shuffle_epi32(lo, 0x4e), _mm_clmulepi64_si128(lo, c, 0x00));
-  v = _mm_xor_si128(_mm_shuffle_epi32(v, 0x4e), _mm_clmulepi64_si128(v, c, 0x00));
-  return _mm_xor_si128(hi, v);
-}
-
 /* ghash16 absorbs the 16 blocks g[0..3] (reflected, acc already folded into g[0]'s first lane)
  * and returns the reduced state. */
 GCM512_FN static inline __m128i ghash16(const __m512i g[4], const __m512i p[4]) {
@@ -60,7 +51,7 @@ GCM512_FN static inline __m128i ghash16(const __m512i g[4], const __m512i p[4]) 
   mul4(g[2], p[2], &lo, &mid, &hi);
   mul4(g[3], p[3], &lo, &mid, &hi);
   mul4(g[0], p[0], &lo, &mid, &hi);
-  return reduce(fold4(lo), fold4(mid), fold4(hi));
+  return ghash_clmul_reduce(fold4(lo), fold4(mid), fold4(hi));
 }
 
 GCM512_FN static inline size_t crypt_nr(const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16],
@@ -110,7 +101,7 @@ GCM512_FN static inline size_t crypt_nr(const aes_ks *ks, const ghash_key *gk, u
     }
     AES_UNROLL
     for (int j = 0; j < 4; j++) x[j] = _mm512_aesenclast_epi128(x[j], k[nr]);
-    if (hash) acc = reduce(fold4(lo), fold4(mid), fold4(hi));
+    if (hash) acc = ghash_clmul_reduce(fold4(lo), fold4(mid), fold4(hi));
     AES_UNROLL
     for (int j = 0; j < 4; j++) {
       /* Decryption XORs the ciphertext already in registers (in place is safe). */

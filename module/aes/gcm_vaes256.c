@@ -31,6 +31,7 @@
  * deepest of all the kernels. */
 #include <immintrin.h>
 
+#include "module/aes/clmul_reduce.h"
 #include "module/aes/internal.h"
 #include "module/internal.h"
 
@@ -51,16 +52,6 @@ GCM256_FN static inline __m128i fold2(__m256i v) {
   return _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
 }
 
-/* reduce: ghash.c's two folds by the low word with y^63 + y^62 + y^57. */
-GCM256_FN static inline __m128i reduce(__m128i lo, __m128i mid, __m128i hi) {
-  const __m128i c = _mm_set_epi64x(0, (long long)0xc200000000000000ull);
-  lo = _mm_xor_si128(lo, _mm_slli_si128(mid, 8));
-  hi = _mm_xor_si128(hi, _mm_srli_si128(mid, 8));
-  __m128i v = _mm_xor_si128(_mm_shuffle_epi32(lo, 0x4e), _mm_clmulepi64_si128(lo, c, 0x00));
-  v = _mm_xor_si128(_mm_shuffle_epi32(v, 0x4e), _mm_clmulepi64_si128(v, c, 0x00));
-  return _mm_xor_si128(hi, v);
-}
-
 /* load_ct returns ciphertext pair |j| at |src| in reflected form. */
 GCM256_FN static inline __m256i load_ct(const uint8_t *src, int j, __m256i rev) {
   return _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(src + 32 * j)), rev);
@@ -73,7 +64,7 @@ GCM256_FN static inline __m128i ghash16(const uint8_t *src, __m128i acc, const _
   /* The pair that carries the state last, so the chain from acc is one multiply and one add. */
   for (int j = 1; j < 8; j++) mul2(load_ct(src, j, rev), p[j], &lo, &mid, &hi);
   mul2(_mm256_xor_si256(load_ct(src, 0, rev), _mm256_zextsi128_si256(acc)), p[0], &lo, &mid, &hi);
-  return reduce(fold2(lo), fold2(mid), fold2(hi));
+  return ghash_clmul_reduce(fold2(lo), fold2(mid), fold2(hi));
 }
 
 GCM256_FN static inline size_t crypt_nr(const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16],
@@ -123,7 +114,7 @@ GCM256_FN static inline size_t crypt_nr(const aes_ks *ks, const ghash_key *gk, u
     }
     AES_UNROLL
     for (int j = 0; j < 8; j++) x[j] = _mm256_aesenclast_epi128(x[j], k[nr]);
-    if (hash) acc = reduce(fold2(lo), fold2(mid), fold2(hi));
+    if (hash) acc = ghash_clmul_reduce(fold2(lo), fold2(mid), fold2(hi));
     AES_UNROLL
     for (int j = 0; j < 8; j++) {
       /* Block j's input is read before block j's output is written: in place is safe. */

@@ -21,6 +21,7 @@
 #include <immintrin.h>
 #include <stdatomic.h>
 
+#include "module/aes/clmul_reduce.h"
 #include "module/aes/internal.h"
 #include "module/internal.h"
 
@@ -78,19 +79,6 @@ CLMUL_FN static inline void mul_acc(__m128i a, __m128i b, __m128i *lo, __m128i *
                                            _mm_clmulepi64_si128(a, b, 0x10)));
 }
 
-/* reduce returns Mont(lo, mid, hi): the 256-bit sum (hi << 128) ^ (mid << 64) ^ lo folded twice
- * by its low word with the constant y^63 + y^62 + y^57 (0xc2 << 56), as ghash.c's mont_reduce. */
-CLMUL_FN static inline __m128i reduce(__m128i lo, __m128i mid, __m128i hi) {
-  const __m128i c = _mm_set_epi64x(0, (long long)0xc200000000000000ull);
-  lo = _mm_xor_si128(lo, _mm_slli_si128(mid, 8));
-  hi = _mm_xor_si128(hi, _mm_srli_si128(mid, 8));
-  /* Fold 1: t0 * c lands at word 1..2; swapping the halves moves t0 up to word 2's place. */
-  __m128i v = _mm_xor_si128(_mm_shuffle_epi32(lo, 0x4e), _mm_clmulepi64_si128(lo, c, 0x00));
-  /* Fold 2: the same with the new word 1. */
-  v = _mm_xor_si128(_mm_shuffle_epi32(v, 0x4e), _mm_clmulepi64_si128(v, c, 0x00));
-  return _mm_xor_si128(hi, v);
-}
-
 CLMUL_FN static inline __m128i load_pow(const ghash_key *gk, int j) {
   return _mm_loadu_si128((const __m128i *)gk->hdesc[j]);
 }
@@ -101,7 +89,7 @@ CLMUL_FN void ghash_clmul_powers(ghash_key *gk) {
   for (int j = 14; j >= 0; j--) {
     __m128i lo = _mm_setzero_si128(), mid = lo, hi = lo;
     mul_acc(p, h, &lo, &mid, &hi);
-    p = reduce(lo, mid, hi);
+    p = ghash_clmul_reduce(lo, mid, hi);
     _mm_storeu_si128((__m128i *)gk->hdesc[j], p);
   }
 }
@@ -115,7 +103,7 @@ CLMUL_FN static inline __m128i clmul_pass(const ghash_key *gk, __m128i y, const 
   for (size_t j = 1; j < n; j++) {
     mul_acc(load_block(in + 16 * j), load_pow(gk, first + (int)j), &lo, &mid, &hi);
   }
-  return reduce(lo, mid, hi);
+  return ghash_clmul_reduce(lo, mid, hi);
 }
 
 CLMUL_FN void ghash_clmul_blocks(const ghash_key *gk, uint64_t y[2], const uint8_t *in,
@@ -126,7 +114,7 @@ CLMUL_FN void ghash_clmul_blocks(const ghash_key *gk, uint64_t y[2], const uint8
     mul_acc(_mm_xor_si128(load_block(in), acc), load_pow(gk, 8), &lo, &mid, &hi);
     AES_UNROLL
     for (int j = 1; j < 8; j++) mul_acc(load_block(in + 16 * j), load_pow(gk, 8 + j), &lo, &mid, &hi);
-    acc = reduce(lo, mid, hi);
+    acc = ghash_clmul_reduce(lo, mid, hi);
   }
   if (nblocks > 0) acc = clmul_pass(gk, acc, in, nblocks);
   _mm_storeu_si128((__m128i *)y, acc);
@@ -165,7 +153,7 @@ VPCLMUL256_FN void ghash_vpclmul256_blocks(const ghash_key *gk, uint64_t y[2], c
       mul_acc2(x0, p[0], &lo, &mid, &hi);
       AES_UNROLL
       for (int j = 1; j < 4; j++) mul_acc2(load2(in + 32 * j), p[j], &lo, &mid, &hi);
-      acc = reduce(fold2(lo), fold2(mid), fold2(hi));
+      acc = ghash_clmul_reduce(fold2(lo), fold2(mid), fold2(hi));
     }
     fm_zeroize(p, sizeof p); /* powers of H a register spill may have left on the stack */
   }
@@ -208,7 +196,7 @@ VPCLMUL512_FN void ghash_vpclmul512_blocks(const ghash_key *gk, uint64_t y[2], c
       mul_acc4(x0, p[0], &lo, &mid, &hi);
       AES_UNROLL
       for (int j = 1; j < 4; j++) mul_acc4(load4(in + 64 * j), p[j], &lo, &mid, &hi);
-      acc = reduce(fold4(lo), fold4(mid), fold4(hi));
+      acc = ghash_clmul_reduce(fold4(lo), fold4(mid), fold4(hi));
     }
     fm_zeroize(p, sizeof p); /* powers of H a register spill may have left on the stack */
   }

@@ -52,18 +52,8 @@ static uint8_t g_residue_scan[RESIDUE_SCAN];
  * value that differs between the two runs is live in it, so no register the module's functions
  * save on entry holds one. */
 static __attribute__((noinline)) void residue_one_run(residue_run_fn run, uint8_t fill) {
-  /* The registers may still hold the caller's run-dependent values (setup's), which the
-   * module's prologues or spills would then store in their frames: zero every general register
-   * the ABI lets a function change or must save. */
-  __asm__ __volatile__("xorl %%ebx, %%ebx\n\txorl %%r12d, %%r12d\n\txorl %%r13d, %%r13d\n\t"
-                       "xorl %%r14d, %%r14d\n\txorl %%r15d, %%r15d\n\txorl %%eax, %%eax\n\t"
-                       "xorl %%ecx, %%ecx\n\txorl %%edx, %%edx\n\txorl %%esi, %%esi\n\t"
-                       "xorl %%edi, %%edi\n\txorl %%r8d, %%r8d\n\txorl %%r9d, %%r9d\n\t"
-                       "xorl %%r10d, %%r10d\n\txorl %%r11d, %%r11d"
-                       :
-                       :
-                       : "rbx", "r12", "r13", "r14", "r15", "rax", "rcx", "rdx", "rsi", "rdi",
-                         "r8", "r9", "r10", "r11");
+  /* The registers may still hold the previous run's values (setup's). */
+  TEST_ZERO_GENERAL_REGISTERS();
   residue_fill_area(fill);
   run();
   residue_snapshot(g_residue_scan);
@@ -103,6 +93,16 @@ static size_t residue_differing(residue_setup_fn setup, residue_run_fn run, cons
     }
   }
   return n;
+}
+
+/* residue_check_path runs check(path, &depth) (the residue checks of one CPU path) and prints
+ * whether the path left residue and how deep below the caller its calls wrote. */
+static void residue_check_path(const char *path, void (*check)(const char *, size_t *)) {
+  size_t depth = 0;
+  const int failures = test_failures;
+  check(path, &depth);
+  fprintf(stderr, "%s: %s, deepest stack use %zu bytes below the caller\n", path,
+          test_failures == failures ? "no residue" : "RESIDUE", depth);
 }
 
 /* residue_depth returns how many bytes below its caller |run| (after setup(0)) wrote: the

@@ -137,12 +137,7 @@ static void test_stack(void) {
   const int n = aes_test_paths(paths);
   for (int i = 0; i < n; i++) {
     aes_limit_path_for_testing(paths[i]);
-    size_t depth = 0;
-    const int failures = test_failures;
-    check_services(aes_test_path_name(paths[i]), &depth);
-    fprintf(stderr, "%s: %s, deepest stack use %zu bytes below the caller\n",
-            aes_test_path_name(paths[i]), test_failures == failures ? "no residue" : "RESIDUE",
-            depth);
+    residue_check_path(aes_test_path_name(paths[i]), check_services);
   }
   aes_limit_path_for_testing(0);
   fm_aes_key_wipe(&g_ak);

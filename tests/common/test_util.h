@@ -77,6 +77,20 @@ typedef struct test_case {
   void (*fn)(void);
 } test_case;
 
+/* TEST_ZERO_GENERAL_REGISTERS zeroes every general register a function may change or must save
+ * (x86-64 System V), so that a stack-residue test's run starts with none of the previous run's
+ * values in them: the module's prologues and spills would store those in their frames. */
+#define TEST_ZERO_GENERAL_REGISTERS()                                                           \
+  __asm__ __volatile__("xorl %%ebx, %%ebx\n\txorl %%r12d, %%r12d\n\txorl %%r13d, %%r13d\n\t"      \
+                       "xorl %%r14d, %%r14d\n\txorl %%r15d, %%r15d\n\txorl %%eax, %%eax\n\t"     \
+                       "xorl %%ecx, %%ecx\n\txorl %%edx, %%edx\n\txorl %%esi, %%esi\n\t"        \
+                       "xorl %%edi, %%edi\n\txorl %%r8d, %%r8d\n\txorl %%r9d, %%r9d\n\t"        \
+                       "xorl %%r10d, %%r10d\n\txorl %%r11d, %%r11d"                              \
+                       :                                                                         \
+                       :                                                                         \
+                       : "rbx", "r12", "r13", "r14", "r15", "rax", "rcx", "rdx", "rsi", "rdi",   \
+                         "r8", "r9", "r10", "r11")
+
 #define TEST_CASE(name) {#name, test_##name}
 #define TEST_RUN(argc, argv, program, table) \
   test_run_cases((argc), (argv), (program), (table), sizeof(table) / sizeof((table)[0]))

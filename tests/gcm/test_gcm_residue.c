@@ -175,11 +175,7 @@ static void test_stack(void) {
     snprintf(path, sizeof path, "%s + %s", aes_test_path_name(paths[i].aes),
              ghash_test_path_name(paths[i].ghash));
     gcm_use_path(paths[i]);
-    size_t depth = 0;
-    const int failures = test_failures;
-    check_services(path, &depth);
-    fprintf(stderr, "%s: %s, deepest stack use %zu bytes below the caller\n", path,
-            test_failures == failures ? "no residue" : "RESIDUE", depth);
+    residue_check_path(path, check_services);
   }
   gcm_use_all_paths();
   fm_gcm_key_wipe(&g_gk);

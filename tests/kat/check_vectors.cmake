@@ -1,8 +1,11 @@
-# Checks every file listed in tests/vectors/sha256sums against its checksum, so that a vector
-# file changed by an editor or a line-ending conversion is caught. -DDIR=<tests/vectors>
+# Checks every file listed in DIR/sha256sums against its checksum, so that a vector file changed
+# by an editor or a line-ending conversion is caught.
+#   -DDIR=<folder with a sha256sums>   tests/vectors, tests/vectors/acvp-server
+#   -DMIN=<n>                          fail when fewer files are listed
+#   -DALL_JSON=1                       fail when a JSON file below DIR is not listed
 cmake_minimum_required(VERSION 3.20)
 file(STRINGS "${DIR}/sha256sums" lines)
-set(n 0)
+set(listed "")
 foreach(line IN LISTS lines)
   if(NOT line MATCHES "^([0-9a-f]+)  (\\./)?(.+)$")
     message(FATAL_ERROR "bad line in sha256sums: ${line}")
@@ -13,9 +16,18 @@ foreach(line IN LISTS lines)
   if(NOT got STREQUAL want)
     message(FATAL_ERROR "${path}: sha256 ${got}, expected ${want}")
   endif()
-  math(EXPR n "${n} + 1")
+  list(APPEND listed "${path}")
 endforeach()
-message("${n} vector files match their checksums")
-if(n LESS 50)
+list(LENGTH listed n)
+message("${n} vector files in ${DIR} match their checksums")
+if(DEFINED MIN AND n LESS MIN)
   message(FATAL_ERROR "only ${n} files listed")
+endif()
+if(ALL_JSON)
+  file(GLOB_RECURSE all RELATIVE "${DIR}" "${DIR}/*.json")
+  foreach(f IN LISTS all)
+    if(NOT f IN_LIST listed)
+      message(FATAL_ERROR "${f} is not listed in sha256sums")
+    endif()
+  endforeach()
 endif()

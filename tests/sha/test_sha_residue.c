@@ -80,18 +80,8 @@ typedef void (*runner)(fm_hash_alg, const uint8_t *, int);
  * run computed from the key. */
 static uint8_t g_scan[SCAN];
 static __attribute__((noinline)) void one_run(runner run, fm_hash_alg alg, int oneshot) {
-  /* The registers may still hold the caller's run-dependent values (the functions in between
-   * need not touch them), which the module's prologues or spills would then store in their
-   * frames: zero every general register the ABI lets a function change or must save. */
-  __asm__ __volatile__("xorl %%ebx, %%ebx\n\txorl %%r12d, %%r12d\n\txorl %%r13d, %%r13d\n\t"
-                       "xorl %%r14d, %%r14d\n\txorl %%r15d, %%r15d\n\txorl %%eax, %%eax\n\t"
-                       "xorl %%ecx, %%ecx\n\txorl %%edx, %%edx\n\txorl %%esi, %%esi\n\t"
-                       "xorl %%edi, %%edi\n\txorl %%r8d, %%r8d\n\txorl %%r9d, %%r9d\n\t"
-                       "xorl %%r10d, %%r10d\n\txorl %%r11d, %%r11d"
-                       :
-                       :
-                       : "rbx", "r12", "r13", "r14", "r15", "rax", "rcx", "rdx", "rsi", "rdi",
-                         "r8", "r9", "r10", "r11");
+  /* The registers may still hold the previous run's values (setup's). */
+  TEST_ZERO_GENERAL_REGISTERS();
   clear_area();
   run(alg, g_cur_key, oneshot);
   snapshot(g_scan);
