@@ -54,9 +54,12 @@ int acvp_pbkdf(kat_ctx *c, json_t *set, json_t *groups) {
         json_decref(rg);
         return -1;
       }
-      if (bits <= 0 || iters <= 0 || bits > (1LL << 24)) {
+      /* The ACVP PBKDF domain (draft-celi-acvp-pbkdf, capabilities): iterationCount 1 to 10^7.
+       * A count past it is a damaged set, not days of hashing. */
+      if (bits <= 0 || iters <= 0 || bits > (1LL << 24) || iters > 10000000) {
         json_decref(rg);
-        return kat_error(c, "%s: %s: keyLen or iterationCount out of range", c->path, id);
+        return kat_error(c, "%s: %s: keyLen (%lld) or iterationCount (%lld, at most 10000000) out "
+                         "of range", c->path, id, bits, iters);
       }
       if (bits % 8 != 0) {
         kat_skip(c, "PBKDF keyLen of %lld bits: the module derives whole bytes", bits);

@@ -9,6 +9,7 @@
  *     server's key) and 1.0 (RSADP with keys the module generates; the client forces
  *     totalFailingTests (NIST's server: totalFailingCases) failures with a modulus below the
  *     ciphertext). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -517,9 +518,40 @@ static int pool_grow(dp_pool *pl) {
   return FM_OK;
 }
 
+/* fit_chance is the chance that one newly generated key fits the ciphertext c: n > c for a
+ * pass, n <= c for a failure. With p and q uniform in [sqrt(2) 2^1023, 2^1024), n / 2^2048 is
+ * u v for u, v uniform in [a, 1), a = 1/sqrt(2); with x = c / 2^2048,
+ *   P(uv > x) = ((1 - x) + x ln x) / (1 - a)^2                          for a <= x < 1,
+ *   P(uv > x) = (x/a - a - x ln(2x) + (1 - a)(1 - x/a)) / (1 - a)^2     for 1/2 <= x < a,
+ * 1 below 1/2 and 0 from 1 on. */
+static double fit_chance(kat_bytes cbytes, int want_pass) {
+  kat_bytes c = strip(cbytes);
+  double x = 0;
+  if (c.n > 256) {
+    x = 2;
+  } else if (c.n == 256) {
+    for (int i = 7; i >= 0; i--) x = (x + c.p[i]) / 256;
+  }
+  const double a = 0.70710678118654752440, l = (1 - a) * (1 - a);
+  double above;
+  if (x >= 1) {
+    above = 0;
+  } else if (x >= a) {
+    above = ((1 - x) + x * log(x)) / l;
+  } else if (x >= 0.5) {
+    above = (x / a - a - x * log(2 * x) + (1 - a) * (1 - x / a)) / l;
+  } else {
+    above = 1;
+  }
+  return want_pass ? above : 1 - above;
+}
+
 /* pool_find returns a key whose n is above c + 1 (want_pass) or at most c, growing the pool
- * when none fits; -1 when none could be found. */
+ * when none fits; -1 when none could be found (*status says why), -2 at once when one key in
+ * 4096 or fewer would fit (the whole pool would find one less than 1 time in 32): a damaged set
+ * must not cost 128 key generations. */
 static int pool_find(dp_pool *pl, kat_bytes cbytes, int want_pass, int *status) {
+  if (fit_chance(cbytes, want_pass) < 1.0 / 4096) return -2;
   for (int attempt = 0;; attempt++) {
     for (int i = 0; i < pl->count; i++) {
       kat_bytes n = {pl->n[i], 256};
@@ -600,7 +632,12 @@ static int decprim_v1(kat_ctx *c, json_t *set, json_t *groups) {
         int st = FM_OK;
         int k = pool_find(&pl, cts[i], !fail_it[i], &st);
         json_t *o = json_object();
-        if (k < 0) {
+        if (k == -2) {
+          kat_fail(c, id, "resultsArray[%zu]: a 2048-bit modulus %s the ciphertext: the chance "
+                   "that a key fits is %.2g, too small to look for one", i,
+                   fail_it[i] ? "at most" : "above", fit_chance(cts[i], !fail_it[i]));
+          ok = 0;
+        } else if (k < 0) {
           kat_fail(c, id, "resultsArray[%zu]: no module key with a modulus %s the ciphertext (%s)",
                    i, fail_it[i] ? "at most" : "above", fm_strerror(st));
           ok = 0;
@@ -761,7 +798,14 @@ int acvp_rsa_check_group(kat_ctx *c, const char *mode, json_t *pg, json_t *rg, j
   }
   if (strcmp(mode, "sigGen") == 0) {
     scheme s;
-    if (group_scheme(c, pg, where, 0, 1, &s) != 0) return -1;
+    int sr = group_scheme(c, pg, where, 0, 1, &s);
+    if (sr < 0) return -1;
+    if (sr > 0) {
+      /* The response answers only offered groups: the prompt group found for it is another
+       * (its tgId is repeated). */
+      return kat_error(c, "%s: %s: the prompt group of this tgId has a scheme the module does not "
+                       "offer, yet it was answered (a repeated tgId?)", c->path, where);
+    }
     json_t *etests = eg ? json_object_get(eg, "tests") : NULL;
     json_array_foreach(json_object_get(rg, "tests"), ti, t) {
       kj_test_id(rg, t, id, sizeof(id));
@@ -781,8 +825,10 @@ int acvp_rsa_check_group(kat_ctx *c, const char *mode, json_t *pg, json_t *rg, j
         if (json_equal(json_object_get(x, "tcId"), json_object_get(t, "tcId"))) etest = x;
       }
       kat_bytes msg, sig, esig;
-      if (ptest == NULL || kj_hex(c, ptest, "message", id, &msg) < 0 ||
-          kj_num(c, t, "signature", id, &sig) < 0) {
+      if (ptest == NULL) {
+        return kat_error(c, "%s: %s: no prompt test with this tcId in the group", c->path, id);
+      }
+      if (kj_hex(c, ptest, "message", id, &msg) < 0 || kj_num(c, t, "signature", id, &sig) < 0) {
         return -1;
       }
       int mine = verify_with(n, e, &s, msg, sig);

@@ -275,6 +275,11 @@ static int run_file(const char *path, const char *answers_path, const kat_option
       rc = kat_run_cavp(&c);
     }
   }
+  /* Every reader that gives up records why; should one not, the report is still an error. */
+  if (rc < 0 && !r->error) {
+    r->no_reason = 1;
+    kat_error(&c, "%s: the reader stopped without recording why (a defect of the runner)", path);
+  }
   kat_arena_reset(&c);
   free(c.arena);
   if (r->error) rc = -1;

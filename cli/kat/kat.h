@@ -33,6 +33,8 @@ typedef struct kat_report {
   char kind[96];  /* what the file was recognised as, e.g. "CAVP SHA-256 ShortMsg" */
   long pass, fail, skip;
   int error;      /* 1: the file is malformed or unreadable; errmsg names file and line or id */
+  int no_reason;  /* 1: a reader gave up without recording why, a defect of the runner (every
+                   * malformed input must be named with its reason; the fuzz tests check this) */
   char errmsg[600];
   kat_failure failures[KAT_MAX_FAILURES]; /* the first mismatches */
   int n_failures;

@@ -43,6 +43,7 @@ static void fuzz_kat_run(const uint8_t *data, size_t size) {
   FUZZ_ASSERT(rc == 0 || rc == -1);
   FUZZ_ASSERT((rc == -1) == (rep.error == 1));
   if (rc == -1) FUZZ_ASSERT(strstr(rep.errmsg, g_path) != NULL);
+  FUZZ_ASSERT(!rep.no_reason);
   FUZZ_ASSERT(rep.pass >= 0 && rep.fail >= 0 && rep.skip >= 0);
   FUZZ_ASSERT(rep.n_failures >= 0 && rep.n_failures <= rep.fail &&
               rep.n_failures <= KAT_MAX_FAILURES);

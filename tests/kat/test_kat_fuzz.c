@@ -132,6 +132,8 @@ int main(int argc, char **argv) {
       if (rc == -1) {
         malformed++;
         CHECK(strstr(rep->errmsg, dst) != NULL);
+        if (rep->no_reason) fprintf(stderr, "test_kat_fuzz: %s\n", rep->errmsg);
+        CHECK(!rep->no_reason);
       }
       CHECK(rep->pass >= 0 && rep->fail >= 0 && rep->skip >= 0);
       CHECK(rep->n_failures <= rep->fail && rep->n_failures <= KAT_MAX_FAILURES);
