@@ -190,6 +190,13 @@ for name, rel, per, key in [
         ("rsa-sp1", "cavp/components/RSA2SP1testvectors/RSASP1.fax", 2, "COUNT"),
         ("rsa-dp", "cavp/components/RSADPtestvectors/RSADPComponent800_56B.txt", 2, "COUNT")]:
     write("fuzz_kat_rsp", name, cavp_cut(rel, per, key))
+# GCM: a decrypt file's first sections (one case each, with a FAIL among them) and the NIST
+# toolkit's worked examples, whose first two (one GCM-AES128 section) are enough for the reader.
+write("fuzz_kat_rsp", "gcm-decrypt", cavp_cut("generated/cavp-gcm/gcmDecrypt256-layout.rsp", 2,
+                                             "Count", "Keylen", 8))
+toolkit = open(os.path.join(VEC, "nist-toolkit-examples/AES_GCM.txt")).read().splitlines()
+write("fuzz_kat_rsp", "toolkit-gcm",
+      "\n".join(toolkit[:toolkit.index("Example #3")]) + "\n")
 
 # ---- KAT runner: JSON files -------------------------------------------------------------------
 def json_cut(rel, tests_per_group, groups=None):
