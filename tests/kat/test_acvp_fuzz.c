@@ -7,9 +7,10 @@
  *
  * Whatever the change, the runner must return (no crash, no hang; ASan/UBSan builds check
  * memory) with a consistent report: an error exactly when it returns -1, naming the file.
- * Usage: test_acvp_fuzz <vectors dir> <work dir> <set dir>... (each with prompt.json and
- * expectedResults.json, relative to the vectors dir); FIPSMOD_ACVP_FUZZ_ITERS sets the damaged
- * copies per set (30 by default). */
+ * A .json file named instead of a set directory (a Wycheproof file) is changed and run alone.
+ * Usage: test_acvp_fuzz <vectors dir> <work dir> <set dir or .json file>... (a set directory
+ * holds prompt.json and expectedResults.json; paths are relative to the vectors dir);
+ * FIPSMOD_ACVP_FUZZ_ITERS sets the damaged copies per set (30 by default). */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -223,37 +224,41 @@ int main(int argc, char **argv) {
   kat_options opt = {0};
   long runs = 0, malformed = 0, failing = 0, passing = 0;
   for (int si = 3; si < argc; si++) {
+    /* A set: prompt and answers; a .json file: that file alone (expected stays NULL). */
+    const char *arg = argv[si];
+    size_t alen = strlen(arg);
+    int single = alen > 5 && strcmp(arg + alen - 5, ".json") == 0;
     char src_p[1024], src_e[1024], dir[1024], dst_p[1100], dst_e[1100];
-    snprintf(src_p, sizeof(src_p), "%s/%s/prompt.json", argv[1], argv[si]);
-    snprintf(src_e, sizeof(src_e), "%s/%s/expectedResults.json", argv[1], argv[si]);
+    snprintf(src_p, sizeof(src_p), "%s/%s%s", argv[1], arg, single ? "" : "/prompt.json");
+    snprintf(src_e, sizeof(src_e), "%s/%s/expectedResults.json", argv[1], arg);
     /* The work copy of a/b is a-b, beside the others. */
-    snprintf(dir, sizeof(dir), "%s/%s", argv[2], argv[si]);
+    snprintf(dir, sizeof(dir), "%s/%s", argv[2], arg);
     for (char *q = dir + strlen(argv[2]) + 1; *q; q++) {
-      if (*q == '/') *q = '-';
+      if (*q == '/' || *q == '.') *q = '-';
     }
     mkdir(dir, 0755);
-    snprintf(dst_p, sizeof(dst_p), "%s/prompt.json", dir);
+    snprintf(dst_p, sizeof(dst_p), "%s/%s", dir, single ? "vectors.json" : "prompt.json");
     snprintf(dst_e, sizeof(dst_e), "%s/expectedResults.json", dir);
     json_error_t err;
     json_t *prompt = json_load_file(src_p, JSON_DECODE_ANY, &err);
-    json_t *expected = json_load_file(src_e, JSON_DECODE_ANY, &err);
-    CHECK(prompt != NULL && expected != NULL);
-    if (prompt == NULL || expected == NULL) {
-      fprintf(stderr, "test_acvp_fuzz: cannot read %s/%s\n", argv[1], argv[si]);
+    json_t *expected = single ? NULL : json_load_file(src_e, JSON_DECODE_ANY, &err);
+    CHECK(prompt != NULL && (single || expected != NULL));
+    if (prompt == NULL || (!single && expected == NULL)) {
+      fprintf(stderr, "test_acvp_fuzz: cannot read %s/%s\n", argv[1], arg);
       json_decref(prompt);
       json_decref(expected);
       continue;
     }
     for (long it = 0; it < iters; it++) {
-      json_t *p = json_deep_copy(prompt), *e = json_deep_copy(expected);
-      uint64_t which = test_rng_below(&rng, 3);
+      json_t *p = json_deep_copy(prompt), *e = single ? NULL : json_deep_copy(expected);
+      uint64_t which = single ? 0 : test_rng_below(&rng, 3);
       if (which != 1) mutate(&rng, p);
       if (which != 0) mutate(&rng, e);
       CHECK(json_dump_file(p, dst_p, JSON_COMPACT) == 0);
-      CHECK(json_dump_file(e, dst_e, JSON_COMPACT) == 0);
+      CHECK(single || json_dump_file(e, dst_e, JSON_COMPACT) == 0);
       json_decref(p);
       json_decref(e);
-      int rc = kat_run_pair(dst_p, dst_e, &opt, rep);
+      int rc = single ? kat_run_file(dst_p, &opt, rep) : kat_run_pair(dst_p, dst_e, &opt, rep);
       runs++;
       malformed += fuzz_check_report("test_acvp_fuzz", rc, rep, dir);
       if (rc == 0 && rep->fail > 0) failing++;
