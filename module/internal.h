@@ -284,6 +284,17 @@ typedef enum fm_selftest_id {
  * fm_service_gate(). Thread-safe. The algorithm folders' only way to reach a deferred test. */
 int fm_selftest_ensure(fm_selftest_id id);
 
+/* fm_selftest_expect is the known-answer comparison for the CASTs that the algorithm units keep
+ * beside their code (module/<alg>/): FM_OK when the |len| bytes at |got| equal those at
+ * |expected| (compared in constant time), FM_ERR_SELFTEST otherwise, and in test-hooks builds a
+ * deliberately wrong expectation while the running test is the one FIPSMOD_BREAK_TEST names.
+ * len is at most 2048: a CAST of a longer output (a signature, a ciphertext) compares its
+ * SHA-256 or SHA3-256 digest. fm_selftest_expected_copy copies a known input whose corruption
+ * must make the test fail (a signature a verification CAST checks), flipping one byte when the
+ * running test is being broken. Both run only inside a self-test (selftest/power_on.c). */
+int fm_selftest_expect(const void *got, const void *expected, size_t len);
+void fm_selftest_expected_copy(void *dst, const void *src, size_t len);
+
 /* fm_selftest_record_conditional records the outcome of the conditional self-test |id| in the
  * report. A failure (status != FM_OK) also moves the module to ERROR, with the test's name as the
  * reason. Thread-safe; takes the report's lock (not async-signal-safe). */

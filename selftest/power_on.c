@@ -104,6 +104,14 @@ int selftest_expect(const void *got, const void *expected, size_t len) {
   return equal ? FM_OK : FM_ERR_SELFTEST;
 }
 
+/* The algorithm units' names for the two above (module/internal.h). */
+int fm_selftest_expect(const void *got, const void *expected, size_t len) {
+  return selftest_expect(got, expected, len);
+}
+void fm_selftest_expected_copy(void *dst, const void *src, size_t len) {
+  selftest_expected_copy(dst, src, len);
+}
+
 /* ---- The integrity test ----------------------------------------------------------------- */
 
 /* run_integrity recomputes the MAC of the module's read-only segments, which must hold the
