@@ -1,0 +1,222 @@
+/* Keccak-f[1600] and the sponge of FIPS 202.
+ *
+ * The permutation works on 25 64-bit lanes; every step (theta, rho, pi, chi, iota) is a fixed
+ * sequence of XORs, ANDs, NOTs and rotations by constants, so it is constant time by
+ * construction: nothing here branches on or indexes by state or data. The sponge's only
+ * branches are on lengths and positions, which are public. */
+#include <string.h>
+
+#include "module/internal.h"
+#include "module/sha3/internal.h"
+
+/* ---- The permutation --------------------------------------------------------------------- */
+
+/* FIPS 202 section 3.2.5: the round constants RC[ir] of iota, for ir = 0..23. */
+static const uint64_t k_round_constants[24] = {
+    UINT64_C(0x0000000000000001), UINT64_C(0x0000000000008082), UINT64_C(0x800000000000808a),
+    UINT64_C(0x8000000080008000), UINT64_C(0x000000000000808b), UINT64_C(0x0000000080000001),
+    UINT64_C(0x8000000080008081), UINT64_C(0x8000000000008009), UINT64_C(0x000000000000008a),
+    UINT64_C(0x0000000000000088), UINT64_C(0x0000000080008009), UINT64_C(0x000000008000000a),
+    UINT64_C(0x000000008000808b), UINT64_C(0x800000000000008b), UINT64_C(0x8000000000008089),
+    UINT64_C(0x8000000000008003), UINT64_C(0x8000000000008002), UINT64_C(0x8000000000000080),
+    UINT64_C(0x000000000000800a), UINT64_C(0x800000008000000a), UINT64_C(0x8000000080008081),
+    UINT64_C(0x8000000000008080), UINT64_C(0x0000000080000001), UINT64_C(0x8000000080008008),
+};
+
+static inline uint64_t rol64(uint64_t x, unsigned n) { return (x << n) | (x >> ((64 - n) & 63)); }
+
+/* One round, lanes named A[x + 5y]. rho's offsets (FIPS 202 Table 2) and pi's permutation
+ * (A'[x, y] = A[(x + 3y) mod 5, x]) are folded into the B assignments: B[y, 2x + 3y] =
+ * rot(A[x, y], r[x, y]). */
+#define KECCAK_ROUND(A, rc)                                                                     \
+  do {                                                                                          \
+    uint64_t C0 = A[0] ^ A[5] ^ A[10] ^ A[15] ^ A[20];                                          \
+    uint64_t C1 = A[1] ^ A[6] ^ A[11] ^ A[16] ^ A[21];                                          \
+    uint64_t C2 = A[2] ^ A[7] ^ A[12] ^ A[17] ^ A[22];                                          \
+    uint64_t C3 = A[3] ^ A[8] ^ A[13] ^ A[18] ^ A[23];                                          \
+    uint64_t C4 = A[4] ^ A[9] ^ A[14] ^ A[19] ^ A[24];                                          \
+    uint64_t D0 = C4 ^ rol64(C1, 1), D1 = C0 ^ rol64(C2, 1), D2 = C1 ^ rol64(C3, 1);            \
+    uint64_t D3 = C2 ^ rol64(C4, 1), D4 = C3 ^ rol64(C0, 1);                                    \
+    uint64_t B0 = A[0] ^ D0;                                                                    \
+    uint64_t B1 = rol64(A[6] ^ D1, 44);                                                         \
+    uint64_t B2 = rol64(A[12] ^ D2, 43);                                                        \
+    uint64_t B3 = rol64(A[18] ^ D3, 21);                                                        \
+    uint64_t B4 = rol64(A[24] ^ D4, 14);                                                        \
+    uint64_t B5 = rol64(A[3] ^ D3, 28);                                                         \
+    uint64_t B6 = rol64(A[9] ^ D4, 20);                                                         \
+    uint64_t B7 = rol64(A[10] ^ D0, 3);                                                         \
+    uint64_t B8 = rol64(A[16] ^ D1, 45);                                                        \
+    uint64_t B9 = rol64(A[22] ^ D2, 61);                                                        \
+    uint64_t B10 = rol64(A[1] ^ D1, 1);                                                         \
+    uint64_t B11 = rol64(A[7] ^ D2, 6);                                                         \
+    uint64_t B12 = rol64(A[13] ^ D3, 25);                                                       \
+    uint64_t B13 = rol64(A[19] ^ D4, 8);                                                        \
+    uint64_t B14 = rol64(A[20] ^ D0, 18);                                                       \
+    uint64_t B15 = rol64(A[4] ^ D4, 27);                                                        \
+    uint64_t B16 = rol64(A[5] ^ D0, 36);                                                        \
+    uint64_t B17 = rol64(A[11] ^ D1, 10);                                                       \
+    uint64_t B18 = rol64(A[17] ^ D2, 15);                                                       \
+    uint64_t B19 = rol64(A[23] ^ D3, 56);                                                       \
+    uint64_t B20 = rol64(A[2] ^ D2, 62);                                                        \
+    uint64_t B21 = rol64(A[8] ^ D3, 55);                                                        \
+    uint64_t B22 = rol64(A[14] ^ D4, 39);                                                       \
+    uint64_t B23 = rol64(A[15] ^ D0, 41);                                                       \
+    uint64_t B24 = rol64(A[21] ^ D1, 2);                                                        \
+    /* chi (3.2.4): A[x] = B[x] ^ (~B[x+1] & B[x+2]) along each row; iota (3.2.5) on A[0]. */  \
+    A[0] = B0 ^ (~B1 & B2) ^ (rc);                                                              \
+    A[1] = B1 ^ (~B2 & B3);                                                                     \
+    A[2] = B2 ^ (~B3 & B4);                                                                     \
+    A[3] = B3 ^ (~B4 & B0);                                                                     \
+    A[4] = B4 ^ (~B0 & B1);                                                                     \
+    A[5] = B5 ^ (~B6 & B7);                                                                     \
+    A[6] = B6 ^ (~B7 & B8);                                                                     \
+    A[7] = B7 ^ (~B8 & B9);                                                                     \
+    A[8] = B8 ^ (~B9 & B5);                                                                     \
+    A[9] = B9 ^ (~B5 & B6);                                                                     \
+    A[10] = B10 ^ (~B11 & B12);                                                                 \
+    A[11] = B11 ^ (~B12 & B13);                                                                 \
+    A[12] = B12 ^ (~B13 & B14);                                                                 \
+    A[13] = B13 ^ (~B14 & B10);                                                                 \
+    A[14] = B14 ^ (~B10 & B11);                                                                 \
+    A[15] = B15 ^ (~B16 & B17);                                                                 \
+    A[16] = B16 ^ (~B17 & B18);                                                                 \
+    A[17] = B17 ^ (~B18 & B19);                                                                 \
+    A[18] = B18 ^ (~B19 & B15);                                                                 \
+    A[19] = B19 ^ (~B15 & B16);                                                                 \
+    A[20] = B20 ^ (~B21 & B22);                                                                 \
+    A[21] = B21 ^ (~B22 & B23);                                                                 \
+    A[22] = B22 ^ (~B23 & B24);                                                                 \
+    A[23] = B23 ^ (~B24 & B20);                                                                 \
+    A[24] = B24 ^ (~B20 & B21);                                                                 \
+  } while (0)
+
+void keccak_f1600_portable(uint64_t a[25]) {
+  for (int round = 0; round < 24; round++) KECCAK_ROUND(a, k_round_constants[round]);
+}
+
+void keccak_f1600(uint64_t a[25]) { keccak_f1600_portable(a); }
+
+void keccak_f1600_x4(uint64_t a[4][25]) {
+  for (int i = 0; i < 4; i++) keccak_f1600(a[i]);
+}
+
+const char *keccak_path_name(void) { return "portable"; }
+
+/* ---- The sponge (FIPS 202 section 4) ------------------------------------------------------- */
+
+/* Lanes hold bytes little-endian (FIPS 202 B.1), which on x86-64 and aarch64 Linux is memory
+ * order; the byte helpers below still say so explicitly. */
+static inline void xor_byte(uint64_t a[25], size_t i, uint8_t b) {
+  a[i / 8] ^= (uint64_t)b << (8 * (i % 8));
+}
+static inline uint8_t get_byte(const uint64_t a[25], size_t i) {
+  return (uint8_t)(a[i / 8] >> (8 * (i % 8)));
+}
+static inline uint64_t load64_le(const uint8_t *p) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; i--) v = (v << 8) | p[i];
+  return v;
+}
+static inline void store64_le(uint8_t *p, uint64_t v) {
+  for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+void keccak_init(keccak_state *s, uint32_t rate, uint8_t dsep) {
+  memset(s->a, 0, sizeof s->a);
+  s->rate = rate;
+  s->pos = 0;
+  s->dsep = dsep;
+  s->squeezing = 0;
+}
+
+void sha3_init(keccak_state *s, unsigned bits) {
+  keccak_init(s, (uint32_t)(200 - 2 * (bits / 8)), KECCAK_DSEP_SHA3);
+}
+void shake128_init(keccak_state *s) { keccak_init(s, SHAKE128_RATE, KECCAK_DSEP_SHAKE); }
+void shake256_init(keccak_state *s) { keccak_init(s, SHAKE256_RATE, KECCAK_DSEP_SHAKE); }
+
+void keccak_absorb(keccak_state *s, const uint8_t *in, size_t len) {
+  size_t rate = s->rate, pos = s->pos;
+  /* Fill a partial block byte by byte. */
+  while (len > 0 && pos != 0) {
+    xor_byte(s->a, pos, *in++);
+    len--;
+    if (++pos == rate) {
+      keccak_f1600(s->a);
+      pos = 0;
+    }
+  }
+  /* Whole blocks a lane at a time. */
+  while (len >= rate) {
+    for (size_t i = 0; i < rate / 8; i++) s->a[i] ^= load64_le(in + 8 * i);
+    keccak_f1600(s->a);
+    in += rate;
+    len -= rate;
+  }
+  for (size_t i = 0; i < len; i++) xor_byte(s->a, pos + i, in[i]);
+  s->pos = (uint32_t)(pos + len);
+}
+
+/* pad pads the absorbed message (pad10*1 after the domain bits) and permutes once, so that the
+ * first block of output is ready. */
+static void pad(keccak_state *s) {
+  xor_byte(s->a, s->pos, s->dsep);
+  xor_byte(s->a, s->rate - 1, 0x80);
+  keccak_f1600(s->a);
+  s->pos = 0;
+  s->squeezing = 1;
+}
+
+void keccak_squeeze(keccak_state *s, uint8_t *out, size_t len) {
+  if (!s->squeezing) pad(s);
+  size_t rate = s->rate, pos = s->pos;
+  while (len > 0) {
+    if (pos == rate) {
+      keccak_f1600(s->a);
+      pos = 0;
+    }
+    if (pos == 0 && len >= rate) {
+      for (size_t i = 0; i < rate / 8; i++) store64_le(out + 8 * i, s->a[i]);
+      out += rate;
+      len -= rate;
+      pos = rate;
+      continue;
+    }
+    size_t n = rate - pos < len ? rate - pos : len;
+    for (size_t i = 0; i < n; i++) out[i] = get_byte(s->a, pos + i);
+    out += n;
+    len -= n;
+    pos += n;
+  }
+  s->pos = (uint32_t)pos;
+}
+
+void keccak_squeeze_blocks(keccak_state *s, uint8_t *out, size_t nblocks) {
+  keccak_squeeze(s, out, nblocks * s->rate);
+}
+
+void keccak_wipe(keccak_state *s) { fm_zeroize(s, sizeof *s); }
+
+void sha3_digest(unsigned bits, const uint8_t *in, size_t len, uint8_t *out) {
+  keccak_state s;
+  sha3_init(&s, bits);
+  keccak_absorb(&s, in, len);
+  keccak_squeeze(&s, out, bits / 8);
+  keccak_wipe(&s);
+}
+
+void shake128(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len) {
+  keccak_state s;
+  shake128_init(&s);
+  keccak_absorb(&s, in, in_len);
+  keccak_squeeze(&s, out, out_len);
+  keccak_wipe(&s);
+}
+
+void shake256(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len) {
+  keccak_state s;
+  shake256_init(&s);
+  keccak_absorb(&s, in, in_len);
+  keccak_squeeze(&s, out, out_len);
+  keccak_wipe(&s);
+}
