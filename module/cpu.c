@@ -53,6 +53,11 @@ static uint32_t detect_features(void) {
   return f;
 }
 
+void fm_cpu_detect(void) {
+  g_detected = detect_features();
+  fm_g_cpu_in_use = g_detected;
+}
+
 void fm_cpu_init(void) {
   g_detected = detect_features();
   const char *env = secure_getenv("FIPSMOD_CPU");

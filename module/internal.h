@@ -194,8 +194,14 @@ int fm_module_end_selftest(int status);
 
 /* ---- CPU paths (cpu.c) ------------------------------------------------------------------- */
 
+/* fm_cpu_detect detects the CPU's features (CPUID and XGETBV only: no libc call, no thread-local
+ * variable) and puts all of them in use; called first by the power-on entry, so that the first
+ * integrity check runs on the fast SHA-256 path. */
+void fm_cpu_detect(void);
+
 /* fm_cpu_init detects the CPU's features and applies FIPSMOD_CPU (read with secure_getenv, so a
- * setuid or setgid program ignores it); called once by the power-on entry before anything else. */
+ * setuid or setgid program ignores it); called once by the power-on entry, after the first check
+ * and before the self-tests. */
 void fm_cpu_init(void);
 
 /* The features in use (cpu.c): written once by fm_cpu_init, read-only afterwards. */
@@ -214,6 +220,14 @@ const char *sha512_path_name(void); /* module/sha */
 const char *bn_path_name(void);     /* module/bn: the Montgomery kernels, e.g. "mulx+ifma" */
 
 /* ---- Hooks the life cycle calls in the other parts of the module ------------------------- */
+
+/* fm_selftest_first_check runs, before anything else at load, the HMAC-SHA-256 known-answer test
+ * (on the internal HMAC code) and the integrity check (selftest/). It calls no libc function
+ * through the GOT and touches no thread-local variable: both depend on the writable segment's
+ * relocations and .dynamic, which the MAC covers, so a damaged copy fails here before its
+ * damage is used. Returns FM_OK, or FM_ERR_SELFTEST with *failed the failing test's name (it is
+ * recorded in the report when the report is first read). */
+int fm_selftest_first_check(const char **failed);
 
 /* fm_selftest_power_on runs the power-on self-tests (selftest/). Returns FM_OK or an error. */
 int fm_selftest_power_on(void);
@@ -299,6 +313,10 @@ void fm_selftest_expected_copy(void *dst, const void *src, size_t len);
  * report. A failure (status != FM_OK) also moves the module to ERROR, with the test's name as the
  * reason. Thread-safe; takes the report's lock (not async-signal-safe). */
 void fm_selftest_record_conditional(fm_selftest_id id, int status);
+
+/* fm_rand_power_on initializes the process RNG (module/rand/): called once by the power-on entry
+ * after the first check passed, so that no draw ever initializes it. */
+void fm_rand_power_on(void);
 
 /* fm_rand_module_cleanup zeroizes every DRBG state and switches the RNG off (module/rand/).
  * Called by fm_module_cleanup, by the exit handler and on entering ERROR. */

@@ -40,11 +40,42 @@ void fm_module_enter_error(const char *why) {
 
 const char *fm_module_error_reason(void) { return atomic_load(&g_error_reason); }
 
-/* fm_power_on is the power-on entry: it runs when the library is loaded (or, for a static link,
- * before main). CPU detection first, then the self-tests, which decide the state. */
-__attribute__((constructor)) static void fm_power_on(void) {
-  fm_cpu_init();
+/* Set by the first call of the power-on entry (the loader calls it twice in libfipsmod.so, see
+ * below); only the loading thread runs it, before any other thread can call in. */
+static bool g_power_on_entered;
+
+/* enter_error_at_load is fm_module_enter_error for a failed first check: nothing exists yet that
+ * cleanup would wipe, and nothing may be called that goes through the GOT. */
+static void enter_error_at_load(const char *why) {
+  const char *expected = NULL;
+  atomic_compare_exchange_strong(&g_error_reason, &expected, why);
+  atomic_store(&fm_g_module_state, FM_STATE_ERROR);
+}
+
+/* fm_module_load_entry is the power-on entry: it runs when the library is loaded (or, for a
+ * static link, before main). libfipsmod.so names it twice to the loader: as DT_INIT (the link
+ * option -init, see CMakeLists.txt), which glibc calls before any DT_INIT_ARRAY entry and which
+ * needs no relocation, and as an ELF constructor (DT_INIT_ARRAY). An edit of .dynamic that drops
+ * one of them still runs the other, and the first check then sees the edit; the second call
+ * returns at once.
+ *
+ * CPU detection (CPUID only) and the first check come first: until the MAC has vouched for the
+ * writable segment (the GOT, the TLS offsets, .dynamic), nothing here calls libc or touches a
+ * thread-local variable. Then FIPSMOD_CPU, the RNG's set-up and the self-tests, which decide the
+ * state. */
+void fm_module_load_entry(void);
+__attribute__((constructor, used)) void fm_module_load_entry(void) {
+  if (g_power_on_entered) return;
+  g_power_on_entered = true;
+  fm_cpu_detect();
   atomic_store(&fm_g_module_state, FM_STATE_SELF_TEST);
+  const char *failed = NULL;
+  if (fm_selftest_first_check(&failed) != FM_OK) {
+    enter_error_at_load(failed);
+    return;
+  }
+  fm_cpu_init();
+  fm_rand_power_on();
   int st = fm_selftest_power_on();
   if (st != FM_OK) {
     fm_module_enter_error("power-on self-test failed");

@@ -34,21 +34,22 @@
 
 /* VPCLMULQDQ is CPUID.(EAX=7,ECX=0):ECX bit 10. module/cpu.c has no word for it; every CPU with
  * VAES has it too, but it is checked here rather than assumed. Computed on first use and cached
- * (a race writes the same value twice). */
-static _Atomic int g_vpclmul = -1;
+ * (a race writes the same value twice). The cache starts in .bss: 0 is "not asked yet", then
+ * 1 + the feature bit. */
+static _Atomic int g_vpclmul;
 
 static bool cpu_has_vpclmulqdq(void) {
   int v = atomic_load_explicit(&g_vpclmul, memory_order_relaxed);
-  if (v < 0) {
+  if (v == 0) {
     unsigned a, b, c = 0, d;
-    v = 0;
+    v = 1;
     if (__get_cpuid_max(0, NULL) >= 7) {
       __cpuid_count(7, 0, a, b, c, d);
-      v = (int)((c >> 10) & 1);
+      v = 1 + (int)((c >> 10) & 1);
     }
     atomic_store_explicit(&g_vpclmul, v, memory_order_relaxed);
   }
-  return v != 0;
+  return v == 2;
 }
 
 int ghash_path(void) {

@@ -273,6 +273,12 @@ void fm_uuid_v7_set_last_for_testing(uint64_t ms, uint32_t counter);
 /* fm_rand_registry_size_for_testing returns the number of live per-thread states. */
 size_t fm_rand_registry_size_for_testing(void);
 
+/* fm_rand_unseed_state_for_testing wipes the calling thread's state (DRBG, batch, counters, the
+ * seeded word) but sets its fork-generation cookie to the current generation: what a zeroed state
+ * looks like when the generation inverts to its cookie. The next draw must seed it before any
+ * output. Returns FM_OK, or FM_ERR_STATE when the thread has no state yet. */
+int fm_rand_unseed_state_for_testing(void);
+
 /* fm_rand_all_states_zero_for_testing returns true when every registered state reads as zeros
  * (what fm_module_cleanup must leave behind). */
 bool fm_rand_all_states_zero_for_testing(void);

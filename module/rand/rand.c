@@ -47,7 +47,7 @@ typedef struct rand_state {
   /* busy: 1 while the owning thread uses the state. Written only by the owner (exchange to 1,
    * release store of 0); read by cleanup, which waits for 0 before zeroizing. */
   _Atomic uint32_t busy;
-  uint32_t seeded;           /* the DRBG holds a seed */
+  uint32_t seeded;           /* RAND_SEEDED once the DRBG holds a seed; anything else: unseeded */
   uint32_t batch_left;       /* unused bytes at the end of batch */
   uint32_t reserved;
   /* gen_cookie: ~(fork generation the DRBG was seeded in). Stored inverted so that a zeroed
@@ -60,6 +60,12 @@ typedef struct rand_state {
   ctr_drbg_state drbg;
   uint8_t batch[RAND_BATCH_LEN];
 } rand_state;
+
+/* rand_state.seeded of a state whose DRBG is instantiated. Every path that generates from a state
+ * checks it, the fast paths included: a zeroed state (a WIPEONFORK child, after cleanup) or one
+ * whose word holds anything else is unseeded, whatever its fork-generation cookie says, and is
+ * seeded before it produces a byte. A pattern rather than 1, so that no stray small value counts. */
+#define RAND_SEEDED 0x5eedd7b9u
 
 /* The busy flag is the first field and the only one wipe_state_secrets leaves alone. */
 static_assert(offsetof(rand_state, busy) == 0, "busy first");
@@ -113,9 +119,10 @@ static void rand_init_once(void) {
 
 void rand_init(void) { pthread_once(&g_once, rand_init_once); }
 
-/* rand_load initializes the RNG when the module is loaded, so that no draw runs rand_init_once
- * (see rand_init in internal.h). */
-__attribute__((constructor)) static void rand_load(void) { rand_init(); }
+/* fm_rand_power_on initializes the RNG when the module is loaded (from the power-on entry, once
+ * the first integrity check has passed), so that no draw runs rand_init_once (see rand_init in
+ * internal.h). */
+void fm_rand_power_on(void) { rand_init(); }
 
 /* Values of rand_node.owned. */
 enum {
@@ -314,11 +321,11 @@ static int rand_seed(rand_state *st) {
   uint8_t entropy[CTR_DRBG_SEED_LEN];
   int err = fm_entropy_get(&st->health, entropy, sizeof(entropy));
   if (err != FM_OK) return err;
-  if (st->seeded) {
+  if (st->seeded == RAND_SEEDED && st->drbg.magic == CTR_DRBG_MAGIC) {
     ctr_drbg_reseed_nodf(&st->drbg, entropy, NULL, 0);
   } else {
     ctr_drbg_instantiate_nodf(&st->drbg, entropy, NULL, 0);
-    st->seeded = 1;
+    st->seeded = RAND_SEEDED;
   }
   fm_zeroize(entropy, sizeof(entropy));
   fm_zeroize(st->batch, sizeof(st->batch));
@@ -338,7 +345,7 @@ static int rand_slow(rand_state *st, uint8_t extra[CTR_DRBG_SEED_LEN], bool *use
   int mode = atomic_load_explicit(&rand_g_fork_mode, memory_order_relaxed);
   uint64_t gen = rand_fork_generation();
   bool fork_changed = mode != RAND_FORK_NONE && st->gen_cookie != ~gen;
-  if (!st->seeded || fork_changed || st->calls_since_seed >= RAND_RESEED_INTERVAL) {
+  if (st->seeded != RAND_SEEDED || fork_changed || st->calls_since_seed >= RAND_RESEED_INTERVAL) {
     int err = rand_seed(st);
     if (err != FM_OK) return err;
   }
@@ -355,9 +362,12 @@ static int rand_slow(rand_state *st, uint8_t extra[CTR_DRBG_SEED_LEN], bool *use
   return FM_OK;
 }
 
-/* fast_ok is the steady-state check: same fork generation, under the reseed interval. */
+/* fast_ok is the steady-state check: the state is seeded, in the same fork generation, under the
+ * reseed interval. The seeded word is checked here and not left to the cookie: a generation that
+ * inverts to a zeroed state's cookie must not make an unseeded state look seeded. */
 static inline bool fast_ok(const rand_state *st) {
-  return ~rand_fork_generation_fast() == st->gen_cookie && st->calls_since_seed < RAND_RESEED_INTERVAL;
+  return st->seeded == RAND_SEEDED && ~rand_fork_generation_fast() == st->gen_cookie &&
+         st->calls_since_seed < RAND_RESEED_INTERVAL;
 }
 
 /* generate_request makes one generate request (|len| <= FM_DRBG_MAX_REQUEST) on an entered
@@ -597,7 +607,8 @@ __attribute__((always_inline)) static inline int take_batch(uint8_t *out, size_t
   int e = rand_enter(st);
   if (__builtin_expect(e != ENTER_OK, 0)) return take_refused(e, out, len);
   uint64_t gen = rand_fork_generation_fast();
-  if (__builtin_expect(~gen != st->gen_cookie || st->batch_left < len, 0)) {
+  if (__builtin_expect(~gen != st->gen_cookie || st->batch_left < len || st->seeded != RAND_SEEDED,
+                       0)) {
     return take_slow(st, out, len);
   }
   uint8_t *p = st->batch + (RAND_BATCH_LEN - st->batch_left);
@@ -726,6 +737,17 @@ uint64_t fm_rand_batch_left_for_testing(void) {
 uint64_t fm_rand_oneoff_draws_for_testing(void) { return atomic_load(&g_oneoff_draws); }
 
 size_t fm_rand_registry_size_for_testing(void) { return atomic_load(&g_registry_size); }
+
+int fm_rand_unseed_state_for_testing(void) {
+  rand_state *st = tl_state;
+  if (st == NULL) return FM_ERR_STATE;
+  /* What a zeroed state in a child whose generation inverts to its cookie looks like: every secret
+   * zero, the counters zero, the cookie matching the current generation. */
+  uint64_t cookie = ~rand_fork_generation();
+  wipe_state_secrets(st);
+  st->gen_cookie = cookie;
+  return FM_OK;
+}
 
 bool fm_rand_all_states_zero_for_testing(void) {
   bool all_zero = true;

@@ -272,9 +272,10 @@ static bool text_eq(const uint8_t *p, size_t n, const char *s) {
   return i == n && s[i] == '\0';
 }
 
-/* The PEM labels, in the order of fm_key_format. */
-static const char *const k_labels[] = {"RSA PRIVATE KEY", "PRIVATE KEY", "RSA PUBLIC KEY",
-                                       "PUBLIC KEY"};
+/* The PEM labels, in the order of fm_key_format: rows of characters, not pointers, so that the
+ * table is constant data in .rodata. */
+static const char k_labels[][16] = {"RSA PRIVATE KEY", "PRIVATE KEY", "RSA PUBLIC KEY",
+                                    "PUBLIC KEY"};
 
 /* pem_decode finds the one PEM block of |in|, checks its label, and decodes its base64 body into
  * a new buffer (*der, *der_len; the caller zeroizes and frees it). *kind says which structure the
