@@ -208,6 +208,11 @@ void fm_rand_force_fork_mode_for_testing(int mode) {
   rand_fork_set_mode(mode);
 }
 
+void fm_rand_set_fork_counter_for_testing(uint64_t last) {
+  rand_init();
+  atomic_store(&g_fork_counter, last);
+}
+
 uint64_t fm_rand_fork_generation_for_testing(void) {
   rand_init();
   _Atomic uint64_t *word = atomic_load(&rand_g_gen_ptr);

@@ -263,6 +263,10 @@ uint64_t fm_rand_batch_left_for_testing(void);
  * in each child that draws). */
 uint64_t fm_rand_fork_generation_for_testing(void);
 
+/* fm_rand_set_fork_counter_for_testing sets the last generation handed out in this lineage (the
+ * next child claims |last| + 1): what an edit of the counter's initial value once did. */
+void fm_rand_set_fork_counter_for_testing(uint64_t last);
+
 /* fm_rand_oneoff_draws_for_testing returns how many draws a one-off DRBG served (re-entry from a
  * signal handler, or no state). */
 uint64_t fm_rand_oneoff_draws_for_testing(void);
