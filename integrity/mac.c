@@ -36,6 +36,7 @@ static void put_le64(uint8_t out[8], uint64_t v) {
   for (int i = 0; i < 8; i++) out[i] = (uint8_t)(v >> (8 * i));
 }
 
+
 /* Under AddressSanitizer the module's segments hold poisoned redzones between globals, which the
  * hash must read like every other byte: sanitized builds copy each region through an
  * uninstrumented loop (volatile, so it is not turned into an intercepted memcpy) and hash the
@@ -47,6 +48,21 @@ static void put_le64(uint8_t out[8], uint64_t v) {
 #define FM_INTEGRITY_COPY_REGIONS 1
 #endif
 #endif
+
+/* FM_INTEGRITY_UNCHECKED marks the loops that walk the relocation tables and the image (in a
+ * sanitized build that costs time at every load, and they read nothing a redzone guards). */
+#if defined(FM_INTEGRITY_COPY_REGIONS)
+#define FM_INTEGRITY_UNCHECKED __attribute__((no_sanitize("address", "undefined")))
+#else
+#define FM_INTEGRITY_UNCHECKED
+#endif
+
+/* get_le64 reads a little-endian word of a loader table (no alignment assumed, no call). */
+FM_INTEGRITY_UNCHECKED static inline uint64_t get_le64(const uint8_t *p) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; i--) v = v << 8 | p[i];
+  return v;
+}
 
 #if defined(FM_INTEGRITY_COPY_REGIONS)
 __attribute__((no_sanitize("address"))) static void copy_bytes(uint8_t *dst,
@@ -138,6 +154,9 @@ struct dyn_info {
   bool adjusted;        /* memory walk of a writable .dynamic: take the bias off */
   size_t adjusted_at[NADJUSTED]; /* index of the entry glibc adjusts for each tag, or count */
   uint64_t rela, relasz, relaent, jmprel, pltrelsz, pltrel, relr, relrsz, relrent, pltgot;
+  /* Entries at the start of DT_RELA and DT_JMPREL in ascending r_offset order (the linker sorts
+   * the relative relocations): a window finds its part of them by binary search. */
+  uint64_t rela_sorted, jmprel_sorted;
   bool has_rela, has_jmprel, has_relr, has_pltgot;
 };
 
@@ -222,68 +241,114 @@ static const char *read_dynamic(const struct fm_integrity_image *im, struct dyn_
  * linker (GOT[1], GOT[2], written when it sets up lazy binding). They are hashed as zeros. Every
  * other byte of the writable segments' file image is hashed as the file has it. */
 
-/* A target [t, t+8): zero its bytes inside [lo, lo+n) of |buf|; with |buf| NULL only check it. */
-static const char *take_target(const struct fm_integrity_image *im, uint64_t t, uint64_t lo,
-                               size_t n, uint8_t *buf) {
-  if (buf == NULL) {
-    for (size_t i = 0; i < im->phnum; i++) {
-      const Elf64_Phdr *ph = &im->phdr[i];
-      if (!is_load(ph)) continue;
-      const bool inside = t >= ph->p_vaddr && t - ph->p_vaddr <= ph->p_memsz &&
-                          8 <= ph->p_memsz - (t - ph->p_vaddr);
-      const bool touches = t < ph->p_vaddr + ph->p_memsz && ph->p_vaddr < t + 8;
-      if (touches && !is_writable(ph)) return "a dynamic relocation targets a read-only segment";
-      if (inside) return NULL;
-    }
-    return "a dynamic relocation targets no loaded segment";
-  }
+/* A window of the writable file image and the bytes of it that are relocation targets, one bit
+ * per byte. The targets are found with one pass over the relocation tables per window (the tables
+ * need not be sorted), so a large image (a sanitized build's) costs a few passes, not one per
+ * piece hashed. */
+#define TARGET_WINDOW 32768
+struct target_window {
+  uint64_t lo, n;
+  uint8_t bits[TARGET_WINDOW / 8];
+};
+
+FM_INTEGRITY_UNCHECKED static void window_mark(struct target_window *w, uint64_t t) {
+  if (t >= w->lo + w->n || t + 8 <= w->lo) return; /* most targets lie in other windows */
   for (uint64_t b = t; b < t + 8; b++)
-    if (b >= lo && b - lo < n) buf[b - lo] = 0;
-  return NULL;
+    if (b >= w->lo && b - w->lo < w->n) w->bits[(b - w->lo) / 8] |= (uint8_t)(1u << ((b - w->lo) % 8));
 }
 
-static const char *rela_targets(const struct fm_integrity_image *im, uint64_t table,
-                                uint64_t size, uint64_t lo, size_t n, uint8_t *buf) {
+/* take_target handles the target [t, t+8): with |w| NULL it checks that the target lies in a
+ * writable segment (and in no read-only one); otherwise it marks its bytes in |w|. */
+FM_INTEGRITY_UNCHECKED static const char *take_target(const struct fm_integrity_image *im,
+                                                      uint64_t t, struct target_window *w) {
+  if (w != NULL) {
+    window_mark(w, t);
+    return NULL;
+  }
+  for (size_t i = 0; i < im->phnum; i++) {
+    const Elf64_Phdr *ph = &im->phdr[i];
+    if (!is_load(ph)) continue;
+    const bool inside = t >= ph->p_vaddr && t - ph->p_vaddr <= ph->p_memsz &&
+                        8 <= ph->p_memsz - (t - ph->p_vaddr);
+    const bool touches = t < ph->p_vaddr + ph->p_memsz && ph->p_vaddr < t + 8;
+    if (touches && !is_writable(ph)) return "a dynamic relocation targets a read-only segment";
+    if (inside) return NULL;
+  }
+  return "a dynamic relocation targets no loaded segment";
+}
+
+/* rela_target handles one RELA entry (see take_target). */
+FM_INTEGRITY_UNCHECKED static const char *rela_target(const struct fm_integrity_image *im,
+                                                      const uint8_t *entry,
+                                                      struct target_window *w) {
+  const uint64_t r_offset = get_le64(entry + offsetof(Elf64_Rela, r_offset));
+  const uint64_t r_info = get_le64(entry + offsetof(Elf64_Rela, r_info));
+  switch (ELF64_R_TYPE(r_info)) {
+    case R_X86_64_NONE: return NULL; /* the loader writes nothing */
+    case R_X86_64_64:
+    case R_X86_64_GLOB_DAT:
+    case R_X86_64_JUMP_SLOT:
+    case R_X86_64_RELATIVE:
+    case R_X86_64_DTPMOD64:
+    case R_X86_64_DTPOFF64:
+    case R_X86_64_TPOFF64:
+    case R_X86_64_IRELATIVE: return take_target(im, r_offset, w);
+    default: return "a dynamic relocation of a type the check does not handle";
+  }
+}
+
+/* rela_targets checks every entry of a RELA table (|w| NULL; *sorted gets the length of its
+ * ascending prefix) or marks the targets inside |w| (the first *sorted entries found by binary
+ * search, the rest scanned). */
+FM_INTEGRITY_UNCHECKED static const char *rela_targets(const struct fm_integrity_image *im,
+                                                       uint64_t table, uint64_t size,
+                                                       uint64_t *sorted,
+                                                       struct target_window *w) {
   if (size == 0) return NULL;
   const uint8_t *p = readonly_table(im, table, size);
   if (p == NULL) return "a RELA table lies outside the read-only segments";
-  for (uint64_t off = 0; off < size; off += sizeof(Elf64_Rela)) {
-    Elf64_Rela r;
-    memcpy(&r, p + off, sizeof r);
-    switch (ELF64_R_TYPE(r.r_info)) {
-      case R_X86_64_NONE: break; /* the loader writes nothing */
-      case R_X86_64_64:
-      case R_X86_64_GLOB_DAT:
-      case R_X86_64_JUMP_SLOT:
-      case R_X86_64_RELATIVE:
-      case R_X86_64_DTPMOD64:
-      case R_X86_64_DTPOFF64:
-      case R_X86_64_TPOFF64:
-      case R_X86_64_IRELATIVE: {
-        const char *why = take_target(im, r.r_offset, lo, n, buf);
-        if (why != NULL) return why;
-        break;
-      }
-      default: return "a dynamic relocation of a type the check does not handle";
+  const uint64_t count = size / sizeof(Elf64_Rela);
+#define RELA_AT(i) (p + (i) * sizeof(Elf64_Rela))
+#define RELA_OFFSET(i) get_le64(RELA_AT(i) + offsetof(Elf64_Rela, r_offset))
+  if (w == NULL) {
+    uint64_t k = 1;
+    while (k < count && RELA_OFFSET(k) >= RELA_OFFSET(k - 1)) k++;
+    *sorted = k;
+    for (uint64_t i = 0; i < count; i++) {
+      const char *why = rela_target(im, RELA_AT(i), NULL);
+      if (why != NULL) return why;
     }
+    return NULL;
   }
+  /* The first sorted entry whose target may reach into the window. */
+  uint64_t lo = 0, hi = *sorted;
+  while (lo < hi) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    if (RELA_OFFSET(mid) + 8 <= w->lo) lo = mid + 1;
+    else hi = mid;
+  }
+  for (uint64_t i = lo; i < *sorted && RELA_OFFSET(i) < w->lo + w->n; i++)
+    (void)rela_target(im, RELA_AT(i), w);
+  for (uint64_t i = *sorted; i < count; i++) (void)rela_target(im, RELA_AT(i), w);
+#undef RELA_OFFSET
+#undef RELA_AT
   return NULL;
 }
 
 /* RELR (the SHT_RELR encoding glibc reads): an even word is the address of a relative
  * relocation; an odd word is a bitmap of the 63 words after the last address. */
-static const char *relr_targets(const struct fm_integrity_image *im, uint64_t table,
-                                uint64_t size, uint64_t lo, size_t n, uint8_t *buf) {
+FM_INTEGRITY_UNCHECKED static const char *relr_targets(const struct fm_integrity_image *im,
+                                                       uint64_t table, uint64_t size,
+                                                       struct target_window *w) {
   if (size == 0) return NULL;
   const uint8_t *p = readonly_table(im, table, size);
   if (p == NULL) return "a RELR table lies outside the read-only segments";
   uint64_t base = 0;
   bool have_base = false;
   for (uint64_t off = 0; off < size; off += 8) {
-    uint64_t e;
-    memcpy(&e, p + off, 8);
+    const uint64_t e = get_le64(p + off);
     if ((e & 1) == 0) {
-      const char *why = take_target(im, e, lo, n, buf);
+      const char *why = take_target(im, e, w);
       if (why != NULL) return why;
       base = e + 8;
       have_base = true;
@@ -292,7 +357,7 @@ static const char *relr_targets(const struct fm_integrity_image *im, uint64_t ta
     if (!have_base) return "a RELR bitmap before any address";
     for (unsigned bit = 1; bit < 64; bit++) {
       if (((e >> bit) & 1) == 0) continue;
-      const char *why = take_target(im, base + (uint64_t)(bit - 1) * 8, lo, n, buf);
+      const char *why = take_target(im, base + (uint64_t)(bit - 1) * 8, w);
       if (why != NULL) return why;
     }
     base += 63 * 8;
@@ -300,11 +365,13 @@ static const char *relr_targets(const struct fm_integrity_image *im, uint64_t ta
   return NULL;
 }
 
-static const char *all_targets(const struct fm_integrity_image *im, const struct dyn_info *d,
-                               uint64_t lo, size_t n, uint8_t *buf) {
-  const char *why = rela_targets(im, d->rela, d->relasz, lo, n, buf);
-  if (why == NULL) why = rela_targets(im, d->jmprel, d->pltrelsz, lo, n, buf);
-  if (why == NULL) why = relr_targets(im, d->relr, d->relrsz, lo, n, buf);
+/* all_targets checks every relocation (|w| NULL; it also finds the sorted prefixes) or marks the
+ * targets inside |w|. */
+static const char *all_targets(const struct fm_integrity_image *im, struct dyn_info *d,
+                               struct target_window *w) {
+  const char *why = rela_targets(im, d->rela, d->relasz, &d->rela_sorted, w);
+  if (why == NULL) why = rela_targets(im, d->jmprel, d->pltrelsz, &d->jmprel_sorted, w);
+  if (why == NULL) why = relr_targets(im, d->relr, d->relrsz, w);
   return why;
 }
 
@@ -318,17 +385,22 @@ static void zero_range(uint8_t *buf, uint64_t lo, size_t n, uint64_t a, uint64_t
 
 /* fix_chunk turns the |n| bytes at |buf| (a copy of [lo, lo+n) of segment |ph|) into what the MAC
  * takes: the ELF header's section fields and the MAC field as zeros, and in a writable segment the
- * relocation targets and GOT[1..2] as zeros and the adjusted .dynamic entries as the file has
- * them. */
-static void fix_chunk(const struct fm_integrity_image *im, const struct dyn_info *d,
-                      const Elf64_Phdr *ph, uint64_t lo, size_t n, uint8_t *buf) {
+ * relocation targets (marked in |w|, which holds [lo, lo+n)) and GOT[1..2] as zeros and the
+ * adjusted .dynamic entries as the file has them. */
+FM_INTEGRITY_UNCHECKED static void fix_chunk(const struct fm_integrity_image *im,
+                                              const struct dyn_info *d,
+                      const Elf64_Phdr *ph, const struct target_window *w, uint64_t lo, size_t n,
+                      uint8_t *buf) {
   if (ph->p_offset == 0) {
     zero_range(buf, lo, n, ph->p_vaddr + SHOFF_AT, SHOFF_END - SHOFF_AT);
     zero_range(buf, lo, n, ph->p_vaddr + SHFIELDS_AT, sizeof(Elf64_Ehdr) - SHFIELDS_AT);
   }
   zero_range(buf, lo, n, im->mac_vaddr, FM_INTEGRITY_MAC_LEN);
-  if (!is_writable(ph)) return;
-  (void)all_targets(im, d, lo, n, buf); /* checked before the walk */
+  if (w == NULL) return;
+  for (size_t i = 0; i < n; i++) {
+    const uint64_t at = lo + i - w->lo;
+    if ((w->bits[at / 8] >> (at % 8)) & 1) buf[i] = 0;
+  }
   if (d->has_pltgot) zero_range(buf, lo, n, d->pltgot + 8, 16);
   if (d->adjusted) {
     for (size_t k = 0; k < NADJUSTED; k++) {
@@ -343,53 +415,69 @@ static void fix_chunk(const struct fm_integrity_image *im, const struct dyn_info
   }
 }
 
+#define FIX_CHUNK 1024
+static_assert(TARGET_WINDOW % FIX_CHUNK == 0, "a window is whole chunks");
+
+/* absorb_fixed absorbs [from, to) of segment |ph| (at |base|) through fix_chunk. */
+static void absorb_fixed(hmac_ctx *c, const struct fm_integrity_image *im,
+                         const struct dyn_info *d, const Elf64_Phdr *ph, const uint8_t *base,
+                         const struct target_window *w, uint64_t from, uint64_t to) {
+  uint8_t chunk[FIX_CHUNK];
+  for (uint64_t at = from; at < to;) {
+    size_t n = to - at < FIX_CHUNK ? (size_t)(to - at) : FIX_CHUNK;
+    copy_bytes(chunk, base + (at - ph->p_vaddr), n);
+    fix_chunk(im, d, ph, w, at, n, chunk);
+    hmac_ctx_update(c, chunk, n);
+    at += n;
+  }
+  fm_zeroize(chunk, sizeof chunk);
+}
+
 /* absorb_segment absorbs the file image of |ph|. Read-only bytes go straight into the hash except
  * in the few windows where a fix applies (the ELF header's section fields, the MAC field); the
- * writable file image goes through fix_chunk in pieces. */
-#define FIX_CHUNK 1024
-static void absorb_segment(hmac_ctx *c, const struct fm_integrity_image *im,
-                           const struct dyn_info *d, const Elf64_Phdr *ph) {
+ * writable file image goes through fix_chunk, window by window. */
+static void absorb_segment(hmac_ctx *c, const struct fm_integrity_image *im, struct dyn_info *d,
+                           const Elf64_Phdr *ph) {
   const uint8_t *base = segment_bytes(im, ph);
   const uint64_t start = ph->p_vaddr, end = ph->p_vaddr + ph->p_filesz;
-  /* The windows to fix, in address order (read-only segments: at most these two). */
+  if (is_writable(ph)) {
+    struct target_window w;
+    for (uint64_t lo = start; lo < end; lo += TARGET_WINDOW) {
+      w.lo = lo;
+      w.n = end - lo < TARGET_WINDOW ? end - lo : TARGET_WINDOW;
+      memset(w.bits, 0, sizeof w.bits);
+      (void)all_targets(im, d, &w); /* every entry was checked before the walk */
+      absorb_fixed(c, im, d, ph, base, &w, lo, lo + w.n);
+    }
+    return;
+  }
+  /* The windows to fix, in address order (at most these two). */
   uint64_t win[2][2];
   size_t nwin = 0;
-  if (is_writable(ph)) {
-    win[nwin][0] = start;
-    win[nwin++][1] = end;
-  } else {
-    if (ph->p_offset == 0) {
-      win[nwin][0] = start + SHOFF_AT;
-      win[nwin++][1] = start + sizeof(Elf64_Ehdr);
-    }
-    if (im->mac_vaddr < end && start < im->mac_vaddr + FM_INTEGRITY_MAC_LEN) {
-      win[nwin][0] = im->mac_vaddr;
-      win[nwin++][1] = im->mac_vaddr + FM_INTEGRITY_MAC_LEN;
-    }
-    if (nwin == 2 && win[1][0] < win[0][0]) {
-      uint64_t t0 = win[0][0], t1 = win[0][1];
-      win[0][0] = win[1][0];
-      win[0][1] = win[1][1];
-      win[1][0] = t0;
-      win[1][1] = t1;
-    }
+  if (ph->p_offset == 0) {
+    win[nwin][0] = start + SHOFF_AT;
+    win[nwin++][1] = start + sizeof(Elf64_Ehdr);
   }
-  uint8_t chunk[FIX_CHUNK];
+  if (im->mac_vaddr < end && start < im->mac_vaddr + FM_INTEGRITY_MAC_LEN) {
+    win[nwin][0] = im->mac_vaddr;
+    win[nwin++][1] = im->mac_vaddr + FM_INTEGRITY_MAC_LEN;
+  }
+  if (nwin == 2 && win[1][0] < win[0][0]) {
+    const uint64_t t0 = win[0][0], t1 = win[0][1];
+    win[0][0] = win[1][0];
+    win[0][1] = win[1][1];
+    win[1][0] = t0;
+    win[1][1] = t1;
+  }
   uint64_t at = start;
-  for (size_t w = 0; w < nwin; w++) {
-    uint64_t wlo = win[w][0] < at ? at : win[w][0], whi = win[w][1] > end ? end : win[w][1];
+  for (size_t i = 0; i < nwin; i++) {
+    const uint64_t wlo = win[i][0] < at ? at : win[i][0], whi = win[i][1] > end ? end : win[i][1];
     if (wlo >= whi) continue;
     if (wlo > at) absorb(c, base + (at - start), wlo - at);
-    for (at = wlo; at < whi;) {
-      size_t n = whi - at < FIX_CHUNK ? (size_t)(whi - at) : FIX_CHUNK;
-      copy_bytes(chunk, base + (at - start), n);
-      fix_chunk(im, d, ph, at, n, chunk);
-      hmac_ctx_update(c, chunk, n);
-      at += n;
-    }
+    absorb_fixed(c, im, d, ph, base, NULL, wlo, whi);
+    at = whi;
   }
   if (at < end) absorb(c, base + (at - start), end - at);
-  fm_zeroize(chunk, sizeof chunk);
 }
 
 const char *fm_integrity_mac_image(const struct fm_integrity_image *im,
@@ -398,7 +486,7 @@ const char *fm_integrity_mac_image(const struct fm_integrity_image *im,
   struct dyn_info d;
   const char *why = read_dynamic(im, &d);
   /* Every relocation table entry is checked (type, target) before anything is hashed. */
-  if (why == NULL) why = all_targets(im, &d, 0, 0, NULL);
+  if (why == NULL) why = all_targets(im, &d, NULL);
   if (why == NULL && segment_of(im, im->mac_vaddr, FM_INTEGRITY_MAC_LEN) == NULL)
     why = "the MAC placeholder lies outside the loaded file image";
   if (why != NULL) return why;
