@@ -218,8 +218,8 @@ void rand_fork_detect_unload(void);
 void rand_registry_fork_child(void);
 
 /* rand_init (rand.c) initializes the process RNG once (pthread_once): the page size, the pthread
- * key whose destructor frees a thread's state, and fork detection. It runs at load, from an ELF
- * constructor, so that no draw ever waits for it: a first draw from a signal handler inside
+ * key whose destructor frees a thread's state, and fork detection. It runs at load, from the
+ * power-on entry (fm_rand_power_on), so that no draw ever waits for it: a first draw from a signal handler inside
  * fork() would otherwise wait on glibc's atfork lock through pthread_atfork. */
 void rand_init(void);
 
