@@ -90,6 +90,11 @@ def main():
         print(f"added (compatible): {e}")
     for b in broken:
         print(f"INCOMPATIBLE: {b}")
+    if broken:
+        print("A program built against 0.2.0 would break on this library. Keep the 0.2.0 layouts, "
+              "values and names (add new data through new functions, types or constants instead); "
+              "the baseline is rewritten (--update) only for a new major version (README, "
+              "\"ABI and versions\").")
     print(f"{len(base)} baseline entries, {len(broken)} broken, {len(added)} added")
     return 1 if broken else 0
 
