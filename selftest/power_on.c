@@ -395,6 +395,8 @@ static void print_report(void) {
 int fm_selftest_power_on(void) {
   /* The power-on run began with the first check (the same clock). */
   uint64_t t0 = g_first.start_ns != 0 ? g_first.start_ns : now_ns();
+  /* What an approved service indicates: the static archive is not the validated form. */
+  fm_indicator_set_form(fm_integrity_applicable());
   pthread_mutex_lock(&g_report_lock);
   report_init_locked();
   pthread_mutex_unlock(&g_report_lock);
