@@ -483,6 +483,11 @@ static void absorb_segment(hmac_ctx *c, const struct fm_integrity_image *im, str
 const char *fm_integrity_mac_image(const struct fm_integrity_image *im,
                                    uint8_t out[FM_INTEGRITY_MAC_LEN]) {
   fm_zeroize(out, FM_INTEGRITY_MAC_LEN);
+  for (size_t i = 0; im->file != NULL && i < im->phnum; i++) {
+    const Elf64_Phdr *ph = &im->phdr[i];
+    if (is_load(ph) && (ph->p_offset > im->file_size || ph->p_filesz > im->file_size - ph->p_offset))
+      return "a PT_LOAD segment lies outside the file";
+  }
   struct dyn_info d;
   const char *why = read_dynamic(im, &d);
   /* Every relocation table entry is checked (type, target) before anything is hashed. */
