@@ -12,7 +12,8 @@
  *  - a spare DT_NULL turned into DT_NEEDED for a string already in .dynstr (the library's own
  *    soname, libc.so.6, and a name no library has);
  *  - DT_INIT_ARRAYSZ and DT_FINI_ARRAYSZ zeroed;
- *  - DT_RELASZ shortened (one entry, one byte, to half, to zero) and DT_PLTRELSZ by one entry.
+ *  - DT_RELASZ shortened (one entry, one byte, to half, to zero) and DT_PLTRELSZ by one entry;
+ *  - DT_INIT dropped and DT_INIT_ARRAYSZ zeroed together (no module code runs at load).
  * An edit that only touches bytes the loader rewrites anyway (relocation targets, GOT[1..2]) has
  * no effect and is not made. Each edited copy is loaded in a fresh child (fork + dlopen) with a
  * 10-second limit. A copy may fail to load (with dlopen's message), crash, or come up in ERROR;
@@ -255,6 +256,21 @@ static void dynamic_edits(void) {
       default: v = v / 2 / sizeof(Elf64_Rela) * sizeof(Elf64_Rela); break;
     }
     dyn_set(k_edits[k].what, (size_t)i, k_edits[k].tag, v);
+  }
+  /* Both entry points taken away: DT_INIT turned into a harmless DT_SYMBOLIC and DT_INIT_ARRAYSZ
+   * zeroed. No module code runs at load: the module stays UNINITIALIZED and refuses every
+   * service (never OPERATIONAL). */
+  long a = elf_dyn_find(&g_im, DT_INIT), b = elf_dyn_find(&g_im, DT_INIT_ARRAYSZ);
+  if (a >= 0 && b >= 0) {
+    const size_t lo = (size_t)(a < b ? a : b), hi = (size_t)(a < b ? b : a);
+    Elf64_Dyn patch[MAX_PATCH / sizeof(Elf64_Dyn)];
+    if (hi - lo + 1 <= sizeof patch / sizeof patch[0]) {
+      memcpy(patch, &d[lo], (hi - lo + 1) * sizeof *patch);
+      patch[(size_t)a - lo] = (Elf64_Dyn){.d_tag = DT_SYMBOLIC, .d_un = {.d_val = 0}};
+      patch[(size_t)b - lo].d_un.d_val = 0;
+      add_edit("DT_INIT dropped and DT_INIT_ARRAYSZ = 0", (uint64_t)((uint8_t *)&d[lo] - g_im.data),
+               (uint32_t)((hi - lo + 1) * sizeof *patch), (const uint8_t *)patch);
+    }
   }
 }
 
