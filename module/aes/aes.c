@@ -163,6 +163,12 @@ static const aes_key_state *key_state(const fm_aes_key *key) {
 
 /* key_usable: the schedule was built by fm_aes_key_init, is not wiped, and its public fields are
  * ones this build knows (guards against a stray or corrupted schedule). */
+/* AES_KEY_ALIGN: the alignment the AES-NI code needs of a schedule (it reads the round keys as
+ * 16-byte vectors): a schedule at a lower alignment is refused with FM_ERR_BAD_ARGUMENT (aes.h). */
+#define AES_KEY_ALIGN 16
+
+static bool key_aligned(const fm_aes_key *key) { return (uintptr_t)key % AES_KEY_ALIGN == 0; }
+
 static int key_usable(const fm_aes_key *key) {
   const aes_key_state *s = key_state(key);
   return s->magic == AES_KEY_MAGIC && (s->ks.rounds == 10 || s->ks.rounds == 14) &&
@@ -190,18 +196,18 @@ static bool blocks_len_ok(const uint8_t *in, const uint8_t *out, size_t len) {
          fits_address_space(out, len);
 }
 
-/* ctr32_room_ok: with FM_AES_CTR32, |nblocks| more counter blocks starting at |counter| stay
- * below 2^32 in its last 32 bits (SP 800-38A B.1: the counter blocks of a message are distinct),
- * that is, the last one uses at most 0xffffffff. When key stream is |buffered| (fm_aes_ctr_stream),
- * it is that of the block before |counter|: a counter whose last 32 bits are 0 then follows block
- * 0xffffffff, and no new block is left. The counter is treated as secret: the comparison is
- * constant time, and only its outcome, which the status shows anyway, is made public. */
-static bool ctr32_room_ok(const uint8_t counter[FM_AES_BLOCK_LEN], bool buffered,
-                          uint64_t nblocks) {
+/* ctr32_room_ok: with FM_AES_CTR32, |nblocks| more counter blocks starting at |counter| leave its
+ * last 32 bits unwrapped (SP 800-38A B.1: the counter blocks of a message are distinct): the last
+ * block uses at most 0xfffffffe, so the counter a call hands back is at most 0xffffffff and never
+ * wraps to 0, where the next call would look like the start of a message and repeat its key
+ * stream. A counter at 0xffffffff has no block left. When key stream is buffered
+ * (fm_aes_ctr_stream), it is that of the block before |counter|, so it changes nothing here. The
+ * counter is treated as secret: the comparison is constant time, and only its outcome, which the
+ * status shows anyway, is made public. */
+static bool ctr32_room_ok(const uint8_t counter[FM_AES_BLOCK_LEN], uint64_t nblocks) {
   const uint64_t low = (uint64_t)counter[12] << 24 | (uint64_t)counter[13] << 16 |
                        (uint64_t)counter[14] << 8 | counter[15];
-  uint64_t room = (UINT64_C(1) << 32) - low; /* 1 .. 2^32 blocks */
-  if (buffered) room &= ~ct_is_zero_u64(low);
+  const uint64_t room = UINT64_C(0xffffffff) - low; /* 0 .. 2^32 - 1 blocks */
   return fm_declassify_u64(ct_lt_u64(room, nblocks)) == 0;
 }
 
@@ -213,14 +219,14 @@ static bool ctr_len_ok(fm_aes_ctr_width width, const uint8_t *counter, size_t bu
   if (!fits_address_space(in, len) || !fits_address_space(out, len)) return false;
   if (width != FM_AES_CTR32 || counter == NULL || len <= buffered) return true;
   const size_t rest = len - buffered;
-  return ctr32_room_ok(counter, buffered != 0, (uint64_t)(rest / 16) + (rest % 16 != 0));
+  return ctr32_room_ok(counter, (uint64_t)(rest / 16) + (rest % 16 != 0));
 }
 
 int fm_aes_key_init(fm_aes_key *ks, const uint8_t *key, size_t key_len) {
   /* |ks| is zeroed on every path: on error, so that an older schedule in it is gone. */
   int st = fm_service_gate();
   if (st == FM_OK) {
-    if (ks == NULL || key == NULL) {
+    if (ks == NULL || key == NULL || !key_aligned(ks)) {
       st = FM_ERR_BAD_ARGUMENT;
     } else if (key_len != 16 && key_len != 32) {
       st = FM_ERR_KEY_SIZE;
@@ -248,7 +254,7 @@ int fm_aes_key_wipe(fm_aes_key *ks) {
 
 /* check_blocks: the argument checks shared by ECB and CBC, in the order aes.h documents. */
 static int check_blocks(const fm_aes_key *ks, const uint8_t *in, const uint8_t *out, size_t len) {
-  if (ks == NULL) return FM_ERR_BAD_ARGUMENT;
+  if (ks == NULL || !key_aligned(ks)) return FM_ERR_BAD_ARGUMENT;
   if (!key_usable(ks)) return FM_ERR_STATE;
   if (!blocks_len_ok(in, out, len)) return FM_ERR_LENGTH;
   if (len == 0) return FM_OK;
@@ -339,7 +345,7 @@ static void ctr_blocks(const aes_ks *ks, fm_aes_ctr_width width, uint8_t counter
  * call with seven arguments measured a nanosecond on a 16-byte request. */
 static inline __attribute__((always_inline)) int check_ctr(const fm_aes_key *ks, fm_aes_ctr_width width, const uint8_t *counter,
                      size_t buffered, const uint8_t *in, const uint8_t *out, size_t len) {
-  if (ks == NULL || counter == NULL) return FM_ERR_BAD_ARGUMENT;
+  if (ks == NULL || counter == NULL || !key_aligned(ks)) return FM_ERR_BAD_ARGUMENT;
   if (width != FM_AES_CTR32 && width != FM_AES_CTR128) return FM_ERR_BAD_ARGUMENT;
   if (!key_usable(ks)) return FM_ERR_STATE;
   if (len == 0) return FM_OK;
