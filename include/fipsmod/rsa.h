@@ -14,6 +14,11 @@
  * Sizes: private keys 2048..16384 bits; public keys (verification only) 1024..16384 bits, 1024 to
  * 2047 being the legacy-use range. Generated keys: 2048, 3072 or 4096 bits with e = 65537.
  *
+ * Approval (the service indicator; module/approval.c, policy/approval.tsv): signing is approved
+ * with 2048-, 3072- and 4096-bit moduli only (other sizes sign, marked not approved);
+ * verification with moduli of 2048 bits or more, and for PSS only when the signature's salt is no
+ * longer than the hash (FIPS 186-5 5.4 (g)); a longer salt verifies, marked not approved.
+ *
  * Every function returns FM_OK or a negative FM_ERR_* (status.h). Outside the OPERATIONAL state
  * every function except fm_rsa_key_free returns FM_ERR_NOT_OPERATIONAL. On any error every output
  * is wiped: key pointers are set to NULL, output buffers are zeroed, lengths are set to 0.

@@ -19,6 +19,7 @@
 #include "fipsmod/gcm.h"
 #include "fipsmod/rand.h"
 #include "module/aes/internal.h"
+#include "module/approval.h"
 #include "module/internal.h"
 #include "module/rand/internal.h"
 #include "module/syscall.h"
@@ -456,10 +457,10 @@ static void ctx_tag(gcm_ctx_state *c, uint8_t tag[16]) {
 
 /* ---- Argument checks ---------------------------------------------------------------------- */
 
-/* mark_short_tag marks the call not approved for a tag of 64 or 32 bits (SP 800-38D 5.2.1.2,
- * policy/sections.md section 4). */
+/* mark_short_tag marks the call not approved for a tag outside the approved set (64 or 32 bits:
+ * module/approval.c). */
 static void mark_short_tag(size_t tag_len) {
-  if (tag_len < 12) fm_indicator_not_approved();
+  if (!fm_approval_gcm(tag_len)) fm_indicator_not_approved();
 }
 
 /* tag_len_ok: 128..96 bits approved, 64 and 32 bits accepted (non-approved). */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "module/approval.h"
 #include "module/internal.h"
 #include "module/rsa/internal.h"
 
@@ -468,7 +469,7 @@ int fm_rsa_key_import_public(const uint8_t *n, size_t n_len, const uint8_t *e, s
     return refuse_key(st, key);
   }
   *key = k;
-  if (k->n_bits < 2048) fm_indicator_not_approved(); /* legacy verification only */
+  if (!fm_approval_rsa_public_key(k->n_bits)) fm_indicator_not_approved(); /* legacy use */
   return FM_OK;
 }
 
