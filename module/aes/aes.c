@@ -268,13 +268,39 @@ static int refuse_blocks(int st, const uint8_t *in, uint8_t *out, size_t len) {
   return fm_refuse(st, out, blocks_len_ok(in, out, len) ? len : 0);
 }
 
+/* ---- Slices --------------------------------------------------------------------------------
+ * Every call runs its blocks in slices of FM_SERVICE_SLICE bytes and checks, after each and so
+ * before it returns, that it may go on (module/internal.h, "Services that overlap a self-test
+ * run"): when a self-test run began during the call, it wipes |out|, puts the IV or counter back
+ * and returns FM_ERR_NOT_OPERATIONAL. */
+
+enum slice_op { SLICE_ECB_ENC, SLICE_ECB_DEC, SLICE_CBC_ENC, SLICE_CBC_DEC };
+
+static bool run_sliced(enum slice_op op, const aes_ks *s, uint8_t *iv, const uint8_t *in,
+                       uint8_t *out, size_t len, uint64_t epoch) {
+  for (size_t done = 0; done < len;) {
+    const size_t n = len - done < FM_SERVICE_SLICE ? len - done : FM_SERVICE_SLICE;
+    switch (op) {
+      case SLICE_ECB_ENC: aes_ecb_encrypt_blocks(s, in + done, out + done, n / 16); break;
+      case SLICE_ECB_DEC: aes_ecb_decrypt_blocks(s, in + done, out + done, n / 16); break;
+      case SLICE_CBC_ENC: aes_cbc_encrypt_blocks(s, iv, in + done, out + done, n / 16); break;
+      case SLICE_CBC_DEC: aes_cbc_decrypt_blocks(s, iv, in + done, out + done, n / 16); break;
+    }
+    done += n;
+    if (!fm_service_may_continue(epoch)) return false;
+  }
+  return true;
+}
+
 int fm_aes_ecb_encrypt(const fm_aes_key *ks, const uint8_t *in, uint8_t *out, size_t len) {
   int st = fm_service_gate();
   if (st == FM_OK) st = check_blocks(ks, in, out, len);
   if (st != FM_OK) return refuse_blocks(st, in, out, len);
   if (len != 0) {
-    aes_ecb_encrypt_blocks(&key_state(ks)->ks, in, out, len / 16);
+    const bool ok = run_sliced(SLICE_ECB_ENC, &key_state(ks)->ks, NULL, in, out, len,
+                               fm_service_epoch());
     stack_wipe_after(&key_state(ks)->ks, wide_spills(&key_state(ks)->ks, len / 16));
+    if (!ok) return fm_refuse(FM_ERR_NOT_OPERATIONAL, out, len);
   }
   return FM_OK;
 }
@@ -284,8 +310,10 @@ int fm_aes_ecb_decrypt(const fm_aes_key *ks, const uint8_t *in, uint8_t *out, si
   if (st == FM_OK) st = check_blocks(ks, in, out, len);
   if (st != FM_OK) return refuse_blocks(st, in, out, len);
   if (len != 0) {
-    aes_ecb_decrypt_blocks(&key_state(ks)->ks, in, out, len / 16);
+    const bool ok = run_sliced(SLICE_ECB_DEC, &key_state(ks)->ks, NULL, in, out, len,
+                               fm_service_epoch());
     stack_wipe_after(&key_state(ks)->ks, wide_spills(&key_state(ks)->ks, len / 16));
+    if (!ok) return fm_refuse(FM_ERR_NOT_OPERATIONAL, out, len);
   }
   return FM_OK;
 }
@@ -310,9 +338,16 @@ int fm_aes_cbc_encrypt(const fm_aes_key *ks, uint8_t iv[FM_AES_BLOCK_LEN], const
   if (st == FM_OK) st = check_cbc(ks, iv, in, out, len);
   if (st != FM_OK) return refuse_blocks(st, in, out, len);
   if (len != 0) {
-    aes_cbc_encrypt_blocks(&key_state(ks)->ks, iv, in, out, len / 16);
+    uint8_t iv0[FM_AES_BLOCK_LEN];
+    memcpy(iv0, iv, sizeof iv0);
+    const bool ok = run_sliced(SLICE_CBC_ENC, &key_state(ks)->ks, iv, in, out, len,
+                               fm_service_epoch());
     /* Whatever the length: the AES-NI chain spills two round keys (internal.h). */
     aes_bulk_stack_wipe();
+    if (!ok) {
+      memcpy(iv, iv0, sizeof iv0);
+      return fm_refuse(FM_ERR_NOT_OPERATIONAL, out, len);
+    }
   }
   return FM_OK;
 }
@@ -323,9 +358,16 @@ int fm_aes_cbc_decrypt(const fm_aes_key *ks, uint8_t iv[FM_AES_BLOCK_LEN], const
   if (st == FM_OK) st = check_cbc(ks, iv, in, out, len);
   if (st != FM_OK) return refuse_blocks(st, in, out, len);
   if (len != 0) {
-    aes_cbc_decrypt_blocks(&key_state(ks)->ks, iv, in, out, len / 16);
+    uint8_t iv0[FM_AES_BLOCK_LEN];
+    memcpy(iv0, iv, sizeof iv0);
+    const bool ok = run_sliced(SLICE_CBC_DEC, &key_state(ks)->ks, iv, in, out, len,
+                               fm_service_epoch());
     /* The 8-block loop (also the VAES code's tail) spills blocks. */
     stack_wipe_after(&key_state(ks)->ks, len / 16 >= AES_STACK_WIPE_MIN_BLOCKS);
+    if (!ok) {
+      memcpy(iv, iv0, sizeof iv0);
+      return fm_refuse(FM_ERR_NOT_OPERATIONAL, out, len);
+    }
   }
   return FM_OK;
 }
@@ -338,6 +380,19 @@ static void ctr_blocks(const aes_ks *ks, fm_aes_ctr_width width, uint8_t counter
   } else {
     ctr128_blocks(ks, counter, in, out, nblocks);
   }
+}
+
+/* ctr_blocks_sliced is ctr_blocks in slices (see "Slices"); false when the call must stop. */
+static bool ctr_blocks_sliced(const aes_ks *ks, fm_aes_ctr_width width, uint8_t counter[16],
+                              const uint8_t *in, uint8_t *out, size_t nblocks, uint64_t epoch) {
+  const size_t slice = FM_SERVICE_SLICE / 16;
+  for (size_t done = 0; done < nblocks;) {
+    const size_t n = nblocks - done < slice ? nblocks - done : slice;
+    ctr_blocks(ks, width, counter, in + 16 * done, out + 16 * done, n);
+    done += n;
+    if (!fm_service_may_continue(epoch)) return false;
+  }
+  return true;
 }
 
 /* check_ctr: the argument checks shared by fm_aes_ctr and fm_aes_ctr_stream, in the order aes.h
@@ -367,14 +422,22 @@ int fm_aes_ctr(const fm_aes_key *ks, fm_aes_ctr_width width, uint8_t counter[FM_
   if (len == 0) return FM_OK;
   const aes_ks *s = &key_state(ks)->ks;
   const size_t full = len / 16, rest = len % 16;
-  if (full != 0) ctr_blocks(s, width, counter, in, out, full);
-  if (rest != 0) {
+  const uint64_t epoch = fm_service_epoch();
+  uint8_t counter0[FM_AES_BLOCK_LEN];
+  memcpy(counter0, counter, sizeof counter0);
+  bool ok = full == 0 || ctr_blocks_sliced(s, width, counter, in, out, full, epoch);
+  if (ok && rest != 0) {
     uint8_t block[16];
     ctr_blocks(s, width, counter, NULL, block, 1);
     for (size_t i = 0; i < rest; i++) out[16 * full + i] = in[16 * full + i] ^ block[i];
     fm_zeroize(block, sizeof block);
+    ok = fm_service_may_continue(epoch);
   }
   stack_wipe_after(s, wide_spills(s, full));
+  if (!ok) {
+    memcpy(counter, counter0, sizeof counter0);
+    return fm_refuse(FM_ERR_NOT_OPERATIONAL, out, len); /* a self-test run began */
+  }
   return FM_OK;
 }
 
@@ -407,6 +470,9 @@ int fm_aes_ctr_stream(const fm_aes_key *ks, fm_aes_ctr_width width,
   if (len == 0) return FM_OK;
 
   const aes_ks *s = &key_state(ks)->ks;
+  const uint64_t epoch = fm_service_epoch();
+  uint8_t counter0[FM_AES_BLOCK_LEN];
+  memcpy(counter0, counter, sizeof counter0);
   unsigned used = *ks_used;
   size_t done = 0;
   /* First the key stream left over from the previous call; each byte is wiped once used. */
@@ -418,7 +484,12 @@ int fm_aes_ctr_stream(const fm_aes_key *ks, fm_aes_ctr_width width,
   }
   const size_t full = (len - done) / 16, rest = (len - done) % 16;
   if (full != 0) {
-    ctr_blocks(s, width, counter, in + done, out + done, full);
+    if (!ctr_blocks_sliced(s, width, counter, in + done, out + done, full, epoch)) {
+      stack_wipe_after(s, wide_spills(s, full));
+      memcpy(counter, counter0, sizeof counter0);
+      *ks_used = FM_AES_BLOCK_LEN; /* a self-test run began: as every refusal (aes.h) */
+      return fm_refuse2(FM_ERR_NOT_OPERATIONAL, out, len, keystream, FM_AES_BLOCK_LEN);
+    }
     done += 16 * full;
   }
   if (rest != 0) {
@@ -428,7 +499,12 @@ int fm_aes_ctr_stream(const fm_aes_key *ks, fm_aes_ctr_width width,
       keystream[used] = 0;
     }
   }
-  *ks_used = used;
   stack_wipe_after(s, wide_spills(s, full));
+  if (!fm_service_may_continue(epoch)) {
+    memcpy(counter, counter0, sizeof counter0);
+    *ks_used = FM_AES_BLOCK_LEN; /* a self-test run began: as every refusal (aes.h) */
+    return fm_refuse2(FM_ERR_NOT_OPERATIONAL, out, len, keystream, FM_AES_BLOCK_LEN);
+  }
+  *ks_used = used;
   return FM_OK;
 }

@@ -499,18 +499,38 @@ static int refuse_text(int st, uint8_t *out, size_t len, uint8_t *tag, size_t ta
 
 /* ---- One-shot ----------------------------------------------------------------------------- */
 
-static void seal_run(const gcm_key_state *s, const uint8_t *iv, size_t iv_len, const uint8_t *aad,
+/* ctx_text_sliced is ctx_text in slices of FM_SERVICE_SLICE bytes, checking between slices and
+ * after the last that the call may go on (module/internal.h, "Services that overlap a self-test
+ * run"). Returns false when it may not: the caller wipes every output. */
+static bool ctx_text_sliced(gcm_ctx_state *c, const uint8_t *in, uint8_t *out, size_t len,
+                            uint64_t epoch) {
+  while (len > 0) {
+    const size_t n = len < FM_SERVICE_SLICE ? len : FM_SERVICE_SLICE;
+    ctx_text(c, in, out, n);
+    in += n;
+    out += n;
+    len -= n;
+    if (!fm_service_may_continue(epoch)) return false;
+  }
+  return fm_service_may_continue(epoch);
+}
+
+/* seal_run returns false when a self-test run overlapped the call (nothing may be released). */
+static bool seal_run(const gcm_key_state *s, const uint8_t *iv, size_t iv_len, const uint8_t *aad,
                      size_t aad_len, const uint8_t *pt, size_t len, uint8_t *ct, uint8_t *tag,
-                     size_t tag_len) {
+                     size_t tag_len, uint64_t epoch) {
   gcm_ctx_state c;
   uint8_t full[16];
   ctx_start(&c, s, iv, iv_len, false);
   if (aad_len != 0) ctx_aad(&c, aad, aad_len);
-  if (len != 0) ctx_text(&c, pt, ct, len);
-  ctx_tag(&c, full);
-  memcpy(tag, full, tag_len);
+  const bool ok = ctx_text_sliced(&c, pt, ct, len, epoch);
+  if (ok) {
+    ctx_tag(&c, full);
+    memcpy(tag, full, tag_len);
+  }
   fm_zeroize(full, sizeof full);
   fm_zeroize(&c, sizeof c);
+  return ok;
 }
 
 int fm_gcm_seal(fm_gcm_key *k, uint8_t iv[FM_GCM_IV_LEN], const uint8_t *aad, size_t aad_len,
@@ -531,12 +551,16 @@ int fm_gcm_seal(fm_gcm_key *k, uint8_t iv[FM_GCM_IV_LEN], const uint8_t *aad, si
        fm_buffers_overlap(iv, FM_GCM_IV_LEN, tag, tag_len))) {
     st = FM_ERR_OVERLAP;
   }
+  const uint64_t epoch = fm_service_epoch();
   if (st == FM_OK) st = generate_iv(key_state(k), iv);
+  if (st == FM_OK &&
+      !seal_run(key_state(k), iv, FM_GCM_IV_LEN, aad, aad_len, pt, len, ct, tag, tag_len, epoch)) {
+    st = FM_ERR_NOT_OPERATIONAL; /* a self-test run began during the call */
+  }
   if (st != FM_OK) {
     fm_refuse(FM_OK, iv, iv != NULL ? FM_GCM_IV_LEN : 0);
     return refuse_text(st, ct, len, tag, tag_len);
   }
-  seal_run(key_state(k), iv, FM_GCM_IV_LEN, aad, aad_len, pt, len, ct, tag, tag_len);
   mark_short_tag(tag_len);
   return FM_OK;
 }
@@ -557,9 +581,13 @@ int fm_gcm_seal_with_iv(fm_gcm_key *k, const uint8_t *iv, size_t iv_len, const u
   if (st == FM_OK && !key_usable(key_state(k))) st = FM_ERR_STATE;
   if (st == FM_OK && len != 0 && fm_buffers_overlap(iv, iv_len, ct, len)) st = FM_ERR_OVERLAP;
   uint64_t n;
+  const uint64_t epoch = fm_service_epoch();
   if (st == FM_OK) st = take_invocation(key_state(k), &n);
+  if (st == FM_OK &&
+      !seal_run(key_state(k), iv, iv_len, aad, aad_len, pt, len, ct, tag, tag_len, epoch)) {
+    st = FM_ERR_NOT_OPERATIONAL; /* a self-test run began during the call */
+  }
   if (st != FM_OK) return refuse_text(st, ct, len, tag, tag_len);
-  seal_run(key_state(k), iv, iv_len, aad, aad_len, pt, len, ct, tag, tag_len);
   fm_indicator_not_approved(); /* a caller-chosen IV for encryption */
   return FM_OK;
 }
@@ -583,9 +611,13 @@ int fm_gcm_open(const fm_gcm_key *k, const uint8_t *iv, size_t iv_len, const uin
 
   gcm_ctx_state c;
   uint8_t full[16];
+  const uint64_t epoch = fm_service_epoch();
   ctx_start(&c, key_state_c(k), iv, iv_len, true);
   if (aad_len != 0) ctx_aad(&c, aad, aad_len);
-  if (len != 0) ctx_text(&c, ct, pt, len);
+  if (!ctx_text_sliced(&c, ct, pt, len, epoch)) {
+    fm_zeroize(&c, sizeof c);
+    return fm_refuse(FM_ERR_NOT_OPERATIONAL, pt, len); /* a self-test run began during the call */
+  }
   ctx_tag(&c, full);
   /* SP 800-38D 7.2 step 8: the plaintext only when T = T'; the comparison is constant time and
    * a mismatch takes back everything written. */
@@ -699,7 +731,10 @@ int fm_gcm_update(fm_gcm_ctx *c, const uint8_t *in, uint8_t *out, size_t len) {
     }
     return fm_refuse(st, out, len_ok ? len : 0);
   }
-  if (len != 0) ctx_text(ctx_state(c), in, out, len);
+  if (!ctx_text_sliced(ctx_state(c), in, out, len, fm_service_epoch())) {
+    fm_zeroize(c, sizeof *c); /* a self-test run began during the call */
+    return fm_refuse(FM_ERR_NOT_OPERATIONAL, out, len);
+  }
   return FM_OK;
 }
 

@@ -233,6 +233,7 @@ int fm_pbkdf2_hmac(fm_hash_alg alg, const uint8_t *password, size_t password_len
 
   hmac_ctx base, c;
   uint8_t u[FM_MAX_DIGEST_LEN], t[FM_MAX_DIGEST_LEN];
+  const uint64_t epoch = fm_service_epoch();
   st = hmac_ctx_init(&base, alg, password, password_len);
   size_t done = 0;
   /* SP 800-132 5.3 step 4 (RFC 8018 5.2): T_i = U_1 ^ ... ^ U_C, U_1 = PRF(P, S || INT(i)),
@@ -249,7 +250,11 @@ int fm_pbkdf2_hmac(fm_hash_alg alg, const uint8_t *password, size_t password_len
       st = hmac_ctx_update(&c, u, hlen);
       if (st == FM_OK) st = hmac_ctx_final(&c, u);
       for (size_t b = 0; b < hlen; b++) t[b] ^= u[b];
+      if ((j & 1023) == 0 && !fm_service_may_continue(epoch)) st = FM_ERR_NOT_OPERATIONAL;
     }
+    /* Every 1024 iterations and per output block: a self-test run that began meanwhile stops
+     * the call (internal.h). */
+    if (st == FM_OK && !fm_service_may_continue(epoch)) st = FM_ERR_NOT_OPERATIONAL;
     if (st != FM_OK) break;
     const size_t take = out_len - done < hlen ? out_len - done : hlen;
     memcpy(out + done, t, take);

@@ -437,7 +437,8 @@ static inline rand_state *get_state(int *err) {
 
 /* ---- The public draws --------------------------------------------------------------------- */
 
-static int rand_bytes_ai(uint8_t *out, size_t len, const uint8_t *ai, size_t ai_len) {
+static int rand_bytes_ai(uint8_t *out, size_t len, const uint8_t *ai, size_t ai_len,
+                         uint64_t epoch) {
   int err = FM_OK;
   rand_state *st = get_state(&err);
   if (st == NULL) {
@@ -468,6 +469,8 @@ static int rand_bytes_ai(uint8_t *out, size_t len, const uint8_t *ai, size_t ai_
       err = generate_request(st, out + done, n, ai, ai_len);
       err = rand_leave(st, out + done, n, err);
     }
+    /* A long draw stops when a self-test run begins (module/internal.h). */
+    if (err == FM_OK && !fm_service_may_continue(epoch)) err = FM_ERR_NOT_OPERATIONAL;
     if (err != FM_OK) {
       fm_zeroize(out, len);
       return err;
@@ -491,6 +494,18 @@ static int rand_outcome(int status) {
   return status;
 }
 
+/* rand_draw_checked is the draw of fm_rand_bytes(_with_input): a draw that overlapped a self-test
+ * run (module/internal.h, "Services that overlap a self-test run") releases nothing. */
+static int rand_draw_checked(uint8_t *out, size_t len, const uint8_t *ai, size_t ai_len) {
+  const uint64_t epoch = fm_service_epoch();
+  int err = rand_bytes_ai(out, len, ai, ai_len, epoch);
+  if (err == FM_OK && !fm_service_may_continue(epoch)) {
+    fm_zeroize(out, len);
+    err = FM_ERR_NOT_OPERATIONAL;
+  }
+  return err;
+}
+
 int fm_rand_bytes(uint8_t *out, size_t len) {
   int st = fm_service_gate();
   size_t valid_len = len <= RAND_MAX_OUTPUT ? len : 0; /* what the call could have written */
@@ -498,7 +513,7 @@ int fm_rand_bytes(uint8_t *out, size_t len) {
   if (out == NULL && len != 0) return fm_refuse(FM_ERR_BAD_ARGUMENT, NULL, 0);
   if (len > RAND_MAX_OUTPUT) return fm_refuse(FM_ERR_LENGTH, NULL, 0);
   if (len == 0) return FM_OK;
-  return rand_outcome(rand_bytes_ai(out, len, NULL, 0));
+  return rand_outcome(rand_draw_checked(out, len, NULL, 0));
 }
 
 int fm_rand_bytes_with_input(uint8_t *out, size_t len, const uint8_t *ai, size_t ai_len) {
@@ -510,7 +525,7 @@ int fm_rand_bytes_with_input(uint8_t *out, size_t len, const uint8_t *ai, size_t
   if (ai == NULL && ai_len != 0) return fm_refuse(FM_ERR_BAD_ARGUMENT, out, len);
   if (ai_len > FM_RAND_MAX_ADDITIONAL_INPUT) return fm_refuse(FM_ERR_LENGTH, out, len);
   if (len == 0) return FM_OK;
-  return rand_outcome(rand_bytes_ai(out, len, ai, ai_len));
+  return rand_outcome(rand_draw_checked(out, len, ai, ai_len));
 }
 
 int fm_rand_reseed(void) {
