@@ -103,8 +103,7 @@ static inline int rand_enter(rand_state *st);
 enum { ENTER_OK = 0, ENTER_NESTED = 1, ENTER_OFF = 2 };
 
 static void rand_init_once(void) {
-  long ps = sysconf(_SC_PAGESIZE);
-  g_page_size = ps > 0 ? (size_t)ps : 4096;
+  g_page_size = rand_kernel_page_size(); /* not libc's sysconf: module/rand/syscall.h */
   if (pthread_key_create(&g_key, rand_thread_exit) != 0) return;
   g_key_live = true;
   rand_fork_detect_init(g_page_size);
@@ -153,12 +152,19 @@ static rand_node *new_node(void) {
   if (map == NULL) return NULL;
   rand_node *node = (rand_node *)(void *)map;
   rand_state *st = (rand_state *)(void *)(map + g_page_size);
+  /* The advice the secrets rely on must hold: a page the kernel would not mark is not used (the
+   * draw then runs on a one-off state, as when memory is short). */
+  int advised = 0;
 #if defined(MADV_WIPEONFORK)
-  if (rand_fork_states_wipeonfork()) rand_advise(st, secret_len, MADV_WIPEONFORK);
+  if (rand_fork_states_wipeonfork()) advised |= rand_advise(st, secret_len, MADV_WIPEONFORK);
 #endif
 #if defined(MADV_DONTDUMP)
-  rand_advise(st, secret_len, MADV_DONTDUMP);
+  advised |= rand_advise(st, secret_len, MADV_DONTDUMP);
 #endif
+  if (advised != 0) {
+    rand_unmap(map, map_len);
+    return NULL;
+  }
   node->st = st;
   node->map_len = map_len;
   atomic_store_explicit(&node->owned, NODE_OWNED, memory_order_relaxed);
