@@ -155,6 +155,33 @@ static void test_pem_armour(void) {
   free(f.p);
 }
 
+/* Every prefix and every suffix of PEM files, each in a buffer of exactly its length (so that a
+ * read past the end is caught under valgrind or ASan): a status, never a crash, and FM_OK only
+ * for the whole file (or with just trailing white space cut). */
+static void test_pem_cuts(void) {
+  static const char *const files[] = {"rsa2048-spki.pem", "rsa2048-legacy-encrypted.pem"};
+  for (size_t fi = 0; fi < 2; fi++) {
+    struct file f = load(files[fi]);
+    for (size_t cut = 0; cut <= f.n; cut++) {
+      for (int suffix = 0; suffix <= 1; suffix++) {
+        const size_t n = suffix ? f.n - cut : cut;
+        uint8_t *b = malloc(n ? n : 1);
+        memcpy(b, suffix ? f.p + cut : f.p, n);
+        fm_rsa_key *key = NULL;
+        const int st = fm_rsa_key_decode(b, n, &key);
+        if (st == FM_OK) {
+          CHECK(fi == 0 && (n == f.n || (!suffix && n == f.n - 1)));
+          CHECK_EQ_INT(fm_rsa_key_free(key), FM_OK);
+        } else {
+          CHECK(key == NULL);
+        }
+        free(b);
+      }
+    }
+    free(f.p);
+  }
+}
+
 static void test_bad_arguments(void) {
   fm_rsa_key *key = NULL;
   CHECK_EQ_INT(fm_rsa_key_decode(NULL, 1, &key), FM_ERR_BAD_ARGUMENT);
@@ -307,6 +334,7 @@ static void test_generated_key_signs_after_a_round_trip(void) {
 static const test_case cases[] = {
   TEST_CASE(legacy_encrypted_pem),
   TEST_CASE(pem_armour),
+  TEST_CASE(pem_cuts),
   TEST_CASE(private_formats_round_trip),
   TEST_CASE(public_formats_round_trip),
   TEST_CASE(keys_the_module_does_not_take),
