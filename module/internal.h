@@ -228,10 +228,8 @@ static inline uint64_t fm_service_epoch(void) {
  * the services). */
 bool fm_service_may_continue_slow(uint64_t epoch);
 static inline bool fm_service_may_continue(uint64_t epoch) {
-  if (__builtin_expect(fm_module_operational_fast() &&
-                           atomic_load_explicit(&fm_g_selftest_epoch, memory_order_acquire) == epoch &&
-                           (epoch & 1) == 0,
-                       1)) {
+  const uint64_t now = atomic_load_explicit(&fm_g_selftest_epoch, memory_order_acquire);
+  if (__builtin_expect(fm_module_operational_fast() && now == epoch && (epoch & 1) == 0, 1)) {
     return true;
   }
   return fm_service_may_continue_slow(epoch);

@@ -111,12 +111,16 @@ def main():
     named = {r["rule"] for r in arows}
     problems += [f"approval.tsv row {r['service']} {r['parameter']}: {r['service']} is not exported"
                  for r in arows if r["service"] not in exported]
-    problems += [f"approval.tsv names {n}, which {place} does not define" for n in sorted(named - defined)]
-    problems += [f"{place} defines {n}, which no approval.tsv row names" for n in sorted(defined - named)]
-    probe = subprocess.run([a.probe, os.path.join(HERE, "approval.tsv")], capture_output=True, text=True)
+    problems += [f"approval.tsv names {n}, which {place} does not define"
+                 for n in sorted(named - defined)]
+    problems += [f"{place} defines {n}, which no approval.tsv row names"
+                 for n in sorted(defined - named)]
+    probe = subprocess.run([a.probe, os.path.join(HERE, "approval.tsv")], capture_output=True,
+                           text=True)
     if probe.returncode != 0:
+        keys = ("DISAGREES", "policy", "probe", "failed")
         problems += [f"indicator probe: {line}" for line in (probe.stdout + probe.stderr).splitlines()
-                     if "DISAGREES" in line or "policy" in line or "probe" in line or "failed" in line]
+                     if any(k in line for k in keys)]
         if not problems:
             problems.append(f"indicator probe failed (exit {probe.returncode})")
     check("approval", problems)

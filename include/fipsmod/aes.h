@@ -64,9 +64,9 @@ typedef enum {
 
 /* fm_aes_key_init expands |key| (16 or 32 bytes) into |ks| (FIPS 197 5.2), for both directions.
  * Secret: key, ks. Thread-safe for distinct |ks|.
- * FM_ERR_BAD_ARGUMENT: ks or key is NULL, or ks under 16-byte alignment. FM_ERR_KEY_SIZE:
- * key_len other than 16 or 32 (AES-192 is not offered). FM_ERR_OVERLAP: key lies inside ks. On any error |ks| is zeroed (so an older
- * schedule in it is gone). */
+ * FM_ERR_BAD_ARGUMENT: ks or key is NULL, or ks under 16-byte alignment. FM_ERR_KEY_SIZE: key_len
+ * other than 16 or 32 (AES-192 is not offered). FM_ERR_OVERLAP: key lies inside ks. On any error
+ * |ks| is zeroed (so an older schedule in it is gone). */
 FM_MUST_CHECK
 FM_API int fm_aes_key_init(fm_aes_key *ks, const uint8_t *key, size_t key_len);
 

@@ -21,19 +21,21 @@
  *     another) does not restart at the IVs already used: two instances share an IV only if their
  *     ranges of invocation fields overlap, with probability at most (n1 + n2) / 2^64 for n1 and n2
  *     encryptions. Within one instance the IVs are distinct by construction.
- *     Fork: a counter key belongs to the process that built it. In a child of fork() (detected by
- *     the RNG's fork generation, or the process id where the RNG has no fork detection) every
+ *   - Fork: a counter key belongs to the process that built it. In a child of fork() (detected
+ *     by the RNG's fork generation, or the process id where the RNG has no fork detection) every
  *     encryption that would generate an IV with the inherited key fails with FM_ERR_STATE, so the
  *     child never produces the IVs the parent goes on producing; the child builds its own key
  *     (with a fixed field of its own). A child made by a raw clone() system call (not through
  *     fork()) is detected where the RNG uses MADV_WIPEONFORK or the process id, not where it
- *     relies on pthread_atfork alone. RBG keys
- *     go on working in a child: its DRBG is reseeded there, so its IVs are fresh. A streaming
- *     encryption started in one process cannot be continued in another (FM_ERR_STATE).
+ *     relies on pthread_atfork alone. RBG keys go on working in a child: its DRBG is reseeded
+ *     there, so its IVs are fresh (but the child and the parent each count invocations from the
+ *     count at fork()). A streaming encryption started in one process cannot be continued in
+ *     another (FM_ERR_STATE).
  * A caller-given IV (fm_gcm_seal_with_iv, fm_gcm_encrypt_init_with_iv) is NOT an approved way
  * to encrypt: the module cannot know that the IV is unique. It is offered for protocols that
- * fix the IV and for validation testing; the service indicator reports it as non-approved. Decryption always takes the caller's IV (any length from 1
- * byte; 12 bytes is the recommended length).
+ * fix the IV and for validation testing; the service indicator reports it as non-approved.
+ * Decryption always takes the caller's IV (any length from 1 byte; 12 bytes is the recommended
+ * length).
  *
  * Limits (SP 800-38D 8.3 and 5.2.1.1), enforced per key and per message:
  *   - invocations of authenticated encryption with one key: at most 2^32 for an RBG key
@@ -122,10 +124,10 @@ FM_API int fm_gcm_key_wipe(fm_gcm_key *k);
  * generates as the key says, and writes the IV to |iv| (12 bytes). The approved encryption.
  * Secret: k, pt, ct. Thread-safe.
  * FM_ERR_BAD_ARGUMENT: k, iv or tag NULL, or aad/pt/ct NULL with a non-zero length. FM_ERR_STATE:
- * k not initialized, a copy, its invocation limit reached, or a counter key in a child of fork(). FM_ERR_LENGTH: tag_len not allowed, len
- * over FM_GCM_MAX_TEXT_LEN or aad_len over the limit. FM_ERR_OVERLAP. FM_ERR_ENTROPY (RBG key:
- * the DRBG failed). On error ct (len bytes), tag (tag_len bytes, when tag_len is allowed) and iv
- * are zeroed. */
+ * k not initialized, a copy, its invocation limit reached, or a counter key in a child of
+ * fork(). FM_ERR_LENGTH: tag_len not allowed, len over FM_GCM_MAX_TEXT_LEN or aad_len over the
+ * limit. FM_ERR_OVERLAP. FM_ERR_ENTROPY (RBG key: the DRBG failed). On error ct (len bytes), tag
+ * (tag_len bytes, when tag_len is allowed) and iv are zeroed. */
 FM_MUST_CHECK
 FM_API int fm_gcm_seal(fm_gcm_key *k, uint8_t iv[FM_GCM_IV_LEN], const uint8_t *aad,
                        size_t aad_len, const uint8_t *pt, size_t len, uint8_t *ct, uint8_t *tag,

@@ -232,7 +232,8 @@ static int take_invocation(gcm_key_state *s, uint64_t *n) {
 /* generate_iv builds the 96-bit IV of one approved encryption (SP 800-38D 8.2). */
 static int generate_iv(gcm_key_state *s, uint8_t iv[FM_GCM_IV_LEN]) {
   uint64_t n;
-  if (s->iv_mode == GCM_IV_COUNTER && !same_process(s->process)) return FM_ERR_STATE; /* see "Fork" */
+  /* A counter key inherited across fork() (see "Fork"). */
+  if (s->iv_mode == GCM_IV_COUNTER && !same_process(s->process)) return FM_ERR_STATE;
   int st = take_invocation(s, &n);
   if (st != FM_OK) return st;
   if (s->iv_mode == GCM_IV_COUNTER) {
