@@ -14,6 +14,11 @@
 
 _Atomic int fm_g_module_state = FM_STATE_UNINITIALIZED;
 
+/* Odd while an on-demand self-test run is in progress (internal.h, "Services that overlap a
+ * self-test run"): incremented by fm_module_begin_selftest and fm_module_end_selftest, which the
+ * runner calls under its run lock (one writer at a time); read by services. */
+FM_INTERNAL _Atomic uint64_t fm_g_selftest_epoch;
+
 /* The first reason the module entered ERROR; written once (compare-exchange from NULL). */
 static _Atomic(const char *) g_error_reason = NULL;
 
@@ -24,9 +29,17 @@ static __thread bool tl_selftest_thread __attribute__((tls_model("initial-exec")
 
 void fm_selftest_thread_enter(void) { tl_selftest_thread = true; }
 void fm_selftest_thread_leave(void) { tl_selftest_thread = false; }
+bool fm_selftest_thread_active(void) { return tl_selftest_thread; }
 
 bool fm_module_operational_slow(int state) {
   return state == FM_STATE_SELF_TEST && tl_selftest_thread;
+}
+
+bool fm_service_may_continue_slow(uint64_t epoch) {
+  if (!fm_module_operational()) return false;
+  /* The self-test thread's own calls (the known-answer tests) run inside the run. */
+  if (tl_selftest_thread) return true;
+  return (epoch & 1) == 0 && atomic_load(&fm_g_selftest_epoch) == epoch;
 }
 
 void fm_module_enter_error(const char *why) {
@@ -125,11 +138,18 @@ int fm_module_cleanup(void) {
 
 int fm_module_begin_selftest(void) {
   int expected = FM_STATE_OPERATIONAL;
-  if (atomic_compare_exchange_strong(&fm_g_module_state, &expected, FM_STATE_SELF_TEST)) return FM_OK;
+  if (atomic_compare_exchange_strong(&fm_g_module_state, &expected, FM_STATE_SELF_TEST)) {
+    /* Odd: services in flight on other threads stop at their next check (internal.h). */
+    atomic_fetch_add(&fm_g_selftest_epoch, 1);
+    return FM_OK;
+  }
   return expected == FM_STATE_SELF_TEST ? FM_OK : FM_ERR_NOT_OPERATIONAL;
 }
 
 int fm_module_end_selftest(int status) {
+  /* Even again before the state can return to OPERATIONAL: a service that started during the
+   * run saw an odd epoch or SELF_TEST, and one that spans the run sees the count moved. */
+  if (atomic_load(&fm_g_selftest_epoch) & 1) atomic_fetch_add(&fm_g_selftest_epoch, 1);
   if (status == FM_ERR_NOT_OPERATIONAL) return status; /* switched off under the run: leave it */
   if (status != FM_OK) {
     fm_module_enter_error("self-test failed"); /* the runner has given the test's name first */

@@ -226,16 +226,21 @@ static void overlay_health(int id, fm_selftest_entry *e) {
   if (e->result == FM_SELFTEST_NOT_RUN && passes > 0) e->result = FM_SELFTEST_PASSED;
 }
 
-/* notify calls the registered callback, if any, with no lock held. */
+/* notify calls the registered callback, if any, with no lock held. The callback is the
+ * application's code, not a self-test: it runs as an ordinary caller, so while the module is in
+ * SELF_TEST every service it calls is refused (no data output during self-tests). */
 static void notify(fm_selftest_event ev, const fm_selftest_entry *e) {
   pthread_mutex_lock(&g_report_lock);
   fm_selftest_callback cb = g_callback;
   void *arg = g_callback_arg;
   pthread_mutex_unlock(&g_report_lock);
   if (!cb) return;
+  const bool selftest_thread = fm_selftest_thread_active();
+  if (selftest_thread) fm_selftest_thread_leave();
   tl_in_callback = true;
   cb(ev, e, arg);
   tl_in_callback = false;
+  if (selftest_thread) fm_selftest_thread_enter();
 }
 
 /* switched_off: the module has left SELF_TEST and OPERATIONAL for good (fm_module_cleanup, or
@@ -449,7 +454,13 @@ static int selftest_run(void) {
    * for its context only when the module would otherwise let it run. The state that decides a
    * run is checked again under g_run_lock (fm_module_begin_selftest), since a concurrent run may
    * hold the module in SELF_TEST until then. */
-  if (tl_in_callback || tl_running) return fm_service_gate() == FM_OK ? FM_ERR_STATE : FM_ERR_NOT_OPERATIONAL;
+  if (tl_in_callback || tl_running) {
+    /* A nested run: refused as such while a run (or the module) is live. */
+    const fm_state s = fm_module_state();
+    fm_indicator_not_approved();
+    return s == FM_STATE_OPERATIONAL || s == FM_STATE_SELF_TEST ? FM_ERR_STATE
+                                                                 : FM_ERR_NOT_OPERATIONAL;
+  }
   pthread_mutex_lock(&g_run_lock);
   if (fm_module_begin_selftest() != FM_OK) {
     pthread_mutex_unlock(&g_run_lock);

@@ -109,8 +109,7 @@ static inline int rand_enter(rand_state *st);
 enum { ENTER_OK = 0, ENTER_NESTED = 1, ENTER_OFF = 2 };
 
 static void rand_init_once(void) {
-  long ps = sysconf(_SC_PAGESIZE);
-  g_page_size = ps > 0 ? (size_t)ps : 4096;
+  g_page_size = rand_kernel_page_size(); /* not libc's sysconf: module/rand/syscall.h */
   if (pthread_key_create(&g_key, rand_thread_exit) != 0) return;
   g_key_live = true;
   rand_fork_detect_init(g_page_size);
@@ -160,12 +159,19 @@ static rand_node *new_node(void) {
   if (map == NULL) return NULL;
   rand_node *node = (rand_node *)(void *)map;
   rand_state *st = (rand_state *)(void *)(map + g_page_size);
+  /* The advice the secrets rely on must hold: a page the kernel would not mark is not used (the
+   * draw then runs on a one-off state, as when memory is short). */
+  int advised = 0;
 #if defined(MADV_WIPEONFORK)
-  if (rand_fork_states_wipeonfork()) rand_advise(st, secret_len, MADV_WIPEONFORK);
+  if (rand_fork_states_wipeonfork()) advised |= rand_advise(st, secret_len, MADV_WIPEONFORK);
 #endif
 #if defined(MADV_DONTDUMP)
-  rand_advise(st, secret_len, MADV_DONTDUMP);
+  advised |= rand_advise(st, secret_len, MADV_DONTDUMP);
 #endif
+  if (advised != 0) {
+    rand_unmap(map, map_len);
+    return NULL;
+  }
   node->st = st;
   node->map_len = map_len;
   atomic_store_explicit(&node->owned, NODE_OWNED, memory_order_relaxed);
@@ -447,7 +453,8 @@ static inline rand_state *get_state(int *err) {
 
 /* ---- The public draws --------------------------------------------------------------------- */
 
-static int rand_bytes_ai(uint8_t *out, size_t len, const uint8_t *ai, size_t ai_len) {
+static int rand_bytes_ai(uint8_t *out, size_t len, const uint8_t *ai, size_t ai_len,
+                         uint64_t epoch) {
   int err = FM_OK;
   rand_state *st = get_state(&err);
   if (st == NULL) {
@@ -478,6 +485,8 @@ static int rand_bytes_ai(uint8_t *out, size_t len, const uint8_t *ai, size_t ai_
       err = generate_request(st, out + done, n, ai, ai_len);
       err = rand_leave(st, out + done, n, err);
     }
+    /* A long draw stops when a self-test run begins (module/internal.h). */
+    if (err == FM_OK && !fm_service_may_continue(epoch)) err = FM_ERR_NOT_OPERATIONAL;
     if (err != FM_OK) {
       fm_zeroize(out, len);
       return err;
@@ -501,6 +510,18 @@ static int rand_outcome(int status) {
   return status;
 }
 
+/* rand_draw_checked is the draw of fm_rand_bytes(_with_input): a draw that overlapped a self-test
+ * run (module/internal.h, "Services that overlap a self-test run") releases nothing. */
+static int rand_draw_checked(uint8_t *out, size_t len, const uint8_t *ai, size_t ai_len) {
+  const uint64_t epoch = fm_service_epoch();
+  int err = rand_bytes_ai(out, len, ai, ai_len, epoch);
+  if (err == FM_OK && !fm_service_may_continue(epoch)) {
+    fm_zeroize(out, len);
+    err = FM_ERR_NOT_OPERATIONAL;
+  }
+  return err;
+}
+
 int fm_rand_bytes(uint8_t *out, size_t len) {
   int st = fm_service_gate();
   size_t valid_len = len <= RAND_MAX_OUTPUT ? len : 0; /* what the call could have written */
@@ -508,7 +529,7 @@ int fm_rand_bytes(uint8_t *out, size_t len) {
   if (out == NULL && len != 0) return fm_refuse(FM_ERR_BAD_ARGUMENT, NULL, 0);
   if (len > RAND_MAX_OUTPUT) return fm_refuse(FM_ERR_LENGTH, NULL, 0);
   if (len == 0) return FM_OK;
-  return rand_outcome(rand_bytes_ai(out, len, NULL, 0));
+  return rand_outcome(rand_draw_checked(out, len, NULL, 0));
 }
 
 int fm_rand_bytes_with_input(uint8_t *out, size_t len, const uint8_t *ai, size_t ai_len) {
@@ -520,7 +541,7 @@ int fm_rand_bytes_with_input(uint8_t *out, size_t len, const uint8_t *ai, size_t
   if (ai == NULL && ai_len != 0) return fm_refuse(FM_ERR_BAD_ARGUMENT, out, len);
   if (ai_len > FM_RAND_MAX_ADDITIONAL_INPUT) return fm_refuse(FM_ERR_LENGTH, out, len);
   if (len == 0) return FM_OK;
-  return rand_outcome(rand_bytes_ai(out, len, ai, ai_len));
+  return rand_outcome(rand_draw_checked(out, len, ai, ai_len));
 }
 
 int fm_rand_reseed(void) {
