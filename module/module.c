@@ -74,8 +74,8 @@ static void enter_error_at_load(const char *why) {
  *
  * CPU detection (CPUID only) and the first check come first: until the MAC has vouched for the
  * writable segment (the GOT, the TLS offsets, .dynamic), nothing here calls libc or touches a
- * thread-local variable. Then FIPSMOD_CPU, the self-tests, which decide the state, and the RNG's
- * set-up. */
+ * thread-local variable. Then FIPSMOD_CPU, the RNG's set-up and the self-tests, which decide the
+ * state. */
 void fm_module_load_entry(void);
 __attribute__((constructor, used)) void fm_module_load_entry(void) {
   if (g_power_on_entered) return;
@@ -88,14 +88,13 @@ __attribute__((constructor, used)) void fm_module_load_entry(void) {
     return;
   }
   fm_cpu_init();
+  /* Before any service can draw (the self-tests' among them): the RNG's set-up. */
+  fm_rand_power_on();
   int st = fm_selftest_power_on();
   if (st != FM_OK) {
     fm_module_enter_error("power-on self-test failed");
     return;
   }
-  /* Before any service can draw: the RNG's set-up (its fork-detection probe forks a child, so it
-   * stays out of the timed power-on run). */
-  fm_rand_power_on();
   int expected = FM_STATE_SELF_TEST;
   atomic_compare_exchange_strong(&fm_g_module_state, &expected, FM_STATE_OPERATIONAL);
   /* The known-answer tests ran through the services on this thread: its caller has called none
