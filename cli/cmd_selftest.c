@@ -1,8 +1,9 @@
 /* `fipsmod selftest [--json]`: the module's self-test report.
  *
  * Prints the version, the module state, the CPU paths chosen at load, the integrity status and
- * every self-test (power-on tests, then conditional tests recorded so far) with its kind,
- * result and duration. Exit status 0 only when the module is OPERATIONAL, 1 otherwise, 2 on a
+ * every self-test (power-on tests, tests that run before first use, then conditional tests
+ * recorded so far) with its kind, result, duration, and whether and when it first ran (at
+ * power-on or at first use, in milliseconds since the module's power-on entry). Exit status 0 only when the module is OPERATIONAL, 1 otherwise, 2 on a
  * usage error. The report is the one of the load-time run of this process (the library was
  * loaded, and its self-tests run, before main). */
 #include <inttypes.h>
@@ -17,6 +18,16 @@
 #include "fipsmod/selftest.h"
 #include "fipsmod/status.h"
 
+/* ran_text describes when a test first ran: "not yet run", or its trigger and the time since
+ * the module's power-on entry began ("first use +12.345 ms"). */
+static void ran_text(char *buf, size_t len, fm_selftest_trigger trigger, uint64_t at_ns) {
+  if (trigger == FM_SELFTEST_RAN_NOT_YET) {
+    snprintf(buf, len, "%s", fm_selftest_trigger_name(trigger));
+  } else {
+    snprintf(buf, len, "%s +%.3f ms", fm_selftest_trigger_name(trigger), (double)at_ns / 1e6);
+  }
+}
+
 static void print_text(const fm_selftest_summary *s, const fm_selftest_entry *e, size_t n) {
   printf("%s\n", fm_module_version());
   printf("state:      %s\n", fm_module_state_name(s->state));
@@ -25,8 +36,8 @@ static void print_text(const fm_selftest_summary *s, const fm_selftest_entry *e,
   printf("integrity:  %s\n", s->integrity_text);
   printf("self-tests: %zu tests, %zu passed, %zu failed; power-on run %.1f us\n", s->tests,
          s->passed, s->failed, (double)s->power_on_ns / 1000.0);
-  printf("\n  %-34s %-9s %-11s %-15s %11s  %s\n", "TEST", "KIND", "WHEN", "RESULT", "TIME",
-         "ALGORITHM");
+  printf("\n  %-34s %-9s %-11s %-15s %11s  %-24s %s\n", "TEST", "KIND", "WHEN", "RESULT", "TIME",
+         "FIRST RUN", "ALGORITHM");
   for (size_t i = 0; i < n; i++) {
     char result[64];
     if (e[i].result == FM_SELFTEST_FAILED)
@@ -37,13 +48,15 @@ static void print_text(const fm_selftest_summary *s, const fm_selftest_entry *e,
     snprintf(when, sizeof when, "%s",
              e[i].when == FM_SELFTEST_BEFORE_FIRST_USE ? "first-use"
                                                        : fm_selftest_when_name(e[i].when));
+    char ran[48];
+    ran_text(ran, sizeof ran, e[i].first_trigger, e[i].first_at_ns);
     if (e[i].when == FM_SELFTEST_CONDITIONAL)
-      printf("  %-34s %-9s %-11s %-15s %8" PRIu64 " x   %s\n", e[i].name,
-             fm_selftest_kind_name(e[i].kind), when, result, e[i].runs, e[i].algorithm);
+      printf("  %-34s %-9s %-11s %-15s %8" PRIu64 " x   %-24s %s\n", e[i].name,
+             fm_selftest_kind_name(e[i].kind), when, result, e[i].runs, ran, e[i].algorithm);
     else
-      printf("  %-34s %-9s %-11s %-15s %8.1f us  %s\n", e[i].name,
+      printf("  %-34s %-9s %-11s %-15s %8.1f us  %-24s %s\n", e[i].name,
              fm_selftest_kind_name(e[i].kind), when, result, (double)e[i].duration_ns / 1000.0,
-             e[i].algorithm);
+             ran, e[i].algorithm);
     if (e[i].result == FM_SELFTEST_FAILED) printf("      -> %s\n", fm_strerror(e[i].status));
   }
 }
@@ -80,6 +93,18 @@ static int print_json(const fm_selftest_summary *s, const fm_selftest_entry *e, 
     bad |= set_or_fail(t, "duration_ns", json_integer((json_int_t)e[i].duration_ns));
     bad |= set_or_fail(t, "runs", json_integer((json_int_t)e[i].runs));
     bad |= set_or_fail(t, "failures", json_integer((json_int_t)e[i].failures));
+    /* When it ran: the trigger ("not yet run", "power-on", "first use", "on demand", "in
+     * service") and the time since the power-on entry began (null when not yet run). */
+    bad |= set_or_fail(t, "first_run", json_string(fm_selftest_trigger_name(e[i].first_trigger)));
+    bad |= set_or_fail(t, "first_run_at_ns",
+                       e[i].first_trigger == FM_SELFTEST_RAN_NOT_YET
+                           ? json_null()
+                           : json_integer((json_int_t)e[i].first_at_ns));
+    bad |= set_or_fail(t, "last_run", json_string(fm_selftest_trigger_name(e[i].last_trigger)));
+    bad |= set_or_fail(t, "last_run_at_ns",
+                       e[i].last_trigger == FM_SELFTEST_RAN_NOT_YET
+                           ? json_null()
+                           : json_integer((json_int_t)e[i].last_at_ns));
     bad |= json_array_append_new(tests, t) != 0;
   }
   if (!bad) {
@@ -101,7 +126,8 @@ static int print_json(const fm_selftest_summary *s, const fm_selftest_entry *e, 
 static const char k_selftest_usage[] =
     "usage: fipsmod selftest [--json]\n"
     "  The module's self-test report: version, state (and why, in the ERROR state), CPU paths,\n"
-    "  integrity check, and every power-on and conditional self-test with its result and time;\n"
+    "  integrity check, and every self-test (power-on, before first use, conditional) with its\n"
+    "  result, duration, and whether and when it first ran (ms since the module's power-on);\n"
     "  --json: the same as one JSON object.\n"
     "Exit status: 0 the module is OPERATIONAL; 1 it is not (the report says why), or the report\n"
     "cannot be read; 2 usage error.\n";
