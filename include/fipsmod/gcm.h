@@ -16,8 +16,8 @@
  *     same key) followed by a 64-bit invocation field, a counter kept in the key, starting at 0.
  * A caller-given IV (fm_gcm_seal_with_iv, fm_gcm_encrypt_init_with_iv) is NOT an approved way
  * to encrypt: the module cannot know that the IV is unique. It is offered for protocols that
- * fix the IV and for validation testing; the service indicator (issue 13's policy follow-up)
- * will report it as non-approved. Decryption always takes the caller's IV (any length from 1
+ * fix the IV and for validation testing; the service indicator reports such an encryption as
+ * not approved. Decryption always takes the caller's IV (any length from 1
  * byte; 12 bytes is the recommended length).
  *
  * Limits (SP 800-38D 8.3 and 5.2.1.1), enforced per key and per message:

@@ -10,7 +10,7 @@
  * digest length (32, 48, 64).
  *
  * Approved parameters (for the security policy; calls outside them work, and the service
- * indicator, once the policy work adds it, reports them as non-approved):
+ * indicator reports them as not approved):
  *   - HKDF (SP 800-56C Rev. 2, two-step with HMAC): the IKM is a shared secret Z from an approved
  *     key establishment scheme; salt any length (an all-zero salt of hLen bytes when empty, as
  *     RFC 5869 says); the derived key at least 112 bits (14 bytes) for its use to be approved.

@@ -230,7 +230,7 @@ static int refuse_output(int st, const fm_rsa_key *key, uint8_t *out, size_t cap
 }
 
 /* can_sign: a private key that may sign. Keys from fm_rsa_key_import_private_nd serve only the
- * RSASP1 and RSADP component tests (issue 9): their e may be as small as 3 and nothing proves
+ * RSASP1 and RSADP component tests: their e may be as small as 3 and nothing proves
  * their d came from primes that meet FIPS 186-5. */
 static int can_sign(const fm_rsa_key *key) { return key->has_private && !key->component_test_only; }
 

@@ -1,4 +1,4 @@
-# The one-way rules of the architecture (issue 10): the algorithm folders reach the life cycle only
+# The one-way rules of the architecture: the algorithm folders reach the life cycle only
 # through module/internal.h, never a selftest/ or integrity/ header; integrity/ includes nothing
 # from selftest/; cpu.c (life cycle) includes no algorithm folder's header.
 #   cmake -DSRC=<source dir> -P check_layering.cmake

@@ -33,7 +33,7 @@ static void rsasp1_matches(const fm_rsa_key *key, const blob *s) {
 }
 
 /* CAVP SigGen15: the key comes as (n, e, d), which serves only RSASP1 and RSADP: signing is
- * refused (issue 9), the file's signature verifies, and RSASP1 reproduces it. */
+ * refused, the file's signature verifies, and RSASP1 reproduces it. */
 static void test_kat_pkcs1v15_siggen15(void) {
   blob n = hex(kSigGen15N), e = hex(kSigGen15E), d = hex(kSigGen15D);
   blob msg = hex(kSigGen15Msg), s = hex(kSigGen15S);

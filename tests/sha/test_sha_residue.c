@@ -1,4 +1,4 @@
-/* HMAC leaves no key-derived state behind (issue 9, finding 7, "residue"):
+/* HMAC leaves no key-derived state behind ("residue"):
  *
  *  - on the stack: after fm_hmac_init/update/final/wipe (and after the one-shot fm_hmac), the
  *    stack below the caller holds nothing that depends on the key. The test runs the same
