@@ -3,8 +3,8 @@
  * The power-on runner (power_on.c) runs the HMAC-SHA-256 known-answer test and the integrity
  * test, named in its code, then every other test the table below marks for power-on; the tests
  * marked for first use run, a group at a time, when fm_selftest_ensure first asks for them. It
- * records each outcome in the report and turns any failure into the ERROR state. The known-answer tests
- * (kat.c) call the module's public entry points on the self-test thread
+ * records each outcome in the report and turns any failure into the ERROR state. The
+ * known-answer tests (kat.c) call the module's public entry points on the self-test thread
  * (fm_selftest_thread_enter), so they test exactly the code users call. Nothing here is secret:
  * every key and input of a known-answer test is a published constant.
  *

@@ -481,7 +481,8 @@ int fm_selftest_ensure_slow(fm_selftest_id id) {
   }
   if (!operational) return FM_ERR_NOT_OPERATIONAL;
   /* A signal handler that interrupts this thread while it waits for, or holds, g_run_lock here
-   * would wait for itself: it is refused instead (FM_ERR_NOT_OPERATIONAL, for now). */
+   * would wait for itself: it is refused instead (FM_ERR_NOT_OPERATIONAL: the algorithm has not
+   * passed its tests yet), and the module's state does not change. */
   if (tl_ensuring) return FM_ERR_NOT_OPERATIONAL;
   tl_ensuring = true;
   pthread_mutex_lock(&g_run_lock);
