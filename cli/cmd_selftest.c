@@ -21,14 +21,22 @@
 /* ran_text describes when a test first ran: "not yet run", or its trigger and the time since
  * the module's power-on entry began ("first use +12.345 ms"). */
 static void ran_text(char *buf, size_t len, fm_selftest_trigger trigger, uint64_t at_ns) {
-  if (trigger == FM_SELFTEST_RAN_NOT_YET) {
+  if (trigger == FM_SELFTEST_RAN_NOT_YET || at_ns == 0) {
     snprintf(buf, len, "%s", fm_selftest_trigger_name(trigger));
   } else {
     snprintf(buf, len, "%s +%.3f ms", fm_selftest_trigger_name(trigger), (double)at_ns / 1e6);
   }
 }
 
-static void print_text(const fm_selftest_summary *s, const fm_selftest_entry *e, size_t n) {
+/* times_of returns the times of the test named |name| in |t| (n entries), or "not yet run". */
+static fm_selftest_times times_of(const fm_selftest_times *t, size_t n, const char *name) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(t[i].name, name) == 0) return t[i];
+  return (fm_selftest_times){.name = name};
+}
+
+static void print_text(const fm_selftest_summary *s, const fm_selftest_entry *e, size_t n,
+                       const fm_selftest_times *t, size_t nt) {
   printf("%s\n", fm_module_version());
   printf("state:      %s\n", fm_module_state_name(s->state));
   if (s->error_reason) printf("error:      %s\n", s->error_reason);
@@ -49,7 +57,8 @@ static void print_text(const fm_selftest_summary *s, const fm_selftest_entry *e,
              e[i].when == FM_SELFTEST_BEFORE_FIRST_USE ? "first-use"
                                                        : fm_selftest_when_name(e[i].when));
     char ran[48];
-    ran_text(ran, sizeof ran, e[i].first_trigger, e[i].first_at_ns);
+    const fm_selftest_times ti = times_of(t, nt, e[i].name);
+    ran_text(ran, sizeof ran, ti.first_trigger, ti.first_at_ns);
     if (e[i].when == FM_SELFTEST_CONDITIONAL)
       printf("  %-34s %-9s %-11s %-15s %8" PRIu64 " x   %-24s %s\n", e[i].name,
              fm_selftest_kind_name(e[i].kind), when, result, e[i].runs, ran, e[i].algorithm);
@@ -67,7 +76,8 @@ static int set_or_fail(json_t *obj, const char *key, json_t *value) {
   return json_object_set_new(obj, key, value) == 0 ? 0 : -1;
 }
 
-static int print_json(const fm_selftest_summary *s, const fm_selftest_entry *e, size_t n) {
+static int print_json(const fm_selftest_summary *s, const fm_selftest_entry *e, size_t n,
+                      const fm_selftest_times *tt, size_t nt) {
   json_t *root = json_object();
   json_t *tests = json_array();
   int bad = root == NULL || tests == NULL;
@@ -95,16 +105,15 @@ static int print_json(const fm_selftest_summary *s, const fm_selftest_entry *e, 
     bad |= set_or_fail(t, "failures", json_integer((json_int_t)e[i].failures));
     /* When it ran: the trigger ("not yet run", "power-on", "first use", "on demand", "in
      * service") and the time since the power-on entry began (null when not yet run). */
-    bad |= set_or_fail(t, "first_run", json_string(fm_selftest_trigger_name(e[i].first_trigger)));
-    bad |= set_or_fail(t, "first_run_at_ns",
-                       e[i].first_trigger == FM_SELFTEST_RAN_NOT_YET
-                           ? json_null()
-                           : json_integer((json_int_t)e[i].first_at_ns));
-    bad |= set_or_fail(t, "last_run", json_string(fm_selftest_trigger_name(e[i].last_trigger)));
-    bad |= set_or_fail(t, "last_run_at_ns",
-                       e[i].last_trigger == FM_SELFTEST_RAN_NOT_YET
-                           ? json_null()
-                           : json_integer((json_int_t)e[i].last_at_ns));
+    const fm_selftest_times ti = times_of(tt, nt, e[i].name);
+    bad |= set_or_fail(t, "first_run", json_string(fm_selftest_trigger_name(ti.first_trigger)));
+    bad |= set_or_fail(t, "first_run_at_ns", ti.first_at_ns == 0
+                                                 ? json_null()
+                                                 : json_integer((json_int_t)ti.first_at_ns));
+    bad |= set_or_fail(t, "last_run", json_string(fm_selftest_trigger_name(ti.last_trigger)));
+    bad |= set_or_fail(t, "last_run_at_ns", ti.last_at_ns == 0
+                                                ? json_null()
+                                                : json_integer((json_int_t)ti.last_at_ns));
     bad |= json_array_append_new(tests, t) != 0;
   }
   if (!bad) {
@@ -144,16 +153,18 @@ int cmd_selftest(int argc, char **argv) {
   }
   fm_selftest_summary s;
   fm_selftest_entry e[FM_SELFTEST_MAX_ENTRIES];
-  size_t n = 0;
+  fm_selftest_times t[FM_SELFTEST_MAX_ENTRIES];
+  size_t n = 0, nt = 0;
   if (fm_selftest_get_summary(&s) != FM_OK ||
-      fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n) != FM_OK) {
+      fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n) != FM_OK ||
+      fm_selftest_report_times(t, FM_SELFTEST_MAX_ENTRIES, &nt) != FM_OK) {
     fprintf(stderr, "fipsmod selftest: cannot read the self-test report\n");
     return 1;
   }
   if (json) {
-    if (print_json(&s, e, n) != 0) return 1;
+    if (print_json(&s, e, n, t, nt) != 0) return 1;
   } else {
-    print_text(&s, e, n);
+    print_text(&s, e, n, t, nt);
   }
   return s.state == FM_STATE_OPERATIONAL ? 0 : 1;
 }

@@ -10,6 +10,19 @@
 
 __thread uint8_t fm_tl_indicator __attribute__((tls_model("initial-exec"))) = FM_INDICATOR_NONE;
 
+/* Written once at power-on (fm_indicator_set_form), before any service runs; read by every gate.
+ * In .bss: no value comes from the file. */
+FM_INTERNAL uint8_t fm_g_indicator_approved;
+
+void fm_indicator_set_form(bool integrity_applies) {
+#if defined(FIPSMOD_TEST_HOOKS)
+  (void)integrity_applies;
+  fm_g_indicator_approved = FM_INDICATOR_APPROVED;
+#else
+  fm_g_indicator_approved = integrity_applies ? FM_INDICATOR_APPROVED : FM_INDICATOR_NOT_APPROVED;
+#endif
+}
+
 int fm_service_indicator(fm_indicator *out) {
   if (out == NULL) return FM_ERR_BAD_ARGUMENT;
   *out = (fm_indicator)fm_tl_indicator;

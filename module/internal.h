@@ -146,8 +146,21 @@ const char *fm_module_error_reason(void);
  * fm_indicator value. Only its own thread touches it. */
 extern __thread uint8_t fm_tl_indicator __attribute__((tls_model("initial-exec"), visibility("hidden")));
 
-/* fm_indicator_approved marks the calling thread's current service approved (the gate does it). */
-static inline void fm_indicator_approved(void) { fm_tl_indicator = 1; /* FM_INDICATOR_APPROVED */ }
+/* The value an approved service leaves in the indicator (module/indicator.c): APPROVED in the
+ * validated form, libfipsmod.so; NOT_APPROVED in libfipsmod.a, which cannot carry the integrity
+ * test and is not the validated module (policy, section 2). Set once at power-on, before the
+ * first service runs; zero (NONE) before that. */
+extern FM_INTERNAL uint8_t fm_g_indicator_approved;
+
+/* fm_indicator_set_form sets fm_g_indicator_approved for the form the module is in: whether the
+ * integrity test applies to it (the shared library) or not (the static archive). Called once, by
+ * the power-on self-tests before any test runs (selftest/). The internal test library, a static
+ * form built with test hooks, behaves as the shared library, whose services it tests. */
+void fm_indicator_set_form(bool integrity_applies);
+
+/* fm_indicator_approved marks the calling thread's current service approved (the gate does it):
+ * approved in the validated form, not approved in the static archive. */
+static inline void fm_indicator_approved(void) { fm_tl_indicator = fm_g_indicator_approved; }
 
 /* fm_indicator_not_approved marks the calling thread's current service not approved: called by
  * every refusal and where a service runs with parameters outside the approved set. */

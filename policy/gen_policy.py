@@ -8,6 +8,7 @@ length" per hashed region) for the boundary. The services, SSPs and algorithms c
 files beside this script; the prose from sections.md."""
 import argparse
 import json
+import re
 import os
 import subprocess
 import sys
@@ -93,6 +94,16 @@ def boundary_table(regions_text):
                      ("Length (bytes)", lambda r: r["len"])], rows)
 
 
+def build_recipe(build_facts):
+    """The build-specific facts of the library the document was made from: its MAC and the
+    compiler that built it (the .comment section)."""
+    rows = [{"k": "Integrity MAC (HMAC-SHA-256) of this build", "v": "`" + build_facts.get("mac", "unknown") + "`"},
+            {"k": "Compiler (the library's .comment section)", "v": build_facts.get("compiler", "unknown")}]
+    return ("<!-- build-specific: begin -->\n" +
+            md_table([("Reference build", lambda r: r["k"]), ("Value", lambda r: r["v"])], rows) +
+            "\n<!-- build-specific: end -->")
+
+
 def build(report, regions_text):
     with open(os.path.join(HERE, "sections.md"), encoding="utf-8") as f:
         text = f.read()
@@ -108,6 +119,7 @@ def build(report, regions_text):
         "{{TABLE:ssps}}": ssps_table(),
         "{{TABLE:selftests}}": selftests_table(report),
         "{{CHANGELOG}}": changelog,
+        "{{BUILD}}": build_recipe(report.get("_build", {})),
     }
     for k, v in subst.items():
         if k not in text:
@@ -123,6 +135,13 @@ def module_facts(fipsmod, injector, lib):
                                        capture_output=True, text=True).stdout)
     regions = subprocess.run([injector, "--regions", lib], check=True, capture_output=True,
                              text=True).stdout
+    policy = json.loads(subprocess.run([fipsmod, "policy", "--json"], check=False,
+                                       capture_output=True, text=True).stdout or "{}")
+    comment = subprocess.run(["readelf", "-p", ".comment", lib], check=False, capture_output=True,
+                             text=True).stdout
+    compilers = sorted(set(m.strip() for m in re.findall(r"\]\s+(.*)", comment)))
+    report["_build"] = {"mac": policy.get("integrity_mac", "unknown"),
+                        "compiler": "; ".join(compilers) or "unknown"}
     return report, regions
 
 

@@ -41,6 +41,7 @@
 
 static pthread_mutex_t g_report_lock = PTHREAD_MUTEX_INITIALIZER;
 static fm_selftest_entry g_report[FM_ST_COUNT]; /* by id; under g_report_lock */
+static fm_selftest_times g_times[FM_ST_COUNT];   /* by id; under g_report_lock */
 static bool g_report_ready;                      /* under g_report_lock */
 static uint64_t g_power_on_ns;                   /* under g_report_lock */
 static uint64_t g_last_run_ns;                   /* under g_report_lock */
@@ -161,6 +162,7 @@ static void report_init_locked(void) {
                                        .kind = (fm_selftest_kind)d->kind,
                                        .when = (fm_selftest_when)d->when,
                                        .result = FM_SELFTEST_NOT_RUN};
+    g_times[id] = (fm_selftest_times){.name = d->name};
   }
   if (!fm_integrity_applicable()) g_report[FM_ST_INTEGRITY].result = FM_SELFTEST_NOT_APPLICABLE;
   g_report_ready = true;
@@ -172,17 +174,19 @@ static bool listed_locked(int id) {
   return !fm_selftest_defs[id].listed_once_recorded || g_report[id].runs > 0;
 }
 
-/* record_locked notes one outcome in |e|: a run started by |trigger| at |t0| (CLOCK_MONOTONIC)
- * that took |ns|. */
-static void record_locked(fm_selftest_entry *e, int status, uint64_t ns, fm_selftest_trigger trigger,
+/* record_locked notes one outcome of test |id|: a run started by |trigger| at |t0|
+ * (CLOCK_MONOTONIC) that took |ns|. */
+static void record_locked(fm_selftest_id id, int status, uint64_t ns, fm_selftest_trigger trigger,
                           uint64_t t0) {
+  fm_selftest_entry *e = &g_report[id];
+  fm_selftest_times *t = &g_times[id];
   const uint64_t at = t0 > g_load_ns ? t0 - g_load_ns : 0;
-  if (e->runs == 0 && e->first_trigger == FM_SELFTEST_RAN_NOT_YET) {
-    e->first_trigger = trigger;
-    e->first_at_ns = at;
+  if (t->first_trigger == FM_SELFTEST_RAN_NOT_YET) {
+    t->first_trigger = trigger;
+    t->first_at_ns = at;
   }
-  e->last_trigger = trigger;
-  e->last_at_ns = at;
+  t->last_trigger = trigger;
+  t->last_at_ns = at;
   e->runs++;
   e->duration_ns = ns;
   e->status = status;
@@ -242,7 +246,7 @@ static int run_test(fm_selftest_id id, bool events, fm_selftest_trigger trigger)
   if (st != FM_OK && switched_off()) return FM_ERR_NOT_OPERATIONAL;
 
   pthread_mutex_lock(&g_report_lock);
-  record_locked(&g_report[id], st, t1 - t0, trigger, t0);
+  record_locked(id, st, t1 - t0, trigger, t0);
   snap = g_report[id];
   pthread_mutex_unlock(&g_report_lock);
   if (st != FM_OK) {
@@ -369,6 +373,8 @@ static void print_report(void) {
 int fm_selftest_power_on(void) {
   uint64_t t0 = now_ns();
   g_load_ns = t0;
+  /* What an approved service indicates: the static archive is not the validated form. */
+  fm_indicator_set_form(fm_integrity_applicable());
   pthread_mutex_lock(&g_report_lock);
   report_init_locked();
   pthread_mutex_unlock(&g_report_lock);
@@ -510,7 +516,7 @@ void fm_selftest_record_conditional(fm_selftest_id id, int status) {
   const uint64_t t0 = now_ns();
   pthread_mutex_lock(&g_report_lock);
   report_init_locked();
-  record_locked(&g_report[id], status, 0, FM_SELFTEST_RAN_IN_SERVICE, t0);
+  record_locked(id, status, 0, FM_SELFTEST_RAN_IN_SERVICE, t0);
   pthread_mutex_unlock(&g_report_lock);
   if (status != FM_OK) fm_module_enter_error(fm_selftest_defs[id].name);
 }
@@ -545,6 +551,40 @@ static int selftest_report(fm_selftest_entry *entries, size_t capacity, size_t *
   if (capacity < n)
     return fm_refuse(FM_ERR_BUFFER_TOO_SMALL, entries, can_write * sizeof *entries);
   memcpy(entries, listed, n * sizeof *entries);
+  return FM_OK;
+}
+
+static int selftest_report_times(fm_selftest_times *times, size_t capacity, size_t *count);
+
+/* fm_selftest_report_times is informational: the indicator is left as it was. */
+int fm_selftest_report_times(fm_selftest_times *times, size_t capacity, size_t *count) {
+  const uint8_t ind = fm_tl_indicator;
+  return fm_indicator_keep(ind, selftest_report_times(times, capacity, count));
+}
+
+static int selftest_report_times(fm_selftest_times *times, size_t capacity, size_t *count) {
+  /* As selftest_report: every state; a refusal wipes at most what the report holds. */
+  const size_t can_write = capacity < FM_ST_COUNT ? capacity : FM_ST_COUNT;
+  if (!count || (!times && capacity > 0))
+    return fm_refuse(FM_ERR_BAD_ARGUMENT, times, times ? can_write * sizeof *times : 0);
+  fm_selftest_times listed[FM_ST_COUNT];
+  size_t n = 0;
+  pthread_mutex_lock(&g_report_lock);
+  report_init_locked();
+  for (int id = 0; id < FM_ST_COUNT; id++) {
+    if (!listed_locked(id)) continue;
+    listed[n] = g_times[id];
+    /* The health tests' passes are counted without a time (overlay_health): in service. */
+    if (id == FM_ST_ENTROPY_HEALTH && listed[n].first_trigger == FM_SELFTEST_RAN_NOT_YET &&
+        fm_entropy_health_passes() > 0)
+      listed[n].first_trigger = listed[n].last_trigger = FM_SELFTEST_RAN_IN_SERVICE;
+    n++;
+  }
+  pthread_mutex_unlock(&g_report_lock);
+  *count = n;
+  if (!times) return FM_OK; /* capacity is 0 */
+  if (capacity < n) return fm_refuse(FM_ERR_BUFFER_TOO_SMALL, times, can_write * sizeof *times);
+  memcpy(times, listed, n * sizeof *times);
   return FM_OK;
 }
 

@@ -14,7 +14,10 @@
  * testing, a caller-chosen IV for encryption, ...). policy/security-policy.md lists, per
  * function, what makes a call approved. Functions that give information only (fm_strerror,
  * fm_module_state, the self-test report, fm_service_indicator itself) leave the indicator as it
- * was. Before a thread's first service the indicator is FM_INDICATOR_NONE. */
+ * was. Before a thread's first service the indicator is FM_INDICATOR_NONE.
+ *
+ * Only libfipsmod.so is the validated form. libfipsmod.a, the same code for static linking,
+ * cannot carry the integrity test: every service through it is indicated NOT_APPROVED. */
 #ifndef FIPSMOD_INDICATOR_H
 #define FIPSMOD_INDICATOR_H
 

@@ -99,11 +99,6 @@ typedef struct fm_selftest_entry {
                                   conditional tests, which run inside their service) */
   uint64_t runs;               /* how many times the test has run in this process */
   uint64_t failures;           /* how many of those runs failed */
-  fm_selftest_trigger first_trigger; /* what started its first run (NOT_YET: never run) */
-  uint64_t first_at_ns;        /* when its first run began, in nanoseconds since the module's
-                                  power-on entry began (0 when not yet run) */
-  fm_selftest_trigger last_trigger;  /* what started its latest run */
-  uint64_t last_at_ns;         /* when its latest run began, likewise */
 } fm_selftest_entry;
 
 /* fm_selftest_report copies the report into |entries| (|capacity| entries), in the table's order:
@@ -118,6 +113,24 @@ typedef struct fm_selftest_entry {
  * show their previous outcome. */
 FM_MUST_CHECK
 FM_API int fm_selftest_report(fm_selftest_entry *entries, size_t capacity, size_t *count);
+
+/* When a test ran: what started its first and its latest run, and when each began. Times are in
+ * nanoseconds since the module's power-on entry began (the ELF constructor), 0 when not yet
+ * run. */
+typedef struct fm_selftest_times {
+  const char *name;                  /* the entry's name, as in fm_selftest_report */
+  fm_selftest_trigger first_trigger; /* NOT_YET: never run */
+  uint64_t first_at_ns;
+  fm_selftest_trigger last_trigger;
+  uint64_t last_at_ns;
+} fm_selftest_times;
+
+/* fm_selftest_report_times copies when each test ran into |times| (|capacity| entries), in the
+ * order and with the count of fm_selftest_report, so that times[i] belongs to entries[i] of a
+ * report read at the same moment (names say which). Arguments, errors and wiping as
+ * fm_selftest_report. Works in every state. Thread-safe. */
+FM_MUST_CHECK
+FM_API int fm_selftest_report_times(fm_selftest_times *times, size_t capacity, size_t *count);
 
 /* A summary of the module's self-test standing. */
 typedef struct fm_selftest_summary {

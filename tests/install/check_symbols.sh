@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Checks the ABI surface of the built libraries (README, "ABI and versions"):
 #  - every symbol libfipsmod.so defines in its dynamic symbol table is fm_-prefixed and carries
-#    the version node FIPSMOD_0 (readelf and objdump both read, so neither tool's format is
-#    trusted alone); the only other entry allowed is the version node's own ABS symbol;
+#    a version node of ABI major 0, FIPSMOD_0 or FIPSMOD_0.<minor> (readelf and objdump both
+#    read, so neither tool's format is trusted alone); the only other entries allowed are the
+#    version nodes' own ABS symbols;
 #  - libfipsmod.a defines no global symbol outside fm_/fipsmod_ (its internals are local).
 # Usage: check_symbols.sh <libfipsmod.so> <libfipsmod.a>
 set -euo pipefail
@@ -13,8 +14,8 @@ fail=0
 readelf --dyn-syms -W "$so" | awk '
   $1 ~ /^[0-9]+:$/ && $7 != "UND" && $5 != "LOCAL" {
     n++
-    if ($8 == "FIPSMOD_0" && $7 == "ABS") next
-    if ($8 !~ /^fm_[A-Za-z0-9_]+@@FIPSMOD_0$/) { print "readelf: bad export: " $8; bad++ }
+    if ($8 ~ /^FIPSMOD_0(\.[0-9]+)?$/ && $7 == "ABS") next
+    if ($8 !~ /^fm_[A-Za-z0-9_]+@@FIPSMOD_0(\.[0-9]+)?$/) { print "readelf: bad export: " $8; bad++ }
   }
   END { if (n < 10) { print "readelf: only " n+0 " exports found"; bad++ } exit bad > 0 }' || fail=1
 
@@ -22,9 +23,9 @@ readelf --dyn-syms -W "$so" | awk '
 objdump -T "$so" | awk '
   NF >= 6 && $0 ~ /^[0-9a-f]+ / && $0 !~ /\*UND\*/ {
     name = $NF; ver = $(NF-1)
-    if (name == "FIPSMOD_0" && $0 ~ /\*ABS\*/) next
+    if (name ~ /^FIPSMOD_0(\.[0-9]+)?$/ && $0 ~ /\*ABS\*/) next
     n++
-    if (name !~ /^fm_/ || ver != "FIPSMOD_0") { print "objdump: bad export: " ver " " name; bad++ }
+    if (name !~ /^fm_/ || ver !~ /^FIPSMOD_0(\.[0-9]+)?$/) { print "objdump: bad export: " ver " " name; bad++ }
   }
   END { if (n < 10) { print "objdump: only " n+0 " exports found"; bad++ } exit bad > 0 }' || fail=1
 
@@ -40,4 +41,4 @@ if [ "$fail" -ne 0 ]; then
   echo "install-symbols: FAILED" >&2
   exit 1
 fi
-echo "install-symbols: every export of $(basename "$so") is fm_*@@FIPSMOD_0; $(basename "$archive") defines only fm_/fipsmod_"
+echo "install-symbols: every export of $(basename "$so") is fm_*@@FIPSMOD_0[.minor]; $(basename "$archive") defines only fm_/fipsmod_"

@@ -56,6 +56,10 @@ static void test_power_on_report(void) {
   CHECK_EQ_INT(fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n), FM_OK);
   CHECK_EQ_INT(n, NLISTED);
   CHECK(FM_ST_COUNT >= 39);
+  fm_selftest_times t[FM_SELFTEST_MAX_ENTRIES];
+  size_t nt = 0;
+  CHECK_EQ_INT(fm_selftest_report_times(t, FM_SELFTEST_MAX_ENTRIES, &nt), FM_OK);
+  CHECK_EQ_INT(nt, n);
   /* The run's order: the HMAC-SHA-256 KAT, then the integrity check. */
   CHECK(strcmp(e[0].name, "hmac-sha256-kat") == 0);
   CHECK_EQ_INT(e[1].kind, FM_SELFTEST_KIND_INTEGRITY);
@@ -64,6 +68,7 @@ static void test_power_on_report(void) {
     CHECK(strcmp(e[i].algorithm, fm_selftest_defs[i].algorithm) == 0);
     CHECK_EQ_INT(e[i].kind, fm_selftest_defs[i].kind);
     CHECK_EQ_INT(e[i].when, fm_selftest_defs[i].when);
+    CHECK(strcmp(t[i].name, e[i].name) == 0);
     if (e[i].when != FM_SELFTEST_CONDITIONAL)
       CHECK_EQ_INT(e[i].when == FM_SELFTEST_AT_POWER_ON, is_power_on_set(i));
     if (i == FM_ST_INTEGRITY) {
@@ -79,12 +84,14 @@ static void test_power_on_report(void) {
       /* Nothing has been used yet: no CAST has run. */
       CHECK_EQ_INT(e[i].result, FM_SELFTEST_NOT_RUN);
       CHECK_EQ_INT(e[i].runs, 0);
-      CHECK_EQ_INT(e[i].first_trigger, FM_SELFTEST_RAN_NOT_YET);
-      CHECK_EQ_INT(e[i].last_trigger, FM_SELFTEST_RAN_NOT_YET);
+      CHECK_EQ_INT(t[i].first_trigger, FM_SELFTEST_RAN_NOT_YET);
+      CHECK_EQ_INT(t[i].last_trigger, FM_SELFTEST_RAN_NOT_YET);
+      CHECK_EQ_INT(t[i].first_at_ns, 0);
       continue;
     }
-    CHECK_EQ_INT(e[i].first_trigger, FM_SELFTEST_RAN_AT_POWER_ON);
-    CHECK(e[i].first_at_ns > 0 && e[i].first_at_ns < s0.power_on_ns);
+    CHECK_EQ_INT(t[i].first_trigger, FM_SELFTEST_RAN_AT_POWER_ON);
+    CHECK_EQ_INT(t[i].last_trigger, FM_SELFTEST_RAN_AT_POWER_ON);
+    CHECK(t[i].first_at_ns > 0 && t[i].first_at_ns < s0.power_on_ns);
     if (e[i].result != FM_SELFTEST_PASSED) fprintf(stderr, "  not passed: %s\n", e[i].name);
     CHECK_EQ_INT(e[i].result, FM_SELFTEST_PASSED);
     CHECK_EQ_INT(e[i].status, FM_OK);
@@ -133,6 +140,16 @@ static fm_selftest_entry entry(fm_selftest_id id) {
   return e[id];
 }
 
+/* times returns when test |id| ran (fm_selftest_report_times, in the report's order). */
+static fm_selftest_times times(fm_selftest_id id) {
+  fm_selftest_times t[FM_SELFTEST_MAX_ENTRIES];
+  size_t n = 0;
+  fm_selftest_times none = {0};
+  if (fm_selftest_report_times(t, FM_SELFTEST_MAX_ENTRIES, &n) != FM_OK || (size_t)id >= n)
+    return none;
+  return t[id];
+}
+
 /* A test that runs before first use has not run at load; the first fm_selftest_ensure runs it
  * once (at first use, timed after the power-on run), later calls do nothing. Ensuring a power-on
  * or conditional test only checks the state. */
@@ -148,10 +165,10 @@ static void test_before_first_use(void) {
   CHECK_EQ_INT(e.result, FM_SELFTEST_PASSED);
   CHECK_EQ_INT(e.runs, 1);
   CHECK(e.duration_ns > 0);
-  CHECK_EQ_INT(e.first_trigger, FM_SELFTEST_RAN_AT_FIRST_USE);
+  CHECK_EQ_INT(times(FM_ST_SHA256_KAT).first_trigger, FM_SELFTEST_RAN_AT_FIRST_USE);
   fm_selftest_summary s;
   CHECK_EQ_INT(fm_selftest_get_summary(&s), FM_OK);
-  CHECK(e.first_at_ns >= s.power_on_ns);
+  CHECK(times(FM_ST_SHA256_KAT).first_at_ns >= s.power_on_ns);
   CHECK_EQ_INT(entry(FM_ST_RSA_SIGN_KAT).result, FM_SELFTEST_NOT_RUN);
   CHECK_EQ_INT(fm_selftest_ensure(FM_ST_RSA_SIGN_KAT), FM_OK);
   CHECK_EQ_INT(entry(FM_ST_RSA_SIGN_KAT).result, FM_SELFTEST_PASSED);
@@ -176,7 +193,7 @@ static void test_services_run_their_casts(void) {
     if (selftest_group_lead((fm_selftest_id)id) == FM_ST_AES128_ECB_ENC_KAT) {
       CHECK_EQ_INT(e.result, FM_SELFTEST_PASSED);
       CHECK_EQ_INT(e.runs, 1);
-      CHECK_EQ_INT(e.first_trigger, FM_SELFTEST_RAN_AT_FIRST_USE);
+      CHECK_EQ_INT(times((fm_selftest_id)id).first_trigger, FM_SELFTEST_RAN_AT_FIRST_USE);
     } else if (id != FM_ST_SHA384_KAT) {
       if (e.result != FM_SELFTEST_NOT_RUN) fprintf(stderr, "  ran too: %s\n", e.name);
       CHECK_EQ_INT(e.result, FM_SELFTEST_NOT_RUN);
@@ -227,7 +244,7 @@ static void test_first_use_failure_in_group(void) {
     ok &= fm_module_state() == FM_STATE_ERROR;
     ok &= fm_module_error_reason() != NULL && strcmp(fm_module_error_reason(), name) == 0;
     ok &= entry(FM_ST_AES256_CBC_DEC_BULK_KAT).result == FM_SELFTEST_FAILED;
-    ok &= entry(FM_ST_AES256_CBC_DEC_BULK_KAT).first_trigger == FM_SELFTEST_RAN_AT_FIRST_USE;
+    ok &= times(FM_ST_AES256_CBC_DEC_BULK_KAT).first_trigger == FM_SELFTEST_RAN_AT_FIRST_USE;
     ok &= fm_selftest_ensure(FM_ST_AES128_ECB_ENC_KAT) == FM_ERR_NOT_OPERATIONAL;
     _exit(ok ? 0 : 1);
   }
@@ -268,6 +285,14 @@ static void test_report_arguments(void) {
   CHECK_EQ_INT(need, n);
   CHECK(test_is_all_zero(e, sizeof e));
   CHECK_EQ_INT(fm_selftest_get_summary(NULL), FM_ERR_BAD_ARGUMENT);
+  fm_selftest_times t[4];
+  CHECK_EQ_INT(fm_selftest_report_times(NULL, 0, &need), FM_OK);
+  CHECK_EQ_INT(need, n);
+  CHECK_EQ_INT(fm_selftest_report_times(t, 4, NULL), FM_ERR_BAD_ARGUMENT);
+  CHECK_EQ_INT(fm_selftest_report_times(NULL, 4, &need), FM_ERR_BAD_ARGUMENT);
+  memset(t, 0x5a, sizeof t);
+  CHECK_EQ_INT(fm_selftest_report_times(t, 4, &need), FM_ERR_BUFFER_TOO_SMALL);
+  CHECK(test_is_all_zero(t, sizeof t));
   CHECK(strcmp(fm_selftest_kind_name(FM_SELFTEST_KIND_PAIRWISE), "pairwise") == 0);
   CHECK(strcmp(fm_selftest_result_name(FM_SELFTEST_FAILED), "failed") == 0);
   CHECK(strcmp(fm_selftest_when_name(FM_SELFTEST_CONDITIONAL), "conditional") == 0);
@@ -321,10 +346,10 @@ static void test_on_demand_run(void) {
   size_t n = 0;
   CHECK_EQ_INT(fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n), FM_OK);
   CHECK_EQ_INT(e[0].runs, 2);
-  CHECK_EQ_INT(e[0].last_trigger, FM_SELFTEST_RAN_ON_DEMAND);
-  CHECK_EQ_INT(e[0].first_trigger, FM_SELFTEST_RAN_AT_POWER_ON);
-  CHECK_EQ_INT(e[FM_ST_SHA512_KAT].first_trigger, FM_SELFTEST_RAN_ON_DEMAND);
-  CHECK(e[0].last_at_ns > e[0].first_at_ns);
+  CHECK_EQ_INT(times(FM_ST_HMAC_SHA256_KAT).last_trigger, FM_SELFTEST_RAN_ON_DEMAND);
+  CHECK_EQ_INT(times(FM_ST_HMAC_SHA256_KAT).first_trigger, FM_SELFTEST_RAN_AT_POWER_ON);
+  CHECK_EQ_INT(times(FM_ST_SHA512_KAT).first_trigger, FM_SELFTEST_RAN_ON_DEMAND);
+  CHECK(times(FM_ST_HMAC_SHA256_KAT).last_at_ns > times(FM_ST_HMAC_SHA256_KAT).first_at_ns);
   fm_selftest_summary s;
   CHECK_EQ_INT(fm_selftest_get_summary(&s), FM_OK);
   CHECK(s.last_run_ns > 0);

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Side-by-side ratios of fipsmod-speed against AWS-LC's `bssl speed`, interleaved.
+
+For each operation, in each round: fipsmod-speed times it, then `bssl speed` times AWS-LC's
+operation doing the same work, so that both figures of a pair come from the same minute of a
+noisy machine. The table gives, per operation and size, the median over the rounds of the pair
+ratios fipsmod / AWS-LC (above 1: fipsmod is faster), with both medians in ops/sec.
+
+AWS-LC is a peer to measure against, never a dependency: when the bssl tool is absent the script
+says so and exits 0 without measuring.
+
+usage: bench/compare_awslc.py [--speed build/release/bench/fipsmod-speed]
+                              [--bssl ../shared/tools/aws-lc-bssl] [--rounds 3] [--timeout 1]
+                              [--filter SUBSTRING] [--json FILE]
+"""
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+
+# (fipsmod op, sizes or None for fixed-size ops, bssl filter, bssl description template).
+# A template's {size} is the chunk size. Each pair does the same work: see bench/README.md.
+PAIRS = [
+    ("AES-256-GCM-seal", [16, 256, 1350, 8192, 16384], "AES-256-GCM", "AEAD-AES-256-GCM seal ({size} bytes)"),
+    ("AES-256-GCM-open", [16, 256, 1350, 8192, 16384], "AES-256-GCM", "AEAD-AES-256-GCM open ({size} bytes)"),
+    ("AES-128-GCM-seal", [16, 256, 1350, 8192, 16384], "AES-128-GCM", "AEAD-AES-128-GCM seal ({size} bytes)"),
+    ("AES-128-GCM-open", [16, 256, 1350, 8192, 16384], "AES-128-GCM", "AEAD-AES-128-GCM open ({size} bytes)"),
+    ("SHA-256", [16, 256, 1350, 8192, 16384], "SHA-256", "SHA-256 ({size} bytes)"),
+    ("SHA-512", [16, 256, 1350, 8192, 16384], "SHA-512", "SHA-512 ({size} bytes)"),
+    ("HMAC-SHA-256", [16, 256, 1350, 8192, 16384], "HMAC-SHA256-OneShot", "HMAC-SHA256-OneShot ({size} bytes)"),
+    ("SHA3-256", [16, 256, 1350, 8192, 16384], "SHA3-256", "SHA3-256 ({size} bytes)"),
+    ("RNG", [16, 256, 1350, 8192, 16384], "RNG", "RNG ({size} bytes)"),
+    ("RSA-sign", None, "RSA 2048", "RSA 2048 signing"),
+    ("RSA-verify", None, "RSA 2048", "RSA 2048 verify (same key)"),
+    ("ECDSA-P256-sign", None, "ECDSA P-256", "ECDSA P-256 signing"),
+    ("ECDSA-P256-verify", None, "ECDSA P-256", "ECDSA P-256 verify"),
+    ("ECDH-P256", None, "ECDH P-256", "ECDH P-256"),
+    ("ECDSA-P384-sign", None, "ECDSA P-384", "ECDSA P-384 signing"),
+    ("ECDSA-P384-verify", None, "ECDSA P-384", "ECDSA P-384 verify"),
+    ("ML-KEM-768-keygen", None, "ML-KEM-768", "ML-KEM-768 keygen"),
+    ("ML-KEM-768-encaps", None, "ML-KEM-768", "ML-KEM-768 encaps"),
+    ("ML-KEM-768-decaps", None, "ML-KEM-768", "ML-KEM-768 decaps"),
+    ("ML-KEM-512-keygen", None, "ML-KEM-512", "ML-KEM-512 keygen"),
+    ("ML-DSA-65-keygen", None, "MLDSA65", "MLDSA65 keygen"),
+    ("ML-DSA-65-sign", None, "MLDSA65", "MLDSA65 signing"),
+    ("ML-DSA-65-verify", None, "MLDSA65", "MLDSA65 verify"),
+]
+
+BSSL_LINE = re.compile(r"^Did (\d+) (.+?) operations in (\d+)us")
+
+
+def run_fipsmod(speed, op, sizes, timeout):
+    with tempfile.NamedTemporaryFile(suffix=".json") as tmp:
+        cmd = [speed, "-filter", op, "-timeout", str(timeout), "-threads", "1", "-json", tmp.name]
+        if sizes:
+            cmd += ["-chunks", ",".join(str(s) for s in sizes)]
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        rows = json.load(open(tmp.name))
+    out = {}
+    for r in rows:
+        # -filter is a substring match: keep the operation itself, not longer names.
+        if r["op"] == op and r["impl"] == "fipsmod" and r["threads"] == 1:
+            out[r["size"] if sizes else None] = r["ops_per_sec"]
+    return out
+
+
+def run_bssl(bssl, flt, sizes, timeout):
+    cmd = [bssl, "speed", "-filter", flt, "-timeout_ms", str(int(timeout * 1000)), "-threads", "1"]
+    if sizes:
+        cmd += ["-chunks", ",".join(str(s) for s in sizes)]
+    res = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    out = {}
+    for line in res.stdout.splitlines():
+        m = BSSL_LINE.match(line)
+        if m:
+            out[m.group(2)] = int(m.group(1)) * 1e6 / int(m.group(3))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--speed", default=os.path.join(REPO, "build/release/bench/fipsmod-speed"))
+    ap.add_argument("--bssl", default=os.path.join(REPO, "../shared/tools/aws-lc-bssl"))
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--timeout", type=float, default=1.0)
+    ap.add_argument("--filter", default="")
+    ap.add_argument("--json")
+    args = ap.parse_args()
+
+    if not os.access(args.bssl, os.X_OK):
+        print(f"AWS-LC's bssl not found at {args.bssl}: nothing compared (it is optional)")
+        return 0
+    if not os.access(args.speed, os.X_OK):
+        print(f"fipsmod-speed not found at {args.speed}: build it first", file=sys.stderr)
+        return 2
+
+    results = []
+    for op, sizes, flt, desc in PAIRS:
+        if args.filter not in op:
+            continue
+        pairs = {}
+        for _ in range(args.rounds):
+            mine = run_fipsmod(args.speed, op, sizes, args.timeout)
+            if not mine:
+                break  # fipsmod-speed has no such operation (yet): say so below
+            theirs = run_bssl(args.bssl, flt, sizes, args.timeout)
+            for size in (sizes or [None]):
+                d = desc.format(size=size)
+                if size in mine and d in theirs and theirs[d] > 0:
+                    pairs.setdefault(size, []).append((mine[size], theirs[d]))
+        if not pairs:
+            print(f"{op}: not measured (no fipsmod-speed row, or no AWS-LC line '{desc}')")
+            continue
+        for size in (sizes or [None]):
+            if size not in pairs:
+                continue
+            p = pairs[size]
+            results.append({
+                "op": op, "size": size, "rounds": len(p),
+                "fipsmod_ops_per_sec": statistics.median(a for a, _ in p),
+                "awslc_ops_per_sec": statistics.median(b for _, b in p),
+                "ratio": statistics.median(a / b for a, b in p),
+            })
+            r = results[-1]
+            print(f"{op:22} {str(size or '-'):>6}  fipsmod {r['fipsmod_ops_per_sec']:14.1f}  "
+                  f"aws-lc {r['awslc_ops_per_sec']:14.1f}  ratio {r['ratio']:.2f}", flush=True)
+    if args.json:
+        json.dump(results, open(args.json, "w"), indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
