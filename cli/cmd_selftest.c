@@ -3,8 +3,8 @@
  * Prints the version, the module state, the CPU paths chosen at load, the integrity status and
  * every self-test (power-on tests, tests that run before first use, then conditional tests
  * recorded so far) with its kind, result, duration, and whether and when it first ran (at
- * power-on or at first use, in milliseconds since the module's power-on entry). Exit status 0 only when the module is OPERATIONAL, 1 otherwise, 2 on a
- * usage error. The report is the one of the load-time run of this process (the library was
+ * power-on or at first use, in milliseconds since the module's power-on entry). Exit status 0
+ * only when the module is OPERATIONAL, 1 otherwise, 2 on a usage error. The report is the one of the load-time run of this process (the library was
  * loaded, and its self-tests run, before main). */
 #include <inttypes.h>
 #include <jansson.h>

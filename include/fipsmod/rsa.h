@@ -183,8 +183,8 @@ FM_API int fm_rsa_key_export(const fm_rsa_key *key, fm_rsa_component which, uint
  * public key or a key from fm_rsa_key_import_private_nd given for signing), FM_ERR_UNSUPPORTED
  * (another hash), FM_ERR_BUFFER_TOO_SMALL (sig_cap below the key's size), FM_ERR_ENTROPY
  * (a PSS salt draw failed), FM_ERR_INTERNAL, FM_ERR_NOT_OPERATIONAL (also when the signing
- * self-test, which runs before the first private-key operation, fails). Checks run in that order: the module state first, then
- * the arguments. A refused call wipes sig[0..min(sig_cap, key size)) (FM_RSA_MAX_BYTES in place
+ * self-test, which runs before the first private-key operation, fails). Checks run in that
+ * order: the module state first, then the arguments. A refused call wipes sig[0..min(sig_cap, key size)) (FM_RSA_MAX_BYTES in place
  * of the key size when the key is not valid) and sets *sig_len to 0.
  * All signing and verification functions are thread-safe, also on one shared key. */
 
