@@ -12,12 +12,12 @@
 static hmac_ctx *as_hmac_ctx(fm_hmac_ctx *ctx) { return (hmac_ctx *)(void *)ctx; }
 
 /* hmac_gate is the state check of a service that starts a MAC with |alg|: the module state, then
- * the algorithm's CAST (one load once it has passed). Update and final continue a context that
+ * the algorithm's CAST (hmac_selftest_ensure). Update and final continue a context that
  * only fm_hmac_init can have made live. */
-static inline int hmac_gate(fm_hash_alg alg) {
+static int hmac_gate(fm_hash_alg alg) {
   int st = fm_service_gate();
-  if (__builtin_expect(st == FM_OK, 1)) st = hmac_selftest_ensure(alg);
-  if (st != FM_OK) fm_indicator_not_approved();
+  if (__builtin_expect(st == FM_OK, 1) && (st = hmac_selftest_ensure(alg)) != FM_OK)
+    fm_indicator_not_approved();
   return st;
 }
 

@@ -33,7 +33,6 @@
 
 #include "fipsmod/hmac.h"
 #include "fipsmod/sha.h"
-#include "module/internal.h"
 
 #define SHA256_BLOCK_LEN 64
 #define SHA512_BLOCK_LEN 128
@@ -241,31 +240,17 @@ void hmac_sha512_internal(const uint8_t *key, size_t key_len, const void *data, 
 int hmac_internal(fm_hash_alg alg, const uint8_t *key, size_t key_len, const void *data,
                   size_t len, uint8_t *out);
 
-/* ---- The CASTs behind the services ------------------------------------------------------
- * For the services (sha_service.c, hmac_service.c) and the units that hash with a caller's
- * choice of algorithm (RSA, the KDFs), never the core. Each makes sure the known-answer test of
- * |alg| has passed (fm_selftest_ensure: one load once it has) and returns FM_OK, or
- * FM_ERR_NOT_OPERATIONAL when it failed; an algorithm the module does not offer returns FM_OK
- * (the caller refuses it). HMAC-SHA-256's test runs at power-on (the integrity check rests on
- * it); the HMAC tests cover the hash they are built on. */
-/* No default case: a hash added to fm_hash_alg fails to compile (-Wswitch) until it has a test. */
-static inline int sha_selftest_ensure(fm_hash_alg alg) {
-  switch (alg) {
-    case FM_HASH_SHA256: return fm_selftest_ensure(FM_ST_SHA256_KAT);
-    case FM_HASH_SHA384: return fm_selftest_ensure(FM_ST_SHA384_KAT);
-    case FM_HASH_SHA512: return fm_selftest_ensure(FM_ST_SHA512_KAT);
-  }
-  return FM_OK;
-}
+/* ---- Self-tests (sha_cast.c, outside the hash core) -------------------------------------- */
 
-static inline int hmac_selftest_ensure(fm_hash_alg alg) {
-  switch (alg) {
-    case FM_HASH_SHA256: return fm_selftest_ensure(FM_ST_HMAC_SHA256_KAT);
-    case FM_HASH_SHA384: return fm_selftest_ensure(FM_ST_HMAC_SHA384_KAT);
-    case FM_HASH_SHA512: return fm_selftest_ensure(FM_ST_HMAC_SHA512_KAT);
-  }
-  return FM_OK;
-}
+/* sha_selftest_ensure makes sure the known-answer test of |alg| has passed (running it first if
+ * needed: fm_selftest_ensure, one load once it has). Returns FM_OK or FM_ERR_NOT_OPERATIONAL;
+ * FM_OK for an algorithm the module does not offer (the caller refuses it). Every service that
+ * hashes with a caller's choice of algorithm (the hash services, RSA) calls it before its first
+ * use of |alg|; hmac_selftest_ensure does the same for HMAC with |alg| (the HMAC services, the
+ * KDFs). HMAC-SHA-256's test runs at power-on (the integrity check rests on it); the HMAC tests
+ * cover the hash they are built on. */
+int sha_selftest_ensure(fm_hash_alg alg);
+int hmac_selftest_ensure(fm_hash_alg alg);
 
 /* ---- Byte order helpers (big-endian, as FIPS 180-4 reads words) -------------------------
  * A memcpy to or from a word plus a byte swap compiles to one load or store and one bswap (or a
