@@ -6,19 +6,20 @@
  *   fipsmod-integrity-inject --verify LIB
  *                                       exit 0 when the MAC in LIB is the MAC of LIB
  *   fipsmod-integrity-inject --regions LIB
- *                                       print the hashed regions ("offset vaddr length")
+ *                                       print the hashed segments ("offset vaddr length": every
+ *                                       PT_LOAD's file image)
  *
  * The MAC is defined in integrity/internal.h and computed with the module's own MAC code
  * (integrity/mac.c) over the module's own SHA-2/HMAC core (module/sha): the tool is built from
  * those sources and module/util.c alone, with none of the module's life cycle, self-tests, RNG
  * or RSA (tests/integrity checks its symbol table). Before writing anything the tool checks that
- * what it hashes is exactly what will be in memory at run time and what the module will find
- * there: one read-only PT_LOAD segment maps file offset 0, with the ELF header and the program
- * headers in it; every read-only PT_LOAD segment has no zero-fill part; the library has no text
- * relocations, and no dynamic relocation targets a read-only segment. It refuses (exit 1) a file
- * that is not a little-endian x86-64 ELF64 shared object, or whose placeholder marker is missing
- * or occurs more than once, or whose placeholder is not in writable data outside every hashed
- * segment. */
+ * what it hashes is what the module will find in memory at run time: one read-only PT_LOAD
+ * segment maps file offset 0, with the ELF header and the program headers in it; every read-only
+ * PT_LOAD segment has no zero-fill part; and the MAC's walk (fm_integrity_mac_image) accepts the
+ * dynamic section and every relocation (no text relocations, no REL tables, only the relocation
+ * types it knows, none targeting a read-only segment). It refuses (exit 1) a file that is not a
+ * little-endian x86-64 ELF64 shared object, or whose placeholder marker is missing or occurs more
+ * than once, or whose placeholder is not in a read-only loadable segment. */
 #define _GNU_SOURCE
 #include <elf.h>
 #include <errno.h>
@@ -105,87 +106,9 @@ static const char *check_header(struct image *im) {
   return NULL;
 }
 
-/* vaddr_to_offset maps a virtual address (of |len| bytes) to its file offset; -1 if unmapped. */
-static long long vaddr_to_offset(const struct image *im, uint64_t vaddr, uint64_t len) {
-  for (size_t i = 0; i < im->eh->e_phnum; i++) {
-    const Elf64_Phdr *p = &im->ph[i];
-    if (p->p_type != PT_LOAD) continue;
-    if (vaddr >= p->p_vaddr && vaddr - p->p_vaddr <= p->p_filesz &&
-        len <= p->p_filesz - (vaddr - p->p_vaddr))
-      return (long long)(p->p_offset + (vaddr - p->p_vaddr));
-  }
-  return -1;
-}
-
-/* vaddr_in_hashed is true when [vaddr, vaddr+len) shares a byte with a read-only segment. */
-static int vaddr_in_hashed(const struct image *im, uint64_t vaddr, uint64_t len) {
-  for (size_t i = 0; i < im->eh->e_phnum; i++) {
-    const Elf64_Phdr *p = &im->ph[i];
-    if (!is_hashed(p)) continue;
-    if (vaddr < p->p_vaddr + p->p_memsz && p->p_vaddr < vaddr + len) return 1;
-  }
-  return 0;
-}
-
-/* check_relocations makes sure the dynamic loader writes nothing into a hashed segment: no
- * DT_TEXTREL, no DF_TEXTREL, no DT_REL/DT_RELR tables we do not parse, and every RELA entry
- * (DT_RELA and DT_JMPREL) targets writable memory. */
-static const char *check_relocations(const struct image *im) {
-  const Elf64_Phdr *dyn = NULL;
-  for (size_t i = 0; i < im->eh->e_phnum; i++)
-    if (im->ph[i].p_type == PT_DYNAMIC) dyn = &im->ph[i];
-  if (!dyn) return "no PT_DYNAMIC segment";
-  if (!range_ok(im, dyn->p_offset, dyn->p_filesz)) return "PT_DYNAMIC lies outside the file";
-  const Elf64_Dyn *d = (const Elf64_Dyn *)(im->data + dyn->p_offset);
-  size_t nd = dyn->p_filesz / sizeof(Elf64_Dyn);
-  uint64_t rela = 0, relasz = 0, relaent = sizeof(Elf64_Rela), jmprel = 0, pltrelsz = 0;
-  for (size_t i = 0; i < nd && d[i].d_tag != DT_NULL; i++) {
-    switch (d[i].d_tag) {
-      case DT_TEXTREL: return "the library has text relocations";
-      case DT_FLAGS:
-        if (d[i].d_un.d_val & DF_TEXTREL) return "the library has text relocations";
-        break;
-      case DT_REL:
-      case DT_RELR: return "REL/RELR relocation tables are not supported";
-      case DT_RELA: rela = d[i].d_un.d_ptr; break;
-      case DT_RELASZ: relasz = d[i].d_un.d_val; break;
-      case DT_RELAENT: relaent = d[i].d_un.d_val; break;
-      case DT_JMPREL: jmprel = d[i].d_un.d_ptr; break;
-      case DT_PLTRELSZ: pltrelsz = d[i].d_un.d_val; break;
-      case DT_PLTREL:
-        if (d[i].d_un.d_val != DT_RELA) return "PLT relocations are not RELA";
-        break;
-      default: break;
-    }
-  }
-  if (relaent != sizeof(Elf64_Rela)) return "unexpected DT_RELAENT";
-  const uint64_t tables[2][2] = {{rela, relasz}, {jmprel, pltrelsz}};
-  for (int t = 0; t < 2; t++) {
-    if (tables[t][1] == 0) continue;
-    long long off = vaddr_to_offset(im, tables[t][0], tables[t][1]);
-    if (off < 0) return "a relocation table lies outside the file";
-    const Elf64_Rela *r = (const Elf64_Rela *)(im->data + off);
-    for (uint64_t k = 0; k < tables[t][1] / sizeof(Elf64_Rela); k++)
-      if (vaddr_in_hashed(im, r[k].r_offset, 8))
-        return "a dynamic relocation targets a read-only (hashed) segment";
-  }
-  return NULL;
-}
-
-static void compute_mac(const struct image *im, uint8_t mac[FM_INTEGRITY_MAC_LEN]) {
-  hmac_ctx c;
-  fm_integrity_mac_init(&c);
-  uint64_t n = 0;
-  for (size_t i = 0; i < im->eh->e_phnum; i++) {
-    const Elf64_Phdr *p = &im->ph[i];
-    if (!is_hashed(p)) continue;
-    fm_integrity_mac_region(&c, p->p_vaddr, p->p_offset, im->data + p->p_offset, p->p_filesz);
-    n++;
-  }
-  fm_integrity_mac_final(&c, n, mac);
-}
-
-/* find_placeholder returns the file offset of the MAC field, or a reason in |*why|. */
+/* find_placeholder returns the file offset of the MAC field, or a reason in |*why|. The marker
+ * must occur exactly once, and the placeholder lie in the file image of one read-only PT_LOAD
+ * segment (the module finds it there too). */
 static long long find_placeholder(const struct image *im, const char **why) {
   static const uint8_t marker[FM_INTEGRITY_MARKER_LEN] = FM_INTEGRITY_MARKER_BYTES;
   long long found = -1;
@@ -206,20 +129,37 @@ static long long find_placeholder(const struct image *im, const char **why) {
     *why = "placeholder marker occurs more than once";
     return -1;
   }
-  /* The marker and the MAC must lie in the file part of one writable PT_LOAD segment. */
   uint64_t off = (uint64_t)found, len = FM_INTEGRITY_MARKER_LEN + FM_INTEGRITY_MAC_LEN;
   for (size_t i = 0; i < im->eh->e_phnum; i++) {
     const Elf64_Phdr *p = &im->ph[i];
-    if (p->p_type != PT_LOAD || !(p->p_flags & PF_W)) continue;
+    if (!is_hashed(p)) continue;
     if (off >= p->p_offset && off - p->p_offset <= p->p_filesz &&
-        len <= p->p_filesz - (off - p->p_offset)) {
-      uint64_t vaddr = p->p_vaddr + (off - p->p_offset);
-      if (vaddr_in_hashed(im, vaddr, len)) break;
+        len <= p->p_filesz - (off - p->p_offset))
       return found + FM_INTEGRITY_MARKER_LEN;
-    }
   }
-  *why = "placeholder is not in writable data outside the hashed segments";
+  *why = "placeholder is not in a read-only loadable segment";
   return -1;
+}
+
+/* mac_field_vaddr is the address of the MAC field at file offset |off| (inside a PT_LOAD). */
+static uint64_t mac_field_vaddr(const struct image *im, uint64_t off) {
+  for (size_t i = 0; i < im->eh->e_phnum; i++) {
+    const Elf64_Phdr *p = &im->ph[i];
+    if (p->p_type == PT_LOAD && off >= p->p_offset && off - p->p_offset < p->p_filesz)
+      return p->p_vaddr + (off - p->p_offset);
+  }
+  return 0;
+}
+
+/* compute_mac runs the MAC's own walk over the file; NULL, or why the file cannot be hashed. */
+static const char *compute_mac(const struct image *im, uint64_t mac_off,
+                               uint8_t mac[FM_INTEGRITY_MAC_LEN]) {
+  const struct fm_integrity_image view = {.phdr = im->ph,
+                                          .phnum = im->eh->e_phnum,
+                                          .file = im->data,
+                                          .file_size = im->size,
+                                          .mac_vaddr = mac_field_vaddr(im, mac_off)};
+  return fm_integrity_mac_image(&view, mac);
 }
 
 static int write_atomically(const char *path, const struct image *im) {
@@ -262,22 +202,21 @@ int main(int argc, char **argv) {
   struct image im = {0};
   if (read_file(path, &im) != 0) return fail(path, strerror(errno ? errno : EIO));
   const char *why = check_header(&im);
-  if (!why) why = check_relocations(&im);
+  if (why) return fail(path, why);
+  long long mac_off = find_placeholder(&im, &why);
+  if (mac_off < 0) return fail(path, why);
+  uint8_t mac[FM_INTEGRITY_MAC_LEN];
+  why = compute_mac(&im, (uint64_t)mac_off, mac);
   if (why) return fail(path, why);
 
   if (mode == REGIONS) {
     for (size_t i = 0; i < im.eh->e_phnum; i++)
-      if (is_hashed(&im.ph[i]))
+      if (im.ph[i].p_type == PT_LOAD)
         printf("%llu %llu %llu\n", (unsigned long long)im.ph[i].p_offset,
                (unsigned long long)im.ph[i].p_vaddr, (unsigned long long)im.ph[i].p_filesz);
     free(im.data);
     return 0;
   }
-
-  long long mac_off = find_placeholder(&im, &why);
-  if (mac_off < 0) return fail(path, why);
-  uint8_t mac[FM_INTEGRITY_MAC_LEN];
-  compute_mac(&im, mac);
 
   int rc = 0;
   if (mode == VERIFY) {

@@ -1,7 +1,8 @@
 /* The load-time integrity check of libfipsmod.so (inside the boundary).
  *
- * The module hashes its own read-only segments as mapped in memory and the self-test runner
- * compares the result with the value the post-link injector (integrity/inject.c) wrote into the
+ * The module hashes the file image of its own loadable segments as mapped in memory (code,
+ * constants, and the writable segment's .data, .data.rel.ro, .init_array/.fini_array, .dynamic
+ * and .got, less what the loader rewrites) and the self-test runner compares the result with the value the post-link injector (integrity/inject.c) wrote into the
  * placeholder below. See integrity/internal.h for the MAC's definition (integrity/mac.c).
  *
  * The module finds its segments without asking libc or the dynamic loader: the linker defines
@@ -30,18 +31,20 @@ void fm_integrity_expected(uint8_t out[FM_INTEGRITY_MAC_LEN]) {
 
 #else
 
-/* The placeholder the injector fills: the marker, then the MAC. It must stay in writable data,
- * outside every hashed segment, so writing the MAC does not change what the MAC covers:
- *  - a section of its own under .data (merged into .data by the linker) keeps it out of .rodata
- *    even though the module never writes it (a compiler may move a never-written static there);
- *  - volatile keeps the compiler from folding the initializer's zeros into the code that reads
- *    the MAC, so the module always reads what the injector wrote into the file;
+/* The placeholder the injector fills: the marker, then the MAC. It is constant data in a read-only
+ * segment (a section of its own, merged into .rodata by the linker), hashed like every other
+ * byte there except the MAC field, which the MAC takes as zeros: so the writable segment holds
+ * no module object with a value from the file, and the marker is covered too.
+ *  - it is read through a pointer the compiler cannot see through (fm_integrity_expected), so
+ *    the initializer's zeros are never folded into the code: the module reads what the injector
+ *    wrote into the file (volatile would do that too, but compilers put volatile objects in
+ *    writable sections);
  *  - used keeps it from being dropped. */
 struct integrity_placeholder {
   uint8_t marker[FM_INTEGRITY_MARKER_LEN];
   uint8_t mac[FM_INTEGRITY_MAC_LEN];
 };
-__attribute__((used, section(".data.fipsmod_integrity"))) static volatile struct
+__attribute__((used, section(".rodata.fipsmod_integrity"))) static const struct
     integrity_placeholder g_placeholder = {.marker = FM_INTEGRITY_MARKER_BYTES, .mac = {0}};
 
 /* The module's own ELF header, defined by the linker (ld.bfd, gold, lld) for every object whose
@@ -52,7 +55,9 @@ extern const uint8_t __ehdr_start[] __attribute__((visibility("hidden")));
 bool fm_integrity_applicable(void) { return true; }
 
 void fm_integrity_expected(uint8_t out[FM_INTEGRITY_MAC_LEN]) {
-  for (size_t i = 0; i < FM_INTEGRITY_MAC_LEN; i++) out[i] = g_placeholder.mac[i];
+  const uint8_t *mac = g_placeholder.mac;
+  __asm__("" : "+r"(mac)); /* the compiler no longer knows what |mac| points at */
+  for (size_t i = 0; i < FM_INTEGRITY_MAC_LEN; i++) out[i] = mac[i];
 }
 
 /* The module's image in memory, as its own headers describe it. */
@@ -62,6 +67,7 @@ struct self_image {
   size_t phnum;
 };
 
+/* is_hashed: a read-only loadable segment (the code, the constants, the headers). */
 static bool is_hashed(const Elf64_Phdr *ph) { return ph->p_type == PT_LOAD && !(ph->p_flags & PF_W); }
 
 /* The first page holds the ELF header and, with every linker this module is built with, the
@@ -111,52 +117,34 @@ static bool in_hashed(const struct self_image *im, const void *addr, size_t len)
   return false;
 }
 
-/* touches_hashed reports whether [addr, addr+len) shares a byte with a read-only segment. */
-static bool touches_hashed(const struct self_image *im, const volatile void *addr, size_t len) {
-  for (size_t i = 0; i < im->phnum; i++) {
-    const Elf64_Phdr *ph = &im->phdr[i];
-    if (!is_hashed(ph)) continue;
-    if (fm_buffers_overlap((const void *)(im->bias + ph->p_vaddr), ph->p_filesz,
-                           (const void *)addr, len))
-      return true;
-  }
-  return false;
-}
-
 int fm_integrity_compute(const void *must_cover, uint8_t out[FM_INTEGRITY_MAC_LEN]) {
   struct self_image im;
   if (!find_self(&im)) goto fail;
 
-  /* The layout checks: the code of the check and of HMAC-SHA-256, the integrity key, the label
-   * and the caller's known-answer vectors must be covered by the MAC, and the placeholder must
-   * not be. A library whose segments were split or remapped so that these fail is refused
-   * outright. */
+  /* The layout checks: the code of the check and of HMAC-SHA-256, the integrity key, the label,
+   * the caller's known-answer vectors and the placeholder must lie in the read-only segments. A
+   * library whose segments were split or remapped so that these fail is refused outright. */
   if (must_cover == NULL || !in_hashed(&im, must_cover, 1) ||
       !in_hashed(&im, (const void *)&fm_integrity_compute, 1) ||
-      !in_hashed(&im, (const void *)&fm_integrity_mac_region, 1) ||
+      !in_hashed(&im, (const void *)&fm_integrity_mac_image, 1) ||
       !in_hashed(&im, (const void *)&hmac_ctx_update, 1) ||
       !in_hashed(&im, (const void *)&sha256_blocks, 1) ||
       !in_hashed(&im, fm_integrity_key, sizeof fm_integrity_key) ||
       !in_hashed(&im, fm_integrity_label, sizeof fm_integrity_label) ||
-      touches_hashed(&im, &g_placeholder, sizeof g_placeholder))
+      !in_hashed(&im, (const void *)&g_placeholder, sizeof g_placeholder))
     goto fail;
+  /* A read-only segment has no zero-fill part (the injector refuses one that has). */
+  for (size_t i = 0; i < im.phnum; i++)
+    if (is_hashed(&im.phdr[i]) && im.phdr[i].p_memsz != im.phdr[i].p_filesz) goto fail;
 
-  hmac_ctx c;
-  fm_integrity_mac_init(&c);
-  uint64_t n = 0;
-  for (size_t i = 0; i < im.phnum; i++) {
-    const Elf64_Phdr *ph = &im.phdr[i];
-    if (!is_hashed(ph)) continue;
-    /* A read-only segment has no zero-fill part (the injector refuses one that has). */
-    if (ph->p_memsz != ph->p_filesz) {
-      hmac_ctx_wipe(&c);
-      goto fail;
-    }
-    fm_integrity_mac_region(&c, ph->p_vaddr, ph->p_offset, (const void *)(im.bias + ph->p_vaddr),
-                            ph->p_filesz);
-    n++;
-  }
-  fm_integrity_mac_final(&c, n, out);
+  const struct fm_integrity_image view = {
+      .phdr = im.phdr,
+      .phnum = im.phnum,
+      .file = NULL,
+      .bias = im.bias,
+      .mac_vaddr = (uint64_t)((uintptr_t)g_placeholder.mac - im.bias),
+  };
+  if (fm_integrity_mac_image(&view, out) != NULL) goto fail;
   return FM_OK;
 
 fail:

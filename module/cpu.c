@@ -60,8 +60,18 @@ static uint32_t detect_features(void) {
   return f;
 }
 
-void fm_cpu_init(void) {
+/* Set by fm_cpu_detect: fm_cpu_init then applies FIPSMOD_CPU without asking CPUID again (each
+ * CPUID can trap to a hypervisor). */
+static bool g_detect_done;
+
+void fm_cpu_detect(void) {
   g_detected = detect_features();
+  fm_g_cpu_in_use = g_detected;
+  g_detect_done = true;
+}
+
+void fm_cpu_init(void) {
+  if (!g_detect_done) fm_cpu_detect();
   const char *env = secure_getenv("FIPSMOD_CPU");
   g_forced_portable = env != NULL && strcmp(env, "portable") == 0;
   fm_g_cpu_in_use = g_forced_portable ? 0 : g_detected;

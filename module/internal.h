@@ -129,6 +129,9 @@ static inline bool fm_module_operational_fast(void) {
 void fm_selftest_thread_enter(void);
 void fm_selftest_thread_leave(void);
 
+/* fm_selftest_thread_active is true on the thread marked by fm_selftest_thread_enter. */
+bool fm_selftest_thread_active(void);
+
 /* fm_module_enter_error moves the module to ERROR (final). |why| names the failure for the
  * report; it must be a string constant. Thread-safe; the first reason is kept. */
 void fm_module_enter_error(const char *why);
@@ -194,6 +197,44 @@ int fm_refuse(int status, void *out, size_t len);
 /* fm_refuse2 is fm_refuse for a call with two outputs (a buffer and the length it wrote, say). */
 int fm_refuse2(int status, void *out1, size_t len1, void *out2, size_t len2);
 
+/* ---- Services that overlap a self-test run ------------------------------------------------
+ * While the module is in SELF_TEST no service outputs data (ISO/IEC 19790 7.10.1): the gate
+ * refuses every call that starts then (other than the self-test thread's own), a self-test
+ * callback runs as an ordinary caller (refused), and a service already in flight when a run
+ * begins does not release what it computes. fm_g_selftest_epoch counts the transitions into and
+ * out of on-demand runs (odd while one is in progress; module.c writes it, under the runner's
+ * lock). A service whose work can be long (bulk AES and GCM, long DRBG draws, PBKDF2) reads
+ * fm_service_epoch once after the gate, and fm_service_may_continue after each slice of its
+ * work (a slice is at most FM_SERVICE_SLICE bytes, or the equivalent in time) and before it
+ * returns: when it is false, a run began (or came and went) during the call, so the call wipes
+ * every output and returns FM_ERR_NOT_OPERATIONAL. The cost in the steady state is one load of a
+ * word that only runs write. Short services (a few blocks, a word draw) rely on the gate alone:
+ * what they write lands within their one call. */
+extern FM_INTERNAL _Atomic uint64_t fm_g_selftest_epoch;
+
+/* FM_SERVICE_SLICE: the longest piece of bulk work between two fm_service_may_continue checks
+ * (64 KiB: tens of microseconds on the fast paths, under a millisecond on the portable ones). */
+#define FM_SERVICE_SLICE ((size_t)64 * 1024)
+
+/* fm_service_epoch returns the epoch a service started in; on the self-test thread, and outside
+ * a run, an even number. A service that reads an odd epoch on any other thread overlaps a run. */
+static inline uint64_t fm_service_epoch(void) {
+  return atomic_load_explicit(&fm_g_selftest_epoch, memory_order_acquire);
+}
+
+/* fm_service_may_continue is true when a service that started in |epoch| may go on and release
+ * output: services may run (fm_module_operational), and no on-demand self-test run has begun
+ * since, unless the caller is the self-test thread itself (whose known-answer tests go through
+ * the services). */
+bool fm_service_may_continue_slow(uint64_t epoch);
+static inline bool fm_service_may_continue(uint64_t epoch) {
+  const uint64_t now = atomic_load_explicit(&fm_g_selftest_epoch, memory_order_acquire);
+  if (__builtin_expect(fm_module_operational_fast() && now == epoch && (epoch & 1) == 0, 1)) {
+    return true;
+  }
+  return fm_service_may_continue_slow(epoch);
+}
+
 /* fm_module_begin_selftest moves OPERATIONAL to SELF_TEST for an on-demand run (FM_OK, also when
  * already in SELF_TEST); FM_ERR_NOT_OPERATIONAL from UNINITIALIZED or ERROR. For selftest/ only. */
 int fm_module_begin_selftest(void);
@@ -207,8 +248,14 @@ int fm_module_end_selftest(int status);
 
 /* ---- CPU paths (cpu.c) ------------------------------------------------------------------- */
 
+/* fm_cpu_detect detects the CPU's features (CPUID and XGETBV only: no libc call, no thread-local
+ * variable) and puts all of them in use; called first by the power-on entry, so that the first
+ * integrity check runs on the fast SHA-256 path. */
+void fm_cpu_detect(void);
+
 /* fm_cpu_init detects the CPU's features and applies FIPSMOD_CPU (read with secure_getenv, so a
- * setuid or setgid program ignores it); called once by the power-on entry before anything else. */
+ * setuid or setgid program ignores it); called once by the power-on entry, after the first check
+ * and before the self-tests. */
 void fm_cpu_init(void);
 
 /* The features in use (cpu.c): written once by fm_cpu_init, read-only afterwards. */
@@ -227,6 +274,14 @@ const char *sha512_path_name(void); /* module/sha */
 const char *bn_path_name(void);     /* module/bn: the Montgomery kernels, e.g. "mulx+ifma" */
 
 /* ---- Hooks the life cycle calls in the other parts of the module ------------------------- */
+
+/* fm_selftest_first_check runs, before anything else at load, the HMAC-SHA-256 known-answer test
+ * (on the internal HMAC code) and the integrity check (selftest/). It calls no libc function
+ * through the GOT and touches no thread-local variable: both depend on the writable segment's
+ * relocations and .dynamic, which the MAC covers, so a damaged copy fails here before its
+ * damage is used. Returns FM_OK, or FM_ERR_SELFTEST with *failed the failing test's name (it is
+ * recorded in the report when the report is first read). */
+int fm_selftest_first_check(const char **failed);
 
 /* fm_selftest_power_on runs the power-on self-tests (selftest/). Returns FM_OK or an error. */
 int fm_selftest_power_on(void);
@@ -341,6 +396,10 @@ void fm_selftest_expected_copy(void *dst, const void *src, size_t len);
  * report. A failure (status != FM_OK) also moves the module to ERROR, with the test's name as the
  * reason. Thread-safe; takes the report's lock (not async-signal-safe). */
 void fm_selftest_record_conditional(fm_selftest_id id, int status);
+
+/* fm_rand_power_on initializes the process RNG (module/rand/): called once by the power-on entry
+ * after the first check passed, so that no draw ever initializes it. */
+void fm_rand_power_on(void);
 
 /* fm_rand_module_cleanup zeroizes every per-thread secret of the module (the DRBG states and
  * their small-draw batches, module/rand/) and switches the RNG off. Called by fm_module_cleanup,

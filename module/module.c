@@ -14,6 +14,11 @@
 
 _Atomic int fm_g_module_state = FM_STATE_UNINITIALIZED;
 
+/* Odd while an on-demand self-test run is in progress (internal.h, "Services that overlap a
+ * self-test run"): incremented by fm_module_begin_selftest and fm_module_end_selftest, which the
+ * runner calls under its run lock (one writer at a time); read by services. */
+FM_INTERNAL _Atomic uint64_t fm_g_selftest_epoch;
+
 /* The first reason the module entered ERROR; written once (compare-exchange from NULL). */
 static _Atomic(const char *) g_error_reason = NULL;
 
@@ -24,9 +29,17 @@ static __thread bool tl_selftest_thread __attribute__((tls_model("initial-exec")
 
 void fm_selftest_thread_enter(void) { tl_selftest_thread = true; }
 void fm_selftest_thread_leave(void) { tl_selftest_thread = false; }
+bool fm_selftest_thread_active(void) { return tl_selftest_thread; }
 
 bool fm_module_operational_slow(int state) {
   return state == FM_STATE_SELF_TEST && tl_selftest_thread;
+}
+
+bool fm_service_may_continue_slow(uint64_t epoch) {
+  if (!fm_module_operational()) return false;
+  /* The self-test thread's own calls (the known-answer tests) run inside the run. */
+  if (tl_selftest_thread) return true;
+  return (epoch & 1) == 0 && atomic_load(&fm_g_selftest_epoch) == epoch;
 }
 
 void fm_module_enter_error(const char *why) {
@@ -39,16 +52,49 @@ void fm_module_enter_error(const char *why) {
 
 const char *fm_module_error_reason(void) { return atomic_load(&g_error_reason); }
 
-/* fm_power_on is the power-on entry: it runs when the library is loaded (or, for a static link,
- * before main). CPU detection first, then the self-tests, which decide the state. */
-__attribute__((constructor)) static void fm_power_on(void) {
-  fm_cpu_init();
+/* Set by the first call of the power-on entry (the loader calls it twice in libfipsmod.so, see
+ * below); only the loading thread runs it, before any other thread can call in. */
+static bool g_power_on_entered;
+
+/* enter_error_at_load is fm_module_enter_error for a failed first check: nothing exists yet that
+ * cleanup would wipe, and nothing may be called that goes through the GOT. */
+static void enter_error_at_load(const char *why) {
+  const char *expected = NULL;
+  atomic_compare_exchange_strong(&g_error_reason, &expected, why);
+  atomic_store(&fm_g_module_state, FM_STATE_ERROR);
+}
+
+/* fm_module_load_entry is the power-on entry: it runs when the library is loaded (or, for a
+ * static link, before main). libfipsmod.so names it twice to the loader: as DT_INIT (the link
+ * option -init, see CMakeLists.txt), which glibc calls before any DT_INIT_ARRAY entry and which
+ * needs no relocation, and as an ELF constructor (DT_INIT_ARRAY). An edit of .dynamic that drops
+ * one of them still runs the other, and the first check then sees the edit; the second call
+ * returns at once.
+ *
+ * CPU detection (CPUID only) and the first check come first: until the MAC has vouched for the
+ * writable segment (the GOT, the TLS offsets, .dynamic), nothing here calls libc or touches a
+ * thread-local variable. Then FIPSMOD_CPU, the self-tests, which decide the state, and the RNG's
+ * set-up. */
+void fm_module_load_entry(void);
+__attribute__((constructor, used)) void fm_module_load_entry(void) {
+  if (g_power_on_entered) return;
+  g_power_on_entered = true;
+  fm_cpu_detect();
   atomic_store(&fm_g_module_state, FM_STATE_SELF_TEST);
+  const char *failed = NULL;
+  if (fm_selftest_first_check(&failed) != FM_OK) {
+    enter_error_at_load(failed);
+    return;
+  }
+  fm_cpu_init();
   int st = fm_selftest_power_on();
   if (st != FM_OK) {
     fm_module_enter_error("power-on self-test failed");
     return;
   }
+  /* Before any service can draw: the RNG's set-up (its fork-detection probe forks a child, so it
+   * stays out of the timed power-on run). */
+  fm_rand_power_on();
   int expected = FM_STATE_SELF_TEST;
   atomic_compare_exchange_strong(&fm_g_module_state, &expected, FM_STATE_OPERATIONAL);
   /* The known-answer tests ran through the services on this thread: its caller has called none
@@ -90,11 +136,18 @@ int fm_module_cleanup(void) {
 
 int fm_module_begin_selftest(void) {
   int expected = FM_STATE_OPERATIONAL;
-  if (atomic_compare_exchange_strong(&fm_g_module_state, &expected, FM_STATE_SELF_TEST)) return FM_OK;
+  if (atomic_compare_exchange_strong(&fm_g_module_state, &expected, FM_STATE_SELF_TEST)) {
+    /* Odd: services in flight on other threads stop at their next check (internal.h). */
+    atomic_fetch_add(&fm_g_selftest_epoch, 1);
+    return FM_OK;
+  }
   return expected == FM_STATE_SELF_TEST ? FM_OK : FM_ERR_NOT_OPERATIONAL;
 }
 
 int fm_module_end_selftest(int status) {
+  /* Even again before the state can return to OPERATIONAL: a service that started during the
+   * run saw an odd epoch or SELF_TEST, and one that spans the run sees the count moved. */
+  if (atomic_load(&fm_g_selftest_epoch) & 1) atomic_fetch_add(&fm_g_selftest_epoch, 1);
   if (status == FM_ERR_NOT_OPERATIONAL) return status; /* switched off under the run: leave it */
   if (status != FM_OK) {
     fm_module_enter_error("self-test failed"); /* the runner has given the test's name first */

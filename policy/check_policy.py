@@ -12,6 +12,9 @@ Checks, each reported by name:
   vectors    every vector file an algorithm row names exists;
   sections   the document has the 12 sections of SP 800-140B, in order;
   indicator  the service indicator is exported;
+  approval   every row of approval.tsv names an exported service and a rule function of the file
+             services.tsv names (module/approval.c), every rule function there has a row, and the
+             indicator probe (--probe, tests/api/test_approval_rules) agrees with every row;
   current    the document is what gen_policy.py makes of the current sources (the build-specific
              boundary numbers aside)."""
 import argparse
@@ -43,7 +46,7 @@ def strip_build_specific(text):
 
 def main():
     ap = argparse.ArgumentParser()
-    for a in ("--lib", "--fipsmod", "--injector", "--ctest", "--build-dir", "--repo"):
+    for a in ("--lib", "--fipsmod", "--injector", "--ctest", "--build-dir", "--repo", "--probe"):
         ap.add_argument(a, required=True)
     a = ap.parse_args()
     failures = []
@@ -98,6 +101,29 @@ def main():
     check("sections", [] if heads == want else [f"sections are {heads}, want {want}"])
 
     check("indicator", [] if "fm_service_indicator" in exported else ["no fm_service_indicator export"])
+
+    problems = []
+    place = gen_policy.approval_rules_place()
+    with open(os.path.join(a.repo, place), encoding="utf-8") as f:
+        rule_src = f.read()
+    defined = set(re.findall(r"^bool (fm_approval_\w+)\(", rule_src, flags=re.M))
+    arows = gen_policy.read_tsv("approval.tsv")
+    named = {r["rule"] for r in arows}
+    problems += [f"approval.tsv row {r['service']} {r['parameter']}: {r['service']} is not exported"
+                 for r in arows if r["service"] not in exported]
+    problems += [f"approval.tsv names {n}, which {place} does not define"
+                 for n in sorted(named - defined)]
+    problems += [f"{place} defines {n}, which no approval.tsv row names"
+                 for n in sorted(defined - named)]
+    probe = subprocess.run([a.probe, os.path.join(HERE, "approval.tsv")], capture_output=True,
+                           text=True)
+    if probe.returncode != 0:
+        keys = ("DISAGREES", "policy", "probe", "failed")
+        problems += [f"indicator probe: {line}" for line in (probe.stdout + probe.stderr).splitlines()
+                     if any(k in line for k in keys)]
+        if not problems:
+            problems.append(f"indicator probe failed (exit {probe.returncode})")
+    check("approval", problems)
 
     fresh = gen_policy.build(report, regions)
     check("current", [] if strip_build_specific(fresh) == strip_build_specific(doc) else

@@ -4,8 +4,8 @@
   gen_policy.py --fipsmod CLI --injector INJECTOR --lib libfipsmod.so --out FILE
 
 It runs `CLI selftest --json` for the self-test table and `INJECTOR --regions LIB` ("offset vaddr
-length" per hashed region) for the boundary. The services, SSPs and algorithms come from the .tsv
-files beside this script; the prose from sections.md."""
+length" per hashed region) for the boundary. The services, their approval rules, SSPs and
+algorithms come from the .tsv files beside this script; the prose from sections.md."""
 import argparse
 import json
 import re
@@ -47,6 +47,28 @@ def services_table():
     return md_table([("Function", lambda r: f"`{r['symbol']}`"), ("Service", lambda r: r["service"]),
                      ("Approval", lambda r: r["approval"]), ("Role", lambda r: r["role"]),
                      ("SSPs", lambda r: r["ssps"]), ("Indicator", lambda r: r["indicator"])], rows)
+
+
+def approval_rules_place():
+    """The file that services.tsv names as the home of the approval rules."""
+    with open(os.path.join(HERE, "services.tsv"), encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("# approval-rules:"):
+                return line.split(":", 1)[1].split()[0]
+    sys.exit("services.tsv names no approval-rules file (a '# approval-rules: PATH' line)")
+
+
+def approval_table():
+    rows = read_tsv("approval.tsv")
+    place = approval_rules_place()
+    intro = (f"The indicator decides approval by parameters in one place, `{place}`: one function "
+             "per service, each rule as this table states it. A call outside a bound runs and is "
+             "marked not approved. The policy ctest calls every service below on both sides of "
+             "each bound (`tests/api/test_approval_rules`) and checks the indicator.\n\n")
+    return intro + md_table([("Function", lambda r: f"`{r['service']}`"),
+                             ("Parameter", lambda r: f"`{r['parameter']}`"),
+                             ("Approved", lambda r: r["approved"]),
+                             ("Rule", lambda r: f"`{r['rule']}`")], rows)
 
 
 def ssps_table():
@@ -116,6 +138,7 @@ def build(report, regions_text):
                               "\n<!-- build-specific: end -->",
         "{{TABLE:algorithms}}": algorithms_table(),
         "{{TABLE:services}}": services_table(),
+        "{{TABLE:approval}}": approval_table(),
         "{{TABLE:ssps}}": ssps_table(),
         "{{TABLE:selftests}}": selftests_table(report),
         "{{CHANGELOG}}": changelog,

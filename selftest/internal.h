@@ -55,6 +55,11 @@ int selftest_run_kat(fm_selftest_id id);
  * the integrity check must find inside the hashed segments. */
 const void *selftest_constants_probe(void);
 
+/* selftest_hmac_sha256_core_kat runs the HMAC-SHA-256 known-answer test on the internal HMAC
+ * code (the first check, before the module may call libc or touch thread-local variables).
+ * Returns FM_OK or FM_ERR_SELFTEST. */
+int selftest_hmac_sha256_core_kat(void);
+
 /* selftest_expect returns FM_OK when the |len| bytes at |got| equal those at |expected|
  * (compared in constant time), FM_ERR_SELFTEST otherwise. In test-hooks builds, when the running
  * test is the one FIPSMOD_BREAK_TEST names, it compares against a copy of |expected| with one

@@ -16,57 +16,75 @@
 #include "selftest/kat_aead_kdf.h"
 #include "selftest/kat_aead_kdf_vectors.h"
 
-struct gcm_kat {
-  const uint8_t *key, *iv, *aad, *pt, *ct, *tag;
-  size_t key_len;
-  bool encrypt;
-};
-
-#define GCM_KAT(bits, d, enc)                                                              \
-  {kat_aes##bits##_gcm_##d##_key, kat_aes##bits##_gcm_##d##_iv,  kat_aes##bits##_gcm_##d##_aad, \
-   kat_aes##bits##_gcm_##d##_pt,  kat_aes##bits##_gcm_##d##_ct,  kat_aes##bits##_gcm_##d##_tag, \
-   sizeof kat_aes##bits##_gcm_##d##_key, enc}
-
-static const struct gcm_kat k_gcm[4] = {
-    GCM_KAT(128, enc, true),
-    GCM_KAT(128, dec, false),
-    GCM_KAT(256, enc, true),
-    GCM_KAT(256, dec, false),
-};
-
+/* The four GCM tests are chosen in code, not through a table: a table of pointers to the vectors
+ * would lie in writable data (.data.rel.ro), and a flag there (encrypt or decrypt) could switch a
+ * test. The vectors themselves are constants in .rodata. */
 enum { GCM_KAT_LEN = sizeof kat_aes128_gcm_enc_pt, GCM_KAT_AAD = sizeof kat_aes128_gcm_enc_aad };
 static_assert(sizeof kat_aes256_gcm_dec_pt == GCM_KAT_LEN, "one message length for all four");
+static_assert(sizeof kat_aes256_gcm_dec_aad == GCM_KAT_AAD, "one AAD length for all four");
 
-int selftest_kat_gcm(int which) {
-  if (which < 0 || which > 3) return FM_ERR_BAD_ARGUMENT;
-  const struct gcm_kat *k = &k_gcm[which];
-  fm_gcm_key key;
+/* gcm_encrypt_kat seals |pt| under |key| and the vectors' IV and AAD, and checks |ct| and |tag|. */
+static int gcm_encrypt_kat(const uint8_t *key, size_t key_len, const uint8_t iv[12],
+                           const uint8_t aad[GCM_KAT_AAD], const uint8_t pt[GCM_KAT_LEN],
+                           const uint8_t ct[GCM_KAT_LEN], const uint8_t want_tag[16]) {
+  fm_gcm_key k;
   uint8_t out[GCM_KAT_LEN], tag[16];
-  int st = fm_gcm_key_init(&key, k->key, k->key_len);
-  if (st == FM_OK && k->encrypt) {
-    st = fm_gcm_seal_with_iv(&key, k->iv, 12, k->aad, GCM_KAT_AAD, k->pt, GCM_KAT_LEN, out, tag,
-                             sizeof tag);
-    if (st == FM_OK) st = selftest_expect(out, k->ct, GCM_KAT_LEN);
-    if (st == FM_OK) st = selftest_expect(tag, k->tag, sizeof tag);
-  } else if (st == FM_OK) {
-    /* The tag as given, through selftest_expected_copy so that a broken test feeds a wrong one
-     * and must fail with FM_ERR_VERIFY. */
-    selftest_expected_copy(tag, k->tag, sizeof tag);
-    st = fm_gcm_open(&key, k->iv, 12, k->aad, GCM_KAT_AAD, k->ct, GCM_KAT_LEN, tag, sizeof tag,
-                     out);
-    if (st == FM_OK) st = selftest_expect(out, k->pt, GCM_KAT_LEN);
-    /* SP 800-38D 7.2 step 8: a wrong tag must be refused. */
-    if (st == FM_OK) {
-      tag[0] ^= 0x01;
-      const int bad = fm_gcm_open(&key, k->iv, 12, k->aad, GCM_KAT_AAD, k->ct, GCM_KAT_LEN, tag,
-                                  sizeof tag, out);
-      if (bad != FM_ERR_VERIFY) st = FM_ERR_SELFTEST;
-    }
-  }
-  fm_gcm_key_wipe(&key);
+  int st = fm_gcm_key_init(&k, key, key_len);
+  if (st == FM_OK)
+    st = fm_gcm_seal_with_iv(&k, iv, 12, aad, GCM_KAT_AAD, pt, GCM_KAT_LEN, out, tag, sizeof tag);
+  if (st == FM_OK) st = selftest_expect(out, ct, GCM_KAT_LEN);
+  if (st == FM_OK) st = selftest_expect(tag, want_tag, sizeof tag);
+  fm_gcm_key_wipe(&k);
   fm_zeroize(out, sizeof out);
   fm_zeroize(tag, sizeof tag);
   return st;
+}
+
+/* gcm_decrypt_kat opens |ct| with |given_tag| and checks |pt|; then a tag with one bit changed
+ * must be refused. */
+static int gcm_decrypt_kat(const uint8_t *key, size_t key_len, const uint8_t iv[12],
+                           const uint8_t aad[GCM_KAT_AAD], const uint8_t ct[GCM_KAT_LEN],
+                           const uint8_t pt[GCM_KAT_LEN], const uint8_t given_tag[16]) {
+  fm_gcm_key k;
+  uint8_t out[GCM_KAT_LEN], tag[16];
+  int st = fm_gcm_key_init(&k, key, key_len);
+  if (st == FM_OK) {
+    /* The tag as given, through selftest_expected_copy so that a broken test feeds a wrong one
+     * and must fail with FM_ERR_VERIFY. */
+    selftest_expected_copy(tag, given_tag, sizeof tag);
+    st = fm_gcm_open(&k, iv, 12, aad, GCM_KAT_AAD, ct, GCM_KAT_LEN, tag, sizeof tag, out);
+    if (st == FM_OK) st = selftest_expect(out, pt, GCM_KAT_LEN);
+    /* SP 800-38D 7.2 step 8: a wrong tag must be refused. */
+    if (st == FM_OK) {
+      tag[0] ^= 0x01;
+      const int bad = fm_gcm_open(&k, iv, 12, aad, GCM_KAT_AAD, ct, GCM_KAT_LEN, tag, sizeof tag,
+                                  out);
+      if (bad != FM_ERR_VERIFY) st = FM_ERR_SELFTEST;
+    }
+  }
+  fm_gcm_key_wipe(&k);
+  fm_zeroize(out, sizeof out);
+  fm_zeroize(tag, sizeof tag);
+  return st;
+}
+
+#define GCM_ENCRYPT(bits)                                                                      \
+  gcm_encrypt_kat(kat_aes##bits##_gcm_enc_key, sizeof kat_aes##bits##_gcm_enc_key,             \
+                  kat_aes##bits##_gcm_enc_iv, kat_aes##bits##_gcm_enc_aad,                     \
+                  kat_aes##bits##_gcm_enc_pt, kat_aes##bits##_gcm_enc_ct,                      \
+                  kat_aes##bits##_gcm_enc_tag)
+#define GCM_DECRYPT(bits)                                                                      \
+  gcm_decrypt_kat(kat_aes##bits##_gcm_dec_key, sizeof kat_aes##bits##_gcm_dec_key,             \
+                  kat_aes##bits##_gcm_dec_iv, kat_aes##bits##_gcm_dec_aad,                     \
+                  kat_aes##bits##_gcm_dec_ct, kat_aes##bits##_gcm_dec_pt,                      \
+                  kat_aes##bits##_gcm_dec_tag)
+
+int selftest_kat_gcm(int which) {
+  if (which == SELFTEST_GCM_AES128_ENCRYPT) return GCM_ENCRYPT(128);
+  if (which == SELFTEST_GCM_AES128_DECRYPT) return GCM_DECRYPT(128);
+  if (which == SELFTEST_GCM_AES256_ENCRYPT) return GCM_ENCRYPT(256);
+  if (which == SELFTEST_GCM_AES256_DECRYPT) return GCM_DECRYPT(256);
+  return FM_ERR_BAD_ARGUMENT;
 }
 
 int selftest_kat_hkdf(void) {

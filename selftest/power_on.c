@@ -37,6 +37,7 @@
 #include "integrity/internal.h"
 #include "module/internal.h"
 #include "module/rand/internal.h"
+#include "module/syscall.h"
 #include "selftest/internal.h"
 
 static pthread_mutex_t g_report_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -69,9 +70,11 @@ static __thread bool tl_ensuring __attribute__((tls_model("initial-exec")));
 /* ---- Failure injection (test-hooks builds only) ------------------------------------------ */
 
 #if defined(FIPSMOD_TEST_HOOKS)
-/* The test FIPSMOD_BREAK_TEST (or fm_selftest_break_for_testing) names, -1 for none. Written with
- * no run in progress; read by runs and by conditional records on any thread. */
-static _Atomic int g_break_id = -1;
+/* 1 + the test FIPSMOD_BREAK_TEST (or fm_selftest_break_for_testing) names, 0 for none (in .bss,
+ * like all mutable state). Written with no run in progress; read by runs and by conditional
+ * records on any thread. */
+static _Atomic int g_break_slot;
+static int break_id(void) { return atomic_load(&g_break_slot) - 1; }
 /* The running test is the one to break; only the thread holding g_run_lock (or the constructor)
  * reads or writes it. */
 static bool g_breaking;
@@ -86,7 +89,7 @@ static int id_by_name(const char *name) {
 
 void fm_selftest_break_for_testing(const char *name) {
   pthread_mutex_lock(&g_run_lock);
-  atomic_store(&g_break_id, id_by_name(name));
+  atomic_store(&g_break_slot, id_by_name(name) + 1);
   pthread_mutex_unlock(&g_run_lock);
 }
 
@@ -94,7 +97,7 @@ void fm_selftest_break_for_testing(const char *name) {
  * injector exists (a stuck entropy source fails the health tests of the next draw); the others'
  * next recorded outcome is turned into a failure (fm_selftest_record_conditional). */
 static void arm_conditional_break(void) {
-  if (atomic_load(&g_break_id) == FM_ST_ENTROPY_HEALTH) fm_entropy_set_stuck_source_for_testing(1, 0x3c);
+  if (break_id() == FM_ST_ENTROPY_HEALTH) fm_entropy_set_stuck_source_for_testing(1, 0x3c);
 }
 #endif
 
@@ -130,8 +133,9 @@ void fm_selftest_expected_copy(void *dst, const void *src, size_t len) {
 
 /* ---- The integrity test ----------------------------------------------------------------- */
 
-/* run_integrity recomputes the MAC of the module's read-only segments, which must hold the
- * known-answer vectors (and with them the table), and compares it with the injected value. */
+/* run_integrity recomputes the MAC of the module's loaded file image (its read-only segments must
+ * hold the known-answer vectors, and with them the table) and compares it with the injected
+ * value. */
 static int run_integrity(void) {
   uint8_t got[FM_INTEGRITY_MAC_LEN], want[FM_INTEGRITY_MAC_LEN];
   int st = fm_integrity_compute(selftest_constants_probe(), got);
@@ -144,34 +148,53 @@ static int run_integrity(void) {
   return st;
 }
 
+/* ---- The first check ------------------------------------------------------------------------
+ * At load, before the module calls libc through its GOT or touches a thread-local variable (both
+ * rest on the writable segment's relocations, which an edit of .dynamic can stop), the power-on
+ * entry runs the HMAC-SHA-256 known answer on the internal HMAC code and the integrity check.
+ * Only module code and raw system calls run here. The outcome waits in g_first until the report
+ * is first read (a failure) or until the power-on run records the integrity entry (a pass: the
+ * MAC is not computed twice at load). */
+static struct {
+  uint64_t start_ns;   /* CLOCK_MONOTONIC when the first check began (the power-on run's start) */
+  int failed;          /* 1 + the id of the test that failed, 0 for none */
+  int integrity_ready; /* the integrity check ran here and passed; the power-on run records it */
+  uint64_t integrity_ns;
+} g_first;
+
+int fm_selftest_first_check(const char **failed) {
+  *failed = NULL;
+  g_first.start_ns = (uint64_t)fm_sys_monotonic_ns();
+#if defined(FIPSMOD_TEST_HOOKS)
+  /* Test builds only: FIPSMOD_SKIP_SELFTEST=1 skips this check with the rest (what the load-time
+   * benchmark compares). Reading it goes through libc, which the shipped library never calls
+   * before the check. */
+  const char *skip = secure_getenv("FIPSMOD_SKIP_SELFTEST");
+  if (skip && strcmp(skip, "1") == 0) return FM_OK;
+#endif
+  if (selftest_hmac_sha256_core_kat() != FM_OK) {
+    g_first.failed = 1 + FM_ST_HMAC_SHA256_KAT;
+  } else if (fm_integrity_applicable()) {
+    const long t0 = fm_sys_monotonic_ns();
+    const int st = run_integrity();
+    g_first.integrity_ns = (uint64_t)(fm_sys_monotonic_ns() - t0);
+    if (st == FM_OK) {
+      g_first.integrity_ready = 1;
+    } else {
+      g_first.failed = 1 + FM_ST_INTEGRITY;
+    }
+  }
+  if (g_first.failed == 0) return FM_OK;
+  *failed = fm_selftest_defs[g_first.failed - 1].name;
+  return FM_ERR_SELFTEST;
+}
+
 /* ---- The report ------------------------------------------------------------------------- */
 
 static uint64_t now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* report_init_locked fills the entries from the table the first time the report is touched. */
-static void report_init_locked(void) {
-  if (g_report_ready) return;
-  for (int id = 0; id < FM_ST_COUNT; id++) {
-    const selftest_def *d = &fm_selftest_defs[id];
-    g_report[id] = (fm_selftest_entry){.name = d->name,
-                                       .algorithm = d->algorithm,
-                                       .kind = (fm_selftest_kind)d->kind,
-                                       .when = (fm_selftest_when)d->when,
-                                       .result = FM_SELFTEST_NOT_RUN};
-    g_times[id] = (fm_selftest_times){.name = d->name};
-  }
-  if (!fm_integrity_applicable()) g_report[FM_ST_INTEGRITY].result = FM_SELFTEST_NOT_APPLICABLE;
-  g_report_ready = true;
-}
-
-/* listed_locked: whether the report shows entry |id| (a test recorded only on failure shows
- * from its first record on). */
-static bool listed_locked(int id) {
-  return !fm_selftest_defs[id].listed_once_recorded || g_report[id].runs > 0;
 }
 
 /* record_locked notes one outcome of test |id|: a run started by |trigger| at |t0|
@@ -194,6 +217,34 @@ static void record_locked(fm_selftest_id id, int status, uint64_t ns, fm_selftes
   if (status != FM_OK) e->failures++;
 }
 
+/* report_init_locked fills the entries from the table the first time the report is touched. */
+static void report_init_locked(void) {
+  if (g_report_ready) return;
+  for (int id = 0; id < FM_ST_COUNT; id++) {
+    const selftest_def *d = &fm_selftest_defs[id];
+    g_report[id] = (fm_selftest_entry){.name = d->name,
+                                       .algorithm = d->algorithm,
+                                       .kind = (fm_selftest_kind)d->kind,
+                                       .when = (fm_selftest_when)d->when,
+                                       .result = FM_SELFTEST_NOT_RUN};
+    g_times[id] = (fm_selftest_times){.name = d->name};
+  }
+  if (!fm_integrity_applicable()) g_report[FM_ST_INTEGRITY].result = FM_SELFTEST_NOT_APPLICABLE;
+  g_report_ready = true;
+  if (g_first.failed != 0) {
+    const fm_selftest_id id = (fm_selftest_id)(g_first.failed - 1);
+    record_locked(id, FM_ERR_SELFTEST, id == FM_ST_INTEGRITY ? g_first.integrity_ns : 0,
+                  FM_SELFTEST_RAN_AT_POWER_ON, g_first.start_ns);
+  }
+}
+
+/* listed_locked: whether the report shows entry |id| (a test recorded only on failure shows
+ * from its first record on). */
+static bool listed_locked(int id) {
+  return !fm_selftest_defs[id].listed_once_recorded || g_report[id].runs > 0;
+}
+
+
 /* overlay_health adds the continuous entropy health tests' passes, which the entropy source
  * counts without taking the report's lock (it may run in a signal handler), to entry |id|. */
 static void overlay_health(int id, fm_selftest_entry *e) {
@@ -203,16 +254,21 @@ static void overlay_health(int id, fm_selftest_entry *e) {
   if (e->result == FM_SELFTEST_NOT_RUN && passes > 0) e->result = FM_SELFTEST_PASSED;
 }
 
-/* notify calls the registered callback, if any, with no lock held. */
+/* notify calls the registered callback, if any, with no lock held. The callback is the
+ * application's code, not a self-test: it runs as an ordinary caller, so while the module is in
+ * SELF_TEST every service it calls is refused (no data output during self-tests). */
 static void notify(fm_selftest_event ev, const fm_selftest_entry *e) {
   pthread_mutex_lock(&g_report_lock);
   fm_selftest_callback cb = g_callback;
   void *arg = g_callback_arg;
   pthread_mutex_unlock(&g_report_lock);
   if (!cb) return;
+  const bool selftest_thread = fm_selftest_thread_active();
+  if (selftest_thread) fm_selftest_thread_leave();
   tl_in_callback = true;
   cb(ev, e, arg);
   tl_in_callback = false;
+  if (selftest_thread) fm_selftest_thread_enter();
 }
 
 /* switched_off: the module has left SELF_TEST and OPERATIONAL for good (fm_module_cleanup, or
@@ -235,10 +291,19 @@ static int run_test(fm_selftest_id id, bool events, fm_selftest_trigger trigger)
   if (events) notify(FM_SELFTEST_EVENT_BEGIN, &snap);
 
 #if defined(FIPSMOD_TEST_HOOKS)
-  g_breaking = (int)id == atomic_load(&g_break_id);
+  g_breaking = (int)id == break_id();
 #endif
   uint64_t t0 = now_ns();
-  int st = id == FM_ST_INTEGRITY ? run_integrity() : selftest_run_kat(id);
+  int st;
+  if (id == FM_ST_INTEGRITY && g_first.integrity_ready) {
+    /* At load: the first check computed and compared the MAC already (a breaking test still
+     * breaks it). */
+    g_first.integrity_ready = 0;
+    st = selftest_breaking() ? FM_ERR_SELFTEST : FM_OK;
+    t0 = now_ns() - g_first.integrity_ns;
+  } else {
+    st = id == FM_ST_INTEGRITY ? run_integrity() : selftest_run_kat(id);
+  }
   uint64_t t1 = now_ns();
 #if defined(FIPSMOD_TEST_HOOKS)
   g_breaking = false;
@@ -371,7 +436,8 @@ static void print_report(void) {
 /* ---- Entry points --------------------------------------------------------------------------- */
 
 int fm_selftest_power_on(void) {
-  uint64_t t0 = now_ns();
+  /* The power-on run began with the first check (the same clock). */
+  uint64_t t0 = g_first.start_ns != 0 ? g_first.start_ns : now_ns();
   g_load_ns = t0;
   /* What an approved service indicates: the static archive is not the validated form. */
   fm_indicator_set_form(fm_integrity_applicable());
@@ -380,7 +446,7 @@ int fm_selftest_power_on(void) {
   pthread_mutex_unlock(&g_report_lock);
 
 #if defined(FIPSMOD_TEST_HOOKS)
-  atomic_store(&g_break_id, id_by_name(secure_getenv("FIPSMOD_BREAK_TEST")));
+  atomic_store(&g_break_slot, id_by_name(secure_getenv("FIPSMOD_BREAK_TEST")) + 1);
   /* Test builds only: skip every self-test, so that a benchmark can measure what they cost. */
   const char *skip = secure_getenv("FIPSMOD_SKIP_SELFTEST");
   const bool skipped = skip && strcmp(skip, "1") == 0;
@@ -432,7 +498,13 @@ static int selftest_run(void) {
    * for its context only when the module would otherwise let it run. The state that decides a
    * run is checked again under g_run_lock (fm_module_begin_selftest), since a concurrent run may
    * hold the module in SELF_TEST until then. */
-  if (tl_in_callback || tl_running) return fm_service_gate() == FM_OK ? FM_ERR_STATE : FM_ERR_NOT_OPERATIONAL;
+  if (tl_in_callback || tl_running) {
+    /* A nested run: refused as such while a run (or the module) is live. */
+    const fm_state s = fm_module_state();
+    fm_indicator_not_approved();
+    return s == FM_STATE_OPERATIONAL || s == FM_STATE_SELF_TEST ? FM_ERR_STATE
+                                                                 : FM_ERR_NOT_OPERATIONAL;
+  }
   pthread_mutex_lock(&g_run_lock);
   if (fm_module_begin_selftest() != FM_OK) {
     pthread_mutex_unlock(&g_run_lock);
@@ -511,7 +583,7 @@ void fm_selftest_record_conditional(fm_selftest_id id, int status) {
   }
 #if defined(FIPSMOD_TEST_HOOKS)
   /* Breaking a conditional test turns its next outcome into a failure. */
-  if (status == FM_OK && (int)id == atomic_load(&g_break_id)) status = FM_ERR_SELFTEST;
+  if (status == FM_OK && (int)id == break_id()) status = FM_ERR_SELFTEST;
 #endif
   const uint64_t t0 = now_ns();
   pthread_mutex_lock(&g_report_lock);

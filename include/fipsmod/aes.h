@@ -42,20 +42,21 @@ extern "C" {
 #define FM_AES_BLOCK_LEN 16
 
 /* Opaque, caller-allocated key schedule (encryption and decryption). Copying one is allowed
- * (it stays usable); wipe every copy. */
+ * (it stays usable); wipe every copy. Alignment: the type asks for 64 bytes; the module needs at
+ * least 16 (what malloc gives) and refuses a schedule at a lower alignment with
+ * FM_ERR_BAD_ARGUMENT (in fm_aes_key_init and in every call that uses it), never a fault. */
 typedef struct fm_aes_key {
   FM_ALIGNAS(64) uint64_t opaque[160];
 } fm_aes_key;
 
 /* Counter widths for CTR mode: FM_AES_CTR32 increments only the last 32 bits of the counter
  * block (big-endian, as GCM's inc32; the first 96 bits never change) and never wraps them: a call
- * whose blocks would take those bits past 0xffffffff, and so repeat a counter block and its key
- * stream, fails with FM_ERR_LENGTH before writing anything. A call whose last block uses
- * 0xffffffff succeeds and leaves the last 32 bits of the counter at 0: the message's counter space
- * is spent. fm_aes_ctr_stream still knows it while key stream of that block is buffered (it then
- * refuses any new block); otherwise no call can tell that counter from the start of a new message,
- * so the caller must not continue the message. FM_AES_CTR128 increments the whole 128-bit block
- * (big-endian, wrapping mod 2^128). */
+ * whose blocks would take those bits past 0xfffffffe, so that the counter it hands back would wrap
+ * to 0 and the next call would repeat a counter block and its key stream, fails with
+ * FM_ERR_LENGTH before writing anything. The last block of a message may use 0xfffffffe; the
+ * counter is then left at 0xffffffff, from which every call that needs a new block fails: the
+ * message's counter space is spent. Counter block 0xffffffff is never used. FM_AES_CTR128
+ * increments the whole 128-bit block (big-endian, wrapping mod 2^128). */
 typedef enum {
   FM_AES_CTR32 = 32,
   FM_AES_CTR128 = 128,
@@ -63,9 +64,9 @@ typedef enum {
 
 /* fm_aes_key_init expands |key| (16 or 32 bytes) into |ks| (FIPS 197 5.2), for both directions.
  * Secret: key, ks. Thread-safe for distinct |ks|.
- * FM_ERR_BAD_ARGUMENT: ks or key is NULL. FM_ERR_KEY_SIZE: key_len other than 16 or 32 (AES-192
- * is not offered). FM_ERR_OVERLAP: key lies inside ks. On any error |ks| is zeroed (so an older
- * schedule in it is gone). */
+ * FM_ERR_BAD_ARGUMENT: ks or key is NULL, or ks under 16-byte alignment. FM_ERR_KEY_SIZE: key_len
+ * other than 16 or 32 (AES-192 is not offered). FM_ERR_OVERLAP: key lies inside ks. On any error
+ * |ks| is zeroed (so an older schedule in it is gone). */
 FM_MUST_CHECK
 FM_API int fm_aes_key_init(fm_aes_key *ks, const uint8_t *key, size_t key_len);
 
@@ -76,7 +77,8 @@ FM_API int fm_aes_key_wipe(fm_aes_key *ks);
 
 /* fm_aes_ecb_encrypt / fm_aes_ecb_decrypt apply the cipher / inverse cipher to each 16-byte
  * block of |in| (SP 800-38A 6.1). |len| must be a multiple of 16. Secret: ks, in, out.
- * FM_ERR_BAD_ARGUMENT: ks NULL, or in/out NULL with len != 0. FM_ERR_STATE: ks not initialized
+ * FM_ERR_BAD_ARGUMENT: ks NULL or under 16-byte alignment, or in/out NULL with len != 0.
+ * FM_ERR_STATE: ks not initialized
  * or wiped. FM_ERR_LENGTH: len not a multiple of 16, or a range from in or out past the end of the
  * address space. FM_ERR_OVERLAP: in and out partly overlap. */
 FM_MUST_CHECK
@@ -105,11 +107,12 @@ FM_API int fm_aes_cbc_decrypt(const fm_aes_key *ks, uint8_t iv[FM_AES_BLOCK_LEN]
  * same output as one call. Start a message with *ks_used = 16 (nothing buffered). Used key-stream
  * bytes are zeroed as they are consumed. Encryption and decryption are the same operation.
  * Secret: ks, in, out, keystream; the counter is treated as secret (no branch on its value).
- * FM_ERR_BAD_ARGUMENT: keystream or ks_used NULL, *ks_used > 16, ks or counter NULL, a width
+ * FM_ERR_BAD_ARGUMENT: keystream or ks_used NULL, *ks_used > 16, ks or counter NULL (or ks
+ * under 16-byte alignment), a width
  * other than FM_AES_CTR32/FM_AES_CTR128, or in/out NULL with len != 0. FM_ERR_STATE: ks not
  * usable. FM_ERR_LENGTH: with FM_AES_CTR32, more new key-stream blocks (after the 16 - *ks_used
- * buffered bytes) than the counter has left before 0xffffffff is passed, or a range past the end of
- * the address space. FM_ERR_OVERLAP: in/out partly overlap, or counter or keystream overlaps in,
+ * buffered bytes) than the counter has left (the last may use 0xfffffffe), or a range past the end
+ * of the address space. FM_ERR_OVERLAP: in/out partly overlap, or counter or keystream overlaps in,
  * out or each other. On any error |out| is zeroed (unless |len| is the invalid argument, see
  * Errors above), |keystream| is zeroed and *ks_used is set to 16; |counter| is unchanged. */
 FM_MUST_CHECK
@@ -120,9 +123,10 @@ FM_API int fm_aes_ctr_stream(const fm_aes_key *ks, fm_aes_ctr_width width,
 /* fm_aes_ctr encrypts or decrypts |len| bytes (any length) in CTR mode starting at counter
  * block |counter|, which is advanced by the number of blocks used (a trailing partial block
  * counts as one; its unused key stream is discarded). Secret: ks, in, out.
- * FM_ERR_BAD_ARGUMENT: ks or counter NULL, bad width, in/out NULL with len != 0. FM_ERR_STATE:
+ * FM_ERR_BAD_ARGUMENT: ks or counter NULL, ks under 16-byte alignment, bad width, in/out NULL
+ * with len != 0. FM_ERR_STATE:
  * ks not usable. FM_ERR_LENGTH: with FM_AES_CTR32, more blocks (ceil(len / 16)) than the counter
- * has left: the last block may use 0xffffffff, no later one; or a range past the end of the
+ * has left: the last block may use 0xfffffffe, no later one; or a range past the end of the
  * address space. FM_ERR_OVERLAP: in/out partly overlap, or counter overlaps in or out. */
 FM_MUST_CHECK
 FM_API int fm_aes_ctr(const fm_aes_key *ks, fm_aes_ctr_width width,

@@ -4,8 +4,10 @@
  * module's DRBG) or fm_gcm_key_init_counter_iv (IVs from a per-key counter), zeroized by
  * fm_gcm_key_wipe. It holds the AES schedule, the GHASH subkey and its powers (all secret), and
  * the state of the key's IV generation and invocation count. A key that was never initialized,
- * failed initialization or was wiped is refused with FM_ERR_STATE. Do not copy a key: the copy
- * would generate the same IVs (counter mode) and split the invocation count.
+ * failed initialization or was wiped is refused with FM_ERR_STATE. Copying a key or a streaming
+ * context is not supported (the copy would generate the same IVs, split the invocation count, or
+ * encrypt two messages under one IV): each is bound to the address it was initialized at, and a
+ * copy (memcpy, a struct assignment, a key moved in memory) is refused with FM_ERR_STATE.
  *
  * IVs (SP 800-38D 8.2). The approved way to encrypt is fm_gcm_seal / fm_gcm_encrypt_init, which
  * build a 96-bit IV inside the module and return it to the caller (who sends it with the
@@ -13,12 +15,27 @@
  *   - fm_gcm_key_init: the RBG-based construction (8.2.2): all 96 bits from fm_rand_bytes.
  *   - fm_gcm_key_init_counter_iv: the deterministic construction (8.2.1): a 32-bit fixed field
  *     that the caller chooses (it must differ between every device or context that uses the
- *     same key) followed by a 64-bit invocation field, a counter kept in the key, starting at 0.
+ *     same key) followed by a 64-bit invocation field, a counter kept in the key. Each key
+ *     instance starts its invocation field at a value drawn from the module's DRBG when the key
+ *     is built, so that building the key again (same key, same fixed field, in this process or
+ *     another) does not restart at the IVs already used: two instances share an IV only if their
+ *     ranges of invocation fields overlap, with probability at most (n1 + n2) / 2^64 for n1 and n2
+ *     encryptions. Within one instance the IVs are distinct by construction.
+ *   - Fork: a counter key belongs to the process that built it. In a child of fork() (detected
+ *     by the RNG's fork generation, or the process id where the RNG has no fork detection) every
+ *     encryption that would generate an IV with the inherited key fails with FM_ERR_STATE, so the
+ *     child never produces the IVs the parent goes on producing; the child builds its own key
+ *     (with a fixed field of its own). A child made by a raw clone() system call (not through
+ *     fork()) is detected where the RNG uses MADV_WIPEONFORK or the process id, not where it
+ *     relies on pthread_atfork alone. RBG keys go on working in a child: its DRBG is reseeded
+ *     there, so its IVs are fresh (but the child and the parent each count invocations from the
+ *     count at fork()). A streaming encryption started in one process cannot be continued in
+ *     another (FM_ERR_STATE).
  * A caller-given IV (fm_gcm_seal_with_iv, fm_gcm_encrypt_init_with_iv) is NOT an approved way
  * to encrypt: the module cannot know that the IV is unique. It is offered for protocols that
- * fix the IV and for validation testing; the service indicator reports such an encryption as
- * not approved. Decryption always takes the caller's IV (any length from 1
- * byte; 12 bytes is the recommended length).
+ * fix the IV and for validation testing; the service indicator reports it as non-approved.
+ * Decryption always takes the caller's IV (any length from 1 byte; 12 bytes is the recommended
+ * length).
  *
  * Limits (SP 800-38D 8.3 and 5.2.1.1), enforced per key and per message:
  *   - invocations of authenticated encryption with one key: at most 2^32 for an RBG key
@@ -69,27 +86,31 @@ extern "C" {
 #define FM_GCM_MAX_TEXT_LEN ((((uint64_t)1) << 36) - 32)
 
 /* Opaque, caller-allocated GCM key. Do not copy (see above). It asks for 64-byte alignment:
- * declare it, or allocate it with aligned_alloc(64, ...) (malloc promises only 16). */
+ * declare it, or allocate it with aligned_alloc(64, ...). The module needs at least 16 (what
+ * malloc promises) and refuses a key at a lower alignment with FM_ERR_BAD_ARGUMENT at
+ * initialization (never a fault); a key moved elsewhere afterwards is a copy (FM_ERR_STATE). */
 typedef struct fm_gcm_key {
   FM_ALIGNAS(64) uint64_t opaque[200];
 } fm_gcm_key;
 
 /* Opaque, caller-allocated streaming context. It points at its key: the key must stay
- * initialized and in place until the context is finished or wiped. */
+ * initialized and in place until the context is finished or wiped. Do not copy (see above); any
+ * alignment of the type's own (16) or lower works. */
 typedef struct fm_gcm_ctx {
   FM_ALIGNAS(16) uint64_t opaque[24];
 } fm_gcm_ctx;
 
 /* fm_gcm_key_init builds a GCM key from |key| (16 or 32 bytes, secret) whose encryptions take
  * RBG-based IVs (SP 800-38D 8.2.2). Thread-safe for distinct keys.
- * FM_ERR_BAD_ARGUMENT: k or key NULL. FM_ERR_KEY_SIZE: key_len not 16 or 32. FM_ERR_OVERLAP: key
- * lies inside k. On any error |k| is zeroed. */
+ * FM_ERR_BAD_ARGUMENT: k or key NULL, or k under 16-byte alignment. FM_ERR_KEY_SIZE: key_len not
+ * 16 or 32. FM_ERR_OVERLAP: key lies inside k. On any error |k| is zeroed. */
 FM_MUST_CHECK
 FM_API int fm_gcm_key_init(fm_gcm_key *k, const uint8_t *key, size_t key_len);
 
 /* fm_gcm_key_init_counter_iv builds a GCM key whose encryptions take deterministic IVs
  * (SP 800-38D 8.2.1): fixed[0..4) || invocation counter (64 bits, big-endian, from 0). |fixed|
- * is public. Errors as fm_gcm_key_init, and FM_ERR_BAD_ARGUMENT for a NULL fixed. */
+ * is public. Errors as fm_gcm_key_init, FM_ERR_BAD_ARGUMENT for a NULL fixed, and FM_ERR_ENTROPY
+ * when the DRBG cannot give the instance's first invocation field (see above). */
 FM_MUST_CHECK
 FM_API int fm_gcm_key_init_counter_iv(fm_gcm_key *k, const uint8_t *key, size_t key_len,
                                       const uint8_t fixed[FM_GCM_FIXED_LEN]);
@@ -103,10 +124,10 @@ FM_API int fm_gcm_key_wipe(fm_gcm_key *k);
  * generates as the key says, and writes the IV to |iv| (12 bytes). The approved encryption.
  * Secret: k, pt, ct. Thread-safe.
  * FM_ERR_BAD_ARGUMENT: k, iv or tag NULL, or aad/pt/ct NULL with a non-zero length. FM_ERR_STATE:
- * k not initialized, or its invocation limit reached. FM_ERR_LENGTH: tag_len not allowed, len
- * over FM_GCM_MAX_TEXT_LEN or aad_len over the limit. FM_ERR_OVERLAP. FM_ERR_ENTROPY (RBG key:
- * the DRBG failed). On error ct (len bytes), tag (tag_len bytes, when tag_len is allowed) and iv
- * are zeroed. */
+ * k not initialized, a copy, its invocation limit reached, or a counter key in a child of
+ * fork(). FM_ERR_LENGTH: tag_len not allowed, len over FM_GCM_MAX_TEXT_LEN or aad_len over the
+ * limit. FM_ERR_OVERLAP. FM_ERR_ENTROPY (RBG key: the DRBG failed). On error ct (len bytes), tag
+ * (tag_len bytes, when tag_len is allowed) and iv are zeroed. */
 FM_MUST_CHECK
 FM_API int fm_gcm_seal(fm_gcm_key *k, uint8_t iv[FM_GCM_IV_LEN], const uint8_t *aad,
                        size_t aad_len, const uint8_t *pt, size_t len, uint8_t *ct, uint8_t *tag,

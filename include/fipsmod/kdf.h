@@ -9,19 +9,22 @@
  * FM_HASH_SHA256, FM_HASH_SHA384 or FM_HASH_SHA512 (else FM_ERR_UNSUPPORTED); hLen below is its
  * digest length (32, 48, 64).
  *
- * Approved parameters (for the security policy; calls outside them work, and the service
- * indicator reports them as not approved):
+ * Approved parameters (the security policy's; calls outside them work, and the service
+ * indicator reports them as not approved; the rules live in module/approval.c and are listed in
+ * policy/approval.tsv):
  *   - HKDF (SP 800-56C Rev. 2, two-step with HMAC): the IKM is a shared secret Z from an approved
- *     key establishment scheme; salt any length (an all-zero salt of hLen bytes when empty, as
- *     RFC 5869 says); the derived key at least 112 bits (14 bytes) for its use to be approved.
+ *     key establishment scheme, of at least 112 bits (14 bytes: an IKM that short cannot support
+ *     the weakest approved security strength, SP 800-131Ar2, SP 800-133 Rev. 2 6.3), for
+ *     fm_hkdf_extract and fm_hkdf alike; salt any length (an all-zero salt of hLen bytes when
+ *     empty, as RFC 5869 says); the derived key at least 112 bits (14 bytes).
  *   - KBKDF (SP 800-108r1 counter mode, HMAC PRF): key derivation key at least 112 bits
  *     (14 bytes); counter 8, 16, 24 or 32 bits; output at most (2^r - 1) * hLen bytes for an
  *     r-bit counter; derived keys of at least 112 bits.
  *   - PBKDF2 (SP 800-132): only for deriving keys for storage applications; salt at least
  *     128 bits (16 bytes) of which at least 128 bits are random; iteration count at least 1000
  *     (and as large as the application tolerates); derived key (mk) at least 112 bits (14 bytes);
- *     password of at least 8 characters is the module's policy guidance (SP 800-132 sets no
- *     minimum; the password's entropy bounds the derived key's strength). */
+ *     a password of at least 8 bytes (the module's policy: SP 800-132 sets no minimum, but the
+ *     password's entropy bounds the derived key's strength). */
 #ifndef FIPSMOD_KDF_H
 #define FIPSMOD_KDF_H
 

@@ -43,10 +43,14 @@ typedef enum {
   FM_KEY_PEM = 2,
 } fm_key_encoding;
 
-/* fm_rsa_key_decode reads one RSA key, private or public, from |in| (|in_len| bytes): PEM when the
- * input holds a "-----BEGIN " line (text before it is ignored, as RFC 7468 allows), else DER; the
- * structure is recognised from the PEM label or, for DER, from its shape. *key receives a new key
- * (free it with fm_rsa_key_free).
+/* fm_rsa_key_decode reads one RSA key, private or public, from |in| (|in_len| bytes): DER when
+ * the first byte is 0x30 (a SEQUENCE), else PEM, whose "-----BEGIN " line may follow explanatory
+ * text (ignored, as RFC 7468 allows; such text must not start with '0', 0x30) and whose END line
+ * may be followed only by white space. The choice looks at the first byte alone, so a DER private
+ * key is never searched for text (its bytes are secret). The structure is recognised from the PEM
+ * label or, for DER, from its shape. A legacy OpenSSL-encrypted PEM key ("Proc-Type: 4,ENCRYPTED"
+ * headers) is FM_ERR_UNSUPPORTED, like PKCS#8 encryption. *key receives a new key (free it with
+ * fm_rsa_key_free).
  *   FM_ERR_BAD_ARGUMENT  in NULL with in_len > 0, or key NULL.
  *   FM_ERR_PARSE         not a well-formed key in any of the four structures.
  *   FM_ERR_UNSUPPORTED   a well-formed key the module does not take (see above).

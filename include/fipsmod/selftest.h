@@ -152,17 +152,23 @@ FM_MUST_CHECK
 FM_API int fm_selftest_get_summary(fm_selftest_summary *out);
 
 /* fm_selftest_run reruns every self-test on demand: the power-on tests and those that run before
- * first use. While it runs the module is in SELF_TEST: services called from other threads return
- * FM_ERR_NOT_OPERATIONAL (callbacks, which run on the testing thread, may use services). The
- * report is updated and registered callbacks receive BEGIN then PASS or FAIL for each test.
+ * first use. While it runs the module is in SELF_TEST and outputs no data (ISO/IEC 19790 7.10.1):
+ * services called from other threads, and from a self-test callback, return
+ * FM_ERR_NOT_OPERATIONAL with their outputs wiped. A service already in flight on another thread
+ * when the run begins stops within one 64 KiB slice of its work, wipes all its outputs and
+ * returns FM_ERR_NOT_OPERATIONAL, also when the run has ended by the time it notices: AES and GCM
+ * (every call, checked per slice and before it returns), fm_rand_bytes and
+ * fm_rand_bytes_with_input, and PBKDF2 (every 1024 iterations). The other services (hashes, HMAC,
+ * the other KDFs, word draws, UUIDs, signatures) check the state once, at their start. The report
+ * is updated and registered callbacks receive BEGIN then PASS or FAIL for each test.
  * FM_OK: all passed, the module is OPERATIONAL again. FM_ERR_SELFTEST: a test failed and the
  * module is now in ERROR. FM_ERR_NOT_OPERATIONAL: the module was not OPERATIONAL (ERROR,
  * UNINITIALIZED), or was switched off during the run: fm_module_cleanup() from another thread or
  * a callback, or ERROR entered by a failure elsewhere. A test that fails because of that is not
  * recorded as failed (its entry keeps its previous outcome, and its BEGIN gets no PASS or FAIL),
  * the run stops, and the module stays UNINITIALIZED (or ERROR). FM_ERR_STATE: called from a
- * self-test callback while the module is operational for it. Thread-safe: concurrent calls run
- * one after the other. */
+ * self-test callback (a nested run) while the module is OPERATIONAL or SELF_TEST. Thread-safe:
+ * concurrent calls run one after the other. */
 FM_MUST_CHECK
 FM_API int fm_selftest_run(void);
 
@@ -180,7 +186,9 @@ typedef void (*fm_selftest_callback)(fm_selftest_event event, const fm_selftest_
 /* fm_set_selftest_callback registers |cb| (NULL removes it) with |arg|; one callback at a time.
  * Callbacks see on-demand runs (fm_selftest_run) and tests that run before first use; the
  * load-time run happens before any callback can be registered and is kept in the report.
- * Callbacks run on the testing thread with no module lock held. Returns FM_OK. Thread-safe. */
+ * Callbacks run on the testing thread with no module lock held, as ordinary callers: during an
+ * on-demand run (SELF_TEST) every service they call is refused with FM_ERR_NOT_OPERATIONAL;
+ * fm_module_cleanup works. Returns FM_OK. Thread-safe. */
 FM_MUST_CHECK
 FM_API int fm_set_selftest_callback(fm_selftest_callback cb, void *arg);
 

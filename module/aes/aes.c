@@ -163,6 +163,12 @@ static const aes_key_state *key_state(const fm_aes_key *key) {
 
 /* key_usable: the schedule was built by fm_aes_key_init, is not wiped, and its public fields are
  * ones this build knows (guards against a stray or corrupted schedule). */
+/* AES_KEY_ALIGN: the alignment the AES-NI code needs of a schedule (it reads the round keys as
+ * 16-byte vectors): a schedule at a lower alignment is refused with FM_ERR_BAD_ARGUMENT (aes.h). */
+#define AES_KEY_ALIGN 16
+
+static bool key_aligned(const fm_aes_key *key) { return (uintptr_t)key % AES_KEY_ALIGN == 0; }
+
 static int key_usable(const fm_aes_key *key) {
   const aes_key_state *s = key_state(key);
   return s->magic == AES_KEY_MAGIC && (s->ks.rounds == 10 || s->ks.rounds == 14) &&
@@ -190,18 +196,18 @@ static bool blocks_len_ok(const uint8_t *in, const uint8_t *out, size_t len) {
          fits_address_space(out, len);
 }
 
-/* ctr32_room_ok: with FM_AES_CTR32, |nblocks| more counter blocks starting at |counter| stay
- * below 2^32 in its last 32 bits (SP 800-38A B.1: the counter blocks of a message are distinct),
- * that is, the last one uses at most 0xffffffff. When key stream is |buffered| (fm_aes_ctr_stream),
- * it is that of the block before |counter|: a counter whose last 32 bits are 0 then follows block
- * 0xffffffff, and no new block is left. The counter is treated as secret: the comparison is
- * constant time, and only its outcome, which the status shows anyway, is made public. */
-static bool ctr32_room_ok(const uint8_t counter[FM_AES_BLOCK_LEN], bool buffered,
-                          uint64_t nblocks) {
+/* ctr32_room_ok: with FM_AES_CTR32, |nblocks| more counter blocks starting at |counter| leave its
+ * last 32 bits unwrapped (SP 800-38A B.1: the counter blocks of a message are distinct): the last
+ * block uses at most 0xfffffffe, so the counter a call hands back is at most 0xffffffff and never
+ * wraps to 0, where the next call would look like the start of a message and repeat its key
+ * stream. A counter at 0xffffffff has no block left. When key stream is buffered
+ * (fm_aes_ctr_stream), it is that of the block before |counter|, so it changes nothing here. The
+ * counter is treated as secret: the comparison is constant time, and only its outcome, which the
+ * status shows anyway, is made public. */
+static bool ctr32_room_ok(const uint8_t counter[FM_AES_BLOCK_LEN], uint64_t nblocks) {
   const uint64_t low = (uint64_t)counter[12] << 24 | (uint64_t)counter[13] << 16 |
                        (uint64_t)counter[14] << 8 | counter[15];
-  uint64_t room = (UINT64_C(1) << 32) - low; /* 1 .. 2^32 blocks */
-  if (buffered) room &= ~ct_is_zero_u64(low);
+  const uint64_t room = UINT64_C(0xffffffff) - low; /* 0 .. 2^32 - 1 blocks */
   return fm_declassify_u64(ct_lt_u64(room, nblocks)) == 0;
 }
 
@@ -213,7 +219,7 @@ static bool ctr_len_ok(fm_aes_ctr_width width, const uint8_t *counter, size_t bu
   if (!fits_address_space(in, len) || !fits_address_space(out, len)) return false;
   if (width != FM_AES_CTR32 || counter == NULL || len <= buffered) return true;
   const size_t rest = len - buffered;
-  return ctr32_room_ok(counter, buffered != 0, (uint64_t)(rest / 16) + (rest % 16 != 0));
+  return ctr32_room_ok(counter, (uint64_t)(rest / 16) + (rest % 16 != 0));
 }
 
 int fm_aes_key_init(fm_aes_key *ks, const uint8_t *key, size_t key_len) {
@@ -222,7 +228,7 @@ int fm_aes_key_init(fm_aes_key *ks, const uint8_t *key, size_t key_len) {
    * ECB, CBC or CTR call can run without a key from here, so the mode calls pay nothing. */
   int st = fm_service_gate_tested(FM_ST_AES128_ECB_ENC_KAT);
   if (st == FM_OK) {
-    if (ks == NULL || key == NULL) {
+    if (ks == NULL || key == NULL || !key_aligned(ks)) {
       st = FM_ERR_BAD_ARGUMENT;
     } else if (key_len != 16 && key_len != 32) {
       st = FM_ERR_KEY_SIZE;
@@ -250,7 +256,7 @@ int fm_aes_key_wipe(fm_aes_key *ks) {
 
 /* check_blocks: the argument checks shared by ECB and CBC, in the order aes.h documents. */
 static int check_blocks(const fm_aes_key *ks, const uint8_t *in, const uint8_t *out, size_t len) {
-  if (ks == NULL) return FM_ERR_BAD_ARGUMENT;
+  if (ks == NULL || !key_aligned(ks)) return FM_ERR_BAD_ARGUMENT;
   if (!key_usable(ks)) return FM_ERR_STATE;
   if (!blocks_len_ok(in, out, len)) return FM_ERR_LENGTH;
   if (len == 0) return FM_OK;
@@ -264,13 +270,39 @@ static int refuse_blocks(int st, const uint8_t *in, uint8_t *out, size_t len) {
   return fm_refuse(st, out, blocks_len_ok(in, out, len) ? len : 0);
 }
 
+/* ---- Slices --------------------------------------------------------------------------------
+ * Every call runs its blocks in slices of FM_SERVICE_SLICE bytes and checks, after each and so
+ * before it returns, that it may go on (module/internal.h, "Services that overlap a self-test
+ * run"): when a self-test run began during the call, it wipes |out|, puts the IV or counter back
+ * and returns FM_ERR_NOT_OPERATIONAL. */
+
+enum slice_op { SLICE_ECB_ENC, SLICE_ECB_DEC, SLICE_CBC_ENC, SLICE_CBC_DEC };
+
+static bool run_sliced(enum slice_op op, const aes_ks *s, uint8_t *iv, const uint8_t *in,
+                       uint8_t *out, size_t len, uint64_t epoch) {
+  for (size_t done = 0; done < len;) {
+    const size_t n = len - done < FM_SERVICE_SLICE ? len - done : FM_SERVICE_SLICE;
+    switch (op) {
+      case SLICE_ECB_ENC: aes_ecb_encrypt_blocks(s, in + done, out + done, n / 16); break;
+      case SLICE_ECB_DEC: aes_ecb_decrypt_blocks(s, in + done, out + done, n / 16); break;
+      case SLICE_CBC_ENC: aes_cbc_encrypt_blocks(s, iv, in + done, out + done, n / 16); break;
+      case SLICE_CBC_DEC: aes_cbc_decrypt_blocks(s, iv, in + done, out + done, n / 16); break;
+    }
+    done += n;
+    if (!fm_service_may_continue(epoch)) return false;
+  }
+  return true;
+}
+
 int fm_aes_ecb_encrypt(const fm_aes_key *ks, const uint8_t *in, uint8_t *out, size_t len) {
   int st = fm_service_gate();
   if (st == FM_OK) st = check_blocks(ks, in, out, len);
   if (st != FM_OK) return refuse_blocks(st, in, out, len);
   if (len != 0) {
-    aes_ecb_encrypt_blocks(&key_state(ks)->ks, in, out, len / 16);
+    const bool ok = run_sliced(SLICE_ECB_ENC, &key_state(ks)->ks, NULL, in, out, len,
+                               fm_service_epoch());
     stack_wipe_after(&key_state(ks)->ks, wide_spills(&key_state(ks)->ks, len / 16));
+    if (!ok) return fm_refuse(FM_ERR_NOT_OPERATIONAL, out, len);
   }
   return FM_OK;
 }
@@ -280,8 +312,10 @@ int fm_aes_ecb_decrypt(const fm_aes_key *ks, const uint8_t *in, uint8_t *out, si
   if (st == FM_OK) st = check_blocks(ks, in, out, len);
   if (st != FM_OK) return refuse_blocks(st, in, out, len);
   if (len != 0) {
-    aes_ecb_decrypt_blocks(&key_state(ks)->ks, in, out, len / 16);
+    const bool ok = run_sliced(SLICE_ECB_DEC, &key_state(ks)->ks, NULL, in, out, len,
+                               fm_service_epoch());
     stack_wipe_after(&key_state(ks)->ks, wide_spills(&key_state(ks)->ks, len / 16));
+    if (!ok) return fm_refuse(FM_ERR_NOT_OPERATIONAL, out, len);
   }
   return FM_OK;
 }
@@ -306,9 +340,16 @@ int fm_aes_cbc_encrypt(const fm_aes_key *ks, uint8_t iv[FM_AES_BLOCK_LEN], const
   if (st == FM_OK) st = check_cbc(ks, iv, in, out, len);
   if (st != FM_OK) return refuse_blocks(st, in, out, len);
   if (len != 0) {
-    aes_cbc_encrypt_blocks(&key_state(ks)->ks, iv, in, out, len / 16);
+    uint8_t iv0[FM_AES_BLOCK_LEN];
+    memcpy(iv0, iv, sizeof iv0);
+    const bool ok = run_sliced(SLICE_CBC_ENC, &key_state(ks)->ks, iv, in, out, len,
+                               fm_service_epoch());
     /* Whatever the length: the AES-NI chain spills two round keys (internal.h). */
     aes_bulk_stack_wipe();
+    if (!ok) {
+      memcpy(iv, iv0, sizeof iv0);
+      return fm_refuse(FM_ERR_NOT_OPERATIONAL, out, len);
+    }
   }
   return FM_OK;
 }
@@ -319,9 +360,16 @@ int fm_aes_cbc_decrypt(const fm_aes_key *ks, uint8_t iv[FM_AES_BLOCK_LEN], const
   if (st == FM_OK) st = check_cbc(ks, iv, in, out, len);
   if (st != FM_OK) return refuse_blocks(st, in, out, len);
   if (len != 0) {
-    aes_cbc_decrypt_blocks(&key_state(ks)->ks, iv, in, out, len / 16);
+    uint8_t iv0[FM_AES_BLOCK_LEN];
+    memcpy(iv0, iv, sizeof iv0);
+    const bool ok = run_sliced(SLICE_CBC_DEC, &key_state(ks)->ks, iv, in, out, len,
+                               fm_service_epoch());
     /* The 8-block loop (also the VAES code's tail) spills blocks. */
     stack_wipe_after(&key_state(ks)->ks, len / 16 >= AES_STACK_WIPE_MIN_BLOCKS);
+    if (!ok) {
+      memcpy(iv, iv0, sizeof iv0);
+      return fm_refuse(FM_ERR_NOT_OPERATIONAL, out, len);
+    }
   }
   return FM_OK;
 }
@@ -336,12 +384,25 @@ static void ctr_blocks(const aes_ks *ks, fm_aes_ctr_width width, uint8_t counter
   }
 }
 
+/* ctr_blocks_sliced is ctr_blocks in slices (see "Slices"); false when the call must stop. */
+static bool ctr_blocks_sliced(const aes_ks *ks, fm_aes_ctr_width width, uint8_t counter[16],
+                              const uint8_t *in, uint8_t *out, size_t nblocks, uint64_t epoch) {
+  const size_t slice = FM_SERVICE_SLICE / 16;
+  for (size_t done = 0; done < nblocks;) {
+    const size_t n = nblocks - done < slice ? nblocks - done : slice;
+    ctr_blocks(ks, width, counter, in + 16 * done, out + 16 * done, n);
+    done += n;
+    if (!fm_service_may_continue(epoch)) return false;
+  }
+  return true;
+}
+
 /* check_ctr: the argument checks shared by fm_aes_ctr and fm_aes_ctr_stream, in the order aes.h
  * documents; |buffered| bytes of key stream are used before any new counter block. Inlined: a
  * call with seven arguments measured a nanosecond on a 16-byte request. */
 static inline __attribute__((always_inline)) int check_ctr(const fm_aes_key *ks, fm_aes_ctr_width width, const uint8_t *counter,
                      size_t buffered, const uint8_t *in, const uint8_t *out, size_t len) {
-  if (ks == NULL || counter == NULL) return FM_ERR_BAD_ARGUMENT;
+  if (ks == NULL || counter == NULL || !key_aligned(ks)) return FM_ERR_BAD_ARGUMENT;
   if (width != FM_AES_CTR32 && width != FM_AES_CTR128) return FM_ERR_BAD_ARGUMENT;
   if (!key_usable(ks)) return FM_ERR_STATE;
   if (len == 0) return FM_OK;
@@ -363,14 +424,22 @@ int fm_aes_ctr(const fm_aes_key *ks, fm_aes_ctr_width width, uint8_t counter[FM_
   if (len == 0) return FM_OK;
   const aes_ks *s = &key_state(ks)->ks;
   const size_t full = len / 16, rest = len % 16;
-  if (full != 0) ctr_blocks(s, width, counter, in, out, full);
-  if (rest != 0) {
+  const uint64_t epoch = fm_service_epoch();
+  uint8_t counter0[FM_AES_BLOCK_LEN];
+  memcpy(counter0, counter, sizeof counter0);
+  bool ok = full == 0 || ctr_blocks_sliced(s, width, counter, in, out, full, epoch);
+  if (ok && rest != 0) {
     uint8_t block[16];
     ctr_blocks(s, width, counter, NULL, block, 1);
     for (size_t i = 0; i < rest; i++) out[16 * full + i] = in[16 * full + i] ^ block[i];
     fm_zeroize(block, sizeof block);
+    ok = fm_service_may_continue(epoch);
   }
   stack_wipe_after(s, wide_spills(s, full));
+  if (!ok) {
+    memcpy(counter, counter0, sizeof counter0);
+    return fm_refuse(FM_ERR_NOT_OPERATIONAL, out, len); /* a self-test run began */
+  }
   return FM_OK;
 }
 
@@ -403,6 +472,9 @@ int fm_aes_ctr_stream(const fm_aes_key *ks, fm_aes_ctr_width width,
   if (len == 0) return FM_OK;
 
   const aes_ks *s = &key_state(ks)->ks;
+  const uint64_t epoch = fm_service_epoch();
+  uint8_t counter0[FM_AES_BLOCK_LEN];
+  memcpy(counter0, counter, sizeof counter0);
   unsigned used = *ks_used;
   size_t done = 0;
   /* First the key stream left over from the previous call; each byte is wiped once used. */
@@ -414,7 +486,12 @@ int fm_aes_ctr_stream(const fm_aes_key *ks, fm_aes_ctr_width width,
   }
   const size_t full = (len - done) / 16, rest = (len - done) % 16;
   if (full != 0) {
-    ctr_blocks(s, width, counter, in + done, out + done, full);
+    if (!ctr_blocks_sliced(s, width, counter, in + done, out + done, full, epoch)) {
+      stack_wipe_after(s, wide_spills(s, full));
+      memcpy(counter, counter0, sizeof counter0);
+      *ks_used = FM_AES_BLOCK_LEN; /* a self-test run began: as every refusal (aes.h) */
+      return fm_refuse2(FM_ERR_NOT_OPERATIONAL, out, len, keystream, FM_AES_BLOCK_LEN);
+    }
     done += 16 * full;
   }
   if (rest != 0) {
@@ -424,7 +501,12 @@ int fm_aes_ctr_stream(const fm_aes_key *ks, fm_aes_ctr_width width,
       keystream[used] = 0;
     }
   }
-  *ks_used = used;
   stack_wipe_after(s, wide_spills(s, full));
+  if (!fm_service_may_continue(epoch)) {
+    memcpy(counter, counter0, sizeof counter0);
+    *ks_used = FM_AES_BLOCK_LEN; /* a self-test run began: as every refusal (aes.h) */
+    return fm_refuse2(FM_ERR_NOT_OPERATIONAL, out, len, keystream, FM_AES_BLOCK_LEN);
+  }
+  *ks_used = used;
   return FM_OK;
 }

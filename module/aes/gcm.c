@@ -12,27 +12,38 @@
  * Secrets: the AES schedule, H and its powers, the GHASH state, the key stream, the data. The
  * IV, the lengths and the tag length are public; the tag is public once released, and the
  * comparison in open is constant time anyway. */
+#define _GNU_SOURCE
 #include <stdatomic.h>
 #include <string.h>
 
 #include "fipsmod/gcm.h"
 #include "fipsmod/rand.h"
 #include "module/aes/internal.h"
+#include "module/approval.h"
 #include "module/internal.h"
+#include "module/rand/internal.h"
+#include "module/syscall.h"
 
 /* ---- Key ---------------------------------------------------------------------------------- */
 
 enum { GCM_IV_RBG = 1, GCM_IV_COUNTER = 2 };
 
-/* What fm_gcm_key holds. |invocations| counts authenticated encryptions with this key (and, for
- * a counter key, is the next invocation field); it is the one field written after init, by
- * atomic compare-and-swap, so that concurrent encryptions never share an IV. */
+/* What fm_gcm_key holds. |invocations| counts authenticated encryptions with this key; it is the
+ * one field written after init, by atomic compare-and-swap, so that concurrent encryptions never
+ * share an IV. A counter key's invocation field is |iv_base| + that count (mod 2^64): the base is
+ * drawn from the DRBG when the key is built, so that two instances of one key and fixed field
+ * (the key built again, in this process or another) do not restart at the same invocation field.
+ * |self| is the key's own address and |process| the process it was built in (process_id): a
+ * memcpy'd key, or a counter key that a child of fork() inherited, is refused. */
 typedef struct gcm_key_state {
   aes_ks ks;
   ghash_key gh;
   _Atomic uint64_t invocations;
   uint32_t iv_mode;
   uint8_t fixed[FM_GCM_FIXED_LEN];
+  uint64_t iv_base;
+  uint64_t process;
+  uintptr_t self;
   uint64_t magic;
 } gcm_key_state;
 
@@ -53,9 +64,15 @@ static const gcm_key_state *key_state_c(const fm_gcm_key *k) {
   return (const gcm_key_state *)(const void *)k->opaque;
 }
 
-/* key_usable: built by an init and not wiped, with public fields this build knows. */
+/* GCM_KEY_ALIGN: the alignment the AES-NI kernels need of the round keys inside a key (they read
+ * them as 16-byte vectors); a key at a lower alignment is refused (gcm.h). */
+#define GCM_KEY_ALIGN 16
+
+/* key_usable: built by an init and not wiped, at the address it was built at, with public fields
+ * this build knows. */
 static bool key_usable(const gcm_key_state *s) {
-  return s->magic == GCM_KEY_MAGIC && (s->ks.rounds == 10 || s->ks.rounds == 14) &&
+  return s->magic == GCM_KEY_MAGIC && s->self == (uintptr_t)s &&
+         (s->ks.rounds == 10 || s->ks.rounds == 14) &&
          (s->ks.impl == AES_IMPL_PORTABLE ||
           (s->ks.impl == AES_IMPL_AESNI && fm_cpu_use(FM_CPU_AESNI))) &&
          (s->iv_mode == GCM_IV_RBG || s->iv_mode == GCM_IV_COUNTER) &&
@@ -114,6 +131,35 @@ static inline __attribute__((always_inline)) void gcm_stack_wipe(const gcm_key_s
   }
 }
 
+/* ---- Fork ----------------------------------------------------------------------------------
+ * A counter key's IVs are fixed field || invocation field: a child of fork() that went on
+ * counting from its copy of the parent's count would produce the IVs the parent produces next.
+ * So a counter key remembers the process it was built in and refuses to generate an IV anywhere
+ * else (FM_ERR_STATE: the child builds its own key, with a fixed field of its own). The process is
+ * named by the RNG's fork generation (module/rand: it differs between a process and each child,
+ * and reading it costs two loads), or, where the RNG has no fork detection (RAND_FORK_NONE), by
+ * the process id from the getpid system call (module/syscall.h; not libc's interposable
+ * wrapper). The top bit tells the two apart. RBG keys need no check: the DRBG reseeds in a child,
+ * so the child's IVs are fresh. */
+
+#define GCM_PROCESS_PID (UINT64_C(1) << 63)
+
+static uint64_t process_id(void) {
+  rand_init(); /* done at load; one load of a once-flag (the GCM self-tests may come first) */
+  if (atomic_load_explicit(&rand_g_fork_mode, memory_order_relaxed) == RAND_FORK_NONE) {
+    return GCM_PROCESS_PID | (uint64_t)fm_sys_getpid();
+  }
+  return rand_fork_generation();
+}
+
+/* same_process: |id| (from process_id) names the calling process. The steady state is the two
+ * loads of the fast generation; anything else asks process_id (which claims a child's
+ * generation). */
+static bool same_process(uint64_t id) {
+  if ((id & GCM_PROCESS_PID) == 0 && rand_fork_generation_fast() == id) return true;
+  return process_id() == id;
+}
+
 static int key_init(fm_gcm_key *k, const uint8_t *key, size_t key_len, const uint8_t *fixed,
                     bool counter) {
   /* The GCM CASTs (both key sizes and directions) run before the first key is set up; every
@@ -122,6 +168,8 @@ static int key_init(fm_gcm_key *k, const uint8_t *key, size_t key_len, const uin
   if (st == FM_OK) {
     if (k == NULL || key == NULL || (counter && fixed == NULL)) {
       st = FM_ERR_BAD_ARGUMENT;
+    } else if ((uintptr_t)k % GCM_KEY_ALIGN != 0) {
+      st = FM_ERR_BAD_ARGUMENT; /* the kernels would fault on it (gcm.h, alignment) */
     } else if (key_len != 16 && key_len != 32) {
       st = FM_ERR_KEY_SIZE;
     } else if (fm_buffers_overlap(key, key_len, k, sizeof *k) ||
@@ -132,6 +180,11 @@ static int key_init(fm_gcm_key *k, const uint8_t *key, size_t key_len, const uin
   if (k != NULL) fm_zeroize(k, sizeof *k);
   if (st != FM_OK) return fm_refuse(st, NULL, 0);
   gcm_key_state *s = key_state(k);
+  uint64_t base = 0;
+  /* 8.2.1: the instance's first invocation field, from the approved DRBG (see gcm_key_state). */
+  if (counter && (st = fm_rand_bytes((uint8_t *)&base, sizeof base)) != FM_OK) {
+    return fm_refuse(st, NULL, 0);
+  }
   if (!aes_ks_init_encrypt(&s->ks, key, key_len)) return FM_ERR_INTERNAL;
   /* SP 800-38D 7.1, step 1: H = CIPH_K(0^128). */
   uint8_t h[16] = {0};
@@ -141,6 +194,9 @@ static int key_init(fm_gcm_key *k, const uint8_t *key, size_t key_len, const uin
   atomic_init(&s->invocations, 0);
   s->iv_mode = counter ? GCM_IV_COUNTER : GCM_IV_RBG;
   if (counter) memcpy(s->fixed, fixed, FM_GCM_FIXED_LEN);
+  s->iv_base = base;
+  s->process = process_id();
+  s->self = (uintptr_t)s;
   s->magic = GCM_KEY_MAGIC;
   gcm_stack_wipe(s, 1);
   gcm_clear_registers();
@@ -178,12 +234,14 @@ static int take_invocation(gcm_key_state *s, uint64_t *n) {
 /* generate_iv builds the 96-bit IV of one approved encryption (SP 800-38D 8.2). */
 static int generate_iv(gcm_key_state *s, uint8_t iv[FM_GCM_IV_LEN]) {
   uint64_t n;
+  /* A counter key inherited across fork() (see "Fork"). */
+  if (s->iv_mode == GCM_IV_COUNTER && !same_process(s->process)) return FM_ERR_STATE;
   int st = take_invocation(s, &n);
   if (st != FM_OK) return st;
   if (s->iv_mode == GCM_IV_COUNTER) {
-    /* 8.2.1: the fixed field, then the invocation field (the count, big-endian). */
+    /* 8.2.1: the fixed field, then the invocation field (base + count, big-endian). */
     memcpy(iv, s->fixed, FM_GCM_FIXED_LEN);
-    const uint64_t be = __builtin_bswap64(n);
+    const uint64_t be = __builtin_bswap64(s->iv_base + n);
     memcpy(iv + FM_GCM_FIXED_LEN, &be, 8);
     return FM_OK;
   }
@@ -217,6 +275,8 @@ typedef struct gcm_ctx_state {
   uint32_t decrypt;
   uint32_t caller_iv; /* started by fm_gcm_encrypt_init_with_iv: not approved */
   uint32_t magic;
+  uintptr_t self; /* the context's own address: a memcpy'd context is refused */
+  uint64_t process; /* encryption: the process that started it (process_id; see "Fork") */
 } gcm_ctx_state;
 
 #define GCM_CTX_MAGIC 0x47434d43u /* "GCMC" */
@@ -269,6 +329,7 @@ static void ctx_start(gcm_ctx_state *c, const gcm_key_state *k, const uint8_t *i
   c->phase = PHASE_AAD;
   c->decrypt = decrypt;
   c->magic = GCM_CTX_MAGIC;
+  c->self = (uintptr_t)c;
   gcm_clear_registers();
 }
 
@@ -399,10 +460,10 @@ static void ctx_tag(gcm_ctx_state *c, uint8_t tag[16]) {
 
 /* ---- Argument checks ---------------------------------------------------------------------- */
 
-/* mark_short_tag marks the call not approved for a tag of 64 or 32 bits (SP 800-38D 5.2.1.2,
- * policy/sections.md section 4). */
+/* mark_short_tag marks the call not approved for a tag outside the approved set (64 or 32 bits:
+ * module/approval.c). */
 static void mark_short_tag(size_t tag_len) {
-  if (tag_len < 12) fm_indicator_not_approved();
+  if (!fm_approval_gcm(tag_len)) fm_indicator_not_approved();
 }
 
 /* tag_len_ok: 128..96 bits approved, 64 and 32 bits accepted (non-approved). */
@@ -441,18 +502,38 @@ static int refuse_text(int st, uint8_t *out, size_t len, uint8_t *tag, size_t ta
 
 /* ---- One-shot ----------------------------------------------------------------------------- */
 
-static void seal_run(const gcm_key_state *s, const uint8_t *iv, size_t iv_len, const uint8_t *aad,
+/* ctx_text_sliced is ctx_text in slices of FM_SERVICE_SLICE bytes, checking between slices and
+ * after the last that the call may go on (module/internal.h, "Services that overlap a self-test
+ * run"). Returns false when it may not: the caller wipes every output. */
+static bool ctx_text_sliced(gcm_ctx_state *c, const uint8_t *in, uint8_t *out, size_t len,
+                            uint64_t epoch) {
+  while (len > 0) {
+    const size_t n = len < FM_SERVICE_SLICE ? len : FM_SERVICE_SLICE;
+    ctx_text(c, in, out, n);
+    in += n;
+    out += n;
+    len -= n;
+    if (!fm_service_may_continue(epoch)) return false;
+  }
+  return fm_service_may_continue(epoch);
+}
+
+/* seal_run returns false when a self-test run overlapped the call (nothing may be released). */
+static bool seal_run(const gcm_key_state *s, const uint8_t *iv, size_t iv_len, const uint8_t *aad,
                      size_t aad_len, const uint8_t *pt, size_t len, uint8_t *ct, uint8_t *tag,
-                     size_t tag_len) {
+                     size_t tag_len, uint64_t epoch) {
   gcm_ctx_state c;
   uint8_t full[16];
   ctx_start(&c, s, iv, iv_len, false);
   if (aad_len != 0) ctx_aad(&c, aad, aad_len);
-  if (len != 0) ctx_text(&c, pt, ct, len);
-  ctx_tag(&c, full);
-  memcpy(tag, full, tag_len);
+  const bool ok = ctx_text_sliced(&c, pt, ct, len, epoch);
+  if (ok) {
+    ctx_tag(&c, full);
+    memcpy(tag, full, tag_len);
+  }
   fm_zeroize(full, sizeof full);
   fm_zeroize(&c, sizeof c);
+  return ok;
 }
 
 int fm_gcm_seal(fm_gcm_key *k, uint8_t iv[FM_GCM_IV_LEN], const uint8_t *aad, size_t aad_len,
@@ -473,12 +554,16 @@ int fm_gcm_seal(fm_gcm_key *k, uint8_t iv[FM_GCM_IV_LEN], const uint8_t *aad, si
        fm_buffers_overlap(iv, FM_GCM_IV_LEN, tag, tag_len))) {
     st = FM_ERR_OVERLAP;
   }
+  const uint64_t epoch = fm_service_epoch();
   if (st == FM_OK) st = generate_iv(key_state(k), iv);
+  if (st == FM_OK &&
+      !seal_run(key_state(k), iv, FM_GCM_IV_LEN, aad, aad_len, pt, len, ct, tag, tag_len, epoch)) {
+    st = FM_ERR_NOT_OPERATIONAL; /* a self-test run began during the call */
+  }
   if (st != FM_OK) {
     fm_refuse(FM_OK, iv, iv != NULL ? FM_GCM_IV_LEN : 0);
     return refuse_text(st, ct, len, tag, tag_len);
   }
-  seal_run(key_state(k), iv, FM_GCM_IV_LEN, aad, aad_len, pt, len, ct, tag, tag_len);
   mark_short_tag(tag_len);
   return FM_OK;
 }
@@ -499,9 +584,13 @@ int fm_gcm_seal_with_iv(fm_gcm_key *k, const uint8_t *iv, size_t iv_len, const u
   if (st == FM_OK && !key_usable(key_state(k))) st = FM_ERR_STATE;
   if (st == FM_OK && len != 0 && fm_buffers_overlap(iv, iv_len, ct, len)) st = FM_ERR_OVERLAP;
   uint64_t n;
+  const uint64_t epoch = fm_service_epoch();
   if (st == FM_OK) st = take_invocation(key_state(k), &n);
+  if (st == FM_OK &&
+      !seal_run(key_state(k), iv, iv_len, aad, aad_len, pt, len, ct, tag, tag_len, epoch)) {
+    st = FM_ERR_NOT_OPERATIONAL; /* a self-test run began during the call */
+  }
   if (st != FM_OK) return refuse_text(st, ct, len, tag, tag_len);
-  seal_run(key_state(k), iv, iv_len, aad, aad_len, pt, len, ct, tag, tag_len);
   fm_indicator_not_approved(); /* a caller-chosen IV for encryption */
   return FM_OK;
 }
@@ -525,9 +614,13 @@ int fm_gcm_open(const fm_gcm_key *k, const uint8_t *iv, size_t iv_len, const uin
 
   gcm_ctx_state c;
   uint8_t full[16];
+  const uint64_t epoch = fm_service_epoch();
   ctx_start(&c, key_state_c(k), iv, iv_len, true);
   if (aad_len != 0) ctx_aad(&c, aad, aad_len);
-  if (len != 0) ctx_text(&c, ct, pt, len);
+  if (!ctx_text_sliced(&c, ct, pt, len, epoch)) {
+    fm_zeroize(&c, sizeof c);
+    return fm_refuse(FM_ERR_NOT_OPERATIONAL, pt, len); /* a self-test run began during the call */
+  }
   ctx_tag(&c, full);
   /* SP 800-38D 7.2 step 8: the plaintext only when T = T'; the comparison is constant time and
    * a mismatch takes back everything written. */
@@ -561,6 +654,7 @@ int fm_gcm_encrypt_init(fm_gcm_ctx *c, fm_gcm_key *k, uint8_t iv[FM_GCM_IV_LEN])
     return fm_refuse(st, iv, iv != NULL ? FM_GCM_IV_LEN : 0);
   }
   ctx_start(ctx_state(c), key_state(k), iv, FM_GCM_IV_LEN, false);
+  ctx_state(c)->process = process_id();
   return FM_OK;
 }
 
@@ -574,6 +668,7 @@ int fm_gcm_encrypt_init_with_iv(fm_gcm_ctx *c, fm_gcm_key *k, const uint8_t *iv,
     return fm_refuse(st, NULL, 0);
   }
   ctx_start(ctx_state(c), key_state(k), iv, iv_len, false);
+  ctx_state(c)->process = process_id();
   ctx_state(c)->caller_iv = 1; /* its final is not approved either */
   fm_indicator_not_approved(); /* a caller-chosen IV for encryption */
   return FM_OK;
@@ -590,10 +685,13 @@ int fm_gcm_decrypt_init(fm_gcm_ctx *c, const fm_gcm_key *k, const uint8_t *iv, s
   return FM_OK;
 }
 
-/* ctx_usable: initialized, not finished, and its key still usable. */
+/* ctx_usable: initialized, not finished, at the address it was started at, its key still
+ * usable, and (encryption) in the process that started it: a child of fork() that went on with
+ * its copy would encrypt other data under the parent's IV. */
 static bool ctx_usable(const gcm_ctx_state *s) {
-  return s->magic == GCM_CTX_MAGIC && (s->phase == PHASE_AAD || s->phase == PHASE_TEXT) &&
-         s->key != NULL && key_usable(s->key) && s->npartial < 16;
+  return s->magic == GCM_CTX_MAGIC && s->self == (uintptr_t)s &&
+         (s->phase == PHASE_AAD || s->phase == PHASE_TEXT) && s->key != NULL &&
+         key_usable(s->key) && s->npartial < 16 && (s->decrypt || same_process(s->process));
 }
 
 int fm_gcm_aad(fm_gcm_ctx *c, const uint8_t *aad, size_t len) {
@@ -636,7 +734,10 @@ int fm_gcm_update(fm_gcm_ctx *c, const uint8_t *in, uint8_t *out, size_t len) {
     }
     return fm_refuse(st, out, len_ok ? len : 0);
   }
-  if (len != 0) ctx_text(ctx_state(c), in, out, len);
+  if (!ctx_text_sliced(ctx_state(c), in, out, len, fm_service_epoch())) {
+    fm_zeroize(c, sizeof *c); /* a self-test run began during the call */
+    return fm_refuse(FM_ERR_NOT_OPERATIONAL, out, len);
+  }
   return FM_OK;
 }
 

@@ -134,15 +134,16 @@ void ghash_key_init(ghash_key *gk, const uint8_t h[16]) {
 }
 
 #if defined(FIPSMOD_TEST_HOOKS)
-/* Written by test code between GHASH calls only. */
-static int g_ghash_cap = -1;
-void ghash_limit_path_for_testing(int max_path) { g_ghash_cap = max_path; }
+/* Written by test code between GHASH calls only: 0 for no cap, else 1 + the widest path (in
+ * .bss, like all mutable state). */
+static int g_ghash_cap;
+void ghash_limit_path_for_testing(int max_path) { g_ghash_cap = max_path >= 0 ? max_path + 1 : 0; }
 #endif
 
 int ghash_key_path(const ghash_key *gk) {
   int path = gk->npow == 16 ? ghash_path() : GHASH_PATH_PORTABLE;
 #if defined(FIPSMOD_TEST_HOOKS)
-  if (g_ghash_cap >= 0 && path > g_ghash_cap) path = g_ghash_cap;
+  if (g_ghash_cap > 0 && path > g_ghash_cap - 1) path = g_ghash_cap - 1;
 #endif
   return path;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fipsmod/kdf.h"
+#include "module/approval.h"
 #include "module/internal.h"
 #include "module/sha/internal.h"
 
@@ -90,15 +91,12 @@ int fm_hkdf_extract(fm_hash_alg alg, const uint8_t *salt, size_t salt_len, const
   if (st == FM_OK) st = hkdf_extract_raw(alg, salt, salt_len, ikm, ikm_len, prk);
   /* Only the hLen bytes the call would write are wiped; a too-small buffer is not touched. */
   if (st != FM_OK) return fm_refuse(st, prk, (hlen != 0 && prk_len >= hlen) ? hlen : 0);
+  if (!fm_approval_hkdf_extract(ikm_len)) fm_indicator_not_approved();
   return FM_OK;
 }
 
-/* KDF_MIN_APPROVED_KEY_LEN: derived keys (and KBKDF key derivation keys) under 112 bits are not
- * approved (kdf.h "Approved parameters"); PBKDF2 also needs a salt of 128 bits and 1000
- * iterations. Such calls run and are marked not approved for the service indicator. */
-#define KDF_MIN_APPROVED_KEY_LEN 14
-#define PBKDF2_MIN_APPROVED_SALT_LEN 16
-#define PBKDF2_MIN_APPROVED_ITERATIONS 1000
+/* Calls with parameters outside the approved set (kdf.h "Approved parameters", whose rules live
+ * in module/approval.c) run and are marked not approved for the service indicator. */
 
 /* hkdf_out_ok: RFC 5869 2.3, L <= 255 * HashLen. */
 static bool hkdf_out_ok(size_t hlen, size_t out_len) {
@@ -123,7 +121,7 @@ int fm_hkdf_expand(fm_hash_alg alg, const uint8_t *prk, size_t prk_len, const ui
   }
   if (st == FM_OK) st = hkdf_expand_raw(alg, hlen, prk, prk_len, info, info_len, out, out_len);
   if (st != FM_OK) return fm_refuse(st, out, hkdf_out_ok(hlen, out_len) ? out_len : 0);
-  if (out_len < KDF_MIN_APPROVED_KEY_LEN) fm_indicator_not_approved(); /* kdf.h, approved use */
+  if (!fm_approval_hkdf_expand(out_len)) fm_indicator_not_approved();
   return FM_OK;
 }
 
@@ -150,7 +148,7 @@ int fm_hkdf(fm_hash_alg alg, const uint8_t *ikm, size_t ikm_len, const uint8_t *
   if (st == FM_OK) st = hkdf_expand_raw(alg, hlen, prk, hlen, info, info_len, out, out_len);
   fm_zeroize(prk, sizeof prk);
   if (st != FM_OK) return fm_refuse(st, out, hkdf_out_ok(hlen, out_len) ? out_len : 0);
-  if (out_len < KDF_MIN_APPROVED_KEY_LEN) fm_indicator_not_approved(); /* kdf.h, approved use */
+  if (!fm_approval_hkdf(ikm_len, out_len)) fm_indicator_not_approved();
   return FM_OK;
 }
 
@@ -211,9 +209,7 @@ int fm_kbkdf_ctr_hmac(fm_hash_alg alg, const uint8_t *key, size_t key_len, const
   hmac_ctx_wipe(&c);
   fm_zeroize(k, sizeof k);
   if (st != FM_OK) return fm_refuse(st, out, out_len);
-  if (key_len < KDF_MIN_APPROVED_KEY_LEN || out_len < KDF_MIN_APPROVED_KEY_LEN) {
-    fm_indicator_not_approved();
-  }
+  if (!fm_approval_kbkdf(key_len, out_len)) fm_indicator_not_approved();
   return FM_OK;
 }
 
@@ -245,6 +241,7 @@ int fm_pbkdf2_hmac(fm_hash_alg alg, const uint8_t *password, size_t password_len
 
   hmac_ctx base, c;
   uint8_t u[FM_MAX_DIGEST_LEN], t[FM_MAX_DIGEST_LEN];
+  const uint64_t epoch = fm_service_epoch();
   st = hmac_ctx_init(&base, alg, password, password_len);
   size_t done = 0;
   /* SP 800-132 5.3 step 4 (RFC 8018 5.2): T_i = U_1 ^ ... ^ U_C, U_1 = PRF(P, S || INT(i)),
@@ -261,7 +258,11 @@ int fm_pbkdf2_hmac(fm_hash_alg alg, const uint8_t *password, size_t password_len
       st = hmac_ctx_update(&c, u, hlen);
       if (st == FM_OK) st = hmac_ctx_final(&c, u);
       for (size_t b = 0; b < hlen; b++) t[b] ^= u[b];
+      if ((j & 1023) == 0 && !fm_service_may_continue(epoch)) st = FM_ERR_NOT_OPERATIONAL;
     }
+    /* Every 1024 iterations and per output block: a self-test run that began meanwhile stops
+     * the call (internal.h). */
+    if (st == FM_OK && !fm_service_may_continue(epoch)) st = FM_ERR_NOT_OPERATIONAL;
     if (st != FM_OK) break;
     const size_t take = out_len - done < hlen ? out_len - done : hlen;
     memcpy(out + done, t, take);
@@ -272,8 +273,7 @@ int fm_pbkdf2_hmac(fm_hash_alg alg, const uint8_t *password, size_t password_len
   fm_zeroize(u, sizeof u);
   fm_zeroize(t, sizeof t);
   if (st != FM_OK) return fm_refuse(st, out, out_len);
-  if (salt_len < PBKDF2_MIN_APPROVED_SALT_LEN || iterations < PBKDF2_MIN_APPROVED_ITERATIONS ||
-      out_len < KDF_MIN_APPROVED_KEY_LEN) {
+  if (!fm_approval_pbkdf2(password_len, salt_len, iterations, out_len)) {
     fm_indicator_not_approved();
   }
   return FM_OK;

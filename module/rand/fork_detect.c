@@ -15,6 +15,10 @@
  *
  * g_fork_counter is the last generation handed out in this process lineage (ordinary memory, so
  * a child starts from its parent's value and never reuses a number its states could hold).
+ * Like every mutable word of the module it starts in .bss, with no value from the file:
+ * rand_fork_detect_init gives it and g_gen_plain their first value (generation 1). A state is
+ * only used when it is seeded (rand.c checks its seeded word on every draw), so no value of the
+ * generation can make a zeroed state produce output.
  *
  * Nothing here takes a lock: the child handler runs in a single-threaded child, and everything
  * else is set once by rand_fork_detect_init (under rand.c's pthread_once) or is an atomic. */
@@ -47,9 +51,9 @@ FM_INTERNAL bool rand_g_asym;
 
 static _Atomic uint64_t *g_gen_page;     /* the MADV_WIPEONFORK word, if any */
 static size_t g_gen_page_len;
-static _Atomic uint64_t g_gen_plain = 1; /* the generation in ATFORK mode */
+static _Atomic uint64_t g_gen_plain;     /* the generation in ATFORK mode (1 from init on) */
 static _Atomic uint64_t g_gen_zero;      /* always 0: NONE mode takes the slow path */
-static _Atomic uint64_t g_fork_counter = 1;
+static _Atomic uint64_t g_fork_counter;  /* 1 from init on */
 static bool g_states_wipeonfork;         /* new state pages get MADV_WIPEONFORK */
 
 /* Asymmetric fence (see "The owner's busy flag" in rand.c): rand_g_asym is set once at init when
@@ -116,6 +120,9 @@ void rand_fork_set_mode(int mode) {
 
 void rand_fork_detect_init(size_t page_size) {
   int mode = RAND_FORK_NONE;
+  /* The first generation of this lineage (see the file comment: set here, not in the file). */
+  atomic_store(&g_fork_counter, 1);
+  atomic_store(&g_gen_plain, 1);
   atomic_store(&rand_g_gen_ptr, &g_gen_zero); /* until the mode is known */
   void *page = rand_map(page_size);
   if (page != NULL) {
@@ -199,6 +206,11 @@ void fm_rand_force_fork_mode_for_testing(int mode) {
   if (mode == RAND_FORK_WIPEONFORK && g_gen_page == NULL) return;
   if (mode == RAND_FORK_NONE) rand_g_asym = false; /* as rand_fork_detect_init would have chosen */
   rand_fork_set_mode(mode);
+}
+
+void fm_rand_set_fork_counter_for_testing(uint64_t last) {
+  rand_init();
+  atomic_store(&g_fork_counter, last);
 }
 
 uint64_t fm_rand_fork_generation_for_testing(void) {

@@ -218,8 +218,8 @@ void rand_fork_detect_unload(void);
 void rand_registry_fork_child(void);
 
 /* rand_init (rand.c) initializes the process RNG once (pthread_once): the page size, the pthread
- * key whose destructor frees a thread's state, and fork detection. It runs at load, from an ELF
- * constructor, so that no draw ever waits for it: a first draw from a signal handler inside
+ * key whose destructor frees a thread's state, and fork detection. It runs at load, from the
+ * power-on entry (fm_rand_power_on), so that no draw ever waits for it: a first draw from a signal handler inside
  * fork() would otherwise wait on glibc's atfork lock through pthread_atfork. */
 void rand_init(void);
 
@@ -263,6 +263,10 @@ uint64_t fm_rand_batch_left_for_testing(void);
  * in each child that draws). */
 uint64_t fm_rand_fork_generation_for_testing(void);
 
+/* fm_rand_set_fork_counter_for_testing sets the last generation handed out in this lineage (the
+ * next child claims |last| + 1): what an edit of the counter's initial value once did. */
+void fm_rand_set_fork_counter_for_testing(uint64_t last);
+
 /* fm_rand_oneoff_draws_for_testing returns how many draws a one-off DRBG served (re-entry from a
  * signal handler, or no state). */
 uint64_t fm_rand_oneoff_draws_for_testing(void);
@@ -272,6 +276,12 @@ void fm_uuid_v7_set_last_for_testing(uint64_t ms, uint32_t counter);
 
 /* fm_rand_registry_size_for_testing returns the number of live per-thread states. */
 size_t fm_rand_registry_size_for_testing(void);
+
+/* fm_rand_unseed_state_for_testing wipes the calling thread's state (DRBG, batch, counters, the
+ * seeded word) but sets its fork-generation cookie to the current generation: what a zeroed state
+ * looks like when the generation inverts to its cookie. The next draw must seed it before any
+ * output. Returns FM_OK, or FM_ERR_STATE when the thread has no state yet. */
+int fm_rand_unseed_state_for_testing(void);
 
 /* fm_rand_all_states_zero_for_testing returns true when every registered state reads as zeros
  * (what fm_module_cleanup must leave behind). */

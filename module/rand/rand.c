@@ -47,7 +47,7 @@ typedef struct rand_state {
   /* busy: 1 while the owning thread uses the state. Written only by the owner (exchange to 1,
    * release store of 0); read by cleanup, which waits for 0 before zeroizing. */
   _Atomic uint32_t busy;
-  uint32_t seeded;           /* the DRBG holds a seed */
+  uint32_t seeded;           /* RAND_SEEDED once the DRBG holds a seed; anything else: unseeded */
   uint32_t batch_left;       /* unused bytes at the end of batch */
   uint32_t reserved;
   /* gen_cookie: ~(fork generation the DRBG was seeded in). Stored inverted so that a zeroed
@@ -60,6 +60,12 @@ typedef struct rand_state {
   ctr_drbg_state drbg;
   uint8_t batch[RAND_BATCH_LEN];
 } rand_state;
+
+/* rand_state.seeded of a state whose DRBG is instantiated. Every path that generates from a state
+ * checks it, the fast paths included: a zeroed state (a WIPEONFORK child, after cleanup) or one
+ * whose word holds anything else is unseeded, whatever its fork-generation cookie says, and is
+ * seeded before it produces a byte. A pattern rather than 1, so that no stray small value counts. */
+#define RAND_SEEDED 0x5eedd7b9u
 
 /* The busy flag is the first field and the only one wipe_state_secrets leaves alone. */
 static_assert(offsetof(rand_state, busy) == 0, "busy first");
@@ -103,8 +109,7 @@ static inline int rand_enter(rand_state *st);
 enum { ENTER_OK = 0, ENTER_NESTED = 1, ENTER_OFF = 2 };
 
 static void rand_init_once(void) {
-  long ps = sysconf(_SC_PAGESIZE);
-  g_page_size = ps > 0 ? (size_t)ps : 4096;
+  g_page_size = rand_kernel_page_size(); /* not libc's sysconf: module/rand/syscall.h */
   if (pthread_key_create(&g_key, rand_thread_exit) != 0) return;
   g_key_live = true;
   rand_fork_detect_init(g_page_size);
@@ -113,9 +118,10 @@ static void rand_init_once(void) {
 
 void rand_init(void) { pthread_once(&g_once, rand_init_once); }
 
-/* rand_load initializes the RNG when the module is loaded, so that no draw runs rand_init_once
- * (see rand_init in internal.h). */
-__attribute__((constructor)) static void rand_load(void) { rand_init(); }
+/* fm_rand_power_on initializes the RNG when the module is loaded (from the power-on entry, once
+ * the first integrity check has passed), so that no draw runs rand_init_once (see rand_init in
+ * internal.h). */
+void fm_rand_power_on(void) { rand_init(); }
 
 /* Values of rand_node.owned. */
 enum {
@@ -153,12 +159,19 @@ static rand_node *new_node(void) {
   if (map == NULL) return NULL;
   rand_node *node = (rand_node *)(void *)map;
   rand_state *st = (rand_state *)(void *)(map + g_page_size);
+  /* The advice the secrets rely on must hold: a page the kernel would not mark is not used (the
+   * draw then runs on a one-off state, as when memory is short). */
+  int advised = 0;
 #if defined(MADV_WIPEONFORK)
-  if (rand_fork_states_wipeonfork()) rand_advise(st, secret_len, MADV_WIPEONFORK);
+  if (rand_fork_states_wipeonfork()) advised |= rand_advise(st, secret_len, MADV_WIPEONFORK);
 #endif
 #if defined(MADV_DONTDUMP)
-  rand_advise(st, secret_len, MADV_DONTDUMP);
+  advised |= rand_advise(st, secret_len, MADV_DONTDUMP);
 #endif
+  if (advised != 0) {
+    rand_unmap(map, map_len);
+    return NULL;
+  }
   node->st = st;
   node->map_len = map_len;
   atomic_store_explicit(&node->owned, NODE_OWNED, memory_order_relaxed);
@@ -314,11 +327,11 @@ static int rand_seed(rand_state *st) {
   uint8_t entropy[CTR_DRBG_SEED_LEN];
   int err = fm_entropy_get(&st->health, entropy, sizeof(entropy));
   if (err != FM_OK) return err;
-  if (st->seeded) {
+  if (st->seeded == RAND_SEEDED && st->drbg.magic == CTR_DRBG_MAGIC) {
     ctr_drbg_reseed_nodf(&st->drbg, entropy, NULL, 0);
   } else {
     ctr_drbg_instantiate_nodf(&st->drbg, entropy, NULL, 0);
-    st->seeded = 1;
+    st->seeded = RAND_SEEDED;
   }
   fm_zeroize(entropy, sizeof(entropy));
   fm_zeroize(st->batch, sizeof(st->batch));
@@ -338,7 +351,7 @@ static int rand_slow(rand_state *st, uint8_t extra[CTR_DRBG_SEED_LEN], bool *use
   int mode = atomic_load_explicit(&rand_g_fork_mode, memory_order_relaxed);
   uint64_t gen = rand_fork_generation();
   bool fork_changed = mode != RAND_FORK_NONE && st->gen_cookie != ~gen;
-  if (!st->seeded || fork_changed || st->calls_since_seed >= RAND_RESEED_INTERVAL) {
+  if (st->seeded != RAND_SEEDED || fork_changed || st->calls_since_seed >= RAND_RESEED_INTERVAL) {
     int err = rand_seed(st);
     if (err != FM_OK) return err;
   }
@@ -355,9 +368,12 @@ static int rand_slow(rand_state *st, uint8_t extra[CTR_DRBG_SEED_LEN], bool *use
   return FM_OK;
 }
 
-/* fast_ok is the steady-state check: same fork generation, under the reseed interval. */
+/* fast_ok is the steady-state check: the state is seeded, in the same fork generation, under the
+ * reseed interval. The seeded word is checked here and not left to the cookie: a generation that
+ * inverts to a zeroed state's cookie must not make an unseeded state look seeded. */
 static inline bool fast_ok(const rand_state *st) {
-  return ~rand_fork_generation_fast() == st->gen_cookie && st->calls_since_seed < RAND_RESEED_INTERVAL;
+  return st->seeded == RAND_SEEDED && ~rand_fork_generation_fast() == st->gen_cookie &&
+         st->calls_since_seed < RAND_RESEED_INTERVAL;
 }
 
 /* generate_request makes one generate request (|len| <= FM_DRBG_MAX_REQUEST) on an entered
@@ -437,7 +453,8 @@ static inline rand_state *get_state(int *err) {
 
 /* ---- The public draws --------------------------------------------------------------------- */
 
-static int rand_bytes_ai(uint8_t *out, size_t len, const uint8_t *ai, size_t ai_len) {
+static int rand_bytes_ai(uint8_t *out, size_t len, const uint8_t *ai, size_t ai_len,
+                         uint64_t epoch) {
   int err = FM_OK;
   rand_state *st = get_state(&err);
   if (st == NULL) {
@@ -468,6 +485,8 @@ static int rand_bytes_ai(uint8_t *out, size_t len, const uint8_t *ai, size_t ai_
       err = generate_request(st, out + done, n, ai, ai_len);
       err = rand_leave(st, out + done, n, err);
     }
+    /* A long draw stops when a self-test run begins (module/internal.h). */
+    if (err == FM_OK && !fm_service_may_continue(epoch)) err = FM_ERR_NOT_OPERATIONAL;
     if (err != FM_OK) {
       fm_zeroize(out, len);
       return err;
@@ -491,6 +510,18 @@ static int rand_outcome(int status) {
   return status;
 }
 
+/* rand_draw_checked is the draw of fm_rand_bytes(_with_input): a draw that overlapped a self-test
+ * run (module/internal.h, "Services that overlap a self-test run") releases nothing. */
+static int rand_draw_checked(uint8_t *out, size_t len, const uint8_t *ai, size_t ai_len) {
+  const uint64_t epoch = fm_service_epoch();
+  int err = rand_bytes_ai(out, len, ai, ai_len, epoch);
+  if (err == FM_OK && !fm_service_may_continue(epoch)) {
+    fm_zeroize(out, len);
+    err = FM_ERR_NOT_OPERATIONAL;
+  }
+  return err;
+}
+
 int fm_rand_bytes(uint8_t *out, size_t len) {
   int st = fm_service_gate();
   size_t valid_len = len <= RAND_MAX_OUTPUT ? len : 0; /* what the call could have written */
@@ -498,7 +529,7 @@ int fm_rand_bytes(uint8_t *out, size_t len) {
   if (out == NULL && len != 0) return fm_refuse(FM_ERR_BAD_ARGUMENT, NULL, 0);
   if (len > RAND_MAX_OUTPUT) return fm_refuse(FM_ERR_LENGTH, NULL, 0);
   if (len == 0) return FM_OK;
-  return rand_outcome(rand_bytes_ai(out, len, NULL, 0));
+  return rand_outcome(rand_draw_checked(out, len, NULL, 0));
 }
 
 int fm_rand_bytes_with_input(uint8_t *out, size_t len, const uint8_t *ai, size_t ai_len) {
@@ -510,7 +541,7 @@ int fm_rand_bytes_with_input(uint8_t *out, size_t len, const uint8_t *ai, size_t
   if (ai == NULL && ai_len != 0) return fm_refuse(FM_ERR_BAD_ARGUMENT, out, len);
   if (ai_len > FM_RAND_MAX_ADDITIONAL_INPUT) return fm_refuse(FM_ERR_LENGTH, out, len);
   if (len == 0) return FM_OK;
-  return rand_outcome(rand_bytes_ai(out, len, ai, ai_len));
+  return rand_outcome(rand_draw_checked(out, len, ai, ai_len));
 }
 
 int fm_rand_reseed(void) {
@@ -597,7 +628,8 @@ __attribute__((always_inline)) static inline int take_batch(uint8_t *out, size_t
   int e = rand_enter(st);
   if (__builtin_expect(e != ENTER_OK, 0)) return take_refused(e, out, len);
   uint64_t gen = rand_fork_generation_fast();
-  if (__builtin_expect(~gen != st->gen_cookie || st->batch_left < len, 0)) {
+  if (__builtin_expect(~gen != st->gen_cookie || st->batch_left < len || st->seeded != RAND_SEEDED,
+                       0)) {
     return take_slow(st, out, len);
   }
   uint8_t *p = st->batch + (RAND_BATCH_LEN - st->batch_left);
@@ -726,6 +758,17 @@ uint64_t fm_rand_batch_left_for_testing(void) {
 uint64_t fm_rand_oneoff_draws_for_testing(void) { return atomic_load(&g_oneoff_draws); }
 
 size_t fm_rand_registry_size_for_testing(void) { return atomic_load(&g_registry_size); }
+
+int fm_rand_unseed_state_for_testing(void) {
+  rand_state *st = tl_state;
+  if (st == NULL) return FM_ERR_STATE;
+  /* What a zeroed state in a child whose generation inverts to its cookie looks like: every secret
+   * zero, the counters zero, the cookie matching the current generation. */
+  uint64_t cookie = ~rand_fork_generation();
+  wipe_state_secrets(st);
+  st->gen_cookie = cookie;
+  return FM_OK;
+}
 
 bool fm_rand_all_states_zero_for_testing(void) {
   bool all_zero = true;

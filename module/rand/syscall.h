@@ -4,6 +4,7 @@
 #define FIPSMOD_MODULE_RAND_SYSCALL_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
@@ -28,6 +29,30 @@ static inline void rand_unmap(void *p, size_t len) { (void)fm_syscall(SYS_munmap
 /* rand_advise is madvise(2): 0 when the kernel accepted the advice. */
 static inline int rand_advise(void *p, size_t len, int advice) {
   return fm_syscall(SYS_madvise, (long)p, (long)len, advice) == 0 ? 0 : -1;
+}
+
+/* RAND_MAX_PAGE is the largest page size rand_kernel_page_size looks for (x86-64 base pages are
+ * 4 KiB; the probe does not assume it). */
+#define RAND_MAX_PAGE ((size_t)1 << 16)
+
+/* rand_kernel_page_size returns the page size as the kernel applies it, not as libc reports it
+ * (sysconf, getpagesize and getauxval are symbols an LD_PRELOAD library can replace: a page size
+ * of 1 made the state layout fault, 64 made every madvise fail). madvise(2) refuses an address
+ * that is not page aligned (EINVAL); a fresh mapping starts on a page boundary; so the page size
+ * is the smallest power of two P from 4096 for which madvise(map + P) is accepted. 4096 if the
+ * probe cannot run (then the mappings' own madvise checks catch a wrong answer). */
+static inline size_t rand_kernel_page_size(void) {
+  uint8_t *map = (uint8_t *)rand_map(2 * RAND_MAX_PAGE);
+  if (map == NULL) return 4096;
+  size_t page = 4096;
+  for (size_t p = 4096; p <= RAND_MAX_PAGE; p <<= 1) {
+    if (rand_advise(map + p, p, MADV_NORMAL) == 0) {
+      page = p;
+      break;
+    }
+  }
+  rand_unmap(map, 2 * RAND_MAX_PAGE);
+  return page;
 }
 
 #endif

@@ -52,6 +52,12 @@ struct fm_rsa_key {
   uint64_t qinv_mont[RSA_PRIME_MAX_LIMBS]; /* qinv * R mod p, for one Montgomery multiplication */
 };
 
+/* rsa_public_key_check does the partial public-key validation of SP 800-89 5.3.3 on a key whose
+ * n, e and mont_n are set (rsa_pubcheck.c): FM_OK, or FM_ERR_BAD_KEY when n has a prime factor
+ * below 752, is prime (or a base-2 pseudoprime) or is a perfect power. n is public (variable
+ * time). */
+int rsa_public_key_check(const fm_rsa_key *key);
+
 /* rsa_key_valid returns 1 when |key| is non-NULL and live. Public. */
 int rsa_key_valid(const fm_rsa_key *key);
 

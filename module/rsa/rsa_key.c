@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "module/approval.h"
 #include "module/internal.h"
 #include "module/rsa/internal.h"
 
@@ -455,12 +456,13 @@ int fm_rsa_key_import_public(const uint8_t *n, size_t n_len, const uint8_t *e, s
   if (st == FM_OK) st = parse_exponent(k, e, e_len, 1);
   if (st == FM_OK && bn_mont_ctx_init_public(&k->mont_n, k->mont_n.N, k->nl) != FM_OK)
     st = FM_ERR_BAD_KEY;
+  if (st == FM_OK) st = rsa_public_key_check(k); /* SP 800-89 5.3.3 */
   if (st != FM_OK) {
     fm_rsa_key_free(k);
     return refuse_key(st, key);
   }
   *key = k;
-  if (k->n_bits < 2048) fm_indicator_not_approved(); /* legacy verification only */
+  if (!fm_approval_rsa_public_key(k->n_bits)) fm_indicator_not_approved(); /* legacy use */
   return FM_OK;
 }
 

@@ -9,10 +9,19 @@
  * reader walks, and the length of each component is its byte length, as in the file. The contents
  * of private INTEGERs are secret: they are never branched on, except the first byte of each, which
  * the DER rule for minimal INTEGERs looks at (it only says whether the number fills its first
- * byte, which its length nearly says already). PEM text is decoded and encoded without a table
- * indexed by a secret: a character's value comes from range masks. Which characters are line
- * breaks is public (it is the line structure) and is declassified as such. Every buffer that held
- * a private encoding is zeroized before it is freed. */
+ * byte, which its length nearly says already), and n and e, which are public. Each reader
+ * declassifies (fm_declassify) exactly the bytes it branches on: tag and length bytes, those
+ * first bytes, n and e, so that a constant-time test can mark a whole file secret.
+ *
+ * DER or PEM is decided by the first byte alone (DER opens with a SEQUENCE, 0x30), never by
+ * searching the input for text: a search would compare every secret DER byte with '-'. In PEM,
+ * the armour is located from the outside in: the "-----BEGIN " line by a forward scan over the
+ * explanatory text before it (public), the "-----END " line by a backward scan from the end over
+ * trailing white space and the label (public); the base64 body between them is only ever read by
+ * the decoder, which computes each character's value and validity with range masks (no table
+ * indexed by a secret, no branch on it) and declassifies only which characters are white space
+ * or padding (the line structure) and, at the end, whether the whole body was well formed. Every
+ * buffer that held a private encoding is zeroized before it is freed. */
 #include <stdlib.h>
 
 #include "fipsmod/keyfile.h"
@@ -40,12 +49,18 @@ enum {
 #define KEYFILE_MAX_DER (64u * 1024u)
 
 /* der_peek_tag returns the tag of the next element, or -1 at the end. */
-static int der_peek_tag(const der_span *s) { return s->n == 0 ? -1 : s->p[0]; }
+static int der_peek_tag(const der_span *s) {
+  if (s->n == 0) return -1;
+  fm_declassify(s->p, 1); /* structure */
+  return s->p[0];
+}
 
 /* der_get takes an element with tag |tag| off |s| and returns its contents in |body| (X.690
  * 8.1.3: definite lengths only, in the fewest bytes; DER 10.1). */
 static int der_get(der_span *s, uint8_t tag, der_span *body) {
-  if (s->n < 2 || s->p[0] != tag) return FM_ERR_PARSE;
+  if (s->n < 2) return FM_ERR_PARSE;
+  fm_declassify(s->p, s->n < 5 ? s->n : 5); /* the tag and length bytes: structure */
+  if (s->p[0] != tag) return FM_ERR_PARSE;
   size_t len, hdr;
   uint8_t b = s->p[1];
   if (b < 0x80) {
@@ -74,7 +89,9 @@ static int der_get_uint(der_span *s, der_span *out) {
   der_span v;
   int st = der_get(s, DER_INTEGER, &v);
   if (st != FM_OK) return st;
-  if (v.n == 0 || (v.p[0] & 0x80) != 0) return FM_ERR_PARSE; /* empty or negative */
+  if (v.n == 0) return FM_ERR_PARSE;
+  fm_declassify(v.p, v.n < 2 ? v.n : 2); /* the first byte (and the one after a sign byte) */
+  if ((v.p[0] & 0x80) != 0) return FM_ERR_PARSE; /* negative */
   if (v.n > 1 && v.p[0] == 0) {
     if ((v.p[1] & 0x80) == 0) return FM_ERR_PARSE; /* a leading zero that is not a sign byte */
     v.p++;
@@ -90,6 +107,7 @@ static int der_get_version(der_span *s, uint8_t want) {
   int st = der_get(s, DER_INTEGER, &v);
   if (st != FM_OK) return st;
   if (v.n != 1) return FM_ERR_PARSE;
+  fm_declassify(v.p, 1);
   return v.p[0] == want ? FM_OK : FM_ERR_UNSUPPORTED;
 }
 
@@ -104,6 +122,7 @@ static int der_get_rsa_algorithm(der_span *s) {
   int st = der_get(s, DER_SEQUENCE, &alg);
   if (st == FM_OK) st = der_get(&alg, DER_OID, &oid);
   if (st != FM_OK) return st;
+  fm_declassify(oid.p, oid.n); /* the algorithm is public */
   if (oid.n != sizeof k_oid_rsa_encryption ||
       fm_ct_memeq(oid.p, k_oid_rsa_encryption, oid.n) == 0)
     return FM_ERR_UNSUPPORTED;
@@ -128,6 +147,8 @@ static int parse_pkcs1_private(der_span der, fm_rsa_private_components *c) {
   for (int i = 0; i < 8 && st == FM_OK; i++) st = der_get_uint(&seq, &v[i]);
   if (st != FM_OK) return st;
   if (seq.n != 0) return FM_ERR_PARSE;
+  fm_declassify(v[0].p, v[0].n); /* n and e are public */
+  fm_declassify(v[1].p, v[1].n);
   *c = (fm_rsa_private_components){v[0].p, v[0].n, v[1].p, v[1].n, v[2].p, v[2].n,
                                    v[3].p, v[3].n, v[4].p, v[4].n, v[5].p, v[5].n,
                                    v[6].p, v[6].n, v[7].p, v[7].n};
@@ -168,6 +189,7 @@ static int parse_spki(der_span der, der_span *inner) {
   if (st == FM_OK) st = der_get(&seq, DER_BIT_STRING, &bits);
   if (st == FM_OK && seq.n != 0) st = FM_ERR_PARSE;
   /* The key is a whole number of bytes: no unused bits (X.690 8.6.2). */
+  if (st == FM_OK && bits.n >= 1) fm_declassify(bits.p, 1);
   if (st == FM_OK && (bits.n < 1 || bits.p[0] != 0)) st = FM_ERR_PARSE;
   if (st == FM_OK) *inner = (der_span){bits.p + 1, bits.n - 1};
   return st;
@@ -254,15 +276,20 @@ static uint8_t b64_char(uint32_t v) {
 
 static bool is_space(uint8_t c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
-/* find returns the offset of |needle| (|nlen| bytes) in |hay| at or after |from|, or -1. The text
- * searched for ("-----") never occurs in base64, so where it is found is public. */
-static long find(const uint8_t *hay, size_t len, size_t from, const char *needle, size_t nlen) {
-  for (size_t i = from; i + nlen <= len; i++) {
-    size_t k = 0;
-    while (k < nlen && hay[i + k] == (uint8_t)needle[k]) k++;
-    if (k == nlen) return (long)i;
-  }
-  return -1;
+/* public_byte returns in[i], declassified: the armour scans read only bytes of the armour and of
+ * the text around it, which are public. */
+static uint8_t public_byte(const uint8_t *in, size_t i) {
+  fm_declassify(in + i, 1);
+  return in[i];
+}
+
+/* at returns true when |s| (nlen bytes) is at in[i..), reading (and declassifying) the input only
+ * up to the first difference. */
+static bool at(const uint8_t *in, size_t len, size_t i, const char *s, size_t nlen) {
+  if (i > len || len - i < nlen) return false;
+  for (size_t k = 0; k < nlen; k++)
+    if (public_byte(in, i + k) != (uint8_t)s[k]) return false;
+  return true;
 }
 
 static bool text_eq(const uint8_t *p, size_t n, const char *s) {
@@ -272,22 +299,26 @@ static bool text_eq(const uint8_t *p, size_t n, const char *s) {
   return i == n && s[i] == '\0';
 }
 
-/* The PEM labels, in the order of fm_key_format. */
-static const char *const k_labels[] = {"RSA PRIVATE KEY", "PRIVATE KEY", "RSA PUBLIC KEY",
-                                       "PUBLIC KEY"};
+/* The PEM labels, in the order of fm_key_format: rows of characters, not pointers, so that the
+ * table is constant data in .rodata. */
+static const char k_labels[][16] = {"RSA PRIVATE KEY", "PRIVATE KEY", "RSA PUBLIC KEY",
+                                    "PUBLIC KEY"};
 
 /* pem_decode finds the one PEM block of |in|, checks its label, and decodes its base64 body into
  * a new buffer (*der, *der_len; the caller zeroizes and frees it). *kind says which structure the
- * label names. */
+ * label names. The armour is found from the outside in (see the top of this file). */
 static int pem_decode(const uint8_t *in, size_t len, uint8_t **der, size_t *der_len,
                       enum key_kind *kind) {
   static const char begin[] = "-----BEGIN ", end[] = "-----END ", dashes[] = "-----";
-  long b = find(in, len, 0, begin, sizeof begin - 1);
-  if (b < 0) return FM_ERR_PARSE;
-  size_t label = (size_t)b + sizeof begin - 1;
-  long le = find(in, len, label, dashes, sizeof dashes - 1);
-  if (le < 0) return FM_ERR_PARSE;
-  size_t label_len = (size_t)le - label;
+  /* The BEGIN line: the first "-----BEGIN " (RFC 7468 2: text before it is ignored). */
+  size_t b = 0;
+  while (b + sizeof begin - 1 <= len && !at(in, len, b, begin, sizeof begin - 1)) b++;
+  if (b + sizeof begin - 1 > len) return FM_ERR_PARSE;
+  const size_t label = b + sizeof begin - 1;
+  size_t le = label;
+  while (le < len && le - label <= 64 && public_byte(in, le) != '-') le++;
+  if (!at(in, len, le, dashes, sizeof dashes - 1)) return FM_ERR_PARSE;
+  const size_t label_len = le - label;
   int which = -1;
   for (int i = 0; i < 4; i++)
     if (text_eq(in + label, label_len, k_labels[i])) which = i;
@@ -295,25 +326,38 @@ static int pem_decode(const uint8_t *in, size_t len, uint8_t **der, size_t *der_
     /* Well-formed PEM of something else (a certificate, an encrypted key, another algorithm). */
     return FM_ERR_UNSUPPORTED;
   }
-  size_t body = (size_t)le + sizeof dashes - 1;
-  long e = find(in, len, body, end, sizeof end - 1);
-  if (e < 0) return FM_ERR_PARSE;
-  size_t after = (size_t)e + sizeof end - 1;
-  if (len - after < label_len + 5 || !text_eq(in + after, label_len, k_labels[which]) ||
-      !text_eq(in + after + label_len, 5, dashes))
+  const size_t body = le + sizeof dashes - 1;
+  /* The END line, from the end: white space, "-----", the label, "-----END ". */
+  size_t t = len;
+  while (t > body && is_space(public_byte(in, t - 1))) t--;
+  const size_t end_len = sizeof end - 1 + label_len + sizeof dashes - 1;
+  if (t - body < end_len) return FM_ERR_PARSE;
+  const size_t e = t - end_len;
+  if (!at(in, len, e, end, sizeof end - 1) ||
+      !at(in, len, e + sizeof end - 1, k_labels[which], label_len) ||
+      !at(in, len, t - (sizeof dashes - 1), dashes, sizeof dashes - 1)) {
     return FM_ERR_PARSE;
-  /* Only white space may follow the block: one key per input. */
-  for (size_t i = after + label_len + 5; i < len; i++)
-    if (!is_space(in[i])) return FM_ERR_PARSE;
-  if (find(in, (size_t)e, body, begin, sizeof begin - 1) >= 0) return FM_ERR_PARSE;
+  }
+  /* Legacy OpenSSL encryption (RFC 1421 headers, "Proc-Type: 4,ENCRYPTED") is not offered. The
+   * first bytes of the body are compared in constant time: in a key they are base64 of its DER
+   * header, but only the verdict is released. */
+  {
+    static const char proc[] = "Proc-Type:";
+    size_t h = body;
+    while (h < e && is_space(public_byte(in, h))) h++;
+    if (e - h >= sizeof proc - 1 &&
+        fm_declassify_u64((uint64_t)fm_ct_memeq(in + h, proc, sizeof proc - 1)) != 0) {
+      return FM_ERR_UNSUPPORTED;
+    }
+  }
 
-  size_t text_len = (size_t)e - body;
+  const size_t text_len = e - body;
   if (text_len / 4 * 3 > KEYFILE_MAX_DER) return FM_ERR_PARSE;
   uint8_t *out = malloc(text_len / 4 * 3 + 3);
   if (out == NULL) return FM_ERR_NO_MEMORY;
   uint32_t bad = 0, acc = 0;
   size_t nchars = 0, npad = 0, o = 0;
-  for (size_t i = body; i < (size_t)e; i++) {
+  for (size_t i = body; i < e; i++) {
     uint8_t c = in[i];
     /* Line structure is public: which bytes are white space or padding is declassified. */
     uint32_t space = ct_eq_u32(c, ' ') | ct_eq_u32(c, '\t') | ct_eq_u32(c, '\r') | ct_eq_u32(c, '\n');
@@ -370,7 +414,8 @@ int fm_rsa_key_decode(const uint8_t *in, size_t in_len, fm_rsa_key **key) {
   if (st == FM_OK && (key == NULL || (in == NULL && in_len > 0))) st = FM_ERR_BAD_ARGUMENT;
   if (key != NULL) *key = NULL;
   if (st != FM_OK) return fm_refuse(st, NULL, 0);
-  if (find(in, in_len, 0, "-----BEGIN ", 11) >= 0) {
+  /* DER opens with a SEQUENCE; anything else is read as PEM (see the top of this file). */
+  if (in_len > 0 && public_byte(in, 0) != DER_SEQUENCE) {
     uint8_t *der = NULL;
     size_t der_len = 0;
     enum key_kind kind = KIND_UNKNOWN;

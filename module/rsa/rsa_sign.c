@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fipsmod/rand.h"
+#include "module/approval.h"
 #include "module/internal.h"
 #include "module/rsa/internal.h"
 #include "module/sha/internal.h"
@@ -268,6 +269,7 @@ int fm_rsa_sign_pkcs1v15(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t 
   fm_zeroize(digest, sizeof(digest));
   if (st != FM_OK) return refuse_output(st, key, sig, sig_cap, sig_len);
   *sig_len = key->k;
+  if (!fm_approval_rsa_sign(key->n_bits)) fm_indicator_not_approved();
   return FM_OK;
 }
 
@@ -321,6 +323,8 @@ int fm_rsa_sign_pss(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *msg,
   fm_zeroize(salt, sizeof(salt));
   if (st != FM_OK) return refuse_output(st, key, sig, sig_cap, sig_len);
   *sig_len = key->k;
+  /* After fm_rand_bytes, which marked the call approved again. */
+  if (!fm_approval_rsa_sign(key->n_bits)) fm_indicator_not_approved();
   return FM_OK;
 }
 
@@ -347,8 +351,6 @@ static int verify_prologue(const fm_rsa_key *key, fm_hash_alg hash, const uint8_
     st = FM_ERR_BAD_ARGUMENT;
   if (st == FM_OK && sha_alg_digest_len(hash) == 0) st = FM_ERR_UNSUPPORTED;
   if (st != FM_OK) return fm_refuse(st, NULL, 0);
-  /* Moduli under 2048 bits verify for legacy use only (SP 800-131Ar2 table 3): not approved. */
-  if (key->n_bits < 2048) fm_indicator_not_approved();
   return FM_OK;
 }
 
@@ -369,13 +371,17 @@ int fm_rsa_verify_pkcs1v15(const fm_rsa_key *key, fm_hash_alg hash, const uint8_
   uint8_t digest[FM_MAX_DIGEST_LEN];
   (void)sha_digest_internal(hash, msg, msg_len, digest);
   st = rsa_verify_pkcs1v15_digest(key, hash, digest, sig, sig_len);
-  return st == FM_OK ? FM_OK : fm_refuse(st, NULL, 0); /* a bad signature: not approved */
+  if (st != FM_OK) return fm_refuse(st, NULL, 0); /* a bad signature: not approved */
+  /* Moduli under 2048 bits verify for legacy use only (module/approval.c). */
+  if (!fm_approval_rsa_verify_pkcs1v15(key->n_bits)) fm_indicator_not_approved();
+  return FM_OK;
 }
 
 /* emsa_pss_verify checks EM (em_len bytes, emBits = modBits - 1) against mHash with a salt of
- * salt_len bytes or any length (RFC 8017 9.1.2 steps 3-14). EM is public: branches are fine. */
+ * salt_len bytes or any length (RFC 8017 9.1.2 steps 3-14), and sets |*found| to the length of
+ * the salt EM carries. EM is public: branches are fine. */
 static int emsa_pss_verify(uint8_t *em, size_t em_len, size_t em_bits, fm_hash_alg hash,
-                           const uint8_t *mhash, size_t salt_len) {
+                           const uint8_t *mhash, size_t salt_len, size_t *found) {
   const size_t hlen = sha_alg_digest_len(hash);
   if (em_len < hlen + 2) return FM_ERR_VERIFY; /* step 3 */
   if (salt_len != FM_RSA_PSS_SALT_LEN_ANY && salt_len > em_len - hlen - 2) return FM_ERR_VERIFY;
@@ -393,6 +399,7 @@ static int emsa_pss_verify(uint8_t *em, size_t em_len, size_t em_bits, fm_hash_a
   if (i == db_len || db[i] != 0x01) return FM_ERR_VERIFY;
   const size_t found_salt_len = db_len - i - 1;
   if (salt_len != FM_RSA_PSS_SALT_LEN_ANY && found_salt_len != salt_len) return FM_ERR_VERIFY;
+  *found = found_salt_len;
   /* Steps 11-14. */
   uint8_t h2[FM_MAX_DIGEST_LEN];
   pss_hash(hash, mhash, db + db_len - found_salt_len, found_salt_len, h2);
@@ -413,8 +420,14 @@ int fm_rsa_verify_pss(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *ms
   }
   uint8_t digest[FM_MAX_DIGEST_LEN];
   (void)sha_digest_internal(hash, msg, msg_len, digest);
-  st = emsa_pss_verify(em + pad, em_len, em_bits, hash, digest, salt_len);
-  return st == FM_OK ? FM_OK : fm_refuse(st, NULL, 0); /* a bad signature: not approved */
+  size_t found = 0;
+  st = emsa_pss_verify(em + pad, em_len, em_bits, hash, digest, salt_len, &found);
+  if (st != FM_OK) return fm_refuse(st, NULL, 0); /* a bad signature: not approved */
+  /* Legacy moduli, and salts longer than the hash (module/approval.c). */
+  if (!fm_approval_rsa_verify_pss(key->n_bits, sha_alg_digest_len(hash), found)) {
+    fm_indicator_not_approved();
+  }
+  return FM_OK;
 }
 
 /* ---- Raw primitives ------------------------------------------------------------------------ */

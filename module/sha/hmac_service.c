@@ -6,6 +6,7 @@
  * min(out_len, digest length) bytes when the digest length is known (from alg, or from a live
  * context), nothing when it is not (a NULL or dead context, an unknown alg), so that a huge
  * claimed out_len never makes the module write past a smaller buffer. */
+#include "module/approval.h"
 #include "module/internal.h"
 #include "module/sha/internal.h"
 
@@ -33,10 +34,6 @@ static size_t ctx_tag_len(fm_hmac_ctx *ctx) {
 
 /* hmac_lengths_ok is true when a key of |key_len| bytes and a message of |len| bytes stay within
  * the hash's input limit (the inner hash reads one key block before the message). */
-/* HMAC_MIN_APPROVED_KEY_LEN: keys under 112 bits are not approved (SP 800-131Ar2 table 9,
- * policy/sections.md section 4); the call still runs, marked not approved. */
-#define HMAC_MIN_APPROVED_KEY_LEN 14
-
 /* short_key_flag is the byte of a caller's fm_hmac_ctx, past the private layout, that records a
  * key under 112 bits, so that update and final of that context are not approved either. */
 static uint8_t *short_key_flag(fm_hmac_ctx *ctx) { return (uint8_t *)ctx + sizeof *ctx - 1; }
@@ -59,8 +56,9 @@ int fm_hmac_init(fm_hmac_ctx *ctx, fm_hash_alg alg, const uint8_t *key, size_t k
   }
   if (st != FM_OK) return fm_refuse(st, ctx, ctx != NULL ? sizeof *ctx : 0);
   st = hmac_ctx_init(as_hmac_ctx(ctx), alg, key, key_len);
-  *short_key_flag(ctx) = key_len < HMAC_MIN_APPROVED_KEY_LEN;
-  if (key_len < HMAC_MIN_APPROVED_KEY_LEN) fm_indicator_not_approved();
+  /* A key outside the approved set (module/approval.c) runs, marked not approved. */
+  *short_key_flag(ctx) = !fm_approval_hmac(key_len);
+  if (!fm_approval_hmac(key_len)) fm_indicator_not_approved();
   return st;
 }
 
@@ -117,7 +115,7 @@ int fm_hmac(fm_hash_alg alg, const uint8_t *key, size_t key_len, const void *dat
     }
   }
   if (st != FM_OK) return fm_refuse(st, out, tag_wipe_len(out_len, dlen));
-  if (key_len < HMAC_MIN_APPROVED_KEY_LEN) fm_indicator_not_approved();
+  if (!fm_approval_hmac(key_len)) fm_indicator_not_approved();
   return hmac_internal(alg, key, key_len, data, len, out);
 }
 
@@ -134,7 +132,7 @@ int fm_hmac_verify(fm_hash_alg alg, const uint8_t *key, size_t key_len, const vo
   if (tag_len < 4 || tag_len > dlen || !hmac_lengths_ok(alg, key_len, len)) {
     return fm_refuse(FM_ERR_LENGTH, NULL, 0);
   }
-  if (key_len < HMAC_MIN_APPROVED_KEY_LEN) fm_indicator_not_approved();
+  if (!fm_approval_hmac(key_len)) fm_indicator_not_approved();
   uint8_t expected[FM_MAX_DIGEST_LEN];
   hmac_internal(alg, key, key_len, data, len, expected);
   /* Compared in time that depends only on tag_len (public); only the verdict leaves, chosen

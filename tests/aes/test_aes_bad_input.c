@@ -237,8 +237,8 @@ static void test_ctr_stream(void) {
   fm_aes_key k;
   uint8_t ctr[16], ks[16], in[64] = {0}, out[64], buf[96];
   unsigned used;
-  /* Not a CTR32 counter whose last 32 bits are 0: with key stream buffered, that would follow
-   * block 0xffffffff and have no block left (test_aes_modes tests it). */
+  /* Not a spent CTR32 counter (last 32 bits 0xffffffff): that has no block left (test_aes_modes
+   * tests it). */
   memset(ctr, 0x11, sizeof ctr);
   good_key(&k, 16);
 

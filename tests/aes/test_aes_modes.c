@@ -5,8 +5,9 @@
  *     EVP_aes_*_ctr, whose counter is the whole 128-bit block.
  *   - CTR32 across the 2^32 wrap (the internal kernel) is compared with ECB encryption of the
  *     expected counter blocks: the last 32 bits wrap to 0 and the first 96 bits never change.
- *   - CTR32 in the public API stops at the end of the counter space: up to counter 0xffffffff
- *     it succeeds, one block further it fails with FM_ERR_LENGTH and writes nothing. */
+ *   - CTR32 in the public API stops at the end of the counter space without wrapping: up to
+ *     counter block 0xfffffffe it succeeds and leaves the counter at 0xffffffff, one block further
+ *     (or any new block from the spent counter) fails with FM_ERR_LENGTH and writes nothing. */
 #include <openssl/evp.h>
 #include <string.h>
 
@@ -153,10 +154,11 @@ static void test_ctr32_kernel_wraps_upper_96_bits_kept(const char *path) {
 }
 
 /* FM_AES_CTR32 never wraps in the public API (SP 800-38A B.1: distinct counter blocks). A message
- * whose last block uses counter 0xffffffff succeeds, one-shot and streamed, and gives the key
- * stream of the expected counter blocks, leaving the last 32 bits at 0; one block more fails with
- * FM_ERR_LENGTH before anything is written: output, counter and (streamed) the position are as
- * they were, the buffered key stream dropped. Block counts reach every path's widest loop and
+ * whose last block uses counter 0xfffffffe succeeds, one-shot and streamed, and gives the key
+ * stream of the expected counter blocks, leaving the last 32 bits at 0xffffffff (not wrapped to
+ * 0, where a next call would repeat the key stream of block 0); one block more, or a next call
+ * from the spent counter, fails with FM_ERR_LENGTH before anything is written: output, counter
+ * and (streamed) the position are as they were, the buffered key stream dropped. Block counts reach every path's widest loop and
  * tail; trailing partial blocks count as one. */
 static void test_ctr32_refuses_to_wrap(const char *path) {
   static const size_t counts[] = {1, 2, 4, 5, 7, 8, 9, 16, 17, 31, 32, 33, NBLK};
@@ -171,7 +173,7 @@ static void test_ctr32_refuses_to_wrap(const char *path) {
         test_rng_bytes(&g_rng, key, klen);
         test_rng_bytes(&g_rng, pt, sizeof pt);
         test_rng_bytes(&g_rng, iv, 12);
-        set_ctr32(iv, (uint32_t)(0x100000000ull - n)); /* the last block uses 0xffffffff */
+        set_ctr32(iv, (uint32_t)(0xffffffffull - n)); /* the last block uses 0xfffffffe */
         fm_aes_key k;
         CHECK_EQ_INT(fm_aes_key_init(&k, key, klen), FM_OK);
         ctr32_counter_blocks(iv, n, blocks);
@@ -179,13 +181,24 @@ static void test_ctr32_refuses_to_wrap(const char *path) {
         for (size_t i = 0; i < len; i++) ref[i] ^= pt[i];
         uint8_t spent[16];
         memcpy(spent, iv, 12);
-        set_ctr32(spent, 0);
+        set_ctr32(spent, 0xffffffffu);
 
         /* One-shot, up to the boundary. */
         memcpy(ctr, iv, 16);
         CHECK_EQ_INT(fm_aes_ctr(&k, FM_AES_CTR32, ctr, pt, out, len), FM_OK);
         CHECK_MEM(out, ref, len);
         CHECK_MEM(ctr, spent, 16);
+        /* The spent counter gives no further block, one-shot or streamed. */
+        memset(out, FILL, sizeof out);
+        CHECK_EQ_INT(fm_aes_ctr(&k, FM_AES_CTR32, ctr, pt, out, 1), FM_ERR_LENGTH);
+        CHECK(all_bytes_are(out, FILL, sizeof out));
+        CHECK_MEM(ctr, spent, 16);
+        {
+          unsigned fresh = 16;
+          CHECK_EQ_INT(fm_aes_ctr_stream(&k, FM_AES_CTR32, ctr, ksbuf, &fresh, pt, out, 1),
+                       FM_ERR_LENGTH);
+          CHECK_MEM(ctr, spent, 16);
+        }
 
         /* One-shot, one block past it: the counter starts one later (when that is not 2^32, a
          * fresh start), or the message is one byte longer than its blocks hold. */
@@ -193,7 +206,7 @@ static void test_ctr32_refuses_to_wrap(const char *path) {
         if (n >= 2) {
           uint8_t late[16];
           memcpy(late, iv, 16);
-          set_ctr32(late, (uint32_t)(0x100000000ull - n + 1));
+          set_ctr32(late, (uint32_t)(0xffffffffull - n + 1));
           memcpy(ctr, late, 16);
           CHECK_EQ_INT(fm_aes_ctr(&k, FM_AES_CTR32, ctr, pt, out, len), FM_ERR_LENGTH);
           CHECK(all_bytes_are(out, FILL, sizeof out));
@@ -257,9 +270,9 @@ static void test_ctr_stream_any_split(const char *path) {
     test_rng_bytes(&g_rng, iv, 16);
     if (trial % 5 == 0) {
       /* Near a carry; for CTR32 right at the end of the counter space: the last block uses
-       * 0xffffffff. */
+       * 0xfffffffe. */
       memset(iv + 8, 0xff, 8);
-      if (width == FM_AES_CTR32) set_ctr32(iv, (uint32_t)(0x100000000ull - (len + 15) / 16));
+      if (width == FM_AES_CTR32) set_ctr32(iv, (uint32_t)(0xffffffffull - (len + 15) / 16));
     }
     test_rng_bytes(&g_rng, pt, len);
     fm_aes_key k;

@@ -446,6 +446,11 @@ static void case_fm_gcm_ctx_wipe(void) {
 static void case_fm_hkdf_extract(void) {
   uint8_t prk[32];
   APPROVED(fm_hkdf_extract(FM_HASH_SHA256, msg, 3, key32, 32, prk, 32));
+  /* An IKM under 112 bits (module/approval.c): 0, 1 and 13 bytes. */
+  APPROVED(fm_hkdf_extract(FM_HASH_SHA256, msg, 3, key32, 14, prk, 32));
+  OK_NOT_APPROVED(fm_hkdf_extract(FM_HASH_SHA256, msg, 3, key32, 13, prk, 32));
+  OK_NOT_APPROVED(fm_hkdf_extract(FM_HASH_SHA256, msg, 3, key32, 1, prk, 32));
+  OK_NOT_APPROVED(fm_hkdf_extract(FM_HASH_SHA256, msg, 3, NULL, 0, prk, 32));
   FAILS(FM_ERR_BAD_ARGUMENT, fm_hkdf_extract(FM_HASH_SHA256, msg, 3, NULL, 32, prk, 32));
 }
 static void case_fm_hkdf_expand(void) {
@@ -458,6 +463,9 @@ static void case_fm_hkdf(void) {
   uint8_t out[32];
   APPROVED(fm_hkdf(FM_HASH_SHA256, key32, 32, msg, 3, msg, 3, out, 32));
   OK_NOT_APPROVED(fm_hkdf(FM_HASH_SHA256, key32, 32, msg, 3, msg, 3, out, 8));
+  OK_NOT_APPROVED(fm_hkdf(FM_HASH_SHA256, key32, 13, msg, 3, msg, 3, out, 32));
+  OK_NOT_APPROVED(fm_hkdf(FM_HASH_SHA256, key32, 1, msg, 3, msg, 3, out, 32));
+  OK_NOT_APPROVED(fm_hkdf(FM_HASH_SHA256, NULL, 0, msg, 3, msg, 3, out, 32));
   FAILS(FM_ERR_BAD_ARGUMENT, fm_hkdf(FM_HASH_SHA256, key32, 32, msg, 3, msg, 3, NULL, 32));
 }
 static void case_fm_kbkdf_ctr_hmac(void) {
@@ -469,10 +477,14 @@ static void case_fm_kbkdf_ctr_hmac(void) {
 }
 static void case_fm_pbkdf2_hmac(void) {
   uint8_t out[32];
-  APPROVED(fm_pbkdf2_hmac(FM_HASH_SHA256, msg, 3, key32, 16, 1000, out, 14));
-  OK_NOT_APPROVED(fm_pbkdf2_hmac(FM_HASH_SHA256, msg, 3, key32, 15, 1000, out, 32));
-  OK_NOT_APPROVED(fm_pbkdf2_hmac(FM_HASH_SHA256, msg, 3, key32, 16, 999, out, 32));
-  OK_NOT_APPROVED(fm_pbkdf2_hmac(FM_HASH_SHA256, msg, 3, key32, 16, 1000, out, 13));
+  APPROVED(fm_pbkdf2_hmac(FM_HASH_SHA256, key32 + 16, 8, key32, 16, 1000, out, 14));
+  OK_NOT_APPROVED(fm_pbkdf2_hmac(FM_HASH_SHA256, key32 + 16, 8, key32, 15, 1000, out, 32));
+  OK_NOT_APPROVED(fm_pbkdf2_hmac(FM_HASH_SHA256, key32 + 16, 8, key32, 16, 999, out, 32));
+  OK_NOT_APPROVED(fm_pbkdf2_hmac(FM_HASH_SHA256, key32 + 16, 8, key32, 16, 1000, out, 13));
+  /* A password under the module's 8-byte minimum (kdf.h): 7, 1 and 0 bytes. */
+  OK_NOT_APPROVED(fm_pbkdf2_hmac(FM_HASH_SHA256, key32 + 16, 7, key32, 16, 1000, out, 32));
+  OK_NOT_APPROVED(fm_pbkdf2_hmac(FM_HASH_SHA256, key32 + 16, 1, key32, 16, 1000, out, 32));
+  OK_NOT_APPROVED(fm_pbkdf2_hmac(FM_HASH_SHA256, NULL, 0, key32, 16, 1000, out, 32));
   FAILS(FM_ERR_BAD_ARGUMENT, fm_pbkdf2_hmac(FM_HASH_SHA256, msg, 3, key32, 16, 1000, NULL, 32));
 }
 

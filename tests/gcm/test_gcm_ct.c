@@ -36,12 +36,14 @@ static void run_all(const uint8_t *key, size_t klen, const uint8_t *iv, const ui
   CHECK_EQ_INT(fm_gcm_update(&c, pt + 3, o + 3, LEN - 3), FM_OK);
   CHECK_EQ_INT(fm_gcm_encrypt_final(&c, o + LEN, 16), FM_OK);
   CHECK_EQ_INT(fm_gcm_key_wipe(&k), FM_OK);
-  /* A counter-IV key: the generated IV is public, the rest secret. */
+  /* A counter-IV key: the generated IV is public, the rest secret. Each key instance starts its
+   * invocation field at a value from the DRBG, so the IV (and the ciphertext) differ from run to
+   * run: what is kept for the comparison is the plaintext recovered under the generated IV. */
   static const uint8_t fixed[4] = {1, 2, 3, 4};
-  uint8_t civ[12];
+  uint8_t civ[12], cct[16], ctag[16];
   CHECK_EQ_INT(fm_gcm_key_init_counter_iv(&k, key, klen, fixed), FM_OK);
-  CHECK_EQ_INT(fm_gcm_seal(&k, civ, aad, ALEN, pt, 16, out + OUT - 32, out + OUT - 16, 16),
-               FM_OK);
+  CHECK_EQ_INT(fm_gcm_seal(&k, civ, aad, ALEN, pt, 16, cct, ctag, 16), FM_OK);
+  CHECK_EQ_INT(fm_gcm_open(&k, civ, 12, aad, ALEN, cct, 16, ctag, 16, out + OUT - 32), FM_OK);
   CHECK_EQ_INT(fm_gcm_key_wipe(&k), FM_OK);
 }
 

@@ -7,7 +7,10 @@
 
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +23,8 @@
 /* What a child saw. |outcome| is PROBE_LOADED when the child could load the copy and read its
  * report; the other outcomes say why not (which the tests accept as "not OPERATIONAL"). */
 enum probe_outcome { PROBE_LOADED = 0, PROBE_DLOPEN_FAILED = 1, PROBE_NO_SYMBOLS = 2,
-                     PROBE_REPORT_FAILED = 3, PROBE_CRASHED = 4, PROBE_NO_ANSWER = 5 };
+                     PROBE_REPORT_FAILED = 3, PROBE_CRASHED = 4, PROBE_NO_ANSWER = 5,
+                     PROBE_HUNG = 6 };
 
 struct probe_result {
   int outcome;
@@ -31,6 +35,7 @@ struct probe_result {
   int failed;              /* entries whose result is FAILED */
   size_t summary_passed;   /* fm_selftest_get_summary: passed */
   int summary_integrity;   /* fm_selftest_get_summary: integrity */
+  char dlerror_text[120];  /* PROBE_DLOPEN_FAILED: the start of dlerror() */
 };
 
 static inline const char *probe_outcome_name(int o) {
@@ -40,6 +45,7 @@ static inline const char *probe_outcome_name(int o) {
     case PROBE_NO_SYMBOLS: return "symbols missing";
     case PROBE_REPORT_FAILED: return "report failed";
     case PROBE_CRASHED: return "crashed";
+    case PROBE_HUNG: return "hung (killed after the timeout)";
     default: return "no answer";
   }
 }
@@ -48,6 +54,10 @@ static inline const char *probe_outcome_name(int o) {
 static inline void probe_child(const char *path, int fd) {
   struct probe_result r = {.outcome = PROBE_DLOPEN_FAILED, .integrity = -1};
   void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    const char *e = dlerror();
+    if (e) snprintf(r.dlerror_text, sizeof r.dlerror_text, "%s", e);
+  }
   if (h) {
     fm_state (*state)(void) = (fm_state(*)(void))dlsym(h, "fm_module_state");
     int (*report)(fm_selftest_entry *, size_t, size_t *) =
@@ -78,8 +88,10 @@ static inline void probe_child(const char *path, int fd) {
   _exit(w == (ssize_t)sizeof r ? 0 : 1);
 }
 
-/* probe_load loads |path| in a fresh child and fills |r|. Returns 0, or -1 when no child ran. */
-static inline int probe_load(const char *path, struct probe_result *r) {
+/* probe_load_within loads |path| in a fresh child and fills |r|; a child that has not answered
+ * after |timeout_ms| (0: no limit) is killed and reported PROBE_HUNG. Returns 0, or -1 when no
+ * child ran. */
+static inline int probe_load_within(const char *path, struct probe_result *r, int timeout_ms) {
   *r = (struct probe_result){.outcome = PROBE_NO_ANSWER, .integrity = -1};
   int fds[2];
   if (pipe(fds) != 0) return -1;
@@ -99,11 +111,26 @@ static inline int probe_load(const char *path, struct probe_result *r) {
   }
   close(fds[1]);
   struct probe_result got;
-  ssize_t n = read(fds[0], &got, sizeof got);
+  ssize_t n = -1;
+  int hung = 0;
+  if (timeout_ms > 0) {
+    struct pollfd pfd = {.fd = fds[0], .events = POLLIN};
+    int pr;
+    do {
+      pr = poll(&pfd, 1, timeout_ms);
+    } while (pr < 0 && errno == EINTR);
+    if (pr == 0) {
+      hung = 1;
+      kill(pid, SIGKILL);
+    }
+  }
+  if (!hung) n = read(fds[0], &got, sizeof got);
   close(fds[0]);
   int status = 0;
   if (waitpid(pid, &status, 0) != pid) return -1;
-  if (n == (ssize_t)sizeof got) {
+  if (hung) {
+    *r = (struct probe_result){.outcome = PROBE_HUNG, .integrity = -1};
+  } else if (n == (ssize_t)sizeof got) {
     *r = got;
   } else {
     *r = (struct probe_result){.outcome = PROBE_NO_ANSWER, .integrity = -1};
@@ -113,6 +140,11 @@ static inline int probe_load(const char *path, struct probe_result *r) {
     }
   }
   return 0;
+}
+
+/* probe_load is probe_load_within with no time limit. */
+static inline int probe_load(const char *path, struct probe_result *r) {
+  return probe_load_within(path, r, 0);
 }
 
 /* probe_operational_intact is true when the copy loaded OPERATIONAL with the integrity test

@@ -279,7 +279,8 @@ int main(int argc, char **argv) {
   CHECK_EQ_INT(missed, 0);
   CHECK_EQ_INT(other, 0);
 
-  /* A flipped byte of the injected MAC (in writable data, outside what is hashed). */
+  /* A flipped byte of the injected MAC (the one field the MAC takes as zeros), and of the marker
+   * before it (hashed like the rest of .rodata). */
   long marker = find_marker();
   CHECK(marker > 0);
   if (marker > 0) {
@@ -287,6 +288,10 @@ int main(int argc, char **argv) {
     CHECK(write_copy(path, (uint64_t)marker + 16 + 7, 0x01) == 0);
     CHECK_EQ_INT(load_in_child(path), INTEGRITY_FAILED);
     CHECK_EQ_INT(run_tool(tool, "--verify", path), 1);
+    CHECK(in_hashed((uint64_t)marker));
+    snprintf(path, sizeof path, "%s/libfipsmod-markerflip.so", g_workdir);
+    CHECK(write_copy(path, (uint64_t)marker + 3, 0x01) == 0);
+    CHECK_EQ_INT(load_in_child(path), INTEGRITY_FAILED);
   }
 
   /* The injector: a copy with a flipped unwind-table byte (harmless to run) fails --verify;

@@ -116,6 +116,72 @@ static void test_keys_the_module_does_not_take(void) {
   CHECK_EQ_INT(fm_rsa_key_free(legacy), FM_OK);
 }
 
+/* A legacy OpenSSL-encrypted PEM key (RFC 1421 headers "Proc-Type: 4,ENCRYPTED", "DEK-Info")
+ * is well-formed PEM of something the module does not offer: FM_ERR_UNSUPPORTED, not a parse
+ * error. */
+static void test_legacy_encrypted_pem(void) {
+  decode_file("rsa2048-legacy-encrypted.pem", FM_ERR_UNSUPPORTED);
+}
+
+/* DER is recognised by its first byte (a SEQUENCE), PEM by everything else: explanatory text
+ * before the BEGIN line and white space after the END line are accepted; anything else after the
+ * END line, or a second block, is a parse error. */
+static void test_pem_armour(void) {
+  struct file f = load("rsa2048-spki.pem");
+  uint8_t *buf = malloc(f.n + 64);
+  fm_rsa_key *key = NULL;
+  static const char pre[] = "Subject: test key\n";
+  memcpy(buf, pre, sizeof pre - 1);
+  memcpy(buf + sizeof pre - 1, f.p, f.n);
+  size_t n = sizeof pre - 1 + f.n;
+  CHECK_EQ_INT(fm_rsa_key_decode(buf, n, &key), FM_OK);
+  CHECK_EQ_INT(fm_rsa_key_free(key), FM_OK);
+  memcpy(buf + n, " \r\n\t\n", 5);
+  CHECK_EQ_INT(fm_rsa_key_decode(buf, n + 5, &key), FM_OK);
+  CHECK_EQ_INT(fm_rsa_key_free(key), FM_OK);
+  memcpy(buf + n, "x\n", 2);
+  CHECK_EQ_INT(fm_rsa_key_decode(buf, n + 2, &key), FM_ERR_PARSE);
+  CHECK(key == NULL);
+  /* Two blocks: the body between the first BEGIN and the last END holds armour. */
+  uint8_t *two = malloc(2 * f.n);
+  memcpy(two, f.p, f.n);
+  memcpy(two + f.n, f.p, f.n);
+  CHECK_EQ_INT(fm_rsa_key_decode(two, 2 * f.n, &key), FM_ERR_PARSE);
+  /* Text that starts with '0' (0x30) reads as DER. */
+  buf[0] = '0';
+  CHECK_EQ_INT(fm_rsa_key_decode(buf, n, &key), FM_ERR_PARSE);
+  free(two);
+  free(buf);
+  free(f.p);
+}
+
+/* Every prefix and every suffix of PEM files, each in a buffer of exactly its length (so that a
+ * read past the end is caught under valgrind or ASan): a status, never a crash, and FM_OK only
+ * for the whole file (or with just trailing white space cut). */
+static void test_pem_cuts(void) {
+  static const char *const files[] = {"rsa2048-spki.pem", "rsa2048-legacy-encrypted.pem"};
+  for (size_t fi = 0; fi < 2; fi++) {
+    struct file f = load(files[fi]);
+    for (size_t cut = 0; cut <= f.n; cut++) {
+      for (int suffix = 0; suffix <= 1; suffix++) {
+        const size_t n = suffix ? f.n - cut : cut;
+        uint8_t *b = malloc(n ? n : 1);
+        memcpy(b, suffix ? f.p + cut : f.p, n);
+        fm_rsa_key *key = NULL;
+        const int st = fm_rsa_key_decode(b, n, &key);
+        if (st == FM_OK) {
+          CHECK(fi == 0 && (n == f.n || (!suffix && n == f.n - 1)));
+          CHECK_EQ_INT(fm_rsa_key_free(key), FM_OK);
+        } else {
+          CHECK(key == NULL);
+        }
+        free(b);
+      }
+    }
+    free(f.p);
+  }
+}
+
 static void test_bad_arguments(void) {
   fm_rsa_key *key = NULL;
   CHECK_EQ_INT(fm_rsa_key_decode(NULL, 1, &key), FM_ERR_BAD_ARGUMENT);
@@ -266,6 +332,9 @@ static void test_generated_key_signs_after_a_round_trip(void) {
 }
 
 static const test_case cases[] = {
+  TEST_CASE(legacy_encrypted_pem),
+  TEST_CASE(pem_armour),
+  TEST_CASE(pem_cuts),
   TEST_CASE(private_formats_round_trip),
   TEST_CASE(public_formats_round_trip),
   TEST_CASE(keys_the_module_does_not_take),

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fipsmod/rand.h"
@@ -378,6 +379,96 @@ static void run_scenario(const char *name, int (*fn)(void)) {
   }
 }
 
+/* ---- An unseeded state never produces output ------------------------------------------------
+ * What a state that is not instantiated would hand out: the generate function on an all-zero
+ * state, on this CPU path (the fused AES-NI kernels and the portable code differ on a zeroed key
+ * schedule, so the expectation is computed, not a constant). */
+static void unseeded_output(uint8_t *out, size_t len) {
+  ctr_drbg_state z;
+  memset(&z, 0, sizeof z);
+  ctr_drbg_generate_nodf(&z, out, len, NULL, 0);
+  ctr_drbg_wipe(&z);
+}
+
+/* A state wiped to zeros whose fork-generation cookie still matches (the condition a file edit of
+ * the fork counter made in every child): the next draw of each kind seeds it first. */
+static void test_unseeded_state_never_outputs(void) {
+  uint8_t first[32], got[32], zero_out[RAND_BATCH_LEN];
+  unseeded_output(zero_out, sizeof zero_out);
+  CHECK_EQ_INT(fm_rand_bytes(first, sizeof first), FM_OK); /* the thread's state exists */
+
+  /* fm_rand_bytes: the generate fast path. */
+  CHECK_EQ_INT(fm_rand_unseed_state_for_testing(), FM_OK);
+  CHECK_EQ_INT(fm_rand_reseeds_for_testing(), 0);
+  CHECK_EQ_INT(fm_rand_bytes(got, sizeof got), FM_OK);
+  CHECK_EQ_INT(fm_rand_reseeds_for_testing(), 1); /* seeded before the output */
+  CHECK(memcmp(got, zero_out, sizeof got) != 0);
+  uint8_t zero_short[32];
+  unseeded_output(zero_short, sizeof zero_short);
+  CHECK(memcmp(got, zero_short, sizeof got) != 0);
+
+  /* fm_rand_u64: the batch's fast path (a 4096-byte refill from a zero state). */
+  CHECK_EQ_INT(fm_rand_unseed_state_for_testing(), FM_OK);
+  uint64_t w = 0;
+  CHECK_EQ_INT(fm_rand_u64(&w), FM_OK);
+  CHECK_EQ_INT(fm_rand_reseeds_for_testing(), 1);
+  CHECK(memcmp(&w, zero_out, sizeof w) != 0);
+
+  /* fm_rand_bytes_with_input and a long draw (several requests). */
+  CHECK_EQ_INT(fm_rand_unseed_state_for_testing(), FM_OK);
+  static uint8_t big[3 * FM_DRBG_MAX_REQUEST / 2];
+  CHECK_EQ_INT(fm_rand_bytes(big, sizeof big), FM_OK);
+  CHECK_EQ_INT(fm_rand_reseeds_for_testing(), 1);
+  CHECK(memcmp(big, zero_out, sizeof zero_out) != 0);
+}
+
+/* The fork counter set to 2^64 - 2: the next child's generation is 2^64 - 1, whose inverse is the
+ * cookie of a zeroed (MADV_WIPEONFORK) state. The child's first draws are still seeded first and
+ * differ from what a zero state would give. */
+static int scenario_fork_counter_near_wrap(void) {
+  uint8_t zero_out[RAND_BATCH_LEN];
+  unseeded_output(zero_out, sizeof zero_out);
+  uint8_t parent[32];
+  if (fm_rand_bytes(parent, sizeof parent) != FM_OK) return 10;
+  fm_rand_set_fork_counter_for_testing(UINT64_MAX - 1);
+  int fds[2];
+  if (pipe(fds) != 0) return 11;
+  pid_t pid = fork();
+  if (pid == 0) {
+    struct {
+      uint8_t bytes[32];
+      uint64_t word, reseeds;
+      int st;
+    } rec = {0};
+    rec.st = fm_rand_bytes(rec.bytes, sizeof rec.bytes);
+    if (rec.st == FM_OK) rec.st = fm_rand_u64(&rec.word);
+    rec.reseeds = fm_rand_reseeds_for_testing();
+    _exit(write(fds[1], &rec, sizeof rec) == (ssize_t)sizeof rec ? 0 : 1);
+  }
+  close(fds[1]);
+  struct {
+    uint8_t bytes[32];
+    uint64_t word, reseeds;
+    int st;
+  } got;
+  ssize_t n = read(fds[0], &got, sizeof got);
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (n != (ssize_t)sizeof got || got.st != FM_OK) return 12;
+  if (got.reseeds == 0) return 13;                                  /* never seeded */
+  if (memcmp(got.bytes, zero_out, sizeof got.bytes) == 0) return 14; /* a zero DRBG's bytes */
+  uint8_t zero_short[32];
+  unseeded_output(zero_short, sizeof zero_short);
+  if (memcmp(got.bytes, zero_short, sizeof got.bytes) == 0) return 15;
+  if (memcmp(got.bytes, parent, sizeof parent) == 0) return 16;
+  return 0;
+}
+
+static void test_fork_counter_near_wrap(void) {
+  run_scenario("fork_counter_near_wrap", scenario_fork_counter_near_wrap);
+}
+
 static void test_zeroize_after_cleanup(void) {
   run_scenario("zeroize_after_cleanup", scenario_zeroize_after_cleanup);
 }
@@ -398,6 +489,8 @@ static const test_case cases[] = {
   TEST_CASE(batch),
   TEST_CASE(uniform),
   TEST_CASE(signal_reentry),
+  TEST_CASE(unseeded_state_never_outputs),
+  TEST_CASE(fork_counter_near_wrap),
   TEST_CASE(zeroize_after_cleanup),
   TEST_CASE(stuck_source),
   TEST_CASE(stuck_source_first_draw),

@@ -1,0 +1,45 @@
+/* Constant-time check of key-file decoding (fm_rsa_key_decode), run under valgrind memcheck
+ * against the test-hooks build: the whole input file is marked secret (undefined), and the
+ * module declassifies exactly what its secrecy model calls public (module/rsa/rsa_keyfile.c: DER
+ * tags and lengths, the first byte of each INTEGER, n and e, the PEM armour and line structure,
+ * whether the base64 was well formed; then the import's verdicts). Any branch or memory index on
+ * any other byte of the file (a search of a DER key for "-----BEGIN ", a table lookup of a base64
+ * character) is reported and fails the test. Keys: tests/vectors/keys (README there): a PKCS#8
+ * and a PKCS#1 private key in DER, and the PKCS#8 and PKCS#1 private keys in PEM. Outside
+ * valgrind it is a plain decoding test. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fipsmod/fipsmod.h"
+#include "module/internal.h"
+#include "tests/common/test_util.h"
+
+static void decode_secret(const char *name) {
+  char path[512];
+  snprintf(path, sizeof path, FIPSMOD_VECTORS_DIR "/keys/%s", name);
+  FILE *fp = fopen(path, "rb");
+  CHECK(fp != NULL);
+  if (fp == NULL) return;
+  uint8_t *buf = malloc(1 << 16);
+  const size_t n = fread(buf, 1, 1 << 16, fp);
+  fclose(fp);
+  fm_mark_secret_for_testing(buf, n);
+  fm_rsa_key *key = NULL;
+  const int st = fm_rsa_key_decode(buf, n, &key);
+  if (st != FM_OK) fprintf(stderr, "%s: %s\n", name, fm_strerror(st));
+  CHECK_EQ_INT(st, FM_OK);
+  size_t bits = 0;
+  CHECK_EQ_INT(fm_rsa_key_bits(key, &bits), FM_OK);
+  CHECK_EQ_INT(bits, 2048);
+  CHECK_EQ_INT(fm_rsa_key_free(key), FM_OK);
+  free(buf);
+}
+
+int main(void) {
+  decode_secret("rsa2048-pkcs8.der");
+  decode_secret("rsa2048-pkcs1.der");
+  decode_secret("rsa2048-pkcs8.pem");
+  decode_secret("rsa2048-pkcs1.pem");
+  return test_main_result("test_keyfile_ct");
+}
