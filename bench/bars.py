@@ -15,7 +15,7 @@ RATIO_BARS = [
     ("AES-256-CTR", 8192, 1, "openssl", 0.9),
     ("AES-256-CBC-encrypt", 8192, 1, "openssl", 0.9),
     ("SHA-256", 8192, 1, "openssl", 0.9),
-    # issue 13: the approved GCM one-shots against OpenSSL's EVP (which is handed a fixed IV).
+    # The approved GCM one-shots against OpenSSL's EVP (which is handed a fixed IV).
     ("AES-256-GCM-seal", 8192, 1, "openssl", 1.0),
     ("AES-256-GCM-open", 8192, 1, "openssl", 1.0),
     ("AES-256-GCM-seal", 16, 1, "openssl", 1.0),

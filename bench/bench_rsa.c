@@ -3,7 +3,7 @@
  * One key per size is generated with OpenSSL at start-up and imported into fipsmod from its
  * components, so both sides use the same key. What one operation is:
  * - RSA-sign: PKCS#1 v1.5 with SHA-256 over a 32-byte message, hashing included on both sides.
- *   fipsmod: fm_rsa_sign_pkcs1v15 (hash, encode, CRT with blinding, check with the public key).
+ *   fipsmod: fm_rsa_sign_pkcs1v15 (hash, encode, CRT, check with the public key).
  *   openssl: EVP_Digest (SHA-256) + EVP_PKEY_sign on an EVP_PKEY_CTX set up once (padding and
  *   digest set once: OpenSSL's fastest path; it blinds and checks the CRT result too).
  * - RSA-verify: the same signature checked; fipsmod fm_rsa_verify_pkcs1v15 on a public key,

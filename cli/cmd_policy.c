@@ -1,5 +1,5 @@
 /* `fipsmod policy [--json]`: what a testing lab compares with the security policy
- * (policy/security-policy.md, issue 12 #5).
+ * (policy/security-policy.md).
  *
  * Prints the module version, the path of the libfipsmod.so this process loaded, the integrity
  * MAC injected into that file, the CPU paths chosen at load, the module state, the integrity

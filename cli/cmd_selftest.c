@@ -1,9 +1,10 @@
 /* `fipsmod selftest [--json]`: the module's self-test report.
  *
  * Prints the version, the module state, the CPU paths chosen at load, the integrity status and
- * every self-test (power-on tests, then conditional tests recorded so far) with its kind,
- * result and duration. Exit status 0 only when the module is OPERATIONAL, 1 otherwise, 2 on a
- * usage error. The report is the one of the load-time run of this process (the library was
+ * every self-test (power-on tests, tests that run before first use, then conditional tests
+ * recorded so far) with its kind, result, duration, and whether and when it first ran (at
+ * power-on or at first use, in milliseconds since the module's power-on entry). Exit status 0
+ * only when the module is OPERATIONAL, 1 otherwise, 2 on a usage error. The report is the one of the load-time run of this process (the library was
  * loaded, and its self-tests run, before main). */
 #include <inttypes.h>
 #include <jansson.h>
@@ -17,7 +18,25 @@
 #include "fipsmod/selftest.h"
 #include "fipsmod/status.h"
 
-static void print_text(const fm_selftest_summary *s, const fm_selftest_entry *e, size_t n) {
+/* ran_text describes when a test first ran: "not yet run", or its trigger and the time since
+ * the module's power-on entry began ("first use +12.345 ms"). */
+static void ran_text(char *buf, size_t len, fm_selftest_trigger trigger, uint64_t at_ns) {
+  if (trigger == FM_SELFTEST_RAN_NOT_YET || at_ns == 0) {
+    snprintf(buf, len, "%s", fm_selftest_trigger_name(trigger));
+  } else {
+    snprintf(buf, len, "%s +%.3f ms", fm_selftest_trigger_name(trigger), (double)at_ns / 1e6);
+  }
+}
+
+/* times_of returns the times of the test named |name| in |t| (n entries), or "not yet run". */
+static fm_selftest_times times_of(const fm_selftest_times *t, size_t n, const char *name) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(t[i].name, name) == 0) return t[i];
+  return (fm_selftest_times){.name = name};
+}
+
+static void print_text(const fm_selftest_summary *s, const fm_selftest_entry *e, size_t n,
+                       const fm_selftest_times *t, size_t nt) {
   printf("%s\n", fm_module_version());
   printf("state:      %s\n", fm_module_state_name(s->state));
   if (s->error_reason) printf("error:      %s\n", s->error_reason);
@@ -25,8 +44,8 @@ static void print_text(const fm_selftest_summary *s, const fm_selftest_entry *e,
   printf("integrity:  %s\n", s->integrity_text);
   printf("self-tests: %zu tests, %zu passed, %zu failed; power-on run %.1f us\n", s->tests,
          s->passed, s->failed, (double)s->power_on_ns / 1000.0);
-  printf("\n  %-34s %-9s %-11s %-15s %11s  %s\n", "TEST", "KIND", "WHEN", "RESULT", "TIME",
-         "ALGORITHM");
+  printf("\n  %-34s %-9s %-11s %-15s %11s  %-24s %s\n", "TEST", "KIND", "WHEN", "RESULT", "TIME",
+         "FIRST RUN", "ALGORITHM");
   for (size_t i = 0; i < n; i++) {
     char result[64];
     if (e[i].result == FM_SELFTEST_FAILED)
@@ -37,13 +56,16 @@ static void print_text(const fm_selftest_summary *s, const fm_selftest_entry *e,
     snprintf(when, sizeof when, "%s",
              e[i].when == FM_SELFTEST_BEFORE_FIRST_USE ? "first-use"
                                                        : fm_selftest_when_name(e[i].when));
+    char ran[48];
+    const fm_selftest_times ti = times_of(t, nt, e[i].name);
+    ran_text(ran, sizeof ran, ti.first_trigger, ti.first_at_ns);
     if (e[i].when == FM_SELFTEST_CONDITIONAL)
-      printf("  %-34s %-9s %-11s %-15s %8" PRIu64 " x   %s\n", e[i].name,
-             fm_selftest_kind_name(e[i].kind), when, result, e[i].runs, e[i].algorithm);
+      printf("  %-34s %-9s %-11s %-15s %8" PRIu64 " x   %-24s %s\n", e[i].name,
+             fm_selftest_kind_name(e[i].kind), when, result, e[i].runs, ran, e[i].algorithm);
     else
-      printf("  %-34s %-9s %-11s %-15s %8.1f us  %s\n", e[i].name,
+      printf("  %-34s %-9s %-11s %-15s %8.1f us  %-24s %s\n", e[i].name,
              fm_selftest_kind_name(e[i].kind), when, result, (double)e[i].duration_ns / 1000.0,
-             e[i].algorithm);
+             ran, e[i].algorithm);
     if (e[i].result == FM_SELFTEST_FAILED) printf("      -> %s\n", fm_strerror(e[i].status));
   }
 }
@@ -54,7 +76,8 @@ static int set_or_fail(json_t *obj, const char *key, json_t *value) {
   return json_object_set_new(obj, key, value) == 0 ? 0 : -1;
 }
 
-static int print_json(const fm_selftest_summary *s, const fm_selftest_entry *e, size_t n) {
+static int print_json(const fm_selftest_summary *s, const fm_selftest_entry *e, size_t n,
+                      const fm_selftest_times *tt, size_t nt) {
   json_t *root = json_object();
   json_t *tests = json_array();
   int bad = root == NULL || tests == NULL;
@@ -80,6 +103,17 @@ static int print_json(const fm_selftest_summary *s, const fm_selftest_entry *e, 
     bad |= set_or_fail(t, "duration_ns", json_integer((json_int_t)e[i].duration_ns));
     bad |= set_or_fail(t, "runs", json_integer((json_int_t)e[i].runs));
     bad |= set_or_fail(t, "failures", json_integer((json_int_t)e[i].failures));
+    /* When it ran: the trigger ("not yet run", "power-on", "first use", "on demand", "in
+     * service") and the time since the power-on entry began (null when not yet run). */
+    const fm_selftest_times ti = times_of(tt, nt, e[i].name);
+    bad |= set_or_fail(t, "first_run", json_string(fm_selftest_trigger_name(ti.first_trigger)));
+    bad |= set_or_fail(t, "first_run_at_ns", ti.first_at_ns == 0
+                                                 ? json_null()
+                                                 : json_integer((json_int_t)ti.first_at_ns));
+    bad |= set_or_fail(t, "last_run", json_string(fm_selftest_trigger_name(ti.last_trigger)));
+    bad |= set_or_fail(t, "last_run_at_ns", ti.last_at_ns == 0
+                                                ? json_null()
+                                                : json_integer((json_int_t)ti.last_at_ns));
     bad |= json_array_append_new(tests, t) != 0;
   }
   if (!bad) {
@@ -101,7 +135,8 @@ static int print_json(const fm_selftest_summary *s, const fm_selftest_entry *e, 
 static const char k_selftest_usage[] =
     "usage: fipsmod selftest [--json]\n"
     "  The module's self-test report: version, state (and why, in the ERROR state), CPU paths,\n"
-    "  integrity check, and every power-on and conditional self-test with its result and time;\n"
+    "  integrity check, and every self-test (power-on, before first use, conditional) with its\n"
+    "  result, duration, and whether and when it first ran (ms since the module's power-on);\n"
     "  --json: the same as one JSON object.\n"
     "Exit status: 0 the module is OPERATIONAL; 1 it is not (the report says why), or the report\n"
     "cannot be read; 2 usage error.\n";
@@ -118,16 +153,18 @@ int cmd_selftest(int argc, char **argv) {
   }
   fm_selftest_summary s;
   fm_selftest_entry e[FM_SELFTEST_MAX_ENTRIES];
-  size_t n = 0;
+  fm_selftest_times t[FM_SELFTEST_MAX_ENTRIES];
+  size_t n = 0, nt = 0;
   if (fm_selftest_get_summary(&s) != FM_OK ||
-      fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n) != FM_OK) {
+      fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n) != FM_OK ||
+      fm_selftest_report_times(t, FM_SELFTEST_MAX_ENTRIES, &nt) != FM_OK) {
     fprintf(stderr, "fipsmod selftest: cannot read the self-test report\n");
     return 1;
   }
   if (json) {
-    if (print_json(&s, e, n) != 0) return 1;
+    if (print_json(&s, e, n, t, nt) != 0) return 1;
   } else {
-    print_text(&s, e, n);
+    print_text(&s, e, n, t, nt);
   }
   return s.state == FM_STATE_OPERATIONAL ? 0 : 1;
 }

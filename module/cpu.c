@@ -1,7 +1,9 @@
 /* CPU feature detection and the FIPSMOD_CPU override.
  *
  * Detection runs once, from the power-on entry, before any algorithm runs; afterwards the
- * feature words are only read. FIPSMOD_CPU=portable makes every algorithm take its portable,
+ * feature words are only read. This is the module's only CPUID and XGETBV: every algorithm asks
+ * fm_cpu_use (module/internal.h), and a ctest (tests/module, cpuid_only_in_cpu) checks the
+ * built objects for the instructions. FIPSMOD_CPU=portable makes every algorithm take its portable,
  * constant-time path, so that every test can run on both paths of the same machine. It is read
  * with secure_getenv: a setuid or setgid program ignores it, so whoever starts such a program
  * cannot choose its code paths.
@@ -47,8 +49,13 @@ static uint32_t detect_features(void) {
     if ((b >> 19) & 1) f |= FM_CPU_ADX;
     if ((b >> 29) & 1 && sse41 && ssse3) f |= FM_CPU_SHANI;
     if (((c >> 9) & 1) && ymm_ok && (f & FM_CPU_AVX2) && (f & FM_CPU_AESNI)) f |= FM_CPU_VAES;
+    /* VPCLMULQDQ: ECX bit 10, on YMM registers (the OS must save them) next to PCLMULQDQ. */
+    if (((c >> 10) & 1) && ymm_ok && (f & FM_CPU_AVX2) && (f & FM_CPU_PCLMULQDQ))
+      f |= FM_CPU_VPCLMULQDQ;
     const bool avx512f = (b >> 16) & 1, avx512vl = (b >> 31) & 1, avx512bw = (b >> 30) & 1;
     if (avx512f && avx512vl && avx512bw && zmm_ok) f |= FM_CPU_AVX512;
+    /* AVX512IFMA: EBX bit 21, usable only with the AVX-512 register state above. */
+    if (((b >> 21) & 1) && (f & FM_CPU_AVX512)) f |= FM_CPU_AVX512IFMA;
   }
   return f;
 }
@@ -86,6 +93,8 @@ const char *fm_module_cpu_feature_name(uint32_t feature) {
     case FM_CPU_ADX: return "adx";
     case FM_CPU_AVX2: return "avx2";
     case FM_CPU_AVX512: return "avx512";
+    case FM_CPU_VPCLMULQDQ: return "vpclmulqdq";
+    case FM_CPU_AVX512IFMA: return "avx512ifma";
   }
   return "unknown";
 }

@@ -288,10 +288,10 @@ int fm_selftest_power_on(void);
 
 /* Self-test identities. Each names exactly one row of the self-test table in selftest/, which
  * alone holds the names, algorithms and kinds the report shows (selftest/kat.c checks at compile
- * time that every id has one row). The power-on tests run in this order, after the HMAC-SHA-256
- * KAT and the integrity test, which the runner names in code. The algorithm folders name a test
- * by its id: a conditional test when they record its outcome, a deferred test when they ensure it
- * has run. */
+ * time that every id has one row) and says when each runs: at power-on (the integrity test with
+ * the HMAC-SHA-256 KAT before it, and what the DRBG needs) or before the first use of its
+ * algorithm (every other CAST). Tests run in this order. The algorithm folders name a test by its
+ * id: a conditional test when they record its outcome, a CAST when they ensure it has passed. */
 typedef enum fm_selftest_id {
   FM_ST_HMAC_SHA256_KAT,
   FM_ST_INTEGRITY,
@@ -345,12 +345,41 @@ typedef enum fm_selftest_id {
   FM_ST_COUNT           /* not an id: how many there are */
 } fm_selftest_id;
 
-/* fm_selftest_ensure makes sure the deferred (before-first-use) test |id| has passed in this
- * process, running it first if it has not. Returns FM_OK (one atomic load after the first time;
- * at once on the thread running self-tests) or FM_ERR_NOT_OPERATIONAL when it failed (the module
- * is then in ERROR) or the module is not operational. For an id that is not deferred it returns
- * fm_service_gate(). Thread-safe. The algorithm folders' only way to reach a deferred test. */
-int fm_selftest_ensure(fm_selftest_id id);
+/* fm_g_selftest_passed[id] is 1 once test |id| (a power-on test or one that runs before first
+ * use) has passed in this process, so that its algorithm's services may run; "not yet" is zero
+ * (.bss). Written only by selftest/power_on.c (a release store under its run lock, after the test
+ * or the test's whole group passed); read by fm_selftest_ensure with an acquire load. */
+extern FM_INTERNAL _Atomic uint8_t fm_g_selftest_passed[FM_ST_COUNT];
+
+/* fm_selftest_ensure_slow is fm_selftest_ensure's path for a test that has not passed yet
+ * (selftest/power_on.c). */
+int fm_selftest_ensure_slow(fm_selftest_id id);
+
+/* fm_selftest_ensure makes sure the self-test |id| has passed in this process before its
+ * algorithm is used (FIPS 140-3 IG 10.3.A), running it first if it has not: a test that runs
+ * before first use runs then, together with every other test of its group (selftest/kat.c's
+ * SELFTEST_GROUPS: all AES modes, all GCM directions), so that one flag covers a family's
+ * services. Returns FM_OK (one acquire load, inline, once the test has passed; at once on the
+ * thread running self-tests) or FM_ERR_NOT_OPERATIONAL when a test failed (the module is then in
+ * ERROR) or the module is not operational. Callers of the same algorithm on other threads wait
+ * while its tests run: they output nothing before the tests have passed. It does not touch the
+ * service indicator. Thread-safe. The algorithm folders' only way to reach a CAST; |id| is a
+ * constant of the calling service. */
+static inline int fm_selftest_ensure(fm_selftest_id id) {
+  if (__builtin_expect(atomic_load_explicit(&fm_g_selftest_passed[id], memory_order_acquire), 1))
+    return FM_OK;
+  return fm_selftest_ensure_slow(id);
+}
+
+/* fm_service_gate_tested is fm_service_gate for a service whose algorithm has a CAST: the state
+ * first, then the CAST (fm_selftest_ensure(id)). FM_OK, or FM_ERR_NOT_OPERATIONAL with the call
+ * marked not approved. */
+static inline int fm_service_gate_tested(fm_selftest_id id) {
+  int st = fm_service_gate();
+  if (__builtin_expect(st == FM_OK, 1)) st = fm_selftest_ensure(id);
+  if (st != FM_OK) fm_indicator_not_approved();
+  return st;
+}
 
 /* fm_selftest_expect is the known-answer comparison for the CASTs that the algorithm units keep
  * beside their code (module/<alg>/): FM_OK when the |len| bytes at |got| equal those at
@@ -372,13 +401,11 @@ void fm_selftest_record_conditional(fm_selftest_id id, int status);
  * after the first check passed, so that no draw ever initializes it. */
 void fm_rand_power_on(void);
 
-/* fm_rand_module_cleanup zeroizes every DRBG state and switches the RNG off (module/rand/).
- * Called by fm_module_cleanup, by the exit handler and on entering ERROR. */
+/* fm_rand_module_cleanup zeroizes every per-thread secret of the module (the DRBG states and
+ * their small-draw batches, module/rand/) and switches the RNG off. Called by fm_module_cleanup,
+ * by the exit handler and on entering ERROR. */
 void fm_rand_module_cleanup(void);
 
-/* fm_rsa_module_cleanup zeroizes every thread's RSA blinding pair (module/rsa/). Called with
- * fm_rand_module_cleanup: by fm_module_cleanup, by the exit handler and on entering ERROR. */
-void fm_rsa_module_cleanup(void);
 
 /* ---- Test-only entry points ---------------------------------------------------------------
  * They exist only in test-hooks builds (the internal test library, libfipsmod_testhooks.so),

@@ -46,9 +46,8 @@ void fm_module_enter_error(const char *why) {
   const char *expected = NULL;
   atomic_compare_exchange_strong(&g_error_reason, &expected, why);
   atomic_store(&fm_g_module_state, FM_STATE_ERROR);
-  /* No service will run again; drop what the RNG and RSA hold now rather than at exit. */
+  /* No service will run again; drop the per-thread secrets now rather than at exit. */
   fm_rand_module_cleanup();
-  fm_rsa_module_cleanup();
 }
 
 const char *fm_module_error_reason(void) { return atomic_load(&g_error_reason); }
@@ -131,7 +130,6 @@ int fm_module_cleanup(void) {
          !atomic_compare_exchange_weak(&fm_g_module_state, &cur, FM_STATE_UNINITIALIZED)) {
   }
   fm_rand_module_cleanup();
-  fm_rsa_module_cleanup();
   return FM_OK; /* the indicator is left as it was (policy/services.tsv) */
 }
 

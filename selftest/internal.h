@@ -1,9 +1,10 @@
 /* What the files of selftest/ share.
  *
  * The power-on runner (power_on.c) runs the HMAC-SHA-256 known-answer test and the integrity
- * test, named in its code, then every other test the table below marks for power-on, records
- * each outcome in the report, and turns any failure into the ERROR state. The known-answer tests
- * (kat.c) call the module's public entry points on the self-test thread
+ * test, named in its code, then every other test the table below marks for power-on; the tests
+ * marked for first use run, a group at a time, when fm_selftest_ensure first asks for them. It
+ * records each outcome in the report and turns any failure into the ERROR state. The
+ * known-answer tests (kat.c) call the module's public entry points on the self-test thread
  * (fm_selftest_thread_enter), so they test exactly the code users call. Nothing here is secret:
  * every key and input of a known-answer test is a published constant.
  *
@@ -39,6 +40,11 @@ typedef struct selftest_def {
 
 /* fm_selftest_defs is the table, indexed by fm_selftest_id (kat.c). */
 extern const selftest_def fm_selftest_defs[FM_ST_COUNT];
+
+/* selftest_group_lead returns the test whose group |id| belongs to (kat.c's SELFTEST_GROUPS):
+ * the tests of a group run together, before the first use of any of their services; a test not
+ * listed there is a group of its own (it returns |id|). */
+fm_selftest_id selftest_group_lead(fm_selftest_id id);
 
 /* selftest_run_kat runs the power-on or deferred test |id| other than the integrity test (kat.c).
  * Returns FM_OK when it passed and a negative status (FM_ERR_SELFTEST for a wrong answer, or the

@@ -345,13 +345,16 @@ const void *selftest_constants_probe(void) { return kat_aes256_cbc_dec_out; }
  * One row per fm_selftest_id, in the enum's order, which is the order the tests run and the
  * report lists them: HMAC-SHA-256 first and the integrity check second (FIPS 140-3 IG 10.3.A: the
  * algorithm of the integrity test is tested before it is used), then every algorithm, with the
- * entropy start-up test before anything that draws from the entropy source (RSA blinding).
+ * entropy start-up test before anything that draws from the entropy source.
  *
- * The RSA signing test (a private-key import and a 2048-bit CRT signature) costs more than every
- * other power-on test together, so it runs once before the first use of an RSA private key
- * (FIPS 140-3 IG 10.3.A allows a CAST before the first use of the algorithm): module/rsa calls
- * fm_selftest_ensure(FM_ST_RSA_SIGN_KAT) before every private-key operation. Verification is
- * cheap and always runs at power-on.
+ * At power-on (AT_POWER_ON) run only the integrity check with its HMAC-SHA-256 KAT and what the
+ * DRBG needs before the first random byte: the CTR_DRBG tests, AES-256 encryption as the DRBG
+ * uses it (a block for the derivation function, the 128-bit counter in short and bulk CTR
+ * calls), and the entropy start-up test. Every other CAST runs once, before the first use of its
+ * algorithm (BEFORE_FIRST_USE; FIPS 140-3 IG 10.3.A allows a CAST before the first use): the
+ * algorithm's services call fm_selftest_ensure with one of its tests' ids, and the runner runs
+ * that test's group (SELFTEST_GROUPS below). So loading costs the same whatever the number of
+ * algorithms, and a process pays only for the algorithms it uses.
  *
  * Conditional tests are listed so that the report shows them (as "not run") before their
  * service first runs, and so that test builds can break them; the entropy source's own failure
@@ -361,50 +364,50 @@ const void *selftest_constants_probe(void) { return kat_aes256_cbc_dec_out; }
 #define SELFTEST_TABLE(X)                                                                          \
   X(FM_ST_HMAC_SHA256_KAT, "hmac-sha256-kat", "HMAC-SHA-256", KAT, AT_POWER_ON, 0)                 \
   X(FM_ST_INTEGRITY, "integrity", "HMAC-SHA-256", INTEGRITY, AT_POWER_ON, 0)                       \
-  X(FM_ST_SHA256_KAT, "sha256-kat", "SHA-256", KAT, AT_POWER_ON, 0)                                \
-  X(FM_ST_SHA384_KAT, "sha384-kat", "SHA-384", KAT, AT_POWER_ON, 0)                                \
-  X(FM_ST_SHA512_KAT, "sha512-kat", "SHA-512", KAT, AT_POWER_ON, 0)                                \
-  X(FM_ST_HMAC_SHA384_KAT, "hmac-sha384-kat", "HMAC-SHA-384", KAT, AT_POWER_ON, 0)                 \
-  X(FM_ST_HMAC_SHA512_KAT, "hmac-sha512-kat", "HMAC-SHA-512", KAT, AT_POWER_ON, 0)                 \
-  X(FM_ST_AES128_ECB_ENC_KAT, "aes128-ecb-encrypt-kat", "AES-128-ECB", KAT, AT_POWER_ON, 0)        \
-  X(FM_ST_AES128_ECB_DEC_KAT, "aes128-ecb-decrypt-kat", "AES-128-ECB", KAT, AT_POWER_ON, 0)        \
-  X(FM_ST_AES128_CBC_ENC_KAT, "aes128-cbc-encrypt-kat", "AES-128-CBC", KAT, AT_POWER_ON, 0)        \
-  X(FM_ST_AES128_CBC_DEC_KAT, "aes128-cbc-decrypt-kat", "AES-128-CBC", KAT, AT_POWER_ON, 0)        \
-  X(FM_ST_AES128_CTR_ENC_KAT, "aes128-ctr-encrypt-kat", "AES-128-CTR", KAT, AT_POWER_ON, 0)        \
-  X(FM_ST_AES128_CTR_DEC_KAT, "aes128-ctr-decrypt-kat", "AES-128-CTR", KAT, AT_POWER_ON, 0)        \
+  X(FM_ST_SHA256_KAT, "sha256-kat", "SHA-256", KAT, BEFORE_FIRST_USE, 0)                           \
+  X(FM_ST_SHA384_KAT, "sha384-kat", "SHA-384", KAT, BEFORE_FIRST_USE, 0)                           \
+  X(FM_ST_SHA512_KAT, "sha512-kat", "SHA-512", KAT, BEFORE_FIRST_USE, 0)                           \
+  X(FM_ST_HMAC_SHA384_KAT, "hmac-sha384-kat", "HMAC-SHA-384", KAT, BEFORE_FIRST_USE, 0)            \
+  X(FM_ST_HMAC_SHA512_KAT, "hmac-sha512-kat", "HMAC-SHA-512", KAT, BEFORE_FIRST_USE, 0)            \
+  X(FM_ST_AES128_ECB_ENC_KAT, "aes128-ecb-encrypt-kat", "AES-128-ECB", KAT, BEFORE_FIRST_USE, 0)   \
+  X(FM_ST_AES128_ECB_DEC_KAT, "aes128-ecb-decrypt-kat", "AES-128-ECB", KAT, BEFORE_FIRST_USE, 0)   \
+  X(FM_ST_AES128_CBC_ENC_KAT, "aes128-cbc-encrypt-kat", "AES-128-CBC", KAT, BEFORE_FIRST_USE, 0)   \
+  X(FM_ST_AES128_CBC_DEC_KAT, "aes128-cbc-decrypt-kat", "AES-128-CBC", KAT, BEFORE_FIRST_USE, 0)   \
+  X(FM_ST_AES128_CTR_ENC_KAT, "aes128-ctr-encrypt-kat", "AES-128-CTR", KAT, BEFORE_FIRST_USE, 0)   \
+  X(FM_ST_AES128_CTR_DEC_KAT, "aes128-ctr-decrypt-kat", "AES-128-CTR", KAT, BEFORE_FIRST_USE, 0)   \
   X(FM_ST_AES256_ECB_ENC_KAT, "aes256-ecb-encrypt-kat", "AES-256-ECB", KAT, AT_POWER_ON, 0)        \
-  X(FM_ST_AES256_ECB_DEC_KAT, "aes256-ecb-decrypt-kat", "AES-256-ECB", KAT, AT_POWER_ON, 0)        \
-  X(FM_ST_AES256_CBC_ENC_KAT, "aes256-cbc-encrypt-kat", "AES-256-CBC", KAT, AT_POWER_ON, 0)        \
-  X(FM_ST_AES256_CBC_DEC_KAT, "aes256-cbc-decrypt-kat", "AES-256-CBC", KAT, AT_POWER_ON, 0)        \
+  X(FM_ST_AES256_ECB_DEC_KAT, "aes256-ecb-decrypt-kat", "AES-256-ECB", KAT, BEFORE_FIRST_USE, 0)   \
+  X(FM_ST_AES256_CBC_ENC_KAT, "aes256-cbc-encrypt-kat", "AES-256-CBC", KAT, BEFORE_FIRST_USE, 0)   \
+  X(FM_ST_AES256_CBC_DEC_KAT, "aes256-cbc-decrypt-kat", "AES-256-CBC", KAT, BEFORE_FIRST_USE, 0)   \
   X(FM_ST_AES256_CTR_ENC_KAT, "aes256-ctr-encrypt-kat", "AES-256-CTR", KAT, AT_POWER_ON, 0)        \
-  X(FM_ST_AES256_CTR_DEC_KAT, "aes256-ctr-decrypt-kat", "AES-256-CTR", KAT, AT_POWER_ON, 0)        \
-  X(FM_ST_AES128_ECB_ENC_BULK_KAT, "aes128-ecb-encrypt-bulk-kat", "AES-128-ECB", KAT, AT_POWER_ON, \
-    0)                                                                                             \
-  X(FM_ST_AES128_ECB_DEC_BULK_KAT, "aes128-ecb-decrypt-bulk-kat", "AES-128-ECB", KAT, AT_POWER_ON, \
-    0)                                                                                             \
-  X(FM_ST_AES128_CBC_DEC_BULK_KAT, "aes128-cbc-decrypt-bulk-kat", "AES-128-CBC", KAT, AT_POWER_ON, \
-    0)                                                                                             \
-  X(FM_ST_AES128_CTR_BULK_KAT, "aes128-ctr-bulk-kat", "AES-128-CTR", KAT, AT_POWER_ON, 0)          \
+  X(FM_ST_AES256_CTR_DEC_KAT, "aes256-ctr-decrypt-kat", "AES-256-CTR", KAT, BEFORE_FIRST_USE, 0)   \
+  X(FM_ST_AES128_ECB_ENC_BULK_KAT, "aes128-ecb-encrypt-bulk-kat", "AES-128-ECB", KAT,              \
+    BEFORE_FIRST_USE, 0)                                                                           \
+  X(FM_ST_AES128_ECB_DEC_BULK_KAT, "aes128-ecb-decrypt-bulk-kat", "AES-128-ECB", KAT,              \
+    BEFORE_FIRST_USE, 0)                                                                           \
+  X(FM_ST_AES128_CBC_DEC_BULK_KAT, "aes128-cbc-decrypt-bulk-kat", "AES-128-CBC", KAT,              \
+    BEFORE_FIRST_USE, 0)                                                                           \
+  X(FM_ST_AES128_CTR_BULK_KAT, "aes128-ctr-bulk-kat", "AES-128-CTR", KAT, BEFORE_FIRST_USE, 0)     \
   X(FM_ST_AES128_CTR32_BULK_KAT, "aes128-ctr32-bulk-kat", "AES-128-CTR (32-bit counter)", KAT,     \
-    AT_POWER_ON, 0)                                                                                \
-  X(FM_ST_AES256_ECB_ENC_BULK_KAT, "aes256-ecb-encrypt-bulk-kat", "AES-256-ECB", KAT, AT_POWER_ON, \
-    0)                                                                                             \
-  X(FM_ST_AES256_ECB_DEC_BULK_KAT, "aes256-ecb-decrypt-bulk-kat", "AES-256-ECB", KAT, AT_POWER_ON, \
-    0)                                                                                             \
-  X(FM_ST_AES256_CBC_DEC_BULK_KAT, "aes256-cbc-decrypt-bulk-kat", "AES-256-CBC", KAT, AT_POWER_ON, \
-    0)                                                                                             \
+    BEFORE_FIRST_USE, 0)                                                                           \
+  X(FM_ST_AES256_ECB_ENC_BULK_KAT, "aes256-ecb-encrypt-bulk-kat", "AES-256-ECB", KAT,              \
+    BEFORE_FIRST_USE, 0)                                                                           \
+  X(FM_ST_AES256_ECB_DEC_BULK_KAT, "aes256-ecb-decrypt-bulk-kat", "AES-256-ECB", KAT,              \
+    BEFORE_FIRST_USE, 0)                                                                           \
+  X(FM_ST_AES256_CBC_DEC_BULK_KAT, "aes256-cbc-decrypt-bulk-kat", "AES-256-CBC", KAT,              \
+    BEFORE_FIRST_USE, 0)                                                                           \
   X(FM_ST_AES256_CTR_BULK_KAT, "aes256-ctr-bulk-kat", "AES-256-CTR", KAT, AT_POWER_ON, 0)          \
   X(FM_ST_AES256_CTR32_BULK_KAT, "aes256-ctr32-bulk-kat", "AES-256-CTR (32-bit counter)", KAT,     \
-    AT_POWER_ON, 0)                                                                                \
-  X(FM_ST_AES128_GCM_ENC_KAT, "aes128-gcm-encrypt-kat", "AES-128-GCM", KAT, AT_POWER_ON, 0)      \
-  X(FM_ST_AES128_GCM_DEC_KAT, "aes128-gcm-decrypt-kat", "AES-128-GCM", KAT, AT_POWER_ON, 0)      \
-  X(FM_ST_AES256_GCM_ENC_KAT, "aes256-gcm-encrypt-kat", "AES-256-GCM", KAT, AT_POWER_ON, 0)      \
-  X(FM_ST_AES256_GCM_DEC_KAT, "aes256-gcm-decrypt-kat", "AES-256-GCM", KAT, AT_POWER_ON, 0)      \
-  X(FM_ST_HKDF_SHA256_KAT, "hkdf-sha256-kat", "HKDF (HMAC-SHA-256)", KAT, AT_POWER_ON, 0)        \
-  X(FM_ST_KBKDF_HMAC_SHA256_KAT, "kbkdf-ctr-hmac-sha256-kat", "KBKDF counter (HMAC-SHA-256)",     \
-    KAT, AT_POWER_ON, 0)                                                                         \
-  X(FM_ST_PBKDF2_HMAC_SHA256_KAT, "pbkdf2-hmac-sha256-kat", "PBKDF2 (HMAC-SHA-256)", KAT,        \
-    AT_POWER_ON, 0)                                                                              \
+    BEFORE_FIRST_USE, 0)                                                                           \
+  X(FM_ST_AES128_GCM_ENC_KAT, "aes128-gcm-encrypt-kat", "AES-128-GCM", KAT, BEFORE_FIRST_USE, 0)   \
+  X(FM_ST_AES128_GCM_DEC_KAT, "aes128-gcm-decrypt-kat", "AES-128-GCM", KAT, BEFORE_FIRST_USE, 0)   \
+  X(FM_ST_AES256_GCM_ENC_KAT, "aes256-gcm-encrypt-kat", "AES-256-GCM", KAT, BEFORE_FIRST_USE, 0)   \
+  X(FM_ST_AES256_GCM_DEC_KAT, "aes256-gcm-decrypt-kat", "AES-256-GCM", KAT, BEFORE_FIRST_USE, 0)   \
+  X(FM_ST_HKDF_SHA256_KAT, "hkdf-sha256-kat", "HKDF (HMAC-SHA-256)", KAT, BEFORE_FIRST_USE, 0)     \
+  X(FM_ST_KBKDF_HMAC_SHA256_KAT, "kbkdf-ctr-hmac-sha256-kat", "KBKDF counter (HMAC-SHA-256)",      \
+    KAT, BEFORE_FIRST_USE, 0)                                                                      \
+  X(FM_ST_PBKDF2_HMAC_SHA256_KAT, "pbkdf2-hmac-sha256-kat", "PBKDF2 (HMAC-SHA-256)", KAT,          \
+    BEFORE_FIRST_USE, 0)                                                                           \
   X(FM_ST_CTR_DRBG_DF_KAT, "ctr-drbg-df-kat", "CTR_DRBG (AES-256, df)", KAT, AT_POWER_ON, 0)       \
   X(FM_ST_CTR_DRBG_NODF_KAT, "ctr-drbg-nodf-kat", "CTR_DRBG (AES-256, no df)", KAT, AT_POWER_ON,   \
     0)                                                                                             \
@@ -415,11 +418,11 @@ const void *selftest_constants_probe(void) { return kat_aes256_cbc_dec_out; }
   X(FM_ST_ENTROPY_STARTUP, "entropy-startup", "SP 800-90B start-up test (getrandom)", HEALTH,      \
     AT_POWER_ON, 0)                                                                                \
   X(FM_ST_RSA_VERIFY_KAT, "rsa2048-sha256-pkcs1-verify-kat", "RSA-2048 PKCS#1 v1.5 SHA-256 verify", \
-    KAT, AT_POWER_ON, 0)                                                                           \
+    KAT, BEFORE_FIRST_USE, 0)                                                                      \
   X(FM_ST_RSA_SIGN_KAT, "rsa2048-sha256-pkcs1-sign-kat", "RSA-2048 PKCS#1 v1.5 SHA-256 sign", KAT, \
     BEFORE_FIRST_USE, 0)                                                                           \
   X(FM_ST_ENTROPY_HEALTH, "SP800-90B RCT/APT", "ENTROPY", HEALTH, CONDITIONAL, 0)                  \
-  X(FM_ST_RSA_PCT, "RSA-PCT", "RSA", PAIRWISE, CONDITIONAL, 0)                                    \
+  X(FM_ST_RSA_PCT, "RSA-PCT", "RSA", PAIRWISE, CONDITIONAL, 0)                                     \
   X(FM_ST_ENTROPY_SOURCE, "getrandom", "ENTROPY", HEALTH, CONDITIONAL, 1)
 
 /* The rows, placed by id: an id given twice fails to compile (-Werror=override-init, clang's
@@ -438,3 +441,51 @@ static_assert(0 SELFTEST_TABLE(SELFTEST_COUNT_ROW) == FM_ST_COUNT,
 SELFTEST_TABLE(SELFTEST_CHECK_ROW)
 
 static_assert(FM_ST_COUNT <= FM_SELFTEST_MAX_ENTRIES, "the report holds every test");
+
+/* ---- Groups of tests that run before first use -------------------------------------------
+ * The tests of one group run together, the first time any of them is ensured, and one flag then
+ * covers the group: the services of a family call fm_selftest_ensure with the group's lead and
+ * pay one load. Each row is (member, lead); a lead is listed as its own member, and a test that
+ * runs before first use and is listed nowhere is a group of its own. Every AES mode (ECB, CBC,
+ * CTR, both key sizes, short and bulk) is one group, reached from fm_aes_key_init; both GCM key
+ * sizes and directions another, reached from the GCM key set-up. */
+#define SELFTEST_GROUPS(X)                                       \
+  X(FM_ST_AES128_ECB_ENC_KAT, FM_ST_AES128_ECB_ENC_KAT)          \
+  X(FM_ST_AES128_ECB_DEC_KAT, FM_ST_AES128_ECB_ENC_KAT)          \
+  X(FM_ST_AES128_CBC_ENC_KAT, FM_ST_AES128_ECB_ENC_KAT)          \
+  X(FM_ST_AES128_CBC_DEC_KAT, FM_ST_AES128_ECB_ENC_KAT)          \
+  X(FM_ST_AES128_CTR_ENC_KAT, FM_ST_AES128_ECB_ENC_KAT)          \
+  X(FM_ST_AES128_CTR_DEC_KAT, FM_ST_AES128_ECB_ENC_KAT)          \
+  X(FM_ST_AES256_ECB_DEC_KAT, FM_ST_AES128_ECB_ENC_KAT)          \
+  X(FM_ST_AES256_CBC_ENC_KAT, FM_ST_AES128_ECB_ENC_KAT)          \
+  X(FM_ST_AES256_CBC_DEC_KAT, FM_ST_AES128_ECB_ENC_KAT)          \
+  X(FM_ST_AES256_CTR_DEC_KAT, FM_ST_AES128_ECB_ENC_KAT)          \
+  X(FM_ST_AES128_ECB_ENC_BULK_KAT, FM_ST_AES128_ECB_ENC_KAT)     \
+  X(FM_ST_AES128_ECB_DEC_BULK_KAT, FM_ST_AES128_ECB_ENC_KAT)     \
+  X(FM_ST_AES128_CBC_DEC_BULK_KAT, FM_ST_AES128_ECB_ENC_KAT)     \
+  X(FM_ST_AES128_CTR_BULK_KAT, FM_ST_AES128_ECB_ENC_KAT)         \
+  X(FM_ST_AES128_CTR32_BULK_KAT, FM_ST_AES128_ECB_ENC_KAT)       \
+  X(FM_ST_AES256_ECB_ENC_BULK_KAT, FM_ST_AES128_ECB_ENC_KAT)     \
+  X(FM_ST_AES256_ECB_DEC_BULK_KAT, FM_ST_AES128_ECB_ENC_KAT)     \
+  X(FM_ST_AES256_CBC_DEC_BULK_KAT, FM_ST_AES128_ECB_ENC_KAT)     \
+  X(FM_ST_AES256_CTR32_BULK_KAT, FM_ST_AES128_ECB_ENC_KAT)       \
+  X(FM_ST_AES128_GCM_ENC_KAT, FM_ST_AES128_GCM_ENC_KAT)          \
+  X(FM_ST_AES128_GCM_DEC_KAT, FM_ST_AES128_GCM_ENC_KAT)          \
+  X(FM_ST_AES256_GCM_ENC_KAT, FM_ST_AES128_GCM_ENC_KAT)          \
+  X(FM_ST_AES256_GCM_DEC_KAT, FM_ST_AES128_GCM_ENC_KAT)
+
+fm_selftest_id selftest_group_lead(fm_selftest_id id) {
+  /* A switch compiled into the hashed code, not a table in data. */
+#define SELFTEST_GROUP_CASE(member, lead) \
+  case member: return lead;
+  switch (id) {
+    SELFTEST_GROUPS(SELFTEST_GROUP_CASE)
+    default: return id;
+  }
+#undef SELFTEST_GROUP_CASE
+}
+
+/* A group's lead comes first in the table's order (test_selftest_unit checks that it is its own lead). */
+#define SELFTEST_GROUP_CHECK(member, lead) \
+  static_assert(member >= lead, "a group's lead is its first test in the table's order");
+SELFTEST_GROUPS(SELFTEST_GROUP_CHECK)

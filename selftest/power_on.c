@@ -1,5 +1,13 @@
-/* The self-test runner: the power-on run, on-demand runs, deferred tests, conditional-test
- * recording and the report.
+/* The self-test runner: the power-on run, tests before first use, on-demand runs,
+ * conditional-test recording and the report.
+ *
+ * At load only the power-on set runs (selftest/kat.c's table says which: the integrity test with
+ * its HMAC-SHA-256 KAT, and what the DRBG needs). Every other CAST runs before the first use of
+ * its algorithm: the algorithm's services call fm_selftest_ensure (module/internal.h), whose fast
+ * path is one acquire load of fm_g_selftest_passed[id]; the first call takes g_run_lock, runs the
+ * test's whole group and sets the flags of the group's tests. Other callers of that algorithm
+ * wait on g_run_lock meanwhile and output nothing before the tests have passed; services of
+ * algorithms already tested go on. A failure moves the module to ERROR.
  *
  * The report is one fixed array of entries indexed by fm_selftest_id, filled from the table
  * (selftest/kat.c). g_report_lock protects the array and the figures next to it; it is a leaf
@@ -34,6 +42,7 @@
 
 static pthread_mutex_t g_report_lock = PTHREAD_MUTEX_INITIALIZER;
 static fm_selftest_entry g_report[FM_ST_COUNT]; /* by id; under g_report_lock */
+static fm_selftest_times g_times[FM_ST_COUNT];   /* by id; under g_report_lock */
 static bool g_report_ready;                      /* under g_report_lock */
 static uint64_t g_power_on_ns;                   /* under g_report_lock */
 static uint64_t g_last_run_ns;                   /* under g_report_lock */
@@ -42,14 +51,21 @@ static void *g_callback_arg;                     /* under g_report_lock */
 
 static pthread_mutex_t g_run_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* 1 once the deferred test |id| has passed in this process. Read with an acquire load on every
- * fm_selftest_ensure; written under g_run_lock. */
-static _Atomic int g_deferred_done[FM_ST_COUNT];
+/* See module/internal.h: 1 once test |id| has passed (or the power-on tests were skipped, test
+ * builds). Written under g_run_lock (the constructor's run holds it too), with release stores. */
+_Atomic uint8_t fm_g_selftest_passed[FM_ST_COUNT];
+
+/* CLOCK_MONOTONIC when the power-on entry began: the report's times count from it. Written once
+ * by the constructor, before any other thread can call in. */
+static uint64_t g_load_ns;
 
 /* This thread is running self-tests (a service a test calls must not start a nested run), or
- * is inside a self-test callback (which must not start a run). */
+ * is inside a self-test callback (which must not start a run), or is inside
+ * fm_selftest_ensure_slow (a signal handler that interrupts it must not wait for the lock it may
+ * hold). */
 static __thread bool tl_running __attribute__((tls_model("initial-exec")));
 static __thread bool tl_in_callback __attribute__((tls_model("initial-exec")));
+static __thread bool tl_ensuring __attribute__((tls_model("initial-exec")));
 
 /* ---- Failure injection (test-hooks builds only) ------------------------------------------ */
 
@@ -140,6 +156,7 @@ static int run_integrity(void) {
  * is first read (a failure) or until the power-on run records the integrity entry (a pass: the
  * MAC is not computed twice at load). */
 static struct {
+  uint64_t start_ns;   /* CLOCK_MONOTONIC when the first check began (the power-on run's start) */
   uint64_t ns;         /* how long the first check took (part of the power-on run's time) */
   int failed;          /* 1 + the id of the test that failed, 0 for none */
   int integrity_ready; /* the integrity check ran here and passed; the power-on run records it */
@@ -149,6 +166,7 @@ static struct {
 int fm_selftest_first_check(const char **failed) {
   *failed = NULL;
   const long start = fm_sys_monotonic_ns();
+  g_first.start_ns = (uint64_t)start;
 #if defined(FIPSMOD_TEST_HOOKS)
   /* Test builds only: FIPSMOD_SKIP_SELFTEST=1 skips this check with the rest (what the load-time
    * benchmark compares). Reading it goes through libc, which the shipped library never calls
@@ -182,8 +200,19 @@ static uint64_t now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* record_locked notes one outcome in |e|. */
-static void record_locked(fm_selftest_entry *e, int status, uint64_t ns) {
+/* record_locked notes one outcome of test |id|: a run started by |trigger| at |t0|
+ * (CLOCK_MONOTONIC) that took |ns|. */
+static void record_locked(fm_selftest_id id, int status, uint64_t ns, fm_selftest_trigger trigger,
+                          uint64_t t0) {
+  fm_selftest_entry *e = &g_report[id];
+  fm_selftest_times *t = &g_times[id];
+  const uint64_t at = t0 > g_load_ns ? t0 - g_load_ns : 0;
+  if (t->first_trigger == FM_SELFTEST_RAN_NOT_YET) {
+    t->first_trigger = trigger;
+    t->first_at_ns = at;
+  }
+  t->last_trigger = trigger;
+  t->last_at_ns = at;
   e->runs++;
   e->duration_ns = ns;
   e->status = status;
@@ -201,13 +230,14 @@ static void report_init_locked(void) {
                                        .kind = (fm_selftest_kind)d->kind,
                                        .when = (fm_selftest_when)d->when,
                                        .result = FM_SELFTEST_NOT_RUN};
+    g_times[id] = (fm_selftest_times){.name = d->name};
   }
   if (!fm_integrity_applicable()) g_report[FM_ST_INTEGRITY].result = FM_SELFTEST_NOT_APPLICABLE;
   g_report_ready = true;
   if (g_first.failed != 0) {
-    fm_selftest_entry *e = &g_report[g_first.failed - 1];
-    record_locked(e, FM_ERR_SELFTEST,
-                  g_first.failed - 1 == FM_ST_INTEGRITY ? g_first.integrity_ns : 0);
+    const fm_selftest_id id = (fm_selftest_id)(g_first.failed - 1);
+    record_locked(id, FM_ERR_SELFTEST, id == FM_ST_INTEGRITY ? g_first.integrity_ns : 0,
+                  FM_SELFTEST_RAN_AT_POWER_ON, g_first.start_ns);
   }
 }
 
@@ -251,11 +281,11 @@ static bool switched_off(void) {
   return s == FM_STATE_UNINITIALIZED || s == FM_STATE_ERROR;
 }
 
-/* run_test runs test |id|, records the outcome and tells the callback (when |events|). Returns
- * FM_OK when it passed; FM_ERR_SELFTEST when it failed (recorded; the module is then in ERROR,
- * with the test's name as the reason); FM_ERR_NOT_OPERATIONAL when it failed because the module
- * was switched off under it (nothing recorded, no END event). */
-static int run_test(fm_selftest_id id, bool events) {
+/* run_test runs test |id| (started by |trigger|), records the outcome and tells the callback
+ * (when |events|). Returns FM_OK when it passed; FM_ERR_SELFTEST when it failed (recorded; the
+ * module is then in ERROR, with the test's name as the reason); FM_ERR_NOT_OPERATIONAL when it
+ * failed because the module was switched off under it (nothing recorded, no END event). */
+static int run_test(fm_selftest_id id, bool events, fm_selftest_trigger trigger) {
   fm_selftest_entry snap;
   pthread_mutex_lock(&g_report_lock);
   report_init_locked();
@@ -284,7 +314,7 @@ static int run_test(fm_selftest_id id, bool events) {
   if (st != FM_OK && switched_off()) return FM_ERR_NOT_OPERATIONAL;
 
   pthread_mutex_lock(&g_report_lock);
-  record_locked(&g_report[id], st, t1 - t0);
+  record_locked(id, st, t1 - t0, trigger, t0);
   snap = g_report[id];
   pthread_mutex_unlock(&g_report_lock);
   if (st != FM_OK) {
@@ -301,12 +331,13 @@ static int run_test(fm_selftest_id id, bool events) {
  * whether they run. The integrity test then vouches for the table (it lies in the hashed
  * .rodata), which picks the rest. Only a static build, whose fm_integrity_applicable() is false
  * by a compile-time constant, has no integrity test. */
-static int run_power_on_tests(bool events) {
-  int st = run_test(FM_ST_HMAC_SHA256_KAT, events);
-  if (st == FM_OK && fm_integrity_applicable()) st = run_test(FM_ST_INTEGRITY, events);
+static int run_power_on_tests(bool events, fm_selftest_trigger trigger) {
+  int st = run_test(FM_ST_HMAC_SHA256_KAT, events, trigger);
+  if (st == FM_OK && fm_integrity_applicable()) st = run_test(FM_ST_INTEGRITY, events, trigger);
   for (int id = 0; st == FM_OK && id < FM_ST_COUNT; id++) {
     if (id == FM_ST_HMAC_SHA256_KAT || id == FM_ST_INTEGRITY) continue;
-    if (fm_selftest_defs[id].when == FM_SELFTEST_AT_POWER_ON) st = run_test((fm_selftest_id)id, events);
+    if (fm_selftest_defs[id].when == FM_SELFTEST_AT_POWER_ON)
+      st = run_test((fm_selftest_id)id, events, trigger);
   }
   return st;
 }
@@ -316,8 +347,16 @@ static int run_deferred_tests(bool events) {
   int st = FM_OK;
   for (int id = 0; st == FM_OK && id < FM_ST_COUNT; id++)
     if (fm_selftest_defs[id].when == FM_SELFTEST_BEFORE_FIRST_USE)
-      st = run_test((fm_selftest_id)id, events);
+      st = run_test((fm_selftest_id)id, events, FM_SELFTEST_RAN_ON_DEMAND);
   return st;
+}
+
+/* mark_passed sets the flag of every test that runs |when| (fm_selftest_ensure's fast path);
+ * the caller holds g_run_lock and the tests have passed. */
+static void mark_passed(fm_selftest_when when) {
+  for (int id = 0; id < FM_ST_COUNT; id++)
+    if (fm_selftest_defs[id].when == when)
+      atomic_store_explicit(&fm_g_selftest_passed[id], 1, memory_order_release);
 }
 
 /* ---- The load-time report (FIPSMOD_SELFTEST_REPORT=1) -------------------------------------
@@ -384,9 +423,10 @@ static void print_report(void) {
                      fm_module_version(), s.passed, s.failed, (double)s.power_on_ns / 1000.0,
                      s.integrity_text);
   for (size_t i = 0; err == 0 && i < n; i++)
-    err = print_line("  %-34s %-9s %-14s %9.1f us  %s\n", e[i].name,
-                     fm_selftest_kind_name(e[i].kind), fm_selftest_result_name(e[i].result),
-                     (double)e[i].duration_ns / 1000.0, e[i].algorithm);
+    err = print_line("  %-34s %-9s %-16s %-14s %9.1f us  %s\n", e[i].name,
+                     fm_selftest_kind_name(e[i].kind), fm_selftest_when_name(e[i].when),
+                     fm_selftest_result_name(e[i].result), (double)e[i].duration_ns / 1000.0,
+                     e[i].algorithm);
 
   if (err == EPIPE && !was_pending) {
     const struct timespec no_wait = {0, 0};
@@ -399,8 +439,10 @@ static void print_report(void) {
 /* ---- Entry points --------------------------------------------------------------------------- */
 
 int fm_selftest_power_on(void) {
-  /* The power-on run's time includes the first check's (but not the RNG's set-up in between). */
-  uint64_t t0 = now_ns() - g_first.ns;
+  /* The power-on run began with the first check (the same clock): its time is everything the
+   * load did, the RNG's set-up in between included, and the report's times count from there. */
+  uint64_t t0 = g_first.start_ns != 0 ? g_first.start_ns : now_ns();
+  g_load_ns = t0;
   /* What an approved service indicates: the static archive is not the validated form. */
   fm_indicator_set_form(fm_integrity_applicable());
   pthread_mutex_lock(&g_report_lock);
@@ -417,15 +459,20 @@ int fm_selftest_power_on(void) {
 #endif
 
   int st = FM_OK;
+  pthread_mutex_lock(&g_run_lock);
   if (!skipped) {
-    pthread_mutex_lock(&g_run_lock);
     tl_running = true;
     fm_selftest_thread_enter();
-    st = run_power_on_tests(false);
+    st = run_power_on_tests(false, FM_SELFTEST_RAN_AT_POWER_ON);
     fm_selftest_thread_leave();
     tl_running = false;
-    pthread_mutex_unlock(&g_run_lock);
+    if (st == FM_OK) mark_passed(FM_SELFTEST_AT_POWER_ON);
+  } else {
+    /* Test builds only: nothing runs, at load or before first use. */
+    mark_passed(FM_SELFTEST_AT_POWER_ON);
+    mark_passed(FM_SELFTEST_BEFORE_FIRST_USE);
   }
+  pthread_mutex_unlock(&g_run_lock);
 
   pthread_mutex_lock(&g_report_lock);
   g_power_on_ns = now_ns() - t0;
@@ -470,16 +517,12 @@ static int selftest_run(void) {
   uint64_t t0 = now_ns();
   tl_running = true;
   fm_selftest_thread_enter();
-  int st = run_power_on_tests(true);
+  int st = run_power_on_tests(true, FM_SELFTEST_RAN_ON_DEMAND);
   if (st == FM_OK) st = run_deferred_tests(true);
   fm_selftest_thread_leave();
   tl_running = false;
   st = fm_module_end_selftest(st);
-  if (st == FM_OK) {
-    for (int id = 0; id < FM_ST_COUNT; id++)
-      if (fm_selftest_defs[id].when == FM_SELFTEST_BEFORE_FIRST_USE)
-        atomic_store_explicit(&g_deferred_done[id], 1, memory_order_release);
-  }
+  if (st == FM_OK) mark_passed(FM_SELFTEST_BEFORE_FIRST_USE);
   pthread_mutex_lock(&g_report_lock);
   g_last_run_ns = now_ns() - t0;
   pthread_mutex_unlock(&g_report_lock);
@@ -487,32 +530,52 @@ static int selftest_run(void) {
   return st;
 }
 
-int fm_selftest_ensure(fm_selftest_id id) {
-  if ((unsigned)id >= FM_ST_COUNT) return fm_service_gate();
-  /* The steady state: one acquire load. */
-  if (atomic_load_explicit(&g_deferred_done[id], memory_order_acquire)) return FM_OK;
-  if (fm_selftest_defs[id].when != FM_SELFTEST_BEFORE_FIRST_USE) return fm_service_gate();
+/* run_group runs every test of |lead|'s group that has not passed yet, in the table's order, and
+ * then sets the flags of the whole group; the caller holds g_run_lock. Returns FM_OK or the
+ * failing run_test's status. */
+static int run_group(fm_selftest_id lead) {
+  int st = FM_OK;
+  tl_running = true;
+  const uint8_t ind = fm_tl_indicator; /* the tests' services are not the caller's */
+  for (int id = 0; st == FM_OK && id < FM_ST_COUNT; id++) {
+    if (fm_selftest_defs[id].when != FM_SELFTEST_BEFORE_FIRST_USE) continue;
+    if (selftest_group_lead((fm_selftest_id)id) != lead) continue;
+    if (atomic_load_explicit(&fm_g_selftest_passed[id], memory_order_relaxed)) continue;
+    st = run_test((fm_selftest_id)id, true, FM_SELFTEST_RAN_AT_FIRST_USE);
+  }
+  fm_tl_indicator = ind;
+  tl_running = false;
+  for (int id = 0; st == FM_OK && id < FM_ST_COUNT; id++)
+    if (fm_selftest_defs[id].when == FM_SELFTEST_BEFORE_FIRST_USE &&
+        selftest_group_lead((fm_selftest_id)id) == lead)
+      atomic_store_explicit(&fm_g_selftest_passed[id], 1, memory_order_release);
+  return st;
+}
+
+int fm_selftest_ensure_slow(fm_selftest_id id) {
+  /* A service that a running self-test calls on this thread: the test is what checks it. */
   if (tl_running) return FM_OK;
+  const bool operational = fm_module_operational();
+  if ((unsigned)id >= FM_ST_COUNT || fm_selftest_defs[id].when != FM_SELFTEST_BEFORE_FIRST_USE) {
+    /* A power-on test whose flag is not set: the power-on run failed (the module is in ERROR)
+     * or is still running on another thread's load; a conditional test has no flag. */
+    return operational ? FM_OK : FM_ERR_NOT_OPERATIONAL;
+  }
+  if (!operational) return FM_ERR_NOT_OPERATIONAL;
+  /* A signal handler that interrupts this thread while it waits for, or holds, g_run_lock here
+   * would wait for itself: it is refused instead (FM_ERR_NOT_OPERATIONAL: the algorithm has not
+   * passed its tests yet), and the module's state does not change. */
+  if (tl_ensuring) return FM_ERR_NOT_OPERATIONAL;
+  tl_ensuring = true;
   pthread_mutex_lock(&g_run_lock);
   int st = FM_OK;
-  if (!atomic_load_explicit(&g_deferred_done[id], memory_order_relaxed)) {
-    st = fm_service_gate();
-    if (st == FM_OK) {
-      /* The module stays OPERATIONAL while the test runs: other services go on; every caller of
-       * the deferred algorithm waits here on g_run_lock until it has passed. */
-      tl_running = true;
-      const uint8_t ind = fm_tl_indicator; /* the test's services are not the caller's */
-      st = run_test(id, true);
-      fm_tl_indicator = ind;
-      tl_running = false;
-      if (st == FM_OK) {
-        atomic_store_explicit(&g_deferred_done[id], 1, memory_order_release);
-      } else {
-        st = FM_ERR_NOT_OPERATIONAL; /* ERROR (run_test entered it), or switched off */
-      }
-    }
+  if (!atomic_load_explicit(&fm_g_selftest_passed[id], memory_order_relaxed)) {
+    /* Checked again under the lock: a run that failed meanwhile left the module in ERROR. */
+    st = fm_module_operational() ? run_group(selftest_group_lead(id)) : FM_ERR_NOT_OPERATIONAL;
+    if (st != FM_OK) st = FM_ERR_NOT_OPERATIONAL; /* ERROR (run_test entered it), or switched off */
   }
   pthread_mutex_unlock(&g_run_lock);
+  tl_ensuring = false;
   return st;
 }
 
@@ -526,9 +589,10 @@ void fm_selftest_record_conditional(fm_selftest_id id, int status) {
   /* Breaking a conditional test turns its next outcome into a failure. */
   if (status == FM_OK && (int)id == break_id()) status = FM_ERR_SELFTEST;
 #endif
+  const uint64_t t0 = now_ns();
   pthread_mutex_lock(&g_report_lock);
   report_init_locked();
-  record_locked(&g_report[id], status, 0);
+  record_locked(id, status, 0, FM_SELFTEST_RAN_IN_SERVICE, t0);
   pthread_mutex_unlock(&g_report_lock);
   if (status != FM_OK) fm_module_enter_error(fm_selftest_defs[id].name);
 }
@@ -563,6 +627,40 @@ static int selftest_report(fm_selftest_entry *entries, size_t capacity, size_t *
   if (capacity < n)
     return fm_refuse(FM_ERR_BUFFER_TOO_SMALL, entries, can_write * sizeof *entries);
   memcpy(entries, listed, n * sizeof *entries);
+  return FM_OK;
+}
+
+static int selftest_report_times(fm_selftest_times *times, size_t capacity, size_t *count);
+
+/* fm_selftest_report_times is informational: the indicator is left as it was. */
+int fm_selftest_report_times(fm_selftest_times *times, size_t capacity, size_t *count) {
+  const uint8_t ind = fm_tl_indicator;
+  return fm_indicator_keep(ind, selftest_report_times(times, capacity, count));
+}
+
+static int selftest_report_times(fm_selftest_times *times, size_t capacity, size_t *count) {
+  /* As selftest_report: every state; a refusal wipes at most what the report holds. */
+  const size_t can_write = capacity < FM_ST_COUNT ? capacity : FM_ST_COUNT;
+  if (!count || (!times && capacity > 0))
+    return fm_refuse(FM_ERR_BAD_ARGUMENT, times, times ? can_write * sizeof *times : 0);
+  fm_selftest_times listed[FM_ST_COUNT];
+  size_t n = 0;
+  pthread_mutex_lock(&g_report_lock);
+  report_init_locked();
+  for (int id = 0; id < FM_ST_COUNT; id++) {
+    if (!listed_locked(id)) continue;
+    listed[n] = g_times[id];
+    /* The health tests' passes are counted without a time (overlay_health): in service. */
+    if (id == FM_ST_ENTROPY_HEALTH && listed[n].first_trigger == FM_SELFTEST_RAN_NOT_YET &&
+        fm_entropy_health_passes() > 0)
+      listed[n].first_trigger = listed[n].last_trigger = FM_SELFTEST_RAN_IN_SERVICE;
+    n++;
+  }
+  pthread_mutex_unlock(&g_report_lock);
+  *count = n;
+  if (!times) return FM_OK; /* capacity is 0 */
+  if (capacity < n) return fm_refuse(FM_ERR_BUFFER_TOO_SMALL, times, can_write * sizeof *times);
+  memcpy(times, listed, n * sizeof *times);
   return FM_OK;
 }
 
@@ -609,9 +707,12 @@ static const char k_kind_names[][10] = {"unknown", "integrity", "KAT", "health",
 static const char k_result_names[][15] = {"not run", "passed", "failed", "not applicable",
                                           "unknown"};
 static const char k_when_names[][17] = {"unknown", "power-on", "before first use", "conditional"};
+static const char k_trigger_names[][12] = {"not yet run", "power-on", "first use", "on demand",
+                                           "in service", "unknown"};
 static_assert(FM_SELFTEST_KIND_INTEGRITY == 1 && FM_SELFTEST_KIND_PAIRWISE == 4, "kind rows");
 static_assert(FM_SELFTEST_NOT_RUN == 0 && FM_SELFTEST_NOT_APPLICABLE == 3, "result rows");
 static_assert(FM_SELFTEST_AT_POWER_ON == 1 && FM_SELFTEST_CONDITIONAL == 3, "when rows");
+static_assert(FM_SELFTEST_RAN_NOT_YET == 0 && FM_SELFTEST_RAN_IN_SERVICE == 4, "trigger rows");
 
 const char *fm_selftest_kind_name(fm_selftest_kind kind) {
   unsigned k = (unsigned)kind;
@@ -627,4 +728,10 @@ const char *fm_selftest_result_name(fm_selftest_result result) {
 const char *fm_selftest_when_name(fm_selftest_when when) {
   unsigned w = (unsigned)when;
   return k_when_names[w < sizeof k_when_names / sizeof k_when_names[0] ? w : 0];
+}
+
+const char *fm_selftest_trigger_name(fm_selftest_trigger trigger) {
+  unsigned t = (unsigned)trigger;
+  const unsigned unknown = sizeof k_trigger_names / sizeof k_trigger_names[0] - 1;
+  return k_trigger_names[t < unknown ? t : unknown];
 }

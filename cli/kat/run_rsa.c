@@ -37,7 +37,7 @@ static int hash_from_name(const char *name, fm_hash_alg *alg) {
 
 /* ---- Signing with a key given as (n, e, d) -------------------------------------------------
  * The module keeps such keys for the RSASP1 and RSADP component tests only (its signing services
- * refuse them: issue 9), so the SigGen files' (n, e, d) keys are tested as the component they
+ * refuse them), so the SigGen files' (n, e, d) keys are tested as the component they
  * are: the runner encodes the message itself (RFC 8017 9.2 and 9.1.1 with the file's salt) and
  * the module computes RSASP1 of the encoding, compared with the file's S. */
 

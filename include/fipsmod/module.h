@@ -52,7 +52,9 @@ enum {
   FM_CPU_BMI2 = 1u << 4,
   FM_CPU_ADX = 1u << 5,
   FM_CPU_AVX2 = 1u << 6,
-  FM_CPU_AVX512 = 1u << 7, /* AVX-512F + VL (for 512-bit VAES) */
+  FM_CPU_AVX512 = 1u << 7, /* AVX-512F + VL + BW (for 512-bit VAES) */
+  FM_CPU_VPCLMULQDQ = 1u << 8,  /* carry-less multiply on 256-bit registers (GHASH) */
+  FM_CPU_AVX512IFMA = 1u << 9,  /* 52-bit multiply-add (big-number Montgomery kernels) */
 };
 
 /* fm_module_cpu_features writes the features the CPU has (|detected|) and those the module uses

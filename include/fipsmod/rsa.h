@@ -5,11 +5,9 @@
  * Keys are opaque objects that the module allocates. A key is built completely when it is created
  * (every Montgomery context and every fixed-width CRT value) and never changes afterwards, so one
  * key may be used by any number of threads at once with no lock; only fm_rsa_key_free must not
- * race with other uses of the same key. fm_rsa_key_free zeroizes the key. (Signing blinds its
- * input with a random pair r^e, r^-1; each thread keeps the pair of the last key it used in its
- * own storage and squares it on reuse, drawing a fresh one every 32 uses and after fork; the pair
- * is zeroized at thread exit, and every thread's pair by fm_module_cleanup and on entry to ERROR.
- * It holds nothing of the key.)
+ * race with other uses of the same key. fm_rsa_key_free zeroizes the key. Signing keeps no state
+ * between calls: the private-key operation is constant time in its input and in the key, and
+ * every result is checked with the public key, so there is no blinding.
  *
  * Sizes: private keys 2048..16384 bits; public keys (verification only) 1024..16384 bits, 1024 to
  * 2047 being the legacy-use range. Generated keys: 2048, 3072 or 4096 bits with e = 65537.
@@ -117,7 +115,7 @@ FM_API int fm_rsa_key_import_private(const fm_rsa_private_components *c, fm_rsa_
 /* fm_rsa_key_import_private_nd builds a private key from n, e and d only, with no CRT values:
  * FOR COMPONENT KNOWN-ANSWER TESTS (CAVP SigGen files and the RSADP component test give keys in
  * this form). Such a key serves fm_rsa_rsasp1 and fm_rsa_rsadp only (m^d mod n directly,
- * blinded, constant time, checked with the public key, about three times slower than with CRT)
+ * constant time, checked with the public key, about three times slower than with CRT)
  * and verification; every signing service refuses it with FM_ERR_BAD_ARGUMENT, because nothing
  * shows that it meets FIPS 186-5 (its e may be 3, its primes are not known).
  * Checks: n 2048..16384 bits like every private key (FM_ERR_KEY_SIZE: the 1024-bit cases of the
@@ -188,16 +186,16 @@ FM_API int fm_rsa_key_export(const fm_rsa_key *key, fm_rsa_component which, uint
 
 /* ---- Signatures -----------------------------------------------------------------------------
  * Signing hashes |msg| with |hash| (FM_HASH_SHA256, FM_HASH_SHA384 or FM_HASH_SHA512), encodes,
- * and computes the signature with CRT and blinding, in constant time in the private key; the
+ * and computes the signature with CRT, in constant time in the private key and the message; the
  * signature is checked with the public key before it is released (a mismatch, which means a
  * fault, gives FM_ERR_INTERNAL and a wiped output). The signature is exactly the key's byte
  * length (fm_rsa_key_size) and is written to sig[0..*sig_len).
  * Common errors: FM_ERR_BAD_ARGUMENT (key, sig or sig_len NULL, msg NULL with msg_len > 0, a
  * public key or a key from fm_rsa_key_import_private_nd given for signing), FM_ERR_UNSUPPORTED
  * (another hash), FM_ERR_BUFFER_TOO_SMALL (sig_cap below the key's size), FM_ERR_ENTROPY
- * (blinding or salt draw failed), FM_ERR_INTERNAL, FM_ERR_NOT_OPERATIONAL (also when
- * fm_module_cleanup ran during the call). Checks run in that order: the module state first, then
- * the arguments. A refused call wipes sig[0..min(sig_cap, key size)) (FM_RSA_MAX_BYTES in place
+ * (a PSS salt draw failed), FM_ERR_INTERNAL, FM_ERR_NOT_OPERATIONAL (also when the signing
+ * self-test, which runs before the first private-key operation, fails). Checks run in that
+ * order: the module state first, then the arguments. A refused call wipes sig[0..min(sig_cap, key size)) (FM_RSA_MAX_BYTES in place
  * of the key size when the key is not valid) and sets *sig_len to 0.
  * All signing and verification functions are thread-safe, also on one shared key. */
 
@@ -246,11 +244,11 @@ FM_API int fm_rsa_verify_pss(const fm_rsa_key *key, fm_hash_alg hash, const uint
                              size_t msg_len, size_t salt_len, const uint8_t *sig, size_t sig_len);
 
 /* ---- Raw primitives (for component known-answer tests) ------------------------------------
- * Both compute x^d mod n with the private key (CRT and blinding when the key has CRT values),
+ * Both compute x^d mod n with the private key (CRT when the key has CRT values),
  * checked with the public key before release. The input is big-endian, any length (leading zeros
  * allowed); the output is exactly the key's byte length. Errors: FM_ERR_BAD_ARGUMENT (NULLs,
  * empty input, public key), FM_ERR_OUT_OF_RANGE (input out of range, see each), FM_ERR_BUFFER_
- * TOO_SMALL, FM_ERR_ENTROPY, FM_ERR_INTERNAL. Thread-safe. */
+ * TOO_SMALL, FM_ERR_INTERNAL. Thread-safe. */
 
 /* fm_rsa_rsasp1 is RSASP1 (RFC 8017 5.2.1): s = m^d mod n for 0 <= m < n. */
 FM_MUST_CHECK

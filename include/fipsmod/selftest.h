@@ -3,12 +3,17 @@
  *
  * The power-on self-tests run when the library is loaded (an ELF constructor), before any
  * service can be used: the HMAC-SHA-256 known-answer test first, then the integrity check of
- * libfipsmod.so (which relies on HMAC-SHA-256), then the known-answer tests of every algorithm and
- * the entropy start-up test. The known-answer tests reach every kernel that serves data on the
- * CPU in use: short inputs the few-block code, long inputs ("bulk" tests: 45 AES blocks, a
- * 1237-byte CTR_DRBG generate) the 8- and 16-block loops (AES-NI, VAES). If any test fails the
- * module enters the ERROR state, which is final for the process: every service wipes its outputs
- * and returns FM_ERR_NOT_OPERATIONAL. Nothing in the module aborts the process.
+ * libfipsmod.so (which relies on HMAC-SHA-256), then what the DRBG needs (the CTR_DRBG
+ * known-answer tests, AES-256 encryption as the DRBG uses it, the entropy start-up test). Every
+ * other algorithm's known-answer test (CAST) runs once, before the first use of that algorithm
+ * (FIPS 140-3 IG 10.3.A): the first call of one of its services runs it (with the other tests of
+ * its family, e.g. every AES mode), other callers of that algorithm wait meanwhile, and later
+ * calls cost one load. So loading the module costs what the power-on set costs, whatever the
+ * number of algorithms. The known-answer tests reach every kernel that serves data on the CPU in
+ * use: short inputs the few-block code, long inputs ("bulk" tests: 45 AES blocks, a 1237-byte
+ * CTR_DRBG generate) the 8- and 16-block loops (AES-NI, VAES). If any test fails, at load or at
+ * first use, the module enters the ERROR state, which is final for the process: every service
+ * wipes its outputs and returns FM_ERR_NOT_OPERATIONAL. Nothing in the module aborts the process.
  *
  * Conditional tests (the entropy source's continuous health tests, RSA key generation's pairwise
  * consistency test) run when their service runs and are recorded in the same report.
@@ -69,6 +74,15 @@ typedef enum {
   FM_SELFTEST_CONDITIONAL = 3,        /* each time its service runs (health, pairwise) */
 } fm_selftest_when;
 
+/* What started a test's run. */
+typedef enum {
+  FM_SELFTEST_RAN_NOT_YET = 0,      /* not run in this process */
+  FM_SELFTEST_RAN_AT_POWER_ON = 1,  /* the load-time run */
+  FM_SELFTEST_RAN_AT_FIRST_USE = 2, /* the first call of a service of its algorithm */
+  FM_SELFTEST_RAN_ON_DEMAND = 3,    /* fm_selftest_run() */
+  FM_SELFTEST_RAN_IN_SERVICE = 4,   /* a conditional test, inside its service */
+} fm_selftest_trigger;
+
 /* The most entries a report can hold (power-on tests and conditional tests together). */
 #define FM_SELFTEST_MAX_ENTRIES 64
 
@@ -87,8 +101,8 @@ typedef struct fm_selftest_entry {
   uint64_t failures;           /* how many of those runs failed */
 } fm_selftest_entry;
 
-/* fm_selftest_report copies the report into |entries| (|capacity| entries), in the order the tests
- * run: the power-on tests, the test that runs before first use, then the conditional tests (the
+/* fm_selftest_report copies the report into |entries| (|capacity| entries), in the table's order:
+ * the power-on tests and those that run before first use, then the conditional tests (the
  * entropy source's own failure, "getrandom", is listed only once it has happened).
  * |*count| receives the number of entries. With entries NULL and capacity 0 it only sets |*count|.
  * FM_OK; FM_ERR_BAD_ARGUMENT: count NULL, or entries NULL with capacity > 0;
@@ -100,13 +114,31 @@ typedef struct fm_selftest_entry {
 FM_MUST_CHECK
 FM_API int fm_selftest_report(fm_selftest_entry *entries, size_t capacity, size_t *count);
 
+/* When a test ran: what started its first and its latest run, and when each began. Times are in
+ * nanoseconds since the module's power-on entry began (the ELF constructor), 0 when not yet
+ * run. */
+typedef struct fm_selftest_times {
+  const char *name;                  /* the entry's name, as in fm_selftest_report */
+  fm_selftest_trigger first_trigger; /* NOT_YET: never run */
+  uint64_t first_at_ns;
+  fm_selftest_trigger last_trigger;
+  uint64_t last_at_ns;
+} fm_selftest_times;
+
+/* fm_selftest_report_times copies when each test ran into |times| (|capacity| entries), in the
+ * order and with the count of fm_selftest_report, so that times[i] belongs to entries[i] of a
+ * report read at the same moment (names say which). Arguments, errors and wiping as
+ * fm_selftest_report. Works in every state. Thread-safe. */
+FM_MUST_CHECK
+FM_API int fm_selftest_report_times(fm_selftest_times *times, size_t capacity, size_t *count);
+
 /* A summary of the module's self-test standing. */
 typedef struct fm_selftest_summary {
   fm_state state;               /* the module state now */
   fm_selftest_result integrity; /* PASSED, FAILED, NOT_RUN, or NOT_APPLICABLE (static build) */
   const char *integrity_text;   /* "passed", "failed", "not run" or
                                    "not applicable (static build)" */
-  uint64_t power_on_ns;         /* wall time of the load-time run (integrity + KATs) */
+  uint64_t power_on_ns;         /* wall time of the load-time run (the power-on set) */
   uint64_t last_run_ns;         /* wall time of the latest fm_selftest_run(), 0 if none */
   size_t tests;                 /* entries in the report */
   size_t passed;                /* entries whose latest run passed */
@@ -161,10 +193,12 @@ FM_MUST_CHECK
 FM_API int fm_set_selftest_callback(fm_selftest_callback cb, void *arg);
 
 /* Names for printing: "integrity", "KAT", "health", "pairwise"; "passed", "failed", "not run",
- * "not applicable"; "power-on", "before first use", "conditional". "unknown" otherwise. */
+ * "not applicable"; "power-on", "before first use", "conditional"; "not yet run", "power-on",
+ * "first use", "on demand", "in service". "unknown" otherwise. */
 FM_API const char *fm_selftest_kind_name(fm_selftest_kind kind);
 FM_API const char *fm_selftest_result_name(fm_selftest_result result);
 FM_API const char *fm_selftest_when_name(fm_selftest_when when);
+FM_API const char *fm_selftest_trigger_name(fm_selftest_trigger trigger);
 
 #ifdef __cplusplus
 }

@@ -17,9 +17,7 @@
  * zeroized power arrays. gcm.c wipes the stack after a step that hashed
  * AES_STACK_WIPE_MIN_BLOCKS blocks or more (internal.h); the tail pass (clmul_pass) spills
  * nothing. */
-#include <cpuid.h>
 #include <immintrin.h>
-#include <stdatomic.h>
 
 #include "module/aes/clmul_reduce.h"
 #include "module/aes/internal.h"
@@ -32,31 +30,11 @@
 
 /* ---- Which path -------------------------------------------------------------------------- */
 
-/* VPCLMULQDQ is CPUID.(EAX=7,ECX=0):ECX bit 10. module/cpu.c has no word for it; every CPU with
- * VAES has it too, but it is checked here rather than assumed. Computed on first use and cached
- * (a race writes the same value twice). The cache starts in .bss: 0 is "not asked yet", then
- * 1 + the feature bit. */
-static _Atomic int g_vpclmul;
-
-static bool cpu_has_vpclmulqdq(void) {
-  int v = atomic_load_explicit(&g_vpclmul, memory_order_relaxed);
-  if (v == 0) {
-    unsigned a, b, c = 0, d;
-    v = 1;
-    if (__get_cpuid_max(0, NULL) >= 7) {
-      __cpuid_count(7, 0, a, b, c, d);
-      v = 1 + (int)((c >> 10) & 1);
-    }
-    atomic_store_explicit(&g_vpclmul, v, memory_order_relaxed);
-  }
-  return v == 2;
-}
-
 int ghash_path(void) {
   if (!fm_cpu_use(FM_CPU_PCLMULQDQ)) return GHASH_PATH_PORTABLE;
   /* The wide paths need the OS-enabled register state that FM_CPU_VAES (AVX2 + YMM state) and
    * FM_CPU_AVX512 (ZMM state) already include; FIPSMOD_CPU=portable clears all of them. */
-  if (fm_cpu_use(FM_CPU_VAES) && cpu_has_vpclmulqdq()) {
+  if (fm_cpu_use(FM_CPU_VAES | FM_CPU_VPCLMULQDQ)) {
     return fm_cpu_use(FM_CPU_AVX512) ? GHASH_PATH_VPCLMUL512 : GHASH_PATH_VPCLMUL256;
   }
   return GHASH_PATH_CLMUL;

@@ -12,7 +12,7 @@
  * masks instead of branches: no branch or index depends on the values. Every mask goes through
  * ct_value_barrier_u64 (or comes from a ct_* helper, which applies it): clang 14 at -O2 and -O3
  * turned the bare `keep` mask of sg_normalize into a cmov that chose between two arrays and
- * loaded through the chosen address, a secret-dependent address (issue 9). */
+ * loaded through the chosen address, a secret-dependent address. */
 #include <string.h>
 
 #include "module/internal.h"

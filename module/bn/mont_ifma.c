@@ -19,9 +19,7 @@
  * arithmetic and applied by masked adds, whose timing does not depend on the mask. (Valgrind
  * cannot run AVX-512 code, so the memcheck test covers the scalar paths; this one is constant
  * time by construction: a fixed instruction stream.) */
-#include <cpuid.h>
 #include <immintrin.h>
-#include <stdatomic.h>
 
 #include "module/bn/mont_kernels.h"
 
@@ -38,23 +36,9 @@
 #endif
 
 bool bn_ifma_available(void) {
-  /* IFMA has no FM_CPU_* bit of its own: FM_CPU_AVX512 (AVX-512F/VL/BW with the OS saving the
-   * registers, and FIPSMOD_CPU not forcing the portable paths) plus CPUID.7.0:EBX bit 21,
-   * read once. A race on the cache only repeats the CPUID. The cache starts in .bss: 0 is "not
-   * asked yet", then 1 + the feature bit. */
-  static _Atomic int cached;
-  if (!fm_cpu_use(FM_CPU_AVX512)) return false;
-  int c = atomic_load_explicit(&cached, memory_order_relaxed);
-  if (c == 0) {
-    unsigned a, b, cx, d;
-    c = 1;
-    if (__get_cpuid_max(0, NULL) >= 7) {
-      __cpuid_count(7, 0, a, b, cx, d);
-      c = 1 + (int)((b >> 21) & 1);
-    }
-    atomic_store_explicit(&cached, c, memory_order_relaxed);
-  }
-  return c == 2;
+  /* AVX-512F/VL/BW with the OS saving the registers, IFMA, and FIPSMOD_CPU not forcing the
+   * portable paths: module/cpu.c decides all of it. */
+  return fm_cpu_use(FM_CPU_AVX512 | FM_CPU_AVX512IFMA);
 }
 
 /* The round's m without waiting for the vector unit. Reading m off lane 0 after the round's

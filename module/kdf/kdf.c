@@ -21,6 +21,14 @@ static size_t digest_len(fm_hash_alg alg) {
 
 static bool in_null(const void *p, size_t len) { return p == NULL && len != 0; }
 
+/* kdf_gate is the state check of every KDF service: the module state, then the KDF's CAST |id|
+ * and the CAST of the HMAC it runs on (one load each once they have passed). */
+static int kdf_gate(fm_selftest_id id, fm_hash_alg alg) {
+  int st = fm_service_gate_tested(id);
+  if (st == FM_OK && (st = hmac_selftest_ensure(alg)) != FM_OK) fm_indicator_not_approved();
+  return st;
+}
+
 /* out_overlaps is true when |out| overlaps the input [p, p+len). */
 static bool out_overlaps(const uint8_t *out, size_t out_len, const void *p, size_t len) {
   return len != 0 && fm_buffers_overlap(out, out_len, p, len);
@@ -67,7 +75,7 @@ static int hkdf_expand_raw(fm_hash_alg alg, size_t hlen, const uint8_t *prk, siz
 
 int fm_hkdf_extract(fm_hash_alg alg, const uint8_t *salt, size_t salt_len, const uint8_t *ikm,
                     size_t ikm_len, uint8_t *prk, size_t prk_len) {
-  int st = fm_service_gate();
+  int st = kdf_gate(FM_ST_HKDF_SHA256_KAT, alg);
   const size_t hlen = digest_len(alg);
   if (st == FM_OK) {
     if (prk == NULL || in_null(salt, salt_len) || in_null(ikm, ikm_len)) {
@@ -97,7 +105,7 @@ static bool hkdf_out_ok(size_t hlen, size_t out_len) {
 
 int fm_hkdf_expand(fm_hash_alg alg, const uint8_t *prk, size_t prk_len, const uint8_t *info,
                    size_t info_len, uint8_t *out, size_t out_len) {
-  int st = fm_service_gate();
+  int st = kdf_gate(FM_ST_HKDF_SHA256_KAT, alg);
   const size_t hlen = digest_len(alg);
   if (st == FM_OK) {
     if (prk == NULL || out == NULL || in_null(info, info_len)) {
@@ -119,7 +127,7 @@ int fm_hkdf_expand(fm_hash_alg alg, const uint8_t *prk, size_t prk_len, const ui
 
 int fm_hkdf(fm_hash_alg alg, const uint8_t *ikm, size_t ikm_len, const uint8_t *salt,
             size_t salt_len, const uint8_t *info, size_t info_len, uint8_t *out, size_t out_len) {
-  int st = fm_service_gate();
+  int st = kdf_gate(FM_ST_HKDF_SHA256_KAT, alg);
   const size_t hlen = digest_len(alg);
   if (st == FM_OK) {
     if (out == NULL || in_null(ikm, ikm_len) || in_null(salt, salt_len) ||
@@ -158,7 +166,7 @@ static bool ctr_bits_ok(unsigned r) { return r == 8 || r == 16 || r == 24 || r =
 int fm_kbkdf_ctr_hmac(fm_hash_alg alg, const uint8_t *key, size_t key_len, const uint8_t *fixed,
                       size_t fixed_len, size_t ctr_pos, unsigned ctr_bits, uint8_t *out,
                       size_t out_len) {
-  int st = fm_service_gate();
+  int st = kdf_gate(FM_ST_KBKDF_HMAC_SHA256_KAT, alg);
   const size_t hlen = digest_len(alg);
   const bool r_ok = ctr_bits_ok(ctr_bits);
   if (st == FM_OK) {
@@ -214,7 +222,7 @@ static bool pbkdf2_out_ok(size_t hlen, size_t out_len) {
 int fm_pbkdf2_hmac(fm_hash_alg alg, const uint8_t *password, size_t password_len,
                    const uint8_t *salt, size_t salt_len, uint64_t iterations, uint8_t *out,
                    size_t out_len) {
-  int st = fm_service_gate();
+  int st = kdf_gate(FM_ST_PBKDF2_HMAC_SHA256_KAT, alg);
   const size_t hlen = digest_len(alg);
   if (st == FM_OK) {
     if (out == NULL || in_null(password, password_len) || in_null(salt, salt_len) ||

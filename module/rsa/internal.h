@@ -30,7 +30,6 @@ static_assert(RSA_E_MAX_LIMBS * 64 == 256, "e < 2^256 fits RSA_E_MAX_LIMBS limbs
 
 struct fm_rsa_key {
   uint32_t magic;
-  uint64_t id;     /* unique per key in the process (never 0): names the key in blinding caches */
   int has_private; /* d is present */
   int has_crt;     /* p, q, dp, dq, qinv are present (not for keys from n, e, d) */
   int component_test_only; /* from (n, e, d): serves RSASP1 and RSADP only, never signs */
@@ -98,18 +97,12 @@ int rsa_is_probable_prime(const bn_mont_ctx *ctx, size_t wlen, int rounds);
 /* rsa_public_op sets the nl-limb out = in^e mod n for in < n (public values). */
 void rsa_public_op(const fm_rsa_key *key, uint64_t *out, const uint64_t *in);
 
-/* rsa_private_op sets the nl-limb out = in^d mod n for in < n, with blinding by a random r
- * (in * r^e, unblinded by r^-1; the pair is kept per thread and squared on reuse, see
- * rsa_sign.c), CRT when the key has it, and a check that out^e == in before returning. in and the key's private values are secret; out is the result (released by the
- * caller). Returns FM_OK, FM_ERR_ENTROPY (blinding draw failed), FM_ERR_INTERNAL (the check
- * failed: a fault) or FM_ERR_NOT_OPERATIONAL (fm_rsa_module_cleanup has run, or ran during the
- * operation), with out zeroed on error. Does not check the gate. */
+/* rsa_private_op sets the nl-limb out = in^d mod n for in < n (CRT when the key has it), and
+ * checks that out^e == in before returning; the RSA signing CAST runs first if it has not (before
+ * the first private-key operation). in and the key's private values are secret; out is the
+ * result (released by the caller). Returns FM_OK, FM_ERR_INTERNAL (the check failed: a fault) or
+ * FM_ERR_NOT_OPERATIONAL (the CAST failed), with out zeroed on error. Does not check the gate. */
 int rsa_private_op(const fm_rsa_key *key, uint64_t *out, const uint64_t *in);
-
-/* rsa_blinding_forget zeroizes the calling thread's blinding pair when it belongs to |key| (so
- * that freeing a key leaves nothing of it in this thread). Other threads' pairs are replaced on
- * their next use, wiped at their exit, and all wiped by fm_rsa_module_cleanup. */
-void rsa_blinding_forget(const fm_rsa_key *key);
 
 /* rsa_sign_pkcs1v15_digest / rsa_verify_pkcs1v15_digest sign and verify a precomputed digest of
  * |hash| (the pairwise consistency test and the self-tests use them). No gate; statuses as the
@@ -120,11 +113,6 @@ int rsa_verify_pkcs1v15_digest(const fm_rsa_key *key, fm_hash_alg hash, const ui
                                const uint8_t *sig, size_t sig_len);
 
 #if defined(FIPSMOD_TEST_HOOKS)
-/* rsa_blinding_pairs_for_testing returns the number of blinding pairs in the registry (live
- * threads that have made a private-key operation, and pairs left by threads that exited after
- * cleanup) and sets *nonzero (when not NULL) to how many of them hold a non-zero byte. */
-size_t rsa_blinding_pairs_for_testing(size_t *nonzero);
-
 /* rsa_key_secret_regions_for_testing writes up to |max| (pointer, length) pairs covering every
  * secret of |key| (d, the CRT values, the Montgomery contexts of p and q) and returns how many it
  * wrote, so that a constant-time test can mark them undefined for valgrind. */

@@ -4,7 +4,6 @@
  * outcome of each check; the arithmetic behind the checks (divisions, products, inverses) runs in
  * constant time in the secret values. Once built, a key is never written again. */
 #define _GNU_SOURCE
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,15 +15,9 @@
 
 int rsa_key_valid(const fm_rsa_key *key) { return key != NULL && key->magic == RSA_KEY_MAGIC; }
 
-/* The last key id handed out; only key creation touches it. */
-static _Atomic uint64_t g_last_key_id;
-
 fm_rsa_key *rsa_key_alloc(void) {
   fm_rsa_key *key = calloc(1, sizeof(*key));
-  if (key != NULL) {
-    key->magic = RSA_KEY_MAGIC;
-    key->id = atomic_fetch_add(&g_last_key_id, 1) + 1;
-  }
+  if (key != NULL) key->magic = RSA_KEY_MAGIC;
   return key;
 }
 
@@ -39,7 +32,6 @@ int fm_rsa_key_free(fm_rsa_key *key) {
   /* Zeroization is an approved service in every state (no gate, so a key can always go). */
   fm_indicator_approved();
   if (key == NULL) return FM_OK;
-  rsa_blinding_forget(key);
   fm_zeroize(key, sizeof(*key));
 #if defined(FIPSMOD_TEST_HOOKS)
   if (g_free_hook != NULL) g_free_hook(key, sizeof(*key));

@@ -1,30 +1,24 @@
-/* RSA signatures: the private-key operation (CRT, blinding, fault check), EMSA-PKCS1-v1_5 and
- * EMSA-PSS encoding (RFC 8017 section 9), signing and strict verification, and the raw RSASP1 and
- * RSADP primitives.
+/* RSA signatures: the private-key operation (CRT, fault check), EMSA-PKCS1-v1_5 and EMSA-PSS
+ * encoding (RFC 8017 section 9), signing and strict verification, and the raw RSASP1 and RSADP
+ * primitives.
  *
- * Nothing here allocates or takes a lock: scratch lives on the stack (sized for the largest
- * modulus and wiped before return), the key is read-only, and the only state that changes is the
- * calling thread's own blinding pair. Verification handles only public values, so it
- * may branch on them; signing is constant time in the key and in the encoded message. */
-#define _GNU_SOURCE
-#include <pthread.h>
-#include <stdatomic.h>
-#include <stdlib.h>
+ * Nothing here allocates, takes a lock or keeps state: scratch lives on the stack (sized for the
+ * largest modulus and wiped before return) and the key is read-only. Verification handles only
+ * public values, so it may branch on them; signing is constant time in the key and in the
+ * encoded message. */
 #include <string.h>
-#include <unistd.h>
 
 #include "fipsmod/rand.h"
 #include "module/approval.h"
 #include "module/internal.h"
 #include "module/rsa/internal.h"
 #include "module/sha/internal.h"
-#include "module/syscall.h"
 
 /* ---- Public and private operations --------------------------------------------------------- */
 
 void rsa_public_op(const fm_rsa_key *key, uint64_t *out, const uint64_t *in) {
-  /* The exponent e is public; the base may be secret (blinding's r), which bn_mod_exp_public
-   * allows: its time depends on e only. It has a radix-2^52 (AVX-512 IFMA) path from 1024 bits. */
+  /* The exponent e is public; bn_mod_exp_public's time depends on e only. It has a radix-2^52
+   * (AVX-512 IFMA) path from 1024 bits. */
   (void)bn_mod_exp_public(out, in, key->e, key->el, &key->mont_n);
 }
 
@@ -69,306 +63,35 @@ static void crt_exp(const fm_rsa_key *key, uint64_t *y, const uint64_t *x) {
   fm_zeroize(prod, sizeof(prod));
 }
 
-/* ---- Blinding ---------------------------------------------------------------------------------
+/* ---- The private-key operation ------------------------------------------------------------
  *
- * Every private-key operation multiplies its input by r^e for a random r and the result by r^-1
- * (RFC 8017 section 5.1.2 note; the exponentiation then never sees a value the caller chose). A
- * fresh pair costs a modular inverse and an exponentiation by e, about a fifth of a 2048-bit
- * signature, so each thread keeps the pair of the last key it used, in Montgomery form, and
- * squares both values on every later use ((r^e)^2 and (r^-1)^2 are again such a pair), drawing
- * a fresh r after RSA_BLINDING_USES operations, after a fork, or for another key. The key itself
- * never changes and no lock is taken on a signature: the pair is the calling thread's own.
- *
- * The pairs are secrets, and fm_module_cleanup and entry to ERROR zeroize them all, as the RNG
- * states are (module/rand/rand.c has the same design):
- * - a registry lists the live pairs; g_blinding_lock protects the list and is taken only when a
- *   thread creates its pair (its first private-key operation, and then only with a trylock: a
- *   signature never waits), when a pair is freed (thread exit, library unload), by cleanup and
- *   around fork();
- * - each pair has a busy flag that only its owner writes: 1 for the length of a private-key
- *   operation. The owner raises it and then reads g_blinding_off; cleanup sets g_blinding_off
- *   and then waits for each flag to fall before wiping. Both pairs of accesses are sequentially
- *   consistent (Dekker), so either the owner sees g_blinding_off and refuses with
- *   FM_ERR_NOT_OPERATIONAL, or cleanup sees the flag and waits. The wait is bounded (a thread may
- *   be stopped, or be the one cleaning up from inside its own operation); an operation that was
- *   under way when cleanup began discards its result, wipes its pair again and returns
- *   FM_ERR_NOT_OPERATIONAL;
- * - the flag also detects re-entry: a signal handler signing while its thread is inside an
- *   operation finds it raised and draws a one-off pair, leaving the thread's pair alone.
- * A pthread key destructor unlinks and zeroizes a thread's pair at its exit; cleanup deletes the
- * key (no destructor may run after the module is unloaded), after which exiting threads leave
- * their zeroized pairs listed until unload frees them. Without the key (pthread_key_create
- * failed) no pair is kept and every operation draws a fresh one. */
-
-#define RSA_BLINDING_USES 32
-
-/* Attempts at drawing an invertible r; a non-invertible r would be a factor of n, so a second
- * failure already means a broken RNG or key. */
-#define RSA_BLINDING_ATTEMPTS 4
-
-/* The longest cleanup waits for busy owners, in total. */
-#define RSA_CLEANUP_WAIT_NS 1000000000L
-
-typedef struct {
-  uint64_t key_id; /* the key the pair belongs to; 0 when there is no valid pair */
-  pid_t pid;       /* the process that drew it: a forked child draws its own */
-  uint32_t uses;
-  uint64_t a[BN_MAX_LIMBS];  /* r^e * R mod n */
-  uint64_t ai[BN_MAX_LIMBS]; /* r^-1 * R mod n */
-} rsa_pair;
-
-typedef struct rsa_blinding {
-  /* 1 while the owner runs a private-key operation. Written only by the owner (exchange to 1,
-   * release store of 0); read by cleanup, which waits for 0 before wiping. */
-  _Atomic uint32_t busy;
-  struct rsa_blinding *next, *prev; /* the registry; protected by g_blinding_lock */
-  rsa_pair pair;                    /* the secrets: all that a wipe touches */
-} rsa_blinding;
-
-/* The calling thread's pair, allocated on its first private-key operation. A pointer rather than
- * the 4 KiB pair itself keeps the module's thread-local block small enough for dlopen's static
- * TLS reserve. */
-static __thread rsa_blinding *tl_blinding __attribute__((tls_model("initial-exec")));
-
-/* g_blinding_lock protects g_blinding_list and g_blinding_key_ok's transition to 0; see above for
- * who takes it. g_blinding_key is created once (g_blinding_once); g_blinding_key_ok is set after
- * its creation and cleared when cleanup or unload deletes it. */
-static pthread_mutex_t g_blinding_lock = PTHREAD_MUTEX_INITIALIZER;
-static rsa_blinding *g_blinding_list;
-static pthread_key_t g_blinding_key;
-static pthread_once_t g_blinding_once = PTHREAD_ONCE_INIT;
-static _Atomic int g_blinding_key_ok;
-
-/* Set once, by fm_rsa_module_cleanup: from then on no private-key operation uses a pair. Read at
- * the start and end of every operation (a load of a line nobody writes in the steady state). */
-static _Atomic int g_blinding_off;
-
-/* blinding_unlink removes |b| from the registry; the caller holds g_blinding_lock. */
-static void blinding_unlink(rsa_blinding *b) {
-  if (b->prev != NULL) {
-    b->prev->next = b->next;
-  } else {
-    g_blinding_list = b->next;
-  }
-  if (b->next != NULL) b->next->prev = b->prev;
-  b->next = b->prev = NULL;
-}
-
-static void blinding_thread_exit(void *p) {
-  rsa_blinding *b = p;
-  pthread_mutex_lock(&g_blinding_lock);
-  blinding_unlink(b);
-  pthread_mutex_unlock(&g_blinding_lock);
-  fm_zeroize(&b->pair, sizeof(b->pair));
-  free(b);
-  tl_blinding = NULL;
-}
-
-/* fork() while another thread holds g_blinding_lock would leave it held in the child for good:
- * the handlers hold it across fork(). */
-static void blinding_atfork_prepare(void) { pthread_mutex_lock(&g_blinding_lock); }
-static void blinding_atfork_release(void) { pthread_mutex_unlock(&g_blinding_lock); }
-
-static void blinding_key_create(void) {
-  if (pthread_atfork(blinding_atfork_prepare, blinding_atfork_release,
-                     blinding_atfork_release) != 0)
-    return;
-  if (pthread_key_create(&g_blinding_key, blinding_thread_exit) == 0)
-    atomic_store(&g_blinding_key_ok, 1);
-}
-
-/* At unload (dlclose, or exit) no destructor may point into unmapped code and no pair should stay
- * allocated: cleanup's protocol first (every pair wiped, owners waited for, the key deleted), then
- * every pair that is not in use is freed. A pair still busy after cleanup's bounded wait stays
- * allocated, already wiped: its owner is inside an operation (which then fails), and freeing it
- * under that thread would be worse than the leak. */
-__attribute__((destructor)) static void blinding_unload(void) {
-  fm_rsa_module_cleanup();
-  pthread_mutex_lock(&g_blinding_lock);
-  for (rsa_blinding *b = g_blinding_list, *next; b != NULL; b = next) {
-    next = b->next;
-    if (atomic_load_explicit(&b->busy, memory_order_seq_cst) != 0) continue;
-    blinding_unlink(b);
-    free(b);
-  }
-  tl_blinding = NULL;
-  pthread_mutex_unlock(&g_blinding_lock);
-}
-
-/* blinding_create allocates and registers the calling thread's pair (NULL when there is no key
- * destructor, no memory, or cleanup has begun: the operation then draws a one-off pair, or is
- * refused). */
-static rsa_blinding *blinding_create(void) {
-  if (!atomic_load_explicit(&g_blinding_key_ok, memory_order_acquire) &&
-      (pthread_once(&g_blinding_once, blinding_key_create) != 0 ||
-       !atomic_load(&g_blinding_key_ok)))
-    return NULL;
-  rsa_blinding *b = calloc(1, sizeof(*b));
-  if (b == NULL) return NULL;
-  /* A signature never waits for the lock: it may be held by this very thread (a signal handler
-   * signing while its thread creates its pair or is inside fork()). Busy: a one-off pair now, and
-   * the next operation tries again. */
-  if (pthread_mutex_trylock(&g_blinding_lock) != 0) {
-    free(b);
-    return NULL;
-  }
-  /* Checked under the lock: cleanup sets g_blinding_off before taking it, so either it sees this
-   * pair or this thread sees the flag; the key cannot be deleted meanwhile either. */
-  if (atomic_load(&g_blinding_off) || !atomic_load(&g_blinding_key_ok) ||
-      pthread_setspecific(g_blinding_key, b) != 0) {
-    pthread_mutex_unlock(&g_blinding_lock);
-    free(b);
-    return NULL;
-  }
-  b->next = g_blinding_list;
-  if (g_blinding_list != NULL) g_blinding_list->prev = b;
-  g_blinding_list = b;
-  pthread_mutex_unlock(&g_blinding_lock);
-  tl_blinding = b;
-  return b;
-}
-
-void fm_rsa_module_cleanup(void) {
-  /* From here on no operation starts on a pair (the busy flag protocol above). */
-  atomic_store_explicit(&g_blinding_off, 1, memory_order_seq_cst);
-  pthread_mutex_lock(&g_blinding_lock);
-  const long deadline = fm_sys_monotonic_ns() + RSA_CLEANUP_WAIT_NS;
-  for (rsa_blinding *b = g_blinding_list; b != NULL; b = b->next) {
-    /* The calling thread's own pair may be in use below us (cleanup on an entropy failure inside
-     * a signature, or from a signal handler): that operation re-checks the flag, so do not wait. */
-    unsigned spins = 0;
-    while (b != tl_blinding && atomic_load_explicit(&b->busy, memory_order_seq_cst) != 0) {
-      if (++spins < 64) continue;
-      if (fm_sys_monotonic_ns() > deadline) break;
-      fm_sys_yield();
-    }
-    fm_zeroize(&b->pair, sizeof(b->pair));
-  }
-  if (atomic_exchange(&g_blinding_key_ok, 0)) pthread_key_delete(g_blinding_key);
-  pthread_mutex_unlock(&g_blinding_lock);
-}
-
-enum { BLINDING_OWN = 0, BLINDING_ONE_OFF = 1, BLINDING_OFF = 2 };
-
-/* blinding_enter begins a private-key operation: BLINDING_OWN with *out the thread's pair (its
- * busy flag raised), BLINDING_ONE_OFF with *out NULL when the operation must use a one-off pair
- * (re-entered from a signal handler, or no pair could be kept), BLINDING_OFF after cleanup. */
-static int blinding_enter(rsa_blinding **out) {
-  *out = NULL;
-  /* After cleanup, touch no pair at all (unload may have freed it). */
-  if (atomic_load_explicit(&g_blinding_off, memory_order_acquire)) return BLINDING_OFF;
-  rsa_blinding *b = tl_blinding != NULL ? tl_blinding : blinding_create();
-  if (b == NULL) return atomic_load(&g_blinding_off) ? BLINDING_OFF : BLINDING_ONE_OFF;
-  if (atomic_exchange_explicit(&b->busy, 1, memory_order_seq_cst) != 0) return BLINDING_ONE_OFF;
-  if (atomic_load_explicit(&g_blinding_off, memory_order_seq_cst)) {
-    atomic_store_explicit(&b->busy, 0, memory_order_release);
-    return BLINDING_OFF;
-  }
-  *out = b;
-  return BLINDING_OWN;
-}
-
-/* blinding_leave ends an operation begun by blinding_enter and returns |st|, or
- * FM_ERR_NOT_OPERATIONAL when cleanup began meanwhile (the pair, which the operation may have
- * rewritten after cleanup wiped it, is wiped again; the caller discards its result). */
-static int blinding_leave(rsa_blinding *b, int st) {
-  const int off = atomic_load_explicit(&g_blinding_off, memory_order_seq_cst);
-  if (b != NULL) {
-    if (off) fm_zeroize(&b->pair, sizeof(b->pair));
-    atomic_store_explicit(&b->busy, 0, memory_order_release);
-  }
-  return off ? FM_ERR_NOT_OPERATIONAL : st;
-}
-
-void rsa_blinding_forget(const fm_rsa_key *key) {
-  rsa_blinding *b;
-  if (tl_blinding == NULL || blinding_enter(&b) != BLINDING_OWN) return;
-  if (b->pair.key_id == key->id) fm_zeroize(&b->pair, sizeof(b->pair));
-  (void)blinding_leave(b, FM_OK);
-}
-
-/* blinding_fresh draws r and sets a = r^e * R, ai = r^-1 * R mod n. */
-static int blinding_fresh(const fm_rsa_key *key, uint64_t *a, uint64_t *ai) {
-  const size_t nl = key->nl;
-  const bn_mont_ctx *mn = &key->mont_n;
-  uint64_t wide[BN_MAX_LIMBS + 1], r[BN_MAX_LIMBS];
-  int st = FM_ERR_INTERNAL;
-  for (int attempt = 0; attempt < RSA_BLINDING_ATTEMPTS; attempt++) {
-    /* r uniform in [0, n) up to a 2^-64 bias: 64 extra random bits reduced mod n. */
-    st = fm_rand_bytes((uint8_t *)wide, (nl + 1) * sizeof(uint64_t));
-    if (st != FM_OK) break;
-    bn_mod_reduce(r, wide, nl + 1, mn);
-    /* Whether r is invertible says something about r, not the key: public. */
-    const uint64_t invertible = fm_declassify_u64(bn_mod_inverse_mask(ai, r, mn->N, nl));
-    st = FM_ERR_INTERNAL;
-    if (!invertible) continue;
-    bn_to_mont(ai, ai, mn);
-    rsa_public_op(key, a, r);
-    bn_to_mont(a, a, mn);
-    st = FM_OK;
-    break;
-  }
-  fm_zeroize(wide, sizeof(wide));
-  fm_zeroize(r, sizeof(r));
-  return st;
-}
-
-/* blinding_get sets (a, ai) to this operation's blinding pair: from the thread's pair |b| (NULL
- * for a one-off pair) when it is for this key and process, else fresh (and kept in |b|). */
-static int blinding_get(rsa_blinding *b, const fm_rsa_key *key, uint64_t *a, uint64_t *ai) {
-  const size_t bytes = key->nl * sizeof(uint64_t);
-  const pid_t pid = (pid_t)fm_sys_getpid(); /* the kernel's answer: module/syscall.h */
-  rsa_pair *kept = b != NULL ? &b->pair : NULL;
-  if (kept != NULL && kept->key_id == key->id && kept->pid == pid &&
-      kept->uses < RSA_BLINDING_USES) {
-    bn_mont_sqr(kept->a, kept->a, &key->mont_n);
-    bn_mont_sqr(kept->ai, kept->ai, &key->mont_n);
-    memcpy(a, kept->a, bytes);
-    memcpy(ai, kept->ai, bytes);
-    kept->uses++;
-    return FM_OK;
-  }
-  int st = blinding_fresh(key, a, ai);
-  if (st == FM_OK && kept != NULL) {
-    memcpy(kept->a, a, bytes);
-    memcpy(kept->ai, ai, bytes);
-    kept->pid = pid;
-    kept->uses = 1;
-    kept->key_id = key->id;
-  }
-  return st;
-}
-
-/* ---- The private-key operation ---------------------------------------------------------------- */
+ * No blinding. The exponentiation is constant time in the base as well as in the exponent (fixed
+ * windows, every table entry read, Montgomery products whose time depends only on the width), so
+ * a base the caller chose tells an attacker nothing that a random one would hide; and every
+ * result is checked with the public key before it leaves (a fault gives FM_ERR_INTERNAL, never a
+ * signature that would factor n). Blinding was retired for that reason: it cost a per-thread
+ * secret pair with its own registry, lock and cleanup, and an RNG draw per key, and protected
+ * nothing the constant-time code does not (BoringSSL retired it likewise). The valgrind tests of
+ * tests/rsa (test_rsa_ct, test_rsa_ct_prod) check the constant time of the whole operation with
+ * the message marked secret. */
 
 int rsa_private_op(const fm_rsa_key *key, uint64_t *out, const uint64_t *in) {
   const size_t nl = key->nl;
   const bn_mont_ctx *mn = &key->mont_n;
-  uint64_t a[BN_MAX_LIMBS], ai[BN_MAX_LIMBS], x[BN_MAX_LIMBS], y[BN_MAX_LIMBS];
-  rsa_blinding *b = NULL;
+  uint64_t y[BN_MAX_LIMBS];
 
-  /* The RSA signing self-test runs once, before the first private-key operation, instead of at
-   * load: one atomic load after the first time. (Before blinding_enter: it signs too.) */
+  /* The RSA signing self-test runs once, before the first private-key operation: one load after
+   * the first time. */
   int st = fm_selftest_ensure(FM_ST_RSA_SIGN_KAT);
   if (st != FM_OK) {
     fm_zeroize(out, nl * sizeof(uint64_t));
     return st;
   }
-  if (blinding_enter(&b) == BLINDING_OFF) {
-    fm_zeroize(out, nl * sizeof(uint64_t));
-    return FM_ERR_NOT_OPERATIONAL;
-  }
-  st = blinding_get(b, key, a, ai);
-  if (st != FM_OK) goto done;
-  /* x = in * r^e: the exponentiation sees a value unrelated to the input. */
-  bn_mont_mul(x, in, a, mn);
   if (key->has_crt) {
-    crt_exp(key, y, x);
+    crt_exp(key, out, in);
   } else {
-    (void)bn_mod_exp_consttime(y, x, key->d, nl, mn);
+    (void)bn_mod_exp_consttime(out, in, key->d, nl, mn);
   }
-  /* y = in^d * r; unblind. */
-  bn_mont_mul(out, y, ai, mn);
 
   /* Fault countermeasure: the result must verify with the public key before it is released.
    * The comparison's one-bit outcome is public (it only says whether a fault happened).
@@ -376,37 +99,11 @@ int rsa_private_op(const fm_rsa_key *key, uint64_t *out, const uint64_t *in) {
    * from 1024 bits, several times faster than 64-bit Montgomery steps at these widths. */
   (void)bn_mod_exp_public(y, out, key->e, key->el, mn);
   const uint64_t ok = fm_declassify_u64(bn_eq_mask(y, in, nl));
-  if (!ok) {
-    if (b != NULL) b->pair.key_id = 0; /* whatever went wrong, do not reuse it */
-    st = FM_ERR_INTERNAL;
-  }
-
-done:
-  st = blinding_leave(b, st);
+  if (!ok) st = FM_ERR_INTERNAL;
   if (st != FM_OK) fm_zeroize(out, nl * sizeof(uint64_t));
-  fm_zeroize(a, sizeof(a));
-  fm_zeroize(ai, sizeof(ai));
-  fm_zeroize(x, sizeof(x));
   fm_zeroize(y, sizeof(y));
   return st;
 }
-
-#if defined(FIPSMOD_TEST_HOOKS)
-size_t rsa_blinding_pairs_for_testing(size_t *nonzero) {
-  size_t count = 0, dirty = 0;
-  pthread_mutex_lock(&g_blinding_lock);
-  for (const rsa_blinding *b = g_blinding_list; b != NULL; b = b->next) {
-    const uint8_t *p = (const uint8_t *)&b->pair;
-    uint8_t acc = 0;
-    for (size_t i = 0; i < sizeof(b->pair); i++) acc |= p[i];
-    count++;
-    dirty += acc != 0;
-  }
-  pthread_mutex_unlock(&g_blinding_lock);
-  if (nonzero != NULL) *nonzero = dirty;
-  return count;
-}
-#endif
 
 /* ---- Encodings ----------------------------------------------------------------------------- */
 
@@ -534,16 +231,25 @@ static int refuse_output(int st, const fm_rsa_key *key, uint8_t *out, size_t cap
 }
 
 /* can_sign: a private key that may sign. Keys from fm_rsa_key_import_private_nd serve only the
- * RSASP1 and RSADP component tests (issue 9): their e may be as small as 3 and nothing proves
+ * RSASP1 and RSADP component tests: their e may be as small as 3 and nothing proves
  * their d came from primes that meet FIPS 186-5. */
 static int can_sign(const fm_rsa_key *key) { return key->has_private && !key->component_test_only; }
+
+/* rsa_gate is the state check of the signing and verification services: the module state,
+ * then the CAST |id| of the operation and that of the hash it runs with (one load each once
+ * they have passed). */
+static int rsa_gate(fm_selftest_id id, fm_hash_alg hash) {
+  int st = fm_service_gate_tested(id);
+  if (st == FM_OK && (st = sha_selftest_ensure(hash)) != FM_OK) fm_indicator_not_approved();
+  return st;
+}
 
 /* sign_prologue does what every signing entry point checks first: the state, then the
  * arguments. */
 static int sign_prologue(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *msg,
                          size_t msg_len, const uint8_t *sig, size_t sig_cap,
                          const size_t *sig_len) {
-  int st = fm_service_gate();
+  int st = rsa_gate(FM_ST_RSA_SIGN_KAT, hash);
   if (st != FM_OK) return st;
   if (!rsa_key_valid(key) || sig == NULL || sig_len == NULL || (msg == NULL && msg_len > 0))
     return FM_ERR_BAD_ARGUMENT;
@@ -639,7 +345,7 @@ static int recover_em(const fm_rsa_key *key, const uint8_t *sig, size_t sig_len,
 /* verify_prologue checks the arguments common to both verification functions. */
 static int verify_prologue(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *msg,
                            size_t msg_len, const uint8_t *sig, size_t sig_len) {
-  int st = fm_service_gate();
+  int st = rsa_gate(FM_ST_RSA_VERIFY_KAT, hash);
   if (st == FM_OK && (!rsa_key_valid(key) || (msg == NULL && msg_len > 0) ||
                       (sig == NULL && sig_len > 0)))
     st = FM_ERR_BAD_ARGUMENT;

@@ -12,6 +12,16 @@
 
 static hmac_ctx *as_hmac_ctx(fm_hmac_ctx *ctx) { return (hmac_ctx *)(void *)ctx; }
 
+/* hmac_gate is the state check of a service that starts a MAC with |alg|: the module state, then
+ * the algorithm's CAST (hmac_selftest_ensure). Update and final continue a context that
+ * only fm_hmac_init can have made live. */
+static int hmac_gate(fm_hash_alg alg) {
+  int st = fm_service_gate();
+  if (__builtin_expect(st == FM_OK, 1) && (st = hmac_selftest_ensure(alg)) != FM_OK)
+    fm_indicator_not_approved();
+  return st;
+}
+
 /* tag_wipe_len is how much of a |out_len|-byte output a refused call with |dlen|-byte tags
  * wipes: the bytes it would have written (0 when dlen is unknown, 0). */
 static size_t tag_wipe_len(size_t out_len, size_t dlen) { return out_len < dlen ? out_len : dlen; }
@@ -34,7 +44,7 @@ static bool hmac_lengths_ok(fm_hash_alg alg, size_t key_len, size_t len) {
 }
 
 int fm_hmac_init(fm_hmac_ctx *ctx, fm_hash_alg alg, const uint8_t *key, size_t key_len) {
-  int st = fm_service_gate();
+  int st = hmac_gate(alg);
   if (st == FM_OK) {
     if (ctx == NULL || (key == NULL && key_len > 0)) {
       st = FM_ERR_BAD_ARGUMENT;
@@ -92,7 +102,7 @@ int fm_hmac_wipe(fm_hmac_ctx *ctx) {
 int fm_hmac(fm_hash_alg alg, const uint8_t *key, size_t key_len, const void *data, size_t len,
             uint8_t *out, size_t out_len) {
   size_t dlen = sha_alg_digest_len(alg);
-  int st = fm_service_gate();
+  int st = hmac_gate(alg);
   if (st == FM_OK) {
     if (out == NULL || (key == NULL && key_len > 0) || (data == NULL && len > 0)) {
       st = FM_ERR_BAD_ARGUMENT;
@@ -112,7 +122,7 @@ int fm_hmac(fm_hash_alg alg, const uint8_t *key, size_t key_len, const void *dat
 int fm_hmac_verify(fm_hash_alg alg, const uint8_t *key, size_t key_len, const void *data,
                    size_t len, const uint8_t *tag, size_t tag_len) {
   size_t dlen = sha_alg_digest_len(alg);
-  int st = fm_service_gate();
+  int st = hmac_gate(alg);
   if (st != FM_OK) return st;
   if (tag == NULL || (key == NULL && key_len > 0) || (data == NULL && len > 0)) {
     return fm_refuse(FM_ERR_BAD_ARGUMENT, NULL, 0);

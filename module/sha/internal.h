@@ -240,6 +240,18 @@ void hmac_sha512_internal(const uint8_t *key, size_t key_len, const void *data, 
 int hmac_internal(fm_hash_alg alg, const uint8_t *key, size_t key_len, const void *data,
                   size_t len, uint8_t *out);
 
+/* ---- Self-tests (sha_cast.c, outside the hash core) -------------------------------------- */
+
+/* sha_selftest_ensure makes sure the known-answer test of |alg| has passed (running it first if
+ * needed: fm_selftest_ensure, one load once it has). Returns FM_OK or FM_ERR_NOT_OPERATIONAL;
+ * FM_OK for an algorithm the module does not offer (the caller refuses it). Every service that
+ * hashes with a caller's choice of algorithm (the hash services, RSA) calls it before its first
+ * use of |alg|; hmac_selftest_ensure does the same for HMAC with |alg| (the HMAC services, the
+ * KDFs). HMAC-SHA-256's test runs at power-on (the integrity check rests on it); the HMAC tests
+ * cover the hash they are built on. */
+int sha_selftest_ensure(fm_hash_alg alg);
+int hmac_selftest_ensure(fm_hash_alg alg);
+
 /* ---- Byte order helpers (big-endian, as FIPS 180-4 reads words) -------------------------
  * A memcpy to or from a word plus a byte swap compiles to one load or store and one bswap (or a
  * movbe); building words from single bytes tempts the vectorizer into long shuffle sequences. */

@@ -1,4 +1,4 @@
-/* No secret stays in the vector registers after an AES kernel returns (issue 9, finding 7): the
+/* No secret stays in the vector registers after an AES kernel returns: the
  * ABI lets a callee leave them as they are, and a later lazy-binding trampoline, signal frame or
  * context switch saves them to memory.
  *

@@ -166,6 +166,13 @@ static void case_fm_selftest_result_name(void) {
   UNCHANGED(fm_selftest_result_name((fm_selftest_result)0));
 }
 static void case_fm_selftest_when_name(void) { UNCHANGED(fm_selftest_when_name((fm_selftest_when)0)); }
+static void case_fm_selftest_report_times(void) {
+  size_t n = 0;
+  UNCHANGED(fm_selftest_report_times(NULL, 0, &n));
+}
+static void case_fm_selftest_trigger_name(void) {
+  UNCHANGED(fm_selftest_trigger_name((fm_selftest_trigger)0));
+}
 static void case_fm_set_selftest_callback(void) {
   UNCHANGED(fm_set_selftest_callback(selftest_cb, NULL));
   UNCHANGED(fm_set_selftest_callback(NULL, NULL));
@@ -779,6 +786,8 @@ static service_case cases[] = {
     CASE(fm_selftest_kind_name),
     CASE(fm_selftest_result_name),
     CASE(fm_selftest_when_name),
+    CASE(fm_selftest_trigger_name),
+    CASE(fm_selftest_report_times),
     CASE(fm_set_selftest_callback),
     CASE(fm_sha256),
     CASE(fm_sha384),

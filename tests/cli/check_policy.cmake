@@ -1,4 +1,4 @@
-# `fipsmod policy` (issue 12 #5): every field is printed, the text and --json forms agree, and
+# `fipsmod policy`: every field is printed, the text and --json forms agree, and
 # the MAC it reads from the loaded library is the one the injector computes for that file: the
 # injector run on a copy of the library writes (and prints) the MAC of its hashed segments, and
 # --verify accepts the original.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Keys and signatures interoperate with OpenSSL both ways (issue 14):
+# Keys and signatures interoperate with OpenSSL both ways:
 #  - keys from openssl genpkey / rsa / pkey sign in fipsmod, and OpenSSL verifies;
 #  - fipsmod's keys pass `openssl pkey -check`, and its signatures pass `openssl dgst -verify`;
 #  - OpenSSL's signatures verify in fipsmod; a changed message fails (exit 1) in both.

@@ -45,6 +45,12 @@ static void test_cpu_features_in_use_are_detected(void) {
   }
   CHECK(strcmp(fm_module_cpu_feature_name(FM_CPU_AESNI), "aesni") == 0);
   CHECK(strcmp(fm_module_cpu_feature_name(1u << 30), "unknown") == 0);
+  CHECK(strcmp(fm_module_cpu_feature_name(FM_CPU_VPCLMULQDQ), "vpclmulqdq") == 0);
+  CHECK(strcmp(fm_module_cpu_feature_name(FM_CPU_AVX512IFMA), "avx512ifma") == 0);
+  /* The wide features come only with the register state and base features they need. */
+  const uint32_t clmul_base = FM_CPU_PCLMULQDQ | FM_CPU_AVX2;
+  if (detected & FM_CPU_VPCLMULQDQ) CHECK((detected & clmul_base) == clmul_base);
+  if (detected & FM_CPU_AVX512IFMA) CHECK(detected & FM_CPU_AVX512);
 }
 
 /* run_in_child runs fn in a forked child and returns its exit status (0 = its checks passed). */

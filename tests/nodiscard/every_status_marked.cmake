@@ -1,5 +1,5 @@
 # Every public function that returns an int status is declared FM_MUST_CHECK on the line before
-# its "FM_API int" (issue 14), so that a new export cannot forget it. The destructors are the one
+# its "FM_API int", so that a new export cannot forget it. The destructors are the one
 # exception, stated in status.h: they always do their job, so there is nothing to act on.
 if(NOT DEFINED INCLUDE)
   message(FATAL_ERROR "every_status_marked.cmake: -DINCLUDE=<include dir> is required")

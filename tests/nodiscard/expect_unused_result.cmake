@@ -1,4 +1,4 @@
-# Proves that a dropped status is a compile error for the caller (issue 14): compiles
+# Proves that a dropped status is a compile error for the caller: compiles
 # drop_status.c with COMPILER (LANG c or c++, standard STD) twice, under -Werror=unused-result.
 # The control build, which uses every status, must succeed (so the header and flags are sound);
 # the build with -DFM_DROP must fail, and fail because of the unused result.

@@ -1,4 +1,4 @@
-/* An LD_PRELOAD library that tries to feed and read the module's RNG (issue 9, finding 3), for
+/* An LD_PRELOAD library that tries to feed and read the module's RNG, for
  * test_rand_preload.
  *
  * - getrandom, getentropy, syscall(SYS_getrandom) and read return a fixed pseudo-random stream

@@ -1,4 +1,4 @@
-/* Constant-time checks of the RNG under valgrind memcheck (ctest label ct; issue 9, finding 5).
+/* Constant-time checks of the RNG under valgrind memcheck (ctest label ct).
  * Secret bytes are marked undefined, so any branch or memory index that depends on them is a
  * "use of uninitialised value" and --error-exitcode=1 fails the test. Outputs handed to the
  * caller are marked defined here, at the API boundary, before the test looks at them.

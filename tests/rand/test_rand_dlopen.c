@@ -1,4 +1,4 @@
-/* Loading and unloading libfipsmod.so in a loop leaks nothing (issue 9, 7).
+/* Loading and unloading libfipsmod.so in a loop leaks nothing.
  *
  * 500 cycles of dlopen, a draw on the calling thread and one on a short-lived thread, dlclose.
  * Unload must unmap what the RNG mapped (its states, the fork-generation page) and delete its

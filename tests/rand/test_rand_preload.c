@@ -1,4 +1,4 @@
-/* No LD_PRELOAD library can feed or read the RNG of libfipsmod.so (issue 9, finding 3).
+/* No LD_PRELOAD library can feed or read the RNG of libfipsmod.so.
  *
  * Two child processes run with LD_PRELOAD=preload_shim.so (its getrandom, getentropy,
  * syscall(SYS_getrandom) and read return one fixed pseudo-random stream; its memcpy, memmove,

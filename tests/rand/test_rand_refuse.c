@@ -1,6 +1,6 @@
-/* How the RNG services refuse a call (issue 9, 7 "wipe on error overruns" and "overlap"; issue 10,
- * section 2): the module state is checked first, then the arguments, and a refusal wipes only
- * what the call could legitimately have written.
+/* How the RNG services refuse a call ("wipe on error overruns" and "overlap"): the module state
+ * is checked first, then the arguments, and a refusal wipes only what the call could
+ * legitimately have written.
  *
  * 1. Huge claimed lengths on small buffers: each output buffer ends at a PROT_NONE guard page, so
  *    a wipe (or a write) past what the caller really has is a crash. Every case runs in a child

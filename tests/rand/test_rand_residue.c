@@ -1,5 +1,5 @@
 /* The RNG's small draws and DRBG calls leave no secret in the vector registers xmm0-xmm15 when
- * they return (issue 9, 7 "residue"): a signal frame or the next function's spill would write it
+ * they return ("residue"): a signal frame or the next function's spill would write it
  * to memory.
  *
  * libfipsmod.so is loaded with dlopen (the library as shipped, with its own memory functions).

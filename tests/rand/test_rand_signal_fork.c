@@ -1,4 +1,4 @@
-/* A signal handler that draws while its thread is inside fork() must not deadlock (issue 9, 7).
+/* A signal handler that draws while its thread is inside fork() must not deadlock.
  *
  * The handler's draw is its thread's first: it must make the thread's state, and that must not
  * wait on a lock the interrupted fork() holds (glibc's atfork lock, or a registry lock taken by

@@ -1,6 +1,5 @@
 #!/usr/bin/env python3
-"""Writes rsa_bad_keys.h: 2048-bit private keys that pass every check of the module before
-issue 9 (p * q = n, e * d = 1 mod p - 1 and mod q - 1, d > 2^(nlen/2), p and q odd of 1024 bits,
+"""Writes rsa_bad_keys.h: 2048-bit private keys that pass the basic checks (p * q = n, e * d = 1 mod p - 1 and mod q - 1, d > 2^(nlen/2), p and q odd of 1024 bits,
 correct CRT values) and each break exactly one requirement of SP 800-56B Rev. 2 6.4.1.2.1 /
 FIPS 186-5 A.1.1:
 

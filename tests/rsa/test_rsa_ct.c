@@ -6,7 +6,7 @@
  * value", "use of uninitialised value of size 8") and fails the test.
  *
  * Secret here: every entropy request (fm_entropy_mark_secret_for_testing(1): the DRBG states, so
- * the blinding value r and its inverse, the PSS salts and the Miller-Rabin bases), the private
+ * the PSS salts and the Miller-Rabin bases), the private
  * components handed to import, and every secret of the imported key. What runs:
  *   - import from (n, e, d, p, q) with the components undefined: all the validation of
  *     rsa_key_setup_private (sizes, sqrt(2) bound, |p - q|, p * q = n, d bounds, e * d mod p - 1
@@ -111,7 +111,7 @@ static void check_signing(fm_rsa_key *key) {
   CHECK_EQ_INT(out_len, expect_len);
   CHECK_MEM(out, expect, expect_len);
 
-  /* PKCS#1 v1.5 and PSS signing (fresh and squared blinding pairs, secret salts); the
+  /* PKCS#1 v1.5 and PSS signing, twice (secret salts); the
    * verification (public values only) must accept them. */
   const uint8_t msg[] = "constant-time signing under valgrind";
   for (int i = 0; i < 2; i++) {

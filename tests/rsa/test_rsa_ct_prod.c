@@ -4,11 +4,11 @@
  *
  * What is secret: the message. It is marked undefined with VALGRIND_MAKE_MEM_UNDEFINED before
  * each signature, so everything computed from it is undefined to memcheck: the SHA-2 digest,
- * the EMSA-PKCS1-v1_5 and EMSA-PSS encodings (MGF1 over a secret H), the blinded value m * r^e,
- * both CRT exponentiations (secret base; in the MULX or portable kernels, valgrind offering no
- * AVX-512), the recombination, the unblinding and the signature itself. The key and the
- * blinding pair are not secret to memcheck here (a program cannot reach inside the opaque key;
- * the test-hooks ct test, test_rsa_ct, marks those), so this covers the message path only.
+ * the EMSA-PKCS1-v1_5 and EMSA-PSS encodings (MGF1 over a secret H), both CRT exponentiations
+ * (secret base, the encoded message itself: there is no blinding; in the MULX or portable
+ * kernels, valgrind offering no AVX-512), the recombination and the signature itself. The key is
+ * not secret to memcheck here (a program cannot reach inside the opaque key; the test-hooks ct
+ * test, test_rsa_ct, marks it), so this covers the message path only.
  *
  * What memcheck may report: exactly the public branches the module documents on that path, and
  * in the production build nothing declassifies them. There is one: the fault check after the
@@ -57,8 +57,8 @@ int main(void) {
   CHECK_EQ_INT(fm_rsa_key_import_private(&c, &key), FM_OK);
   if (key == NULL) return test_main_result("test_rsa_ct_prod");
 
-  /* PKCS#1 v1.5 is deterministic: the secret message signed twice (a fresh blinding pair, then a
-   * squared one) must give the same signature, and it must verify. */
+  /* PKCS#1 v1.5 is deterministic: the secret message signed twice must give the same signature,
+   * and it must verify. */
   uint8_t msg[64], sig[FM_RSA_MAX_BYTES], sig2[FM_RSA_MAX_BYTES];
   size_t sig_len = 0, sig2_len = 0;
   for (size_t i = 0; i < sizeof(msg); i++) msg[i] = (uint8_t)(i * 7 + 1);

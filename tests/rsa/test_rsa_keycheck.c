@@ -191,7 +191,7 @@ static void test_keygen_bad_size(void) {
   CHECK_EQ_INT(fm_rsa_key_generate(2048, NULL), FM_ERR_BAD_ARGUMENT);
 }
 
-/* ---- FIPS 186-5 / SP 800-56B key checks (issue 9) ------------------------------------------ */
+/* ---- FIPS 186-5 / SP 800-56B key checks ---------------------------------------------------- */
 
 /* import_hex_key imports one of rsa_bad_keys.h's keys, with its CRT values or without them. */
 static int import_hex_key(const rsa_hex_key *h, int with_crt, fm_rsa_key **key) {

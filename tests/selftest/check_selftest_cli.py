@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Checks `fipsmod selftest` and `fipsmod selftest --json`: the JSON parses, names the version,
-state, CPU paths and integrity status, and lists every self-test with a name, kind, result and
-duration; every test run at load passed with a duration; both forms exit 0 (OPERATIONAL), and a
+state, CPU paths and integrity status, and lists every self-test with a name, kind, result,
+duration and when it first and last ran; every test run at load passed with a duration and says
+it ran at power-on, and every test that runs before first use has not run (the command uses no
+algorithm); both forms exit 0 (OPERATIONAL), and a
 bad option exits 2. With a copy of the library whose injected MAC has one byte flipped (loaded
 first through LD_LIBRARY_PATH), the report is still valid JSON, says ERROR with the integrity test
 failed, and the exit status is 1.
@@ -42,7 +44,8 @@ tests = doc.get("tests", [])
 check(len(tests) >= 27, "at least 27 tests listed (got %d)" % len(tests))
 names = set()
 for t in tests:
-    for key in ("name", "algorithm", "kind", "when", "result", "duration_ns", "runs"):
+    for key in ("name", "algorithm", "kind", "when", "result", "duration_ns", "runs",
+                "first_run", "first_run_at_ns", "last_run", "last_run_at_ns"):
         check(key in t, "%s has %s" % (t.get("name"), key))
     check(t.get("name") not in names, "unique name %s" % t.get("name"))
     names.add(t.get("name"))
@@ -51,6 +54,11 @@ for t in tests:
         check(t.get("result") == "passed", "%s passed" % t.get("name"))
         check(isinstance(t.get("duration_ns"), int) and t["duration_ns"] > 0,
               "%s has a duration" % t.get("name"))
+        check(t.get("first_run") == "power-on" and isinstance(t.get("first_run_at_ns"), int),
+              "%s ran at power-on, at a time" % t.get("name"))
+    if t.get("when") == "before first use":
+        check(t.get("result") == "not run" and t.get("first_run") == "not yet run" and
+              t.get("first_run_at_ns") is None, "%s has not run yet" % t.get("name"))
 for required in ("hmac-sha256-kat", "integrity", "sha256-kat", "aes256-ctr-decrypt-kat",
                  "ctr-drbg-df-kat", "entropy-startup", "rsa2048-sha256-pkcs1-sign-kat",
                  "rsa2048-sha256-pkcs1-verify-kat"):
@@ -62,6 +70,7 @@ check("state:      OPERATIONAL" in r.stdout, "text shows the state")
 check("integrity:  passed" in r.stdout, "text shows integrity")
 for n in names:
     check(n in r.stdout, "text lists " + n)
+check("power-on +" in r.stdout and "not yet run" in r.stdout, "text shows when tests ran")
 r = subprocess.run([cli, "selftest", "--bogus"], capture_output=True, text=True, env=env)
 check(r.returncode == 2, "bad option exits 2")
 

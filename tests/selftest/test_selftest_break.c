@@ -1,9 +1,11 @@
 /* Failure injection: every self-test name, broken in turn with FIPSMOD_BREAK_TEST in a child
  * process that loads libfipsmod_testhooks.so, must leave that test marked failed in the report,
  * the module in ERROR, and every service refusing with FM_ERR_NOT_OPERATIONAL and its outputs
- * wiped. Conditional tests and tests that run before first use are triggered by the child (a
- * reseed, an RSA signature, an RSA key generation). Two controls: a name that matches no test
- * breaks nothing, and FIPSMOD_SKIP_SELFTEST=1 (test builds only) skips every test. */
+ * wiped. A power-on test breaks at load; a test that runs before first use breaks at the first
+ * use of its algorithm, which the child makes (use_every_algorithm: one call of each family, a
+ * reseed, an RSA signature, an RSA key generation), and it must not have run before. Two
+ * controls: a name that matches no test breaks nothing (and no test that runs before first use
+ * has run at load), and FIPSMOD_SKIP_SELFTEST=1 (test builds only) skips every test. */
 #define _GNU_SOURCE
 #include <spawn.h>
 #include <stdio.h>
@@ -54,6 +56,17 @@ static int find(const char *name, fm_selftest_entry *out) {
       return 1;
     }
   return 0;
+}
+
+/* times_of returns when the test named |name| ran ("not yet run" when it is not listed). */
+static fm_selftest_times times_of(const char *name) {
+  fm_selftest_times t[FM_SELFTEST_MAX_ENTRIES];
+  size_t n = 0;
+  fm_selftest_times none = {0};
+  if (fm_selftest_report_times(t, FM_SELFTEST_MAX_ENTRIES, &n) != FM_OK) return none;
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(t[i].name, name) == 0) return t[i];
+  return none;
 }
 
 /* check_refusals: every service refuses and wipes what it was given to write. */
@@ -121,10 +134,64 @@ static void check_refusals(const fm_rsa_key *key_made_before) {
   EXPECT(fm_selftest_run() == FM_ERR_NOT_OPERATIONAL);
 }
 
+/* use_every_algorithm makes the first use of each algorithm family whose CAST runs before first
+ * use, while the module is OPERATIONAL; a family that fails its CAST stops it (ERROR). A new
+ * family's CAST needs a call here, or breaking it fails this test. */
+static void use_every_algorithm(void) {
+  static const uint8_t key[32] = {7}, salt[16] = {8};
+  uint8_t out[64];
+  const fm_hash_alg hashes[] = {FM_HASH_SHA256, FM_HASH_SHA384, FM_HASH_SHA512};
+  for (size_t i = 0; i < sizeof hashes / sizeof hashes[0]; i++) {
+    if (fm_module_state() != FM_STATE_OPERATIONAL) return;
+    (void)!fm_sha_digest(hashes[i], "abc", 3, out, sizeof out);
+    if (fm_module_state() != FM_STATE_OPERATIONAL) return;
+    (void)!fm_hmac(hashes[i], key, sizeof key, "abc", 3, out, sizeof out);
+  }
+  if (fm_module_state() != FM_STATE_OPERATIONAL) return;
+  fm_aes_key ks;
+  (void)!fm_aes_key_init(&ks, key, 16);
+  (void)!fm_aes_key_wipe(&ks);
+  if (fm_module_state() != FM_STATE_OPERATIONAL) return;
+  fm_gcm_key gk;
+  (void)!fm_gcm_key_init(&gk, key, 16);
+  (void)!fm_gcm_key_wipe(&gk);
+  if (fm_module_state() != FM_STATE_OPERATIONAL) return;
+  (void)!fm_hkdf(FM_HASH_SHA256, key, sizeof key, salt, sizeof salt, NULL, 0, out, 32);
+  if (fm_module_state() != FM_STATE_OPERATIONAL) return;
+  (void)!fm_kbkdf_ctr_hmac(FM_HASH_SHA256, key, sizeof key, salt, sizeof salt, 0, 32, out, 32);
+  if (fm_module_state() != FM_STATE_OPERATIONAL) return;
+  (void)!fm_pbkdf2_hmac(FM_HASH_SHA256, key, sizeof key, salt, sizeof salt, 1000, out, 32);
+  if (fm_module_state() != FM_STATE_OPERATIONAL) return;
+  fm_rsa_key *pub = NULL;
+  uint8_t sig[256] = {0};
+  if (fm_rsa_key_import_public(kat_rsa2048_n, sizeof kat_rsa2048_n, kat_rsa2048_e,
+                               sizeof kat_rsa2048_e, &pub) == FM_OK)
+    (void)!fm_rsa_verify_pkcs1v15(pub, FM_HASH_SHA256, (const uint8_t *)"x", 1, sig, sizeof sig);
+  fm_rsa_key_free(pub);
+  if (fm_module_state() != FM_STATE_OPERATIONAL) return;
+  fm_rsa_key *priv = NULL;
+  size_t sig_len = 0;
+  if (fm_rsa_key_import_private(&k_rsa, &priv) == FM_OK)
+    (void)!fm_rsa_sign_pkcs1v15(priv, FM_HASH_SHA256, (const uint8_t *)"x", 1, sig, sizeof sig,
+                                &sig_len);
+  fm_rsa_key_free(priv);
+}
+
 /* run_child: the module was loaded with FIPSMOD_BREAK_TEST=name. */
 static int run_child(const char *name) {
   g_name = name;
   fm_rsa_key *key = NULL;
+  fm_selftest_entry at_load;
+  /* A test that runs before first use has not run yet; a power-on test failed at load. */
+  EXPECT(find(name, &at_load));
+  if (find(name, &at_load) && at_load.when == FM_SELFTEST_BEFORE_FIRST_USE) {
+    EXPECT(at_load.result == FM_SELFTEST_NOT_RUN);
+    EXPECT(times_of(name).first_trigger == FM_SELFTEST_RAN_NOT_YET);
+    EXPECT(fm_module_state() == FM_STATE_OPERATIONAL);
+  }
+  if (find(name, &at_load) && at_load.when == FM_SELFTEST_AT_POWER_ON)
+    EXPECT(fm_module_state() == FM_STATE_ERROR);
+  use_every_algorithm();
   /* Tests that do not run at load: draw fresh entropy (the entropy health tests), use an RSA
    * private key (the signing test before first use), generate a key (the pairwise test). */
   if (fm_module_state() == FM_STATE_OPERATIONAL) {
@@ -154,6 +221,11 @@ static int run_child(const char *name) {
     EXPECT(e.result == FM_SELFTEST_FAILED);
     EXPECT(e.failures >= 1);
     EXPECT(e.status != FM_OK);
+    /* It failed when it was meant to run: at load, or at its algorithm's first use. */
+    if (e.when == FM_SELFTEST_AT_POWER_ON)
+      EXPECT(times_of(name).first_trigger == FM_SELFTEST_RAN_AT_POWER_ON);
+    if (e.when == FM_SELFTEST_BEFORE_FIRST_USE)
+      EXPECT(times_of(name).first_trigger == FM_SELFTEST_RAN_AT_FIRST_USE);
   }
   /* Exactly one test failed: the broken one. */
   fm_selftest_summary s;
@@ -174,9 +246,30 @@ static int run_control(int skipped) {
   EXPECT(fm_selftest_get_summary(&s) == FM_OK);
   EXPECT(s.failed == 0);
   if (skipped) EXPECT(s.passed == 0 && s.integrity == FM_SELFTEST_NOT_RUN);
-  else EXPECT(s.passed >= 20 && s.integrity == FM_SELFTEST_PASSED);
+  else EXPECT(s.passed >= 8 && s.integrity == FM_SELFTEST_PASSED);
+  fm_selftest_entry e[FM_SELFTEST_MAX_ENTRIES];
+  size_t n = 0;
+  EXPECT(fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n) == FM_OK);
+  size_t deferred = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (e[i].when != FM_SELFTEST_BEFORE_FIRST_USE) continue;
+    deferred++;
+    EXPECT(e[i].result == FM_SELFTEST_NOT_RUN); /* nothing used yet */
+  }
+  EXPECT(deferred >= 20);
   uint8_t d[32];
   EXPECT(fm_sha256("abc", 3, d) == FM_OK);
+  /* Every first use passes (or, skipped, runs nothing). */
+  use_every_algorithm();
+  EXPECT(fm_module_state() == FM_STATE_OPERATIONAL);
+  EXPECT(fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n) == FM_OK);
+  for (size_t i = 0; i < n; i++) {
+    if (e[i].when != FM_SELFTEST_BEFORE_FIRST_USE) continue;
+    if (skipped) EXPECT(e[i].result == FM_SELFTEST_NOT_RUN);
+    else
+      EXPECT(e[i].result == FM_SELFTEST_PASSED &&
+             times_of(e[i].name).first_trigger == FM_SELFTEST_RAN_AT_FIRST_USE);
+  }
   return child_failures == 0 ? 0 : 1;
 }
 

@@ -1,4 +1,4 @@
-/* fm_module_cleanup() during a self-test run (issue 9, finding 7). A test that fails because the
+/* fm_module_cleanup() during a self-test run. A test that fails because the
  * module was cleaned up under it is not a failure of that test: nothing is recorded as failed,
  * the module does not enter ERROR, the run returns FM_ERR_NOT_OPERATIONAL (or FM_OK when the
  * cleanup came after the run had finished) and the module ends UNINITIALIZED.

@@ -1,5 +1,6 @@
 /* The self-tests of libfipsmod.so as users load it: the integrity check ran and passed, every
- * power-on test passed with a measured duration, and FIPSMOD_SELFTEST_REPORT=1 prints the report
+ * power-on test passed with a measured duration, the other CASTs had not run before their
+ * algorithm's first use and ran at it, and FIPSMOD_SELFTEST_REPORT=1 prints the report
  * (every test's name and the integrity status) to stderr at load, but only when stderr is a
  * stream someone reads: a pipe whose reader has gone does not kill the process (no SIGPIPE
  * before main), and a regular file at fd 2 is never written. */
@@ -30,20 +31,47 @@ static void test_report(void) {
   fm_selftest_entry e[FM_SELFTEST_MAX_ENTRIES];
   size_t n = 0;
   CHECK_EQ_INT(fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n), FM_OK);
-  size_t at_load = 0;
+  fm_selftest_times t[FM_SELFTEST_MAX_ENTRIES];
+  size_t nt = 0;
+  CHECK_EQ_INT(fm_selftest_report_times(t, FM_SELFTEST_MAX_ENTRIES, &nt), FM_OK);
+  CHECK_EQ_INT(nt, n);
+  size_t at_load = 0, later = 0;
   uint64_t sum = 0;
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; i < n && i < nt; i++) {
+    CHECK(strcmp(t[i].name, e[i].name) == 0);
+    if (e[i].when == FM_SELFTEST_BEFORE_FIRST_USE) {
+      later++;
+      CHECK_EQ_INT(e[i].result, FM_SELFTEST_NOT_RUN);
+      CHECK_EQ_INT(t[i].first_trigger, FM_SELFTEST_RAN_NOT_YET);
+    }
     if (e[i].when != FM_SELFTEST_AT_POWER_ON) continue;
     at_load++;
     CHECK_EQ_INT(e[i].result, FM_SELFTEST_PASSED);
     CHECK_EQ_INT(e[i].runs, 1);
     CHECK(e[i].duration_ns > 0);
+    CHECK_EQ_INT(t[i].first_trigger, FM_SELFTEST_RAN_AT_POWER_ON);
     sum += e[i].duration_ns;
   }
-  CHECK(at_load >= 24);
+  CHECK(at_load >= 8);
+  CHECK(later >= 20);
   CHECK(sum <= s.power_on_ns); /* the whole run includes each test */
-  printf("power-on self-tests: %zu at load, %.1f us in all (integrity %s)\n", at_load,
-         (double)s.power_on_ns / 1000.0, s.integrity_text);
+  printf("power-on self-tests: %zu at load, %.1f us in all (integrity %s); %zu before first use\n",
+         at_load, (double)s.power_on_ns / 1000.0, s.integrity_text, later);
+
+  /* A first use runs its algorithm's test, after the power-on run. */
+  uint8_t d[64];
+  CHECK_EQ_INT(fm_sha512("abc", 3, d), FM_OK);
+  CHECK_EQ_INT(fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n), FM_OK);
+  CHECK_EQ_INT(fm_selftest_report_times(t, FM_SELFTEST_MAX_ENTRIES, &nt), FM_OK);
+  int seen = 0;
+  for (size_t i = 0; i < n && i < nt; i++) {
+    if (strcmp(e[i].name, "sha512-kat") != 0) continue;
+    seen = 1;
+    CHECK_EQ_INT(e[i].result, FM_SELFTEST_PASSED);
+    CHECK_EQ_INT(t[i].first_trigger, FM_SELFTEST_RAN_AT_FIRST_USE);
+    CHECK(t[i].first_at_ns >= s.power_on_ns);
+  }
+  CHECK(seen);
 }
 
 /* spawn_reporting runs this program (--quiet: exit 0 when OPERATIONAL) with

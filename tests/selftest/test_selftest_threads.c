@@ -1,9 +1,13 @@
-/* On-demand runs while other threads use services and read the report: every service call
- * returns FM_OK or, while a run holds the module in SELF_TEST, FM_ERR_NOT_OPERATIONAL (never a
- * wrong answer); concurrent runs from two threads both pass; conditional tests are recorded from
- * many threads at once without losing a count; the module ends OPERATIONAL. */
+/* Threads at a first use: several threads that call a service whose CAST has not run yet, all at
+ * once, all get the right answer, and the test runs once. On-demand runs while other threads use
+ * services and read the report: every service call returns FM_OK or, while a run holds the
+ * module in SELF_TEST, FM_ERR_NOT_OPERATIONAL (never a wrong answer); concurrent runs from two
+ * threads both pass; conditional tests are recorded from many threads at once without losing a
+ * count; the module ends OPERATIONAL. */
+#define _GNU_SOURCE
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "fipsmod/fipsmod.h"
@@ -43,6 +47,46 @@ static void *worker(void *arg) {
   return NULL;
 }
 
+/* First use from FIRST_USERS threads at once: each hashes "abc" with SHA-384, whose CAST has not
+ * run; the first runs it while the others wait. */
+#define FIRST_USERS 4
+static pthread_barrier_t g_barrier;
+static uint8_t g_first[FIRST_USERS][48];
+static int g_first_status[FIRST_USERS];
+
+static void *first_user(void *arg) {
+  const size_t i = (size_t)(uintptr_t)arg;
+  pthread_barrier_wait(&g_barrier);
+  g_first_status[i] = fm_sha384("abc", 3, g_first[i]);
+  return NULL;
+}
+
+static uint64_t runs_of(const char *name) {
+  fm_selftest_entry e[FM_SELFTEST_MAX_ENTRIES];
+  size_t n = 0;
+  if (fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n) != FM_OK) return UINT64_MAX;
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(e[i].name, name) == 0) return e[i].runs;
+  return UINT64_MAX;
+}
+
+static void first_use_from_many_threads(void) {
+  CHECK_EQ_INT(runs_of("sha384-kat"), 0);
+  pthread_t t[FIRST_USERS];
+  CHECK(pthread_barrier_init(&g_barrier, NULL, FIRST_USERS) == 0);
+  for (size_t i = 0; i < FIRST_USERS; i++)
+    CHECK(pthread_create(&t[i], NULL, first_user, (void *)(uintptr_t)i) == 0);
+  for (size_t i = 0; i < FIRST_USERS; i++) pthread_join(t[i], NULL);
+  pthread_barrier_destroy(&g_barrier);
+  uint8_t want[48];
+  CHECK_EQ_INT(fm_sha384("abc", 3, want), FM_OK);
+  for (size_t i = 0; i < FIRST_USERS; i++) {
+    CHECK_EQ_INT(g_first_status[i], FM_OK);
+    CHECK(memcmp(g_first[i], want, sizeof want) == 0);
+  }
+  CHECK_EQ_INT(runs_of("sha384-kat"), 1);
+}
+
 static void *runner(void *arg) {
   (void)arg;
   for (int i = 0; i < RUNS; i++)
@@ -58,6 +102,10 @@ static void *recorder(void *arg) {
 }
 
 int main(void) {
+  first_use_from_many_threads();
+  /* SHA-256's first use before the threads below, so that its test's run count is known. */
+  uint8_t d[32];
+  CHECK_EQ_INT(fm_sha256("abc", 3, d), FM_OK);
   pthread_t w[WORKERS], r[2], rec[2];
   for (int i = 0; i < WORKERS; i++) CHECK(pthread_create(&w[i], NULL, worker, NULL) == 0);
   for (int i = 0; i < 2; i++) CHECK(pthread_create(&rec[i], NULL, recorder, NULL) == 0);

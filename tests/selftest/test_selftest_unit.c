@@ -1,8 +1,9 @@
-/* The self-test runner and report, in the internal (static) library: every power-on test ran
- * and passed at start-up, the integrity check says "not applicable (static build)", on-demand
- * runs rerun everything and deliver callbacks, conditional tests join the report, the report's
- * argument checks, and an on-demand failure leaves the module in ERROR with keys made before it
- * refused. */
+/* The self-test runner and report, in the internal (static) library: the power-on set (and only
+ * it) ran and passed at start-up, the integrity check says "not applicable (static build)", the
+ * other CASTs run at their algorithm's first use, a group at a time, and a failure there means
+ * ERROR; on-demand runs rerun everything and deliver callbacks, conditional tests join the
+ * report, the report's argument checks, and an on-demand failure leaves the module in ERROR with
+ * keys made before it refused. */
 #define _GNU_SOURCE
 #include <string.h>
 #include <sys/wait.h>
@@ -27,13 +28,38 @@
  * when it happens, is not listed before it does). */
 #define NLISTED (FM_ST_COUNT - 1)
 
+/* is_power_on_set: the tests that run at load, and only they (FIPS 140-3 IG 10.3.A): the integrity
+ * check with the HMAC-SHA-256 KAT it rests on, and what the DRBG needs (its KATs, AES-256
+ * encryption as it uses it, the entropy start-up test). */
+static bool is_power_on_set(size_t id) {
+  switch (id) {
+    case FM_ST_HMAC_SHA256_KAT:
+    case FM_ST_INTEGRITY:
+    case FM_ST_AES256_ECB_ENC_KAT:
+    case FM_ST_AES256_CTR_ENC_KAT:
+    case FM_ST_AES256_CTR_BULK_KAT:
+    case FM_ST_CTR_DRBG_DF_KAT:
+    case FM_ST_CTR_DRBG_NODF_KAT:
+    case FM_ST_CTR_DRBG_BULK_KAT:
+    case FM_ST_CTR_DRBG_UNINSTANTIATE_KAT:
+    case FM_ST_ENTROPY_STARTUP: return true;
+  }
+  return false;
+}
+
 static void test_power_on_report(void) {
   fm_selftest_entry e[FM_SELFTEST_MAX_ENTRIES];
   size_t n = 0;
+  fm_selftest_summary s0;
+  CHECK_EQ_INT(fm_selftest_get_summary(&s0), FM_OK);
   CHECK_EQ_INT(fm_module_state(), FM_STATE_OPERATIONAL);
   CHECK_EQ_INT(fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n), FM_OK);
   CHECK_EQ_INT(n, NLISTED);
   CHECK(FM_ST_COUNT >= 39);
+  fm_selftest_times t[FM_SELFTEST_MAX_ENTRIES];
+  size_t nt = 0;
+  CHECK_EQ_INT(fm_selftest_report_times(t, FM_SELFTEST_MAX_ENTRIES, &nt), FM_OK);
+  CHECK_EQ_INT(nt, n);
   /* The run's order: the HMAC-SHA-256 KAT, then the integrity check. */
   CHECK(strcmp(e[0].name, "hmac-sha256-kat") == 0);
   CHECK_EQ_INT(e[1].kind, FM_SELFTEST_KIND_INTEGRITY);
@@ -42,6 +68,9 @@ static void test_power_on_report(void) {
     CHECK(strcmp(e[i].algorithm, fm_selftest_defs[i].algorithm) == 0);
     CHECK_EQ_INT(e[i].kind, fm_selftest_defs[i].kind);
     CHECK_EQ_INT(e[i].when, fm_selftest_defs[i].when);
+    CHECK(strcmp(t[i].name, e[i].name) == 0);
+    if (e[i].when != FM_SELFTEST_CONDITIONAL)
+      CHECK_EQ_INT(e[i].when == FM_SELFTEST_AT_POWER_ON, is_power_on_set(i));
     if (i == FM_ST_INTEGRITY) {
       CHECK_EQ_INT(e[i].result, FM_SELFTEST_NOT_APPLICABLE);
       CHECK_EQ_INT(e[i].runs, 0);
@@ -51,10 +80,18 @@ static void test_power_on_report(void) {
       CHECK(e[i].result == FM_SELFTEST_NOT_RUN || e[i].result == FM_SELFTEST_PASSED);
       continue;
     }
-    if (e[i].when == FM_SELFTEST_BEFORE_FIRST_USE && e[i].runs == 0) {
-      CHECK_EQ_INT(e[i].result, FM_SELFTEST_NOT_RUN); /* no RSA private key used yet */
+    if (e[i].when == FM_SELFTEST_BEFORE_FIRST_USE) {
+      /* Nothing has been used yet: no CAST has run. */
+      CHECK_EQ_INT(e[i].result, FM_SELFTEST_NOT_RUN);
+      CHECK_EQ_INT(e[i].runs, 0);
+      CHECK_EQ_INT(t[i].first_trigger, FM_SELFTEST_RAN_NOT_YET);
+      CHECK_EQ_INT(t[i].last_trigger, FM_SELFTEST_RAN_NOT_YET);
+      CHECK_EQ_INT(t[i].first_at_ns, 0);
       continue;
     }
+    CHECK_EQ_INT(t[i].first_trigger, FM_SELFTEST_RAN_AT_POWER_ON);
+    CHECK_EQ_INT(t[i].last_trigger, FM_SELFTEST_RAN_AT_POWER_ON);
+    CHECK(t[i].first_at_ns > 0 && t[i].first_at_ns < s0.power_on_ns);
     if (e[i].result != FM_SELFTEST_PASSED) fprintf(stderr, "  not passed: %s\n", e[i].name);
     CHECK_EQ_INT(e[i].result, FM_SELFTEST_PASSED);
     CHECK_EQ_INT(e[i].status, FM_OK);
@@ -94,25 +131,126 @@ static void test_table_is_self_contained(void) {
   }
 }
 
-/* The deferred test (the RSA signing test) has not run at load; the first
- * fm_selftest_ensure(FM_ST_RSA_SIGN_KAT) runs it once, later calls do nothing. Ensuring a test
- * that is not deferred only checks the state. */
-static void test_before_first_use(void) {
-  const size_t i = FM_ST_RSA_SIGN_KAT;
+/* entry returns the report's entry |id| (every id but the last is listed). */
+static fm_selftest_entry entry(fm_selftest_id id) {
   fm_selftest_entry e[FM_SELFTEST_MAX_ENTRIES];
   size_t n = 0;
-  CHECK_EQ_INT(fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n), FM_OK);
-  CHECK_EQ_INT(e[i].result, FM_SELFTEST_NOT_RUN);
-  CHECK_EQ_INT(fm_selftest_ensure(FM_ST_SHA256_KAT), FM_OK);
+  fm_selftest_entry none = {0};
+  if (fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n) != FM_OK || (size_t)id >= n) return none;
+  return e[id];
+}
+
+/* times returns when test |id| ran (fm_selftest_report_times, in the report's order). */
+static fm_selftest_times times(fm_selftest_id id) {
+  fm_selftest_times t[FM_SELFTEST_MAX_ENTRIES];
+  size_t n = 0;
+  fm_selftest_times none = {0};
+  if (fm_selftest_report_times(t, FM_SELFTEST_MAX_ENTRIES, &n) != FM_OK || (size_t)id >= n)
+    return none;
+  return t[id];
+}
+
+/* A test that runs before first use has not run at load; the first fm_selftest_ensure runs it
+ * once (at first use, timed after the power-on run), later calls do nothing. Ensuring a power-on
+ * or conditional test only checks the state. */
+static void test_before_first_use(void) {
+  CHECK_EQ_INT(entry(FM_ST_RSA_SIGN_KAT).result, FM_SELFTEST_NOT_RUN);
+  CHECK_EQ_INT(entry(FM_ST_SHA256_KAT).result, FM_SELFTEST_NOT_RUN);
+  CHECK_EQ_INT(fm_selftest_ensure(FM_ST_HMAC_SHA256_KAT), FM_OK);
   CHECK_EQ_INT(fm_selftest_ensure(FM_ST_RSA_PCT), FM_OK);
-  CHECK_EQ_INT(fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n), FM_OK);
-  CHECK_EQ_INT(e[FM_ST_SHA256_KAT].runs, 1);
+  CHECK_EQ_INT(entry(FM_ST_HMAC_SHA256_KAT).runs, 1);
+  CHECK_EQ_INT(fm_selftest_ensure(FM_ST_SHA256_KAT), FM_OK);
+  CHECK_EQ_INT(fm_selftest_ensure(FM_ST_SHA256_KAT), FM_OK);
+  fm_selftest_entry e = entry(FM_ST_SHA256_KAT);
+  CHECK_EQ_INT(e.result, FM_SELFTEST_PASSED);
+  CHECK_EQ_INT(e.runs, 1);
+  CHECK(e.duration_ns > 0);
+  CHECK_EQ_INT(times(FM_ST_SHA256_KAT).first_trigger, FM_SELFTEST_RAN_AT_FIRST_USE);
+  fm_selftest_summary s;
+  CHECK_EQ_INT(fm_selftest_get_summary(&s), FM_OK);
+  CHECK(times(FM_ST_SHA256_KAT).first_at_ns >= s.power_on_ns);
+  CHECK_EQ_INT(entry(FM_ST_RSA_SIGN_KAT).result, FM_SELFTEST_NOT_RUN);
   CHECK_EQ_INT(fm_selftest_ensure(FM_ST_RSA_SIGN_KAT), FM_OK);
-  CHECK_EQ_INT(fm_selftest_ensure(FM_ST_RSA_SIGN_KAT), FM_OK);
-  CHECK_EQ_INT(fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n), FM_OK);
-  CHECK_EQ_INT(e[i].result, FM_SELFTEST_PASSED);
-  CHECK_EQ_INT(e[i].runs, 1);
-  CHECK(e[i].duration_ns > 0);
+  CHECK_EQ_INT(entry(FM_ST_RSA_SIGN_KAT).result, FM_SELFTEST_PASSED);
+  CHECK_EQ_INT(entry(FM_ST_RSA_SIGN_KAT).runs, 1);
+}
+
+/* The services reach their CASTs: each first use runs its own family's tests and no other. */
+static void test_services_run_their_casts(void) {
+  uint8_t out[64];
+  CHECK_EQ_INT(fm_sha384("abc", 3, out), FM_OK);
+  CHECK_EQ_INT(entry(FM_ST_SHA384_KAT).result, FM_SELFTEST_PASSED);
+  CHECK_EQ_INT(entry(FM_ST_SHA512_KAT).result, FM_SELFTEST_NOT_RUN);
+  CHECK_EQ_INT(entry(FM_ST_AES128_ECB_ENC_KAT).result, FM_SELFTEST_NOT_RUN);
+  static const uint8_t key[32] = {1};
+  fm_aes_key ks;
+  CHECK_EQ_INT(fm_aes_key_init(&ks, key, 16), FM_OK);
+  CHECK_EQ_INT(fm_aes_key_wipe(&ks), FM_OK);
+  /* The whole AES group ran, once; GCM's did not. */
+  for (int id = 0; id < FM_ST_COUNT; id++) {
+    if (fm_selftest_defs[id].when != FM_SELFTEST_BEFORE_FIRST_USE) continue;
+    const fm_selftest_entry e = entry((fm_selftest_id)id);
+    if (selftest_group_lead((fm_selftest_id)id) == FM_ST_AES128_ECB_ENC_KAT) {
+      CHECK_EQ_INT(e.result, FM_SELFTEST_PASSED);
+      CHECK_EQ_INT(e.runs, 1);
+      CHECK_EQ_INT(times((fm_selftest_id)id).first_trigger, FM_SELFTEST_RAN_AT_FIRST_USE);
+    } else if (id != FM_ST_SHA384_KAT) {
+      if (e.result != FM_SELFTEST_NOT_RUN) fprintf(stderr, "  ran too: %s\n", e.name);
+      CHECK_EQ_INT(e.result, FM_SELFTEST_NOT_RUN);
+    }
+  }
+  CHECK_EQ_INT(entry(FM_ST_AES256_CBC_DEC_BULK_KAT).result, FM_SELFTEST_PASSED);
+  fm_gcm_key gk;
+  CHECK_EQ_INT(fm_gcm_key_init(&gk, key, 32), FM_OK);
+  CHECK_EQ_INT(fm_gcm_key_wipe(&gk), FM_OK);
+  CHECK_EQ_INT(entry(FM_ST_AES256_GCM_DEC_KAT).result, FM_SELFTEST_PASSED);
+  CHECK_EQ_INT(entry(FM_ST_AES128_GCM_ENC_KAT).runs, 1);
+  CHECK_EQ_INT(fm_hmac(FM_HASH_SHA512, key, sizeof key, "abc", 3, out, sizeof out), FM_OK);
+  CHECK_EQ_INT(entry(FM_ST_HMAC_SHA512_KAT).result, FM_SELFTEST_PASSED);
+  CHECK_EQ_INT(fm_pbkdf2_hmac(FM_HASH_SHA384, key, sizeof key, key, 16, 1000, out, 32), FM_OK);
+  CHECK_EQ_INT(entry(FM_ST_PBKDF2_HMAC_SHA256_KAT).result, FM_SELFTEST_PASSED);
+  CHECK_EQ_INT(entry(FM_ST_HMAC_SHA384_KAT).result, FM_SELFTEST_PASSED); /* the PRF's test */
+  CHECK_EQ_INT(entry(FM_ST_HKDF_SHA256_KAT).result, FM_SELFTEST_NOT_RUN);
+  CHECK_EQ_INT(fm_module_state(), FM_STATE_OPERATIONAL);
+}
+
+/* The groups: each member runs before first use, its lead is a member of its own group, and
+ * every AES and GCM test that runs before first use has a group of several tests. */
+static void test_groups_are_consistent(void) {
+  for (int id = 0; id < FM_ST_COUNT; id++) {
+    const fm_selftest_id lead = selftest_group_lead((fm_selftest_id)id);
+    CHECK(lead < FM_ST_COUNT);
+    if (lead == (fm_selftest_id)id) continue;
+    CHECK_EQ_INT(fm_selftest_defs[id].when, FM_SELFTEST_BEFORE_FIRST_USE);
+    CHECK_EQ_INT(fm_selftest_defs[lead].when, FM_SELFTEST_BEFORE_FIRST_USE);
+    CHECK_EQ_INT(selftest_group_lead(lead), lead);
+  }
+  CHECK_EQ_INT(selftest_group_lead(FM_ST_AES256_CTR32_BULK_KAT), FM_ST_AES128_ECB_ENC_KAT);
+  CHECK_EQ_INT(selftest_group_lead(FM_ST_AES256_GCM_DEC_KAT), FM_ST_AES128_GCM_ENC_KAT);
+}
+
+/* In a child: a test of a group, broken, fails at the group's first use: ERROR, the caller is
+ * refused with its output wiped, and the report names the test. */
+static void test_first_use_failure_in_group(void) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    const char *name = fm_selftest_defs[FM_ST_AES256_CBC_DEC_BULK_KAT].name;
+    fm_selftest_break_for_testing(name);
+    static const uint8_t key[16] = {1};
+    fm_aes_key ks;
+    memset(&ks, 0x5a, sizeof ks);
+    int ok = fm_aes_key_init(&ks, key, sizeof key) == FM_ERR_NOT_OPERATIONAL;
+    ok &= test_is_all_zero(&ks, sizeof ks);
+    ok &= fm_module_state() == FM_STATE_ERROR;
+    ok &= fm_module_error_reason() != NULL && strcmp(fm_module_error_reason(), name) == 0;
+    ok &= entry(FM_ST_AES256_CBC_DEC_BULK_KAT).result == FM_SELFTEST_FAILED;
+    ok &= times(FM_ST_AES256_CBC_DEC_BULK_KAT).first_trigger == FM_SELFTEST_RAN_AT_FIRST_USE;
+    ok &= fm_selftest_ensure(FM_ST_AES128_ECB_ENC_KAT) == FM_ERR_NOT_OPERATIONAL;
+    _exit(ok ? 0 : 1);
+  }
+  int status = 0;
+  CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+  CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
 /* In a child: a deferred test that fails moves the module to ERROR and the caller is refused. */
@@ -135,6 +273,9 @@ static void test_report_arguments(void) {
   fm_selftest_entry e[4];
   size_t n = 0;
   CHECK_EQ_INT(fm_selftest_report(NULL, 0, &n), FM_OK);
+  CHECK(strcmp(fm_selftest_trigger_name(FM_SELFTEST_RAN_NOT_YET), "not yet run") == 0);
+  CHECK(strcmp(fm_selftest_trigger_name(FM_SELFTEST_RAN_AT_FIRST_USE), "first use") == 0);
+  CHECK(strcmp(fm_selftest_trigger_name((fm_selftest_trigger)99), "unknown") == 0);
   CHECK_EQ_INT(n, NLISTED);
   CHECK_EQ_INT(fm_selftest_report(e, 4, NULL), FM_ERR_BAD_ARGUMENT);
   CHECK_EQ_INT(fm_selftest_report(NULL, 4, &n), FM_ERR_BAD_ARGUMENT);
@@ -144,6 +285,14 @@ static void test_report_arguments(void) {
   CHECK_EQ_INT(need, n);
   CHECK(test_is_all_zero(e, sizeof e));
   CHECK_EQ_INT(fm_selftest_get_summary(NULL), FM_ERR_BAD_ARGUMENT);
+  fm_selftest_times t[4];
+  CHECK_EQ_INT(fm_selftest_report_times(NULL, 0, &need), FM_OK);
+  CHECK_EQ_INT(need, n);
+  CHECK_EQ_INT(fm_selftest_report_times(t, 4, NULL), FM_ERR_BAD_ARGUMENT);
+  CHECK_EQ_INT(fm_selftest_report_times(NULL, 4, &need), FM_ERR_BAD_ARGUMENT);
+  memset(t, 0x5a, sizeof t);
+  CHECK_EQ_INT(fm_selftest_report_times(t, 4, &need), FM_ERR_BUFFER_TOO_SMALL);
+  CHECK(test_is_all_zero(t, sizeof t));
   CHECK(strcmp(fm_selftest_kind_name(FM_SELFTEST_KIND_PAIRWISE), "pairwise") == 0);
   CHECK(strcmp(fm_selftest_result_name(FM_SELFTEST_FAILED), "failed") == 0);
   CHECK(strcmp(fm_selftest_when_name(FM_SELFTEST_CONDITIONAL), "conditional") == 0);
@@ -154,16 +303,15 @@ static void test_report_arguments(void) {
 struct events {
   int begin, pass, fail, nested_status, order_ok;
   size_t next;
+  fm_selftest_id order[FM_ST_COUNT]; /* the expected order: power-on tests, then the others */
+  size_t count;
 };
 
 static void on_event(fm_selftest_event ev, const fm_selftest_entry *e, void *arg) {
   struct events *x = arg;
   if (ev == FM_SELFTEST_EVENT_BEGIN) {
     x->begin++;
-    /* Integrity is skipped in a static build: the callback sees the other tests in order. */
-    if (x->next == FM_ST_INTEGRITY) x->next++;
-    if (x->next >= FM_ST_COUNT || fm_selftest_defs[x->next].when == FM_SELFTEST_CONDITIONAL ||
-        strcmp(e->name, fm_selftest_defs[x->next].name) != 0)
+    if (x->next >= x->count || strcmp(e->name, fm_selftest_defs[x->order[x->next]].name) != 0)
       x->order_ok = 0;
     x->next++;
     x->nested_status = fm_selftest_run();
@@ -176,6 +324,13 @@ static void on_event(fm_selftest_event ev, const fm_selftest_entry *e, void *arg
 
 static void test_on_demand_run(void) {
   struct events x = {.order_ok = 1};
+  /* Integrity is skipped in a static build; the power-on tests run first, then the others. */
+  for (int id = 0; id < FM_ST_COUNT; id++)
+    if (id != FM_ST_INTEGRITY && fm_selftest_defs[id].when == FM_SELFTEST_AT_POWER_ON)
+      x.order[x.count++] = (fm_selftest_id)id;
+  for (int id = 0; id < FM_ST_COUNT; id++)
+    if (fm_selftest_defs[id].when == FM_SELFTEST_BEFORE_FIRST_USE)
+      x.order[x.count++] = (fm_selftest_id)id;
   CHECK_EQ_INT(fm_set_selftest_callback(on_event, &x), FM_OK);
   CHECK_EQ_INT(fm_selftest_run(), FM_OK);
   CHECK_EQ_INT(fm_set_selftest_callback(NULL, NULL), FM_OK);
@@ -191,6 +346,10 @@ static void test_on_demand_run(void) {
   size_t n = 0;
   CHECK_EQ_INT(fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n), FM_OK);
   CHECK_EQ_INT(e[0].runs, 2);
+  CHECK_EQ_INT(times(FM_ST_HMAC_SHA256_KAT).last_trigger, FM_SELFTEST_RAN_ON_DEMAND);
+  CHECK_EQ_INT(times(FM_ST_HMAC_SHA256_KAT).first_trigger, FM_SELFTEST_RAN_AT_POWER_ON);
+  CHECK_EQ_INT(times(FM_ST_SHA512_KAT).first_trigger, FM_SELFTEST_RAN_ON_DEMAND);
+  CHECK(times(FM_ST_HMAC_SHA256_KAT).last_at_ns > times(FM_ST_HMAC_SHA256_KAT).first_at_ns);
   fm_selftest_summary s;
   CHECK_EQ_INT(fm_selftest_get_summary(&s), FM_OK);
   CHECK(s.last_run_ns > 0);
@@ -340,6 +499,9 @@ static const test_case cases[] = {
   TEST_CASE(table_is_self_contained),
   TEST_CASE(before_first_use_failure),
   TEST_CASE(before_first_use),
+  TEST_CASE(services_run_their_casts),
+  TEST_CASE(groups_are_consistent),
+  TEST_CASE(first_use_failure_in_group),
   TEST_CASE(report_arguments),
   TEST_CASE(on_demand_run),
   TEST_CASE(on_demand_run_each_aes_path),

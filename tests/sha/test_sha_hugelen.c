@@ -1,4 +1,4 @@
-/* Refused SHA-2 and HMAC calls with a huge claimed output length (issue 9, finding 7, "wipe on
+/* Refused SHA-2 and HMAC calls with a huge claimed output length ("wipe on
  * error overruns"): each output buffer is exactly the digest length and ends at a page boundary,
  * followed by an inaccessible guard page, while the call claims SIZE_MAX (or 2^40) bytes. A
  * refused call may wipe only what it could legitimately have written (the digest length), so a

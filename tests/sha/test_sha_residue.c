@@ -1,4 +1,4 @@
-/* HMAC leaves no key-derived state behind (issue 9, finding 7, "residue"):
+/* HMAC leaves no key-derived state behind ("residue"):
  *
  *  - on the stack: after fm_hmac_init/update/final/wipe (and after the one-shot fm_hmac), the
  *    stack below the caller holds nothing that depends on the key. The test runs the same
@@ -120,6 +120,10 @@ static size_t differing_bytes(runner run, fm_hash_alg alg, int oneshot, const ch
 }
 
 static void test_stack(void) {
+  /* Each algorithm's first use runs its self-test (public vectors) in the first run only, which
+   * would differ from the second for that reason alone: use each once first. */
+  for (int a = 0; a < 3; a++)
+    CHECK_EQ_INT(fm_hmac(k_algs[a], g_key[0], 64, g_msg, 1, g_tag, sizeof g_tag), FM_OK);
   for (int a = 0; a < 3; a++) {
     for (int oneshot = 0; oneshot <= 1; oneshot++) {
       char what[64];
