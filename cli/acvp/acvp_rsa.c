@@ -689,22 +689,22 @@ int acvp_rsa(kat_ctx *c, json_t *set, json_t *groups, const char *mode, const ch
   json_array_foreach(json_object_get(set, "testGroups"), gi, g) {
     total += (long)json_array_size(json_object_get(g, "tests"));
   }
-  if (strcmp(mode, "keyGen") == 0) {
+  if (strcasecmp(mode, "keyGen") == 0) {
     if (strcmp(revision, "FIPS186-4") != 0 && strcmp(revision, "FIPS186-5") != 0) goto unknown;
     return keygen(c, set, groups);
   }
-  if (strcmp(mode, "sigGen") == 0) {
+  if (strcasecmp(mode, "sigGen") == 0) {
     if (strcmp(revision, "FIPS186-4") != 0 && strcmp(revision, "FIPS186-5") != 0) goto unknown;
     return siggen(c, set, groups);
   }
-  if (strcmp(mode, "sigVer") == 0) {
+  if (strcasecmp(mode, "sigVer") == 0) {
     if (strcmp(revision, "FIPS186-4") != 0 && strcmp(revision, "FIPS186-5") != 0 &&
         strcmp(revision, "FIPS186-2") != 0) {
       goto unknown;
     }
     return sigver(c, set, groups);
   }
-  if (strcmp(mode, "signaturePrimitive") == 0) {
+  if (strcasecmp(mode, "signaturePrimitive") == 0) {
     if (strcmp(revision, "1.0") != 0 && strcmp(revision, "2.0") != 0) goto unknown;
     return primitive(c, set, groups, 0);
   }
@@ -788,7 +788,7 @@ int acvp_rsa_check_group(kat_ctx *c, const char *mode, json_t *pg, json_t *rg, j
   json_t *t, *r;
   char id[96];
   if (pg == NULL) return kat_error(c, "%s: %s: response group without a prompt group", c->path, where);
-  if (strcmp(mode, "keyGen") == 0) {
+  if (strcasecmp(mode, "keyGen") == 0) {
     json_array_foreach(json_object_get(rg, "tests"), ti, t) {
       kj_test_id(rg, t, id, sizeof(id));
       if (check_keygen_test(c, pg, t, id) < 0) return -1;
@@ -796,7 +796,7 @@ int acvp_rsa_check_group(kat_ctx *c, const char *mode, json_t *pg, json_t *rg, j
     }
     return 0;
   }
-  if (strcmp(mode, "sigGen") == 0) {
+  if (strcasecmp(mode, "sigGen") == 0) {
     scheme s;
     int sr = group_scheme(c, pg, where, 0, 1, &s);
     if (sr < 0) return -1;
