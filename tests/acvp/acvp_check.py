@@ -688,7 +688,7 @@ def hkdf_fixed_info(pattern, t, l_bits):
         elif tok in ("uPartyInfo", "vPartyInfo"):
             p = t["fixedInfoPartyU" if tok[0] == "u" else "fixedInfoPartyV"]
             out += hx(p["partyId"]) + hx(p.get("ephemeralData", ""))
-        elif tok in ("context", "label", "algorithmId"):
+        elif tok in ("context", "label", "algorithmId", "t"):
             out += hx(kp[tok])
         elif tok == "l":
             out += l_bits.to_bytes(4, "big")
