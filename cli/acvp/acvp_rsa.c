@@ -1,7 +1,7 @@
 /* ACVP RSA (draft-celi-acvp-rsa, rsa/sections/):
  *   keyGen FIPS186-4 / FIPS186-5: GDT with B.3.3 / "probable" primes, the module generating the
- *     key (e = 65537); seeded provable and auxiliary-prime methods and the B.3.3 KAT are not
- *     offered;
+ *     key (e = 65537), with the FIPS186-5 groups' pMod8 and qMod8; seeded provable and
+ *     auxiliary-prime methods and the B.3.3 KAT are not offered;
  *   sigGen FIPS186-4 / FIPS186-5: pkcs1v1.5 and pss (MGF1), one module key per group, n and e
  *     returned at group level;
  *   sigVer FIPS186-4 / FIPS186-5: pkcs1v1.5 and pss, n and e in the group (or the test);
@@ -114,6 +114,17 @@ static int keygen(kat_ctx *c, json_t *set, json_t *groups) {
         av_str_opt(c, g, "pubExp", where, &pubexp) < 0 || av_int(c, g, "modulo", where, &modulo) < 0) {
       return -1;
     }
+    /* FIPS186-5 groups may ask for p and q mod 8 (rsa/sections/05-keygen-capabilities.adoc:
+     * pMod8, qMod8; 0 for none): FIPS 186-5 A.1.3's a and b, which the module takes. */
+    long long pmod8 = 0, qmod8 = 0;
+    if (av_int_opt(c, g, "pMod8", where, &pmod8) < 0 || av_int_opt(c, g, "qMod8", where, &qmod8) < 0) {
+      return -1;
+    }
+    if (!(pmod8 == 0 || (pmod8 > 0 && pmod8 < 8 && pmod8 % 2 == 1)) ||
+        !(qmod8 == 0 || (qmod8 > 0 && qmod8 < 8 && qmod8 % 2 == 1))) {
+      return kat_error(c, "%s: %s: pMod8 %lld / qMod8 %lld: each must be 0, 1, 3, 5 or 7", c->path,
+                       where, pmod8, qmod8);
+    }
     long n = (long)json_array_size(tests);
     int crt = fmt != NULL && strcmp(fmt, "crt") == 0;
     int fixed = pubexp != NULL && strcmp(pubexp, "fixed") == 0;
@@ -164,7 +175,7 @@ static int keygen(kat_ctx *c, json_t *set, json_t *groups) {
         continue;
       }
       fm_rsa_key *key = NULL;
-      int r = fm_rsa_key_generate((unsigned)modulo, &key);
+      int r = fm_rsa_key_generate_mod8((unsigned)modulo, (unsigned)pmod8, (unsigned)qmod8, &key);
       if (r != FM_OK) {
         kat_fail(c, id, "key generation returned %s", fm_strerror(r));
       } else {

@@ -821,6 +821,11 @@ def main(argv):
                         fail(where, "crt key format answered with d")
                     if not crt and any(k in rt for k in ("dmp1", "dmq1", "iqmp")):
                         fail(where, "standard key format answered with CRT values")
+                    # FIPS 186-5 A.1.3 a and b (pMod8, qMod8; 0 for none)
+                    for f, v in (("pMod8", rt.get("p")), ("qMod8", rt.get("q"))):
+                        want8 = as_int(g.get(f), 0)
+                        if want8 and v is not None and num(v) % 8 != want8:
+                            fail(where, f"{f} is {want8}, the generated prime is {num(v) % 8} mod 8")
                     check_generated_key(where, as_int(g["modulo"]), e, num(rt.get("p")), num(rt.get("q")),
                                         num(rt.get("n")), num(rt.get("d")), num(rt.get("dmp1")),
                                         num(rt.get("dmq1")), num(rt.get("iqmp")))
