@@ -167,7 +167,10 @@ static int keygen(kat_ctx *c, json_t *set, json_t *groups) {
         json_decref(rg);
         return -1;
       }
-      if (rte == 0 && cmp_num(te, (kat_bytes){(uint8_t *)"\x01\x00\x01", 3}) != 0) {
+      /* In an internalProjection the test also carries NIST's own generated key (n, p, q, d):
+       * its e is that key's, an answer, not an exponent agreed on. */
+      const int nist_key = json_object_get(t, "n") != NULL || json_object_get(t, "p") != NULL;
+      if (rte == 0 && !nist_key && cmp_num(te, (kat_bytes){(uint8_t *)"\x01\x00\x01", 3}) != 0) {
         kat_skip(c, "keyGen with a given public exponent other than 65537 is not offered (the "
                  "module generates e = 65537)");
         ar_progress_tick(c);
