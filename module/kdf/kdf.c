@@ -253,7 +253,16 @@ int fm_pbkdf2_hmac(fm_hash_alg alg, const uint8_t *password, size_t password_len
     if (st == FM_OK) st = hmac_ctx_update(&c, be, 4);
     if (st == FM_OK) st = hmac_ctx_final(&c, u);
     memcpy(t, u, hlen);
-    for (uint64_t j = 1; st == FM_OK && j < iterations; j++) {
+    /* The remaining iterations in slices of 1024 on the direct path (hmac_ctx_iterate), each
+     * slice followed by the self-test check below; else one PRF call at a time. */
+    uint64_t j = 1;
+    while (st == FM_OK && j < iterations) {
+      const uint64_t n = iterations - j < 1024 ? iterations - j : 1024;
+      if (!hmac_ctx_iterate(&base, u, t, n)) break;
+      j += n;
+      if (j < iterations && !fm_service_may_continue(epoch)) st = FM_ERR_NOT_OPERATIONAL;
+    }
+    for (; st == FM_OK && j < iterations; j++) {
       c = base;
       st = hmac_ctx_update(&c, u, hlen);
       if (st == FM_OK) st = hmac_ctx_final(&c, u);
