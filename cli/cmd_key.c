@@ -68,7 +68,8 @@ static const char k_keygen_usage[] =
     "  operational (the reason is printed), 2 usage error or unwritable file.\n";
 
 int cmd_keygen(int argc, char **argv) {
-  if (cli_wants_help(argc, argv)) return fputs(k_keygen_usage, stdout) == EOF;
+  if (cli_wants_help(argc, argv)) return cli_print_help(k_keygen_usage);
+  static const char *const valued[] = {"rsa", "out", NULL};
   const char *bits = NULL, *out = NULL;
   int pkcs1 = 0, der = 0;
   for (int i = 1; i < argc; i++) {
@@ -81,15 +82,13 @@ int cmd_keygen(int argc, char **argv) {
     } else if (cli_opt_is(argv[i], "der")) {
       der = 1;
     } else {
-      fputs(k_keygen_usage, stderr);
-      return 2;
+      return cli_bad_arg("keygen", k_keygen_usage, argv[i], valued);
     }
   }
-  if (bits == NULL || (strcmp(bits, "2048") != 0 && strcmp(bits, "3072") != 0 &&
-                       strcmp(bits, "4096") != 0)) {
-    fputs(k_keygen_usage, stderr);
-    return 2;
-  }
+  if (bits == NULL) return cli_bad_usage("keygen", k_keygen_usage, "--rsa BITS is required");
+  if (strcmp(bits, "2048") != 0 && strcmp(bits, "3072") != 0 && strcmp(bits, "4096") != 0)
+    return cli_bad_usage("keygen", k_keygen_usage, "unsupported RSA size %s (2048, 3072 or 4096)",
+                         bits);
   fm_rsa_key *key = NULL;
   int st = fm_rsa_key_generate((unsigned)atoi(bits), &key);
   if (st != FM_OK) {
@@ -109,7 +108,8 @@ static const char k_pubkey_usage[] =
     "  reason is printed), 2 usage error or unreadable key.\n";
 
 int cmd_pubkey(int argc, char **argv) {
-  if (cli_wants_help(argc, argv)) return fputs(k_pubkey_usage, stdout) == EOF;
+  if (cli_wants_help(argc, argv)) return cli_print_help(k_pubkey_usage);
+  static const char *const valued[] = {"out", NULL};
   const char *in = NULL, *out = NULL;
   int pkcs1 = 0, der = 0;
   for (int i = 1; i < argc; i++) {
@@ -122,14 +122,10 @@ int cmd_pubkey(int argc, char **argv) {
     } else if (in == NULL && (argv[i][0] != '-' || strcmp(argv[i], "-") == 0)) {
       in = argv[i];
     } else {
-      fputs(k_pubkey_usage, stderr);
-      return 2;
+      return cli_bad_arg("pubkey", k_pubkey_usage, argv[i], valued);
     }
   }
-  if (in == NULL) {
-    fputs(k_pubkey_usage, stderr);
-    return 2;
-  }
+  if (in == NULL) return cli_bad_usage("pubkey", k_pubkey_usage, "no KEY file given");
   fm_rsa_key *key = NULL;
   int rc = load_key("pubkey", in, &key);
   if (rc != 0) return rc;
@@ -156,6 +152,27 @@ struct sig_opts {
   size_t salt_bytes;
 };
 
+static const char k_sign_usage[] =
+    "usage: fipsmod sign --key KEY (--pss [--saltlen N|digest]|--pkcs1) --hash H [--out SIG]\n"
+    "                    FILE\n"
+    "  Signs FILE (\"-\": standard input) with the private KEY (PEM or DER, PKCS#1 or PKCS#8):\n"
+    "  RSASSA-PSS with MGF1 and a fresh salt as long as the hash (--saltlen N: N bytes, at most\n"
+    "  the hash's length, FIPS 186-5), or RSASSA-PKCS1-v1_5. H is " CLI_HASH_NAMES ".\n"
+    "  Writes the raw signature to SIG or standard output.\n"
+    "  Exit status: 0 signed, 1 signing failed or the module is not\n"
+    "  operational (the reason is printed), 2 usage error or unreadable input.\n";
+
+static const char k_verify_usage[] =
+    "usage: fipsmod verify --key KEY (--pss [--saltlen N|digest|max|auto]|--pkcs1) --hash H\n"
+    "                      --sig SIG FILE\n"
+    "  Verifies the raw signature SIG over FILE (\"-\": standard input) with KEY (a private or a\n"
+    "  public key, PEM or DER). H is " CLI_HASH_NAMES ". PSS takes a salt of any length\n"
+    "  (--saltlen auto, the default, as openssl's), or exactly N bytes, the hash's length\n"
+    "  (digest) or the longest that fits (max). A valid signature whose salt is longer than the\n"
+    "  hash is not an approved verification (FIPS 186-5): verify says so on stderr.\n"
+    "  Exit status: 0 the signature is valid; 1 it is not, or the module is not operational (the\n"
+    "  reason is printed); 2 usage error or unreadable input.\n";
+
 /* parse_saltlen reads --saltlen's value: N (decimal bytes), digest, max or auto. */
 static int parse_saltlen(const char *s, struct sig_opts *o) {
   if (strcmp(s, "auto") == 0) {
@@ -175,7 +192,13 @@ static int parse_saltlen(const char *s, struct sig_opts *o) {
   return 0;
 }
 
+/* parse_sig_opts reads sign's (|verify| 0) or verify's options; on a mistake it says which
+ * (cli_bad_usage) and returns CLI_EXIT_USAGE. */
 static int parse_sig_opts(int argc, char **argv, int verify, struct sig_opts *o) {
+  const char *cmd = verify ? "verify" : "sign";
+  const char *usage = verify ? k_verify_usage : k_sign_usage;
+  static const char *const valued_sign[] = {"key", "hash", "out", "saltlen", NULL};
+  static const char *const valued_verify[] = {"key", "hash", "sig", "saltlen", NULL};
   memset(o, 0, sizeof *o);
   o->salt = verify ? SALT_AUTO : SALT_DIGEST;
   for (int i = 1; i < argc; i++) {
@@ -189,7 +212,9 @@ static int parse_sig_opts(int argc, char **argv, int verify, struct sig_opts *o)
       o->out = argv[++i];
     } else if (cli_opt_is(argv[i], "saltlen") && i + 1 < argc) {
       o->saltlen = argv[++i];
-      if (parse_saltlen(o->saltlen, o) != 0) return -1;
+      if (parse_saltlen(o->saltlen, o) != 0)
+        return cli_bad_usage(cmd, usage, "--saltlen takes N (bytes), digest, max or auto, not %s",
+                             o->saltlen);
     } else if (cli_opt_is(argv[i], "pss")) {
       o->pss = 1;
     } else if (cli_opt_is(argv[i], "pkcs1")) {
@@ -197,17 +222,22 @@ static int parse_sig_opts(int argc, char **argv, int verify, struct sig_opts *o)
     } else if (o->file == NULL && (argv[i][0] != '-' || strcmp(argv[i], "-") == 0)) {
       o->file = argv[i];
     } else {
-      return -1;
+      return cli_bad_arg(cmd, usage, argv[i], verify ? valued_verify : valued_sign);
     }
   }
-  if (o->key == NULL || o->hash_name == NULL || o->file == NULL || o->pss == o->pkcs1 ||
-      (verify && o->sig == NULL))
-    return -1;
+  if (o->pss && o->pkcs1) return cli_bad_usage(cmd, usage, "--pss and --pkcs1 exclude each other");
+  if (!o->pss && !o->pkcs1) return cli_bad_usage(cmd, usage, "--pss or --pkcs1 is required");
+  if (o->key == NULL) return cli_bad_usage(cmd, usage, "--key KEY is required");
+  if (o->hash_name == NULL) return cli_bad_usage(cmd, usage, "--hash H is required");
+  if (verify && o->sig == NULL) return cli_bad_usage(cmd, usage, "--sig SIG is required");
+  if (o->file == NULL) return cli_bad_usage(cmd, usage, "no FILE given (\"-\": standard input)");
   /* A salt is PSS's; signing draws one of at most hLen bytes (FIPS 186-5 5.4 (g)). */
-  if (o->saltlen != NULL && !o->pss) return -1;
-  if (!verify && (o->salt == SALT_AUTO || o->salt == SALT_MAX)) return -1;
-  if (cli_hash_from_name(verify ? "verify" : "sign", o->hash_name, &o->hash) != 0) return -1;
-  if (fm_hash_digest_len(o->hash, &o->hash_len) != FM_OK) return -1;
+  if (o->saltlen != NULL && !o->pss) return cli_bad_usage(cmd, usage, "--saltlen is for --pss");
+  if (!verify && (o->salt == SALT_AUTO || o->salt == SALT_MAX))
+    return cli_bad_usage(cmd, usage, "--saltlen %s is for verify: signing takes N or digest",
+                         o->saltlen);
+  if (cli_hash_from_name(o->hash_name, &o->hash, &o->hash_len) != 0)
+    return cli_bad_usage(cmd, usage, "unsupported hash %s (" CLI_HASH_NAMES ")", o->hash_name);
   if (o->salt == SALT_DIGEST) {
     o->salt = SALT_BYTES;
     o->salt_bytes = o->hash_len;
@@ -225,25 +255,13 @@ static size_t salt_len_for(const struct sig_opts *o, const fm_rsa_key *key) {
   return em_len >= o->hash_len + 2 ? em_len - o->hash_len - 2 : 0;
 }
 
-static const char k_sign_usage[] =
-    "usage: fipsmod sign --key KEY (--pss [--saltlen N|digest]|--pkcs1) --hash H [--out SIG]\n"
-    "                    FILE\n"
-    "  Signs FILE (\"-\": standard input) with the private KEY (PEM or DER, PKCS#1 or PKCS#8):\n"
-    "  RSASSA-PSS with MGF1 and a fresh salt as long as the hash (--saltlen N: N bytes, at most\n"
-    "  the hash's length, FIPS 186-5), or RSASSA-PKCS1-v1_5. H is sha256, sha384 or sha512.\n"
-    "  Writes the raw signature to SIG or standard output.\n"
-    "  Exit status: 0 signed, 1 signing failed or the module is not\n"
-    "  operational (the reason is printed), 2 usage error or unreadable input.\n";
-
 int cmd_sign(int argc, char **argv) {
-  if (cli_wants_help(argc, argv)) return fputs(k_sign_usage, stdout) == EOF;
+  if (cli_wants_help(argc, argv)) return cli_print_help(k_sign_usage);
   struct sig_opts o;
-  if (parse_sig_opts(argc, argv, 0, &o) != 0) {
-    fputs(k_sign_usage, stderr);
-    return 2;
-  }
+  int rc = parse_sig_opts(argc, argv, 0, &o);
+  if (rc != 0) return rc;
   fm_rsa_key *key = NULL;
-  int rc = load_key("sign", o.key, &key);
+  rc = load_key("sign", o.key, &key);
   if (rc != 0) return rc;
   uint8_t *msg = NULL, sig[2048];
   size_t msg_len = 0, sig_len = 0;
@@ -273,26 +291,13 @@ int cmd_sign(int argc, char **argv) {
   return 0;
 }
 
-static const char k_verify_usage[] =
-    "usage: fipsmod verify --key KEY (--pss [--saltlen N|digest|max|auto]|--pkcs1) --hash H\n"
-    "                      --sig SIG FILE\n"
-    "  Verifies the raw signature SIG over FILE (\"-\": standard input) with KEY (a private or a\n"
-    "  public key, PEM or DER). H is sha256, sha384 or sha512. PSS takes a salt of any length\n"
-    "  (--saltlen auto, the default, as openssl's), or exactly N bytes, the hash's length\n"
-    "  (digest) or the longest that fits (max). A valid signature whose salt is longer than the\n"
-    "  hash is not an approved verification (FIPS 186-5): verify says so on stderr.\n"
-    "  Exit status: 0 the signature is valid; 1 it is not, or the module is not operational (the\n"
-    "  reason is printed); 2 usage error or unreadable input.\n";
-
 int cmd_verify(int argc, char **argv) {
-  if (cli_wants_help(argc, argv)) return fputs(k_verify_usage, stdout) == EOF;
+  if (cli_wants_help(argc, argv)) return cli_print_help(k_verify_usage);
   struct sig_opts o;
-  if (parse_sig_opts(argc, argv, 1, &o) != 0) {
-    fputs(k_verify_usage, stderr);
-    return 2;
-  }
+  int rc = parse_sig_opts(argc, argv, 1, &o);
+  if (rc != 0) return rc;
   fm_rsa_key *key = NULL;
-  int rc = load_key("verify", o.key, &key);
+  rc = load_key("verify", o.key, &key);
   if (rc != 0) return rc;
   uint8_t *msg = NULL, *sig = NULL;
   size_t msg_len = 0, sig_len = 0;

@@ -87,8 +87,13 @@ int cmd_rand(int argc, char **argv) {
       out_path = argv[++i];
     } else if (count == NULL && argv[i][0] != '-') {
       count = argv[i];
+    } else if (cli_opt_is(argv[i], "hex") || cli_opt_is(argv[i], "base64")) {
+      return cli_bad_usage("rand", k_rand_usage, "give one of --hex and --base64");
+    } else if (cli_opt_is(argv[i], "out") && out_path != NULL) {
+      return cli_bad_usage("rand", k_rand_usage, "--out given twice");
     } else {
-      return cli_usage_error(k_rand_usage);
+      static const char *const valued[] = {"out", NULL};
+      return cli_bad_arg("rand", k_rand_usage, argv[i], valued);
     }
   }
   unsigned long long n;
@@ -157,7 +162,8 @@ int cmd_uuid(int argc, char **argv) {
         return CLI_EXIT_USAGE;
       }
     } else {
-      return cli_usage_error(k_uuid_usage);
+      static const char *const valued[] = {"count", NULL};
+      return cli_bad_arg("uuid", k_uuid_usage, argv[i], valued);
     }
   }
   char s[FM_UUID_STRING_LEN + 1];

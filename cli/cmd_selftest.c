@@ -148,7 +148,7 @@ int cmd_selftest(int argc, char **argv) {
     if (cli_opt_is(argv[i], "json")) {
       json = 1;
     } else {
-      return cli_usage_error(k_selftest_usage);
+      return cli_bad_arg("selftest", k_selftest_usage, argv[i], NULL);
     }
   }
   fm_selftest_summary s;

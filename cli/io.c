@@ -113,7 +113,7 @@ int cli_stdout_done(const char *cmd, int rc) {
   return CLI_EXIT_USAGE;
 }
 
-int cli_hash_from_name(const char *cmd, const char *name, fm_hash_alg *alg) {
+int cli_hash_from_name(const char *name, fm_hash_alg *alg, size_t *digest_len) {
   static const struct {
     const char *name;
     fm_hash_alg alg;
@@ -125,9 +125,8 @@ int cli_hash_from_name(const char *cmd, const char *name, fm_hash_alg *alg) {
   for (size_t i = 0; i < sizeof k_names / sizeof k_names[0]; i++) {
     if (strcmp(name, k_names[i].name) == 0) {
       *alg = k_names[i].alg;
-      return 0;
+      return fm_hash_digest_len(*alg, digest_len) == FM_OK ? 0 : -1;
     }
   }
-  fprintf(stderr, "fipsmod %s: unsupported hash %s (sha256, sha384 or sha512)\n", cmd, name);
   return -1;
 }

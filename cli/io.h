@@ -34,10 +34,12 @@ int cli_replace_file(const char *path, const uint8_t *p, size_t n, unsigned mode
  * CLI_EXIT_USAGE (2: an unwritable output). */
 int cli_stdout_done(const char *cmd, int rc);
 
-/* cli_hash_from_name sets |*alg| to the hash a user names: sha256, SHA256, sha-256 and SHA2-256
- * alike (any case), for SHA-224/256/384/512, SHA-512/224, SHA-512/256 and SHA3-224..512.
- * Returns 0 when the module offers it; -1, with a message for |cmd| on stderr ("unsupported
- * hash sha1"), when the name is unknown or the module does not offer it. */
-int cli_hash_from_name(const char *cmd, const char *name, fm_hash_alg *alg);
+/* The hash names usage texts list. */
+#define CLI_HASH_NAMES "sha256, sha384 or sha512"
+
+/* cli_hash_from_name sets |*alg| and |*digest_len| for the hash a user names. Returns 0 when the
+ * module offers it, -1 when the name is unknown or the module does not offer it (the caller
+ * says "unsupported hash NAME"). */
+int cli_hash_from_name(const char *name, fm_hash_alg *alg, size_t *digest_len);
 
 #endif

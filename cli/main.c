@@ -35,10 +35,7 @@ static const char k_version_usage[] =
 
 static int cmd_version(int argc, char **argv) {
   if (cli_wants_help(argc, argv)) return cli_print_help(k_version_usage);
-  if (argc != 1) {
-    fprintf(stderr, "fipsmod version: takes no arguments\n");
-    return cli_usage_error(k_version_usage);
-  }
+  if (argc != 1) return cli_bad_usage("version", k_version_usage, "takes no arguments");
   printf("%s\n", fm_module_version());
   return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAILED;
 }
@@ -62,7 +59,10 @@ int main(int argc, char **argv) {
     return cmd_version(sub_argc, sub_argv);
   }
   if (strcmp(cmd, "help") == 0 || cli_is_help(cmd)) {
-    if (argc > 3 || (argc == 3 && !cli_is_help(argv[2]))) return cli_usage_error(k_usage);
+    if (argc > 3 || (argc == 3 && !cli_is_help(argv[2]))) {
+      fprintf(stderr, "fipsmod help: unexpected argument %s\n", argv[2]);
+      return cli_usage_error(k_usage);
+    }
     return cli_print_help(k_usage);
   }
   fprintf(stderr, "fipsmod: unknown command \"%s\"\n", cmd);

@@ -1,6 +1,7 @@
 /* The option style and messages every subcommand shares (see options.h). */
 #include "cli/options.h"
 
+#include <stdarg.h>
 #include <string.h>
 
 #include "fipsmod/module.h"
@@ -29,6 +30,34 @@ int cli_print_help(const char *usage) {
 int cli_usage_error(const char *usage) {
   fputs(usage, stderr);
   return CLI_EXIT_USAGE;
+}
+
+int cli_bad_usage(const char *cmd, const char *usage, const char *fmt, ...) {
+  fprintf(stderr, "fipsmod %s: ", cmd);
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  /* The synopsis: the first line and its continuations (indented further than the two spaces
+   * of the description). */
+  const char *line = usage;
+  do {
+    const char *end = strchr(line, '\n');
+    const size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
+    fwrite(line, 1, len, stderr);
+    line += len;
+  } while (strncmp(line, "    ", 4) == 0);
+  fprintf(stderr, "`fipsmod %s --help` describes every option.\n", cmd);
+  return CLI_EXIT_USAGE;
+}
+
+int cli_bad_arg(const char *cmd, const char *usage, const char *arg, const char *const *valued) {
+  if (arg[0] != '-' || strcmp(arg, "-") == 0)
+    return cli_bad_usage(cmd, usage, "unexpected argument %s", arg);
+  for (size_t i = 0; valued != NULL && valued[i] != NULL; i++)
+    if (cli_opt_is(arg, valued[i])) return cli_bad_usage(cmd, usage, "%s needs a value", arg);
+  return cli_bad_usage(cmd, usage, "unknown option %s", arg);
 }
 
 void cli_report_status(const char *cmd, int status) {

@@ -32,6 +32,17 @@ int cli_print_help(const char *usage);
 /* cli_usage_error writes |usage| to stderr and returns CLI_EXIT_USAGE. */
 int cli_usage_error(const char *usage);
 
+/* cli_bad_usage names a usage mistake first, in one line ("fipsmod CMD: unknown option --foo"),
+ * then the synopsis of |usage| (its "usage:" line and the lines that continue it) and where the
+ * whole text is, all on stderr. Returns CLI_EXIT_USAGE. */
+int cli_bad_usage(const char *cmd, const char *usage, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* cli_bad_arg is cli_bad_usage for the argument |arg| a command does not take: one of the
+ * options in |valued| (NULL-terminated, names without dashes) left without its value, an unknown
+ * option, or an extra operand. */
+int cli_bad_arg(const char *cmd, const char *usage, const char *arg, const char *const *valued);
+
 /* cli_report_status prints "fipsmod CMD: <status text>" to stderr and, when the module is not
  * OPERATIONAL, why: the state, its error reason and every self-test that failed. */
 void cli_report_status(const char *cmd, int status);
