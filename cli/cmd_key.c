@@ -316,18 +316,18 @@ int cmd_verify(int argc, char **argv) {
   free(sig);
   (void)fm_rsa_key_free(key);
   if (st == FM_OK) {
-    puts("Verified OK");
+    (void)puts("Verified OK");
     /* Valid, but outside the approved set (a salt longer than the hash, a key under 2048
      * bits): the module's indicator says so, and so does the command. */
     if (ind_ok && ind != FM_INDICATOR_APPROVED)
       fprintf(stderr, "fipsmod verify: not an approved verification (the module's service "
               "indicator: %s)%s\n", fm_service_indicator_name(ind),
               o.pss ? ": a salt longer than the hash, or a key under 2048 bits" : "");
-    return 0;
+    return cli_stdout_done("verify", CLI_EXIT_OK);
   }
   if (st == FM_ERR_VERIFY) {
-    puts("Verification failure");
-    return 1;
+    (void)puts("Verification failure");
+    return cli_stdout_done("verify", CLI_EXIT_FAILED);
   }
   cli_report_status("verify", st);
   return st == FM_ERR_NOT_OPERATIONAL ? 1 : 2;

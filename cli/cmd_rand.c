@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/io.h"
 #include "cli/options.h"
 #include "fipsmod/rand.h"
 #include "fipsmod/util.h"
@@ -130,8 +131,9 @@ int cmd_rand(int argc, char **argv) {
       ok = fwrite(text, 1, len, out) == len;
     }
     if (!ok) {
-      fprintf(stderr, "fipsmod rand: write error\n");
-      status = CLI_EXIT_FAILED;
+      fprintf(stderr, "fipsmod rand: cannot write %s: %s\n", out_path ? out_path : "standard output",
+              strerror(errno ? errno : EIO));
+      status = CLI_EXIT_USAGE;
       break;
     }
     n -= chunk;
@@ -140,9 +142,13 @@ int cmd_rand(int argc, char **argv) {
   if (fm_cleanse(buf, sizeof(buf)) != FM_OK || fm_cleanse(text, sizeof(text)) != FM_OK)
     status = CLI_EXIT_FAILED;
   if (status == CLI_EXIT_OK && fmt != RAND_RAW) fputc('\n', out);
-  if (out == stdout ? fflush(out) != 0 : fclose(out) != 0) {
-    if (status == CLI_EXIT_OK) fprintf(stderr, "fipsmod rand: write error\n");
-    status = CLI_EXIT_FAILED;
+  errno = 0;
+  const int lost = ferror(out);
+  if ((out == stdout ? fflush(out) != 0 : fclose(out) != 0) || lost) {
+    if (status == CLI_EXIT_OK)
+      fprintf(stderr, "fipsmod rand: cannot write %s: %s\n",
+              out_path ? out_path : "standard output", strerror(errno ? errno : EIO));
+    if (status != CLI_EXIT_FAILED) status = CLI_EXIT_USAGE;
   }
   return status;
 }
@@ -173,10 +179,7 @@ int cmd_uuid(int argc, char **argv) {
       cli_report_status("uuid", rc);
       return CLI_EXIT_FAILED;
     }
-    if (puts(s) == EOF) {
-      fprintf(stderr, "fipsmod uuid: write error\n");
-      return CLI_EXIT_FAILED;
-    }
+    if (puts(s) == EOF) break;
   }
-  return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAILED;
+  return cli_stdout_done("uuid", CLI_EXIT_OK);
 }

@@ -106,7 +106,8 @@ int cli_write_all(const char *path, const uint8_t *p, size_t n, int private_file
 }
 
 int cli_stdout_done(const char *cmd, int rc) {
-  errno = 0;
+  /* A write that failed earlier left its errno (ENOSPC, EPIPE) unless something since set
+   * another: the message names it when it can, and says EIO otherwise. */
   if (fflush(stdout) == 0 && !ferror(stdout)) return rc;
   fprintf(stderr, "fipsmod %s: cannot write standard output: %s\n", cmd,
           strerror(errno ? errno : EIO));

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/io.h"
 #include "cli/options.h"
 #include "fipsmod/module.h"
 
@@ -37,7 +38,7 @@ static int cmd_version(int argc, char **argv) {
   if (cli_wants_help(argc, argv)) return cli_print_help(k_version_usage);
   if (argc != 1) return cli_bad_usage("version", k_version_usage, "takes no arguments");
   printf("%s\n", fm_module_version());
-  return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAILED;
+  return cli_stdout_done("version", CLI_EXIT_OK);
 }
 
 int main(int argc, char **argv) {

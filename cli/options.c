@@ -1,6 +1,7 @@
 /* The option style and messages every subcommand shares (see options.h). */
 #include "cli/options.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -23,8 +24,10 @@ int cli_wants_help(int argc, char **argv) {
 }
 
 int cli_print_help(const char *usage) {
-  if (fputs(usage, stdout) == EOF || fflush(stdout) != 0) return CLI_EXIT_FAILED;
-  return CLI_EXIT_OK;
+  errno = 0;
+  if (fputs(usage, stdout) != EOF && fflush(stdout) == 0) return CLI_EXIT_OK;
+  fprintf(stderr, "fipsmod: cannot write standard output: %s\n", strerror(errno ? errno : EIO));
+  return CLI_EXIT_USAGE;
 }
 
 int cli_usage_error(const char *usage) {

@@ -25,8 +25,8 @@ int cli_is_help(const char *arg);
 /* cli_wants_help is true when any of argv[1..argc-1] asks for help. */
 int cli_wants_help(int argc, char **argv);
 
-/* cli_print_help writes |usage| to stdout and returns the exit status: 0, or 1 when stdout
- * cannot be written. */
+/* cli_print_help writes |usage| to stdout and returns the exit status: 0, or CLI_EXIT_USAGE
+ * (with a message on stderr) when stdout cannot be written. */
 int cli_print_help(const char *usage);
 
 /* cli_usage_error writes |usage| to stderr and returns CLI_EXIT_USAGE. */
