@@ -157,7 +157,8 @@ static const char k_sign_usage[] =
     "                    FILE\n"
     "  Signs FILE (\"-\": standard input) with the private KEY (PEM or DER, PKCS#1 or PKCS#8):\n"
     "  RSASSA-PSS with MGF1 and a fresh salt as long as the hash (--saltlen N: N bytes, at most\n"
-    "  the hash's length, FIPS 186-5), or RSASSA-PKCS1-v1_5. H is " CLI_HASH_NAMES ".\n"
+    "  the hash's length, FIPS 186-5), or RSASSA-PKCS1-v1_5.\n"
+    "  H is " CLI_HASH_NAMES ".\n"
     "  Writes the raw signature to SIG or standard output.\n"
     "  Exit status: 0 signed, 1 signing failed or the module is not\n"
     "  operational (the reason is printed), 2 usage error or unreadable input.\n";
@@ -166,10 +167,11 @@ static const char k_verify_usage[] =
     "usage: fipsmod verify --key KEY (--pss [--saltlen N|digest|max|auto]|--pkcs1) --hash H\n"
     "                      --sig SIG FILE\n"
     "  Verifies the raw signature SIG over FILE (\"-\": standard input) with KEY (a private or a\n"
-    "  public key, PEM or DER). H is " CLI_HASH_NAMES ". PSS takes a salt of any length\n"
-    "  (--saltlen auto, the default, as openssl's), or exactly N bytes, the hash's length\n"
-    "  (digest) or the longest that fits (max). A valid signature whose salt is longer than the\n"
-    "  hash is not an approved verification (FIPS 186-5): verify says so on stderr.\n"
+    "  public key, PEM or DER). H is " CLI_HASH_NAMES ".\n"
+    "  PSS takes a salt of any length (--saltlen auto, the default, as openssl's), or exactly N\n"
+    "  bytes, the hash's length (digest) or the longest that fits (max). A valid signature\n"
+    "  whose salt is longer than the hash is not an approved verification (FIPS 186-5): verify\n"
+    "  says so on stderr.\n"
     "  Exit status: 0 the signature is valid; 1 it is not, or the module is not operational (the\n"
     "  reason is printed); 2 usage error or unreadable input.\n";
 
@@ -237,7 +239,8 @@ static int parse_sig_opts(int argc, char **argv, int verify, struct sig_opts *o)
     return cli_bad_usage(cmd, usage, "--saltlen %s is for verify: signing takes N or digest",
                          o->saltlen);
   if (cli_hash_from_name(o->hash_name, &o->hash, &o->hash_len) != 0)
-    return cli_bad_usage(cmd, usage, "unsupported hash %s (" CLI_HASH_NAMES ")", o->hash_name);
+    return cli_bad_usage(cmd, usage, "unsupported hash %s (this module offers %s)", o->hash_name,
+                         cli_hash_list());
   if (o->salt == SALT_DIGEST) {
     o->salt = SALT_BYTES;
     o->salt_bytes = o->hash_len;

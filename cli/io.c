@@ -114,20 +114,58 @@ int cli_stdout_done(const char *cmd, int rc) {
   return CLI_EXIT_USAGE;
 }
 
+/* The hash names users type, lower-cased: openssl's (sha256, sha512-224, sha3-256), the
+ * specifications' (SHA-256, SHA-512/224) and ACVP's (SHA2-256, SHA2-512/224). The ids past
+ * SHA-512 are the fixed fm_hash_alg values of SHA-224, SHA-512/224, SHA-512/256 and SHA3: a
+ * module that does not offer one answers FM_ERR_UNSUPPORTED, and so does the name. The first
+ * name of each row is the one messages use. */
+static const struct {
+  int id;
+  const char *names[4];
+} k_hash_names[] = {
+    {FM_HASH_SHA256, {"sha256", "sha-256", "sha2-256", NULL}},
+    {FM_HASH_SHA384, {"sha384", "sha-384", "sha2-384", NULL}},
+    {FM_HASH_SHA512, {"sha512", "sha-512", "sha2-512", NULL}},
+    {4, {"sha224", "sha-224", "sha2-224", NULL}},
+    {5, {"sha512-224", "sha-512/224", "sha2-512/224", "sha512/224"}},
+    {6, {"sha512-256", "sha-512/256", "sha2-512/256", "sha512/256"}},
+    {7, {"sha3-224", NULL, NULL, NULL}},
+    {8, {"sha3-256", NULL, NULL, NULL}},
+    {9, {"sha3-384", NULL, NULL, NULL}},
+    {10, {"sha3-512", NULL, NULL, NULL}},
+};
+
+#define N_HASH_NAMES (sizeof k_hash_names / sizeof k_hash_names[0])
+
 int cli_hash_from_name(const char *name, fm_hash_alg *alg, size_t *digest_len) {
-  static const struct {
-    const char *name;
-    fm_hash_alg alg;
-  } k_names[] = {
-      {"sha256", FM_HASH_SHA256},
-      {"sha384", FM_HASH_SHA384},
-      {"sha512", FM_HASH_SHA512},
-  };
-  for (size_t i = 0; i < sizeof k_names / sizeof k_names[0]; i++) {
-    if (strcmp(name, k_names[i].name) == 0) {
-      *alg = k_names[i].alg;
+  for (size_t i = 0; i < N_HASH_NAMES; i++) {
+    for (size_t j = 0; j < 4 && k_hash_names[i].names[j] != NULL; j++) {
+      if (strcasecmp(name, k_hash_names[i].names[j]) != 0) continue;
+      *alg = (fm_hash_alg)k_hash_names[i].id;
       return fm_hash_digest_len(*alg, digest_len) == FM_OK ? 0 : -1;
     }
   }
   return -1;
+}
+
+const char *cli_hash_name(fm_hash_alg alg) {
+  for (size_t i = 0; i < N_HASH_NAMES; i++)
+    if (k_hash_names[i].id == (int)alg) return k_hash_names[i].names[0];
+  return "?";
+}
+
+const char *cli_hash_list(void) {
+  /* Built once: the module's offer does not change while the process runs. */
+  static char list[160];
+  if (list[0] != '\0') return list;
+  size_t len = 0;
+  for (size_t i = 0; i < N_HASH_NAMES; i++) {
+    size_t dlen;
+    if (fm_hash_digest_len((fm_hash_alg)k_hash_names[i].id, &dlen) != FM_OK) continue;
+    const int w = snprintf(list + len, sizeof list - len, "%s%s", len ? ", " : "",
+                           k_hash_names[i].names[0]);
+    if (w < 0 || (size_t)w >= sizeof list - len) break;
+    len += (size_t)w;
+  }
+  return list;
 }

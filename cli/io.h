@@ -35,11 +35,18 @@ int cli_replace_file(const char *path, const uint8_t *p, size_t n, unsigned mode
 int cli_stdout_done(const char *cmd, int rc);
 
 /* The hash names usage texts list. */
-#define CLI_HASH_NAMES "sha256, sha384 or sha512"
+#define CLI_HASH_NAMES "sha256, sha384 or sha512 (or SHA256, sha-256, SHA2-256, ...)"
 
-/* cli_hash_from_name sets |*alg| and |*digest_len| for the hash a user names. Returns 0 when the
- * module offers it, -1 when the name is unknown or the module does not offer it (the caller
- * says "unsupported hash NAME"). */
+/* cli_hash_from_name sets |*alg| and |*digest_len| for the hash a user names: sha256, SHA256,
+ * sha-256 and SHA2-256 alike (any case), for SHA-224/256/384/512, SHA-512/224, SHA-512/256 and
+ * SHA3-224..512. Returns 0 when the module offers it, -1 when the name is unknown or the module
+ * does not offer it (FM_ERR_UNSUPPORTED; the caller says "unsupported hash NAME"). */
 int cli_hash_from_name(const char *name, fm_hash_alg *alg, size_t *digest_len);
+
+/* cli_hash_name is the name messages use for |alg| ("sha256", "sha512-224"). */
+const char *cli_hash_name(fm_hash_alg alg);
+
+/* cli_hash_list names every hash the module offers, for messages: "sha256, sha384, sha512". */
+const char *cli_hash_list(void);
 
 #endif
