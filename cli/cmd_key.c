@@ -146,6 +146,7 @@ enum salt_kind {
 struct sig_opts {
   const char *key, *hash_name, *sig, *out, *file, *saltlen;
   int pss, pkcs1;
+  int hex, base64; /* sign: write the signature as one line of hex or base64 */
   fm_hash_alg hash;
   size_t hash_len;
   enum salt_kind salt;
@@ -154,20 +155,22 @@ struct sig_opts {
 
 static const char k_sign_usage[] =
     "usage: fipsmod sign --key KEY (--pss [--saltlen N|digest]|--pkcs1) --hash H [--out SIG]\n"
-    "                    FILE\n"
+    "                    [--hex|--base64] FILE\n"
     "  Signs FILE (\"-\": standard input) with the private KEY (PEM or DER, PKCS#1 or PKCS#8):\n"
     "  RSASSA-PSS with MGF1 and a fresh salt as long as the hash (--saltlen N: N bytes, at most\n"
     "  the hash's length, FIPS 186-5), or RSASSA-PKCS1-v1_5.\n"
     "  H is " CLI_HASH_NAMES ".\n"
-    "  Writes the raw signature to SIG or standard output.\n"
+    "  Writes the raw signature (--hex: one line of lower-case hex; --base64: one line of RFC\n"
+    "  4648 base64) to SIG or standard output.\n"
     "  Exit status: 0 signed, 1 signing failed or the module is not\n"
     "  operational (the reason is printed), 2 usage error or unreadable input.\n";
 
 static const char k_verify_usage[] =
     "usage: fipsmod verify --key KEY (--pss [--saltlen N|digest|max|auto]|--pkcs1) --hash H\n"
     "                      --sig SIG FILE\n"
-    "  Verifies the raw signature SIG over FILE (\"-\": standard input) with KEY (a private or a\n"
-    "  public key, PEM or DER). H is " CLI_HASH_NAMES ".\n"
+    "  Verifies the signature SIG (raw, or hex or base64 text as sign --hex/--base64 writes it)\n"
+    "  over FILE (\"-\": standard input) with KEY (a private or a public key, PEM or DER).\n"
+    "  H is " CLI_HASH_NAMES ".\n"
     "  PSS takes a salt of any length (--saltlen auto, the default, as openssl's), or exactly N\n"
     "  bytes, the hash's length (digest) or the longest that fits (max). A valid signature\n"
     "  whose salt is longer than the hash is not an approved verification (FIPS 186-5): verify\n"
@@ -217,6 +220,10 @@ static int parse_sig_opts(int argc, char **argv, int verify, struct sig_opts *o)
       if (parse_saltlen(o->saltlen, o) != 0)
         return cli_bad_usage(cmd, usage, "--saltlen takes N (bytes), digest, max or auto, not %s",
                              o->saltlen);
+    } else if (!verify && cli_opt_is(argv[i], "hex")) {
+      o->hex = 1;
+    } else if (!verify && cli_opt_is(argv[i], "base64")) {
+      o->base64 = 1;
     } else if (cli_opt_is(argv[i], "pss")) {
       o->pss = 1;
     } else if (cli_opt_is(argv[i], "pkcs1")) {
@@ -227,6 +234,7 @@ static int parse_sig_opts(int argc, char **argv, int verify, struct sig_opts *o)
       return cli_bad_arg(cmd, usage, argv[i], verify ? valued_verify : valued_sign);
     }
   }
+  if (o->hex && o->base64) return cli_bad_usage(cmd, usage, "--hex and --base64 exclude each other");
   if (o->pss && o->pkcs1) return cli_bad_usage(cmd, usage, "--pss and --pkcs1 exclude each other");
   if (!o->pss && !o->pkcs1) return cli_bad_usage(cmd, usage, "--pss or --pkcs1 is required");
   if (o->key == NULL) return cli_bad_usage(cmd, usage, "--key KEY is required");
@@ -287,7 +295,16 @@ int cmd_sign(int argc, char **argv) {
     cli_report_status("sign", st);
     return 1;
   }
-  if (cli_write_all(o.out, sig, sig_len, 0) != 0) {
+  char text[2 * sizeof sig + 1];
+  const uint8_t *out = sig;
+  size_t out_len = sig_len;
+  if (o.hex || o.base64) {
+    out_len = o.hex ? 2 * sig_len : cli_base64_encode(sig, sig_len, text);
+    if (o.hex) cli_hex_encode(sig, sig_len, text);
+    text[out_len++] = '\n';
+    out = (const uint8_t *)text;
+  }
+  if (cli_write_all(o.out, out, out_len, 0) != 0) {
     fprintf(stderr, "fipsmod sign: cannot write %s\n", o.out ? o.out : "standard output");
     return 2;
   }
@@ -309,6 +326,17 @@ int cmd_verify(int argc, char **argv) {
     free(msg);
     (void)fm_rsa_key_free(key);
     return 2;
+  }
+  /* A signature is exactly the modulus' length; any other file is its hex or base64 text. */
+  size_t k = 0;
+  if (fm_rsa_key_size(key, &k) == FM_OK && sig_len != k) {
+    uint8_t *raw = NULL;
+    size_t raw_len = 0;
+    if (cli_text_decode(sig, sig_len, &raw, &raw_len) == 0) {
+      free(sig);
+      sig = raw;
+      sig_len = raw_len;
+    }
   }
   int st = o.pss ? fm_rsa_verify_pss(key, o.hash, msg, msg_len, salt_len_for(&o, key), sig,
                                      sig_len)

@@ -44,35 +44,11 @@ static int parse_count(const char *s, unsigned long long max, unsigned long long
 enum rand_format { RAND_RAW, RAND_HEX, RAND_BASE64 };
 
 /* encode writes |n| bytes of |in| as text into |text| and returns its length. Base64 takes
- * whole groups of 3 bytes except in the last call (|final|), which pads. */
-static size_t encode(enum rand_format fmt, const uint8_t *in, size_t n, int final, char *text) {
-  static const char hex[] = "0123456789abcdef";
-  static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  size_t o = 0;
-  if (fmt == RAND_HEX) {
-    for (size_t i = 0; i < n; i++) {
-      text[o++] = hex[in[i] >> 4];
-      text[o++] = hex[in[i] & 15];
-    }
-    return o;
-  }
-  size_t i = 0;
-  for (; i + 3 <= n; i += 3) {
-    uint32_t v = (uint32_t)in[i] << 16 | (uint32_t)in[i + 1] << 8 | in[i + 2];
-    text[o++] = b64[v >> 18];
-    text[o++] = b64[(v >> 12) & 63];
-    text[o++] = b64[(v >> 6) & 63];
-    text[o++] = b64[v & 63];
-  }
-  if (final && i < n) {
-    /* RFC 4648 section 4: the last 1 or 2 bytes, padded with '='. */
-    uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < n ? (uint32_t)in[i + 1] << 8 : 0);
-    text[o++] = b64[v >> 18];
-    text[o++] = b64[(v >> 12) & 63];
-    text[o++] = i + 1 < n ? b64[(v >> 6) & 63] : '=';
-    text[o++] = '=';
-  }
-  return o;
+ * whole groups of 3 bytes except in the last chunk, which pads. */
+static size_t encode(enum rand_format fmt, const uint8_t *in, size_t n, char *text) {
+  if (fmt == RAND_BASE64) return cli_base64_encode(in, n, text);
+  cli_hex_encode(in, n, text);
+  return 2 * n;
 }
 
 int cmd_rand(int argc, char **argv) {
@@ -127,7 +103,7 @@ int cmd_rand(int argc, char **argv) {
     if (fmt == RAND_RAW) {
       ok = fwrite(buf, 1, chunk, out) == chunk;
     } else {
-      size_t len = encode(fmt, buf, chunk, chunk == n, text);
+      size_t len = encode(fmt, buf, chunk, text);
       ok = fwrite(text, 1, len, out) == len;
     }
     if (!ok) {

@@ -43,4 +43,12 @@ int cmd_sign(int argc, char **argv);
  * signature is valid, 1 when it is not. */
 int cmd_verify(int argc, char **argv);
 
+/* cmd_dgst: `fipsmod dgst --hash H [--hmac KEYHEX|--hmac-key FILE] [FILE...]`, digests or HMAC
+ * tags of files in sha256sum's format (cmd_dgst.c). */
+int cmd_dgst(int argc, char **argv);
+
+/* cmd_kdf: `fipsmod kdf hkdf|pbkdf2|kbkdf OPTIONS`, a key derived with HKDF, PBKDF2 or the
+ * SP 800-108 counter-mode KDF (cmd_kdf.c). */
+int cmd_kdf(int argc, char **argv);
+
 #endif

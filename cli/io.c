@@ -169,3 +169,112 @@ const char *cli_hash_list(void) {
   }
   return list;
 }
+
+static const char k_hex[] = "0123456789abcdef";
+static const char k_b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+void cli_hex_encode(const uint8_t *in, size_t n, char *text) {
+  for (size_t i = 0; i < n; i++) {
+    text[2 * i] = k_hex[in[i] >> 4];
+    text[2 * i + 1] = k_hex[in[i] & 15];
+  }
+}
+
+size_t cli_base64_encode(const uint8_t *in, size_t n, char *text) {
+  size_t o = 0, i = 0;
+  for (; i + 3 <= n; i += 3) {
+    const uint32_t v = (uint32_t)in[i] << 16 | (uint32_t)in[i + 1] << 8 | in[i + 2];
+    text[o++] = k_b64[v >> 18];
+    text[o++] = k_b64[(v >> 12) & 63];
+    text[o++] = k_b64[(v >> 6) & 63];
+    text[o++] = k_b64[v & 63];
+  }
+  if (i < n) {
+    /* RFC 4648 section 4: the last 1 or 2 bytes, padded with '='. */
+    const uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < n ? (uint32_t)in[i + 1] << 8 : 0);
+    text[o++] = k_b64[v >> 18];
+    text[o++] = k_b64[(v >> 12) & 63];
+    text[o++] = i + 1 < n ? k_b64[(v >> 6) & 63] : '=';
+    text[o++] = '=';
+  }
+  return o;
+}
+
+static int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+int cli_hex_decode(const char *text, size_t len, uint8_t *out) {
+  if (len % 2 != 0) return -1;
+  for (size_t i = 0; i < len; i += 2) {
+    const int hi = hex_value(text[i]), lo = hex_value(text[i + 1]);
+    if (hi < 0 || lo < 0) return -1;
+    out[i / 2] = (uint8_t)(hi << 4 | lo);
+  }
+  return 0;
+}
+
+static int b64_value(char c) {
+  const char *p = c != '\0' ? strchr(k_b64, c) : NULL;
+  return p != NULL ? (int)(p - k_b64) : -1;
+}
+
+static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+int cli_base64_decode(const char *text, size_t len, uint8_t *out, size_t *out_len) {
+  uint32_t acc = 0;
+  size_t o = 0, digits = 0, pad = 0;
+  for (size_t i = 0; i < len; i++) {
+    const char c = text[i];
+    if (is_space(c)) continue;
+    if (c == '=') {
+      pad++;
+      digits++;
+      continue;
+    }
+    const int v = b64_value(c);
+    if (v < 0 || pad > 0) return -1; /* nothing but '=' after the first '=' */
+    acc = acc << 6 | (uint32_t)v;
+    digits++;
+    if (digits % 4 == 0) {
+      out[o++] = (uint8_t)(acc >> 16);
+      out[o++] = (uint8_t)(acc >> 8);
+      out[o++] = (uint8_t)acc;
+      acc = 0;
+    }
+  }
+  if (digits % 4 != 0 || pad > 2) return -1;
+  if (pad > 0) {
+    /* The last group: 4 - pad digits carry 3 - pad bytes. */
+    acc <<= 6 * pad;
+    out[o++] = (uint8_t)(acc >> 16);
+    if (pad == 1) out[o++] = (uint8_t)(acc >> 8);
+  }
+  *out_len = o;
+  return 0;
+}
+
+int cli_text_decode(const uint8_t *text, size_t len, uint8_t **out, size_t *out_len) {
+  const char *t = (const char *)text;
+  size_t start = 0, end = len;
+  while (start < end && is_space(t[start])) start++;
+  while (end > start && is_space(t[end - 1])) end--;
+  /* Room for either: hex gives len / 2 bytes, base64 3 * len / 4. */
+  const size_t cap = end - start + 3;
+  uint8_t *buf = malloc(cap);
+  if (buf == NULL) return -1;
+  if (cli_hex_decode(t + start, end - start, buf) == 0 && end > start) {
+    *out = buf;
+    *out_len = (end - start) / 2;
+    return 0;
+  }
+  if (end > start && cli_base64_decode(t + start, end - start, buf, out_len) == 0) {
+    *out = buf;
+    return 0;
+  }
+  cli_wipe_free(buf, cap);
+  return -1;
+}

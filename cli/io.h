@@ -49,4 +49,26 @@ const char *cli_hash_name(fm_hash_alg alg);
 /* cli_hash_list names every hash the module offers, for messages: "sha256, sha384, sha512". */
 const char *cli_hash_list(void);
 
+/* cli_hex_encode writes 2n lower-case hex digits of |in| to |text| (no terminator). */
+void cli_hex_encode(const uint8_t *in, size_t n, char *text);
+
+/* cli_base64_encode writes the RFC 4648 base64 of |in| (padded) to |text| and returns its length,
+ * 4 * ceil(n / 3) characters (no terminator). */
+size_t cli_base64_encode(const uint8_t *in, size_t n, char *text);
+
+/* cli_hex_decode decodes |len| hex digits (either case) into |out| (len / 2 bytes). Returns 0, or
+ * -1 for an odd length or a non-hex character. */
+int cli_hex_decode(const char *text, size_t len, uint8_t *out);
+
+/* cli_base64_decode decodes RFC 4648 base64 (padding required, line breaks and spaces ignored)
+ * into |out| (room for 3 * len / 4 bytes) and sets |*out_len|. Returns 0, or -1 when it is not
+ * base64. */
+int cli_base64_decode(const char *text, size_t len, uint8_t *out, size_t *out_len);
+
+/* cli_text_decode reads |len| bytes of |text| as hex or base64 (white space around it and,
+ * for base64, between lines is ignored) into a new buffer (free with cli_wipe_free). Returns 0,
+ * or -1 when it is neither. Hex is tried first: a text that is both (only hex digits, a
+ * multiple of 4 long) is read as hex. */
+int cli_text_decode(const uint8_t *text, size_t len, uint8_t **out, size_t *out_len);
+
 #endif

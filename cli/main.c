@@ -23,6 +23,9 @@ static const char k_usage[] =
     "                                 an RSA signature of FILE\n"
     "  verify --key KEY (--pss|--pkcs1) --hash H --sig SIG FILE\n"
     "                                 exit 0 when SIG is a valid signature of FILE, 1 if not\n"
+    "  dgst --hash H [--hmac KEYHEX|--hmac-key FILE] [FILE...]\n"
+    "                                 digests or HMAC tags, as sha256sum prints them\n"
+    "  kdf hkdf|pbkdf2|kbkdf ...      derive a key with HKDF, PBKDF2 or the SP 800-108 KDF\n"
     "  policy [--json]                what a lab compares: version, integrity MAC, CPU paths,\n"
     "                                 state and approved mode (exit 0 only in approved mode)\n"
     "  version                        the module's version\n"
@@ -55,6 +58,8 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "pubkey") == 0) return cmd_pubkey(sub_argc, sub_argv);
   if (strcmp(cmd, "sign") == 0) return cmd_sign(sub_argc, sub_argv);
   if (strcmp(cmd, "verify") == 0) return cmd_verify(sub_argc, sub_argv);
+  if (strcmp(cmd, "dgst") == 0) return cmd_dgst(sub_argc, sub_argv);
+  if (strcmp(cmd, "kdf") == 0) return cmd_kdf(sub_argc, sub_argv);
   if (strcmp(cmd, "policy") == 0) return cmd_policy(sub_argc, sub_argv);
   if (strcmp(cmd, "version") == 0 || cli_opt_is(cmd, "version")) {
     return cmd_version(sub_argc, sub_argv);
