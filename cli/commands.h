@@ -51,4 +51,8 @@ int cmd_dgst(int argc, char **argv);
  * SP 800-108 counter-mode KDF (cmd_kdf.c). */
 int cmd_kdf(int argc, char **argv);
 
+/* cmd_enc: `fipsmod enc -e|-d --gcm --key FILE [--aad FILE] [--counter-iv FIXEDHEX] IN OUT`,
+ * AES-GCM over a file in a framed format (cmd_enc.c). */
+int cmd_enc(int argc, char **argv);
+
 #endif

@@ -26,6 +26,8 @@ static const char k_usage[] =
     "  dgst --hash H [--hmac KEYHEX|--hmac-key FILE] [FILE...]\n"
     "                                 digests or HMAC tags, as sha256sum prints them\n"
     "  kdf hkdf|pbkdf2|kbkdf ...      derive a key with HKDF, PBKDF2 or the SP 800-108 KDF\n"
+    "  enc -e|-d --gcm --key FILE [--aad FILE] IN OUT\n"
+    "                                 AES-GCM file encryption in a framed format\n"
     "  policy [--json]                what a lab compares: version, integrity MAC, CPU paths,\n"
     "                                 state and approved mode (exit 0 only in approved mode)\n"
     "  version                        the module's version\n"
@@ -60,6 +62,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "verify") == 0) return cmd_verify(sub_argc, sub_argv);
   if (strcmp(cmd, "dgst") == 0) return cmd_dgst(sub_argc, sub_argv);
   if (strcmp(cmd, "kdf") == 0) return cmd_kdf(sub_argc, sub_argv);
+  if (strcmp(cmd, "enc") == 0) return cmd_enc(sub_argc, sub_argv);
   if (strcmp(cmd, "policy") == 0) return cmd_policy(sub_argc, sub_argv);
   if (strcmp(cmd, "version") == 0 || cli_opt_is(cmd, "version")) {
     return cmd_version(sub_argc, sub_argv);
