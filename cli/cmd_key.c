@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "cli/io.h"
+#include "cli/keyinfo.h"
 #include "cli/options.h"
 #include "fipsmod/fipsmod.h"
 
@@ -23,11 +24,18 @@ static int load_key(const char *cmd, const char *path, fm_rsa_key **key) {
     return 2;
   }
   int st = fm_rsa_key_decode(buf, n, key);
+  char what[200];
+  const int described = (st == FM_ERR_UNSUPPORTED || st == FM_ERR_BAD_KEY || st == FM_ERR_PARSE) &&
+                        cli_key_describe(buf, n, what, sizeof what);
   cli_wipe_free(buf, n);
   if (st == FM_ERR_NOT_OPERATIONAL) {
     /* The module refused, not the file: say why, and exit as every refusal does. */
     cli_report_status(cmd, st);
     return 1;
+  }
+  if (described) {
+    fprintf(stderr, "fipsmod %s: %s: %s (%s)\n", cmd, path, what, fm_strerror(st));
+    return 2;
   }
   if (st != FM_OK) {
     fprintf(stderr, "fipsmod %s: %s: %s\n", cmd, path, fm_strerror(st));
@@ -274,6 +282,12 @@ int cmd_sign(int argc, char **argv) {
   fm_rsa_key *key = NULL;
   rc = load_key("sign", o.key, &key);
   if (rc != 0) return rc;
+  int is_private = 0;
+  if (fm_rsa_key_is_private(key, &is_private) == FM_OK && !is_private) {
+    fprintf(stderr, "fipsmod sign: %s is a public key: signing needs the private key\n", o.key);
+    (void)fm_rsa_key_free(key);
+    return 2;
+  }
   uint8_t *msg = NULL, sig[2048];
   size_t msg_len = 0, sig_len = 0;
   if (cli_read_all(o.file, &msg, &msg_len) != 0) {
