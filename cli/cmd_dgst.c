@@ -106,31 +106,9 @@ static int hash_file(struct dgst *d, size_t md_len, const char *path, int *appro
   return CLI_EXIT_OK;
 }
 
-int cmd_dgst(int argc, char **argv) {
-  if (cli_wants_help(argc, argv)) return cli_print_help(k_dgst_usage);
-  static const char *const valued[] = {"hash", "hmac", "hmac-key", NULL};
-  const char *hash_name = NULL, *hmac_hex = NULL, *hmac_file = NULL;
-  int first_file = 0, n_files = 0;
-  for (int i = 1; i < argc; i++) {
-    if (cli_opt_is(argv[i], "hash") && i + 1 < argc) {
-      hash_name = argv[++i];
-    } else if (cli_opt_is(argv[i], "hmac") && i + 1 < argc) {
-      hmac_hex = argv[++i];
-    } else if (cli_opt_is(argv[i], "hmac-key") && i + 1 < argc) {
-      hmac_file = argv[++i];
-    } else if (strcmp(argv[i], "--") == 0) {
-      first_file = i + 1;
-      n_files = argc - i - 1;
-      break;
-    } else if (argv[i][0] != '-' || strcmp(argv[i], "-") == 0) {
-      /* Files come after the options: the first operand starts the list. */
-      first_file = i;
-      n_files = argc - i;
-      break;
-    } else {
-      return cli_bad_arg("dgst", k_dgst_usage, argv[i], valued);
-    }
-  }
+/* dgst_files is cmd_dgst once its arguments are sorted out. */
+static int dgst_files(const char *hash_name, const char *hmac_hex, const char *hmac_file,
+                      const char *const *files, int n_files) {
   if (hash_name == NULL) return cli_bad_usage("dgst", k_dgst_usage, "--hash H is required");
   struct dgst d;
   memset(&d, 0, sizeof d);
@@ -158,9 +136,6 @@ int cmd_dgst(int argc, char **argv) {
     d.key = key;
     d.key_len = key_len;
   }
-  static const char *const k_stdin[] = {"-"};
-  const char *const *files = n_files > 0 ? (const char *const *)argv + first_file : k_stdin;
-  if (n_files == 0) n_files = 1;
   int rc = CLI_EXIT_OK, approved = 1;
   for (int i = 0; i < n_files; i++) {
     const int r = hash_file(&d, md_len, files[i], &approved);
@@ -173,4 +148,37 @@ int cmd_dgst(int argc, char **argv) {
     fprintf(stderr, "fipsmod dgst: not an approved service (the module's service indicator)%s\n",
             d.key != NULL ? ": an HMAC key under 112 bits" : "");
   return cli_stdout_done("dgst", rc);
+}
+
+int cmd_dgst(int argc, char **argv) {
+  if (cli_wants_help(argc, argv)) return cli_print_help(k_dgst_usage);
+  static const char *const valued[] = {"hash", "hmac", "hmac-key", NULL};
+  const char *hash_name = NULL, *hmac_hex = NULL, *hmac_file = NULL;
+  /* Options and files in any order, as sha256sum takes them; "--" ends the options. */
+  const char **files = malloc((size_t)argc * sizeof *files);
+  if (files == NULL) {
+    fprintf(stderr, "fipsmod dgst: out of memory\n");
+    return CLI_EXIT_FAILED;
+  }
+  int n_files = 0, options_done = 0;
+  for (int i = 1; i < argc; i++) {
+    if (options_done || argv[i][0] != '-' || strcmp(argv[i], "-") == 0) {
+      files[n_files++] = argv[i];
+    } else if (strcmp(argv[i], "--") == 0) {
+      options_done = 1;
+    } else if (cli_opt_is(argv[i], "hash") && i + 1 < argc) {
+      hash_name = argv[++i];
+    } else if (cli_opt_is(argv[i], "hmac") && i + 1 < argc) {
+      hmac_hex = argv[++i];
+    } else if (cli_opt_is(argv[i], "hmac-key") && i + 1 < argc) {
+      hmac_file = argv[++i];
+    } else {
+      free(files);
+      return cli_bad_arg("dgst", k_dgst_usage, argv[i], valued);
+    }
+  }
+  if (n_files == 0) files[n_files++] = "-";
+  const int rc = dgst_files(hash_name, hmac_hex, hmac_file, files, n_files);
+  free(files);
+  return rc;
 }

@@ -47,6 +47,13 @@ foreach(bits 256 384 512)
 endforeach()
 run(got 0 "${CLI}" dgst --hash sha256 ${files})
 file(WRITE "${WORK}/sums" "${got}")
+# Options after the files, as sha256sum takes them, and "--" before a file named like an option.
+run(after 0 "${CLI}" dgst ${files} --hash sha256)
+expect_equal("dgst FILES --hash sha256" "${after}" "${got}")
+file(WRITE "${WORK}/--hash" "abc")
+run(dashed 0 "${CLI}" dgst --hash sha256 -- --hash)
+expect_equal("dgst -- --hash" "${dashed}"
+  "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  --hash\n")
 run(check 0 "${SHASUM_DIR}/sha256sum" -c sums)
 # FIPS 180-4's "abc" example.
 run(got 0 "${CLI}" dgst --hash sha-256 a.txt)
