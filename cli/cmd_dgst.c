@@ -16,7 +16,7 @@ static const char k_dgst_usage[] =
     "  Prints the digest of each FILE (\"-\" or none: standard input), or with --hmac its\n"
     "  HMAC tag under the key given in hex (--hmac) or read raw from a file (--hmac-key), one\n"
     "  line per file as sha256sum writes it: \"<hex>  <name>\" (a name with a backslash or a\n"
-    "  newline is escaped and the line starts with a backslash). H is " CLI_HASH_NAMES ".\n"
+    "  newline is escaped and the line starts with a backslash).\n" CLI_HASH_LINE
     "  An HMAC key under 112 bits works, but is not an approved use: dgst says so on stderr.\n"
     "  An unreadable FILE is reported and the others are still hashed.\n" CLI_EXIT_TEXT;
 

@@ -92,8 +92,8 @@ static int encrypt(fm_gcm_key *k, const uint8_t *aad, size_t aad_len, const uint
     cli_report_status("enc", st);
     rc = CLI_EXIT_FAILED;
   } else if (write_out(out_path, frame, frame_len, 0644) != 0) {
-    fprintf(stderr, "fipsmod enc: cannot write %s: %s\n", strcmp(out_path, "-") ? out_path :
-            "standard output", strerror(errno ? errno : EIO));
+    fprintf(stderr, "fipsmod enc: cannot write %s: %s\n",
+            strcmp(out_path, "-") ? out_path : "standard output", strerror(errno ? errno : EIO));
     rc = CLI_EXIT_USAGE;
   }
   free(frame);
@@ -120,9 +120,10 @@ static int decrypt(const fm_gcm_key *k, const uint8_t *aad, size_t aad_len, cons
   const uint64_t len = get_be64(in + ENC_LEN_AT);
   const uint64_t body = in_len - ENC_HEADER_LEN;
   if (body < FM_GCM_TAG_LEN || len > body - FM_GCM_TAG_LEN) {
-    fprintf(stderr, "fipsmod enc: %s is truncated: the header says %llu bytes of ciphertext and "
-            "a tag, the file holds %llu after the header\n", in_path, (unsigned long long)len,
-            (unsigned long long)body);
+    fprintf(stderr,
+            "fipsmod enc: %s is truncated: the header says %llu bytes of ciphertext and "
+            "a tag, the file holds %llu after the header\n",
+            in_path, (unsigned long long)len, (unsigned long long)body);
     return CLI_EXIT_FAILED;
   }
   if (len < body - FM_GCM_TAG_LEN) {
@@ -140,21 +141,23 @@ static int decrypt(const fm_gcm_key *k, const uint8_t *aad, size_t aad_len, cons
   }
   memcpy(aad_all, in, ENC_HEADER_LEN);
   if (aad_len > 0) memcpy(aad_all + ENC_HEADER_LEN, aad, aad_len);
-  const int st = fm_gcm_open(k, in + ENC_IV_AT, FM_GCM_IV_LEN, aad_all, ENC_HEADER_LEN + aad_len,
-                             in + ENC_HEADER_LEN, (size_t)len, in + ENC_HEADER_LEN + len,
-                             FM_GCM_TAG_LEN, pt);
+  const int st =
+      fm_gcm_open(k, in + ENC_IV_AT, FM_GCM_IV_LEN, aad_all, ENC_HEADER_LEN + aad_len,
+                  in + ENC_HEADER_LEN, (size_t)len, in + ENC_HEADER_LEN + len, FM_GCM_TAG_LEN, pt);
   free(aad_all);
   int rc = CLI_EXIT_OK;
   if (st == FM_ERR_VERIFY) {
-    fprintf(stderr, "fipsmod enc: %s does not verify (a wrong key or AAD, or a changed file): "
-            "nothing written\n", in_path);
+    fprintf(stderr,
+            "fipsmod enc: %s does not verify (a wrong key or AAD, or a changed file): "
+            "nothing written\n",
+            in_path);
     rc = CLI_EXIT_FAILED;
   } else if (st != FM_OK) {
     cli_report_status("enc", st);
     rc = CLI_EXIT_FAILED;
   } else if (write_out(out_path, pt, (size_t)len, 0600) != 0) {
-    fprintf(stderr, "fipsmod enc: cannot write %s: %s\n", strcmp(out_path, "-") ? out_path :
-            "standard output", strerror(errno ? errno : EIO));
+    fprintf(stderr, "fipsmod enc: cannot write %s: %s\n",
+            strcmp(out_path, "-") ? out_path : "standard output", strerror(errno ? errno : EIO));
     rc = CLI_EXIT_USAGE;
   }
   cli_wipe_free(pt, (size_t)len);
@@ -200,8 +203,8 @@ int cmd_enc(int argc, char **argv) {
   uint8_t fixed[FM_GCM_FIXED_LEN];
   if (fixed_hex != NULL && (dec || strlen(fixed_hex) != 2 * FM_GCM_FIXED_LEN ||
                             cli_hex_decode(fixed_hex, strlen(fixed_hex), fixed) != 0))
-    return cli_bad_usage("enc", k_enc_usage, dec ? "--counter-iv is for -e"
-                                                 : "--counter-iv takes 8 hex digits");
+    return cli_bad_usage("enc", k_enc_usage,
+                         dec ? "--counter-iv is for -e" : "--counter-iv takes 8 hex digits");
   if (strcmp(in_path, "-") == 0 && strcmp(key_path, "-") == 0)
     return cli_bad_usage("enc", k_enc_usage, "IN and --key cannot both be standard input");
 

@@ -20,7 +20,7 @@
 static const char k_kdf_usage[] =
     "usage: fipsmod kdf hkdf|pbkdf2|kbkdf --hash H --length N [--out FILE] OPTIONS\n"
     "  Derives N bytes and prints them as one line of hex, or writes them raw to FILE (mode\n"
-    "  0600). H is " CLI_HASH_NAMES ". Hex values may be empty.\n"
+    "  0600). Hex values may be empty.\n" CLI_HASH_LINE
     "  hkdf   (--key KEYHEX|--key-file FILE) [--salt HEX] [--info HEX]\n"
     "         RFC 5869 HKDF, extract then expand (SP 800-56C Rev. 2): the input keying material,\n"
     "         salt (default: none, hLen zero bytes) and info; N at most 255 * hLen.\n"
@@ -29,7 +29,8 @@ static const char k_kdf_usage[] =
     "         end), salt and iteration count.\n"
     "  kbkdf  (--key KEYHEX|--key-file FILE) [--fixed HEX | --label HEX --context HEX]\n"
     "         [--ctr-bits 8|16|24|32] [--ctr-after]\n"
-    "         SP 800-108r1 counter mode with HMAC: the key derivation key and the fixed data, given\n"
+    "         SP 800-108r1 counter mode with HMAC: the key derivation key and the fixed data, "
+    "given\n"
     "         whole (--fixed) or as Label || 0x00 || Context || [L]_32 (--label, --context, as\n"
     "         OpenSSL's KBKDF builds it); a counter of 32 bits (--ctr-bits) before the fixed data\n"
     "         (--ctr-after: after it).\n"
@@ -98,9 +99,6 @@ int cmd_kdf(int argc, char **argv) {
             kbkdf = strcmp(kdf, "kbkdf") == 0;
   if (!hkdf && !pbkdf2 && !kbkdf)
     return cli_bad_usage("kdf", k_kdf_usage, "unsupported KDF %s (hkdf, pbkdf2 or kbkdf)", kdf);
-  static const char *const valued[] = {"hash",  "length", "out",   "key",      "key-file",
-                                       "salt",  "info",   "pass",  "pass-file", "iter",
-                                       "fixed", "label",  "context", "ctr-bits", NULL};
   const char *hash_name = NULL, *length = NULL, *out = NULL, *key = NULL, *key_file = NULL,
              *salt = NULL, *info = NULL, *pass = NULL, *pass_file = NULL, *iter = NULL,
              *fixed = NULL, *label = NULL, *context = NULL, *ctr_bits = NULL;
@@ -110,25 +108,35 @@ int cmd_kdf(int argc, char **argv) {
     const char **value;
     int hkdf, pbkdf2, kbkdf; /* which KDFs take it */
   } opts[] = {
-      {"hash", &hash_name, 1, 1, 1},  {"length", &length, 1, 1, 1}, {"out", &out, 1, 1, 1},
-      {"key", &key, 1, 0, 1},         {"key-file", &key_file, 1, 0, 1},
-      {"salt", &salt, 1, 1, 0},       {"info", &info, 1, 0, 0},     {"pass", &pass, 0, 1, 0},
-      {"pass-file", &pass_file, 0, 1, 0}, {"iter", &iter, 0, 1, 0}, {"fixed", &fixed, 0, 0, 1},
-      {"label", &label, 0, 0, 1},     {"context", &context, 0, 0, 1},
+      {"hash", &hash_name, 1, 1, 1},
+      {"length", &length, 1, 1, 1},
+      {"out", &out, 1, 1, 1},
+      {"key", &key, 1, 0, 1},
+      {"key-file", &key_file, 1, 0, 1},
+      {"salt", &salt, 1, 1, 0},
+      {"info", &info, 1, 0, 0},
+      {"pass", &pass, 0, 1, 0},
+      {"pass-file", &pass_file, 0, 1, 0},
+      {"iter", &iter, 0, 1, 0},
+      {"fixed", &fixed, 0, 0, 1},
+      {"label", &label, 0, 0, 1},
+      {"context", &context, 0, 0, 1},
       {"ctr-bits", &ctr_bits, 0, 0, 1},
   };
   for (int i = 2; i < argc; i++) {
     size_t k = 0;
     for (; k < sizeof opts / sizeof opts[0]; k++)
       if (cli_opt_is(argv[i], opts[k].name)) break;
-    if (k < sizeof opts / sizeof opts[0] && i + 1 < argc) {
+    if (k < sizeof opts / sizeof opts[0] && i + 1 == argc) {
+      return cli_bad_usage("kdf", k_kdf_usage, "%s needs a value", argv[i]);
+    } else if (k < sizeof opts / sizeof opts[0]) {
       if (!(hkdf ? opts[k].hkdf : pbkdf2 ? opts[k].pbkdf2 : opts[k].kbkdf))
         return cli_bad_usage("kdf", k_kdf_usage, "%s is not an option of kdf %s", argv[i], kdf);
       *opts[k].value = argv[++i];
     } else if (kbkdf && cli_opt_is(argv[i], "ctr-after")) {
       ctr_after = 1;
     } else {
-      return cli_bad_arg("kdf", k_kdf_usage, argv[i], valued);
+      return cli_bad_arg("kdf", k_kdf_usage, argv[i], NULL);
     }
   }
   fm_hash_alg alg;
@@ -174,8 +182,8 @@ int cmd_kdf(int argc, char **argv) {
   if (salt != NULL && hex_arg("--salt", salt, &salt_b) != 0) goto done;
   if (info != NULL && hex_arg("--info", info, &info_b) != 0) goto done;
   if (fixed != NULL && hex_arg("--fixed", fixed, &info_b) != 0) goto done;
-  if (label != NULL && (hex_arg("--label", label, &label_b) != 0 ||
-                        hex_arg("--context", context, &context_b) != 0))
+  if (label != NULL &&
+      (hex_arg("--label", label, &label_b) != 0 || hex_arg("--context", context, &context_b) != 0))
     goto done;
   if (label != NULL) {
     /* SP 800-108r1 4: Label || 0x00 || Context || [L]_32, L the output length in bits. */
@@ -211,7 +219,8 @@ int cmd_kdf(int argc, char **argv) {
     goto done;
   }
   if (ind_ok && ind != FM_INDICATOR_APPROVED)
-    fprintf(stderr, "fipsmod kdf: not an approved derivation (the module's service indicator: "
+    fprintf(stderr,
+            "fipsmod kdf: not an approved derivation (the module's service indicator: "
             "%s): see the approved parameters in `fipsmod kdf --help`\n",
             fm_service_indicator_name(ind));
   if (out != NULL && strcmp(out, "-") != 0) {

@@ -166,8 +166,7 @@ static const char k_sign_usage[] =
     "                    [--hex|--base64] FILE\n"
     "  Signs FILE (\"-\": standard input) with the private KEY (PEM or DER, PKCS#1 or PKCS#8):\n"
     "  RSASSA-PSS with MGF1 and a fresh salt as long as the hash (--saltlen N: N bytes, at most\n"
-    "  the hash's length, FIPS 186-5), or RSASSA-PKCS1-v1_5.\n"
-    "  H is " CLI_HASH_NAMES ".\n"
+    "  the hash's length, FIPS 186-5), or RSASSA-PKCS1-v1_5.\n" CLI_HASH_LINE
     "  Writes the raw signature (--hex: one line of lower-case hex; --base64: one line of RFC\n"
     "  4648 base64) to SIG or standard output.\n"
     "  Exit status: 0 signed, 1 signing failed or the module is not\n"
@@ -177,8 +176,8 @@ static const char k_verify_usage[] =
     "usage: fipsmod verify --key KEY (--pss [--saltlen N|digest|max|auto]|--pkcs1) --hash H\n"
     "                      --sig SIG FILE\n"
     "  Verifies the signature SIG (raw, or hex or base64 text as sign --hex/--base64 writes it)\n"
-    "  over FILE (\"-\": standard input) with KEY (a private or a public key, PEM or DER).\n"
-    "  H is " CLI_HASH_NAMES ".\n"
+    "  over FILE (\"-\": standard input) with KEY (a private or a public key, PEM or\n"
+    "  DER).\n" CLI_HASH_LINE
     "  PSS takes a salt of any length (--saltlen auto, the default, as openssl's), or exactly N\n"
     "  bytes, the hash's length (digest) or the longest that fits (max). A valid signature\n"
     "  whose salt is longer than the hash is not an approved verification (FIPS 186-5): verify\n"
@@ -242,7 +241,8 @@ static int parse_sig_opts(int argc, char **argv, int verify, struct sig_opts *o)
       return cli_bad_arg(cmd, usage, argv[i], verify ? valued_verify : valued_sign);
     }
   }
-  if (o->hex && o->base64) return cli_bad_usage(cmd, usage, "--hex and --base64 exclude each other");
+  if (o->hex && o->base64)
+    return cli_bad_usage(cmd, usage, "--hex and --base64 exclude each other");
   if (o->pss && o->pkcs1) return cli_bad_usage(cmd, usage, "--pss and --pkcs1 exclude each other");
   if (!o->pss && !o->pkcs1) return cli_bad_usage(cmd, usage, "--pss or --pkcs1 is required");
   if (o->key == NULL) return cli_bad_usage(cmd, usage, "--key KEY is required");
@@ -295,14 +295,16 @@ int cmd_sign(int argc, char **argv) {
     (void)fm_rsa_key_free(key);
     return 2;
   }
-  int st = o.pss ? fm_rsa_sign_pss(key, o.hash, msg, msg_len, o.salt_bytes, sig, sizeof sig,
-                                   &sig_len)
-                 : fm_rsa_sign_pkcs1v15(key, o.hash, msg, msg_len, sig, sizeof sig, &sig_len);
+  int st = o.pss
+               ? fm_rsa_sign_pss(key, o.hash, msg, msg_len, o.salt_bytes, sig, sizeof sig, &sig_len)
+               : fm_rsa_sign_pkcs1v15(key, o.hash, msg, msg_len, sig, sizeof sig, &sig_len);
   free(msg);
   (void)fm_rsa_key_free(key);
   if (st == FM_ERR_LENGTH && o.pss && o.salt_bytes > o.hash_len) {
-    fprintf(stderr, "fipsmod sign: --saltlen %zu is longer than the hash (%zu bytes): FIPS 186-5 "
-            "allows at most the hash's length\n", o.salt_bytes, o.hash_len);
+    fprintf(stderr,
+            "fipsmod sign: --saltlen %zu is longer than the hash (%zu bytes): FIPS 186-5 "
+            "allows at most the hash's length\n",
+            o.salt_bytes, o.hash_len);
     return 2;
   }
   if (st != FM_OK) {
@@ -352,8 +354,7 @@ int cmd_verify(int argc, char **argv) {
       sig_len = raw_len;
     }
   }
-  int st = o.pss ? fm_rsa_verify_pss(key, o.hash, msg, msg_len, salt_len_for(&o, key), sig,
-                                     sig_len)
+  int st = o.pss ? fm_rsa_verify_pss(key, o.hash, msg, msg_len, salt_len_for(&o, key), sig, sig_len)
                  : fm_rsa_verify_pkcs1v15(key, o.hash, msg, msg_len, sig, sig_len);
   fm_indicator ind = FM_INDICATOR_NONE;
   const int ind_ok = fm_service_indicator(&ind) == FM_OK;
@@ -365,8 +366,10 @@ int cmd_verify(int argc, char **argv) {
     /* Valid, but outside the approved set (a salt longer than the hash, a key under 2048
      * bits): the module's indicator says so, and so does the command. */
     if (ind_ok && ind != FM_INDICATOR_APPROVED)
-      fprintf(stderr, "fipsmod verify: not an approved verification (the module's service "
-              "indicator: %s)%s\n", fm_service_indicator_name(ind),
+      fprintf(stderr,
+              "fipsmod verify: not an approved verification (the module's service "
+              "indicator: %s)%s\n",
+              fm_service_indicator_name(ind),
               o.pss ? ": a salt longer than the hash, or a key under 2048 bits" : "");
     return cli_stdout_done("verify", CLI_EXIT_OK);
   }

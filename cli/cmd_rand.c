@@ -107,8 +107,8 @@ int cmd_rand(int argc, char **argv) {
       ok = fwrite(text, 1, len, out) == len;
     }
     if (!ok) {
-      fprintf(stderr, "fipsmod rand: cannot write %s: %s\n", out_path ? out_path : "standard output",
-              strerror(errno ? errno : EIO));
+      fprintf(stderr, "fipsmod rand: cannot write %s: %s\n",
+              out_path ? out_path : "standard output", strerror(errno ? errno : EIO));
       status = CLI_EXIT_USAGE;
       break;
     }

@@ -162,8 +162,8 @@ const char *cli_hash_list(void) {
   for (size_t i = 0; i < N_HASH_NAMES; i++) {
     size_t dlen;
     if (fm_hash_digest_len((fm_hash_alg)k_hash_names[i].id, &dlen) != FM_OK) continue;
-    const int w = snprintf(list + len, sizeof list - len, "%s%s", len ? ", " : "",
-                           k_hash_names[i].names[0]);
+    const int w =
+        snprintf(list + len, sizeof list - len, "%s%s", len ? ", " : "", k_hash_names[i].names[0]);
     if (w < 0 || (size_t)w >= sizeof list - len) break;
     len += (size_t)w;
   }

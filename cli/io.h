@@ -34,8 +34,8 @@ int cli_replace_file(const char *path, const uint8_t *p, size_t n, unsigned mode
  * CLI_EXIT_USAGE (2: an unwritable output). */
 int cli_stdout_done(const char *cmd, int rc);
 
-/* The hash names usage texts list. */
-#define CLI_HASH_NAMES "sha256, sha384 or sha512 (or SHA256, sha-256, SHA2-256, ...)"
+/* The line of usage texts that names the hashes. */
+#define CLI_HASH_LINE "  H is sha256, sha384 or sha512 (or SHA256, sha-256, SHA2-256, ...).\n"
 
 /* cli_hash_from_name sets |*alg| and |*digest_len| for the hash a user names: sha256, SHA256,
  * sha-256 and SHA2-256 alike (any case), for SHA-224/256/384/512, SHA-512/224, SHA-512/256 and

@@ -48,8 +48,9 @@ static const struct {
   const char *oid, *name;
 } k_algs[] = {
     {"2a864886f70d010101", "RSA"},
-    {"2a864886f70d01010a", "an RSASSA-PSS-restricted RSA key (id-RSASSA-PSS), not an "
-                           "rsaEncryption key"},
+    {"2a864886f70d01010a",
+     "an RSASSA-PSS-restricted RSA key (id-RSASSA-PSS), not an "
+     "rsaEncryption key"},
     {"2a8648ce3d0201", "an EC key"},
     {"2b6570", "an Ed25519 key"},
     {"2b6571", "an Ed448 key"},
@@ -68,7 +69,7 @@ static const struct {
 static const struct {
   const char *oid, *name;
 } k_curves[] = {
-    {"2a8648ce3d030107", "P-256"}, {"2b81040022", "P-384"},      {"2b81040023", "P-521"},
+    {"2a8648ce3d030107", "P-256"}, {"2b81040022", "P-384"},       {"2b81040023", "P-521"},
     {"2b8104000a", "secp256k1"},   {"2a8648ce3d030101", "P-192"}, {"2b81040021", "P-224"},
 };
 
@@ -78,8 +79,10 @@ static int rsa_e_text(const struct der *e, char *out, size_t cap) {
   unsigned long v = 0;
   for (size_t i = 0; i < e->n; i++) v = v << 8 | e->p[i];
   if (v >= 65537) return 0;
-  snprintf(out, cap, "an RSA key with e = %lu, below 65537 (FIPS 186-5 requires 65537 <= e < "
-           "2^256)", v);
+  snprintf(out, cap,
+           "an RSA key with e = %lu, below 65537 (FIPS 186-5 requires 65537 <= e < "
+           "2^256)",
+           v);
   return 1;
 }
 
@@ -97,8 +100,7 @@ static int rsa_private_text(struct der body, char *out, size_t cap) {
 
 /* alg_text describes the AlgorithmIdentifier |alg| (its SEQUENCE contents); |key| is the key
  * (an OCTET STRING's contents for a private key, a BIT STRING's for a public one, or NULL). */
-static int alg_text(struct der alg, const struct der *key, int private_key, char *out,
-                    size_t cap) {
+static int alg_text(struct der alg, const struct der *key, int private_key, char *out, size_t cap) {
   struct der oid, param;
   if (der_next(&alg, 0x06, &oid) != 0) return 0;
   for (size_t i = 0; i < sizeof k_algs / sizeof k_algs[0]; i++) {
@@ -152,10 +154,12 @@ static int der_text(struct der d, char *out, size_t cap) {
   if (der_next(&enc, 0x04, &octets) == 0) {
     struct der alg = first, oid;
     if (der_next(&alg, 0x06, &oid) == 0 && der_is(&oid, "2a864886f70d01050d"))
-      snprintf(out, cap, "an encrypted PKCS#8 key (PBES2): decrypt it first (openssl pkey -in "
+      snprintf(out, cap,
+               "an encrypted PKCS#8 key (PBES2): decrypt it first (openssl pkey -in "
                "FILE -out PLAIN)");
     else
-      snprintf(out, cap, "an encrypted PKCS#8 key: decrypt it first (openssl pkey -in FILE -out "
+      snprintf(out, cap,
+               "an encrypted PKCS#8 key: decrypt it first (openssl pkey -in FILE -out "
                "PLAIN)");
     return 1;
   }
@@ -165,7 +169,8 @@ static int der_text(struct der d, char *out, size_t cap) {
   /* Certificate: TBSCertificate (a SEQUENCE), AlgorithmIdentifier, BIT STRING. */
   struct der cert = rest;
   if (der_next(&cert, 0x30, &second) == 0 && der_next(&cert, 0x03, &third) == 0) {
-    snprintf(out, cap, "a certificate, not a key: give its public key (openssl x509 -in FILE "
+    snprintf(out, cap,
+             "a certificate, not a key: give its public key (openssl x509 -in FILE "
              "-pubkey -noout)");
     return 1;
   }
@@ -190,39 +195,46 @@ static int pem_body(const char *in, size_t n, const char **label, size_t *label_
   return 0;
 }
 
+static int label_is(const char *label, size_t len, const char *want) {
+  return len == strlen(want) && memcmp(label, want, len) == 0;
+}
+
 int cli_key_describe(const uint8_t *in, size_t in_len, char *out, size_t cap) {
   if (in_len == 0) return 0;
   if (in[0] == 0x30) return der_text((struct der){in, in_len}, out, cap);
   const char *label, *body;
   size_t label_len, body_len;
   if (pem_body((const char *)in, in_len, &label, &label_len, &body, &body_len) != 0) return 0;
-#define LABEL_IS(s) (label_len == sizeof(s) - 1 && memcmp(label, s, label_len) == 0)
-  if (LABEL_IS("ENCRYPTED PRIVATE KEY")) {
-    snprintf(out, cap, "an encrypted PKCS#8 key: decrypt it first (openssl pkey -in FILE -out "
+  if (label_is(label, label_len, "ENCRYPTED PRIVATE KEY")) {
+    snprintf(out, cap,
+             "an encrypted PKCS#8 key: decrypt it first (openssl pkey -in FILE -out "
              "PLAIN)");
     return 1;
   }
   if (memmem(body, body_len, "Proc-Type: 4,ENCRYPTED", 22) != NULL) {
-    snprintf(out, cap, "a legacy OpenSSL-encrypted PEM key (Proc-Type: 4,ENCRYPTED): decrypt it "
+    snprintf(out, cap,
+             "a legacy OpenSSL-encrypted PEM key (Proc-Type: 4,ENCRYPTED): decrypt it "
              "first (openssl pkey -in FILE -out PLAIN)");
     return 1;
   }
-  if (LABEL_IS("CERTIFICATE") || LABEL_IS("X509 CERTIFICATE") || LABEL_IS("TRUSTED CERTIFICATE")) {
-    snprintf(out, cap, "a certificate, not a key: give its public key (openssl x509 -in FILE "
+  if (label_is(label, label_len, "CERTIFICATE") || label_is(label, label_len, "X509 CERTIFICATE") ||
+      label_is(label, label_len, "TRUSTED CERTIFICATE")) {
+    snprintf(out, cap,
+             "a certificate, not a key: give its public key (openssl x509 -in FILE "
              "-pubkey -noout)");
     return 1;
   }
-  if (LABEL_IS("OPENSSH PRIVATE KEY")) {
-    snprintf(out, cap, "an OpenSSH private key: convert it to PKCS#8 first (ssh-keygen -p -m "
+  if (label_is(label, label_len, "OPENSSH PRIVATE KEY")) {
+    snprintf(out, cap,
+             "an OpenSSH private key: convert it to PKCS#8 first (ssh-keygen -p -m "
              "PKCS8 -f FILE)");
     return 1;
   }
-  if (LABEL_IS("DSA PRIVATE KEY")) {
+  if (label_is(label, label_len, "DSA PRIVATE KEY")) {
     snprintf(out, cap, "a DSA key, not an RSA key");
     return 1;
   }
-  const int ec_label = LABEL_IS("EC PRIVATE KEY");
-#undef LABEL_IS
+  const int ec_label = label_is(label, label_len, "EC PRIVATE KEY");
   /* Decode the body (without header lines) and look at the DER. */
   uint8_t *der = malloc(body_len + 3);
   if (der == NULL) return 0;

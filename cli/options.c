@@ -75,8 +75,7 @@ void cli_report_status(const char *cmd, int status) {
     return;
   }
   fprintf(stderr, "fipsmod %s: the module is in state %s, reason: %s\n", cmd,
-          fm_module_state_name(s.state),
-          s.error_reason ? s.error_reason : "no reason recorded");
+          fm_module_state_name(s.state), s.error_reason ? s.error_reason : "no reason recorded");
   if (s.integrity == FM_SELFTEST_FAILED)
     fprintf(stderr, "fipsmod %s: integrity check: %s\n", cmd, s.integrity_text);
   fm_selftest_entry e[FM_SELFTEST_MAX_ENTRIES];
@@ -84,6 +83,6 @@ void cli_report_status(const char *cmd, int status) {
   if (fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n) != FM_OK) return;
   for (size_t i = 0; i < n; i++)
     if (e[i].result == FM_SELFTEST_FAILED)
-      fprintf(stderr, "fipsmod %s: self-test %s (%s) failed: %s\n", cmd, e[i].name,
-              e[i].algorithm, fm_strerror(e[i].status));
+      fprintf(stderr, "fipsmod %s: self-test %s (%s) failed: %s\n", cmd, e[i].name, e[i].algorithm,
+              fm_strerror(e[i].status));
 }

@@ -11,8 +11,8 @@
 #define CLI_EXIT_USAGE 2  /* a usage error, an unreadable input or an unwritable output */
 
 /* The lines every usage text ends with. */
-#define CLI_EXIT_TEXT                                                                         \
-  "Exit status: 0 success; 1 the operation failed or the module is not operational (the\n"   \
+#define CLI_EXIT_TEXT                                                                      \
+  "Exit status: 0 success; 1 the operation failed or the module is not operational (the\n" \
   "reason is printed); 2 usage error, unreadable input or unwritable output.\n"
 
 /* cli_opt_is is true when |arg| is the long option |name| written with one dash or two
