@@ -200,26 +200,36 @@ size_t cli_base64_encode(const uint8_t *in, size_t n, char *text) {
   return o;
 }
 
-static int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
+/* in_range is -1 (all ones) when lo <= c <= hi, else 0, without a branch: both differences are
+ * negative only inside the range, and the arithmetic shift spreads the sign. Keys come through
+ * the two decoders below (hex HMAC and KDF keys, PEM private keys), so neither branches on a
+ * character nor indexes a table with it. */
+static int in_range(int c, int lo, int hi) { return ((lo - 1 - c) & (c - (hi + 1))) >> 8; }
+
+/* hex_value is the value of a hex digit, or -1. */
+static int hex_value(char ch) {
+  const int c = (unsigned char)ch;
+  return -1 + (in_range(c, '0', '9') & (c - '0' + 1)) + (in_range(c, 'a', 'f') & (c - 'a' + 11)) +
+         (in_range(c, 'A', 'F') & (c - 'A' + 11));
 }
 
 int cli_hex_decode(const char *text, size_t len, uint8_t *out) {
   if (len % 2 != 0) return -1;
+  int bad = 0; /* the sign bit of any -1: tested once, after the last digit */
   for (size_t i = 0; i < len; i += 2) {
     const int hi = hex_value(text[i]), lo = hex_value(text[i + 1]);
-    if (hi < 0 || lo < 0) return -1;
+    bad |= hi | lo;
     out[i / 2] = (uint8_t)(hi << 4 | lo);
   }
-  return 0;
+  return bad < 0 ? -1 : 0;
 }
 
-static int b64_value(char c) {
-  const char *p = c != '\0' ? strchr(k_b64, c) : NULL;
-  return p != NULL ? (int)(p - k_b64) : -1;
+/* b64_value is the value of an RFC 4648 base64 digit, or -1. */
+static int b64_value(char ch) {
+  const int c = (unsigned char)ch;
+  return -1 + (in_range(c, 'A', 'Z') & (c - 'A' + 1)) + (in_range(c, 'a', 'z') & (c - 'a' + 27)) +
+         (in_range(c, '0', '9') & (c - '0' + 53)) + (in_range(c, '+', '+') & 63) +
+         (in_range(c, '/', '/') & 64);
 }
 
 static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
