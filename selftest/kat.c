@@ -430,9 +430,9 @@ const void *selftest_constants_probe(void) { return kat_aes256_cbc_dec_out; }
   X(FM_ST_MLDSA_SIGN_KAT, "mldsa44-sign-kat", "ML-DSA-44 Sign (deterministic)", KAT,              \
     BEFORE_FIRST_USE, 0)                                                                           \
   X(FM_ST_MLDSA_VERIFY_KAT, "mldsa44-verify-kat", "ML-DSA-44 Verify", KAT, BEFORE_FIRST_USE, 0)    \
-  X(FM_ST_MLDSA_PCT, "ML-DSA-PCT", "ML-DSA", PAIRWISE, CONDITIONAL, 0)                             \
   X(FM_ST_ENTROPY_HEALTH, "SP800-90B RCT/APT", "ENTROPY", HEALTH, CONDITIONAL, 0)                  \
   X(FM_ST_RSA_PCT, "RSA-PCT", "RSA", PAIRWISE, CONDITIONAL, 0)                                     \
+  X(FM_ST_MLDSA_PCT, "ML-DSA-PCT", "ML-DSA", PAIRWISE, CONDITIONAL, 0)                             \
   X(FM_ST_ENTROPY_SOURCE, "getrandom", "ENTROPY", HEALTH, CONDITIONAL, 1)
 
 /* The rows, placed by id: an id given twice fails to compile (-Werror=override-init, clang's
