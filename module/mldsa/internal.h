@@ -62,6 +62,10 @@ const mldsa_params *mldsa_params_get(int level);
 /* mldsa_montgomery_reduce returns a * 2^-32 mod q in (-q, q) for |a| < 2^31 * q. */
 int32_t mldsa_montgomery_reduce(int64_t a);
 
+/* mldsa_zetas[m] = zeta^BitRev8(m) * 2^32 mod q, centred (FIPS 204 Appendix B; the NTTs of
+ * mldsa_poly.c and mldsa_avx2.c). */
+extern const int32_t mldsa_zetas[MLDSA_N];
+
 /* mldsa_poly_ntt transforms |p| in place (FIPS 204 Algorithm 41). Input coefficients of
  * magnitude below q; output below 9q. On the fastest path the CPU allows; _portable is the C
  * twin, coefficient for coefficient the same output. */

@@ -114,11 +114,11 @@ uint32_t mldsa_poly_norm_exceeds(const mldsa_poly *p, int32_t bound) {
 }
 
 /* ---- The NTT (FIPS 204 Algorithms 41 and 42) -------------------------------------------------
- * kZetas[m] = zeta^BitRev8(m) * 2^32 mod q (mldsa_zetas.inc, written by gen_zetas.py), so that
+ * mldsa_zetas[m] = zeta^BitRev8(m) * 2^32 mod q (mldsa_zetas.inc, written by gen_zetas.py), so that
  * one Montgomery multiplication by it multiplies by zeta^BitRev8(m). No reduction between
  * layers: each forward layer grows the coefficients by less than q, eight layers stay below 9q;
  * the inverse's sums double per layer from below q, 256q < 2^31. */
-static const int32_t kZetas[MLDSA_N] = {
+const int32_t mldsa_zetas[MLDSA_N] = {
 #include "module/mldsa/mldsa_zetas.inc"
 };
 
@@ -127,7 +127,7 @@ void mldsa_poly_ntt_portable(mldsa_poly *p) {
   size_t m = 0;
   for (size_t len = 128; len >= 1; len >>= 1) {
     for (size_t start = 0; start < MLDSA_N; start += 2 * len) {
-      const int64_t z = kZetas[++m];
+      const int64_t z = mldsa_zetas[++m];
       for (size_t j = start; j < start + len; j++) {
         const int32_t t = mldsa_montgomery_reduce(z * w[j + len]);
         w[j + len] = w[j] - t;
@@ -147,7 +147,7 @@ void mldsa_poly_invntt_tomont_portable(mldsa_poly *p) {
   size_t m = MLDSA_N;
   for (size_t len = 1; len < MLDSA_N; len <<= 1) {
     for (size_t start = 0; start < MLDSA_N; start += 2 * len) {
-      const int64_t z = -(int64_t)kZetas[--m];
+      const int64_t z = -(int64_t)mldsa_zetas[--m];
       for (size_t j = start; j < start + len; j++) {
         const int32_t t = w[j];
         w[j] = t + w[j + len];
@@ -253,14 +253,14 @@ void mldsa_poly_decompose_avx2(const mldsa_params *p, mldsa_poly *a1, mldsa_poly
 #define MLDSA_HAVE_AVX2 1
 #endif
 
-#if defined(MLDSA_HAVE_AVX2) && defined(MLDSA_AVX2_BUILT)
+#if defined(MLDSA_HAVE_AVX2)
 static inline bool use_avx2(void) { return fm_cpu_use(FM_CPU_AVX2); }
 #else
 static inline bool use_avx2(void) { return false; }
 #endif
 
 void mldsa_poly_ntt(mldsa_poly *p) {
-#if defined(MLDSA_HAVE_AVX2) && defined(MLDSA_AVX2_BUILT)
+#if defined(MLDSA_HAVE_AVX2)
   if (use_avx2()) {
     mldsa_poly_ntt_avx2(p);
     return;
@@ -270,7 +270,7 @@ void mldsa_poly_ntt(mldsa_poly *p) {
 }
 
 void mldsa_poly_invntt_tomont(mldsa_poly *p) {
-#if defined(MLDSA_HAVE_AVX2) && defined(MLDSA_AVX2_BUILT)
+#if defined(MLDSA_HAVE_AVX2)
   if (use_avx2()) {
     mldsa_poly_invntt_tomont_avx2(p);
     return;
@@ -280,7 +280,7 @@ void mldsa_poly_invntt_tomont(mldsa_poly *p) {
 }
 
 void mldsa_poly_pointwise_mont(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b) {
-#if defined(MLDSA_HAVE_AVX2) && defined(MLDSA_AVX2_BUILT)
+#if defined(MLDSA_HAVE_AVX2)
   if (use_avx2()) {
     mldsa_poly_pointwise_mont_avx2(r, a, b);
     return;
@@ -290,7 +290,7 @@ void mldsa_poly_pointwise_mont(mldsa_poly *r, const mldsa_poly *a, const mldsa_p
 }
 
 void mldsa_poly_pointwise_acc_mont(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b) {
-#if defined(MLDSA_HAVE_AVX2) && defined(MLDSA_AVX2_BUILT)
+#if defined(MLDSA_HAVE_AVX2)
   if (use_avx2()) {
     mldsa_poly_pointwise_acc_mont_avx2(r, a, b);
     return;
@@ -301,7 +301,7 @@ void mldsa_poly_pointwise_acc_mont(mldsa_poly *r, const mldsa_poly *a, const mld
 
 void mldsa_poly_decompose(const mldsa_params *p, mldsa_poly *a1, mldsa_poly *a0,
                           const mldsa_poly *a) {
-#if defined(MLDSA_HAVE_AVX2) && defined(MLDSA_AVX2_BUILT)
+#if defined(MLDSA_HAVE_AVX2)
   if (use_avx2() && a1 != NULL) {
     mldsa_poly_decompose_avx2(p, a1, a0, a);
     return;
