@@ -59,8 +59,14 @@ const mldsa_params *mldsa_params_get(int level);
 
 /* ---- Arithmetic (mldsa_poly.c) ----------------------------------------------------------- */
 
-/* mldsa_montgomery_reduce returns a * 2^-32 mod q in (-q, q) for |a| < 2^31 * q. */
-int32_t mldsa_montgomery_reduce(int64_t a);
+/* mldsa_montgomery_reduce returns a * 2^-32 mod q in (-q, q) for |a| < 2^31 * q: with
+ * t = a * q^-1 mod 2^32 (read signed), a - t q is a multiple of 2^32. Right shifts of negative
+ * values are arithmetic on the compilers the module builds with. Inline: the NTT's inner loop. */
+#define MLDSA_QINV 58728449 /* q^-1 mod 2^32 */
+static inline int32_t mldsa_montgomery_reduce(int64_t a) {
+  const int32_t t = (int32_t)((uint32_t)(uint64_t)a * (uint32_t)MLDSA_QINV);
+  return (int32_t)((a - (int64_t)t * MLDSA_Q) >> 32);
+}
 
 /* mldsa_zetas[m] = zeta^BitRev8(m) * 2^32 mod q, centred (FIPS 204 Appendix B; the NTTs of
  * mldsa_poly.c and mldsa_avx2.c). */

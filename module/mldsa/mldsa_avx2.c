@@ -13,14 +13,13 @@
 
 #define AVX2 __attribute__((target("avx2")))
 
-#define QINV 58728449 /* q^-1 mod 2^32, as in mldsa_poly.c */
 
 /* mont_mul returns a * b * 2^-32 lane by lane, as mldsa_montgomery_reduce((int64_t)a * b): the
  * even lanes' 64-bit products come from one _mm256_mul_epi32, the odd lanes' from another on
  * the operands shifted down; t = low32(p) * q^-1 (the low 32 bits, read signed, as
  * _mm256_mul_epi32 reads them), and (p - t q) / 2^32 is the high half, exact. */
 static inline AVX2 __m256i mont_mul(__m256i a, __m256i b) {
-  const __m256i q = _mm256_set1_epi32(MLDSA_Q), qinv = _mm256_set1_epi32(QINV);
+  const __m256i q = _mm256_set1_epi32(MLDSA_Q), qinv = _mm256_set1_epi32(MLDSA_QINV);
   const __m256i pe = _mm256_mul_epi32(a, b);
   const __m256i po = _mm256_mul_epi32(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(b, 32));
   const __m256i te = _mm256_mul_epi32(pe, qinv);

@@ -56,14 +56,7 @@ const mldsa_params *mldsa_params_get(int level) {
  * Right shifts of negative int32/int64 values are arithmetic on every compiler the module builds
  * with (gcc and clang define it so); the code relies on it for sign masks. */
 
-#define QINV 58728449 /* q^-1 mod 2^32 */
-static_assert((uint32_t)((uint64_t)MLDSA_Q * QINV) == 1u, "QINV is q^-1 mod 2^32");
-
-int32_t mldsa_montgomery_reduce(int64_t a) {
-  /* t = a * q^-1 mod 2^32 (signed), so a - t*q is divisible by 2^32. */
-  const int32_t t = (int32_t)((uint32_t)(uint64_t)a * (uint32_t)QINV);
-  return (int32_t)((a - (int64_t)t * MLDSA_Q) >> 32);
-}
+static_assert((uint32_t)((uint64_t)MLDSA_Q * MLDSA_QINV) == 1u, "MLDSA_QINV is q^-1 mod 2^32");
 
 /* reduce32: a - round(a / 2^23) * q, in [-6283008, 6283008] for |a| < 2^31 - 2^22 (2^23 is
  * q + 2^13 - 1, so a / 2^23 underestimates a / q by at most a 2^-10 part). */
