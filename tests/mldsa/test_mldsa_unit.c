@@ -5,6 +5,7 @@
  *
  * usage: test_mldsa_unit [case]; `test_mldsa_unit --print-known-values` prints the CAST's
  * known digests for mldsa_known_values.inc (module/mldsa/gen_known_values.py). */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -292,7 +293,36 @@ static void test_bad_arguments(void) {
   CHECK(test_is_all_zero(sig, sizeof sig) && sig_len == 0);
 }
 
+/* ---- Stack ---------------------------------------------------------------------------------- */
+
+static void *stack_worker(void *arg) {
+  int *ok = arg;
+  static uint8_t pk[FM_MLDSA_87_PUBLIC_KEY_LEN], sk[FM_MLDSA_87_PRIVATE_KEY_LEN];
+  static uint8_t sig[FM_MLDSA_87_SIGNATURE_LEN];
+  size_t sig_len = 0;
+  *ok = fm_mldsa_keygen(FM_MLDSA_87, pk, sizeof pk, sk, sizeof sk, NULL) == FM_OK &&
+        fm_mldsa_sign(FM_MLDSA_87, sk, sizeof sk, pk, 32, NULL, 0, 0, sig, sizeof sig,
+                      &sig_len) == FM_OK &&
+        fm_mldsa_verify(FM_MLDSA_87, pk, sizeof pk, pk, 32, NULL, 0, sig, sig_len) == FM_OK;
+  return NULL;
+}
+
+static void test_fits_64k_stack(void) {
+  /* ML-DSA-87 key generation (with its PCT), signing and verification on a thread whose whole
+   * stack is 64 KiB (a guard page past it): an overflow is a crash. (It also passes at 40 KiB.) */
+  pthread_attr_t attr;
+  pthread_t th;
+  int ok = 0;
+  CHECK_EQ_INT(pthread_attr_init(&attr), 0);
+  CHECK_EQ_INT(pthread_attr_setstacksize(&attr, 64 * 1024), 0);
+  CHECK_EQ_INT(pthread_create(&th, &attr, stack_worker, &ok), 0);
+  CHECK_EQ_INT(pthread_join(th, NULL), 0);
+  CHECK(ok);
+  pthread_attr_destroy(&attr);
+}
+
 static const test_case cases[] = {
+    TEST_CASE(fits_64k_stack),
     TEST_CASE(decompose_every_value), TEST_CASE(power2round_every_value),
     TEST_CASE(ntt_multiplies),        TEST_CASE(sign_verify_every_set),
     TEST_CASE(selftests_pass),        TEST_CASE(bad_arguments),
