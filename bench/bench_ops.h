@@ -12,6 +12,9 @@ void bench_rand(void);
 /* bench_rsa: RSA-sign, RSA-verify, RSA-key-import, RSA-keygen. */
 void bench_rsa(void);
 
+/* ML-DSA-44/65/87 key generation, signing and verification (bench_mldsa.c). */
+void bench_mldsa(void);
+
 /* bench_selftest: selftest (module load with and without the power-on self-tests). |self_dir|
  * is the directory of the running fipsmod-speed, where its loader program lives. */
 void bench_selftest(const char *self_dir);

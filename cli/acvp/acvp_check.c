@@ -55,6 +55,7 @@ int acvp_has_answers(json_t *set) {
       }
       if (mode && strcasecmp(mode, "sigGen") == 0 && json_object_get(t, "signature")) return 1;
       if (mode && strcasecmp(mode, "keyGen") == 0 && json_object_get(t, "n")) return 1;
+      if (mode && strcasecmp(mode, "keyGen") == 0 && json_object_get(t, "pk")) return 1; /* ML-DSA */
       json_array_foreach(json_object_get(t, "resultsArray"), ri, r) {
         if (has_any(r, answers) || json_object_get(r, "plainText") ||
             (json_object_get(r, "pt") && json_object_get(r, "ct"))) {

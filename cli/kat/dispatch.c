@@ -104,6 +104,9 @@ static int run_wycheproof(kat_ctx *c, json_t *root, const char *schema) {
   if (starts_with(schema, "rsassa_pss_verify_schema")) {
     return kat_wp_rsa_sig(c, root, WP_RSA_PSS_VERIFY);
   }
+  if (starts_with(schema, "mldsa_verify_schema")) return kat_wp_mldsa_verify(c, root, alg);
+  if (starts_with(schema, "mldsa_sign_seed_schema")) return kat_wp_mldsa_sign(c, root, alg, 1);
+  if (starts_with(schema, "mldsa_sign_noseed_schema")) return kat_wp_mldsa_sign(c, root, alg, 0);
   /* A well-formed file of an algorithm the module does not offer (AES-GCM-SIV, AES-GMAC, ECDSA,
    * ...): every test is a skip with the reason, not a malformed file. */
   json_t *groups = json_object_get(root, "testGroups");

@@ -218,6 +218,10 @@ int kat_wp_aes_gcm(kat_ctx *c, json_t *root);
 int kat_wp_hkdf(kat_ctx *c, json_t *root, const char *alg_name);
 int kat_wp_pbkdf2(kat_ctx *c, json_t *root, const char *alg_name);
 int kat_wp_rsa_sig(kat_ctx *c, json_t *root, int kind);
+/* ML-DSA (run_mldsa.c): |alg| is the file's "algorithm" (ML-DSA-44/65/87); |seeded| for the
+ * sign_seed files (private keys as 32-byte seeds), 0 for sign_noseed (expanded keys). */
+int kat_wp_mldsa_verify(kat_ctx *c, json_t *root, const char *alg);
+int kat_wp_mldsa_sign(kat_ctx *c, json_t *root, const char *alg, int seeded);
 enum { WP_RSA_PKCS1_VERIFY = 1, WP_RSA_PKCS1_SIGN = 2, WP_RSA_PSS_VERIFY = 3 };
 
 /* kat_set_kind names what the file was recognised as. */

@@ -14,6 +14,7 @@
 #include "fipsmod/rand.h"
 #include "fipsmod/uuid.h"
 #include "fipsmod/rsa.h"
+#include "fipsmod/mldsa.h"
 #include "fipsmod/keyfile.h"
 #include "fipsmod/selftest.h"
 #include "fipsmod/indicator.h"

@@ -728,6 +728,118 @@ static void case_fm_rsa_verify_pss(void) {
   s[9] ^= 1;
   FAILS(FM_ERR_VERIFY, fm_rsa_verify_pss(rsa2048, FM_HASH_SHA256, msg, 3, 32, s, 256));
 }
+/* ML-DSA: every parameter set and interface is approved; refusals are not. */
+static uint8_t mldsa_pk[FM_MLDSA_44_PUBLIC_KEY_LEN], mldsa_sk[FM_MLDSA_44_PRIVATE_KEY_LEN];
+static uint8_t mldsa_sig[FM_MLDSA_44_SIGNATURE_LEN];
+static size_t mldsa_sig_len;
+static const uint8_t mldsa_mu[FM_MLDSA_MU_LEN] = {1};
+static void mldsa_fixture(void) {
+  if (mldsa_sig_len != 0) return;
+  CHECK_EQ_INT(fm_mldsa_keygen(FM_MLDSA_44, mldsa_pk, sizeof mldsa_pk, mldsa_sk, sizeof mldsa_sk,
+                               NULL),
+               FM_OK);
+  CHECK_EQ_INT(fm_mldsa_sign(FM_MLDSA_44, mldsa_sk, sizeof mldsa_sk, msg, 3, NULL, 0, 0, mldsa_sig,
+                             sizeof mldsa_sig, &mldsa_sig_len),
+               FM_OK);
+}
+static void case_fm_mldsa_public_key_len(void) {
+  UNCHANGED(fm_mldsa_public_key_len(FM_MLDSA_44) == 1312);
+}
+static void case_fm_mldsa_private_key_len(void) {
+  UNCHANGED(fm_mldsa_private_key_len(FM_MLDSA_44) == 2560);
+}
+static void case_fm_mldsa_signature_len(void) {
+  UNCHANGED(fm_mldsa_signature_len(FM_MLDSA_44) == 2420);
+}
+static void case_fm_mldsa_keygen(void) {
+  uint8_t pk[FM_MLDSA_44_PUBLIC_KEY_LEN], sk[FM_MLDSA_44_PRIVATE_KEY_LEN];
+  APPROVED(fm_mldsa_keygen(FM_MLDSA_44, pk, sizeof pk, sk, sizeof sk, NULL));
+  FAILS(FM_ERR_KEY_SIZE, fm_mldsa_keygen(FM_MLDSA_44, pk, sizeof pk - 1, sk, sizeof sk, NULL));
+}
+static void case_fm_mldsa_keygen_from_seed(void) {
+  uint8_t pk[FM_MLDSA_44_PUBLIC_KEY_LEN], sk[FM_MLDSA_44_PRIVATE_KEY_LEN];
+  APPROVED(fm_mldsa_keygen_from_seed(FM_MLDSA_44, key32, pk, sizeof pk, sk, sizeof sk));
+  FAILS(FM_ERR_UNSUPPORTED, fm_mldsa_keygen_from_seed((fm_mldsa_param)1, key32, pk, sizeof pk, sk,
+                                                      sizeof sk));
+}
+static void case_fm_mldsa_sign(void) {
+  mldsa_fixture();
+  uint8_t s[FM_MLDSA_44_SIGNATURE_LEN], ctx[256] = {0};
+  size_t len;
+  APPROVED(fm_mldsa_sign(FM_MLDSA_44, mldsa_sk, sizeof mldsa_sk, msg, 3, ctx, 255, 0, s, sizeof s,
+                         &len));
+  FAILS(FM_ERR_LENGTH, fm_mldsa_sign(FM_MLDSA_44, mldsa_sk, sizeof mldsa_sk, msg, 3, ctx, 256, 0, s,
+                                     sizeof s, &len));
+}
+static void case_fm_mldsa_hash_sign(void) {
+  mldsa_fixture();
+  uint8_t s[FM_MLDSA_44_SIGNATURE_LEN];
+  size_t len;
+  APPROVED(fm_mldsa_hash_sign(FM_MLDSA_44, mldsa_sk, sizeof mldsa_sk, FM_MLDSA_PH_SHA256, msg, 3,
+                              NULL, 0, FM_MLDSA_SIGN_DETERMINISTIC, s, sizeof s, &len));
+  FAILS(FM_ERR_UNSUPPORTED, fm_mldsa_hash_sign(FM_MLDSA_44, mldsa_sk, sizeof mldsa_sk,
+                                               (fm_mldsa_prehash)99, msg, 3, NULL, 0, 0, s,
+                                               sizeof s, &len));
+}
+static void case_fm_mldsa_sign_internal(void) {
+  mldsa_fixture();
+  uint8_t s[FM_MLDSA_44_SIGNATURE_LEN];
+  size_t len;
+  APPROVED(fm_mldsa_sign_internal(FM_MLDSA_44, mldsa_sk, sizeof mldsa_sk, msg, 3, key32, s,
+                                  sizeof s, &len));
+  FAILS(FM_ERR_BUFFER_TOO_SMALL, fm_mldsa_sign_internal(FM_MLDSA_44, mldsa_sk, sizeof mldsa_sk, msg,
+                                                        3, NULL, s, sizeof s - 1, &len));
+}
+static void case_fm_mldsa_sign_mu(void) {
+  mldsa_fixture();
+  uint8_t s[FM_MLDSA_44_SIGNATURE_LEN];
+  size_t len;
+  APPROVED(fm_mldsa_sign_mu(FM_MLDSA_44, mldsa_sk, sizeof mldsa_sk, mldsa_mu, NULL, s, sizeof s,
+                            &len));
+  FAILS(FM_ERR_BAD_ARGUMENT, fm_mldsa_sign_mu(FM_MLDSA_44, mldsa_sk, sizeof mldsa_sk, NULL, NULL, s,
+                                              sizeof s, &len));
+}
+static void case_fm_mldsa_verify(void) {
+  mldsa_fixture();
+  APPROVED(fm_mldsa_verify(FM_MLDSA_44, mldsa_pk, sizeof mldsa_pk, msg, 3, NULL, 0, mldsa_sig,
+                           mldsa_sig_len));
+  FAILS(FM_ERR_VERIFY, fm_mldsa_verify(FM_MLDSA_44, mldsa_pk, sizeof mldsa_pk, msg, 2, NULL, 0,
+                                       mldsa_sig, mldsa_sig_len));
+}
+static void case_fm_mldsa_hash_verify(void) {
+  mldsa_fixture();
+  FAILS(FM_ERR_VERIFY, fm_mldsa_hash_verify(FM_MLDSA_44, mldsa_pk, sizeof mldsa_pk,
+                                            FM_MLDSA_PH_SHA256, msg, 3, NULL, 0, mldsa_sig,
+                                            mldsa_sig_len));
+  uint8_t s[FM_MLDSA_44_SIGNATURE_LEN];
+  size_t len;
+  CHECK_EQ_INT(fm_mldsa_hash_sign(FM_MLDSA_44, mldsa_sk, sizeof mldsa_sk, FM_MLDSA_PH_SHA256, msg,
+                                  3, NULL, 0, 0, s, sizeof s, &len),
+               FM_OK);
+  APPROVED(fm_mldsa_hash_verify(FM_MLDSA_44, mldsa_pk, sizeof mldsa_pk, FM_MLDSA_PH_SHA256, msg, 3,
+                                NULL, 0, s, len));
+}
+static void case_fm_mldsa_verify_internal(void) {
+  mldsa_fixture();
+  uint8_t s[FM_MLDSA_44_SIGNATURE_LEN];
+  size_t len;
+  CHECK_EQ_INT(fm_mldsa_sign_internal(FM_MLDSA_44, mldsa_sk, sizeof mldsa_sk, msg, 3, NULL, s,
+                                      sizeof s, &len),
+               FM_OK);
+  APPROVED(fm_mldsa_verify_internal(FM_MLDSA_44, mldsa_pk, sizeof mldsa_pk, msg, 3, s, len));
+  FAILS(FM_ERR_LENGTH, fm_mldsa_verify_internal(FM_MLDSA_44, mldsa_pk, sizeof mldsa_pk, msg, 3, s,
+                                                len - 1));
+}
+static void case_fm_mldsa_verify_mu(void) {
+  mldsa_fixture();
+  uint8_t s[FM_MLDSA_44_SIGNATURE_LEN];
+  size_t len;
+  CHECK_EQ_INT(fm_mldsa_sign_mu(FM_MLDSA_44, mldsa_sk, sizeof mldsa_sk, mldsa_mu, NULL, s, sizeof s,
+                                &len),
+               FM_OK);
+  APPROVED(fm_mldsa_verify_mu(FM_MLDSA_44, mldsa_pk, sizeof mldsa_pk, mldsa_mu, s, len));
+  FAILS(FM_ERR_KEY_SIZE, fm_mldsa_verify_mu(FM_MLDSA_44, mldsa_pk, 1, mldsa_mu, s, len));
+}
 static void rsa_primitive_case(int (*prim)(const fm_rsa_key *, const uint8_t *, size_t, uint8_t *,
                                            size_t, size_t *)) {
   uint8_t in[256] = {0}, out[256];
@@ -873,6 +985,19 @@ static service_case cases[] = {
     CASE(fm_rsa_verify_pss),
     CASE(fm_rsa_rsasp1),
     CASE(fm_rsa_rsadp),
+    CASE(fm_mldsa_public_key_len),
+    CASE(fm_mldsa_private_key_len),
+    CASE(fm_mldsa_signature_len),
+    CASE(fm_mldsa_keygen),
+    CASE(fm_mldsa_keygen_from_seed),
+    CASE(fm_mldsa_sign),
+    CASE(fm_mldsa_hash_sign),
+    CASE(fm_mldsa_sign_internal),
+    CASE(fm_mldsa_sign_mu),
+    CASE(fm_mldsa_verify),
+    CASE(fm_mldsa_hash_verify),
+    CASE(fm_mldsa_verify_internal),
+    CASE(fm_mldsa_verify_mu),
     CASE(fm_module_cleanup),
 };
 

@@ -175,6 +175,11 @@ static void use_every_algorithm(void) {
     (void)!fm_rsa_sign_pkcs1v15(priv, FM_HASH_SHA256, (const uint8_t *)"x", 1, sig, sizeof sig,
                                 &sig_len);
   fm_rsa_key_free(priv);
+  /* ML-DSA key generation runs the key generation, signing and verification CASTs and the
+   * pairwise test. */
+  if (fm_module_state() != FM_STATE_OPERATIONAL) return;
+  static uint8_t mldsa_pk[FM_MLDSA_44_PUBLIC_KEY_LEN], mldsa_sk[FM_MLDSA_44_PRIVATE_KEY_LEN];
+  (void)!fm_mldsa_keygen(FM_MLDSA_44, mldsa_pk, sizeof mldsa_pk, mldsa_sk, sizeof mldsa_sk, NULL);
 }
 
 /* run_child: the module was loaded with FIPSMOD_BREAK_TEST=name. */

@@ -1,0 +1,288 @@
+/* ACVP ML-DSA (draft-celi-acvp-ml-dsa, revision FIPS204): keyGen, sigGen and sigVer.
+ *
+ * - keyGen: pk and sk from the seed (fm_mldsa_keygen_from_seed, KeyGen_internal);
+ * - sigGen: every group shape of the specification: signatureInterface "internal" (M' as
+ *   given, or mu when externalMu) or "external" with preHash "pure" (context) or "preHash"
+ *   (context and hashAlg); deterministic, or hedged with the test's rnd (Sign_internal with that
+ *   rnd, after the module formats M' as ML-DSA.Sign or HashML-DSA.Sign would); keyFormat
+ *   "expanded" (sk) or "seed" (the key expanded from the seed first);
+ * - sigVer: testPassed from the matching verification.
+ * Every answer is computed from the server's inputs, so it is checked field by field. Pre-hash
+ * functions the module does not offer (SHA2-224, SHA2-512/224, SHA2-512/256) are skipped. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/acvp/acvp.h"
+#include "fipsmod/mldsa.h"
+
+/* A malformed test (a field missing): kept apart from the module's statuses. */
+#define MALFORMED (-1000)
+
+static fm_mldsa_param param_of(const char *name) {
+  if (strcmp(name, "ML-DSA-44") == 0) return FM_MLDSA_44;
+  if (strcmp(name, "ML-DSA-65") == 0) return FM_MLDSA_65;
+  if (strcmp(name, "ML-DSA-87") == 0) return FM_MLDSA_87;
+  return (fm_mldsa_param)0;
+}
+
+/* prehash_of maps ACVP's hashAlg names; 0 for one the module does not offer. */
+static int prehash_of(const char *name, fm_mldsa_prehash *ph) {
+  static const struct {
+    const char *name;
+    fm_mldsa_prehash ph;
+  } k[] = {{"SHA2-256", FM_MLDSA_PH_SHA256},     {"SHA2-384", FM_MLDSA_PH_SHA384},
+           {"SHA2-512", FM_MLDSA_PH_SHA512},     {"SHA3-224", FM_MLDSA_PH_SHA3_224},
+           {"SHA3-256", FM_MLDSA_PH_SHA3_256},   {"SHA3-384", FM_MLDSA_PH_SHA3_384},
+           {"SHA3-512", FM_MLDSA_PH_SHA3_512},   {"SHAKE-128", FM_MLDSA_PH_SHAKE128},
+           {"SHAKE-256", FM_MLDSA_PH_SHAKE256}};
+  for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+    if (strcmp(name, k[i].name) == 0) {
+      *ph = k[i].ph;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* The shape of a signing or verification group. */
+typedef struct group_shape {
+  fm_mldsa_param param;
+  int internal;      /* signatureInterface "internal" */
+  int external_mu;   /* internal with externalMu */
+  int prehash;       /* external with preHash "preHash" */
+  int deterministic; /* sigGen */
+  int seed_keys;     /* keyFormat "seed" */
+} group_shape;
+
+static int read_shape(kat_ctx *c, json_t *g, const char *where, int signing, group_shape *s) {
+  const char *set, *iface = "external", *pre = "pure", *format = "expanded";
+  memset(s, 0, sizeof *s);
+  if (kj_str(c, g, "parameterSet", where, &set) < 0 ||
+      av_str_opt(c, g, "signatureInterface", where, &iface) < 0 ||
+      av_str_opt(c, g, "preHash", where, &pre) < 0 ||
+      av_str_opt(c, g, "keyFormat", where, &format) < 0)
+    return -1;
+  /* Absent optional fields read as NULL: the specification's defaults. */
+  if (iface == NULL) iface = "external";
+  if (pre == NULL) pre = "pure";
+  if (format == NULL) format = "expanded";
+  s->param = param_of(set);
+  if (s->param == 0) return kat_error(c, "%s: %s: unknown parameterSet \"%s\"", c->path, where, set);
+  s->internal = strcmp(iface, "internal") == 0;
+  s->prehash = !s->internal && strcmp(pre, "preHash") == 0;
+  s->seed_keys = strcmp(format, "seed") == 0;
+  if (av_bool_opt(c, g, "externalMu", where, &s->external_mu) < 0) return -1;
+  /* The specification's table types externalMu as a string in places; accept "true" too. */
+  json_t *em = json_object_get(g, "externalMu");
+  if (json_is_string(em)) s->external_mu = strcmp(json_string_value(em), "true") == 0;
+  if (!s->internal) s->external_mu = 0;
+  if (signing && av_bool(c, g, "deterministic", where, &s->deterministic) < 0) return -1;
+  return 0;
+}
+
+/* mprime_of builds M' for an external group the way ML-DSA.Sign (0 || |ctx| || ctx || M) does;
+ * the pre-hash groups go through the module's HashML-DSA services instead. */
+static int pure_mprime(kat_ctx *c, const kat_bytes *ctx, const kat_bytes *msg, kat_bytes *out) {
+  out->n = 2 + ctx->n + msg->n;
+  out->p = kat_alloc(c, out->n);
+  if (out->p == NULL) return -1;
+  out->p[0] = 0;
+  out->p[1] = (uint8_t)ctx->n;
+  if (ctx->n) memcpy(out->p + 2, ctx->p, ctx->n);
+  if (msg->n) memcpy(out->p + 2 + ctx->n, msg->p, msg->n);
+  return 0;
+}
+
+static int keygen(kat_ctx *c, json_t *groups_out, json_t *g, const char *where) {
+  const char *set;
+  if (kj_str(c, g, "parameterSet", where, &set) < 0) return -1;
+  const fm_mldsa_param param = param_of(set);
+  if (param == 0) return kat_error(c, "%s: %s: unknown parameterSet \"%s\"", c->path, where, set);
+  json_t *tests = kj_array(c, g, "tests", where);
+  if (tests == NULL) return -1;
+  json_t *rg = ar_group(g);
+  size_t ti;
+  json_t *t;
+  json_array_foreach(tests, ti, t) {
+    char id[96];
+    kj_test_id(g, t, id, sizeof id);
+    kat_bytes seed;
+    if (kj_hex(c, t, "seed", id, &seed) < 0) {
+      json_decref(rg);
+      return -1;
+    }
+    uint8_t pk[FM_MLDSA_87_PUBLIC_KEY_LEN], sk[FM_MLDSA_87_PRIVATE_KEY_LEN];
+    const size_t pkl = fm_mldsa_public_key_len(param), skl = fm_mldsa_private_key_len(param);
+    const int rc = seed.n == FM_MLDSA_SEED_LEN
+                       ? fm_mldsa_keygen_from_seed(param, seed.p, pk, pkl, sk, skl)
+                       : FM_ERR_LENGTH;
+    if (rc != FM_OK) {
+      kat_fail(c, id, "key generation: %s", fm_strerror(rc));
+    } else {
+      json_t *rt = ar_test(t);
+      ar_hex(rt, "pk", pk, pkl);
+      ar_hex(rt, "sk", sk, skl);
+      ar_add_test(c, rg, rt);
+    }
+    memset(sk, 0, sizeof sk);
+    ar_progress_tick(c);
+    kat_arena_reset(c);
+  }
+  ar_add_group(groups_out, rg);
+  return 0;
+}
+
+/* test_key gets the test's private key: sk, or the key expanded from seed. */
+static int test_key(kat_ctx *c, json_t *t, const char *id, const group_shape *s, uint8_t *sk,
+                    size_t skl) {
+  kat_bytes in;
+  if (s->seed_keys) {
+    if (kj_hex(c, t, "seed", id, &in) < 0) return MALFORMED;
+    uint8_t pk[FM_MLDSA_87_PUBLIC_KEY_LEN];
+    if (in.n != FM_MLDSA_SEED_LEN) return FM_ERR_LENGTH;
+    return fm_mldsa_keygen_from_seed(s->param, in.p, pk, fm_mldsa_public_key_len(s->param), sk,
+                                     skl);
+  }
+  if (kj_hex(c, t, "sk", id, &in) < 0) return MALFORMED;
+  if (in.n != skl) return FM_ERR_KEY_SIZE;
+  memcpy(sk, in.p, skl);
+  return FM_OK;
+}
+
+static int siggen_one(kat_ctx *c, json_t *t, const char *id, const group_shape *s,
+                      uint8_t *sig, size_t *sig_len, int *skip) {
+  const size_t skl = fm_mldsa_private_key_len(s->param);
+  uint8_t sk[FM_MLDSA_87_PRIVATE_KEY_LEN];
+  int rc = test_key(c, t, id, s, sk, skl);
+  if (rc != FM_OK) return rc;
+  kat_bytes msg = {0}, ctx = {0}, mu = {0}, rnd = {0};
+  const char *hash = NULL;
+  if ((s->external_mu ? kj_hex(c, t, "mu", id, &mu) : kj_hex(c, t, "message", id, &msg)) < 0 ||
+      (!s->internal && kj_hex_opt(c, t, "context", id, &ctx) < 0) ||
+      (!s->deterministic && kj_hex(c, t, "rnd", id, &rnd) < 0) ||
+      (s->prehash && kj_str(c, t, "hashAlg", id, &hash) < 0))
+    return MALFORMED;
+  const uint8_t *rndp = s->deterministic ? NULL : rnd.p;
+  if (!s->deterministic && rnd.n != FM_MLDSA_RND_LEN) return FM_ERR_LENGTH;
+  const size_t cap = FM_MLDSA_MAX_SIGNATURE_LEN;
+  if (s->external_mu) {
+    if (mu.n != FM_MLDSA_MU_LEN) return FM_ERR_LENGTH;
+    rc = fm_mldsa_sign_mu(s->param, sk, skl, mu.p, rndp, sig, cap, sig_len);
+  } else if (s->internal) {
+    rc = fm_mldsa_sign_internal(s->param, sk, skl, msg.p, msg.n, rndp, sig, cap, sig_len);
+  } else if (!s->prehash) {
+    kat_bytes mp;
+    if (ctx.n > FM_MLDSA_MAX_CONTEXT_LEN) return FM_ERR_LENGTH;
+    if (s->deterministic) {
+      rc = fm_mldsa_sign(s->param, sk, skl, msg.p, msg.n, ctx.p, ctx.n,
+                         FM_MLDSA_SIGN_DETERMINISTIC, sig, cap, sig_len);
+    } else {
+      if (pure_mprime(c, &ctx, &msg, &mp) < 0) return MALFORMED;
+      rc = fm_mldsa_sign_internal(s->param, sk, skl, mp.p, mp.n, rndp, sig, cap, sig_len);
+    }
+  } else {
+    fm_mldsa_prehash ph;
+    if (!prehash_of(hash, &ph)) {
+      *skip = 1;
+      kat_skip(c, "HashML-DSA with %s: not offered by the module", hash);
+      return FM_OK;
+    }
+    if (!s->deterministic) {
+      /* A given rnd with HashML-DSA has no public entry point (the module draws rnd itself). */
+      *skip = 1;
+      kat_skip(c, "hedged HashML-DSA with a server-chosen rnd: the module draws rnd itself");
+      return FM_OK;
+    }
+    rc = fm_mldsa_hash_sign(s->param, sk, skl, ph, msg.p, msg.n, ctx.p, ctx.n,
+                            FM_MLDSA_SIGN_DETERMINISTIC, sig, cap, sig_len);
+  }
+  memset(sk, 0, sizeof sk);
+  return rc;
+}
+
+static int sigver_one(kat_ctx *c, json_t *t, const char *id, const group_shape *s, int *passed,
+                      int *skip) {
+  kat_bytes pk, sig, msg = {0}, ctx = {0}, mu = {0};
+  const char *hash = NULL;
+  if (kj_hex(c, t, "pk", id, &pk) < 0 || kj_hex(c, t, "signature", id, &sig) < 0 ||
+      (s->external_mu ? kj_hex(c, t, "mu", id, &mu) : kj_hex(c, t, "message", id, &msg)) < 0 ||
+      (!s->internal && kj_hex_opt(c, t, "context", id, &ctx) < 0) ||
+      (s->prehash && kj_str(c, t, "hashAlg", id, &hash) < 0))
+    return -1;
+  int rc;
+  if (s->external_mu) {
+    rc = mu.n == FM_MLDSA_MU_LEN ? fm_mldsa_verify_mu(s->param, pk.p, pk.n, mu.p, sig.p, sig.n)
+                                 : FM_ERR_LENGTH;
+  } else if (s->internal) {
+    rc = fm_mldsa_verify_internal(s->param, pk.p, pk.n, msg.p, msg.n, sig.p, sig.n);
+  } else if (!s->prehash) {
+    rc = fm_mldsa_verify(s->param, pk.p, pk.n, msg.p, msg.n, ctx.p, ctx.n, sig.p, sig.n);
+  } else {
+    fm_mldsa_prehash ph;
+    if (!prehash_of(hash, &ph)) {
+      *skip = 1;
+      kat_skip(c, "HashML-DSA with %s: not offered by the module", hash);
+      return 0;
+    }
+    rc = fm_mldsa_hash_verify(s->param, pk.p, pk.n, ph, msg.p, msg.n, ctx.p, ctx.n, sig.p, sig.n);
+  }
+  *passed = rc == FM_OK;
+  return 0;
+}
+
+int acvp_mldsa(kat_ctx *c, json_t *set, json_t *groups, const char *mode) {
+  const int is_keygen = strcmp(mode, "keyGen") == 0, is_siggen = strcmp(mode, "sigGen") == 0;
+  if (!is_keygen && !is_siggen && strcmp(mode, "sigVer") != 0)
+    return kat_error(c, "%s: ML-DSA mode \"%s\" is not known", c->path, mode);
+  size_t gi, ti;
+  json_t *g, *t;
+  json_array_foreach(json_object_get(set, "testGroups"), gi, g) {
+    char where[64];
+    snprintf(where, sizeof where, "testGroups[%zu]", gi);
+    if (is_keygen) {
+      if (keygen(c, groups, g, where) < 0) return -1;
+      continue;
+    }
+    group_shape s;
+    if (read_shape(c, g, where, is_siggen, &s) < 0) return -1;
+    json_t *tests = kj_array(c, g, "tests", where);
+    if (tests == NULL) return -1;
+    json_t *rg = ar_group(g);
+    json_array_foreach(tests, ti, t) {
+      char id[96];
+      kj_test_id(g, t, id, sizeof id);
+      int skip = 0;
+      json_t *rt = NULL;
+      if (is_siggen) {
+        uint8_t sig[FM_MLDSA_MAX_SIGNATURE_LEN];
+        size_t sig_len = 0;
+        const int rc = siggen_one(c, t, id, &s, sig, &sig_len, &skip);
+        if (rc == MALFORMED) {
+          json_decref(rg);
+          return -1;
+        }
+        if (!skip && rc == FM_OK) {
+          rt = ar_test(t);
+          ar_hex(rt, "signature", sig, sig_len);
+        } else if (!skip) {
+          kat_fail(c, id, "signing: %s", fm_strerror(rc));
+        }
+      } else {
+        int passed = 0;
+        if (sigver_one(c, t, id, &s, &passed, &skip) < 0) {
+          json_decref(rg);
+          return -1;
+        }
+        if (!skip) {
+          rt = ar_test(t);
+          json_object_set_new(rt, "testPassed", json_boolean(passed));
+        }
+      }
+      if (rt != NULL) ar_add_test(c, rg, rt);
+      ar_progress_tick(c);
+      kat_arena_reset(c);
+    }
+    ar_add_group(groups, rg);
+  }
+  return 0;
+}

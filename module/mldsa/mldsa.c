@@ -1,0 +1,335 @@
+/* ML-DSA's internal algorithms (FIPS 204 section 6): KeyGen_internal, Sign_internal from mu on,
+ * Verify_internal from mu on, and the hashing of M' into mu.
+ *
+ * Memory. Key generation and verification work on the stack (about 12 KiB and 20 KiB for
+ * ML-DSA-87). Signing puts its working set in one heap workspace (sign_ws: the matrix A-hat,
+ * s1, s2 and t0 in the NTT domain, y, z, w and the hint; 114 KiB for ML-DSA-87) that it wipes
+ * and frees before it returns, so its own stack use is under 4 KiB. A-hat is expanded once per
+ * signature and kept for every iteration of the rejection loop (regenerating it per iteration
+ * costs k * l SHAKE128 expansions each time, about 25% more signing time for ML-DSA-65).
+ *
+ * What signing reveals (the declassifications, each at its call):
+ * - ctilde, at every iteration, before SampleInBall. ctilde = H(mu || w1Encode(w1)) with
+ *   w1 = HighBits(A y): a function of mu and y alone, and y (ExpandMask of rho'', fresh per
+ *   iteration) is independent of s1, s2 and t0, so ctilde says nothing about them; for the
+ *   accepted iteration it is part of the signature. rho'' itself stays secret (it is a hash
+ *   output, and ctilde is a one-way function of it).
+ * - One bit per iteration: whether the candidate (z, h) is rejected, the OR of all four tests of
+ *   Algorithm 7 steps 23 and 28 (||z|| >= gamma1 - beta, ||r0|| >= gamma2 - beta,
+ *   ||ct0|| >= gamma2, more than omega ones in h). All four are computed at every iteration, so
+ *   which test failed is never visible. FIPS 204 treats the number of iterations as public; the
+ *   rejected z, r0, ct0 and h are wiped with the workspace and never leave.
+ * - The accepted signature (z, h) once it is final: it is the output.
+ * Key generation declassifies rho (part of the public key) and, in RejBoundedPoly, the
+ * keep/reject outcome of each half-byte (mldsa_sample.c says why that is independent of s1, s2).
+ * Signing declassifies rho read from the private key (it is the public key's rho). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "module/internal.h"
+#include "module/mldsa/internal.h"
+#include "module/sha3/internal.h"
+
+/* Offsets in the private key: rho || K || tr || s1 || s2 || t0 (Algorithm 24, skEncode). */
+#define SK_RHO 0
+#define SK_KEY 32
+#define SK_TR 64
+#define SK_S1 128
+
+static size_t eta_poly_bytes(const mldsa_params *p) { return (size_t)32 * p->eta_bits; }
+static size_t z_poly_bytes(const mldsa_params *p) { return (size_t)32 * p->z_bits; }
+static size_t w1_poly_bytes(const mldsa_params *p) { return (size_t)32 * p->w1_bits; }
+
+/* ---- KeyGen_internal (Algorithm 6) ---------------------------------------------------------- */
+
+void mldsa_keygen_internal(const mldsa_params *p, uint8_t *pk, uint8_t *sk, const uint8_t xi[32]) {
+  /* Step 1: (rho, rho', K) = H(xi || IntegerToBytes(k, 1) || IntegerToBytes(l, 1), 128). */
+  uint8_t in[34], seeds[128];
+  memcpy(in, xi, 32);
+  in[32] = p->k;
+  in[33] = p->l;
+  shake256(seeds, sizeof seeds, in, sizeof in);
+  const uint8_t *rho = seeds, *rhop = seeds + 32, *key = seeds + 96;
+  fm_declassify(seeds, 32); /* rho is the public key's seed */
+
+  uint8_t *s1_out = sk + SK_S1;
+  uint8_t *s2_out = s1_out + p->l * eta_poly_bytes(p);
+  uint8_t *t0_out = s2_out + p->k * eta_poly_bytes(p);
+
+  /* Step 4, s1: sampled, packed into sk, then kept in the NTT domain for step 5. */
+  mldsa_poly s1hat[MLDSA_MAX_L];
+  for (unsigned j = 0; j < p->l; j++) {
+    mldsa_expand_s(p, &s1hat[j], rhop, (uint16_t)j);
+    mldsa_pack_eta(p, s1_out + j * eta_poly_bytes(p), &s1hat[j]);
+    mldsa_poly_ntt(&s1hat[j]);
+  }
+
+  /* Steps 3, 5, 6, one row at a time: t_i = NTT^-1(sum_j A[i][j] s1hat[j]) + s2_i, then
+   * Power2Round. A-hat is generated entry by entry and used once. */
+  mldsa_poly a, t, s2, t1;
+  memcpy(pk, rho, 32);
+  for (unsigned i = 0; i < p->k; i++) {
+    memset(&t, 0, sizeof t);
+    for (unsigned j = 0; j < p->l; j++) {
+      mldsa_expand_a_entry(&a, rho, i, j);
+      mldsa_poly_pointwise_acc_mont(&t, &a, &s1hat[j]);
+    }
+    mldsa_poly_reduce(&t);
+    mldsa_poly_invntt_tomont(&t);
+    mldsa_expand_s(p, &s2, rhop, (uint16_t)(p->l + i));
+    mldsa_pack_eta(p, s2_out + i * eta_poly_bytes(p), &s2);
+    mldsa_poly_add(&t, &t, &s2);
+    mldsa_poly_freeze(&t);
+    mldsa_poly_power2round(&t1, &t, &t);
+    fm_declassify(&t1, sizeof t1); /* t1 is the public key */
+    mldsa_pack_t1(pk + 32 + 320 * i, &t1);
+    mldsa_pack_t0(t0_out + 416 * i, &t);
+  }
+
+  /* Steps 8-10: pk = rho || t1; tr = H(pk, 64); sk = rho || K || tr || s1 || s2 || t0. */
+  memcpy(sk + SK_RHO, rho, 32);
+  memcpy(sk + SK_KEY, key, 32);
+  shake256(sk + SK_TR, MLDSA_TR_BYTES, pk, p->pk_len);
+
+  fm_zeroize(in, sizeof in);
+  fm_zeroize(seeds, sizeof seeds);
+  fm_zeroize(s1hat, sizeof s1hat);
+  fm_zeroize(&t, sizeof t);
+  fm_zeroize(&s2, sizeof s2);
+}
+
+/* ---- mu ---------------------------------------------------------------------------------- */
+
+void mldsa_tr_from_pk(const mldsa_params *p, uint8_t tr[64], const uint8_t *pk) {
+  shake256(tr, MLDSA_TR_BYTES, pk, p->pk_len);
+}
+
+void mldsa_mu_from_tr(uint8_t mu[64], const uint8_t tr[64], const uint8_t *prefix,
+                      size_t prefix_len, const uint8_t *msg, size_t msg_len) {
+  keccak_state st;
+  shake256_init(&st);
+  keccak_absorb(&st, tr, MLDSA_TR_BYTES);
+  if (prefix_len != 0) keccak_absorb(&st, prefix, prefix_len);
+  if (msg_len != 0) keccak_absorb(&st, msg, msg_len);
+  keccak_squeeze(&st, mu, MLDSA_CRH_BYTES);
+  keccak_wipe(&st);
+}
+
+/* ---- Sign_internal (Algorithm 7) ------------------------------------------------------------ */
+
+typedef struct sign_ws {
+  mldsa_poly a[MLDSA_MAX_K * MLDSA_MAX_L]; /* A-hat, row-major */
+  mldsa_poly s1[MLDSA_MAX_L];              /* NTT(s1) */
+  mldsa_poly s2[MLDSA_MAX_K];              /* NTT(s2) */
+  mldsa_poly t0[MLDSA_MAX_K];              /* NTT(t0) */
+  mldsa_poly y[MLDSA_MAX_L];
+  mldsa_poly z[MLDSA_MAX_L];               /* NTT(y), then z */
+  mldsa_poly w[MLDSA_MAX_K];
+  mldsa_poly h[MLDSA_MAX_K];
+  mldsa_poly c;                            /* NTT(c) */
+  mldsa_poly r, v1, r0, ct0;               /* one row's scratch */
+  uint8_t rhopp[64];
+  uint8_t w1enc[MLDSA_MAX_K * 192];
+  uint8_t ctilde[MLDSA_MAX_CTILDE];
+  uint8_t hash_in[32 + 32 + 64]; /* K || rnd || mu */
+} sign_ws;
+
+/* sign_ws_decode fills the workspace's key part from sk (step 1-5): FM_OK, or FM_ERR_BAD_KEY
+ * for s1 or s2 coefficients outside [-eta, eta]. The validity bit is declassified: whether a key
+ * is well formed is not a secret of a well-formed key. */
+static int sign_ws_decode(const mldsa_params *p, sign_ws *ws, const uint8_t *sk) {
+  const uint8_t *s1_in = sk + SK_S1;
+  const uint8_t *s2_in = s1_in + p->l * eta_poly_bytes(p);
+  const uint8_t *t0_in = s2_in + p->k * eta_poly_bytes(p);
+  uint32_t ok = ~0u;
+  for (unsigned j = 0; j < p->l; j++) {
+    ok &= mldsa_unpack_eta(p, &ws->s1[j], s1_in + j * eta_poly_bytes(p));
+    mldsa_poly_ntt(&ws->s1[j]);
+  }
+  for (unsigned i = 0; i < p->k; i++) {
+    ok &= mldsa_unpack_eta(p, &ws->s2[i], s2_in + i * eta_poly_bytes(p));
+    mldsa_poly_ntt(&ws->s2[i]);
+    mldsa_unpack_t0(&ws->t0[i], t0_in + 416 * i);
+    mldsa_poly_ntt(&ws->t0[i]);
+  }
+  if (!fm_declassify_u64(ok)) return FM_ERR_BAD_KEY;
+
+  uint8_t rho[32];
+  memcpy(rho, sk + SK_RHO, 32);
+  fm_declassify(rho, sizeof rho); /* the public key's rho */
+  for (unsigned i = 0; i < p->k; i++) {
+    for (unsigned j = 0; j < p->l; j++) mldsa_expand_a_entry(&ws->a[i * p->l + j], rho, i, j);
+  }
+  return FM_OK;
+}
+
+/* sign_attempt runs one iteration of the loop (steps 11-30) for kappa and returns an all-ones
+ * mask when the candidate is rejected. Every test is evaluated whatever the others give. */
+static uint32_t sign_attempt(const mldsa_params *p, sign_ws *ws, const uint8_t mu[64],
+                             uint16_t kappa) {
+  const unsigned k = p->k, l = p->l;
+  /* Steps 11-12: y = ExpandMask(rho'', kappa); w = NTT^-1(A-hat o NTT(y)). */
+  for (unsigned j = 0; j < l; j++) {
+    mldsa_expand_mask(p, &ws->y[j], ws->rhopp, (uint16_t)(kappa + j));
+    ws->z[j] = ws->y[j];
+    mldsa_poly_ntt(&ws->z[j]);
+  }
+  for (unsigned i = 0; i < k; i++) {
+    mldsa_poly_pointwise_mont(&ws->w[i], &ws->a[i * l], &ws->z[0]);
+    for (unsigned j = 1; j < l; j++)
+      mldsa_poly_pointwise_acc_mont(&ws->w[i], &ws->a[i * l + j], &ws->z[j]);
+    mldsa_poly_reduce(&ws->w[i]);
+    mldsa_poly_invntt_tomont(&ws->w[i]);
+    mldsa_poly_caddq(&ws->w[i]);
+    /* Steps 13, 15: w1 = HighBits(w), encoded for ctilde = H(mu || w1Encode(w1), lambda/4). */
+    mldsa_poly_decompose(p, &ws->v1, &ws->r0, &ws->w[i]);
+    mldsa_pack_w1(p, ws->w1enc + i * w1_poly_bytes(p), &ws->v1);
+  }
+  keccak_state st;
+  shake256_init(&st);
+  keccak_absorb(&st, mu, MLDSA_CRH_BYTES);
+  keccak_absorb(&st, ws->w1enc, k * w1_poly_bytes(p));
+  keccak_squeeze(&st, ws->ctilde, p->ctilde_len);
+  keccak_wipe(&st);
+  fm_declassify(ws->ctilde, p->ctilde_len); /* see "What signing reveals" */
+
+  /* Steps 16-17: c = SampleInBall(ctilde), kept as NTT(c). */
+  mldsa_sample_in_ball(p, &ws->c, ws->ctilde);
+  mldsa_poly_ntt(&ws->c);
+
+  /* Steps 18, 20, 23 (first half): z = y + NTT^-1(c s1), ||z|| < gamma1 - beta. */
+  uint32_t reject = 0;
+  for (unsigned j = 0; j < l; j++) {
+    mldsa_poly_pointwise_mont(&ws->z[j], &ws->c, &ws->s1[j]);
+    mldsa_poly_invntt_tomont(&ws->z[j]);
+    mldsa_poly_add(&ws->z[j], &ws->z[j], &ws->y[j]);
+    mldsa_poly_reduce(&ws->z[j]);
+    reject |= mldsa_poly_norm_exceeds(&ws->z[j], p->gamma1 - p->beta);
+  }
+
+  /* Row by row: steps 19, 21, 23 (second half), 25, 26, 28. */
+  unsigned ones = 0;
+  for (unsigned i = 0; i < k; i++) {
+    /* r = w - cs2 in [0, q); (v1, r0) = Decompose(r): v1 = HighBits(w - cs2), r0 = LowBits. */
+    mldsa_poly_pointwise_mont(&ws->r, &ws->c, &ws->s2[i]);
+    mldsa_poly_invntt_tomont(&ws->r);
+    mldsa_poly_sub(&ws->r, &ws->w[i], &ws->r);
+    mldsa_poly_freeze(&ws->r);
+    mldsa_poly_decompose(p, &ws->v1, &ws->r0, &ws->r);
+    reject |= mldsa_poly_norm_exceeds(&ws->r0, p->gamma2 - p->beta);
+
+    /* ct0; ||ct0|| < gamma2; h = MakeHint(-ct0, w - cs2 + ct0) = [HighBits(r + ct0) != v1]. */
+    mldsa_poly_pointwise_mont(&ws->ct0, &ws->c, &ws->t0[i]);
+    mldsa_poly_invntt_tomont(&ws->ct0);
+    mldsa_poly_reduce(&ws->ct0);
+    reject |= mldsa_poly_norm_exceeds(&ws->ct0, p->gamma2);
+    mldsa_poly_add(&ws->r, &ws->r, &ws->ct0);
+    mldsa_poly_freeze(&ws->r);
+    ones += mldsa_poly_make_hint(p, &ws->h[i], &ws->r, &ws->v1);
+  }
+  /* More than omega ones: omega - ones is negative (both are below 2^16). */
+  reject |= (uint32_t)(((int32_t)p->omega - (int32_t)ones) >> 31);
+  return reject;
+}
+
+int mldsa_sign_mu(const mldsa_params *p, uint8_t *sig, const uint8_t *sk, const uint8_t mu[64],
+                  const uint8_t rnd[32]) {
+  sign_ws *ws = malloc(sizeof *ws);
+  if (ws == NULL) {
+    fm_zeroize(sig, p->sig_len);
+    return FM_ERR_NO_MEMORY;
+  }
+  int st = sign_ws_decode(p, ws, sk);
+  if (st == FM_OK) {
+    /* Step 7: rho'' = H(K || rnd || mu, 64). */
+    memcpy(ws->hash_in, sk + SK_KEY, 32);
+    memcpy(ws->hash_in + 32, rnd, MLDSA_RND_BYTES);
+    memcpy(ws->hash_in + 64, mu, MLDSA_CRH_BYTES);
+    shake256(ws->rhopp, sizeof ws->rhopp, ws->hash_in, sizeof ws->hash_in);
+
+    /* Steps 10-32. kappa grows by l per iteration. FIPS 204 Appendix C lets the loop be bounded,
+     * by no fewer than 814 iterations (Table 3), a bound reached with probability about 2^-256;
+     * reaching it is reported as an internal failure, with no signature. */
+    unsigned kappa = 0;
+    uint32_t reject = ~0u;
+    for (unsigned iter = 0; iter < 814 && reject != 0; iter++, kappa += p->l) {
+      /* The one declassified outcome of an iteration (see "What signing reveals"). */
+      reject = (uint32_t)fm_declassify_u64(sign_attempt(p, ws, mu, (uint16_t)kappa));
+    }
+    if (reject != 0) {
+      st = FM_ERR_INTERNAL;
+    } else {
+      /* Step 33: sigEncode(ctilde, z mod+- q, h). z is in reduce32's range; centred for packing.
+       * The signature is public from here on. */
+      uint8_t *out = sig;
+      memcpy(out, ws->ctilde, p->ctilde_len);
+      out += p->ctilde_len;
+      for (unsigned j = 0; j < p->l; j++) {
+        mldsa_poly_freeze(&ws->z[j]);
+        for (size_t n = 0; n < MLDSA_N; n++) {
+          const int32_t c = ws->z[j].c[n];
+          ws->z[j].c[n] = c - ((((MLDSA_Q - 1) / 2) - c) >> 31 & MLDSA_Q);
+        }
+        fm_declassify(&ws->z[j], sizeof ws->z[j]);
+        mldsa_pack_z(p, out, &ws->z[j]);
+        out += z_poly_bytes(p);
+      }
+      fm_declassify(ws->h, sizeof ws->h[0] * p->k);
+      mldsa_pack_hint(p, out, ws->h);
+    }
+  }
+  if (st != FM_OK) fm_zeroize(sig, p->sig_len);
+  fm_zeroize(ws, sizeof *ws);
+  free(ws);
+  return st;
+}
+
+/* ---- Verify_internal (Algorithm 8) ---------------------------------------------------------- */
+
+int mldsa_verify_mu(const mldsa_params *p, const uint8_t *pk, const uint8_t mu[64],
+                    const uint8_t *sig) {
+  const unsigned k = p->k, l = p->l;
+  const uint8_t *rho = pk;
+  mldsa_poly zhat[MLDSA_MAX_L], h[MLDSA_MAX_K], c, a, w, t1;
+
+  /* Steps 2-4 and 13 (the norm half): sigDecode, h must decode, ||z|| < gamma1 - beta. */
+  const uint8_t *ctilde = sig;
+  const uint8_t *zin = sig + p->ctilde_len;
+  if (!mldsa_unpack_hint(p, h, zin + l * z_poly_bytes(p))) return FM_ERR_VERIFY;
+  for (unsigned j = 0; j < l; j++) {
+    mldsa_unpack_z(p, &zhat[j], zin + j * z_poly_bytes(p));
+    if (mldsa_poly_norm_exceeds(&zhat[j], p->gamma1 - p->beta)) return FM_ERR_VERIFY;
+    mldsa_poly_ntt(&zhat[j]);
+  }
+
+  /* Steps 8-10: w'_approx = NTT^-1(A-hat o NTT(z) - NTT(c) o NTT(t1 * 2^d)), w1' = UseHint. */
+  mldsa_sample_in_ball(p, &c, ctilde);
+  mldsa_poly_ntt(&c);
+  uint8_t w1enc[MLDSA_MAX_K * 192];
+  for (unsigned i = 0; i < k; i++) {
+    memset(&w, 0, sizeof w);
+    for (unsigned j = 0; j < l; j++) {
+      mldsa_expand_a_entry(&a, rho, i, j);
+      mldsa_poly_pointwise_acc_mont(&w, &a, &zhat[j]);
+    }
+    mldsa_unpack_t1(&t1, pk + 32 + 320 * i);
+    mldsa_poly_shiftl(&t1);
+    mldsa_poly_ntt(&t1);
+    mldsa_poly_pointwise_mont(&t1, &c, &t1);
+    mldsa_poly_sub(&w, &w, &t1);
+    mldsa_poly_reduce(&w);
+    mldsa_poly_invntt_tomont(&w);
+    mldsa_poly_caddq(&w);
+    mldsa_poly_use_hint(p, &w, &h[i]);
+    mldsa_pack_w1(p, w1enc + i * w1_poly_bytes(p), &w);
+  }
+
+  /* Steps 12-13: ctilde' = H(mu || w1Encode(w1'), lambda/4) must equal ctilde. */
+  uint8_t ctilde2[MLDSA_MAX_CTILDE];
+  keccak_state st;
+  shake256_init(&st);
+  keccak_absorb(&st, mu, MLDSA_CRH_BYTES);
+  keccak_absorb(&st, w1enc, k * w1_poly_bytes(p));
+  keccak_squeeze(&st, ctilde2, p->ctilde_len);
+  return memcmp(ctilde, ctilde2, p->ctilde_len) == 0 ? FM_OK : FM_ERR_VERIFY;
+}

@@ -1,0 +1,141 @@
+/* ML-DSA's AVX2 kernels: the NTT and its inverse, the pointwise Montgomery products and
+ * Decompose, eight coefficients per instruction. Each gives exactly the coefficients of its
+ * portable twin in mldsa_poly.c (test_mldsa_diff checks it on random inputs): the same
+ * Montgomery reduction lane by lane, the same butterflies in the same order. The NTT's layers of
+ * length 8 and more run here; the three shortest, whose butterflies pair coefficients inside one
+ * register, run on the portable code. Like the portable code, nothing here branches on or
+ * indexes by a coefficient. Selected by mldsa_poly.c when the CPU has AVX2 (fm_cpu_use). */
+#if defined(__x86_64__)
+#include <immintrin.h>
+#include <stdint.h>
+
+#include "module/mldsa/internal.h"
+
+#define AVX2 __attribute__((target("avx2")))
+
+
+/* mont_mul returns a * b * 2^-32 lane by lane, as mldsa_montgomery_reduce((int64_t)a * b): the
+ * even lanes' 64-bit products come from one _mm256_mul_epi32, the odd lanes' from another on
+ * the operands shifted down; t = low32(p) * q^-1 (the low 32 bits, read signed, as
+ * _mm256_mul_epi32 reads them), and (p - t q) / 2^32 is the high half, exact. */
+static inline AVX2 __m256i mont_mul(__m256i a, __m256i b) {
+  const __m256i q = _mm256_set1_epi32(MLDSA_Q), qinv = _mm256_set1_epi32(MLDSA_QINV);
+  const __m256i pe = _mm256_mul_epi32(a, b);
+  const __m256i po = _mm256_mul_epi32(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(b, 32));
+  const __m256i te = _mm256_mul_epi32(pe, qinv);
+  const __m256i to = _mm256_mul_epi32(po, qinv);
+  const __m256i re = _mm256_sub_epi64(pe, _mm256_mul_epi32(te, q));
+  const __m256i ro = _mm256_sub_epi64(po, _mm256_mul_epi32(to, q));
+  /* The even lanes' results are in the high halves of re: shift them down; the odd lanes' are
+   * in the high halves of ro, already in place. */
+  return _mm256_blend_epi32(_mm256_srli_epi64(re, 32), ro, 0xaa);
+}
+
+AVX2 void mldsa_poly_ntt_avx2(mldsa_poly *p) {
+  int32_t *w = p->c;
+  size_t m = 0;
+  for (size_t len = 128; len >= 8; len >>= 1) {
+    for (size_t start = 0; start < MLDSA_N; start += 2 * len) {
+      const __m256i z = _mm256_set1_epi32(mldsa_zetas[++m]);
+      for (size_t j = start; j < start + len; j += 8) {
+        const __m256i a = _mm256_loadu_si256((const __m256i *)(w + j));
+        const __m256i b = _mm256_loadu_si256((const __m256i *)(w + j + len));
+        const __m256i t = mont_mul(b, z);
+        _mm256_storeu_si256((__m256i *)(w + j + len), _mm256_sub_epi32(a, t));
+        _mm256_storeu_si256((__m256i *)(w + j), _mm256_add_epi32(a, t));
+      }
+    }
+  }
+  /* Layers 4, 2, 1 (m continues from 31). */
+  for (size_t len = 4; len >= 1; len >>= 1) {
+    for (size_t start = 0; start < MLDSA_N; start += 2 * len) {
+      const int64_t z = mldsa_zetas[++m];
+      for (size_t j = start; j < start + len; j++) {
+        const int32_t t = mldsa_montgomery_reduce(z * w[j + len]);
+        w[j + len] = w[j] - t;
+        w[j] = w[j] + t;
+      }
+    }
+  }
+}
+
+#define INVNTT_F 41978 /* as in mldsa_poly.c */
+
+AVX2 void mldsa_poly_invntt_tomont_avx2(mldsa_poly *p) {
+  int32_t *w = p->c;
+  size_t m = MLDSA_N;
+  for (size_t len = 1; len < 8; len <<= 1) {
+    for (size_t start = 0; start < MLDSA_N; start += 2 * len) {
+      const int64_t z = -(int64_t)mldsa_zetas[--m];
+      for (size_t j = start; j < start + len; j++) {
+        const int32_t t = w[j];
+        w[j] = t + w[j + len];
+        w[j + len] = mldsa_montgomery_reduce(z * (t - w[j + len]));
+      }
+    }
+  }
+  for (size_t len = 8; len < MLDSA_N; len <<= 1) {
+    for (size_t start = 0; start < MLDSA_N; start += 2 * len) {
+      const __m256i z = _mm256_set1_epi32(-mldsa_zetas[--m]);
+      for (size_t j = start; j < start + len; j += 8) {
+        const __m256i a = _mm256_loadu_si256((const __m256i *)(w + j));
+        const __m256i b = _mm256_loadu_si256((const __m256i *)(w + j + len));
+        _mm256_storeu_si256((__m256i *)(w + j), _mm256_add_epi32(a, b));
+        _mm256_storeu_si256((__m256i *)(w + j + len), mont_mul(_mm256_sub_epi32(a, b), z));
+      }
+    }
+  }
+  const __m256i f = _mm256_set1_epi32(INVNTT_F);
+  for (size_t j = 0; j < MLDSA_N; j += 8) {
+    const __m256i a = _mm256_loadu_si256((const __m256i *)(w + j));
+    _mm256_storeu_si256((__m256i *)(w + j), mont_mul(a, f));
+  }
+}
+
+AVX2 void mldsa_poly_pointwise_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b) {
+  for (size_t j = 0; j < MLDSA_N; j += 8) {
+    const __m256i x = _mm256_loadu_si256((const __m256i *)(a->c + j));
+    const __m256i y = _mm256_loadu_si256((const __m256i *)(b->c + j));
+    _mm256_storeu_si256((__m256i *)(r->c + j), mont_mul(x, y));
+  }
+}
+
+AVX2 void mldsa_poly_pointwise_acc_mont_avx2(mldsa_poly *r, const mldsa_poly *a,
+                                             const mldsa_poly *b) {
+  for (size_t j = 0; j < MLDSA_N; j += 8) {
+    const __m256i x = _mm256_loadu_si256((const __m256i *)(a->c + j));
+    const __m256i y = _mm256_loadu_si256((const __m256i *)(b->c + j));
+    const __m256i acc = _mm256_loadu_si256((const __m256i *)(r->c + j));
+    _mm256_storeu_si256((__m256i *)(r->c + j), _mm256_add_epi32(acc, mont_mul(x, y)));
+  }
+}
+
+/* Decompose as decompose_one in mldsa_poly.c: r1 = ceil(r / 128), then the multiply-shift by the
+ * reciprocal of 2 gamma2 / 128, the top value wrapped to 0, r0 = r - 2 gamma2 r1 lowered by q when
+ * above (q-1)/2. Products stay below 2^31: ceil(r/128) < 2^16 times 11275 or 1025. */
+AVX2 void mldsa_poly_decompose_avx2(const mldsa_params *p, mldsa_poly *a1, mldsa_poly *a0,
+                                    const mldsa_poly *a) {
+  const __m256i q = _mm256_set1_epi32(MLDSA_Q), half = _mm256_set1_epi32((MLDSA_Q - 1) / 2);
+  const __m256i two_g2 = _mm256_set1_epi32(2 * p->gamma2);
+  const int wide = p->gamma2 == (MLDSA_Q - 1) / 32; /* public: the parameter set */
+  for (size_t j = 0; j < MLDSA_N; j += 8) {
+    const __m256i r = _mm256_loadu_si256((const __m256i *)(a->c + j));
+    __m256i r1 = _mm256_srai_epi32(_mm256_add_epi32(r, _mm256_set1_epi32(127)), 7);
+    if (wide) {
+      r1 = _mm256_mullo_epi32(r1, _mm256_set1_epi32(1025));
+      r1 = _mm256_srai_epi32(_mm256_add_epi32(r1, _mm256_set1_epi32(1 << 21)), 22);
+      r1 = _mm256_and_si256(r1, _mm256_set1_epi32(15));
+    } else {
+      r1 = _mm256_mullo_epi32(r1, _mm256_set1_epi32(11275));
+      r1 = _mm256_srai_epi32(_mm256_add_epi32(r1, _mm256_set1_epi32(1 << 23)), 24);
+      const __m256i over = _mm256_srai_epi32(_mm256_sub_epi32(_mm256_set1_epi32(43), r1), 31);
+      r1 = _mm256_xor_si256(r1, _mm256_and_si256(over, r1));
+    }
+    __m256i r0 = _mm256_sub_epi32(r, _mm256_mullo_epi32(r1, two_g2));
+    const __m256i above = _mm256_srai_epi32(_mm256_sub_epi32(half, r0), 31);
+    r0 = _mm256_sub_epi32(r0, _mm256_and_si256(above, q));
+    _mm256_storeu_si256((__m256i *)(a1->c + j), r1);
+    _mm256_storeu_si256((__m256i *)(a0->c + j), r0);
+  }
+}
+#endif

@@ -1,0 +1,122 @@
+/* ML-DSA encodings (FIPS 204 section 7.1): SimpleBitPack / BitPack and their inverses for t1,
+ * t0, s1 and s2, z and w1, and HintBitPack / HintBitUnpack.
+ *
+ * One bit-stream writer and one reader serve every width: values go in little-endian bit order,
+ * 256 of them per polynomial, and the widths are public, so the loops depend on nothing secret.
+ * The hint codec reads only public data (a signature) and may branch. */
+#include <string.h>
+
+#include "module/internal.h"
+#include "module/mldsa/internal.h"
+
+/* pack_bits writes the low |bits| bits of each of the 256 values (offset - c[i] when negate,
+ * c[i] otherwise) as one bit stream of 32 * bits bytes. */
+static void pack_bits(uint8_t *out, const mldsa_poly *p, unsigned bits, int32_t offset,
+                      int negate) {
+  uint64_t acc = 0;
+  unsigned n = 0;
+  const uint32_t mask = (1u << bits) - 1;
+  for (size_t i = 0; i < MLDSA_N; i++) {
+    const uint32_t v = (uint32_t)(negate ? offset - p->c[i] : p->c[i]) & mask;
+    acc |= (uint64_t)v << n;
+    n += bits;
+    while (n >= 8) {
+      *out++ = (uint8_t)acc;
+      acc >>= 8;
+      n -= 8;
+    }
+  }
+}
+
+/* unpack_bits reads 256 values of |bits| bits into p as offset - v (negate) or v. */
+static void unpack_bits(mldsa_poly *p, const uint8_t *in, unsigned bits, int32_t offset,
+                        int negate) {
+  uint64_t acc = 0;
+  unsigned n = 0;
+  const uint32_t mask = (1u << bits) - 1;
+  for (size_t i = 0; i < MLDSA_N; i++) {
+    while (n < bits) {
+      acc |= (uint64_t)*in++ << n;
+      n += 8;
+    }
+    const int32_t v = (int32_t)((uint32_t)acc & mask);
+    acc >>= bits;
+    n -= bits;
+    p->c[i] = negate ? offset - v : v;
+  }
+}
+
+/* t1: SimpleBitPack(t1, 2^10 - 1) (Algorithm 22). */
+void mldsa_pack_t1(uint8_t out[320], const mldsa_poly *t1) { pack_bits(out, t1, 10, 0, 0); }
+void mldsa_unpack_t1(mldsa_poly *t1, const uint8_t in[320]) { unpack_bits(t1, in, 10, 0, 0); }
+
+/* t0: BitPack(t0, 2^12 - 1, 2^12) (Algorithm 24). */
+void mldsa_pack_t0(uint8_t out[416], const mldsa_poly *t0) {
+  pack_bits(out, t0, MLDSA_D, 1 << (MLDSA_D - 1), 1);
+}
+void mldsa_unpack_t0(mldsa_poly *t0, const uint8_t in[416]) {
+  unpack_bits(t0, in, MLDSA_D, 1 << (MLDSA_D - 1), 1);
+}
+
+/* s1, s2: BitPack(s, eta, eta). */
+void mldsa_pack_eta(const mldsa_params *p, uint8_t *out, const mldsa_poly *s) {
+  pack_bits(out, s, p->eta_bits, p->eta, 1);
+}
+
+uint32_t mldsa_unpack_eta(const mldsa_params *p, mldsa_poly *s, const uint8_t *in) {
+  unpack_bits(s, in, p->eta_bits, p->eta, 1);
+  /* A well-formed key has eta - s in [0, 2 eta]; the decoded value is below 2^eta_bits, so only
+   * the upper end needs a check: 2 eta - (eta - s) = eta + s must not be negative. */
+  uint32_t bad = 0;
+  for (size_t i = 0; i < MLDSA_N; i++) bad |= (uint32_t)((p->eta + s->c[i]) >> 31);
+  return ~ct_value_barrier_u32(bad);
+}
+
+/* z: BitPack(z, gamma1 - 1, gamma1) (Algorithm 26 packs; ExpandMask's BitUnpack too). */
+void mldsa_pack_z(const mldsa_params *p, uint8_t *out, const mldsa_poly *z) {
+  pack_bits(out, z, p->z_bits, p->gamma1, 1);
+}
+void mldsa_unpack_z(const mldsa_params *p, mldsa_poly *z, const uint8_t *in) {
+  unpack_bits(z, in, p->z_bits, p->gamma1, 1);
+}
+
+/* w1: SimpleBitPack(w1, (q-1)/(2 gamma2) - 1) (Algorithm 28). */
+void mldsa_pack_w1(const mldsa_params *p, uint8_t *out, const mldsa_poly *w1) {
+  pack_bits(out, w1, p->w1_bits, 0, 0);
+}
+
+/* The hint: one polynomial at a time, given the running index. The caller packs all k. */
+void mldsa_pack_hint(const mldsa_params *p, uint8_t *out, const mldsa_poly *h) {
+  /* HintBitPack (Algorithm 20) over the k polynomials at h[0..k-1]: the positions of the ones,
+   * then, at omega + i, the running count after polynomial i. h is part of a released
+   * signature (public) when this runs. */
+  memset(out, 0, (size_t)p->omega + p->k);
+  size_t index = 0;
+  for (size_t i = 0; i < p->k; i++) {
+    for (size_t j = 0; j < MLDSA_N; j++) {
+      if (h[i].c[j] != 0) out[index++] = (uint8_t)j;
+    }
+    out[p->omega + i] = (uint8_t)index;
+  }
+}
+
+int mldsa_unpack_hint(const mldsa_params *p, mldsa_poly *h, const uint8_t *in) {
+  /* HintBitUnpack (Algorithm 21): counts non-decreasing and at most omega, positions strictly
+   * increasing within each polynomial, unused position bytes zero. 0 means bottom. */
+  size_t index = 0;
+  for (size_t i = 0; i < p->k; i++) {
+    memset(h[i].c, 0, sizeof h[i].c);
+    const size_t end = in[p->omega + i];
+    if (end < index || end > p->omega) return 0;
+    const size_t first = index;
+    while (index < end) {
+      if (index > first && in[index - 1] >= in[index]) return 0;
+      h[i].c[in[index]] = 1;
+      index++;
+    }
+  }
+  for (size_t i = index; i < p->omega; i++) {
+    if (in[i] != 0) return 0;
+  }
+  return 1;
+}

@@ -1,0 +1,306 @@
+/* ML-DSA arithmetic in R_q = Z_q[X]/(X^256 + 1), q = 8380417 (FIPS 204 sections 7.4 and 7.5):
+ * the parameter sets, reductions, the NTT, rounding (Power2Round, Decompose, hints) and norm
+ * checks.
+ *
+ * Every function here that takes a secret is branch-free in the coefficients: reductions are
+ * Montgomery and Barrett-style multiply-shifts, never a division; comparisons become masks from
+ * a sign bit (an arithmetic right shift of a difference that cannot overflow). The portable
+ * functions are the reference for the AVX2 twins (mldsa_avx2.c), which must give the same
+ * coefficients. */
+#include <assert.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "module/internal.h"
+#include "module/mldsa/internal.h"
+
+/* ---- Parameter sets (FIPS 204 Table 1 and Table 2) ----------------------------------------- */
+
+#define PK_LEN(k) (32 + 320 * (k))
+#define SK_LEN(k, l, eta_bits) (128 + 32 * ((k) + (l)) * (eta_bits) + 416 * (k))
+#define SIG_LEN(ct, l, z_bits, omega, k) ((ct) + 32 * (l) * (z_bits) + (omega) + (k))
+
+static const mldsa_params kMldsa44 = {
+    .k = 4, .l = 4, .eta = 2, .tau = 39, .omega = 80, .ctilde_len = 32, .eta_bits = 3,
+    .z_bits = 18, .w1_bits = 6, .beta = 78, .gamma1 = 1 << 17, .gamma2 = (MLDSA_Q - 1) / 88,
+    .pk_len = PK_LEN(4), .sk_len = SK_LEN(4, 4, 3), .sig_len = SIG_LEN(32, 4, 18, 80, 4)};
+static const mldsa_params kMldsa65 = {
+    .k = 6, .l = 5, .eta = 4, .tau = 49, .omega = 55, .ctilde_len = 48, .eta_bits = 4,
+    .z_bits = 20, .w1_bits = 4, .beta = 196, .gamma1 = 1 << 19, .gamma2 = (MLDSA_Q - 1) / 32,
+    .pk_len = PK_LEN(6), .sk_len = SK_LEN(6, 5, 4), .sig_len = SIG_LEN(48, 5, 20, 55, 6)};
+static const mldsa_params kMldsa87 = {
+    .k = 8, .l = 7, .eta = 2, .tau = 60, .omega = 75, .ctilde_len = 64, .eta_bits = 3,
+    .z_bits = 20, .w1_bits = 4, .beta = 120, .gamma1 = 1 << 19, .gamma2 = (MLDSA_Q - 1) / 32,
+    .pk_len = PK_LEN(8), .sk_len = SK_LEN(8, 7, 3), .sig_len = SIG_LEN(64, 7, 20, 75, 8)};
+
+/* FIPS 204 Table 2. */
+static_assert(PK_LEN(4) == 1312 && SK_LEN(4, 4, 3) == 2560 && SIG_LEN(32, 4, 18, 80, 4) == 2420,
+              "ML-DSA-44 sizes");
+static_assert(PK_LEN(6) == 1952 && SK_LEN(6, 5, 4) == 4032 && SIG_LEN(48, 5, 20, 55, 6) == 3309,
+              "ML-DSA-65 sizes");
+static_assert(PK_LEN(8) == MLDSA_MAX_PUBLIC_KEY_BYTES &&
+                  SK_LEN(8, 7, 3) == MLDSA_MAX_PRIVATE_KEY_BYTES &&
+                  SIG_LEN(64, 7, 20, 75, 8) == MLDSA_MAX_SIGNATURE_BYTES,
+              "ML-DSA-87 sizes are the largest");
+
+const mldsa_params *mldsa_params_get(int level) {
+  switch (level) {
+    case 44: return &kMldsa44;
+    case 65: return &kMldsa65;
+    case 87: return &kMldsa87;
+    default: return NULL;
+  }
+}
+
+/* ---- Reductions ------------------------------------------------------------------------------
+ * Right shifts of negative int32/int64 values are arithmetic on every compiler the module builds
+ * with (gcc and clang define it so); the code relies on it for sign masks. */
+
+static_assert((uint32_t)((uint64_t)MLDSA_Q * MLDSA_QINV) == 1u, "MLDSA_QINV is q^-1 mod 2^32");
+
+/* reduce32: a - round(a / 2^23) * q, in [-6283008, 6283008] for |a| < 2^31 - 2^22 (2^23 is
+ * q + 2^13 - 1, so a / 2^23 underestimates a / q by at most a 2^-10 part). */
+static inline int32_t reduce32(int32_t a) {
+  const int32_t t = (a + (1 << 22)) >> 23;
+  return a - t * MLDSA_Q;
+}
+
+/* caddq adds q when a is negative: the sign bit spread into a mask. */
+static inline int32_t caddq(int32_t a) { return a + ((a >> 31) & MLDSA_Q); }
+
+/* center maps a in [0, q) to its representative in (-(q-1)/2, (q-1)/2]: subtract q when
+ * (q-1)/2 - a is negative. */
+static inline int32_t center(int32_t a) { return a - ((((MLDSA_Q - 1) / 2) - a) >> 31 & MLDSA_Q); }
+
+void mldsa_poly_reduce(mldsa_poly *p) {
+  for (size_t i = 0; i < MLDSA_N; i++) p->c[i] = reduce32(p->c[i]);
+}
+
+void mldsa_poly_caddq(mldsa_poly *p) {
+  for (size_t i = 0; i < MLDSA_N; i++) p->c[i] = caddq(p->c[i]);
+}
+
+void mldsa_poly_freeze(mldsa_poly *p) {
+  for (size_t i = 0; i < MLDSA_N; i++) p->c[i] = caddq(reduce32(p->c[i]));
+}
+
+void mldsa_poly_add(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b) {
+  for (size_t i = 0; i < MLDSA_N; i++) r->c[i] = a->c[i] + b->c[i];
+}
+
+void mldsa_poly_sub(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b) {
+  for (size_t i = 0; i < MLDSA_N; i++) r->c[i] = a->c[i] - b->c[i];
+}
+
+void mldsa_poly_shiftl(mldsa_poly *p) {
+  for (size_t i = 0; i < MLDSA_N; i++) p->c[i] = (int32_t)((uint32_t)p->c[i] << MLDSA_D);
+}
+
+uint32_t mldsa_poly_norm_exceeds(const mldsa_poly *p, int32_t bound) {
+  uint32_t bad = 0;
+  for (size_t i = 0; i < MLDSA_N; i++) {
+    const int32_t c = center(caddq(reduce32(p->c[i])));
+    const int32_t mag = c - ((c >> 31) & (2 * c)); /* |c|: c - 2c when c is negative */
+    bad |= (uint32_t)((bound - 1 - mag) >> 31);   /* negative exactly when mag >= bound */
+  }
+  return ct_value_barrier_u32(bad);
+}
+
+/* ---- The NTT (FIPS 204 Algorithms 41 and 42) -------------------------------------------------
+ * mldsa_zetas[m] = zeta^BitRev8(m) * 2^32 mod q (mldsa_zetas.inc, written by gen_zetas.py), so that
+ * one Montgomery multiplication by it multiplies by zeta^BitRev8(m). No reduction between
+ * layers: each forward layer grows the coefficients by less than q, eight layers stay below 9q;
+ * the inverse's sums double per layer from below q, 256q < 2^31. */
+const int32_t mldsa_zetas[MLDSA_N] = {
+#include "module/mldsa/mldsa_zetas.inc"
+};
+
+void mldsa_poly_ntt_portable(mldsa_poly *p) {
+  int32_t *w = p->c;
+  size_t m = 0;
+  for (size_t len = 128; len >= 1; len >>= 1) {
+    for (size_t start = 0; start < MLDSA_N; start += 2 * len) {
+      const int64_t z = mldsa_zetas[++m];
+      for (size_t j = start; j < start + len; j++) {
+        const int32_t t = mldsa_montgomery_reduce(z * w[j + len]);
+        w[j + len] = w[j] - t;
+        w[j] = w[j] + t;
+      }
+    }
+  }
+}
+
+/* 2^64 / 256 mod q: the final scaling by 256^-1, with the extra 2^32 of "tomont". */
+#define INVNTT_F 41978
+static_assert((uint64_t)INVNTT_F * 256 % MLDSA_Q == ((uint64_t)1 << 63) % MLDSA_Q * 2 % MLDSA_Q,
+              "INVNTT_F * 256 = 2^64 mod q");
+
+void mldsa_poly_invntt_tomont_portable(mldsa_poly *p) {
+  int32_t *w = p->c;
+  size_t m = MLDSA_N;
+  for (size_t len = 1; len < MLDSA_N; len <<= 1) {
+    for (size_t start = 0; start < MLDSA_N; start += 2 * len) {
+      const int64_t z = -(int64_t)mldsa_zetas[--m];
+      for (size_t j = start; j < start + len; j++) {
+        const int32_t t = w[j];
+        w[j] = t + w[j + len];
+        w[j + len] = mldsa_montgomery_reduce(z * (t - w[j + len]));
+      }
+    }
+  }
+  for (size_t j = 0; j < MLDSA_N; j++) w[j] = mldsa_montgomery_reduce((int64_t)INVNTT_F * w[j]);
+}
+
+void mldsa_poly_pointwise_mont_portable(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b) {
+  for (size_t i = 0; i < MLDSA_N; i++)
+    r->c[i] = mldsa_montgomery_reduce((int64_t)a->c[i] * b->c[i]);
+}
+
+void mldsa_poly_pointwise_acc_mont_portable(mldsa_poly *r, const mldsa_poly *a,
+                                            const mldsa_poly *b) {
+  for (size_t i = 0; i < MLDSA_N; i++)
+    r->c[i] += mldsa_montgomery_reduce((int64_t)a->c[i] * b->c[i]);
+}
+
+/* ---- Rounding (FIPS 204 section 7.4) ------------------------------------------------------- */
+
+void mldsa_poly_power2round(mldsa_poly *a1, mldsa_poly *a0, const mldsa_poly *a) {
+  /* Algorithm 35: r0 = r mod+- 2^d, r1 = (r - r0) / 2^d; for r in [0, q) that is
+   * r1 = floor((r + 2^(d-1) - 1) / 2^d). */
+  for (size_t i = 0; i < MLDSA_N; i++) {
+    const int32_t r = a->c[i];
+    const int32_t r1 = (r + (1 << (MLDSA_D - 1)) - 1) >> MLDSA_D;
+    a1->c[i] = r1;
+    a0->c[i] = r - (r1 << MLDSA_D);
+  }
+}
+
+/* decompose_one: Algorithm 36 for r in [0, q). r1 = round(r / (2 gamma2)) computed as a
+ * multiply-shift: first ceil(r / 128) (2 gamma2 is a multiple of 128), then times a fixed-point
+ * reciprocal of 2 gamma2 / 128 (1025 / 2^22 for 4092, 11275 / 2^24 for 1488), exact on this
+ * range (mldsa tests check every r). The top value (r near q, where r - r0 = q - 1) wraps to 0:
+ * FIPS 204's special case, r1 = 0 and r0 = r0 - 1, which the last step gives as r - q. */
+static inline int32_t decompose_one(int32_t gamma2, int32_t r, int32_t *r0) {
+  int32_t r1 = (r + 127) >> 7;
+  if (gamma2 == (MLDSA_Q - 1) / 32) { /* public: the parameter set */
+    r1 = (r1 * 1025 + (1 << 21)) >> 22;
+    r1 &= 15; /* 16 becomes 0 */
+  } else {
+    r1 = (r1 * 11275 + (1 << 23)) >> 24;
+    r1 ^= ((43 - r1) >> 31) & r1; /* 44 becomes 0: xor with itself where 43 - r1 < 0 */
+  }
+  int32_t lo = r - r1 * 2 * gamma2;
+  lo -= (((MLDSA_Q - 1) / 2 - lo) >> 31) & MLDSA_Q; /* lo > (q-1)/2 only in the wrapped case */
+  *r0 = lo;
+  return r1;
+}
+
+void mldsa_poly_decompose_portable(const mldsa_params *p, mldsa_poly *a1, mldsa_poly *a0,
+                                   const mldsa_poly *a) {
+  for (size_t i = 0; i < MLDSA_N; i++) {
+    int32_t r0;
+    const int32_t r1 = decompose_one(p->gamma2, a->c[i], &r0);
+    if (a1 != NULL) a1->c[i] = r1;
+    a0->c[i] = r0;
+  }
+}
+
+unsigned mldsa_poly_make_hint(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *r,
+                              const mldsa_poly *v1) {
+  /* Algorithm 39: h = [HighBits(r) != HighBits(r + z)], with HighBits(r + z) given as v1. */
+  unsigned count = 0;
+  for (size_t i = 0; i < MLDSA_N; i++) {
+    int32_t r0;
+    const int32_t r1 = decompose_one(p->gamma2, r->c[i], &r0);
+    const uint32_t differ = ~ct_eq_u32((uint32_t)r1, (uint32_t)v1->c[i]) & 1u;
+    h->c[i] = (int32_t)differ;
+    count += differ;
+  }
+  return count;
+}
+
+void mldsa_poly_use_hint(const mldsa_params *p, mldsa_poly *a, const mldsa_poly *h) {
+  /* Algorithm 40; public inputs, so plain branches. m = (q-1) / (2 gamma2). */
+  const int32_t m = (MLDSA_Q - 1) / (2 * p->gamma2);
+  for (size_t i = 0; i < MLDSA_N; i++) {
+    int32_t r0;
+    int32_t r1 = decompose_one(p->gamma2, a->c[i], &r0);
+    if (h->c[i]) {
+      r1 = r0 > 0 ? r1 + 1 : r1 - 1;
+      if (r1 == m) r1 = 0;
+      if (r1 < 0) r1 = m - 1;
+    }
+    a->c[i] = r1;
+  }
+}
+
+/* ---- Dispatch ------------------------------------------------------------------------------- */
+
+#if defined(__x86_64__)
+void mldsa_poly_ntt_avx2(mldsa_poly *p);
+void mldsa_poly_invntt_tomont_avx2(mldsa_poly *p);
+void mldsa_poly_pointwise_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b);
+void mldsa_poly_pointwise_acc_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b);
+void mldsa_poly_decompose_avx2(const mldsa_params *p, mldsa_poly *a1, mldsa_poly *a0,
+                               const mldsa_poly *a);
+#define MLDSA_HAVE_AVX2 1
+#endif
+
+#if defined(MLDSA_HAVE_AVX2)
+static inline bool use_avx2(void) { return fm_cpu_use(FM_CPU_AVX2); }
+#else
+static inline bool use_avx2(void) { return false; }
+#endif
+
+void mldsa_poly_ntt(mldsa_poly *p) {
+#if defined(MLDSA_HAVE_AVX2)
+  if (use_avx2()) {
+    mldsa_poly_ntt_avx2(p);
+    return;
+  }
+#endif
+  mldsa_poly_ntt_portable(p);
+}
+
+void mldsa_poly_invntt_tomont(mldsa_poly *p) {
+#if defined(MLDSA_HAVE_AVX2)
+  if (use_avx2()) {
+    mldsa_poly_invntt_tomont_avx2(p);
+    return;
+  }
+#endif
+  mldsa_poly_invntt_tomont_portable(p);
+}
+
+void mldsa_poly_pointwise_mont(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b) {
+#if defined(MLDSA_HAVE_AVX2)
+  if (use_avx2()) {
+    mldsa_poly_pointwise_mont_avx2(r, a, b);
+    return;
+  }
+#endif
+  mldsa_poly_pointwise_mont_portable(r, a, b);
+}
+
+void mldsa_poly_pointwise_acc_mont(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b) {
+#if defined(MLDSA_HAVE_AVX2)
+  if (use_avx2()) {
+    mldsa_poly_pointwise_acc_mont_avx2(r, a, b);
+    return;
+  }
+#endif
+  mldsa_poly_pointwise_acc_mont_portable(r, a, b);
+}
+
+void mldsa_poly_decompose(const mldsa_params *p, mldsa_poly *a1, mldsa_poly *a0,
+                          const mldsa_poly *a) {
+#if defined(MLDSA_HAVE_AVX2)
+  if (use_avx2() && a1 != NULL) {
+    mldsa_poly_decompose_avx2(p, a1, a0, a);
+    return;
+  }
+#endif
+  mldsa_poly_decompose_portable(p, a1, a0, a);
+}
+
+const char *mldsa_path_name(void) { return use_avx2() ? "avx2" : "portable"; }

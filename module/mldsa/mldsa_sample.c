@@ -1,0 +1,141 @@
+/* ML-DSA sampling (FIPS 204 section 7.3): the matrix A-hat, the private vectors s1 and s2, the
+ * masking vector y and the challenge c, on SHAKE128 and SHAKE256 from module/sha3/internal.h.
+ *
+ * Secrecy by sampler:
+ * - RejNTTPoly (A-hat) reads rho, which is public: it may reject and index freely.
+ * - RejBoundedPoly (s1, s2) reads rho', which is secret. Each half-byte of its SHAKE256 stream is
+ *   kept or rejected by its own value (below 15 for eta = 2, below 9 for eta = 4), and the kept
+ *   ones become coefficients in order. The keep/reject outcome of each half-byte is declassified
+ *   and drives the loop; the coefficient of a kept half-byte never drives a branch or an index.
+ *   That outcome is independent of every kept value (the half-bytes are independent and
+ *   uniform), so it tells an observer where the stream had values >= 15 (or >= 9), and nothing
+ *   about s1 or s2. The mapping b -> eta - (b mod 5) uses a multiply-shift, not a division.
+ * - ExpandMask (y) is a fixed bit unpacking of a fixed-length stream: constant time.
+ * - SampleInBall (c) reads ctilde, which signing declassifies first (mldsa.c explains why). */
+#include <assert.h>
+#include <string.h>
+
+#include "module/internal.h"
+#include "module/mldsa/internal.h"
+#include "module/sha3/internal.h"
+
+/* ---- RejNTTPoly (Algorithm 30), ExpandA (Algorithm 32) ------------------------------------ */
+
+/* Five SHAKE128 blocks hold 280 candidates; 256 are needed, and a candidate is rejected with
+ * probability about 2^-10, so a sixth block is almost never squeezed. */
+#define REJ_NTT_BLOCKS 5
+
+void mldsa_expand_a_entry(mldsa_poly *a, const uint8_t rho[32], unsigned r, unsigned s) {
+  uint8_t seed[34];
+  memcpy(seed, rho, 32);
+  seed[32] = (uint8_t)s; /* FIPS 204 Algorithm 32: rho || IntegerToBytes(s, 1) || ... (r, 1) */
+  seed[33] = (uint8_t)r;
+  keccak_state st;
+  shake128_init(&st);
+  keccak_absorb(&st, seed, sizeof seed);
+
+  uint8_t buf[REJ_NTT_BLOCKS * SHAKE128_RATE];
+  keccak_squeeze_blocks(&st, buf, REJ_NTT_BLOCKS);
+  size_t have = sizeof buf, pos = 0, j = 0;
+  while (j < MLDSA_N) {
+    if (pos + 3 > have) { /* public: rho only */
+      keccak_squeeze_blocks(&st, buf, 1);
+      have = SHAKE128_RATE; /* a multiple of 3: no candidate straddles two blocks */
+      pos = 0;
+    }
+    /* CoeffFromThreeBytes (Algorithm 14): 23 bits, little-endian, the top bit of b2 cleared. */
+    const uint32_t v = (uint32_t)buf[pos] | (uint32_t)buf[pos + 1] << 8 |
+                       (uint32_t)(buf[pos + 2] & 0x7f) << 16;
+    pos += 3;
+    if (v < MLDSA_Q) a->c[j++] = (int32_t)v;
+  }
+  static_assert(SHAKE128_RATE % 3 == 0, "candidates never cross a block");
+}
+
+/* ---- RejBoundedPoly (Algorithm 31), ExpandS (Algorithm 33) -------------------------------- */
+
+/* coeff_from_half_byte: CoeffFromHalfByte (Algorithm 15) for a half-byte b already known to be
+ * kept. For eta = 2, b < 15 and b mod 5 = b - 5 * floor(b * 205 / 1024), exact for b < 15; for
+ * eta = 4, b < 9. */
+static inline int32_t coeff_from_half_byte(unsigned eta, uint32_t b) {
+  if (eta == 2) { /* public: the parameter set */
+    const uint32_t q5 = (b * 205) >> 10;
+    return 2 - (int32_t)(b - 5 * q5);
+  }
+  return 4 - (int32_t)b;
+}
+
+void mldsa_expand_s(const mldsa_params *p, mldsa_poly *a, const uint8_t rhop[64], uint16_t nonce) {
+  uint8_t seed[66];
+  memcpy(seed, rhop, 64);
+  seed[64] = (uint8_t)nonce; /* IntegerToBytes(r, 2), little-endian */
+  seed[65] = (uint8_t)(nonce >> 8);
+  keccak_state st;
+  shake256_init(&st);
+  keccak_absorb(&st, seed, sizeof seed);
+  fm_zeroize(seed, sizeof seed);
+
+  /* One block gives 272 half-bytes: enough almost always for eta = 4 (9/16 kept), two for
+   * eta = 2 (15/16 kept) most of the time; more blocks when needed. */
+  uint8_t buf[SHAKE256_RATE];
+  const uint32_t limit = p->eta == 2 ? 15 : 9;
+  size_t j = 0;
+  while (j < MLDSA_N) {
+    keccak_squeeze_blocks(&st, buf, 1);
+    for (size_t pos = 0; pos < SHAKE256_RATE && j < MLDSA_N; pos++) {
+      const uint32_t z0 = buf[pos] & 15u, z1 = (uint32_t)buf[pos] >> 4;
+      /* The keep decisions, declassified (see the file comment). */
+      const uint64_t keep0 = fm_declassify_u64(ct_lt_u64(z0, limit));
+      const uint64_t keep1 = fm_declassify_u64(ct_lt_u64(z1, limit));
+      if (keep0) a->c[j++] = coeff_from_half_byte(p->eta, z0);
+      if (keep1 && j < MLDSA_N) a->c[j++] = coeff_from_half_byte(p->eta, z1);
+    }
+  }
+  fm_zeroize(buf, sizeof buf);
+  keccak_wipe(&st);
+}
+
+/* ---- ExpandMask (Algorithm 34) ------------------------------------------------------------- */
+
+void mldsa_expand_mask(const mldsa_params *p, mldsa_poly *y, const uint8_t rhopp[64],
+                       uint16_t kappa_plus_r) {
+  uint8_t seed[66];
+  memcpy(seed, rhopp, 64);
+  seed[64] = (uint8_t)kappa_plus_r;
+  seed[65] = (uint8_t)(kappa_plus_r >> 8);
+  uint8_t buf[32 * 20]; /* 32 * c bytes, c = z_bits <= 20 */
+  const size_t len = (size_t)32 * p->z_bits;
+  shake256(buf, len, seed, sizeof seed);
+  /* BitUnpack(v, gamma1 - 1, gamma1): each z_bits-bit value b gives gamma1 - b. */
+  mldsa_unpack_z(p, y, buf);
+  fm_zeroize(seed, sizeof seed);
+  fm_zeroize(buf, sizeof buf);
+}
+
+/* ---- SampleInBall (Algorithm 29) ----------------------------------------------------------- */
+
+void mldsa_sample_in_ball(const mldsa_params *p, mldsa_poly *c, const uint8_t *ctilde) {
+  keccak_state st;
+  shake256_init(&st);
+  keccak_absorb(&st, ctilde, p->ctilde_len);
+  uint8_t buf[SHAKE256_RATE];
+  keccak_squeeze_blocks(&st, buf, 1);
+  uint64_t signs = 0;
+  for (size_t i = 0; i < 8; i++) signs |= (uint64_t)buf[i] << (8 * i);
+  size_t pos = 8;
+
+  memset(c->c, 0, sizeof c->c);
+  for (size_t i = MLDSA_N - p->tau; i < MLDSA_N; i++) {
+    size_t j;
+    do {
+      if (pos == SHAKE256_RATE) {
+        keccak_squeeze_blocks(&st, buf, 1);
+        pos = 0;
+      }
+      j = buf[pos++];
+    } while (j > i);
+    c->c[i] = c->c[j];
+    c->c[j] = 1 - 2 * (int32_t)(signs & 1);
+    signs >>= 1;
+  }
+}

@@ -1,0 +1,110 @@
+/* Differential test of ML-DSA's AVX2 kernels against their portable twins (module/mldsa): the
+ * NTT, the inverse NTT, the pointwise products and Decompose must give the same coefficients on
+ * random inputs over their whole documented input ranges, plus the edges (0, +-(q-1), the
+ * largest allowed magnitudes). Skips (exit 0 with a note) on a CPU without AVX2.
+ *
+ * usage: test_mldsa_diff [case]; FIPSMOD_TEST_SEED replays a run (the seed is printed). */
+#include <string.h>
+
+#include "fipsmod/module.h"
+#include "module/internal.h"
+#include "module/mldsa/internal.h"
+#include "tests/common/test_util.h"
+
+#if defined(__x86_64__)
+void mldsa_poly_ntt_avx2(mldsa_poly *p);
+void mldsa_poly_invntt_tomont_avx2(mldsa_poly *p);
+void mldsa_poly_pointwise_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b);
+void mldsa_poly_pointwise_acc_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b);
+void mldsa_poly_decompose_avx2(const mldsa_params *p, mldsa_poly *a1, mldsa_poly *a0,
+                               const mldsa_poly *a);
+#endif
+
+enum { ROUNDS = 2000 };
+
+static int have_avx2(void) {
+#if defined(__x86_64__)
+  return __builtin_cpu_supports("avx2");
+#else
+  return 0;
+#endif
+}
+
+/* fill sets coefficients in [-bound, bound], with the edges at a few places. */
+static void fill(test_rng *rng, mldsa_poly *p, int32_t bound) {
+  for (size_t i = 0; i < MLDSA_N; i++)
+    p->c[i] = (int32_t)test_rng_below(rng, 2 * (uint64_t)bound + 1) - bound;
+  p->c[0] = bound;
+  p->c[1] = -bound;
+  p->c[2] = 0;
+}
+
+static void test_ntt(void) {
+  if (!have_avx2()) return;
+#if defined(__x86_64__)
+  test_rng rng;
+  test_rng_seed(&rng, "test_mldsa_diff.ntt");
+  for (int r = 0; r < ROUNDS; r++) {
+    mldsa_poly a, b;
+    fill(&rng, &a, MLDSA_Q - 1);
+    b = a;
+    mldsa_poly_ntt_portable(&a);
+    mldsa_poly_ntt_avx2(&b);
+    CHECK_MEM(a.c, b.c, sizeof a.c);
+    /* The inverse takes any coefficient below 2^31 / 256 in magnitude, in practice below q. */
+    fill(&rng, &a, MLDSA_Q - 1);
+    b = a;
+    mldsa_poly_invntt_tomont_portable(&a);
+    mldsa_poly_invntt_tomont_avx2(&b);
+    CHECK_MEM(a.c, b.c, sizeof a.c);
+  }
+#endif
+}
+
+static void test_pointwise(void) {
+  if (!have_avx2()) return;
+#if defined(__x86_64__)
+  test_rng rng;
+  test_rng_seed(&rng, "test_mldsa_diff.pointwise");
+  for (int r = 0; r < ROUNDS; r++) {
+    mldsa_poly a, b, x, y;
+    fill(&rng, &a, 9 * MLDSA_Q); /* NTT outputs are below 9q */
+    fill(&rng, &b, 9 * MLDSA_Q);
+    mldsa_poly_pointwise_mont_portable(&x, &a, &b);
+    mldsa_poly_pointwise_mont_avx2(&y, &a, &b);
+    CHECK_MEM(x.c, y.c, sizeof x.c);
+    fill(&rng, &x, 6 * MLDSA_Q);
+    y = x;
+    mldsa_poly_pointwise_acc_mont_portable(&x, &a, &b);
+    mldsa_poly_pointwise_acc_mont_avx2(&y, &a, &b);
+    CHECK_MEM(x.c, y.c, sizeof x.c);
+  }
+#endif
+}
+
+static void test_decompose(void) {
+  if (!have_avx2()) return;
+#if defined(__x86_64__)
+  /* Every r in [0, q) for both gamma2. */
+  const int levels[] = {44, 65};
+  for (size_t li = 0; li < 2; li++) {
+    const mldsa_params *p = mldsa_params_get(levels[li]);
+    long bad = 0;
+    for (int32_t base = 0; base < MLDSA_Q; base += MLDSA_N) {
+      mldsa_poly a, x1, x0, y1, y0;
+      for (size_t i = 0; i < MLDSA_N; i++) a.c[i] = (base + (int32_t)i) % MLDSA_Q;
+      mldsa_poly_decompose_portable(p, &x1, &x0, &a);
+      mldsa_poly_decompose_avx2(p, &y1, &y0, &a);
+      bad += memcmp(x1.c, y1.c, sizeof x1.c) != 0 || memcmp(x0.c, y0.c, sizeof x0.c) != 0;
+    }
+    CHECK_EQ_INT(bad, 0);
+  }
+#endif
+}
+
+static const test_case cases[] = {TEST_CASE(ntt), TEST_CASE(pointwise), TEST_CASE(decompose)};
+
+int main(int argc, char **argv) {
+  if (!have_avx2()) fprintf(stderr, "test_mldsa_diff: no AVX2 on this CPU: nothing to compare\n");
+  return TEST_RUN(argc, argv, "test_mldsa_diff", cases);
+}
