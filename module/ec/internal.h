@@ -164,8 +164,6 @@ int ec_selftest_ecdh(void);
 int fm_ecdsa_sign_digest_with_k_for_testing(const fm_ec_key *key, const uint8_t *digest,
                                             size_t digest_len, const uint8_t *k, size_t k_len,
                                             uint8_t *sig, size_t sig_cap);
-/* fm_ec_pct_fail_for_testing makes the next pairwise consistency tests fail (on != 0). */
-void fm_ec_pct_fail_for_testing(int on);
 #endif
 
 #endif

@@ -2,11 +2,14 @@
  * validation), SigGen (exact signatures with the file's k) and SigVer, and the SP 800-56A ECC CDH
  * primitive, on P-224, P-256, P-384 and P-521 with SHA-256, SHA-384 and SHA-512 (the files'
  * SHA-1 and SHA-224 sections and the K-/B-curves are skipped: the module has no such hash or
- * curve). Each test counts its cases and checks that it ran the number the file holds. */
+ * curve), and Wycheproof's P-256 ECDSA (P1363 r || s) and ECDH files, whose invalid cases
+ * (bad signatures, off-curve and twist points) must be refused. Each test counts its cases and checks that it ran the number the file holds. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <jansson.h>
 
 #include "fipsmod/ec.h"
 #include "fipsmod/sha.h"
@@ -298,9 +301,129 @@ static void test_cavp_ecc_cdh(void) {
   CHECK_EQ_INT(count, 4 * 25);
 }
 
+
+/* ---- Wycheproof ------------------------------------------------------------------------------ */
+
+static uint8_t *dup_hex(const char *hex, size_t *len) {
+  const size_t hl = strlen(hex);
+  uint8_t *b = malloc(hl / 2 + 1);
+  long n = test_hex_decode(hex, b, hl / 2 + 1);
+  CHECK(n >= 0);
+  *len = n < 0 ? 0 : (size_t)n;
+  return b;
+}
+
+static json_t *load_json(const char *name) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/wycheproof/%s", FIPSMOD_VECTORS_DIR, name);
+  json_error_t err;
+  json_t *root = json_load_file(path, 0, &err);
+  CHECK(root != NULL);
+  return root;
+}
+
+static const char *jstr(json_t *o, const char *k) { return json_string_value(json_object_get(o, k)); }
+
+/* ecdsa_secp256r1_sha256_p1363_test.json: "valid" verifies, "invalid" is refused. */
+static void test_wycheproof_ecdsa_p256_p1363(void) {
+  json_t *root = load_json("ecdsa_secp256r1_sha256_p1363_test.json"), *g, *t;
+  if (root == NULL) return;
+  size_t gi, ti, n = 0;
+  json_array_foreach(json_object_get(root, "testGroups"), gi, g) {
+    size_t pl;
+    uint8_t *pub = dup_hex(jstr(json_object_get(g, "publicKey"), "uncompressed"), &pl);
+    fm_ec_key *key = NULL;
+    CHECK_EQ_INT(fm_ec_key_import_public(FM_EC_P256, pub, pl, &key), FM_OK);
+    json_array_foreach(json_object_get(g, "tests"), ti, t) {
+      size_t ml, sl;
+      uint8_t *msg = dup_hex(jstr(t, "msg"), &ml), *sig = dup_hex(jstr(t, "sig"), &sl);
+      const char *result = jstr(t, "result");
+      const int st = fm_ecdsa_verify(key, FM_HASH_SHA256, msg, ml, sig, sl);
+      if (strcmp(result, "valid") == 0) {
+        CHECK_EQ_INT(st, FM_OK);
+      } else if (strcmp(result, "invalid") == 0) {
+        CHECK_EQ_INT(st, FM_ERR_VERIFY);
+      }
+      if ((strcmp(result, "valid") == 0) != (st == FM_OK))
+        fprintf(stderr, "tcId %lld\n", (long long)json_integer_value(json_object_get(t, "tcId")));
+      free(msg);
+      free(sig);
+      n++;
+    }
+    fm_ec_key_free(key);
+    free(pub);
+  }
+  json_decref(root);
+  CHECK_EQ_INT(n, 262); /* every case of the file */
+}
+
+/* ecdh_secp256r1_test.json: the peer key is a SubjectPublicKeyInfo; the test takes the point out
+ * of the two named-curve P-256 layouts (uncompressed and compressed) and counts any other
+ * encoding (explicit or wrong parameters, damaged DER) as refused, which every such case expects
+ * unless it is "acceptable". A valid case gives the file's Z; an invalid one (off the curve, on
+ * the twist, infinity) is refused with no output. */
+static void test_wycheproof_ecdh_p256(void) {
+  static const uint8_t spki_u[] = {0x30, 0x59, 0x30, 0x13, 0x06, 0x07, 0x2a, 0x86, 0x48, 0xce,
+                                   0x3d, 0x02, 0x01, 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d,
+                                   0x03, 0x01, 0x07, 0x03, 0x42, 0x00};
+  static const uint8_t spki_c[] = {0x30, 0x39, 0x30, 0x13, 0x06, 0x07, 0x2a, 0x86, 0x48, 0xce,
+                                   0x3d, 0x02, 0x01, 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d,
+                                   0x03, 0x01, 0x07, 0x03, 0x22, 0x00};
+  json_t *root = load_json("ecdh_secp256r1_test.json"), *g, *t;
+  if (root == NULL) return;
+  size_t gi, ti, n = 0, computed = 0;
+  json_array_foreach(json_object_get(root, "testGroups"), gi, g) {
+    json_array_foreach(json_object_get(g, "tests"), ti, t) {
+      size_t publ, privl, zl;
+      uint8_t *pub = dup_hex(jstr(t, "public"), &publ), *shared = dup_hex(jstr(t, "shared"), &zl);
+      uint8_t d[32], z[32];
+      size_t z_len = 99;
+      const char *result = jstr(t, "result");
+      CHECK(fixed_hex(jstr(t, "private"), d, sizeof d) == 0);
+      (void)privl;
+      const uint8_t *pt = NULL;
+      size_t pt_len = 0;
+      if (publ == sizeof spki_u + 65 && memcmp(pub, spki_u, sizeof spki_u) == 0) {
+        pt = pub + sizeof spki_u;
+        pt_len = 65;
+      } else if (publ == sizeof spki_c + 33 && memcmp(pub, spki_c, sizeof spki_c) == 0) {
+        pt = pub + sizeof spki_c;
+        pt_len = 33;
+      }
+      int st = FM_ERR_BAD_KEY;
+      fm_ec_key *key = NULL;
+      CHECK_EQ_INT(fm_ec_key_import_private(FM_EC_P256, d, sizeof d, NULL, 0, &key), FM_OK);
+      if (pt != NULL) {
+        st = fm_ecdh(key, pt, pt_len, z, sizeof z, &z_len);
+        computed++;
+      }
+      if (strcmp(result, "valid") == 0) {
+        CHECK_EQ_INT(st, FM_OK);
+        if (st == FM_OK) CHECK_MEM(z, shared, zl);
+      } else if (strcmp(result, "invalid") == 0) {
+        CHECK(st != FM_OK);
+        if (pt != NULL) {
+          CHECK_EQ_INT(z_len, 0);
+          CHECK(test_is_all_zero(z, sizeof z));
+        }
+      }
+      if ((strcmp(result, "valid") == 0) != (st == FM_OK))
+        fprintf(stderr, "tcId %lld: %d\n", (long long)json_integer_value(json_object_get(t, "tcId")), st);
+      fm_ec_key_free(key);
+      free(pub);
+      free(shared);
+      n++;
+    }
+  }
+  json_decref(root);
+  CHECK_EQ_INT(n, 612); /* every case of the file */
+  CHECK(computed > 300);
+}
+
 static const test_case cases[] = {
     TEST_CASE(cavp_keypair), TEST_CASE(cavp_pkv),     TEST_CASE(cavp_siggen),
-    TEST_CASE(cavp_sigver),  TEST_CASE(cavp_ecc_cdh),
+    TEST_CASE(cavp_sigver),  TEST_CASE(cavp_ecc_cdh), TEST_CASE(wycheproof_ecdsa_p256_p1363),
+    TEST_CASE(wycheproof_ecdh_p256),
 };
 
 int main(int argc, char **argv) { return TEST_RUN(argc, argv, "test_ec_kat", cases); }
