@@ -25,9 +25,19 @@ static fm_ec_key *key_new(const ec_curve *c) {
   return key;
 }
 
+#if defined(FIPSMOD_TEST_HOOKS)
+static void (*g_free_hook)(const void *key, size_t len);
+void ec_key_set_free_hook_for_testing(void (*hook)(const void *key, size_t len)) {
+  g_free_hook = hook;
+}
+#endif
+
 int fm_ec_key_free(fm_ec_key *key) {
   if (key == NULL) return FM_OK;
   fm_zeroize(key, sizeof(*key));
+#if defined(FIPSMOD_TEST_HOOKS)
+  if (g_free_hook != NULL) g_free_hook(key, sizeof(*key));
+#endif
   free(key);
   return FM_OK;
 }

@@ -164,6 +164,9 @@ int ec_selftest_ecdh(void);
 int fm_ecdsa_sign_digest_with_k_for_testing(const fm_ec_key *key, const uint8_t *digest,
                                             size_t digest_len, const uint8_t *k, size_t k_len,
                                             uint8_t *sig, size_t sig_cap);
+/* ec_key_set_free_hook_for_testing makes fm_ec_key_free call |hook| with the key's memory after
+ * zeroizing it and before freeing it (NULL: no hook). */
+void ec_key_set_free_hook_for_testing(void (*hook)(const void *key, size_t len));
 #endif
 
 #endif
