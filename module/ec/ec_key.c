@@ -157,6 +157,9 @@ static bool set_public_from_private(fm_ec_key *k) {
   ec_scalar_mul_base(c, &q, k->d);
   const uint64_t finite = ec_point_to_affine(c, k->qx, k->qy, &q);
   fm_zeroize(&q, sizeof q);
+  /* Q is the public key: public from here on. */
+  fm_declassify(k->qx, sizeof k->qx);
+  fm_declassify(k->qy, sizeof k->qy);
   return fm_declassify_u64(finite) != 0;
 }
 

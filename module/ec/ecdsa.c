@@ -216,7 +216,8 @@ int fm_ecdsa_sign_digest_with_k_for_testing(const fm_ec_key *key, const uint8_t 
   uint64_t kk[EC_MAX_LIMBS];
   ec_limbs_from_be(c->limbs, kk, k, k_len);
   int st = FM_ERR_OUT_OF_RANGE;
-  if (!ec_limbs_is_zero(c->limbs, kk) && ec_limbs_lt(c->limbs, kk, c->n.m))
+  /* Whether the given k is in range is public (the caller chose it). */
+  if (fm_declassify_u64(~ec_limbs_is_zero(c->limbs, kk) & ec_limbs_lt(c->limbs, kk, c->n.m)))
     st = ecdsa_sign_digest_with_k(key, digest, digest_len, kk, sig);
   fm_zeroize(kk, sizeof kk);
   return st;
