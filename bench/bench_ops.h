@@ -12,6 +12,9 @@ void bench_rand(void);
 /* bench_rsa: RSA-sign, RSA-verify, RSA-key-import, RSA-keygen. */
 void bench_rsa(void);
 
+/* bench_ec: ECDSA-P<n>-sign, ECDSA-P<n>-verify, ECDH-P<n>, EC-P<n>-keygen (P-256, P-384, P-521). */
+void bench_ec(void);
+
 /* bench_selftest: selftest (module load with and without the power-on self-tests). |self_dir|
  * is the directory of the running fipsmod-speed, where its loader program lives. */
 void bench_selftest(const char *self_dir);

@@ -4,7 +4,9 @@
  * scalar multiplication by a fixed 4-bit window whose table is read by constant-time selection. */
 #include <string.h>
 
+#include "module/ec/ec_base_tables.h"
 #include "module/ec/ec_curves.h"
+#include "module/ec/ec_field_inline.h"
 #include "module/ec/internal.h"
 #include "module/internal.h"
 
@@ -33,11 +35,15 @@ const ec_curve *ec_curve_get(fm_ec_curve id) {
 
 /* ---- Group law -------------------------------------------------------------------------- */
 
-#define MUL(r, a, b) ec_mod_mul(c, &c->p, r, a, b)
-#define ADD(r, a, b) ec_mod_add(c, &c->p, r, a, b)
-#define SUB(r, a, b) ec_mod_sub(c, &c->p, r, a, b)
+/* The formulas are instantiated per limb count (point_add_k, point_dbl_k with a constant L), so
+ * that the field kernels inline into them. */
+#define MUL(r, a, b) mont_mul_k(&c->p, r, a, b, L)
+#define ADD(r, a, b) mod_add_k(&c->p, r, a, b, L)
+#define SUB(r, a, b) mod_sub_k(&c->p, r, a, b, L)
 
-void ec_point_add(const ec_curve *c, ec_point *r, const ec_point *p, const ec_point *q) {
+static inline __attribute__((always_inline)) void point_add_k(const ec_curve *c, ec_point *r,
+                                                               const ec_point *p, const ec_point *q,
+                                                               const unsigned L) {
   uint64_t t0[EC_MAX_LIMBS], t1[EC_MAX_LIMBS], t2[EC_MAX_LIMBS], t3[EC_MAX_LIMBS],
       t4[EC_MAX_LIMBS], x3[EC_MAX_LIMBS], y3[EC_MAX_LIMBS], z3[EC_MAX_LIMBS];
   const uint64_t *b = c->b;
@@ -85,13 +91,14 @@ void ec_point_add(const ec_curve *c, ec_point *r, const ec_point *p, const ec_po
   MUL(z3, t4, z3);      /* 41 */
   MUL(t1, t3, t0);      /* 42 */
   ADD(z3, z3, t1);      /* 43 */
-  const size_t n = c->limbs * sizeof(uint64_t);
+  const size_t n = L * sizeof(uint64_t);
   memcpy(r->x, x3, n);
   memcpy(r->y, y3, n);
   memcpy(r->z, z3, n);
 }
 
-void ec_point_dbl(const ec_curve *c, ec_point *r, const ec_point *p) {
+static inline __attribute__((always_inline)) void point_dbl_k(const ec_curve *c, ec_point *r,
+                                                               const ec_point *p, const unsigned L) {
   uint64_t t0[EC_MAX_LIMBS], t1[EC_MAX_LIMBS], t2[EC_MAX_LIMBS], t3[EC_MAX_LIMBS],
       x3[EC_MAX_LIMBS], y3[EC_MAX_LIMBS], z3[EC_MAX_LIMBS];
   const uint64_t *b = c->b;
@@ -130,11 +137,36 @@ void ec_point_dbl(const ec_curve *c, ec_point *r, const ec_point *p) {
   MUL(z3, t0, t1);      /* 32 */
   ADD(z3, z3, z3);      /* 33 */
   ADD(z3, z3, z3);      /* 34 */
-  const size_t n = c->limbs * sizeof(uint64_t);
+  const size_t n = L * sizeof(uint64_t);
   memcpy(r->x, x3, n);
   memcpy(r->y, y3, n);
   memcpy(r->z, z3, n);
 }
+
+#undef MUL
+#undef ADD
+#undef SUB
+
+/* The dispatch on the limb count branches only on the curve (public). */
+void ec_point_add(const ec_curve *c, ec_point *r, const ec_point *p, const ec_point *q) {
+  switch (c->limbs) {
+    case 4: point_add_k(c, r, p, q, 4); break;
+    case 6: point_add_k(c, r, p, q, 6); break;
+    default: point_add_k(c, r, p, q, 9); break;
+  }
+}
+
+void ec_point_dbl(const ec_curve *c, ec_point *r, const ec_point *p) {
+  switch (c->limbs) {
+    case 4: point_dbl_k(c, r, p, 4); break;
+    case 6: point_dbl_k(c, r, p, 6); break;
+    default: point_dbl_k(c, r, p, 9); break;
+  }
+}
+
+#define MUL(r, a, b) ec_mod_mul(c, &c->p, r, a, b)
+#define ADD(r, a, b) ec_mod_add(c, &c->p, r, a, b)
+#define SUB(r, a, b) ec_mod_sub(c, &c->p, r, a, b)
 
 void ec_point_set_affine(const ec_curve *c, ec_point *r, const uint64_t *x, const uint64_t *y) {
   memset(r, 0, sizeof *r);
@@ -220,7 +252,50 @@ void ec_scalar_mul(const ec_curve *c, ec_point *r, const uint64_t *k, const ec_p
   fm_zeroize(&t, sizeof t);
 }
 
+/* mul_base_table sets r = k * G from the curve's fixed-base table (ec_base_tables.h): row i
+ * holds j * 16^i * G for j = 1..15 in affine form, so k * G is the sum over the scalar's 4-bit
+ * digits of row[i][digit], with no doubling. Each row is read in full by constant-time selection;
+ * a zero digit selects the point at infinity. */
+static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
+                           const uint64_t *table) {
+  const unsigned n = c->limbs;
+  const unsigned windows = (c->bits + EC_WINDOW - 1) / EC_WINDOW;
+  ec_point acc, t;
+  set_infinity(c, &acc);
+  memset(&t, 0, sizeof t);
+  for (unsigned i = 0; i < windows; i++) {
+    const unsigned bit = i * EC_WINDOW;
+    const uint64_t idx = (k[bit / 64] >> (bit % 64)) & (EC_TABLE - 1);
+    const uint64_t *row = table + (size_t)i * (EC_TABLE - 1) * 2 * n;
+    for (unsigned j = 0; j < n; j++) t.x[j] = t.y[j] = 0;
+    for (unsigned e = 0; e < EC_TABLE - 1; e++) {
+      const uint64_t mask = ct_eq_u64(e + 1, idx); /* all-ones for the one wanted entry */
+      for (unsigned j = 0; j < n; j++) {
+        t.x[j] |= mask & row[(2 * e) * n + j];
+        t.y[j] |= mask & row[(2 * e + 1) * n + j];
+      }
+    }
+    /* Digit 0: (0 : 1 : 0), the point at infinity, which the complete formula adds as any other. */
+    const uint64_t nonzero = ~ct_is_zero_u64(idx);
+    for (unsigned j = 0; j < n; j++) {
+      t.y[j] = ct_select_u64(nonzero, t.y[j], c->p.one[j]);
+      t.z[j] = nonzero & c->p.one[j];
+    }
+    ec_point_add(c, &acc, &acc, &t);
+  }
+  *r = acc;
+  fm_zeroize(&acc, sizeof acc);
+  fm_zeroize(&t, sizeof t);
+}
+
 void ec_scalar_mul_base(const ec_curve *c, ec_point *r, const uint64_t *k) {
+  /* The tables are chosen by the curve's id (public), not by a pointer in the curve's
+   * descriptor, which stays free of relocations. */
+  switch (c->id) {
+    case FM_EC_P256: mul_base_table(c, r, k, &p256_base_table[0][0][0][0]); return;
+    case FM_EC_P384: mul_base_table(c, r, k, &p384_base_table[0][0][0][0]); return;
+    default: break;
+  }
   ec_point g;
   ec_point_set_affine(c, &g, c->gx, c->gy);
   ec_scalar_mul(c, r, k, &g);
