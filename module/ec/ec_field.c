@@ -4,6 +4,7 @@
  * kernels are instantiated for 4, 6 and 9 limbs so the compiler can unroll them. No value drives
  * a branch or an address. */
 #include <assert.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "module/ec/ec_field_inline.h"
@@ -91,20 +92,41 @@ void ec_mod_from_mont(const ec_curve *c, const ec_mod *m, uint64_t *r, const uin
   ec_mod_mul(c, m, r, a, one);
 }
 
+/* pow_public_k: a fixed 4-bit window over the exponent from its top non-zero digit. The digits
+ * choose the multiplications and the table entries; every caller passes a public exponent
+ * (m - 2, (p + 1) / 4), so only the base is secret, and it never drives a branch or index. */
+static inline __attribute__((always_inline)) void pow_public_k(const ec_mod *m, uint64_t *r,
+                                                                const uint64_t *a,
+                                                                const uint64_t *e,
+                                                                const unsigned limbs) {
+  uint64_t tab[16][EC_MAX_LIMBS], acc[EC_MAX_LIMBS];
+  memcpy(tab[0], m->one, sizeof tab[0]);
+  memcpy(tab[1], a, limbs * sizeof(uint64_t));
+  for (unsigned i = 2; i < 16; i++) mont_mul_k(m, tab[i], tab[i - 1], a, limbs);
+  memcpy(acc, m->one, sizeof acc);
+  bool started = false;
+  for (int w = (int)(16 * limbs) - 1; w >= 0; w--) {
+    const unsigned digit = (unsigned)(e[w / 16] >> ((w % 16) * 4)) & 15;
+    if (started)
+      for (int i = 0; i < 4; i++) mont_mul_k(m, acc, acc, acc, limbs);
+    if (digit != 0) {
+      if (started) mont_mul_k(m, acc, acc, tab[digit], limbs);
+      else memcpy(acc, tab[digit], sizeof acc);
+      started = true;
+    }
+  }
+  memcpy(r, acc, limbs * sizeof(uint64_t));
+  fm_zeroize(tab, sizeof tab);
+  fm_zeroize(acc, sizeof acc);
+}
+
 void ec_mod_pow_public(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a,
                        const uint64_t *e) {
-  uint64_t acc[EC_MAX_LIMBS], base[EC_MAX_LIMBS];
-  memcpy(acc, m->one, sizeof acc);
-  memcpy(base, a, sizeof base);
-  /* Left to right over the exponent's bits: the pattern of multiplications follows e, which
-   * every caller passes as a public constant (m - 2, (p + 1) / 4). */
-  for (int i = (int)(64 * c->limbs) - 1; i >= 0; i--) {
-    ec_mod_mul(c, m, acc, acc, acc);
-    if ((e[i / 64] >> (i % 64)) & 1) ec_mod_mul(c, m, acc, acc, base);
+  switch (c->limbs) {
+    case 4: pow_public_k(m, r, a, e, 4); break;
+    case 6: pow_public_k(m, r, a, e, 6); break;
+    default: pow_public_k(m, r, a, e, 9); break;
   }
-  memcpy(r, acc, c->limbs * sizeof(uint64_t));
-  fm_zeroize(acc, sizeof acc);
-  fm_zeroize(base, sizeof base);
 }
 
 void ec_mod_inv(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a) {

@@ -17,6 +17,7 @@ static inline __attribute__((always_inline)) uint64_t sub_borrow(uint64_t *r, co
                                                                   const uint64_t *b,
                                                                   const unsigned limbs) {
   uint64_t borrow = 0;
+  _Pragma("GCC unroll 9")
   for (unsigned i = 0; i < limbs; i++) {
     u128 d = (u128)a[i] - b[i] - borrow;
     r[i] = (uint64_t)d;
@@ -29,6 +30,7 @@ static inline __attribute__((always_inline)) uint64_t add_carry(uint64_t *r, con
                                                                  const uint64_t *b,
                                                                  const unsigned limbs) {
   uint64_t carry = 0;
+  _Pragma("GCC unroll 9")
   for (unsigned i = 0; i < limbs; i++) {
     u128 s = (u128)a[i] + b[i] + carry;
     r[i] = (uint64_t)s;
@@ -46,8 +48,10 @@ static inline __attribute__((always_inline)) void mont_mul_k(const ec_mod *md, u
                                                               const unsigned limbs) {
   const uint64_t *m = md->m;
   uint64_t t[EC_MAX_LIMBS + 2] = {0};
+  _Pragma("GCC unroll 9")
   for (unsigned i = 0; i < limbs; i++) {
     u128 c = 0;
+    _Pragma("GCC unroll 9")
     for (unsigned j = 0; j < limbs; j++) {
       c = (u128)a[j] * b[i] + t[j] + (uint64_t)(c >> 64);
       t[j] = (uint64_t)c;
@@ -57,6 +61,7 @@ static inline __attribute__((always_inline)) void mont_mul_k(const ec_mod *md, u
     t[limbs + 1] = (uint64_t)(c >> 64);
     const uint64_t q = t[0] * md->n0;
     c = (u128)q * m[0] + t[0];
+    _Pragma("GCC unroll 9")
     for (unsigned j = 1; j < limbs; j++) {
       c = (u128)q * m[j] + t[j] + (uint64_t)(c >> 64);
       t[j - 1] = (uint64_t)c;
@@ -69,6 +74,7 @@ static inline __attribute__((always_inline)) void mont_mul_k(const ec_mod *md, u
   const uint64_t borrow = sub_borrow(s, t, m, limbs);
   /* t < m exactly when the subtraction borrows and no top word is left to absorb it. */
   const uint64_t keep = ct_is_zero_u64(t[limbs]) & (0u - borrow);
+  _Pragma("GCC unroll 9")
   for (unsigned j = 0; j < limbs; j++) r[j] = ct_select_u64(keep, t[j], s[j]);
 }
 
@@ -80,6 +86,7 @@ static inline __attribute__((always_inline)) void mod_add_k(const ec_mod *md, ui
   const uint64_t borrow = sub_borrow(s, t, md->m, limbs);
   /* a + b < m: no carry out of the sum and a borrow out of sum - m. */
   const uint64_t keep = ct_is_zero_u64(carry) & (0u - borrow);
+  _Pragma("GCC unroll 9")
   for (unsigned j = 0; j < limbs; j++) r[j] = ct_select_u64(keep, t[j], s[j]);
 }
 
@@ -91,6 +98,7 @@ static inline __attribute__((always_inline)) void mod_sub_k(const ec_mod *md, ui
   (void)add_carry(s, t, md->m, limbs);
   /* a < b: the difference wrapped, add m back. */
   const uint64_t fix = 0u - borrow;
+  _Pragma("GCC unroll 9")
   for (unsigned j = 0; j < limbs; j++) r[j] = ct_select_u64(fix, s[j], t[j]);
 }
 
