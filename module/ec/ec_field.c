@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "module/bn/internal.h"
 #include "module/ec/ec_field_inline.h"
 #include "module/ec/internal.h"
 #include "module/internal.h"
@@ -130,9 +131,12 @@ void ec_mod_pow_public(const ec_curve *c, const ec_mod *m, uint64_t *r, const ui
 }
 
 void ec_mod_inv(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a) {
-  uint64_t e[EC_MAX_LIMBS] = {0};
-  const uint64_t two[EC_MAX_LIMBS] = {2};
-  /* Fermat: a^(m-2) = a^-1 for prime m; the exponent is public. */
-  (void)sub_borrow(e, m->m, two, c->limbs);
-  ec_mod_pow_public(c, m, r, a, e);
+  /* The divsteps inverse of bn/ (Bernstein-Yang, a fixed number of steps for the width, constant
+   * time) on the Montgomery form aR gives a^-1 R^-1; two Montgomery multiplications by R^2 turn
+   * it into a^-1 R. For a = 0 it gives 0, as the point at infinity's conversion needs. */
+  uint64_t t[EC_MAX_LIMBS];
+  (void)bn_mod_inverse_mask(t, a, m->m, c->limbs); /* m is prime: every a != 0 is invertible */
+  ec_mod_mul(c, m, t, t, m->rr);
+  ec_mod_mul(c, m, r, t, m->rr);
+  fm_zeroize(t, sizeof t);
 }

@@ -61,9 +61,8 @@ void ec_mod_sub(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t 
 /* ec_mod_to_mont sets r = a * R mod m for any a < m; ec_mod_from_mont the inverse map. */
 void ec_mod_to_mont(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a);
 void ec_mod_from_mont(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a);
-/* ec_mod_inv sets r = a^(m-2), the Montgomery form of the inverse of a Montgomery-form a (0 for
- * a = 0): Fermat's little theorem, a fixed chain of squarings and multiplications whose pattern
- * comes from the public modulus alone. */
+/* ec_mod_inv sets r to the Montgomery form of the inverse of a Montgomery-form a (0 for a = 0):
+ * bn/'s constant-time divsteps inverse. m must be prime (p or n). */
 void ec_mod_inv(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a);
 /* ec_mod_pow_public sets r = a^e for a public exponent e (limbs words); variable time in e. */
 void ec_mod_pow_public(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a,
