@@ -36,8 +36,7 @@ const ec_curve *ec_curve_get(fm_ec_curve id) {
 /* ---- Group law -------------------------------------------------------------------------- */
 
 /* The formulas are instantiated per limb count (point_add_k, point_dbl_k with a constant L), so
- * that the field kernels inline into them; for P-256 and P-384 also with the prime as a
- * compile-time constant (fp), so that the compiler folds the special form of p into the
+ * that the field kernels inline into them, with the curve's prime as a compile-time constant (fp), so that the compiler folds the special form of p into the
  * Montgomery reduction. */
 #define MUL(r, a, b) mont_mul_k(fp, r, a, b, L)
 #define ADD(r, a, b) mod_add_k(fp, r, a, b, L)
@@ -154,13 +153,15 @@ static inline __attribute__((always_inline)) void point_dbl_k(const ec_curve *c,
 /* The dispatch on the limb count branches only on the curve (public). */
 static const ec_mod k_p256_p = {.m = P256_P, .rr = P256_P_RR, .one = P256_P_ONE, .n0 = P256_P_N0};
 static const ec_mod k_p384_p = {.m = P384_P, .rr = P384_P_RR, .one = P384_P_ONE, .n0 = P384_P_N0};
+static const ec_mod k_p224_p = {.m = P224_P, .rr = P224_P_RR, .one = P224_P_ONE, .n0 = P224_P_N0};
+static const ec_mod k_p521_p = {.m = P521_P, .rr = P521_P_RR, .one = P521_P_ONE, .n0 = P521_P_N0};
 
 void ec_point_add(const ec_curve *c, ec_point *r, const ec_point *p, const ec_point *q) {
   switch (c->id) {
     case FM_EC_P256: point_add_k(c, r, p, q, 4, &k_p256_p); break;
     case FM_EC_P384: point_add_k(c, r, p, q, 6, &k_p384_p); break;
-    case FM_EC_P224: point_add_k(c, r, p, q, 4, &c->p); break;
-    default: point_add_k(c, r, p, q, 9, &c->p); break;
+    case FM_EC_P224: point_add_k(c, r, p, q, 4, &k_p224_p); break;
+    default: point_add_k(c, r, p, q, 9, &k_p521_p); break;
   }
 }
 
@@ -168,8 +169,8 @@ void ec_point_dbl(const ec_curve *c, ec_point *r, const ec_point *p) {
   switch (c->id) {
     case FM_EC_P256: point_dbl_k(c, r, p, 4, &k_p256_p); break;
     case FM_EC_P384: point_dbl_k(c, r, p, 6, &k_p384_p); break;
-    case FM_EC_P224: point_dbl_k(c, r, p, 4, &c->p); break;
-    default: point_dbl_k(c, r, p, 9, &c->p); break;
+    case FM_EC_P224: point_dbl_k(c, r, p, 4, &k_p224_p); break;
+    default: point_dbl_k(c, r, p, 9, &k_p521_p); break;
   }
 }
 
