@@ -64,35 +64,41 @@ FM_API size_t fm_ec_curve_bytes(fm_ec_curve curve);
  * and runs the pairwise consistency test on it. FM_ERR_UNSUPPORTED (unknown curve),
  * FM_ERR_BAD_ARGUMENT (NULL), FM_ERR_ENTROPY, FM_ERR_KEYGEN (the consistency test failed: the
  * module is then in ERROR), FM_ERR_NO_MEMORY. Thread-safe. */
-FM_MUST_CHECK FM_API int fm_ec_key_generate(fm_ec_curve curve, fm_ec_key **key);
+FM_MUST_CHECK
+FM_API int fm_ec_key_generate(fm_ec_curve curve, fm_ec_key **key);
 
 /* fm_ec_key_import_private makes a key from the scalar d (exactly fm_ec_curve_bytes octets) and,
  * optionally, its public point (pub NULL and pub_len 0 to let the module compute Q = dG).
  * d must be in [1, n-1]; a given point must pass validation and equal dG.
  * FM_ERR_LENGTH (d's length), FM_ERR_OUT_OF_RANGE (d), FM_ERR_BAD_KEY (the point), as well as
  * the errors of fm_ec_key_generate. d is secret: the checks on it are constant time. */
-FM_MUST_CHECK FM_API int fm_ec_key_import_private(fm_ec_curve curve, const uint8_t *d,
-                                                  size_t d_len, const uint8_t *pub,
-                                                  size_t pub_len, fm_ec_key **key);
+FM_MUST_CHECK
+FM_API int fm_ec_key_import_private(fm_ec_curve curve, const uint8_t *d,
+                                    size_t d_len, const uint8_t *pub,
+                                    size_t pub_len, fm_ec_key **key);
 
 /* fm_ec_key_import_public makes a public key from a SEC1 point, after full validation.
  * FM_ERR_LENGTH (a length no point of the curve has), FM_ERR_BAD_KEY (bad prefix, infinity,
  * coordinate >= p, not on the curve), FM_ERR_UNSUPPORTED (a compressed P-224 point). */
-FM_MUST_CHECK FM_API int fm_ec_key_import_public(fm_ec_curve curve, const uint8_t *pub,
-                                                 size_t pub_len, fm_ec_key **key);
+FM_MUST_CHECK
+FM_API int fm_ec_key_import_public(fm_ec_curve curve, const uint8_t *pub,
+                                   size_t pub_len, fm_ec_key **key);
 
 /* fm_ec_key_export_public writes Q as a SEC1 point, compressed when |compressed| is non-zero,
  * to out[0..cap) and its length to *out_len. FM_ERR_BUFFER_TOO_SMALL, FM_ERR_BAD_ARGUMENT. */
-FM_MUST_CHECK FM_API int fm_ec_key_export_public(const fm_ec_key *key, int compressed,
-                                                 uint8_t *out, size_t cap, size_t *out_len);
+FM_MUST_CHECK
+FM_API int fm_ec_key_export_public(const fm_ec_key *key, int compressed,
+                                   uint8_t *out, size_t cap, size_t *out_len);
 
 /* fm_ec_key_export_private writes d (fm_ec_curve_bytes octets, secret) to out[0..cap).
  * FM_ERR_BAD_ARGUMENT (a public key), FM_ERR_BUFFER_TOO_SMALL. */
-FM_MUST_CHECK FM_API int fm_ec_key_export_private(const fm_ec_key *key, uint8_t *out, size_t cap,
-                                                  size_t *out_len);
+FM_MUST_CHECK
+FM_API int fm_ec_key_export_private(const fm_ec_key *key, uint8_t *out, size_t cap,
+                                    size_t *out_len);
 
 /* fm_ec_key_curve writes the key's curve to *curve. FM_ERR_BAD_ARGUMENT. */
-FM_MUST_CHECK FM_API int fm_ec_key_curve(const fm_ec_key *key, fm_ec_curve *curve);
+FM_MUST_CHECK
+FM_API int fm_ec_key_curve(const fm_ec_key *key, fm_ec_curve *curve);
 
 /* fm_ec_key_free zeroizes and frees |key| (NULL is fine). Returns FM_OK in every state. */
 FM_API int fm_ec_key_free(fm_ec_key *key);
@@ -101,27 +107,31 @@ FM_API int fm_ec_key_free(fm_ec_key *key);
  * 6.4.1) with a private key, writing r || s (2 * fm_ec_curve_bytes octets) to sig[0..cap) and its
  * length to *sig_len. FM_ERR_BAD_ARGUMENT (NULL, a public key), FM_ERR_UNSUPPORTED (hash),
  * FM_ERR_BUFFER_TOO_SMALL, FM_ERR_ENTROPY. Thread-safe. */
-FM_MUST_CHECK FM_API int fm_ecdsa_sign(const fm_ec_key *key, fm_hash_alg hash, const uint8_t *msg,
-                                       size_t msg_len, uint8_t *sig, size_t cap, size_t *sig_len);
+FM_MUST_CHECK
+FM_API int fm_ecdsa_sign(const fm_ec_key *key, fm_hash_alg hash, const uint8_t *msg,
+                         size_t msg_len, uint8_t *sig, size_t cap, size_t *sig_len);
 
 /* fm_ecdsa_sign_digest signs a digest the caller computed (prehashed input; the leftmost bits of
  * the digest as FIPS 186-5 6.4.1 step 2 takes them). digest_len is 28..64. Errors as
  * fm_ecdsa_sign, and FM_ERR_LENGTH for the digest length. */
-FM_MUST_CHECK FM_API int fm_ecdsa_sign_digest(const fm_ec_key *key, const uint8_t *digest,
-                                              size_t digest_len, uint8_t *sig, size_t cap,
-                                              size_t *sig_len);
+FM_MUST_CHECK
+FM_API int fm_ecdsa_sign_digest(const fm_ec_key *key, const uint8_t *digest,
+                                size_t digest_len, uint8_t *sig, size_t cap,
+                                size_t *sig_len);
 
 /* fm_ecdsa_verify checks the r || s signature over msg hashed with |hash| (FIPS 186-5 6.4.2).
  * FM_OK; FM_ERR_VERIFY (a bad signature, r or s out of [1, n-1], a wrong length);
  * FM_ERR_BAD_ARGUMENT; FM_ERR_UNSUPPORTED (hash). */
-FM_MUST_CHECK FM_API int fm_ecdsa_verify(const fm_ec_key *key, fm_hash_alg hash,
-                                         const uint8_t *msg, size_t msg_len, const uint8_t *sig,
-                                         size_t sig_len);
+FM_MUST_CHECK
+FM_API int fm_ecdsa_verify(const fm_ec_key *key, fm_hash_alg hash,
+                           const uint8_t *msg, size_t msg_len, const uint8_t *sig,
+                           size_t sig_len);
 
 /* fm_ecdsa_verify_digest is fm_ecdsa_verify on a digest the caller computed (1..64 bytes). */
-FM_MUST_CHECK FM_API int fm_ecdsa_verify_digest(const fm_ec_key *key, const uint8_t *digest,
-                                                size_t digest_len, const uint8_t *sig,
-                                                size_t sig_len);
+FM_MUST_CHECK
+FM_API int fm_ecdsa_verify_digest(const fm_ec_key *key, const uint8_t *digest,
+                                  size_t digest_len, const uint8_t *sig,
+                                  size_t sig_len);
 
 /* fm_ecdh computes the SP 800-56A 5.7.1.2 ECC CDH primitive: Z = x(d * Q_peer) with the private
  * key and the peer's SEC1 point (fully validated first, on the key's curve), written as
@@ -129,8 +139,9 @@ FM_MUST_CHECK FM_API int fm_ecdsa_verify_digest(const fm_ec_key *key, const uint
  * peer point fails validation; nothing is computed), FM_ERR_LENGTH, FM_ERR_BAD_ARGUMENT (a public
  * key), FM_ERR_BUFFER_TOO_SMALL, FM_ERR_VERIFY (the product is the point at infinity: no shared
  * secret). Constant time in d and Z. */
-FM_MUST_CHECK FM_API int fm_ecdh(const fm_ec_key *key, const uint8_t *peer, size_t peer_len,
-                                 uint8_t *z, size_t cap, size_t *z_len);
+FM_MUST_CHECK
+FM_API int fm_ecdh(const fm_ec_key *key, const uint8_t *peer, size_t peer_len,
+                   uint8_t *z, size_t cap, size_t *z_len);
 
 #ifdef __cplusplus
 }
