@@ -14,6 +14,8 @@ void bench_rsa(void);
 
 /* ML-DSA-44/65/87 key generation, signing and verification (bench_mldsa.c). */
 void bench_mldsa(void);
+/* bench_ec: ECDSA-P<n>-sign, ECDSA-P<n>-verify, ECDH-P<n>, EC-P<n>-keygen (P-256, P-384, P-521). */
+void bench_ec(void);
 
 /* bench_selftest: selftest (module load with and without the power-on self-tests). |self_dir|
  * is the directory of the running fipsmod-speed, where its loader program lives. */

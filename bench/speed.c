@@ -118,6 +118,7 @@ int main(int argc, char **argv) {
   run_bn_helper(dir);
   bench_rsa();
   bench_mldsa();
+  bench_ec();
   bench_selftest(dir);
   bench_print_summary();
   return bench_write_json() == 0 ? 0 : 1;

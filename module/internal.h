@@ -340,10 +340,14 @@ typedef enum fm_selftest_id {
   FM_ST_MLDSA_KEYGEN_KAT, /* ML-DSA-44 KeyGen_internal from a fixed seed */
   FM_ST_MLDSA_SIGN_KAT,   /* ML-DSA-44 deterministic Sign_internal */
   FM_ST_MLDSA_VERIFY_KAT, /* ML-DSA-44 Verify_internal of a known signature */
+  FM_ST_ECDSA_SIGN_KAT,
+  FM_ST_ECDSA_VERIFY_KAT,
+  FM_ST_ECDH_KAT,
   /* Conditional tests: recorded by their service each time it runs. */
   FM_ST_ENTROPY_HEALTH, /* SP 800-90B RCT/APT on every seed request */
   FM_ST_RSA_PCT,        /* RSA key generation's pairwise consistency test */
   FM_ST_MLDSA_PCT,      /* ML-DSA key generation's pairwise consistency test */
+  FM_ST_ECDSA_PCT,      /* EC key generation's pairwise consistency test */
   FM_ST_ENTROPY_SOURCE, /* the kernel source itself failed (getrandom error); recorded only
                            then, so listed last, from then on */
   FM_ST_COUNT           /* not an id: how many there are */

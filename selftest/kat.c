@@ -23,6 +23,7 @@
 #include "fipsmod/sha.h"
 #include "module/internal.h"
 #include "module/mldsa/internal.h"
+#include "module/ec/internal.h"
 #include "module/rand/internal.h"
 #include "module/rsa/internal.h"
 #include "module/sha/internal.h"
@@ -331,6 +332,9 @@ int selftest_run_kat(fm_selftest_id id) {
     case FM_ST_MLDSA_KEYGEN_KAT:
     case FM_ST_MLDSA_SIGN_KAT:
     case FM_ST_MLDSA_VERIFY_KAT: return mldsa_cast(id); /* module/mldsa/mldsa_cast.c */
+    case FM_ST_ECDSA_SIGN_KAT: return ec_selftest_ecdsa_sign();
+    case FM_ST_ECDSA_VERIFY_KAT: return ec_selftest_ecdsa_verify();
+    case FM_ST_ECDH_KAT: return ec_selftest_ecdh();
     /* Not known-answer tests: the runner computes the integrity test itself, and the
      * conditional tests run inside their services. */
     case FM_ST_INTEGRITY:
@@ -338,6 +342,7 @@ int selftest_run_kat(fm_selftest_id id) {
     case FM_ST_ENTROPY_SOURCE:
     case FM_ST_RSA_PCT:
     case FM_ST_MLDSA_PCT:
+    case FM_ST_ECDSA_PCT:
     case FM_ST_COUNT:
       break;
   }
@@ -428,11 +433,17 @@ const void *selftest_constants_probe(void) { return kat_aes256_cbc_dec_out; }
     BEFORE_FIRST_USE, 0)                                                                           \
   X(FM_ST_MLDSA_KEYGEN_KAT, "mldsa44-keygen-kat", "ML-DSA-44 KeyGen", KAT, BEFORE_FIRST_USE, 0)    \
   X(FM_ST_MLDSA_SIGN_KAT, "mldsa44-sign-kat", "ML-DSA-44 Sign (deterministic)", KAT,              \
+  X(FM_ST_ECDSA_SIGN_KAT, "ecdsa-p256-sha256-sign-kat", "ECDSA P-256 SHA-256 sign", KAT,           \
     BEFORE_FIRST_USE, 0)                                                                           \
   X(FM_ST_MLDSA_VERIFY_KAT, "mldsa44-verify-kat", "ML-DSA-44 Verify", KAT, BEFORE_FIRST_USE, 0)    \
+  X(FM_ST_ECDSA_VERIFY_KAT, "ecdsa-p256-sha256-verify-kat", "ECDSA P-256 SHA-256 verify", KAT,     \
+    BEFORE_FIRST_USE, 0)                                                                           \
+  X(FM_ST_ECDH_KAT, "ecc-cdh-p256-kat", "ECC CDH primitive P-256 (SP 800-56A)", KAT,               \
+    BEFORE_FIRST_USE, 0)                                                                           \
   X(FM_ST_ENTROPY_HEALTH, "SP800-90B RCT/APT", "ENTROPY", HEALTH, CONDITIONAL, 0)                  \
   X(FM_ST_RSA_PCT, "RSA-PCT", "RSA", PAIRWISE, CONDITIONAL, 0)                                     \
   X(FM_ST_MLDSA_PCT, "ML-DSA-PCT", "ML-DSA", PAIRWISE, CONDITIONAL, 0)                             \
+  X(FM_ST_ECDSA_PCT, "ECDSA-PCT", "ECDSA", PAIRWISE, CONDITIONAL, 0)                               \
   X(FM_ST_ENTROPY_SOURCE, "getrandom", "ENTROPY", HEALTH, CONDITIONAL, 1)
 
 /* The rows, placed by id: an id given twice fails to compile (-Werror=override-init, clang's

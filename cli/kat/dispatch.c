@@ -61,11 +61,13 @@ int kat_run_cavp(kat_ctx *c) {
   } else if (rsp_has_key(&f, "e") && (rsp_has_key(&f, "prandom") || rsp_has_key(&f, "xp1") ||
                                        rsp_has_key(&f, "Xp") || rsp_has_key(&f, "bitlen1"))) {
     rc = kat_cavp_rsa_keygen(c, &f);
+  } else if (rsp_has_key(&f, "Qx") || rsp_has_key(&f, "QCAVSx")) {
+    rc = kat_cavp_ec(c, &f);
   } else if (has_section_containing(&f, "ENCRYPT") || has_section_containing(&f, "DECRYPT")) {
     rc = kat_error(c, "%s: AES-style file without KEY/PLAINTEXT/CIPHERTEXT lines", c->path);
   } else {
     rc = kat_error(c, "%s: not a CAVP file of an algorithm the runner knows (SHA-2, HMAC, AES, "
-                   "CTR_DRBG, RSA, AES-GCM, KBKDF)", c->path);
+                   "CTR_DRBG, RSA, AES-GCM, KBKDF, ECDSA, ECC CDH)", c->path);
   }
   rsp_free(&f);
   kat_arena_reset(c);

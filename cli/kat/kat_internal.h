@@ -188,6 +188,8 @@ int kat_cavp_rsa_sp1(kat_ctx *c, const rsp_file *f);
 int kat_cavp_rsa_dp(kat_ctx *c, const rsp_file *f);
 int kat_cavp_rsa_keygen(kat_ctx *c, const rsp_file *f);
 int kat_cavp_rsa_x931(kat_ctx *c, const rsp_file *f);
+/* kat_cavp_ec: ECDSA KeyPair, PKV, SigGen, SigVer and the ECC CDH primitive (run_ec.c). */
+int kat_cavp_ec(kat_ctx *c, const rsp_file *f);
 
 /* AES-GCM checks shared by the CAVP, Wycheproof and toolkit runners (run_gcm.c). Each records a
  * failure naming |id| and returns 0, or returns 1 without counting anything.

@@ -15,6 +15,7 @@
 #include "fipsmod/uuid.h"
 #include "fipsmod/rsa.h"
 #include "fipsmod/mldsa.h"
+#include "fipsmod/ec.h"
 #include "fipsmod/keyfile.h"
 #include "fipsmod/selftest.h"
 #include "fipsmod/indicator.h"

@@ -685,6 +685,116 @@ static void case_fm_rsa_key_is_private(void) {
   UNCHANGED(fm_rsa_key_is_private(NULL, &v));
 }
 
+/* ---- Elliptic curves ---------------------------------------------------------------------- */
+
+static const uint8_t ec_d[32] = {1, 2, 3, 4};
+
+static fm_ec_key *ec_key(void) {
+  fm_ec_key *k = NULL;
+  CHECK_EQ_INT(fm_ec_key_import_private(FM_EC_P256, ec_d, sizeof ec_d, NULL, 0, &k), FM_OK);
+  return k;
+}
+
+static size_t ec_point_of(const fm_ec_key *k, uint8_t pt[65]) {
+  size_t len = 0;
+  CHECK_EQ_INT(fm_ec_key_export_public(k, 0, pt, 65, &len), FM_OK);
+  return len;
+}
+
+static void case_fm_ec_curve_bytes(void) { UNCHANGED(fm_ec_curve_bytes(FM_EC_P256)); }
+static void case_fm_ec_key_generate(void) {
+  fm_ec_key *k = NULL;
+  APPROVED(fm_ec_key_generate(FM_EC_P384, &k));
+  fm_ec_key_free(k);
+  FAILS(FM_ERR_UNSUPPORTED, fm_ec_key_generate((fm_ec_curve)0, &k));
+}
+static void case_fm_ec_key_import_private(void) {
+  fm_ec_key *k = NULL;
+  APPROVED(fm_ec_key_import_private(FM_EC_P256, ec_d, sizeof ec_d, NULL, 0, &k));
+  fm_ec_key_free(k);
+  FAILS(FM_ERR_LENGTH, fm_ec_key_import_private(FM_EC_P256, ec_d, 31, NULL, 0, &k));
+}
+static void case_fm_ec_key_import_public(void) {
+  fm_ec_key *k = ec_key(), *p = NULL;
+  uint8_t pt[65];
+  const size_t len = ec_point_of(k, pt);
+  APPROVED(fm_ec_key_import_public(FM_EC_P256, pt, len, &p));
+  fm_ec_key_free(p);
+  pt[64] ^= 1;
+  FAILS(FM_ERR_BAD_KEY, fm_ec_key_import_public(FM_EC_P256, pt, len, &p));
+  fm_ec_key_free(k);
+}
+static void case_fm_ec_key_export_public(void) {
+  fm_ec_key *k = ec_key();
+  uint8_t pt[65];
+  size_t len;
+  APPROVED(fm_ec_key_export_public(k, 1, pt, sizeof pt, &len));
+  FAILS(FM_ERR_BUFFER_TOO_SMALL, fm_ec_key_export_public(k, 0, pt, 64, &len));
+  fm_ec_key_free(k);
+}
+static void case_fm_ec_key_export_private(void) {
+  fm_ec_key *k = ec_key();
+  uint8_t d[32];
+  size_t len;
+  APPROVED(fm_ec_key_export_private(k, d, sizeof d, &len));
+  FAILS(FM_ERR_BAD_ARGUMENT, fm_ec_key_export_private(NULL, d, sizeof d, &len));
+  fm_ec_key_free(k);
+}
+static void case_fm_ec_key_curve(void) {
+  fm_ec_key *k = ec_key();
+  fm_ec_curve c;
+  UNCHANGED(fm_ec_key_curve(k, &c));
+  UNCHANGED(fm_ec_key_curve(NULL, &c));
+  fm_ec_key_free(k);
+}
+static void case_fm_ec_key_free(void) {
+  APPROVED(fm_ec_key_free(ec_key()));
+  APPROVED(fm_ec_key_free(NULL));
+}
+static void case_fm_ecdsa_sign(void) {
+  fm_ec_key *k = ec_key();
+  uint8_t s[64];
+  size_t len;
+  APPROVED(fm_ecdsa_sign(k, FM_HASH_SHA256, msg, 3, s, sizeof s, &len));
+  FAILS(FM_ERR_UNSUPPORTED, fm_ecdsa_sign(k, (fm_hash_alg)0, msg, 3, s, sizeof s, &len));
+  fm_ec_key_free(k);
+}
+static void case_fm_ecdsa_sign_digest(void) {
+  fm_ec_key *k = ec_key();
+  uint8_t s[64];
+  size_t len;
+  APPROVED(fm_ecdsa_sign_digest(k, key32, 32, s, sizeof s, &len));
+  FAILS(FM_ERR_LENGTH, fm_ecdsa_sign_digest(k, key32, 20, s, sizeof s, &len));
+  fm_ec_key_free(k);
+}
+static void case_fm_ecdsa_verify(void) {
+  fm_ec_key *k = ec_key();
+  uint8_t s[64];
+  size_t len;
+  CHECK_EQ_INT(fm_ecdsa_sign(k, FM_HASH_SHA256, msg, 3, s, sizeof s, &len), FM_OK);
+  APPROVED(fm_ecdsa_verify(k, FM_HASH_SHA256, msg, 3, s, len));
+  FAILS(FM_ERR_VERIFY, fm_ecdsa_verify(k, FM_HASH_SHA256, msg, 2, s, len));
+  fm_ec_key_free(k);
+}
+static void case_fm_ecdsa_verify_digest(void) {
+  fm_ec_key *k = ec_key();
+  uint8_t s[64];
+  size_t len;
+  CHECK_EQ_INT(fm_ecdsa_sign_digest(k, key32, 32, s, sizeof s, &len), FM_OK);
+  APPROVED(fm_ecdsa_verify_digest(k, key32, 32, s, len));
+  FAILS(FM_ERR_VERIFY, fm_ecdsa_verify_digest(k, key32, 31, s, len));
+  fm_ec_key_free(k);
+}
+static void case_fm_ecdh(void) {
+  fm_ec_key *k = ec_key();
+  uint8_t pt[65], z[32];
+  size_t len = ec_point_of(k, pt), zl;
+  APPROVED(fm_ecdh(k, pt, len, z, sizeof z, &zl));
+  pt[64] ^= 1;
+  FAILS(FM_ERR_BAD_KEY, fm_ecdh(k, pt, len, z, sizeof z, &zl));
+  fm_ec_key_free(k);
+}
+
 /* ---- RSA signatures and primitives ------------------------------------------------------- */
 
 static void case_fm_rsa_sign_pkcs1v15(void) {
@@ -998,6 +1108,19 @@ static service_case cases[] = {
     CASE(fm_mldsa_hash_verify),
     CASE(fm_mldsa_verify_internal),
     CASE(fm_mldsa_verify_mu),
+    CASE(fm_ec_curve_bytes),
+    CASE(fm_ec_key_generate),
+    CASE(fm_ec_key_import_private),
+    CASE(fm_ec_key_import_public),
+    CASE(fm_ec_key_export_public),
+    CASE(fm_ec_key_export_private),
+    CASE(fm_ec_key_curve),
+    CASE(fm_ec_key_free),
+    CASE(fm_ecdsa_sign),
+    CASE(fm_ecdsa_sign_digest),
+    CASE(fm_ecdsa_verify),
+    CASE(fm_ecdsa_verify_digest),
+    CASE(fm_ecdh),
     CASE(fm_module_cleanup),
 };
 

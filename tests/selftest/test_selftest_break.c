@@ -18,6 +18,7 @@
 #include "fipsmod/fipsmod.h"
 #include "fipsmod/rand.h"
 #include "fipsmod/rsa.h"
+#include "fipsmod/ec.h"
 #include "fipsmod/selftest.h"
 #include "fipsmod/uuid.h"
 #include "tests/common/test_util.h"
@@ -180,6 +181,21 @@ static void use_every_algorithm(void) {
   if (fm_module_state() != FM_STATE_OPERATIONAL) return;
   static uint8_t mldsa_pk[FM_MLDSA_44_PUBLIC_KEY_LEN], mldsa_sk[FM_MLDSA_44_PRIVATE_KEY_LEN];
   (void)!fm_mldsa_keygen(FM_MLDSA_44, mldsa_pk, sizeof mldsa_pk, mldsa_sk, sizeof mldsa_sk, NULL);
+  /* ECDSA signing and verification, ECDH, and EC key generation (its pairwise test). */
+  static const uint8_t ec_d[32] = {1, 2, 3};
+  uint8_t ec_pub[65], ec_z[32];
+  size_t ec_len = 0;
+  fm_ec_key *ec = NULL;
+  if (fm_ec_key_import_private(FM_EC_P256, ec_d, sizeof ec_d, NULL, 0, &ec) == FM_OK &&
+      fm_ec_key_export_public(ec, 0, ec_pub, sizeof ec_pub, &ec_len) == FM_OK) {
+    (void)!fm_ecdsa_sign(ec, FM_HASH_SHA256, (const uint8_t *)"x", 1, sig, sizeof sig, &sig_len);
+    (void)!fm_ecdsa_verify(ec, FM_HASH_SHA256, (const uint8_t *)"x", 1, sig, 64);
+    (void)!fm_ecdh(ec, ec_pub, ec_len, ec_z, sizeof ec_z, &ec_len);
+  }
+  fm_ec_key_free(ec);
+  ec = NULL;
+  if (fm_module_state() != FM_STATE_OPERATIONAL) return;
+  if (fm_ec_key_generate(FM_EC_P256, &ec) == FM_OK) fm_ec_key_free(ec);
 }
 
 /* run_child: the module was loaded with FIPSMOD_BREAK_TEST=name. */

@@ -1,0 +1,142 @@
+/* Fixed-width arithmetic modulo the P-curves' primes and orders: Montgomery multiplication
+ * (CIOS, 64-bit limbs, unsigned __int128 products), modular addition and subtraction with a
+ * masked final correction, and Fermat inversion. The limb count is the curve's (public); the
+ * kernels are instantiated for 4, 6 and 9 limbs so the compiler can unroll them. No value drives
+ * a branch or an address. */
+#include <assert.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "module/bn/internal.h"
+#include "module/ec/ec_field_inline.h"
+#include "module/ec/internal.h"
+#include "module/internal.h"
+
+/* ---- Limb helpers ------------------------------------------------------------------------ */
+
+uint64_t ec_limbs_is_zero(unsigned limbs, const uint64_t *a) {
+  uint64_t acc = 0;
+  for (unsigned i = 0; i < limbs; i++) acc |= a[i];
+  return ct_is_zero_u64(acc);
+}
+
+uint64_t ec_limbs_eq(unsigned limbs, const uint64_t *a, const uint64_t *b) {
+  uint64_t acc = 0;
+  for (unsigned i = 0; i < limbs; i++) acc |= a[i] ^ b[i];
+  return ct_is_zero_u64(acc);
+}
+
+uint64_t ec_limbs_lt(unsigned limbs, const uint64_t *a, const uint64_t *b) {
+  uint64_t t[EC_MAX_LIMBS];
+  /* a < b exactly when a - b borrows. */
+  uint64_t borrow = sub_borrow(t, a, b, limbs);
+  fm_zeroize(t, sizeof t);
+  return 0u - borrow;
+}
+
+void ec_limbs_cond_sub(unsigned limbs, uint64_t *a, const uint64_t *m) {
+  uint64_t t[EC_MAX_LIMBS];
+  const uint64_t keep = 0u - sub_borrow(t, a, m, limbs); /* a < m: keep a */
+  for (unsigned i = 0; i < limbs; i++) a[i] = ct_select_u64(keep, a[i], t[i]);
+  fm_zeroize(t, sizeof t);
+}
+
+void ec_limbs_from_be(unsigned limbs, uint64_t *out, const uint8_t *in, size_t len) {
+  memset(out, 0, limbs * sizeof(uint64_t));
+  for (size_t i = 0; i < len; i++) {
+    const size_t bit = 8 * (len - 1 - i);
+    out[bit / 64] |= (uint64_t)in[i] << (bit % 64);
+  }
+}
+
+void ec_limbs_to_be(uint8_t *out, size_t len, const uint64_t *a) {
+  for (size_t i = 0; i < len; i++) {
+    const size_t bit = 8 * (len - 1 - i);
+    out[i] = (uint8_t)(a[bit / 64] >> (bit % 64));
+  }
+}
+
+/* The dispatch on the limb count branches only on the curve (public). */
+void ec_mod_mul(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a,
+                const uint64_t *b) {
+  switch (c->limbs) {
+    case 4: mont_mul_k(m, r, a, b, 4); break;
+    case 6: mont_mul_k(m, r, a, b, 6); break;
+    default: mont_mul_k(m, r, a, b, 9); break;
+  }
+}
+
+void ec_mod_add(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a,
+                const uint64_t *b) {
+  switch (c->limbs) {
+    case 4: mod_add_k(m, r, a, b, 4); break;
+    case 6: mod_add_k(m, r, a, b, 6); break;
+    default: mod_add_k(m, r, a, b, 9); break;
+  }
+}
+
+void ec_mod_sub(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a,
+                const uint64_t *b) {
+  switch (c->limbs) {
+    case 4: mod_sub_k(m, r, a, b, 4); break;
+    case 6: mod_sub_k(m, r, a, b, 6); break;
+    default: mod_sub_k(m, r, a, b, 9); break;
+  }
+}
+
+void ec_mod_to_mont(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a) {
+  ec_mod_mul(c, m, r, a, m->rr);
+}
+
+void ec_mod_from_mont(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a) {
+  uint64_t one[EC_MAX_LIMBS] = {1};
+  ec_mod_mul(c, m, r, a, one);
+}
+
+/* pow_public_k: a fixed 4-bit window over the exponent from its top non-zero digit. The digits
+ * choose the multiplications and the table entries; every caller passes a public exponent
+ * (m - 2, (p + 1) / 4), so only the base is secret, and it never drives a branch or index. */
+static inline __attribute__((always_inline)) void pow_public_k(const ec_mod *m, uint64_t *r,
+                                                                const uint64_t *a,
+                                                                const uint64_t *e,
+                                                                const unsigned limbs) {
+  uint64_t tab[16][EC_MAX_LIMBS], acc[EC_MAX_LIMBS];
+  memcpy(tab[0], m->one, sizeof tab[0]);
+  memcpy(tab[1], a, limbs * sizeof(uint64_t));
+  for (unsigned i = 2; i < 16; i++) mont_mul_k(m, tab[i], tab[i - 1], a, limbs);
+  memcpy(acc, m->one, sizeof acc);
+  bool started = false;
+  for (int w = (int)(16 * limbs) - 1; w >= 0; w--) {
+    const unsigned digit = (unsigned)(e[w / 16] >> ((w % 16) * 4)) & 15;
+    if (started)
+      for (int i = 0; i < 4; i++) mont_mul_k(m, acc, acc, acc, limbs);
+    if (digit != 0) {
+      if (started) mont_mul_k(m, acc, acc, tab[digit], limbs);
+      else memcpy(acc, tab[digit], sizeof acc);
+      started = true;
+    }
+  }
+  memcpy(r, acc, limbs * sizeof(uint64_t));
+  fm_zeroize(tab, sizeof tab);
+  fm_zeroize(acc, sizeof acc);
+}
+
+void ec_mod_pow_public(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a,
+                       const uint64_t *e) {
+  switch (c->limbs) {
+    case 4: pow_public_k(m, r, a, e, 4); break;
+    case 6: pow_public_k(m, r, a, e, 6); break;
+    default: pow_public_k(m, r, a, e, 9); break;
+  }
+}
+
+void ec_mod_inv(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a) {
+  /* The divsteps inverse of bn/ (Bernstein-Yang, a fixed number of steps for the width, constant
+   * time) on the Montgomery form aR gives a^-1 R^-1; two Montgomery multiplications by R^2 turn
+   * it into a^-1 R. For a = 0 it gives 0, as the point at infinity's conversion needs. */
+  uint64_t t[EC_MAX_LIMBS];
+  (void)bn_mod_inverse_mask(t, a, m->m, c->limbs); /* m is prime: every a != 0 is invertible */
+  ec_mod_mul(c, m, t, t, m->rr);
+  ec_mod_mul(c, m, r, t, m->rr);
+  fm_zeroize(t, sizeof t);
+}

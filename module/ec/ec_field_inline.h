@@ -1,0 +1,105 @@
+/* The fixed-width field kernels of module/ec/, inline so that ec_field.c and the group law in
+ * ec_point.c instantiate them for a constant limb count (4, 6 or 9) and the compiler unrolls
+ * them. Constant time: no value drives a branch or an address; the final corrections are
+ * selected by mask. For ec_field.c and ec_point.c only. */
+#ifndef FIPSMOD_MODULE_EC_FIELD_INLINE_H
+#define FIPSMOD_MODULE_EC_FIELD_INLINE_H
+
+#include <stdint.h>
+
+#include "module/ec/internal.h"
+#include "module/internal.h"
+
+typedef unsigned __int128 u128;
+
+/* sub_borrow sets r = a - b over |limbs| words and returns the borrow out (0 or 1). */
+static inline __attribute__((always_inline)) uint64_t sub_borrow(uint64_t *r, const uint64_t *a,
+                                                                  const uint64_t *b,
+                                                                  const unsigned limbs) {
+  uint64_t borrow = 0;
+  _Pragma("GCC unroll 9")
+  for (unsigned i = 0; i < limbs; i++) {
+    u128 d = (u128)a[i] - b[i] - borrow;
+    r[i] = (uint64_t)d;
+    borrow = (uint64_t)(d >> 64) & 1; /* the high word is all-ones exactly on a borrow */
+  }
+  return borrow;
+}
+
+static inline __attribute__((always_inline)) uint64_t add_carry(uint64_t *r, const uint64_t *a,
+                                                                 const uint64_t *b,
+                                                                 const unsigned limbs) {
+  uint64_t carry = 0;
+  _Pragma("GCC unroll 9")
+  for (unsigned i = 0; i < limbs; i++) {
+    u128 s = (u128)a[i] + b[i] + carry;
+    r[i] = (uint64_t)s;
+    carry = (uint64_t)(s >> 64);
+  }
+  return carry;
+}
+
+/* mont_mul_k: CIOS Montgomery multiplication (Koc, Acar and Kaliski 1996). With a, b < m the
+ * running value stays below 2m, one word and one bit past the limbs; the final subtraction of m
+ * is selected by mask. */
+static inline __attribute__((always_inline)) void mont_mul_k(const ec_mod *md, uint64_t *r,
+                                                              const uint64_t *a,
+                                                              const uint64_t *b,
+                                                              const unsigned limbs) {
+  const uint64_t *m = md->m;
+  uint64_t t[EC_MAX_LIMBS + 2] = {0};
+  _Pragma("GCC unroll 9")
+  for (unsigned i = 0; i < limbs; i++) {
+    u128 c = 0;
+    _Pragma("GCC unroll 9")
+    for (unsigned j = 0; j < limbs; j++) {
+      c = (u128)a[j] * b[i] + t[j] + (uint64_t)(c >> 64);
+      t[j] = (uint64_t)c;
+    }
+    c = (u128)t[limbs] + (uint64_t)(c >> 64);
+    t[limbs] = (uint64_t)c;
+    t[limbs + 1] = (uint64_t)(c >> 64);
+    const uint64_t q = t[0] * md->n0;
+    c = (u128)q * m[0] + t[0];
+    _Pragma("GCC unroll 9")
+    for (unsigned j = 1; j < limbs; j++) {
+      c = (u128)q * m[j] + t[j] + (uint64_t)(c >> 64);
+      t[j - 1] = (uint64_t)c;
+    }
+    c = (u128)t[limbs] + (uint64_t)(c >> 64);
+    t[limbs - 1] = (uint64_t)c;
+    t[limbs] = t[limbs + 1] + (uint64_t)(c >> 64);
+  }
+  uint64_t s[EC_MAX_LIMBS];
+  const uint64_t borrow = sub_borrow(s, t, m, limbs);
+  /* t < m exactly when the subtraction borrows and no top word is left to absorb it. */
+  const uint64_t keep = ct_is_zero_u64(t[limbs]) & (0u - borrow);
+  _Pragma("GCC unroll 9")
+  for (unsigned j = 0; j < limbs; j++) r[j] = ct_select_u64(keep, t[j], s[j]);
+}
+
+static inline __attribute__((always_inline)) void mod_add_k(const ec_mod *md, uint64_t *r,
+                                                             const uint64_t *a, const uint64_t *b,
+                                                             const unsigned limbs) {
+  uint64_t t[EC_MAX_LIMBS], s[EC_MAX_LIMBS];
+  const uint64_t carry = add_carry(t, a, b, limbs);
+  const uint64_t borrow = sub_borrow(s, t, md->m, limbs);
+  /* a + b < m: no carry out of the sum and a borrow out of sum - m. */
+  const uint64_t keep = ct_is_zero_u64(carry) & (0u - borrow);
+  _Pragma("GCC unroll 9")
+  for (unsigned j = 0; j < limbs; j++) r[j] = ct_select_u64(keep, t[j], s[j]);
+}
+
+static inline __attribute__((always_inline)) void mod_sub_k(const ec_mod *md, uint64_t *r,
+                                                             const uint64_t *a, const uint64_t *b,
+                                                             const unsigned limbs) {
+  uint64_t t[EC_MAX_LIMBS], s[EC_MAX_LIMBS];
+  const uint64_t borrow = sub_borrow(t, a, b, limbs);
+  (void)add_carry(s, t, md->m, limbs);
+  /* a < b: the difference wrapped, add m back. */
+  const uint64_t fix = 0u - borrow;
+  _Pragma("GCC unroll 9")
+  for (unsigned j = 0; j < limbs; j++) r[j] = ct_select_u64(fix, s[j], t[j]);
+}
+
+#endif

@@ -1,0 +1,322 @@
+/* The P-curves and their group law: complete projective formulas (Renes, Costello and Batina,
+ * "Complete addition formulas for prime order elliptic curves", 2016, Algorithms 4 and 6 for
+ * a = -3), so that no input, the point at infinity and P == Q included, needs a branch; and
+ * scalar multiplication by a fixed 4-bit window whose table is read by constant-time selection. */
+#include <string.h>
+
+#include "module/ec/ec_base_tables.h"
+#include "module/ec/ec_curves.h"
+#include "module/ec/ec_field_inline.h"
+#include "module/ec/internal.h"
+#include "module/internal.h"
+
+/* ---- The curves (FIPS 186-5 / SP 800-186 3.2.1) ----------------------------------------- */
+
+#define CURVE(ID, NAME, LIMBS, BITS)                                                          \
+  {                                                                                           \
+    .id = ID, .limbs = LIMBS, .bits = BITS, .bytes = (BITS + 7) / 8,                          \
+    .p = {.m = NAME##_P, .rr = NAME##_P_RR, .one = NAME##_P_ONE, .n0 = NAME##_P_N0},          \
+    .n = {.m = NAME##_N, .rr = NAME##_N_RR, .one = NAME##_N_ONE, .n0 = NAME##_N_N0},          \
+    .b = NAME##_B_MONT, .gx = NAME##_GX_MONT, .gy = NAME##_GY_MONT                            \
+  }
+
+static const ec_curve curves[] = {
+    CURVE(FM_EC_P224, P224, 4, 224),
+    CURVE(FM_EC_P256, P256, 4, 256),
+    CURVE(FM_EC_P384, P384, 6, 384),
+    CURVE(FM_EC_P521, P521, 9, 521),
+};
+
+const ec_curve *ec_curve_get(fm_ec_curve id) {
+  for (size_t i = 0; i < sizeof curves / sizeof curves[0]; i++)
+    if (curves[i].id == id) return &curves[i];
+  return NULL;
+}
+
+/* ---- Group law -------------------------------------------------------------------------- */
+
+/* The formulas are instantiated per limb count (point_add_k, point_dbl_k with a constant L), so
+ * that the field kernels inline into them, with the curve's prime as a compile-time constant (fp), so that the compiler folds the special form of p into the
+ * Montgomery reduction. */
+#define MUL(r, a, b) mont_mul_k(fp, r, a, b, L)
+#define ADD(r, a, b) mod_add_k(fp, r, a, b, L)
+#define SUB(r, a, b) mod_sub_k(fp, r, a, b, L)
+
+static inline __attribute__((always_inline)) void point_add_k(const ec_curve *c, ec_point *r,
+                                                               const ec_point *p, const ec_point *q,
+                                                               const unsigned L,
+                                                               const ec_mod *fp) {
+  uint64_t t0[EC_MAX_LIMBS], t1[EC_MAX_LIMBS], t2[EC_MAX_LIMBS], t3[EC_MAX_LIMBS],
+      t4[EC_MAX_LIMBS], x3[EC_MAX_LIMBS], y3[EC_MAX_LIMBS], z3[EC_MAX_LIMBS];
+  const uint64_t *b = c->b;
+  /* RCB16 Algorithm 4; the step numbers are the paper's. */
+  MUL(t0, p->x, q->x);  /* 1 */
+  MUL(t1, p->y, q->y);  /* 2 */
+  MUL(t2, p->z, q->z);  /* 3 */
+  ADD(t3, p->x, p->y);  /* 4 */
+  ADD(t4, q->x, q->y);  /* 5 */
+  MUL(t3, t3, t4);      /* 6 */
+  ADD(t4, t0, t1);      /* 7 */
+  SUB(t3, t3, t4);      /* 8 */
+  ADD(t4, p->y, p->z);  /* 9 */
+  ADD(x3, q->y, q->z);  /* 10 */
+  MUL(t4, t4, x3);      /* 11 */
+  ADD(x3, t1, t2);      /* 12 */
+  SUB(t4, t4, x3);      /* 13 */
+  ADD(x3, p->x, p->z);  /* 14 */
+  ADD(y3, q->x, q->z);  /* 15 */
+  MUL(x3, x3, y3);      /* 16 */
+  ADD(y3, t0, t2);      /* 17 */
+  SUB(y3, x3, y3);      /* 18 */
+  MUL(z3, b, t2);       /* 19 */
+  SUB(x3, y3, z3);      /* 20 */
+  ADD(z3, x3, x3);      /* 21 */
+  ADD(x3, x3, z3);      /* 22 */
+  SUB(z3, t1, x3);      /* 23 */
+  ADD(x3, t1, x3);      /* 24 */
+  MUL(y3, b, y3);       /* 25 */
+  ADD(t1, t2, t2);      /* 26 */
+  ADD(t2, t1, t2);      /* 27 */
+  SUB(y3, y3, t2);      /* 28 */
+  SUB(y3, y3, t0);      /* 29 */
+  ADD(t1, y3, y3);      /* 30 */
+  ADD(y3, t1, y3);      /* 31 */
+  ADD(t1, t0, t0);      /* 32 */
+  ADD(t0, t1, t0);      /* 33 */
+  SUB(t0, t0, t2);      /* 34 */
+  MUL(t1, t4, y3);      /* 35 */
+  MUL(t2, t0, y3);      /* 36 */
+  MUL(y3, x3, z3);      /* 37 */
+  ADD(y3, y3, t2);      /* 38 */
+  MUL(x3, t3, x3);      /* 39 */
+  SUB(x3, x3, t1);      /* 40 */
+  MUL(z3, t4, z3);      /* 41 */
+  MUL(t1, t3, t0);      /* 42 */
+  ADD(z3, z3, t1);      /* 43 */
+  const size_t n = L * sizeof(uint64_t);
+  memcpy(r->x, x3, n);
+  memcpy(r->y, y3, n);
+  memcpy(r->z, z3, n);
+}
+
+static inline __attribute__((always_inline)) void point_dbl_k(const ec_curve *c, ec_point *r,
+                                                               const ec_point *p, const unsigned L,
+                                                               const ec_mod *fp) {
+  uint64_t t0[EC_MAX_LIMBS], t1[EC_MAX_LIMBS], t2[EC_MAX_LIMBS], t3[EC_MAX_LIMBS],
+      x3[EC_MAX_LIMBS], y3[EC_MAX_LIMBS], z3[EC_MAX_LIMBS];
+  const uint64_t *b = c->b;
+  /* RCB16 Algorithm 6; the step numbers are the paper's. */
+  MUL(t0, p->x, p->x);  /* 1 */
+  MUL(t1, p->y, p->y);  /* 2 */
+  MUL(t2, p->z, p->z);  /* 3 */
+  MUL(t3, p->x, p->y);  /* 4 */
+  ADD(t3, t3, t3);      /* 5 */
+  MUL(z3, p->x, p->z);  /* 6 */
+  ADD(z3, z3, z3);      /* 7 */
+  MUL(y3, b, t2);       /* 8 */
+  SUB(y3, y3, z3);      /* 9 */
+  ADD(x3, y3, y3);      /* 10 */
+  ADD(y3, x3, y3);      /* 11 */
+  SUB(x3, t1, y3);      /* 12 */
+  ADD(y3, t1, y3);      /* 13 */
+  MUL(y3, x3, y3);      /* 14 */
+  MUL(x3, x3, t3);      /* 15 */
+  ADD(t3, t2, t2);      /* 16 */
+  ADD(t2, t2, t3);      /* 17 */
+  MUL(z3, b, z3);       /* 18 */
+  SUB(z3, z3, t2);      /* 19 */
+  SUB(z3, z3, t0);      /* 20 */
+  ADD(t3, z3, z3);      /* 21 */
+  ADD(z3, z3, t3);      /* 22 */
+  ADD(t3, t0, t0);      /* 23 */
+  ADD(t0, t3, t0);      /* 24 */
+  SUB(t0, t0, t2);      /* 25 */
+  MUL(t0, t0, z3);      /* 26 */
+  ADD(y3, y3, t0);      /* 27 */
+  MUL(t0, p->y, p->z);  /* 28 */
+  ADD(t0, t0, t0);      /* 29 */
+  MUL(z3, t0, z3);      /* 30 */
+  SUB(x3, x3, z3);      /* 31 */
+  MUL(z3, t0, t1);      /* 32 */
+  ADD(z3, z3, z3);      /* 33 */
+  ADD(z3, z3, z3);      /* 34 */
+  const size_t n = L * sizeof(uint64_t);
+  memcpy(r->x, x3, n);
+  memcpy(r->y, y3, n);
+  memcpy(r->z, z3, n);
+}
+
+#undef MUL
+#undef ADD
+#undef SUB
+
+/* The dispatch on the limb count branches only on the curve (public). */
+static const ec_mod k_p256_p = {.m = P256_P, .rr = P256_P_RR, .one = P256_P_ONE, .n0 = P256_P_N0};
+static const ec_mod k_p384_p = {.m = P384_P, .rr = P384_P_RR, .one = P384_P_ONE, .n0 = P384_P_N0};
+static const ec_mod k_p224_p = {.m = P224_P, .rr = P224_P_RR, .one = P224_P_ONE, .n0 = P224_P_N0};
+static const ec_mod k_p521_p = {.m = P521_P, .rr = P521_P_RR, .one = P521_P_ONE, .n0 = P521_P_N0};
+
+void ec_point_add(const ec_curve *c, ec_point *r, const ec_point *p, const ec_point *q) {
+  switch (c->id) {
+    case FM_EC_P256: point_add_k(c, r, p, q, 4, &k_p256_p); break;
+    case FM_EC_P384: point_add_k(c, r, p, q, 6, &k_p384_p); break;
+    case FM_EC_P224: point_add_k(c, r, p, q, 4, &k_p224_p); break;
+    default: point_add_k(c, r, p, q, 9, &k_p521_p); break;
+  }
+}
+
+void ec_point_dbl(const ec_curve *c, ec_point *r, const ec_point *p) {
+  switch (c->id) {
+    case FM_EC_P256: point_dbl_k(c, r, p, 4, &k_p256_p); break;
+    case FM_EC_P384: point_dbl_k(c, r, p, 6, &k_p384_p); break;
+    case FM_EC_P224: point_dbl_k(c, r, p, 4, &k_p224_p); break;
+    default: point_dbl_k(c, r, p, 9, &k_p521_p); break;
+  }
+}
+
+#define MUL(r, a, b) ec_mod_mul(c, &c->p, r, a, b)
+#define ADD(r, a, b) ec_mod_add(c, &c->p, r, a, b)
+#define SUB(r, a, b) ec_mod_sub(c, &c->p, r, a, b)
+
+void ec_point_set_affine(const ec_curve *c, ec_point *r, const uint64_t *x, const uint64_t *y) {
+  memset(r, 0, sizeof *r);
+  memcpy(r->x, x, c->limbs * sizeof(uint64_t));
+  memcpy(r->y, y, c->limbs * sizeof(uint64_t));
+  memcpy(r->z, c->p.one, c->limbs * sizeof(uint64_t));
+}
+
+/* set_infinity: (0 : 1 : 0). */
+static void set_infinity(const ec_curve *c, ec_point *r) {
+  memset(r, 0, sizeof *r);
+  memcpy(r->y, c->p.one, c->limbs * sizeof(uint64_t));
+}
+
+uint64_t ec_point_to_affine(const ec_curve *c, uint64_t *x, uint64_t *y, const ec_point *p) {
+  uint64_t zi[EC_MAX_LIMBS];
+  ec_mod_inv(c, &c->p, zi, p->z); /* 0 for the point at infinity, so x = y = 0 */
+  MUL(x, p->x, zi);
+  MUL(y, p->y, zi);
+  fm_zeroize(zi, sizeof zi);
+  return ~ec_limbs_is_zero(c->limbs, p->z);
+}
+
+uint64_t ec_point_on_curve(const ec_curve *c, const uint64_t *x, const uint64_t *y) {
+  uint64_t lhs[EC_MAX_LIMBS], rhs[EC_MAX_LIMBS], t[EC_MAX_LIMBS];
+  MUL(lhs, y, y);
+  MUL(rhs, x, x);
+  MUL(rhs, rhs, x);
+  ADD(t, x, x);
+  ADD(t, t, x);
+  SUB(rhs, rhs, t);
+  ADD(rhs, rhs, c->b);
+  return ec_limbs_eq(c->limbs, lhs, rhs);
+}
+
+#undef MUL
+#undef ADD
+#undef SUB
+
+/* ---- Scalar multiplication --------------------------------------------------------------- */
+
+#define EC_WINDOW 4
+#define EC_TABLE (1u << EC_WINDOW)
+
+/* table_select sets r = table[idx] for a secret idx < EC_TABLE, reading every entry. */
+static void table_select(const ec_curve *c, ec_point *r, const ec_point table[EC_TABLE],
+                         uint64_t idx) {
+  const unsigned n = c->limbs;
+  memset(r, 0, sizeof *r);
+  for (unsigned i = 0; i < EC_TABLE; i++) {
+    const uint64_t mask = ct_eq_u64(i, idx); /* all-ones for the one wanted entry */
+    for (unsigned j = 0; j < n; j++) {
+      r->x[j] |= mask & table[i].x[j];
+      r->y[j] |= mask & table[i].y[j];
+      r->z[j] |= mask & table[i].z[j];
+    }
+  }
+}
+
+void ec_scalar_mul(const ec_curve *c, ec_point *r, const uint64_t *k, const ec_point *p) {
+  ec_point table[EC_TABLE], acc, t;
+  /* table[i] = i * p, table[0] the point at infinity. */
+  set_infinity(c, &table[0]);
+  table[1] = *p;
+  for (unsigned i = 2; i < EC_TABLE; i++) {
+    if (i % 2 == 0) ec_point_dbl(c, &table[i], &table[i / 2]);
+    else ec_point_add(c, &table[i], &table[i - 1], p);
+  }
+  /* Every window of the scalar, from the top, whatever its value: the number of doublings and
+   * additions depends on the curve alone. */
+  const unsigned windows = (c->bits + EC_WINDOW - 1) / EC_WINDOW;
+  set_infinity(c, &acc);
+  for (int w = (int)windows - 1; w >= 0; w--) {
+    for (unsigned i = 0; i < EC_WINDOW; i++) ec_point_dbl(c, &acc, &acc);
+    const unsigned bit = (unsigned)w * EC_WINDOW;
+    const uint64_t idx = (k[bit / 64] >> (bit % 64)) & (EC_TABLE - 1);
+    table_select(c, &t, table, idx);
+    ec_point_add(c, &acc, &acc, &t);
+  }
+  *r = acc;
+  fm_zeroize(table, sizeof table);
+  fm_zeroize(&acc, sizeof acc);
+  fm_zeroize(&t, sizeof t);
+}
+
+/* mul_base_table sets r = k * G from the curve's fixed-base table (ec_base_tables.h): row i
+ * holds j * 16^i * G for j = 1..15 in affine form, so k * G is the sum over the scalar's 4-bit
+ * digits of row[i][digit], with no doubling. Each row is read in full by constant-time selection;
+ * a zero digit selects the point at infinity. */
+static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
+                           const uint64_t *table) {
+  const unsigned n = c->limbs;
+  const unsigned windows = (c->bits + EC_WINDOW - 1) / EC_WINDOW;
+  ec_point acc, t;
+  set_infinity(c, &acc);
+  memset(&t, 0, sizeof t);
+  for (unsigned i = 0; i < windows; i++) {
+    const unsigned bit = i * EC_WINDOW;
+    const uint64_t idx = (k[bit / 64] >> (bit % 64)) & (EC_TABLE - 1);
+    const uint64_t *row = table + (size_t)i * (EC_TABLE - 1) * 2 * n;
+    for (unsigned j = 0; j < n; j++) t.x[j] = t.y[j] = 0;
+    for (unsigned e = 0; e < EC_TABLE - 1; e++) {
+      const uint64_t mask = ct_eq_u64(e + 1, idx); /* all-ones for the one wanted entry */
+      for (unsigned j = 0; j < n; j++) {
+        t.x[j] |= mask & row[(2 * e) * n + j];
+        t.y[j] |= mask & row[(2 * e + 1) * n + j];
+      }
+    }
+    /* Digit 0: (0 : 1 : 0), the point at infinity, which the complete formula adds as any other. */
+    const uint64_t nonzero = ~ct_is_zero_u64(idx);
+    for (unsigned j = 0; j < n; j++) {
+      t.y[j] = ct_select_u64(nonzero, t.y[j], c->p.one[j]);
+      t.z[j] = nonzero & c->p.one[j];
+    }
+    ec_point_add(c, &acc, &acc, &t);
+  }
+  *r = acc;
+  fm_zeroize(&acc, sizeof acc);
+  fm_zeroize(&t, sizeof t);
+}
+
+void ec_scalar_mul_base(const ec_curve *c, ec_point *r, const uint64_t *k) {
+  /* The tables are chosen by the curve's id (public), not by a pointer in the curve's
+   * descriptor, which stays free of relocations. */
+  switch (c->id) {
+    case FM_EC_P256: mul_base_table(c, r, k, &p256_base_table[0][0][0][0]); return;
+    case FM_EC_P384: mul_base_table(c, r, k, &p384_base_table[0][0][0][0]); return;
+    default: break;
+  }
+  ec_point g;
+  ec_point_set_affine(c, &g, c->gx, c->gy);
+  ec_scalar_mul(c, r, k, &g);
+}
+
+void ec_double_mul_public(const ec_curve *c, ec_point *r, const uint64_t *u1, const uint64_t *u2,
+                          const ec_point *q) {
+  /* Verification's inputs are public, so this may take variable time; it reuses the
+   * constant-time multiplications, which is correct if slower than an interleaved wNAF. */
+  ec_point a, b;
+  ec_scalar_mul_base(c, &a, u1);
+  ec_scalar_mul(c, &b, u2, q);
+  ec_point_add(c, r, &a, &b);
+}

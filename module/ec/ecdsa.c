@@ -1,0 +1,225 @@
+/* ECDSA (FIPS 186-5 6.4): signing with a per-message secret k from the module's DRBG (A.3.2),
+ * constant time in d, k and the digest; verification, variable time on its public inputs; and
+ * the pairwise consistency test of new key pairs. Scalars mod n are kept in Montgomery form of n
+ * while they are combined. */
+#include <string.h>
+
+#include "module/ec/internal.h"
+#include "module/internal.h"
+#include "module/sha/internal.h"
+
+/* digest_to_scalar sets e = bits2int(digest) mod n: the leftmost |bits| bits of the digest as an
+ * integer (FIPS 186-5 6.4.1 step 2 and 3), which is below 2^bits < 2n, so one conditional
+ * subtraction reduces it. The digest is secret only as far as the signature is. */
+static void digest_to_scalar(const ec_curve *c, uint64_t *e, const uint8_t *digest, size_t len) {
+  const size_t take = len < c->bytes ? len : c->bytes;
+  ec_limbs_from_be(c->limbs, e, digest, take);
+  const size_t extra = 8 * take > c->bits ? 8 * take - c->bits : 0; /* public: the lengths */
+  if (extra != 0) {
+    for (unsigned i = 0; i < c->limbs; i++)
+      e[i] = (e[i] >> extra) | (i + 1 < c->limbs ? e[i + 1] << (64 - extra) : 0);
+  }
+  ec_limbs_cond_sub(c->limbs, e, c->n.m);
+}
+
+int ecdsa_sign_digest_with_k(const fm_ec_key *key, const uint8_t *digest, size_t digest_len,
+                             const uint64_t *k, uint8_t *sig) {
+  const ec_curve *c = key->curve;
+  const ec_mod *n = &c->n;
+  ec_point rp;
+  uint64_t x[EC_MAX_LIMBS], y[EC_MAX_LIMBS], r[EC_MAX_LIMBS], e[EC_MAX_LIMBS], t[EC_MAX_LIMBS],
+      km[EC_MAX_LIMBS], s[EC_MAX_LIMBS];
+  int st = FM_OK;
+  /* Steps 5-6: R = kG and r = x_R mod n (x_R < p < 2n). */
+  ec_scalar_mul_base(c, &rp, k);
+  (void)ec_point_to_affine(c, x, y, &rp); /* k in [1, n-1]: R is finite */
+  ec_mod_from_mont(c, &c->p, r, x);
+  ec_limbs_cond_sub(c->limbs, r, n->m);
+  /* Step 8: k^-1 mod n by Fermat, in Montgomery form. */
+  ec_mod_to_mont(c, n, km, k);
+  ec_mod_inv(c, n, km, km);
+  /* Step 9-10: s = k^-1 (e + r d) mod n. */
+  digest_to_scalar(c, e, digest, digest_len);
+  ec_mod_to_mont(c, n, e, e);
+  ec_mod_to_mont(c, n, t, r);
+  ec_mod_to_mont(c, n, s, key->d);
+  ec_mod_mul(c, n, t, t, s);
+  ec_mod_add(c, n, t, t, e);
+  ec_mod_mul(c, n, s, km, t);
+  ec_mod_from_mont(c, n, s, s);
+  /* Steps 7 and 11: r = 0 or s = 0 means another k; r and s are about to be released. */
+  const uint64_t bad = ec_limbs_is_zero(c->limbs, r) | ec_limbs_is_zero(c->limbs, s);
+  if (fm_declassify_u64(bad)) {
+    st = FM_ERR_INTERNAL;
+  } else {
+    ec_limbs_to_be(sig, c->bytes, r);
+    ec_limbs_to_be(sig + c->bytes, c->bytes, s);
+    fm_declassify(sig, 2 * c->bytes);
+  }
+  fm_zeroize(&rp, sizeof rp);
+  fm_zeroize(x, sizeof x);
+  fm_zeroize(y, sizeof y);
+  fm_zeroize(e, sizeof e);
+  fm_zeroize(t, sizeof t);
+  fm_zeroize(km, sizeof km);
+  fm_zeroize(s, sizeof s);
+  fm_zeroize(r, sizeof r);
+  return st;
+}
+
+/* sign_digest draws k until the signature is good (r and s not 0 fails with probability about
+ * 2^-bits per draw). */
+static int sign_digest(const fm_ec_key *key, const uint8_t *digest, size_t digest_len,
+                       uint8_t *sig) {
+  uint64_t k[EC_MAX_LIMBS];
+  int st;
+  do {
+    st = ec_random_scalar(key->curve, k);
+    if (st != FM_OK) break;
+    st = ecdsa_sign_digest_with_k(key, digest, digest_len, k, sig);
+  } while (st == FM_ERR_INTERNAL);
+  fm_zeroize(k, sizeof k);
+  return st;
+}
+
+int ecdsa_verify_digest(const fm_ec_key *key, const uint8_t *digest, size_t digest_len,
+                        const uint8_t *sig, size_t sig_len) {
+  /* Every input is public: this takes variable time. */
+  const ec_curve *c = key->curve;
+  const ec_mod *n = &c->n;
+  uint64_t r[EC_MAX_LIMBS], s[EC_MAX_LIMBS], e[EC_MAX_LIMBS], w[EC_MAX_LIMBS], u1[EC_MAX_LIMBS],
+      u2[EC_MAX_LIMBS], x[EC_MAX_LIMBS], y[EC_MAX_LIMBS];
+  if (sig_len != 2 * c->bytes) return FM_ERR_VERIFY;
+  ec_limbs_from_be(c->limbs, r, sig, c->bytes);
+  ec_limbs_from_be(c->limbs, s, sig + c->bytes, c->bytes);
+  /* FIPS 186-5 6.4.2 step 2: r and s in [1, n-1]. */
+  if (ec_limbs_is_zero(c->limbs, r) || ec_limbs_is_zero(c->limbs, s) ||
+      !ec_limbs_lt(c->limbs, r, n->m) || !ec_limbs_lt(c->limbs, s, n->m))
+    return FM_ERR_VERIFY;
+  /* Steps 3-7: w = s^-1, u1 = e w, u2 = r w (mod n). */
+  digest_to_scalar(c, e, digest, digest_len);
+  ec_mod_to_mont(c, n, w, s);
+  ec_mod_inv(c, n, w, w);
+  ec_mod_mul(c, n, u1, e, w); /* e * w * R * R^-1: plain e w */
+  ec_mod_mul(c, n, u2, r, w);
+  /* Step 8: R = u1 G + u2 Q; infinity rejects. */
+  ec_point q, rp;
+  ec_point_set_affine(c, &q, key->qx, key->qy);
+  ec_double_mul_public(c, &rp, u1, u2, &q);
+  if (!ec_point_to_affine(c, x, y, &rp)) return FM_ERR_VERIFY;
+  /* Steps 9-10: r' = x_R mod n, accept when r' = r. */
+  ec_mod_from_mont(c, &c->p, x, x);
+  ec_limbs_cond_sub(c->limbs, x, n->m);
+  return ec_limbs_eq(c->limbs, x, r) ? FM_OK : FM_ERR_VERIFY;
+}
+
+/* ---- Pairwise consistency test ------------------------------------------------------------ */
+
+int ec_pct(const fm_ec_key *key) {
+  /* FIPS 140-3 IG 10.3.A: sign a fixed digest with the new private key and verify it with the
+   * public key. */
+  static const uint8_t digest[32] = {0x50, 0x43, 0x54};
+  uint8_t sig[FM_EC_MAX_SIG_BYTES];
+  int st = sign_digest(key, digest, sizeof digest, sig);
+  if (st == FM_OK) st = ecdsa_verify_digest(key, digest, sizeof digest, sig, 2 * key->curve->bytes);
+  fm_zeroize(sig, sizeof sig);
+  if (st == FM_ERR_ENTROPY) return st;
+  fm_selftest_record_conditional(FM_ST_ECDSA_PCT, st == FM_OK ? FM_OK : FM_ERR_SELFTEST);
+  /* A failed pairwise test has put the module in ERROR: no key leaves it then. */
+  if (st == FM_OK && !fm_module_operational()) st = FM_ERR_KEYGEN;
+  return st == FM_OK ? FM_OK : FM_ERR_KEYGEN;
+}
+
+/* ---- Services ---------------------------------------------------------------------------- */
+
+static int refuse_sig(int st, const fm_ec_key *key, uint8_t *sig, size_t cap, size_t *sig_len) {
+  const size_t most = ec_key_valid(key) ? 2 * key->curve->bytes : FM_EC_MAX_SIG_BYTES;
+  const size_t len = sig != NULL ? (cap < most ? cap : most) : 0;
+  return fm_refuse2(st, sig, len, sig_len, sig_len != NULL ? sizeof(*sig_len) : 0);
+}
+
+static int sign_prologue(const fm_ec_key *key, const uint8_t *sig, size_t cap,
+                         const size_t *sig_len) {
+  int st = fm_service_gate_tested(FM_ST_ECDSA_SIGN_KAT);
+  if (st != FM_OK) return st;
+  if (!ec_key_valid(key) || sig == NULL || sig_len == NULL || !key->has_private)
+    return FM_ERR_BAD_ARGUMENT;
+  if (cap < 2 * key->curve->bytes) return FM_ERR_BUFFER_TOO_SMALL;
+  return FM_OK;
+}
+
+int fm_ecdsa_sign(const fm_ec_key *key, fm_hash_alg hash, const uint8_t *msg, size_t msg_len,
+                  uint8_t *sig, size_t cap, size_t *sig_len) {
+  int st = sign_prologue(key, sig, cap, sig_len);
+  if (st == FM_OK && msg == NULL && msg_len > 0) st = FM_ERR_BAD_ARGUMENT;
+  if (st == FM_OK && sha_alg_digest_len(hash) == 0) st = FM_ERR_UNSUPPORTED;
+  if (st == FM_OK) st = sha_selftest_ensure(hash);
+  if (st != FM_OK) return refuse_sig(st, key, sig, cap, sig_len);
+  uint8_t digest[FM_MAX_DIGEST_LEN];
+  (void)sha_digest_internal(hash, msg, msg_len, digest);
+  st = sign_digest(key, digest, sha_alg_digest_len(hash), sig);
+  fm_zeroize(digest, sizeof digest);
+  if (st != FM_OK) return refuse_sig(st, key, sig, cap, sig_len);
+  *sig_len = 2 * key->curve->bytes;
+  return FM_OK;
+}
+
+int fm_ecdsa_sign_digest(const fm_ec_key *key, const uint8_t *digest, size_t digest_len,
+                         uint8_t *sig, size_t cap, size_t *sig_len) {
+  int st = sign_prologue(key, sig, cap, sig_len);
+  if (st == FM_OK && digest == NULL) st = FM_ERR_BAD_ARGUMENT;
+  /* A digest shorter than SHA-224's gives less than 112 bits of security: refused. */
+  if (st == FM_OK && (digest_len < 28 || digest_len > FM_MAX_DIGEST_LEN)) st = FM_ERR_LENGTH;
+  if (st != FM_OK) return refuse_sig(st, key, sig, cap, sig_len);
+  st = sign_digest(key, digest, digest_len, sig);
+  if (st != FM_OK) return refuse_sig(st, key, sig, cap, sig_len);
+  *sig_len = 2 * key->curve->bytes;
+  return FM_OK;
+}
+
+int fm_ecdsa_verify(const fm_ec_key *key, fm_hash_alg hash, const uint8_t *msg, size_t msg_len,
+                    const uint8_t *sig, size_t sig_len) {
+  int st = fm_service_gate_tested(FM_ST_ECDSA_VERIFY_KAT);
+  if (st == FM_OK && (!ec_key_valid(key) || (msg == NULL && msg_len > 0) ||
+                      (sig == NULL && sig_len > 0)))
+    st = FM_ERR_BAD_ARGUMENT;
+  if (st == FM_OK && sha_alg_digest_len(hash) == 0) st = FM_ERR_UNSUPPORTED;
+  if (st == FM_OK) st = sha_selftest_ensure(hash);
+  if (st != FM_OK) return fm_refuse(st, NULL, 0);
+  uint8_t digest[FM_MAX_DIGEST_LEN];
+  (void)sha_digest_internal(hash, msg, msg_len, digest);
+  st = ecdsa_verify_digest(key, digest, sha_alg_digest_len(hash), sig, sig_len);
+  if (st != FM_OK) return fm_refuse(st, NULL, 0);
+  return FM_OK;
+}
+
+int fm_ecdsa_verify_digest(const fm_ec_key *key, const uint8_t *digest, size_t digest_len,
+                           const uint8_t *sig, size_t sig_len) {
+  int st = fm_service_gate_tested(FM_ST_ECDSA_VERIFY_KAT);
+  if (st == FM_OK && (!ec_key_valid(key) || digest == NULL || (sig == NULL && sig_len > 0)))
+    st = FM_ERR_BAD_ARGUMENT;
+  if (st == FM_OK && (digest_len == 0 || digest_len > FM_MAX_DIGEST_LEN)) st = FM_ERR_LENGTH;
+  if (st != FM_OK) return fm_refuse(st, NULL, 0);
+  st = ecdsa_verify_digest(key, digest, digest_len, sig, sig_len);
+  if (st != FM_OK) return fm_refuse(st, NULL, 0);
+  return FM_OK;
+}
+
+#if defined(FIPSMOD_TEST_HOOKS)
+int fm_ecdsa_sign_digest_with_k_for_testing(const fm_ec_key *key, const uint8_t *digest,
+                                            size_t digest_len, const uint8_t *k, size_t k_len,
+                                            uint8_t *sig, size_t sig_cap) {
+  if (!ec_key_valid(key) || !key->has_private || digest == NULL || k == NULL || sig == NULL)
+    return FM_ERR_BAD_ARGUMENT;
+  const ec_curve *c = key->curve;
+  if (k_len != c->bytes || sig_cap < 2 * c->bytes) return FM_ERR_LENGTH;
+  uint64_t kk[EC_MAX_LIMBS];
+  ec_limbs_from_be(c->limbs, kk, k, k_len);
+  int st = FM_ERR_OUT_OF_RANGE;
+  /* Whether the given k is in range is public (the caller chose it). */
+  if (fm_declassify_u64(~ec_limbs_is_zero(c->limbs, kk) & ec_limbs_lt(c->limbs, kk, c->n.m)))
+    st = ecdsa_sign_digest_with_k(key, digest, digest_len, kk, sig);
+  fm_zeroize(kk, sizeof kk);
+  return st;
+}
+#endif

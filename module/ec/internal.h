@@ -1,0 +1,171 @@
+/* What module/ec/ offers the rest of the module: the NIST P-curves' field and scalar arithmetic,
+ * the group law, scalar multiplication, and the ECDSA / ECDH cores behind fipsmod/ec.h.
+ *
+ * Widths: every number has the limb count of its curve (4 for P-224 and P-256, 6 for P-384, 9
+ * for P-521), never one that depends on its value. The curve, and so the limb count, is public;
+ * every field element, scalar and point is treated as secret unless a comment says otherwise,
+ * and the functions below take time that depends only on the curve. */
+#ifndef FIPSMOD_MODULE_EC_INTERNAL_H
+#define FIPSMOD_MODULE_EC_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fipsmod/ec.h"
+#include "fipsmod/sha.h"
+
+#define EC_MAX_LIMBS 9
+#define EC_MAX_BYTES 66 /* P-521: ceil(521 / 8) */
+
+/* An ec_mod is an odd modulus (the field prime p or the group order n) with its Montgomery
+ * constants: R = 2^(64 * limbs), rr = R^2 mod m, one = R mod m, n0 = -m^-1 mod 2^64. Public. */
+typedef struct ec_mod {
+  uint64_t m[EC_MAX_LIMBS];
+  uint64_t rr[EC_MAX_LIMBS];
+  uint64_t one[EC_MAX_LIMBS];
+  uint64_t n0;
+} ec_mod;
+
+/* An ec_curve is one short Weierstrass curve y^2 = x^3 - 3x + b of prime order n (cofactor 1).
+ * b and the base point G are kept in the Montgomery form of p. Public constants. */
+typedef struct ec_curve {
+  fm_ec_curve id;
+  unsigned limbs; /* words of p and of n */
+  unsigned bits;  /* bit length of p, equal to that of n on every P-curve */
+  unsigned bytes; /* octets of a field element or scalar, ceil(bits / 8) */
+  ec_mod p, n;
+  uint64_t b[EC_MAX_LIMBS];
+  uint64_t gx[EC_MAX_LIMBS], gy[EC_MAX_LIMBS];
+} ec_curve;
+
+/* A point in homogeneous projective coordinates (X : Y : Z), each in Montgomery form; the point
+ * at infinity is (0 : 1 : 0), and the complete formulas take it like any other point. */
+typedef struct ec_point {
+  uint64_t x[EC_MAX_LIMBS], y[EC_MAX_LIMBS], z[EC_MAX_LIMBS];
+} ec_point;
+
+/* ec_curve_get returns the curve |id|, or NULL for an unknown id (public). */
+const ec_curve *ec_curve_get(fm_ec_curve id);
+
+/* ---- Fixed-width arithmetic modulo p or n (ec_field.c) --------------------------------------
+ * Inputs are fully reduced (< m) and outputs are too; outputs may alias inputs. */
+
+/* ec_mod_mul sets r = a * b * R^-1 mod m (Montgomery multiplication). */
+void ec_mod_mul(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a,
+                const uint64_t *b);
+void ec_mod_add(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a,
+                const uint64_t *b);
+void ec_mod_sub(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a,
+                const uint64_t *b);
+/* ec_mod_to_mont sets r = a * R mod m for any a < m; ec_mod_from_mont the inverse map. */
+void ec_mod_to_mont(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a);
+void ec_mod_from_mont(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a);
+/* ec_mod_inv sets r to the Montgomery form of the inverse of a Montgomery-form a (0 for a = 0):
+ * bn/'s constant-time divsteps inverse. m must be prime (p or n). */
+void ec_mod_inv(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a);
+/* ec_mod_pow_public sets r = a^e for a public exponent e (limbs words); variable time in e. */
+void ec_mod_pow_public(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a,
+                       const uint64_t *e);
+
+/* ec_limbs_is_zero is all-ones when a == 0; ec_limbs_lt all-ones when a < b. */
+uint64_t ec_limbs_is_zero(unsigned limbs, const uint64_t *a);
+uint64_t ec_limbs_lt(unsigned limbs, const uint64_t *a, const uint64_t *b);
+uint64_t ec_limbs_eq(unsigned limbs, const uint64_t *a, const uint64_t *b);
+/* ec_limbs_cond_sub sets a = a - m when a >= m (a < 2m, a fits the limbs). */
+void ec_limbs_cond_sub(unsigned limbs, uint64_t *a, const uint64_t *m);
+
+/* ec_limbs_from_be reads the |len|-byte big-endian number at in into |limbs| words; len is at
+ * most 8 * limbs. ec_limbs_to_be writes the low |len| bytes of a big-endian. */
+void ec_limbs_from_be(unsigned limbs, uint64_t *out, const uint8_t *in, size_t len);
+void ec_limbs_to_be(uint8_t *out, size_t len, const uint64_t *a);
+
+/* ---- The group (ec_point.c) -------------------------------------------------------------- */
+
+/* ec_point_add sets r = p + q with the complete addition formula for a = -3 (Renes, Costello
+ * and Batina 2016, Algorithm 4): correct for every pair of points, infinity and p == q included,
+ * with no branch. ec_point_dbl sets r = 2p (Algorithm 6). */
+void ec_point_add(const ec_curve *c, ec_point *r, const ec_point *p, const ec_point *q);
+void ec_point_dbl(const ec_curve *c, ec_point *r, const ec_point *p);
+
+/* ec_point_set_affine sets r = (x : y : 1) from Montgomery-form x and y. */
+void ec_point_set_affine(const ec_curve *c, ec_point *r, const uint64_t *x, const uint64_t *y);
+
+/* ec_point_to_affine writes the Montgomery-form affine coordinates of p and returns all-ones,
+ * or writes zeros and returns 0 when p is the point at infinity. */
+uint64_t ec_point_to_affine(const ec_curve *c, uint64_t *x, uint64_t *y, const ec_point *p);
+
+/* ec_point_on_curve is all-ones when Montgomery-form (x, y) satisfies y^2 = x^3 - 3x + b. */
+uint64_t ec_point_on_curve(const ec_curve *c, const uint64_t *x, const uint64_t *y);
+
+/* ec_scalar_mul sets r = k * p for a secret k < 2^bits (limbs words): a fixed 4-bit window over
+ * every window of the scalar, the table read by constant-time selection. */
+void ec_scalar_mul(const ec_curve *c, ec_point *r, const uint64_t *k, const ec_point *p);
+
+/* ec_scalar_mul_base sets r = k * G (constant time in k). */
+void ec_scalar_mul_base(const ec_curve *c, ec_point *r, const uint64_t *k);
+
+/* ec_double_mul_public sets r = u1 * G + u2 * q for public u1, u2 and q (ECDSA verification). */
+void ec_double_mul_public(const ec_curve *c, ec_point *r, const uint64_t *u1, const uint64_t *u2,
+                          const ec_point *q);
+
+/* ---- Keys, ECDSA and ECDH ---------------------------------------------------------------- */
+
+#define EC_KEY_MAGIC 0x45434b59u /* "ECKY" */
+
+struct fm_ec_key {
+  uint32_t magic;    /* EC_KEY_MAGIC while live */
+  bool has_private;  /* d is set */
+  const ec_curve *curve;
+  uint64_t d[EC_MAX_LIMBS];   /* secret: the private scalar, in [1, n-1], plain (not Montgomery) */
+  uint64_t qx[EC_MAX_LIMBS];  /* the public point Q = dG, affine, Montgomery form of p */
+  uint64_t qy[EC_MAX_LIMBS];
+};
+
+/* ec_key_valid is true for a live key object (public). */
+bool ec_key_valid(const fm_ec_key *key);
+
+/* ec_decode_point decodes a SEC1 octet string (04 || X || Y, or 02/03 || X) and runs the
+ * SP 800-56A 5.6.2.3.3 full public-key validation: not the point at infinity, coordinates in
+ * [0, p-1], on the curve (nQ = O holds for every point on these cofactor-1 curves). Writes
+ * Montgomery-form x, y. Returns FM_OK, FM_ERR_BAD_KEY (infinity, not on the curve, coordinate out
+ * of range, bad prefix), FM_ERR_LENGTH (wrong length). The point is public. */
+int ec_decode_point(const ec_curve *c, const uint8_t *in, size_t len, uint64_t *x, uint64_t *y);
+
+/* ec_random_scalar draws a secret scalar in [1, n-1] by FIPS 186-5 A.2.2 / A.3.2 rejection
+ * sampling from the module's DRBG. Only whether a candidate was rejected is made public. */
+int ec_random_scalar(const ec_curve *c, uint64_t *k);
+
+/* ecdsa_sign_digest_with_k signs |digest| with key and the secret nonce k in [1, n-1] (FIPS 186-5
+ * 6.4.1, steps 3 to 13) and writes r || s (2 * bytes). Returns FM_OK, or FM_ERR_INTERNAL when r
+ * or s is 0 (the caller draws another k). Constant time in d, k and the digest. */
+int ecdsa_sign_digest_with_k(const fm_ec_key *key, const uint8_t *digest, size_t digest_len,
+                             const uint64_t *k, uint8_t *sig);
+
+/* ecdsa_verify_digest checks r || s over |digest| (FIPS 186-5 6.4.2): FM_OK or FM_ERR_VERIFY.
+ * Variable time: the signature, key and digest are public. */
+int ecdsa_verify_digest(const fm_ec_key *key, const uint8_t *digest, size_t digest_len,
+                        const uint8_t *sig, size_t sig_len);
+
+/* ec_pct runs the pairwise consistency test of a new key pair (an ECDSA signature over a fixed
+ * digest, verified with the public key) and records it as FM_ST_ECDSA_PCT. */
+int ec_pct(const fm_ec_key *key);
+
+/* The known-answer self-tests (ec_cast.c), run by selftest/ before the first use: FM_OK or the
+ * failure's status. */
+int ec_selftest_ecdsa_sign(void);
+int ec_selftest_ecdsa_verify(void);
+int ec_selftest_ecdh(void);
+
+#if defined(FIPSMOD_TEST_HOOKS)
+/* fm_ecdsa_sign_digest_with_k_for_testing is ecdsa_sign_digest_with_k with k as big-endian bytes
+ * (the CAVP SigGen files give k): FM_ERR_OUT_OF_RANGE when k is not in [1, n-1]. */
+int fm_ecdsa_sign_digest_with_k_for_testing(const fm_ec_key *key, const uint8_t *digest,
+                                            size_t digest_len, const uint8_t *k, size_t k_len,
+                                            uint8_t *sig, size_t sig_cap);
+/* ec_key_set_free_hook_for_testing makes fm_ec_key_free call |hook| with the key's memory after
+ * zeroizing it and before freeing it (NULL: no hook). */
+void ec_key_set_free_hook_for_testing(void (*hook)(const void *key, size_t len));
+#endif
+
+#endif

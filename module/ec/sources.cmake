@@ -1,0 +1,9 @@
+# Sources of module/ec/: the P-curves' field and group code, keys, ECDSA, ECDH and their
+# self-tests.
+list(APPEND FIPSMOD_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/ec_field.c
+  ${CMAKE_CURRENT_LIST_DIR}/ec_point.c
+  ${CMAKE_CURRENT_LIST_DIR}/ec_key.c
+  ${CMAKE_CURRENT_LIST_DIR}/ecdsa.c
+  ${CMAKE_CURRENT_LIST_DIR}/ecdh.c
+  ${CMAKE_CURRENT_LIST_DIR}/ec_cast.c)

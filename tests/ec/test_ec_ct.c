@@ -1,0 +1,93 @@
+/* Constant-time check of the EC code, run under valgrind memcheck against the test-hooks build,
+ * where the module declassifies (fm_declassify) exactly what it treats as public: whether a
+ * private scalar is in range, whether a random candidate was rejected, whether a product is the
+ * point at infinity, the public key Q = dG once computed, and a released signature. Every other
+ * value computed from a secret stays undefined to memcheck, so a branch or memory index that
+ * depends on one fails the test.
+ *
+ * Secret here: every entropy request (fm_entropy_mark_secret_for_testing(1): the DRBG states, so
+ * each k and each generated d), and the private scalars handed to import. What runs, on every
+ * curve: private-key import (d's range check, Q = dG), signing with random k, signing with a
+ * given secret k (compared with the CAVP answer on P-256), key generation with its pairwise test,
+ * and ECDH (compared with the CAVP Z on P-256). Outside valgrind the client requests do nothing
+ * and the test is a plain known-answer test. */
+#include <string.h>
+#include <valgrind/memcheck.h>
+
+#include "fipsmod/ec.h"
+#include "module/ec/ec_kat_vectors.h"
+#include "module/ec/internal.h"
+#include "module/rand/internal.h"
+#include "tests/common/test_util.h"
+
+static void secret(const void *p, size_t len) { (void)VALGRIND_MAKE_MEM_UNDEFINED(p, len); }
+static void public(const void *p, size_t len) { (void)VALGRIND_MAKE_MEM_DEFINED(p, len); }
+
+static const fm_ec_curve k_curves[] = {FM_EC_P224, FM_EC_P256, FM_EC_P384, FM_EC_P521};
+
+/* Known answers on P-256 with d, k and the ECDH scalar undefined. */
+static void test_known_answers_with_secret_scalars(void) {
+  uint8_t d[32], k[32], sig[64], z[32];
+  size_t z_len = 0;
+  memcpy(d, kat_ecdsa_p256_d, sizeof d);
+  memcpy(k, kat_ecdsa_p256_k, sizeof k);
+  secret(d, sizeof d);
+  secret(k, sizeof k);
+  fm_ec_key *key = NULL;
+  CHECK_EQ_INT(fm_ec_key_import_private(FM_EC_P256, d, sizeof d, kat_ecdsa_p256_q,
+                                        sizeof kat_ecdsa_p256_q, &key),
+               FM_OK);
+  if (key != NULL) {
+    CHECK_EQ_INT(fm_ecdsa_sign_digest_with_k_for_testing(key, kat_ecdsa_p256_digest,
+                                                         sizeof kat_ecdsa_p256_digest, k,
+                                                         sizeof k, sig, sizeof sig),
+                 FM_OK);
+    CHECK_MEM(sig, kat_ecdsa_p256_sig, sizeof sig);
+  }
+  fm_ec_key_free(key);
+  key = NULL;
+  memcpy(d, kat_ecdh_p256_d, sizeof d);
+  secret(d, sizeof d);
+  CHECK_EQ_INT(fm_ec_key_import_private(FM_EC_P256, d, sizeof d, NULL, 0, &key), FM_OK);
+  CHECK_EQ_INT(fm_ecdh(key, kat_ecdh_p256_peer, sizeof kat_ecdh_p256_peer, z, sizeof z, &z_len),
+               FM_OK);
+  public(z, sizeof z); /* the test's own choice: it compares Z */
+  CHECK_MEM(z, kat_ecdh_p256_z, sizeof z);
+  fm_ec_key_free(key);
+}
+
+/* Every curve: generate (secret entropy), sign, import the exported d as a secret, ECDH. */
+static void test_every_curve(void) {
+  for (size_t i = 0; i < sizeof k_curves / sizeof k_curves[0]; i++) {
+    fm_ec_key *a = NULL, *b = NULL;
+    CHECK_EQ_INT(fm_ec_key_generate(k_curves[i], &a), FM_OK);
+    if (a == NULL) continue;
+    uint8_t sig[FM_EC_MAX_SIG_BYTES], d[FM_EC_MAX_BYTES], pt[FM_EC_MAX_POINT_BYTES];
+    uint8_t z1[FM_EC_MAX_BYTES], z2[FM_EC_MAX_BYTES];
+    size_t sl = 0, dl = 0, pl = 0, zl = 0;
+    const uint8_t msg[] = "message";
+    CHECK_EQ_INT(fm_ecdsa_sign(a, FM_HASH_SHA384, msg, sizeof msg, sig, sizeof sig, &sl), FM_OK);
+    CHECK_EQ_INT(fm_ecdsa_verify(a, FM_HASH_SHA384, msg, sizeof msg, sig, sl), FM_OK);
+    CHECK_EQ_INT(fm_ec_key_export_private(a, d, sizeof d, &dl), FM_OK);
+    CHECK_EQ_INT(fm_ec_key_export_public(a, 0, pt, sizeof pt, &pl), FM_OK);
+    secret(d, dl);
+    CHECK_EQ_INT(fm_ec_key_import_private(k_curves[i], d, dl, pt, pl, &b), FM_OK);
+    CHECK_EQ_INT(fm_ecdh(a, pt, pl, z1, sizeof z1, &zl), FM_OK);
+    CHECK_EQ_INT(fm_ecdh(b, pt, pl, z2, sizeof z2, &zl), FM_OK);
+    public(z1, zl);
+    public(z2, zl);
+    CHECK_MEM(z1, z2, zl);
+    fm_ec_key_free(a);
+    fm_ec_key_free(b);
+  }
+}
+
+static const test_case cases[] = {
+    TEST_CASE(known_answers_with_secret_scalars),
+    TEST_CASE(every_curve),
+};
+
+int main(int argc, char **argv) {
+  fm_entropy_mark_secret_for_testing(1);
+  return TEST_RUN(argc, argv, "test_ec_ct", cases);
+}
