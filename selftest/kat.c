@@ -432,10 +432,11 @@ const void *selftest_constants_probe(void) { return kat_aes256_cbc_dec_out; }
   X(FM_ST_RSA_SIGN_KAT, "rsa2048-sha256-pkcs1-sign-kat", "RSA-2048 PKCS#1 v1.5 SHA-256 sign", KAT, \
     BEFORE_FIRST_USE, 0)                                                                           \
   X(FM_ST_MLDSA_KEYGEN_KAT, "mldsa44-keygen-kat", "ML-DSA-44 KeyGen", KAT, BEFORE_FIRST_USE, 0)    \
-  X(FM_ST_MLDSA_SIGN_KAT, "mldsa44-sign-kat", "ML-DSA-44 Sign (deterministic)", KAT,              \
-  X(FM_ST_ECDSA_SIGN_KAT, "ecdsa-p256-sha256-sign-kat", "ECDSA P-256 SHA-256 sign", KAT,           \
+  X(FM_ST_MLDSA_SIGN_KAT, "mldsa44-sign-kat", "ML-DSA-44 Sign (deterministic)", KAT,               \
     BEFORE_FIRST_USE, 0)                                                                           \
   X(FM_ST_MLDSA_VERIFY_KAT, "mldsa44-verify-kat", "ML-DSA-44 Verify", KAT, BEFORE_FIRST_USE, 0)    \
+  X(FM_ST_ECDSA_SIGN_KAT, "ecdsa-p256-sha256-sign-kat", "ECDSA P-256 SHA-256 sign", KAT,           \
+    BEFORE_FIRST_USE, 0)                                                                           \
   X(FM_ST_ECDSA_VERIFY_KAT, "ecdsa-p256-sha256-verify-kat", "ECDSA P-256 SHA-256 verify", KAT,     \
     BEFORE_FIRST_USE, 0)                                                                           \
   X(FM_ST_ECDH_KAT, "ecc-cdh-p256-kat", "ECC CDH primitive P-256 (SP 800-56A)", KAT,               \
