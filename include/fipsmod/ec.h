@@ -1,4 +1,5 @@
-/* Elliptic curves: ECDSA (FIPS 186-5 section 6) and the ECC CDH primitive (SP 800-56A Rev. 3
+/** @file
+ * Elliptic curves: ECDSA (FIPS 186-5 section 6) and the ECC CDH primitive (SP 800-56A Rev. 3
  * 5.7.1.2) on the NIST curves P-224, P-256, P-384 and P-521 (SP 800-186 3.2.1).
  *
  * Keys are opaque objects that the module allocates. A key never changes after it is created, so
@@ -48,26 +49,26 @@ typedef enum fm_ec_curve {
   FM_EC_P521 = 4,
 } fm_ec_curve;
 
-/* The largest scalar or coordinate (P-521), uncompressed point and signature, in bytes. */
+/** The largest scalar or coordinate (P-521), uncompressed point and signature, in bytes. */
 #define FM_EC_MAX_BYTES 66
 #define FM_EC_MAX_POINT_BYTES (1 + 2 * FM_EC_MAX_BYTES)
 #define FM_EC_MAX_SIG_BYTES (2 * FM_EC_MAX_BYTES)
 
-/* An EC key: public (Q) or private (d and Q = dG). Opaque. */
+/** An EC key: public (Q) or private (d and Q = dG). Opaque. */
 typedef struct fm_ec_key fm_ec_key;
 
-/* fm_ec_curve_bytes returns the length of a scalar or coordinate of |curve| (28, 32, 48, 66), or
+/** fm_ec_curve_bytes returns the length of a scalar or coordinate of |curve| (28, 32, 48, 66), or
  * 0 for an unknown curve. Informational: no state check, thread-safe. */
 FM_API size_t fm_ec_curve_bytes(fm_ec_curve curve);
 
-/* fm_ec_key_generate makes a key pair on |curve| (FIPS 186-5 A.2.2, d from the module's DRBG)
+/** fm_ec_key_generate makes a key pair on |curve| (FIPS 186-5 A.2.2, d from the module's DRBG)
  * and runs the pairwise consistency test on it. FM_ERR_UNSUPPORTED (unknown curve),
  * FM_ERR_BAD_ARGUMENT (NULL), FM_ERR_ENTROPY, FM_ERR_KEYGEN (the consistency test failed: the
  * module is then in ERROR), FM_ERR_NO_MEMORY. Thread-safe. */
 FM_MUST_CHECK
 FM_API int fm_ec_key_generate(fm_ec_curve curve, fm_ec_key **key);
 
-/* fm_ec_key_import_private makes a key from the scalar d (exactly fm_ec_curve_bytes octets) and,
+/** fm_ec_key_import_private makes a key from the scalar d (exactly fm_ec_curve_bytes octets) and,
  * optionally, its public point (pub NULL and pub_len 0 to let the module compute Q = dG).
  * d must be in [1, n-1]; a given point must pass validation and equal dG.
  * FM_ERR_LENGTH (d's length), FM_ERR_OUT_OF_RANGE (d), FM_ERR_BAD_KEY (the point), as well as
@@ -77,33 +78,33 @@ FM_API int fm_ec_key_import_private(fm_ec_curve curve, const uint8_t *d,
                                     size_t d_len, const uint8_t *pub,
                                     size_t pub_len, fm_ec_key **key);
 
-/* fm_ec_key_import_public makes a public key from a SEC1 point, after full validation.
+/** fm_ec_key_import_public makes a public key from a SEC1 point, after full validation.
  * FM_ERR_LENGTH (a length no point of the curve has), FM_ERR_BAD_KEY (bad prefix, infinity,
  * coordinate >= p, not on the curve), FM_ERR_UNSUPPORTED (a compressed P-224 point). */
 FM_MUST_CHECK
 FM_API int fm_ec_key_import_public(fm_ec_curve curve, const uint8_t *pub,
                                    size_t pub_len, fm_ec_key **key);
 
-/* fm_ec_key_export_public writes Q as a SEC1 point, compressed when |compressed| is non-zero,
+/** fm_ec_key_export_public writes Q as a SEC1 point, compressed when |compressed| is non-zero,
  * to out[0..cap) and its length to *out_len. FM_ERR_BUFFER_TOO_SMALL, FM_ERR_BAD_ARGUMENT. */
 FM_MUST_CHECK
 FM_API int fm_ec_key_export_public(const fm_ec_key *key, int compressed,
                                    uint8_t *out, size_t cap, size_t *out_len);
 
-/* fm_ec_key_export_private writes d (fm_ec_curve_bytes octets, secret) to out[0..cap).
+/** fm_ec_key_export_private writes d (fm_ec_curve_bytes octets, secret) to out[0..cap).
  * FM_ERR_BAD_ARGUMENT (a public key), FM_ERR_BUFFER_TOO_SMALL. */
 FM_MUST_CHECK
 FM_API int fm_ec_key_export_private(const fm_ec_key *key, uint8_t *out, size_t cap,
                                     size_t *out_len);
 
-/* fm_ec_key_curve writes the key's curve to *curve. FM_ERR_BAD_ARGUMENT. */
+/** fm_ec_key_curve writes the key's curve to *curve. FM_ERR_BAD_ARGUMENT. */
 FM_MUST_CHECK
 FM_API int fm_ec_key_curve(const fm_ec_key *key, fm_ec_curve *curve);
 
-/* fm_ec_key_free zeroizes and frees |key| (NULL is fine). Returns FM_OK in every state. */
+/** fm_ec_key_free zeroizes and frees |key| (NULL is fine). Returns FM_OK in every state. */
 FM_API int fm_ec_key_free(fm_ec_key *key);
 
-/* fm_ecdsa_sign hashes msg with |hash| (SHA-256, SHA-384 or SHA-512) and signs it (FIPS 186-5
+/** fm_ecdsa_sign hashes msg with |hash| (SHA-256, SHA-384 or SHA-512) and signs it (FIPS 186-5
  * 6.4.1) with a private key, writing r || s (2 * fm_ec_curve_bytes octets) to sig[0..cap) and its
  * length to *sig_len. FM_ERR_BAD_ARGUMENT (NULL, a public key), FM_ERR_UNSUPPORTED (hash),
  * FM_ERR_BUFFER_TOO_SMALL, FM_ERR_ENTROPY. Thread-safe. */
@@ -111,7 +112,7 @@ FM_MUST_CHECK
 FM_API int fm_ecdsa_sign(const fm_ec_key *key, fm_hash_alg hash, const uint8_t *msg,
                          size_t msg_len, uint8_t *sig, size_t cap, size_t *sig_len);
 
-/* fm_ecdsa_sign_digest signs a digest the caller computed (prehashed input; the leftmost bits of
+/** fm_ecdsa_sign_digest signs a digest the caller computed (prehashed input; the leftmost bits of
  * the digest as FIPS 186-5 6.4.1 step 2 takes them). digest_len is 28..64. Errors as
  * fm_ecdsa_sign, and FM_ERR_LENGTH for the digest length. */
 FM_MUST_CHECK
@@ -119,7 +120,7 @@ FM_API int fm_ecdsa_sign_digest(const fm_ec_key *key, const uint8_t *digest,
                                 size_t digest_len, uint8_t *sig, size_t cap,
                                 size_t *sig_len);
 
-/* fm_ecdsa_verify checks the r || s signature over msg hashed with |hash| (FIPS 186-5 6.4.2).
+/** fm_ecdsa_verify checks the r || s signature over msg hashed with |hash| (FIPS 186-5 6.4.2).
  * FM_OK; FM_ERR_VERIFY (a bad signature, r or s out of [1, n-1], a wrong length);
  * FM_ERR_BAD_ARGUMENT; FM_ERR_UNSUPPORTED (hash). */
 FM_MUST_CHECK
@@ -127,13 +128,13 @@ FM_API int fm_ecdsa_verify(const fm_ec_key *key, fm_hash_alg hash,
                            const uint8_t *msg, size_t msg_len, const uint8_t *sig,
                            size_t sig_len);
 
-/* fm_ecdsa_verify_digest is fm_ecdsa_verify on a digest the caller computed (1..64 bytes). */
+/** fm_ecdsa_verify_digest is fm_ecdsa_verify on a digest the caller computed (1..64 bytes). */
 FM_MUST_CHECK
 FM_API int fm_ecdsa_verify_digest(const fm_ec_key *key, const uint8_t *digest,
                                   size_t digest_len, const uint8_t *sig,
                                   size_t sig_len);
 
-/* fm_ecdh computes the SP 800-56A 5.7.1.2 ECC CDH primitive: Z = x(d * Q_peer) with the private
+/** fm_ecdh computes the SP 800-56A 5.7.1.2 ECC CDH primitive: Z = x(d * Q_peer) with the private
  * key and the peer's SEC1 point (fully validated first, on the key's curve), written as
  * fm_ec_curve_bytes octets to z[0..cap), its length to *z_len. Z is secret. FM_ERR_BAD_KEY (the
  * peer point fails validation; nothing is computed), FM_ERR_LENGTH, FM_ERR_BAD_ARGUMENT (a public

@@ -1,4 +1,5 @@
-/* ML-DSA signatures (FIPS 204): ML-DSA-44, ML-DSA-65 and ML-DSA-87, key generation, signing
+/** @file
+ * ML-DSA signatures (FIPS 204): ML-DSA-44, ML-DSA-65 and ML-DSA-87, key generation, signing
  * (hedged by default, deterministic on request) and verification, in the pure form with a
  * context string (FIPS 204 Algorithms 2 and 3), the pre-hash form HashML-DSA (Algorithms 4 and
  * 5), and the internal interface (Algorithms 6 to 8, with M' or with an externally computed mu)
@@ -44,16 +45,16 @@
 extern "C" {
 #endif
 
-/* The parameter sets, named by their FIPS 204 numbers. */
+/** The parameter sets, named by their FIPS 204 numbers. */
 typedef enum fm_mldsa_param {
   FM_MLDSA_44 = 44,
   FM_MLDSA_65 = 65,
   FM_MLDSA_87 = 87,
 } fm_mldsa_param;
 
-#define FM_MLDSA_SEED_LEN 32 /* xi, the key-generation seed */
-#define FM_MLDSA_RND_LEN 32  /* rnd, the signing randomness */
-#define FM_MLDSA_MU_LEN 64   /* mu, the message representative */
+#define FM_MLDSA_SEED_LEN 32 /**< xi, the key-generation seed */
+#define FM_MLDSA_RND_LEN 32  /**< rnd, the signing randomness */
+#define FM_MLDSA_MU_LEN 64   /**< mu, the message representative */
 #define FM_MLDSA_MAX_CONTEXT_LEN 255
 
 #define FM_MLDSA_44_PUBLIC_KEY_LEN 1312
@@ -67,11 +68,11 @@ typedef enum fm_mldsa_param {
 #define FM_MLDSA_87_SIGNATURE_LEN 4627
 #define FM_MLDSA_MAX_SIGNATURE_LEN FM_MLDSA_87_SIGNATURE_LEN
 
-/* fm_mldsa_sign's flags. */
+/** fm_mldsa_sign's flags. */
 #define FM_MLDSA_SIGN_HEDGED 0u
-#define FM_MLDSA_SIGN_DETERMINISTIC 1u /* rnd = 0^32 (FIPS 204 section 3.4) */
+#define FM_MLDSA_SIGN_DETERMINISTIC 1u /**< rnd = 0^32 (FIPS 204 section 3.4) */
 
-/* The pre-hash functions of HashML-DSA that the module offers (FIPS 204 section 5.4). */
+/** The pre-hash functions of HashML-DSA that the module offers (FIPS 204 section 5.4). */
 typedef enum fm_mldsa_prehash {
   FM_MLDSA_PH_SHA256 = 1,
   FM_MLDSA_PH_SHA384 = 2,
@@ -80,17 +81,17 @@ typedef enum fm_mldsa_prehash {
   FM_MLDSA_PH_SHA3_256 = 5,
   FM_MLDSA_PH_SHA3_384 = 6,
   FM_MLDSA_PH_SHA3_512 = 7,
-  FM_MLDSA_PH_SHAKE128 = 8, /* 256-bit output */
-  FM_MLDSA_PH_SHAKE256 = 9, /* 512-bit output */
+  FM_MLDSA_PH_SHAKE128 = 8, /**< 256-bit output */
+  FM_MLDSA_PH_SHAKE256 = 9, /**< 512-bit output */
 } fm_mldsa_prehash;
 
-/* fm_mldsa_public_key_len, fm_mldsa_private_key_len and fm_mldsa_signature_len return the sizes
+/** fm_mldsa_public_key_len, fm_mldsa_private_key_len and fm_mldsa_signature_len return the sizes
  * of |param|, or 0 for a value that is not a parameter set. No state check. */
 FM_API size_t fm_mldsa_public_key_len(fm_mldsa_param param);
 FM_API size_t fm_mldsa_private_key_len(fm_mldsa_param param);
 FM_API size_t fm_mldsa_signature_len(fm_mldsa_param param);
 
-/* fm_mldsa_keygen generates a key pair (FIPS 204 Algorithm 1) from a seed xi drawn from the
+/** fm_mldsa_keygen generates a key pair (FIPS 204 Algorithm 1) from a seed xi drawn from the
  * DRBG, and checks it with a pairwise consistency test (a signature made and verified). Writes
  * pk (exactly pk_len = the public key length) and sk (sk_len = the private key length); when
  * |seed| is not NULL it also receives xi (FM_MLDSA_SEED_LEN bytes, secret), from which
@@ -99,13 +100,13 @@ FM_MUST_CHECK
 FM_API int fm_mldsa_keygen(fm_mldsa_param param, uint8_t *pk, size_t pk_len, uint8_t *sk,
                            size_t sk_len, uint8_t *seed);
 
-/* fm_mldsa_keygen_from_seed is ML-DSA.KeyGen_internal (Algorithm 6) on the given 32-byte xi,
+/** fm_mldsa_keygen_from_seed is ML-DSA.KeyGen_internal (Algorithm 6) on the given 32-byte xi,
  * followed by the same pairwise consistency test. */
 FM_MUST_CHECK
 FM_API int fm_mldsa_keygen_from_seed(fm_mldsa_param param, const uint8_t *seed, uint8_t *pk,
                                      size_t pk_len, uint8_t *sk, size_t sk_len);
 
-/* fm_mldsa_sign signs |msg| under the context |ctx| (0..255 bytes; NULL when ctx_len is 0)
+/** fm_mldsa_sign signs |msg| under the context |ctx| (0..255 bytes; NULL when ctx_len is 0)
  * (ML-DSA.Sign, Algorithm 2): hedged (rnd from the DRBG) unless |flags| has
  * FM_MLDSA_SIGN_DETERMINISTIC. Writes the signature's length of bytes to |sig| (sig_cap at
  * least that) and the length to *sig_len. */
@@ -114,14 +115,14 @@ FM_API int fm_mldsa_sign(fm_mldsa_param param, const uint8_t *sk, size_t sk_len,
                          const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len,
                          unsigned flags, uint8_t *sig, size_t sig_cap, size_t *sig_len);
 
-/* fm_mldsa_verify checks |sig| on |msg| under |ctx| (ML-DSA.Verify, Algorithm 3): FM_OK, or
+/** fm_mldsa_verify checks |sig| on |msg| under |ctx| (ML-DSA.Verify, Algorithm 3): FM_OK, or
  * FM_ERR_VERIFY (any other status also means the signature is not accepted). */
 FM_MUST_CHECK
 FM_API int fm_mldsa_verify(fm_mldsa_param param, const uint8_t *pk, size_t pk_len,
                            const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len,
                            const uint8_t *sig, size_t sig_len);
 
-/* fm_mldsa_hash_sign and fm_mldsa_hash_verify are HashML-DSA (Algorithms 4 and 5): the message
+/** fm_mldsa_hash_sign and fm_mldsa_hash_verify are HashML-DSA (Algorithms 4 and 5): the message
  * is hashed with |ph| inside the call, and the hash function's OID is signed with the digest. */
 FM_MUST_CHECK
 FM_API int fm_mldsa_hash_sign(fm_mldsa_param param, const uint8_t *sk, size_t sk_len,
@@ -134,7 +135,7 @@ FM_API int fm_mldsa_hash_verify(fm_mldsa_param param, const uint8_t *pk, size_t 
                                 const uint8_t *ctx, size_t ctx_len, const uint8_t *sig,
                                 size_t sig_len);
 
-/* The internal interface (FIPS 204 section 6). fm_mldsa_sign_internal is ML-DSA.Sign_internal
+/** The internal interface (FIPS 204 section 6). fm_mldsa_sign_internal is ML-DSA.Sign_internal
  * on the formatted message M' (any bytes) with the given 32-byte rnd (NULL: rnd = 0^32);
  * fm_mldsa_sign_mu starts from a 64-byte mu = H(tr || M', 64) computed by the caller ("external
  * mu"). fm_mldsa_verify_internal and fm_mldsa_verify_mu are Verify_internal likewise. */
