@@ -337,9 +337,11 @@ typedef enum fm_selftest_id {
   FM_ST_ENTROPY_STARTUP,
   FM_ST_RSA_VERIFY_KAT,
   FM_ST_RSA_SIGN_KAT, /* deferred: runs before the first use of an RSA private key */
+  FM_ST_MLKEM768_KAT, /* ML-KEM-768 KeyGen, Encaps, Decaps and implicit rejection */
   /* Conditional tests: recorded by their service each time it runs. */
   FM_ST_ENTROPY_HEALTH, /* SP 800-90B RCT/APT on every seed request */
   FM_ST_RSA_PCT,        /* RSA key generation's pairwise consistency test */
+  FM_ST_MLKEM_PCT,      /* ML-KEM key generation's pairwise consistency test */
   FM_ST_ENTROPY_SOURCE, /* the kernel source itself failed (getrandom error); recorded only
                            then, so listed last, from then on */
   FM_ST_COUNT           /* not an id: how many there are */

@@ -22,6 +22,7 @@
 #include "fipsmod/rsa.h"
 #include "fipsmod/sha.h"
 #include "module/internal.h"
+#include "module/mlkem/internal.h"
 #include "module/rand/internal.h"
 #include "module/rsa/internal.h"
 #include "module/sha/internal.h"
@@ -327,12 +328,14 @@ int selftest_run_kat(fm_selftest_id id) {
     case FM_ST_ENTROPY_STARTUP: return run_entropy_startup();
     case FM_ST_RSA_VERIFY_KAT: return run_rsa_verify();
     case FM_ST_RSA_SIGN_KAT: return run_rsa_sign();
+    case FM_ST_MLKEM768_KAT: return mlkem_selftest_kat(); /* module/mlkem/mlkem_cast.c */
     /* Not known-answer tests: the runner computes the integrity test itself, and the
      * conditional tests run inside their services. */
     case FM_ST_INTEGRITY:
     case FM_ST_ENTROPY_HEALTH:
     case FM_ST_ENTROPY_SOURCE:
     case FM_ST_RSA_PCT:
+    case FM_ST_MLKEM_PCT:
     case FM_ST_COUNT:
       break;
   }
@@ -421,8 +424,10 @@ const void *selftest_constants_probe(void) { return kat_aes256_cbc_dec_out; }
     KAT, BEFORE_FIRST_USE, 0)                                                                      \
   X(FM_ST_RSA_SIGN_KAT, "rsa2048-sha256-pkcs1-sign-kat", "RSA-2048 PKCS#1 v1.5 SHA-256 sign", KAT, \
     BEFORE_FIRST_USE, 0)                                                                           \
+  X(FM_ST_MLKEM768_KAT, "mlkem768-kat", "ML-KEM-768", KAT, BEFORE_FIRST_USE, 0)                    \
   X(FM_ST_ENTROPY_HEALTH, "SP800-90B RCT/APT", "ENTROPY", HEALTH, CONDITIONAL, 0)                  \
   X(FM_ST_RSA_PCT, "RSA-PCT", "RSA", PAIRWISE, CONDITIONAL, 0)                                     \
+  X(FM_ST_MLKEM_PCT, "ML-KEM-PCT", "ML-KEM", PAIRWISE, CONDITIONAL, 0)                             \
   X(FM_ST_ENTROPY_SOURCE, "getrandom", "ENTROPY", HEALTH, CONDITIONAL, 1)
 
 /* The rows, placed by id: an id given twice fails to compile (-Werror=override-init, clang's

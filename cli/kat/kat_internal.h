@@ -218,6 +218,8 @@ int kat_wp_aes_gcm(kat_ctx *c, json_t *root);
 int kat_wp_hkdf(kat_ctx *c, json_t *root, const char *alg_name);
 int kat_wp_pbkdf2(kat_ctx *c, json_t *root, const char *alg_name);
 int kat_wp_rsa_sig(kat_ctx *c, json_t *root, int kind);
+/* kat_wp_mlkem: the four ML-KEM schemas (run_mlkem.c), told apart by |schema|. */
+int kat_wp_mlkem(kat_ctx *c, json_t *root, const char *schema);
 enum { WP_RSA_PKCS1_VERIFY = 1, WP_RSA_PKCS1_SIGN = 2, WP_RSA_PSS_VERIFY = 3 };
 
 /* kat_set_kind names what the file was recognised as. */

@@ -13,6 +13,7 @@
 #include "fipsmod/rand.h"
 #include "fipsmod/uuid.h"
 #include "fipsmod/rsa.h"
+#include "fipsmod/mlkem.h"
 #include "fipsmod/keyfile.h"
 #include "fipsmod/selftest.h"
 #include "fipsmod/indicator.h"
