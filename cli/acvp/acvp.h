@@ -78,6 +78,7 @@ int acvp_pbkdf(kat_ctx *c, json_t *set, json_t *groups);
 int acvp_kbkdf(kat_ctx *c, json_t *set, json_t *groups);
 int acvp_gcm(kat_ctx *c, json_t *set, json_t *groups);
 int acvp_hkdf(kat_ctx *c, json_t *set, json_t *groups, const char *revision);
+int acvp_mlkem(kat_ctx *c, json_t *set, json_t *groups, const char *mode);
 
 enum { ACVP_ECB = 1, ACVP_CBC = 2, ACVP_CTR = 3 };
 

@@ -279,6 +279,8 @@ int acvp_respond(kat_ctx *c, json_t *set, json_t **out) {
     /* "counterMode": the algorithm name of the KDF 1.0 prompt example
      * (kdf/sections/06-test-vectors.adoc); the registration calls it "KDF". */
     rc = acvp_kbkdf(c, set, groups);
+  } else if (strcmp(alg, "ML-KEM") == 0 && mode != NULL) {
+    rc = acvp_mlkem(c, set, groups, mode);
   } else if (strcmp(alg, "RSA") == 0 && mode != NULL) {
     rc = acvp_rsa(c, set, groups, mode, rev ? rev : "");
   } else {
