@@ -65,6 +65,9 @@ static void kpke_keygen(const mlkem_params *p, const uint8_t d[MLKEM_SYM_BYTES],
   /* Step 1: (rho, sigma) = G(d || k). */
   hash_g(seeds, d, MLKEM_SYM_BYTES, &kbyte, 1);
   const uint8_t *rho = seeds, *sigma = seeds + MLKEM_SYM_BYTES;
+  /* rho is published in ek (step 19): public from here on, so that SampleNTT's rejection loop may
+   * branch on the bytes it squeezes. */
+  fm_declassify(rho, MLKEM_SYM_BYTES);
   /* Steps 3-7: A-hat. */
   mlkem_sample_matrix(a, rho, k, 0);
   /* Steps 8-15: s and e, N counting 0 .. 2k-1; steps 16-17: their NTTs. */
@@ -233,7 +236,8 @@ int mlkem_check_dk(const mlkem_params *p, const uint8_t *dk) {
   uint8_t h[MLKEM_SYM_BYTES];
   const uint8_t *ek = dk + MLKEM_POLY_BYTES * p->k;
   sha3_digest(256, ek, p->ek_len, h);
-  const int ok = fm_ct_memeq(h, ek + p->ek_len, sizeof h);
+  /* The verdict of a key check is public. */
+  const int ok = (int)fm_declassify_u64((uint64_t)fm_ct_memeq(h, ek + p->ek_len, sizeof h));
   fm_zeroize(h, sizeof h);
   return ok;
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "fipsmod/drbg.h"
+#include "fipsmod/mlkem.h"
 #include "fipsmod/fipsmod.h"
 #include "fipsmod/rand.h"
 #include "fipsmod/rsa.h"
@@ -175,6 +176,10 @@ static void use_every_algorithm(void) {
     (void)!fm_rsa_sign_pkcs1v15(priv, FM_HASH_SHA256, (const uint8_t *)"x", 1, sig, sizeof sig,
                                 &sig_len);
   fm_rsa_key_free(priv);
+  if (fm_module_state() != FM_STATE_OPERATIONAL) return;
+  /* ML-KEM: the CAST, then key generation's pairwise test. */
+  static uint8_t ek[FM_MLKEM512_EK_LEN], dk[FM_MLKEM512_DK_LEN];
+  (void)!fm_mlkem_keygen(FM_MLKEM_512, ek, sizeof ek, dk, sizeof dk, NULL, 0);
 }
 
 /* run_child: the module was loaded with FIPSMOD_BREAK_TEST=name. */
