@@ -16,7 +16,7 @@
 
 /* MLKEM_HAVE_AVX2: the AVX2 kernels are built (x86-64). */
 #if defined(__x86_64__)
-#define MLKEM_HAVE_AVX2 0
+#define MLKEM_HAVE_AVX2 1
 #else
 #define MLKEM_HAVE_AVX2 0
 #endif
@@ -101,15 +101,13 @@ void mlkem_basemul_acc_portable(mlkem_poly *r, const mlkem_poly *a, const mlkem_
 
 /* mlkem_rej_uniform: SampleNTT's rejection step (Algorithm 7, steps 5-14) over |len| bytes of
  * XOF output (a multiple of 3): appends accepted values to r[*n..256) and updates *n. Public
- * data. */
+ * data. Portable only: the sampling's time is in Keccak (keccak_f1600_x4). */
 void mlkem_rej_uniform(int16_t r[MLKEM_N], unsigned *n, const uint8_t *buf, size_t len);
-void mlkem_rej_uniform_portable(int16_t r[MLKEM_N], unsigned *n, const uint8_t *buf, size_t len);
 
 #if MLKEM_HAVE_AVX2
 void mlkem_ntt_avx2(mlkem_poly *a);
 void mlkem_invntt_avx2(mlkem_poly *a);
 void mlkem_basemul_acc_avx2(mlkem_poly *r, const mlkem_poly *a, const mlkem_poly *b, unsigned k);
-void mlkem_rej_uniform_avx2(int16_t r[MLKEM_N], unsigned *n, const uint8_t *buf, size_t len);
 #endif
 
 /* mlkem_path_name names the kernels the CPU path selects ("avx2" or "portable"). */

@@ -332,7 +332,7 @@ void mlkem_poly_cbd(mlkem_poly *r, const uint8_t *buf, unsigned eta) {
 
 /* ---- Rejection sampling (FIPS 203 Algorithm 7, steps 5-14) ------------------------------------ */
 
-void mlkem_rej_uniform_portable(int16_t r[MLKEM_N], unsigned *n, const uint8_t *buf, size_t len) {
+void mlkem_rej_uniform(int16_t r[MLKEM_N], unsigned *n, const uint8_t *buf, size_t len) {
   unsigned ctr = *n;
   for (size_t pos = 0; pos + 3 <= len && ctr < MLKEM_N; pos += 3) {
     const uint16_t d1 = (uint16_t)((buf[pos] | ((uint16_t)buf[pos + 1] << 8)) & 0xfff);
@@ -342,14 +342,4 @@ void mlkem_rej_uniform_portable(int16_t r[MLKEM_N], unsigned *n, const uint8_t *
     if (d2 < MLKEM_Q && ctr < MLKEM_N) r[ctr++] = (int16_t)d2;
   }
   *n = ctr;
-}
-
-void mlkem_rej_uniform(int16_t r[MLKEM_N], unsigned *n, const uint8_t *buf, size_t len) {
-#if MLKEM_HAVE_AVX2
-  if (use_avx2()) {
-    mlkem_rej_uniform_avx2(r, n, buf, len);
-    return;
-  }
-#endif
-  mlkem_rej_uniform_portable(r, n, buf, len);
 }

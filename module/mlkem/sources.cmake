@@ -3,6 +3,7 @@
 list(APPEND FIPSMOD_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/mlkem.c
   ${CMAKE_CURRENT_LIST_DIR}/mlkem_poly.c
+  ${CMAKE_CURRENT_LIST_DIR}/mlkem_avx2.c
   ${CMAKE_CURRENT_LIST_DIR}/mlkem_sample.c
   ${CMAKE_CURRENT_LIST_DIR}/mlkem_service.c
   ${CMAKE_CURRENT_LIST_DIR}/mlkem_cast.c)
