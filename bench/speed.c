@@ -117,6 +117,7 @@ int main(int argc, char **argv) {
   bench_rand();
   run_bn_helper(dir);
   bench_rsa();
+  bench_mlkem();
   bench_selftest(dir);
   bench_print_summary();
   return bench_write_json() == 0 ? 0 : 1;
