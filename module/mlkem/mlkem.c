@@ -42,6 +42,29 @@ static void sample_noise(mlkem_poly *r, const uint8_t s[MLKEM_SYM_BYTES], uint8_
   fm_zeroize(buf, sizeof buf);
 }
 
+/* sample_noise_batch samples polys[i] = SamplePolyCBD_eta[i](PRF_eta[i](s, n0 + i)) for i <
+ * count, four PRF calls at a time on keccak_f1600_x4 (the same output as sample_noise). */
+static void sample_noise_batch(mlkem_poly *const *polys, const unsigned *etas, unsigned count,
+                               const uint8_t s[MLKEM_SYM_BYTES], unsigned n0) {
+  uint8_t buf[4][MLKEM_PRF_X4_BYTES];
+  for (unsigned first = 0; first < count; first += 4) {
+    const unsigned n = count - first < 4 ? count - first : 4;
+    uint8_t nonce[4];
+    unsigned blocks = 1;
+    for (unsigned i = 0; i < 4; i++) {
+      nonce[i] = (uint8_t)(n0 + first + (i < n ? i : 0));
+      if (i < n && etas[first + i] == 3) blocks = 2; /* 192 bytes > one 136-byte block */
+    }
+    if (n == 1) {
+      sample_noise(polys[first], s, nonce[0], etas[first]);
+      continue;
+    }
+    mlkem_prf_x4(buf, s, nonce, blocks);
+    for (unsigned i = 0; i < n; i++) mlkem_poly_cbd(polys[first + i], buf[i], etas[first + i]);
+  }
+  fm_zeroize(buf, sizeof buf);
+}
+
 /* G(x || y) = SHA3-512 of the two pieces (4.5), split into two 32-byte halves. */
 static void hash_g(uint8_t out[64], const uint8_t *x, size_t x_len, const uint8_t *y, size_t y_len) {
   keccak_state s;
@@ -71,8 +94,14 @@ static void kpke_keygen(const mlkem_params *p, const uint8_t d[MLKEM_SYM_BYTES],
   /* Steps 3-7: A-hat. */
   mlkem_sample_matrix(a, rho, k, 0);
   /* Steps 8-15: s and e, N counting 0 .. 2k-1; steps 16-17: their NTTs. */
-  for (unsigned i = 0; i < k; i++) sample_noise(&s[i], sigma, (uint8_t)i, p->eta1);
-  for (unsigned i = 0; i < k; i++) sample_noise(&e[i], sigma, (uint8_t)(k + i), p->eta1);
+  mlkem_poly *noise[2 * MLKEM_MAX_K] = {0};
+  unsigned etas[2 * MLKEM_MAX_K] = {0};
+  for (unsigned i = 0; i < k; i++) {
+    noise[i] = &s[i];
+    noise[k + i] = &e[i];
+    etas[i] = etas[k + i] = p->eta1;
+  }
+  sample_noise_batch(noise, etas, 2 * k, sigma, 0);
   for (unsigned i = 0; i < k; i++) {
     mlkem_ntt(&s[i]);
     mlkem_ntt(&e[i]);
@@ -101,32 +130,42 @@ static void kpke_encrypt(const mlkem_params *p, const uint8_t *ek, const uint8_t
                          const uint8_t r[MLKEM_SYM_BYTES], uint8_t *ct) {
   const unsigned k = p->k;
   mlkem_poly at[MLKEM_MAX_K * MLKEM_MAX_K];
-  mlkem_poly t[MLKEM_MAX_K], y[MLKEM_MAX_K], u, v, noise;
+  mlkem_poly t[MLKEM_MAX_K], y[MLKEM_MAX_K], e1[MLKEM_MAX_K], u, v, noise;
   /* Steps 2-8: t-hat and the transpose of A-hat. */
   for (unsigned i = 0; i < k; i++) mlkem_poly_frombytes(&t[i], ek + MLKEM_POLY_BYTES * i);
   mlkem_sample_matrix(at, ek + MLKEM_POLY_BYTES * k, k, 1);
-  /* Steps 9-12: y (N = 0 .. k-1), then its NTT (step 18). */
-  for (unsigned i = 0; i < k; i++) sample_noise(&y[i], r, (uint8_t)i, p->eta1);
+  /* Steps 9-16: y (N = 0 .. k-1, eta1), e1 (N = k .. 2k-1, eta2) and e2 (N = 2k, eta2). */
+  mlkem_poly *polys[2 * MLKEM_MAX_K + 1] = {0};
+  unsigned etas[2 * MLKEM_MAX_K + 1] = {0};
+  for (unsigned i = 0; i < k; i++) {
+    polys[i] = &y[i];
+    polys[k + i] = &e1[i];
+    etas[i] = p->eta1;
+    etas[k + i] = p->eta2;
+  }
+  polys[2 * k] = &noise;
+  etas[2 * k] = p->eta2;
+  sample_noise_batch(polys, etas, 2 * k + 1, r, 0);
+  /* Step 18: y-hat. */
   for (unsigned i = 0; i < k; i++) mlkem_ntt(&y[i]);
-  /* Steps 13-17 and 19: u = NTT^-1(A-hat^T y-hat) + e1, e1 from N = k .. 2k-1; step 22: c1. */
+  /* Step 19: u = NTT^-1(A-hat^T y-hat) + e1; step 22: c1. */
   for (unsigned i = 0; i < k; i++) {
     mlkem_basemul_acc(&u, &at[i * k], y, k);
     mlkem_invntt(&u);
-    sample_noise(&noise, r, (uint8_t)(k + i), p->eta2);
-    mlkem_poly_add(&u, &noise);
+    mlkem_poly_add(&u, &e1[i]);
     mlkem_poly_normalize(&u);
     mlkem_poly_compress(ct + 32 * p->du * i, &u, p->du);
   }
-  /* Steps 17, 20-21: v = NTT^-1(t-hat^T y-hat) + e2 + mu, e2 from N = 2k; step 23: c2. */
+  /* Steps 20-21: v = NTT^-1(t-hat^T y-hat) + e2 + mu; step 23: c2. */
   mlkem_basemul_acc(&v, t, y, k);
   mlkem_invntt(&v);
-  sample_noise(&noise, r, (uint8_t)(2 * k), p->eta2);
   mlkem_poly_add(&v, &noise);
   mlkem_poly_frommsg(&noise, m);
   mlkem_poly_add(&v, &noise);
   mlkem_poly_normalize(&v);
   mlkem_poly_compress(ct + 32 * p->du * k, &v, p->dv);
   fm_zeroize(y, sizeof y);
+  fm_zeroize(e1, sizeof e1);
   fm_zeroize(&u, sizeof u);
   fm_zeroize(&v, sizeof v);
   fm_zeroize(&noise, sizeof noise);

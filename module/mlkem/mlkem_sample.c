@@ -14,6 +14,18 @@
 static_assert(MLKEM_SYM_BYTES + 2 < SHAKE128_RATE, "rho || j || i fits in one SHAKE128 block");
 static_assert(SHAKE128_RATE % 3 == 0, "a block holds whole 3-byte groups");
 
+/* load_key_nonce starts the sponge of SHAKE256(key || nonce) (33 bytes, one block). */
+static void load_key_nonce(uint64_t a[25], const uint8_t key[MLKEM_SYM_BYTES], uint8_t nonce) {
+  memset(a, 0, 25 * sizeof a[0]);
+  for (unsigned l = 0; l < 4; l++) {
+    uint64_t v = 0;
+    for (unsigned b = 0; b < 8; b++) v |= (uint64_t)key[8 * l + b] << (8 * b);
+    a[l] = v;
+  }
+  a[4] = (uint64_t)nonce | ((uint64_t)KECCAK_DSEP_SHAKE << 8);
+  a[SHAKE256_RATE / 8 - 1] ^= (uint64_t)0x80 << 56;
+}
+
 /* load_lanes starts the sponge of SHAKE128(rho || b0 || b1): the block, then FIPS 202's padding
  * (the SHAKE domain bits 1111, then pad10*1 closing at the last byte of the rate). */
 static void load_lanes(uint64_t a[25], const uint8_t rho[MLKEM_SYM_BYTES], uint8_t b0, uint8_t b1) {
@@ -27,11 +39,22 @@ static void load_lanes(uint64_t a[25], const uint8_t rho[MLKEM_SYM_BYTES], uint8
   a[SHAKE128_RATE / 8 - 1] ^= (uint64_t)0x80 << 56;
 }
 
-/* store_block writes the rate's 168 bytes of lanes |a|, little-endian. */
-static void store_block(uint8_t out[SHAKE128_RATE], const uint64_t a[25]) {
-  for (unsigned l = 0; l < SHAKE128_RATE / 8; l++) {
+/* store_block writes the first |rate| bytes of lanes |a|, little-endian. */
+static void store_block(uint8_t *out, const uint64_t a[25], unsigned rate) {
+  for (unsigned l = 0; l < rate / 8; l++) {
     for (unsigned b = 0; b < 8; b++) out[8 * l + b] = (uint8_t)(a[l] >> (8 * b));
   }
+}
+
+void mlkem_prf_x4(uint8_t out[4][MLKEM_PRF_X4_BYTES], const uint8_t key[MLKEM_SYM_BYTES],
+                  const uint8_t nonce[4], unsigned nblocks) {
+  uint64_t st[4][25];
+  for (unsigned s = 0; s < 4; s++) load_key_nonce(st[s], key, nonce[s]);
+  for (unsigned b = 0; b < nblocks; b++) {
+    keccak_f1600_x4(st);
+    for (unsigned s = 0; s < 4; s++) store_block(out[s] + b * SHAKE256_RATE, st[s], SHAKE256_RATE);
+  }
+  fm_zeroize(st, sizeof st);
 }
 
 void mlkem_sample_matrix(mlkem_poly *a, const uint8_t rho[MLKEM_SYM_BYTES], unsigned k,
@@ -58,7 +81,7 @@ void mlkem_sample_matrix(mlkem_poly *a, const uint8_t rho[MLKEM_SYM_BYTES], unsi
       unsigned done = 0;
       for (unsigned s = 0; s < count; s++) {
         if (n[s] < MLKEM_N) {
-          store_block(block, st[s]);
+          store_block(block, st[s], SHAKE128_RATE);
           mlkem_rej_uniform(a[first + s].c, &n[s], block, sizeof block);
         }
         done += n[s] == MLKEM_N;

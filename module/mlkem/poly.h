@@ -53,4 +53,11 @@ void mlkem_poly_cbd(mlkem_poly *r, const uint8_t *buf, unsigned eta);
 void mlkem_sample_matrix(mlkem_poly *a, const uint8_t rho[MLKEM_SYM_BYTES], unsigned k,
                          int transposed);
 
+/* mlkem_prf_x4 squeezes |nblocks| (1 or 2) blocks of SHAKE256(key || nonce[s]) for four nonces
+ * at once (PRF_eta of FIPS 203 4.1, whose 64 eta bytes are a prefix), on keccak_f1600_x4. key
+ * and the output are secret. */
+#define MLKEM_PRF_X4_BYTES (2 * 136)
+void mlkem_prf_x4(uint8_t out[4][MLKEM_PRF_X4_BYTES], const uint8_t key[MLKEM_SYM_BYTES],
+                  const uint8_t nonce[4], unsigned nblocks);
+
 #endif

@@ -9,6 +9,8 @@
 #include "fipsmod/module.h"
 #include "module/internal.h"
 #include "module/mlkem/internal.h"
+#include "module/mlkem/poly.h"
+#include "module/sha3/internal.h"
 #include "tests/common/test_util.h"
 
 enum { ROUNDS = 3000 };
@@ -83,6 +85,26 @@ static void test_invntt(void) { (void)have_avx2(); }
 static void test_basemul(void) { (void)have_avx2(); (void)random_poly; }
 #endif
 
-static const test_case cases[] = {TEST_CASE(ntt), TEST_CASE(invntt), TEST_CASE(basemul)};
+/* The four-way PRF (keccak_f1600_x4) against one-shot SHAKE256 of key || nonce, one and two
+ * blocks, on every path. */
+static void test_prf_x4(void) {
+  test_rng rng;
+  test_rng_seed(&rng, "test_mlkem_diff.prf_x4");
+  for (int r = 0; r < 200 && test_failures == 0; r++) {
+    uint8_t key[33], nonce[4], got[4][MLKEM_PRF_X4_BYTES], want[MLKEM_PRF_X4_BYTES];
+    test_rng_bytes(&rng, key, 32);
+    test_rng_bytes(&rng, nonce, 4);
+    const unsigned blocks = 1 + (unsigned)(r & 1);
+    mlkem_prf_x4(got, key, nonce, blocks);
+    for (int s = 0; s < 4; s++) {
+      key[32] = nonce[s];
+      shake256(want, blocks * SHAKE256_RATE, key, 33);
+      CHECK_MEM(got[s], want, blocks * SHAKE256_RATE);
+    }
+  }
+}
+
+static const test_case cases[] = {TEST_CASE(ntt), TEST_CASE(invntt), TEST_CASE(basemul),
+                                  TEST_CASE(prf_x4)};
 
 int main(int argc, char **argv) { return TEST_RUN(argc, argv, "test_mlkem_diff", cases); }
