@@ -69,6 +69,13 @@ void mlkem_encaps_internal(const mlkem_params *p, const uint8_t *ek, const uint8
 void mlkem_decaps_internal(const mlkem_params *p, const uint8_t *dk, const uint8_t *ct,
                            uint8_t k_out[32]);
 
+/* mlkem_keygen_pct is mlkem_keygen_internal followed by the pairwise consistency test (FIPS
+ * 140-3 IG 10.3.A): Encaps_internal to the new ek with the message m (secret), Decaps with the new
+ * dk, reusing the matrix and H(ek) that key generation computed. 1 when both sides agree (a
+ * public verdict), 0 otherwise; ek and dk are written either way. */
+int mlkem_keygen_pct(const mlkem_params *p, const uint8_t d[32], const uint8_t z[32],
+                     const uint8_t m[32], uint8_t *ek, uint8_t *dk);
+
 /* mlkem_check_ek is the encapsulation key's modulus check (FIPS 203 section 7.2, step 2): 1 when
  * every 12-bit value of ByteDecode_12 is below q, 0 otherwise. ek is public. */
 int mlkem_check_ek(const mlkem_params *p, const uint8_t *ek);

@@ -77,9 +77,11 @@ static void hash_g(uint8_t out[64], const uint8_t *x, size_t x_len, const uint8_
 
 /* ---- K-PKE (section 5) ----------------------------------------------------------------------- */
 
-/* K-PKE.KeyGen (Algorithm 13) from d: ek_pke (384k + 32 bytes) and dk_pke (384k bytes). */
+/* K-PKE.KeyGen (Algorithm 13) from d: ek_pke (384k + 32 bytes) and dk_pke (384k bytes). With
+ * |at_out| non-NULL, the transpose of A-hat is written there too (k^2 polynomials, public), for
+ * the pairwise test's encryptions. */
 static void kpke_keygen(const mlkem_params *p, const uint8_t d[MLKEM_SYM_BYTES], uint8_t *ek,
-                        uint8_t *dk) {
+                        uint8_t *dk, mlkem_poly *at_out) {
   const unsigned k = p->k;
   uint8_t seeds[64]; /* rho (public) || sigma (secret) */
   const uint8_t kbyte = (uint8_t)k;
@@ -117,6 +119,10 @@ static void kpke_keygen(const mlkem_params *p, const uint8_t d[MLKEM_SYM_BYTES],
     mlkem_poly_tobytes(dk + MLKEM_POLY_BYTES * i, &s[i]);
   }
   memcpy(ek + MLKEM_POLY_BYTES * k, rho, MLKEM_SYM_BYTES);
+  if (at_out != NULL) {
+    for (unsigned i = 0; i < k; i++)
+      for (unsigned j = 0; j < k; j++) at_out[i * k + j] = a[j * k + i];
+  }
   fm_zeroize(seeds, sizeof seeds);
   fm_zeroize(s, sizeof s);
   fm_zeroize(e, sizeof e);
@@ -125,15 +131,18 @@ static void kpke_keygen(const mlkem_params *p, const uint8_t d[MLKEM_SYM_BYTES],
 }
 
 /* K-PKE.Encrypt (Algorithm 14) of m with randomness r (both secret) under ek_pke. ek_pke passed
- * the modulus check, so ByteDecode_12 returns it unchanged (step 2). */
+ * the modulus check, so ByteDecode_12 returns it unchanged (step 2). |at_given|, when not NULL,
+ * is the transpose of A-hat for ek's rho, already sampled (steps 3-8). */
 static void kpke_encrypt(const mlkem_params *p, const uint8_t *ek, const uint8_t m[MLKEM_SYM_BYTES],
-                         const uint8_t r[MLKEM_SYM_BYTES], uint8_t *ct) {
+                         const uint8_t r[MLKEM_SYM_BYTES], uint8_t *ct,
+                         const mlkem_poly *at_given) {
   const unsigned k = p->k;
-  mlkem_poly at[MLKEM_MAX_K * MLKEM_MAX_K];
+  mlkem_poly at_local[MLKEM_MAX_K * MLKEM_MAX_K];
+  const mlkem_poly *at = at_given ? at_given : at_local;
   mlkem_poly t[MLKEM_MAX_K], y[MLKEM_MAX_K], e1[MLKEM_MAX_K], u, v, noise;
   /* Steps 2-8: t-hat and the transpose of A-hat. */
   for (unsigned i = 0; i < k; i++) mlkem_poly_frombytes(&t[i], ek + MLKEM_POLY_BYTES * i);
-  mlkem_sample_matrix(at, ek + MLKEM_POLY_BYTES * k, k, 1);
+  if (at_given == NULL) mlkem_sample_matrix(at_local, ek + MLKEM_POLY_BYTES * k, k, 1);
   /* Steps 9-16: y (N = 0 .. k-1, eta1), e1 (N = k .. 2k-1, eta2) and e2 (N = 2k, eta2). */
   mlkem_poly *polys[2 * MLKEM_MAX_K + 1] = {0};
   unsigned etas[2 * MLKEM_MAX_K + 1] = {0};
@@ -170,7 +179,7 @@ static void kpke_encrypt(const mlkem_params *p, const uint8_t *ek, const uint8_t
   fm_zeroize(&v, sizeof v);
   fm_zeroize(&noise, sizeof noise);
   fm_zeroize(t, sizeof t);
-  fm_zeroize(at, sizeof at);
+  if (at_given == NULL) fm_zeroize(at_local, sizeof at_local);
 }
 
 /* K-PKE.Decrypt (Algorithm 15): m' from dk_pke (secret) and c. */
@@ -199,30 +208,36 @@ static void kpke_decrypt(const mlkem_params *p, const uint8_t *dk, const uint8_t
 
 /* ---- ML-KEM (section 6) ---------------------------------------------------------------------- */
 
-void mlkem_keygen_internal(const mlkem_params *p, const uint8_t d[32], const uint8_t z[32],
-                           uint8_t *ek, uint8_t *dk) {
+/* keygen_core is Algorithm 16 (at_out as kpke_keygen's). */
+static void keygen_core(const mlkem_params *p, const uint8_t d[32], const uint8_t z[32],
+                        uint8_t *ek, uint8_t *dk, mlkem_poly *at_out) {
   const size_t pke_dk_len = MLKEM_POLY_BYTES * p->k;
   /* Algorithm 16, steps 1-3: dk = dk_pke || ek || H(ek) || z. */
-  kpke_keygen(p, d, ek, dk);
+  kpke_keygen(p, d, ek, dk, at_out);
   memcpy(dk + pke_dk_len, ek, p->ek_len);
   sha3_digest(256, ek, p->ek_len, dk + pke_dk_len + p->ek_len);
   memcpy(dk + pke_dk_len + p->ek_len + MLKEM_SYM_BYTES, z, MLKEM_SYM_BYTES);
 }
 
-void mlkem_encaps_internal(const mlkem_params *p, const uint8_t *ek, const uint8_t m[32],
-                           uint8_t *ct, uint8_t k_out[32]) {
+/* encaps_core is Algorithm 17 with H(ek) given (|h|) or computed (h NULL), and A-hat's
+ * transpose given or sampled (at NULL). */
+static void encaps_core(const mlkem_params *p, const uint8_t *ek, const uint8_t *h_given,
+                        const uint8_t m[32], uint8_t *ct, uint8_t k_out[32],
+                        const mlkem_poly *at) {
   uint8_t h[MLKEM_SYM_BYTES], kr[64];
   /* Algorithm 17, step 1: (K, r) = G(m || H(ek)); step 2: c = K-PKE.Encrypt(ek, m, r). */
-  sha3_digest(256, ek, p->ek_len, h);
+  if (h_given != NULL) memcpy(h, h_given, sizeof h);
+  else sha3_digest(256, ek, p->ek_len, h);
   hash_g(kr, m, MLKEM_SYM_BYTES, h, sizeof h);
-  kpke_encrypt(p, ek, m, kr + MLKEM_SYM_BYTES, ct);
+  kpke_encrypt(p, ek, m, kr + MLKEM_SYM_BYTES, ct, at);
   memcpy(k_out, kr, MLKEM_SYM_BYTES);
   fm_zeroize(kr, sizeof kr);
   fm_zeroize(h, sizeof h);
 }
 
-void mlkem_decaps_internal(const mlkem_params *p, const uint8_t *dk, const uint8_t *ct,
-                           uint8_t k_out[32]) {
+/* decaps_core is Algorithm 18 (at as encaps_core's). */
+static void decaps_core(const mlkem_params *p, const uint8_t *dk, const uint8_t *ct,
+                        uint8_t k_out[32], const mlkem_poly *at) {
   const size_t pke_dk_len = MLKEM_POLY_BYTES * p->k;
   const uint8_t *ek = dk + pke_dk_len;
   const uint8_t *h = ek + p->ek_len;
@@ -240,7 +255,7 @@ void mlkem_decaps_internal(const mlkem_params *p, const uint8_t *dk, const uint8
   keccak_squeeze(&j, kbar, sizeof kbar);
   keccak_wipe(&j);
   /* Step 8: c' = K-PKE.Encrypt(ek_pke, m', r'). */
-  kpke_encrypt(p, ek, m, kr + MLKEM_SYM_BYTES, ct2);
+  kpke_encrypt(p, ek, m, kr + MLKEM_SYM_BYTES, ct2, at);
   /* Steps 9-11: K' if c == c', K-bar otherwise. The comparison reads every byte, and the choice
    * is a mask (all-ones when equal) applied to both keys: no branch and no address depends on
    * whether the ciphertext was valid. */
@@ -254,6 +269,42 @@ void mlkem_decaps_internal(const mlkem_params *p, const uint8_t *dk, const uint8
   fm_zeroize(kr, sizeof kr);
   fm_zeroize(kbar, sizeof kbar);
   fm_zeroize(ct2, sizeof ct2);
+}
+
+void mlkem_keygen_internal(const mlkem_params *p, const uint8_t d[32], const uint8_t z[32],
+                           uint8_t *ek, uint8_t *dk) {
+  keygen_core(p, d, z, ek, dk, NULL);
+}
+
+void mlkem_encaps_internal(const mlkem_params *p, const uint8_t *ek, const uint8_t m[32],
+                           uint8_t *ct, uint8_t k_out[32]) {
+  encaps_core(p, ek, NULL, m, ct, k_out, NULL);
+}
+
+void mlkem_decaps_internal(const mlkem_params *p, const uint8_t *dk, const uint8_t *ct,
+                           uint8_t k_out[32]) {
+  decaps_core(p, dk, ct, k_out, NULL);
+}
+
+int mlkem_keygen_pct(const mlkem_params *p, const uint8_t d[32], const uint8_t z[32],
+                     const uint8_t m[32], uint8_t *ek, uint8_t *dk) {
+  const size_t pke_dk_len = MLKEM_POLY_BYTES * p->k;
+  mlkem_poly at[MLKEM_MAX_K * MLKEM_MAX_K];
+  uint8_t ct[1568], k1[MLKEM_SYM_BYTES], k2[MLKEM_SYM_BYTES];
+  keygen_core(p, d, z, ek, dk, at);
+  /* The pairwise test: Encaps to ek, Decaps with dk, the same K on both sides. A-hat (public,
+   * from rho) and H(ek) (in dk) are those key generation computed: the test runs the
+   * encapsulation's and decapsulation's own arithmetic on the new key, without sampling the
+   * matrix or hashing ek again. */
+  encaps_core(p, ek, dk + pke_dk_len + p->ek_len, m, ct, k1, at);
+  decaps_core(p, dk, ct, k2, at);
+  /* The test's verdict is public. */
+  const int ok = (int)fm_declassify_u64((uint64_t)fm_ct_memeq(k1, k2, sizeof k1));
+  fm_zeroize(k1, sizeof k1);
+  fm_zeroize(k2, sizeof k2);
+  fm_zeroize(ct, sizeof ct);
+  fm_zeroize(at, sizeof at);
+  return ok;
 }
 
 /* ---- Input checks (section 7) --------------------------------------------------------------- */
