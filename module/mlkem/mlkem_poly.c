@@ -260,12 +260,33 @@ void mlkem_poly_frombytes(mlkem_poly *r, const uint8_t in[MLKEM_POLY_BYTES]) {
   }
 }
 
+/* compress_fixed is ByteEncode_d(Compress_d(a)) for a d known at compile time where it is
+ * inlined: eight values make d bytes, packed in a 128-bit accumulator the compiler keeps in two
+ * registers. */
+static inline void compress_fixed(uint8_t *out, const mlkem_poly *a, unsigned d) {
+  for (unsigned i = 0; i < MLKEM_N / 8; i++) {
+    unsigned __int128 acc = 0;
+    for (unsigned j = 0; j < 8; j++)
+      acc |= (unsigned __int128)mlkem_compress((uint16_t)a->c[8 * i + j], d) << (d * j);
+    for (unsigned b = 0; b < d; b++) out[d * i + b] = (uint8_t)(acc >> (8 * b));
+  }
+}
+
 /* mlkem_poly_compress writes ByteEncode_d(Compress_d(a)) of a normalized polynomial. */
 void mlkem_poly_compress(uint8_t *out, const mlkem_poly *a, unsigned d) {
-  uint16_t v[MLKEM_N];
-  for (unsigned i = 0; i < MLKEM_N; i++) v[i] = mlkem_compress((uint16_t)a->c[i], d);
-  mlkem_encode(out, v, d);
-  fm_zeroize(v, sizeof v);
+  switch (d) {
+    case 1: compress_fixed(out, a, 1); break;
+    case 4: compress_fixed(out, a, 4); break;
+    case 5: compress_fixed(out, a, 5); break;
+    case 10: compress_fixed(out, a, 10); break;
+    case 11: compress_fixed(out, a, 11); break;
+    default: {
+      uint16_t v[MLKEM_N];
+      for (unsigned i = 0; i < MLKEM_N; i++) v[i] = mlkem_compress((uint16_t)a->c[i], d);
+      mlkem_encode(out, v, d);
+      fm_zeroize(v, sizeof v);
+    }
+  }
 }
 
 /* mlkem_poly_decompress reads Decompress_d(ByteDecode_d(in)): coefficients in [0, q). */
@@ -333,13 +354,22 @@ void mlkem_poly_cbd(mlkem_poly *r, const uint8_t *buf, unsigned eta) {
 /* ---- Rejection sampling (FIPS 203 Algorithm 7, steps 5-14) ------------------------------------ */
 
 void mlkem_rej_uniform(int16_t r[MLKEM_N], unsigned *n, const uint8_t *buf, size_t len) {
-  unsigned ctr = *n;
+  /* Every candidate is written and the count advances by the comparison's result: no branch
+   * per candidate (a fifth are rejected, at random, which a branch predictor cannot follow).
+   * The buffer has room for the two candidates the last step may write past 256; values past
+   * 256 are dropped, as Algorithm 7 stops there. rho is public, so this is about speed only. */
+  int16_t tmp[MLKEM_N + 2];
+  const unsigned start = *n;
+  unsigned ctr = start;
   for (size_t pos = 0; pos + 3 <= len && ctr < MLKEM_N; pos += 3) {
     const uint16_t d1 = (uint16_t)((buf[pos] | ((uint16_t)buf[pos + 1] << 8)) & 0xfff);
     const uint16_t d2 = (uint16_t)((buf[pos + 1] >> 4) | ((uint16_t)buf[pos + 2] << 4));
-    /* rho, and so the XOF's output, is public: these branches leak nothing. */
-    if (d1 < MLKEM_Q) r[ctr++] = (int16_t)d1;
-    if (d2 < MLKEM_Q && ctr < MLKEM_N) r[ctr++] = (int16_t)d2;
+    tmp[ctr] = (int16_t)d1;
+    ctr += d1 < MLKEM_Q;
+    tmp[ctr] = (int16_t)d2;
+    ctr += d2 < MLKEM_Q;
   }
+  if (ctr > MLKEM_N) ctr = MLKEM_N;
+  memcpy(&r[start], &tmp[start], (ctr - start) * sizeof r[0]);
   *n = ctr;
 }
