@@ -48,6 +48,7 @@ int fm_mlkem_keygen(fm_mlkem_param param, uint8_t *ek, size_t ek_len, uint8_t *d
   if (st == FM_OK) {
     /* The pairwise consistency test (IG 10.3.A) runs on every new key. */
     st = mlkem_keygen_pct(p, rnd, rnd + 32, rnd + 64, ek, dk) ? FM_OK : FM_ERR_KEYGEN;
+    mlkem_stack_wipe();
     fm_selftest_record_conditional(FM_ST_MLKEM_PCT, st);
     /* A failed pairwise test has put the module in ERROR: no key leaves it then. */
     if (st == FM_OK && !fm_module_operational()) st = FM_ERR_KEYGEN;
@@ -84,6 +85,7 @@ int fm_mlkem_keygen_from_seed(fm_mlkem_param param, const uint8_t *seed, size_t 
   }
   /* Algorithm 16 on (d, z) = seed. */
   mlkem_keygen_internal(p, seed, seed + 32, ek, dk);
+  mlkem_stack_wipe();
   return FM_OK;
 }
 
@@ -113,6 +115,7 @@ int fm_mlkem_encaps(fm_mlkem_param param, const uint8_t *ek, size_t ek_len, uint
   if (st == FM_OK) st = fm_rand_bytes(m, sizeof m);
   if (st == FM_OK) {
     mlkem_encaps_internal(p, ek, m, ct, ss);
+    mlkem_stack_wipe();
     fm_zeroize(m, sizeof m);
     fm_indicator_approved();
     return FM_OK;
@@ -140,6 +143,7 @@ int fm_mlkem_encaps_internal(fm_mlkem_param param, const uint8_t *ek, size_t ek_
     return fm_refuse(st, NULL, 0);
   }
   mlkem_encaps_internal(p, ek, m, ct, ss);
+  mlkem_stack_wipe();
   /* m did not come from the module's RBG (FIPS 203 6.2): a testing interface. */
   fm_indicator_not_approved();
   return FM_OK;
@@ -166,6 +170,7 @@ int fm_mlkem_decaps(fm_mlkem_param param, const uint8_t *dk, size_t dk_len, cons
     return fm_refuse(st, NULL, 0);
   }
   mlkem_decaps_internal(p, dk, ct, ss);
+  mlkem_stack_wipe();
   return FM_OK;
 }
 
