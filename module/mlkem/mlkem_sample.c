@@ -74,19 +74,25 @@ void mlkem_sample_matrix(mlkem_poly *a, const uint8_t rho[MLKEM_SYM_BYTES], unsi
       else load_lanes(st[s], rho, (uint8_t)j, (uint8_t)i);
       if (s < count) n[s] = 0;
     }
-    /* Squeeze a block from every sponge until each entry has 256 coefficients (about 1.6
-     * blocks on average; the loop count depends on rho alone). */
-    for (;;) {
-      keccak_f1600_x4(st);
-      unsigned done = 0;
+    /* Squeeze a block from every sponge until each entry has 256 coefficients (about 2.8
+     * blocks; the loop count depends on rho alone). Once a single sponge is left (and for a
+     * group of one) it runs on the one-state permutation, so that no permutation is spent on a
+     * finished or unused lane. */
+    unsigned left = count;
+    while (left > 0) {
+      unsigned only = 0;
+      for (unsigned s = 0; s < count; s++)
+        if (n[s] < MLKEM_N) only = s;
+      if (left == 1) keccak_f1600(st[only]);
+      else keccak_f1600_x4(st);
+      left = 0;
       for (unsigned s = 0; s < count; s++) {
         if (n[s] < MLKEM_N) {
           store_block(block, st[s], SHAKE128_RATE);
           mlkem_rej_uniform(a[first + s].c, &n[s], block, sizeof block);
         }
-        done += n[s] == MLKEM_N;
+        left += n[s] < MLKEM_N;
       }
-      if (done == count) break;
     }
   }
   /* A-hat is public, but the sponges are wiped like any intermediate. */
