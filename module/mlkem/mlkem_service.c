@@ -39,6 +39,10 @@ int fm_mlkem_keygen(fm_mlkem_param param, uint8_t *ek, size_t ek_len, uint8_t *d
   if (st == FM_OK && (ek == NULL || dk == NULL)) st = FM_ERR_BAD_ARGUMENT;
   if (st == FM_OK && (ek_len != ek_want || dk_len != dk_want)) st = FM_ERR_LENGTH;
   if (st == FM_OK && seed_out != NULL && seed_len != FM_MLKEM_SEED_LEN) st = FM_ERR_LENGTH;
+  if (st == FM_OK && (fm_buffers_overlap(ek, ek_len, dk, dk_len) ||
+                      (seed_out != NULL && (fm_buffers_overlap(seed_out, seed_len, ek, ek_len) ||
+                                            fm_buffers_overlap(seed_out, seed_len, dk, dk_len)))))
+    st = FM_ERR_OVERLAP;
   if (st != FM_OK) goto refuse;
 
   /* FIPS 203 Algorithm 19, steps 1-2: d and z from the approved RBG; a third 32 bytes are the

@@ -123,6 +123,10 @@ static void test_bad_lengths_and_keys(void) {
   CHECK(fm_mlkem_keygen(FM_MLKEM_768, ek, sizeof ek - 1, dk, sizeof dk, NULL, 0) == FM_ERR_LENGTH);
   CHECK(all_zero(dk, sizeof dk));
   CHECK(fm_mlkem_keygen(FM_MLKEM_768, ek, sizeof ek, dk, sizeof dk, seed, 32) == FM_ERR_LENGTH);
+  CHECK(fm_mlkem_keygen(FM_MLKEM_768, ek, sizeof ek, dk, sizeof dk, dk + 100, 64) ==
+        FM_ERR_OVERLAP);
+  CHECK(fm_mlkem_keygen(FM_MLKEM_768, bad, sizeof ek, bad + 500, sizeof dk, NULL, 0) ==
+        FM_ERR_OVERLAP);
   CHECK(all_zero(ek, sizeof ek));
   CHECK(fm_mlkem_keygen_from_seed(FM_MLKEM_768, seed, 64, ek, sizeof ek, dk, sizeof dk) == FM_OK);
 
