@@ -272,6 +272,7 @@ static inline bool fm_cpu_use(uint32_t features) {
 const char *sha256_path_name(void); /* module/sha: "sha-ni" or "portable" */
 const char *sha512_path_name(void); /* module/sha */
 const char *bn_path_name(void);     /* module/bn: the Montgomery kernels, e.g. "mulx+ifma" */
+const char *mlkem_path_name(void);  /* module/mlkem: the NTT kernels, "avx2" or "portable" */
 
 /* ---- Hooks the life cycle calls in the other parts of the module ------------------------- */
 

@@ -117,8 +117,7 @@ void mlkem_invntt_avx2(mlkem_poly *a);
 void mlkem_basemul_acc_avx2(mlkem_poly *r, const mlkem_poly *a, const mlkem_poly *b, unsigned k);
 #endif
 
-/* mlkem_path_name names the kernels the CPU path selects ("avx2" or "portable"). */
-const char *mlkem_path_name(void);
+/* mlkem_path_name (module/internal.h) names the kernels the CPU path selects. */
 
 /* ---- Stack wipe ---------------------------------------------------------------------------- */
 
