@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/io.h"
 #include "cli/options.h"
 #include "fipsmod/module.h"
 #include "fipsmod/selftest.h"
@@ -33,7 +34,8 @@ static void usage(FILE *out) {
           "usage: fipsmod policy [--json]\n"
           "  the module version, the loaded library and its injected integrity MAC, the CPU\n"
           "  paths, the module state and whether the module is in the approved mode\n"
-          "  (OPERATIONAL with the integrity test passed). Exit 0 in the approved mode, 1 if not.\n");
+          "  (OPERATIONAL with the integrity test passed). Exit 0 in the approved mode, 1 if not,\n"
+          "  2 usage error or unwritable output.\n");
 }
 
 /* read_mac finds the placeholder in the file at |path| and writes the MAC that follows the
@@ -136,5 +138,5 @@ int cmd_policy(int argc, char **argv) {
     printf("state:         %s\n", fm_module_state_name(state));
     printf("approved mode: %s\n", approved ? "yes" : "no");
   }
-  return approved ? 0 : 1;
+  return cli_stdout_done("policy", approved ? 0 : 1);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/io.h"
 #include "cli/options.h"
 #include "fipsmod/rand.h"
 #include "fipsmod/util.h"
@@ -43,35 +44,11 @@ static int parse_count(const char *s, unsigned long long max, unsigned long long
 enum rand_format { RAND_RAW, RAND_HEX, RAND_BASE64 };
 
 /* encode writes |n| bytes of |in| as text into |text| and returns its length. Base64 takes
- * whole groups of 3 bytes except in the last call (|final|), which pads. */
-static size_t encode(enum rand_format fmt, const uint8_t *in, size_t n, int final, char *text) {
-  static const char hex[] = "0123456789abcdef";
-  static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  size_t o = 0;
-  if (fmt == RAND_HEX) {
-    for (size_t i = 0; i < n; i++) {
-      text[o++] = hex[in[i] >> 4];
-      text[o++] = hex[in[i] & 15];
-    }
-    return o;
-  }
-  size_t i = 0;
-  for (; i + 3 <= n; i += 3) {
-    uint32_t v = (uint32_t)in[i] << 16 | (uint32_t)in[i + 1] << 8 | in[i + 2];
-    text[o++] = b64[v >> 18];
-    text[o++] = b64[(v >> 12) & 63];
-    text[o++] = b64[(v >> 6) & 63];
-    text[o++] = b64[v & 63];
-  }
-  if (final && i < n) {
-    /* RFC 4648 section 4: the last 1 or 2 bytes, padded with '='. */
-    uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < n ? (uint32_t)in[i + 1] << 8 : 0);
-    text[o++] = b64[v >> 18];
-    text[o++] = b64[(v >> 12) & 63];
-    text[o++] = i + 1 < n ? b64[(v >> 6) & 63] : '=';
-    text[o++] = '=';
-  }
-  return o;
+ * whole groups of 3 bytes except in the last chunk, which pads. */
+static size_t encode(enum rand_format fmt, const uint8_t *in, size_t n, char *text) {
+  if (fmt == RAND_BASE64) return cli_base64_encode(in, n, text);
+  cli_hex_encode(in, n, text);
+  return 2 * n;
 }
 
 int cmd_rand(int argc, char **argv) {
@@ -87,8 +64,13 @@ int cmd_rand(int argc, char **argv) {
       out_path = argv[++i];
     } else if (count == NULL && argv[i][0] != '-') {
       count = argv[i];
+    } else if (cli_opt_is(argv[i], "hex") || cli_opt_is(argv[i], "base64")) {
+      return cli_bad_usage("rand", k_rand_usage, "give one of --hex and --base64");
+    } else if (cli_opt_is(argv[i], "out") && out_path != NULL) {
+      return cli_bad_usage("rand", k_rand_usage, "--out given twice");
     } else {
-      return cli_usage_error(k_rand_usage);
+      static const char *const valued[] = {"out", NULL};
+      return cli_bad_arg("rand", k_rand_usage, argv[i], valued);
     }
   }
   unsigned long long n;
@@ -121,12 +103,13 @@ int cmd_rand(int argc, char **argv) {
     if (fmt == RAND_RAW) {
       ok = fwrite(buf, 1, chunk, out) == chunk;
     } else {
-      size_t len = encode(fmt, buf, chunk, chunk == n, text);
+      size_t len = encode(fmt, buf, chunk, text);
       ok = fwrite(text, 1, len, out) == len;
     }
     if (!ok) {
-      fprintf(stderr, "fipsmod rand: write error\n");
-      status = CLI_EXIT_FAILED;
+      fprintf(stderr, "fipsmod rand: cannot write %s: %s\n",
+              out_path ? out_path : "standard output", strerror(errno ? errno : EIO));
+      status = CLI_EXIT_USAGE;
       break;
     }
     n -= chunk;
@@ -135,9 +118,13 @@ int cmd_rand(int argc, char **argv) {
   if (fm_cleanse(buf, sizeof(buf)) != FM_OK || fm_cleanse(text, sizeof(text)) != FM_OK)
     status = CLI_EXIT_FAILED;
   if (status == CLI_EXIT_OK && fmt != RAND_RAW) fputc('\n', out);
-  if (out == stdout ? fflush(out) != 0 : fclose(out) != 0) {
-    if (status == CLI_EXIT_OK) fprintf(stderr, "fipsmod rand: write error\n");
-    status = CLI_EXIT_FAILED;
+  errno = 0;
+  const int lost = ferror(out);
+  if ((out == stdout ? fflush(out) != 0 : fclose(out) != 0) || lost) {
+    if (status == CLI_EXIT_OK)
+      fprintf(stderr, "fipsmod rand: cannot write %s: %s\n",
+              out_path ? out_path : "standard output", strerror(errno ? errno : EIO));
+    if (status != CLI_EXIT_FAILED) status = CLI_EXIT_USAGE;
   }
   return status;
 }
@@ -157,7 +144,8 @@ int cmd_uuid(int argc, char **argv) {
         return CLI_EXIT_USAGE;
       }
     } else {
-      return cli_usage_error(k_uuid_usage);
+      static const char *const valued[] = {"count", NULL};
+      return cli_bad_arg("uuid", k_uuid_usage, argv[i], valued);
     }
   }
   char s[FM_UUID_STRING_LEN + 1];
@@ -167,10 +155,7 @@ int cmd_uuid(int argc, char **argv) {
       cli_report_status("uuid", rc);
       return CLI_EXIT_FAILED;
     }
-    if (puts(s) == EOF) {
-      fprintf(stderr, "fipsmod uuid: write error\n");
-      return CLI_EXIT_FAILED;
-    }
+    if (puts(s) == EOF) break;
   }
-  return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAILED;
+  return cli_stdout_done("uuid", CLI_EXIT_OK);
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/io.h"
 #include "cli/options.h"
 #include "fipsmod/module.h"
 #include "fipsmod/selftest.h"
@@ -139,7 +140,7 @@ static const char k_selftest_usage[] =
     "  result, duration, and whether and when it first ran (ms since the module's power-on);\n"
     "  --json: the same as one JSON object.\n"
     "Exit status: 0 the module is OPERATIONAL; 1 it is not (the report says why), or the report\n"
-    "cannot be read; 2 usage error.\n";
+    "cannot be read; 2 usage error or unwritable output.\n";
 
 int cmd_selftest(int argc, char **argv) {
   if (cli_wants_help(argc, argv)) return cli_print_help(k_selftest_usage);
@@ -148,7 +149,7 @@ int cmd_selftest(int argc, char **argv) {
     if (cli_opt_is(argv[i], "json")) {
       json = 1;
     } else {
-      return cli_usage_error(k_selftest_usage);
+      return cli_bad_arg("selftest", k_selftest_usage, argv[i], NULL);
     }
   }
   fm_selftest_summary s;
@@ -166,5 +167,5 @@ int cmd_selftest(int argc, char **argv) {
   } else {
     print_text(&s, e, n, t, nt);
   }
-  return s.state == FM_STATE_OPERATIONAL ? 0 : 1;
+  return cli_stdout_done("selftest", s.state == FM_STATE_OPERATIONAL ? 0 : 1);
 }

@@ -1,7 +1,7 @@
 /* The subcommands of the `fipsmod` command. Each takes the arguments that follow its name
  * (argv[0] is the subcommand's name), prints to stdout/stderr and returns the process exit
  * status (cli/options.h): 0 on success, 1 when a check failed or the module refused, 2 on a usage
- * error or unreadable input. Every command answers -h, -help and --help on stdout with exit 0. */
+ * error, an unreadable input or an unwritable output. Every command answers -h, -help and --help on stdout with exit 0. */
 #ifndef FIPSMOD_CLI_COMMANDS_H
 #define FIPSMOD_CLI_COMMANDS_H
 
@@ -36,11 +36,25 @@ int cmd_keygen(int argc, char **argv);
 /* cmd_pubkey: `fipsmod pubkey KEY [--out FILE] [--pkcs1] [--der]`, SubjectPublicKeyInfo PEM. */
 int cmd_pubkey(int argc, char **argv);
 
-/* cmd_sign: `fipsmod sign --key KEY (--pss|--pkcs1) --hash H [--out SIG] FILE`. */
+/* cmd_sign: `fipsmod sign --key KEY (--pss [--saltlen N|digest]|--pkcs1) --hash H [--out SIG]
+ * [--hex|--base64] FILE`. */
 int cmd_sign(int argc, char **argv);
 
-/* cmd_verify: `fipsmod verify --key KEY (--pss|--pkcs1) --hash H --sig SIG FILE`; exit 0 when the
- * signature is valid, 1 when it is not. */
+/* cmd_verify: `fipsmod verify --key KEY (--pss [--saltlen N|digest|max|auto]|--pkcs1) --hash H
+ * --sig SIG FILE` (SIG raw, hex or base64); exit 0 when the signature is valid, 1 when it is
+ * not. */
 int cmd_verify(int argc, char **argv);
+
+/* cmd_dgst: `fipsmod dgst --hash H [--hmac KEYHEX|--hmac-key FILE] [FILE...]`, digests or HMAC
+ * tags of files in sha256sum's format (cmd_dgst.c). */
+int cmd_dgst(int argc, char **argv);
+
+/* cmd_kdf: `fipsmod kdf hkdf|pbkdf2|kbkdf OPTIONS`, a key derived with HKDF, PBKDF2 or the
+ * SP 800-108 counter-mode KDF (cmd_kdf.c). */
+int cmd_kdf(int argc, char **argv);
+
+/* cmd_enc: `fipsmod enc -e|-d --gcm --key FILE [--aad FILE] [--counter-iv FIXEDHEX] IN OUT`,
+ * AES-GCM over a file in a framed format (cmd_enc.c). */
+int cmd_enc(int argc, char **argv);
 
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/io.h"
 #include "cli/options.h"
 #include "fipsmod/module.h"
 
@@ -22,6 +23,11 @@ static const char k_usage[] =
     "                                 an RSA signature of FILE\n"
     "  verify --key KEY (--pss|--pkcs1) --hash H --sig SIG FILE\n"
     "                                 exit 0 when SIG is a valid signature of FILE, 1 if not\n"
+    "  dgst --hash H [--hmac KEYHEX|--hmac-key FILE] [FILE...]\n"
+    "                                 digests or HMAC tags, as sha256sum prints them\n"
+    "  kdf hkdf|pbkdf2|kbkdf ...      derive a key with HKDF, PBKDF2 or the SP 800-108 KDF\n"
+    "  enc -e|-d --gcm --key FILE [--aad FILE] IN OUT\n"
+    "                                 AES-GCM file encryption in a framed format\n"
     "  policy [--json]                what a lab compares: version, integrity MAC, CPU paths,\n"
     "                                 state and approved mode (exit 0 only in approved mode)\n"
     "  version                        the module's version\n"
@@ -35,12 +41,9 @@ static const char k_version_usage[] =
 
 static int cmd_version(int argc, char **argv) {
   if (cli_wants_help(argc, argv)) return cli_print_help(k_version_usage);
-  if (argc != 1) {
-    fprintf(stderr, "fipsmod version: takes no arguments\n");
-    return cli_usage_error(k_version_usage);
-  }
+  if (argc != 1) return cli_bad_usage("version", k_version_usage, "takes no arguments");
   printf("%s\n", fm_module_version());
-  return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAILED;
+  return cli_stdout_done("version", CLI_EXIT_OK);
 }
 
 int main(int argc, char **argv) {
@@ -57,12 +60,18 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "pubkey") == 0) return cmd_pubkey(sub_argc, sub_argv);
   if (strcmp(cmd, "sign") == 0) return cmd_sign(sub_argc, sub_argv);
   if (strcmp(cmd, "verify") == 0) return cmd_verify(sub_argc, sub_argv);
+  if (strcmp(cmd, "dgst") == 0) return cmd_dgst(sub_argc, sub_argv);
+  if (strcmp(cmd, "kdf") == 0) return cmd_kdf(sub_argc, sub_argv);
+  if (strcmp(cmd, "enc") == 0) return cmd_enc(sub_argc, sub_argv);
   if (strcmp(cmd, "policy") == 0) return cmd_policy(sub_argc, sub_argv);
   if (strcmp(cmd, "version") == 0 || cli_opt_is(cmd, "version")) {
     return cmd_version(sub_argc, sub_argv);
   }
   if (strcmp(cmd, "help") == 0 || cli_is_help(cmd)) {
-    if (argc > 3 || (argc == 3 && !cli_is_help(argv[2]))) return cli_usage_error(k_usage);
+    if (argc > 3 || (argc == 3 && !cli_is_help(argv[2]))) {
+      fprintf(stderr, "fipsmod help: unexpected argument %s\n", argv[2]);
+      return cli_usage_error(k_usage);
+    }
     return cli_print_help(k_usage);
   }
   fprintf(stderr, "fipsmod: unknown command \"%s\"\n", cmd);

@@ -1,6 +1,8 @@
 /* The option style and messages every subcommand shares (see options.h). */
 #include "cli/options.h"
 
+#include <errno.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "fipsmod/module.h"
@@ -22,13 +24,43 @@ int cli_wants_help(int argc, char **argv) {
 }
 
 int cli_print_help(const char *usage) {
-  if (fputs(usage, stdout) == EOF || fflush(stdout) != 0) return CLI_EXIT_FAILED;
-  return CLI_EXIT_OK;
+  errno = 0;
+  if (fputs(usage, stdout) != EOF && fflush(stdout) == 0) return CLI_EXIT_OK;
+  fprintf(stderr, "fipsmod: cannot write standard output: %s\n", strerror(errno ? errno : EIO));
+  return CLI_EXIT_USAGE;
 }
 
 int cli_usage_error(const char *usage) {
   fputs(usage, stderr);
   return CLI_EXIT_USAGE;
+}
+
+int cli_bad_usage(const char *cmd, const char *usage, const char *fmt, ...) {
+  fprintf(stderr, "fipsmod %s: ", cmd);
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  /* The synopsis: the first line and its continuations (indented further than the two spaces
+   * of the description). */
+  const char *line = usage;
+  do {
+    const char *end = strchr(line, '\n');
+    const size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
+    fwrite(line, 1, len, stderr);
+    line += len;
+  } while (strncmp(line, "    ", 4) == 0);
+  fprintf(stderr, "`fipsmod %s --help` describes every option.\n", cmd);
+  return CLI_EXIT_USAGE;
+}
+
+int cli_bad_arg(const char *cmd, const char *usage, const char *arg, const char *const *valued) {
+  if (arg[0] != '-' || strcmp(arg, "-") == 0)
+    return cli_bad_usage(cmd, usage, "unexpected argument %s", arg);
+  for (size_t i = 0; valued != NULL && valued[i] != NULL; i++)
+    if (cli_opt_is(arg, valued[i])) return cli_bad_usage(cmd, usage, "%s needs a value", arg);
+  return cli_bad_usage(cmd, usage, "unknown option %s", arg);
 }
 
 void cli_report_status(const char *cmd, int status) {
@@ -43,8 +75,7 @@ void cli_report_status(const char *cmd, int status) {
     return;
   }
   fprintf(stderr, "fipsmod %s: the module is in state %s, reason: %s\n", cmd,
-          fm_module_state_name(s.state),
-          s.error_reason ? s.error_reason : "no reason recorded");
+          fm_module_state_name(s.state), s.error_reason ? s.error_reason : "no reason recorded");
   if (s.integrity == FM_SELFTEST_FAILED)
     fprintf(stderr, "fipsmod %s: integrity check: %s\n", cmd, s.integrity_text);
   fm_selftest_entry e[FM_SELFTEST_MAX_ENTRIES];
@@ -52,6 +83,6 @@ void cli_report_status(const char *cmd, int status) {
   if (fm_selftest_report(e, FM_SELFTEST_MAX_ENTRIES, &n) != FM_OK) return;
   for (size_t i = 0; i < n; i++)
     if (e[i].result == FM_SELFTEST_FAILED)
-      fprintf(stderr, "fipsmod %s: self-test %s (%s) failed: %s\n", cmd, e[i].name,
-              e[i].algorithm, fm_strerror(e[i].status));
+      fprintf(stderr, "fipsmod %s: self-test %s (%s) failed: %s\n", cmd, e[i].name, e[i].algorithm,
+              fm_strerror(e[i].status));
 }

@@ -3,6 +3,7 @@
  * failed or an expectation did not hold, 2 a file was malformed/unreadable or a usage error. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -314,6 +315,12 @@ int cmd_kat(int argc, char **argv) {
            total[1], total[2], errors, errors == 1 ? "" : "s",
            untested ? ", files with nothing tested" : "");
     for (int k = 0; k < n_unmet; k++) printf("EXPECTATION NOT MET: %s\n", unmet[k]);
+  }
+  /* A report lost to a full disk or a closed pipe is an unwritable output, not a pass. */
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    fprintf(stderr, "fipsmod kat: cannot write standard output: %s\n",
+            strerror(errno ? errno : EIO));
+    return 2;
   }
   return status;
 }

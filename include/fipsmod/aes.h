@@ -1,4 +1,5 @@
-/* AES-128 and AES-256 (FIPS 197) in ECB, CBC (SP 800-38A 6.1, 6.2) and CTR (SP 800-38A 6.5)
+/** @file
+ * AES-128 and AES-256 (FIPS 197) in ECB, CBC (SP 800-38A 6.1, 6.2) and CTR (SP 800-38A 6.5)
  * modes. AES-192 is not offered.
  *
  * Key schedules. A schedule (fm_aes_key) is caller-allocated, built by fm_aes_key_init and
@@ -41,7 +42,7 @@ extern "C" {
 
 #define FM_AES_BLOCK_LEN 16
 
-/* Opaque, caller-allocated key schedule (encryption and decryption). Copying one is allowed
+/** Opaque, caller-allocated key schedule (encryption and decryption). Copying one is allowed
  * (it stays usable); wipe every copy. Alignment: the type asks for 64 bytes; the module needs at
  * least 16 (what malloc gives) and refuses a schedule at a lower alignment with
  * FM_ERR_BAD_ARGUMENT (in fm_aes_key_init and in every call that uses it), never a fault. */
@@ -49,7 +50,7 @@ typedef struct fm_aes_key {
   FM_ALIGNAS(64) uint64_t opaque[160];
 } fm_aes_key;
 
-/* Counter widths for CTR mode: FM_AES_CTR32 increments only the last 32 bits of the counter
+/** Counter widths for CTR mode: FM_AES_CTR32 increments only the last 32 bits of the counter
  * block (big-endian, as GCM's inc32; the first 96 bits never change) and never wraps them: a call
  * whose blocks would take those bits past 0xfffffffe, so that the counter it hands back would wrap
  * to 0 and the next call would repeat a counter block and its key stream, fails with
@@ -62,7 +63,7 @@ typedef enum {
   FM_AES_CTR128 = 128,
 } fm_aes_ctr_width;
 
-/* fm_aes_key_init expands |key| (16 or 32 bytes) into |ks| (FIPS 197 5.2), for both directions.
+/** fm_aes_key_init expands |key| (16 or 32 bytes) into |ks| (FIPS 197 5.2), for both directions.
  * Secret: key, ks. Thread-safe for distinct |ks|.
  * FM_ERR_BAD_ARGUMENT: ks or key is NULL, or ks under 16-byte alignment. FM_ERR_KEY_SIZE: key_len
  * other than 16 or 32 (AES-192 is not offered). FM_ERR_OVERLAP: key lies inside ks. On any error
@@ -70,12 +71,12 @@ typedef enum {
 FM_MUST_CHECK
 FM_API int fm_aes_key_init(fm_aes_key *ks, const uint8_t *key, size_t key_len);
 
-/* fm_aes_key_wipe zeroizes |ks| (NULL is accepted and does nothing). It always wipes, even
+/** fm_aes_key_wipe zeroizes |ks| (NULL is accepted and does nothing). It always wipes, even
  * outside OPERATIONAL; it returns FM_OK, or FM_ERR_NOT_OPERATIONAL (after wiping) outside
  * OPERATIONAL. */
 FM_API int fm_aes_key_wipe(fm_aes_key *ks);
 
-/* fm_aes_ecb_encrypt / fm_aes_ecb_decrypt apply the cipher / inverse cipher to each 16-byte
+/** fm_aes_ecb_encrypt / fm_aes_ecb_decrypt apply the cipher / inverse cipher to each 16-byte
  * block of |in| (SP 800-38A 6.1). |len| must be a multiple of 16. Secret: ks, in, out.
  * FM_ERR_BAD_ARGUMENT: ks NULL or under 16-byte alignment, or in/out NULL with len != 0.
  * FM_ERR_STATE: ks not initialized
@@ -86,7 +87,7 @@ FM_API int fm_aes_ecb_encrypt(const fm_aes_key *ks, const uint8_t *in, uint8_t *
 FM_MUST_CHECK
 FM_API int fm_aes_ecb_decrypt(const fm_aes_key *ks, const uint8_t *in, uint8_t *out, size_t len);
 
-/* fm_aes_cbc_encrypt / fm_aes_cbc_decrypt: CBC mode (SP 800-38A 6.2) without padding. |len|
+/** fm_aes_cbc_encrypt / fm_aes_cbc_decrypt: CBC mode (SP 800-38A 6.2) without padding. |len|
  * must be a multiple of 16. On success |iv| is replaced by the last ciphertext block, so that
  * consecutive calls continue one message (any split at block boundaries gives the same result).
  * Secret: ks, in, out (the IV is not secret, but is treated as such).
@@ -100,7 +101,7 @@ FM_MUST_CHECK
 FM_API int fm_aes_cbc_decrypt(const fm_aes_key *ks, uint8_t iv[FM_AES_BLOCK_LEN], const uint8_t *in,
                               uint8_t *out, size_t len);
 
-/* fm_aes_ctr_stream XORs |len| bytes (any length) of CTR key stream (SP 800-38A 6.5) into
+/** fm_aes_ctr_stream XORs |len| bytes (any length) of CTR key stream (SP 800-38A 6.5) into
  * |out| = |in| ^ key stream, for messages processed in pieces. |counter| is the next counter
  * block; |keystream| and |*ks_used| carry the unused bytes of the last key-stream block between
  * calls (keystream[*ks_used..16) are still unused), so that any split of a message gives the
@@ -120,7 +121,7 @@ FM_API int fm_aes_ctr_stream(const fm_aes_key *ks, fm_aes_ctr_width width,
                              uint8_t counter[FM_AES_BLOCK_LEN], uint8_t keystream[FM_AES_BLOCK_LEN],
                              unsigned *ks_used, const uint8_t *in, uint8_t *out, size_t len);
 
-/* fm_aes_ctr encrypts or decrypts |len| bytes (any length) in CTR mode starting at counter
+/** fm_aes_ctr encrypts or decrypts |len| bytes (any length) in CTR mode starting at counter
  * block |counter|, which is advanced by the number of blocks used (a trailing partial block
  * counts as one; its unused key stream is discarded). Secret: ks, in, out.
  * FM_ERR_BAD_ARGUMENT: ks or counter NULL, ks under 16-byte alignment, bad width, in/out NULL

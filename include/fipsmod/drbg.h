@@ -1,4 +1,5 @@
-/* SP 800-90A Rev.1 CTR_DRBG with AES-256 and an explicit, caller-allocated state.
+/** @file
+ * SP 800-90A Rev.1 CTR_DRBG with AES-256 and an explicit, caller-allocated state.
  *
  * This is the deterministic mechanism on its own: the caller supplies every entropy input, nonce,
  * personalization string and additional input, which is what known-answer and validation testing
@@ -39,26 +40,26 @@
 extern "C" {
 #endif
 
-#define FM_DRBG_SEED_LEN 48          /* seedlen: key (32) + V (16) */
-#define FM_DRBG_MAX_REQUEST 65536    /* bytes per generate request (2^19 bits) */
-#define FM_DRBG_MAX_INPUT_LEN 65536  /* this implementation's cap on each input with the df */
-#define FM_DRBG_MIN_ENTROPY_LEN 32   /* with the df: security strength */
-#define FM_DRBG_MIN_NONCE_LEN 16     /* with the df: half the security strength */
-#define FM_DRBG_RESEED_INTERVAL (UINT64_C(1) << 48) /* generate requests between (re)seeds */
+#define FM_DRBG_SEED_LEN 48          /**< seedlen: key (32) + V (16) */
+#define FM_DRBG_MAX_REQUEST 65536    /**< bytes per generate request (2^19 bits) */
+#define FM_DRBG_MAX_INPUT_LEN 65536  /**< this implementation's cap on each input with the df */
+#define FM_DRBG_MIN_ENTROPY_LEN 32   /**< with the df: security strength */
+#define FM_DRBG_MIN_NONCE_LEN 16     /**< with the df: half the security strength */
+#define FM_DRBG_RESEED_INTERVAL (UINT64_C(1) << 48) /**< generate requests between (re)seeds */
 
-/* Instantiation flags. */
+/** Instantiation flags. */
 enum {
-  FM_DRBG_USE_DF = 1u << 0,                 /* use the block cipher derivation function */
-  FM_DRBG_PREDICTION_RESISTANCE = 1u << 1,  /* allow prediction-resistant generate requests */
+  FM_DRBG_USE_DF = 1u << 0,                 /**< use the block cipher derivation function */
+  FM_DRBG_PREDICTION_RESISTANCE = 1u << 1,  /**< allow prediction-resistant generate requests */
 };
 
-/* Opaque, caller-allocated state. Zero-initialize it or leave it uninitialized: it is valid only
+/** Opaque, caller-allocated state. Zero-initialize it or leave it uninitialized: it is valid only
  * after fm_ctr_drbg_instantiate returned FM_OK and until fm_ctr_drbg_uninstantiate. */
 typedef struct fm_ctr_drbg {
   FM_ALIGNAS(64) uint64_t opaque[160];
 } fm_ctr_drbg;
 
-/* fm_ctr_drbg_instantiate (SP 800-90Ar1 10.2.1.3.1 without the df, 10.2.1.3.2 with it) sets up
+/** fm_ctr_drbg_instantiate (SP 800-90Ar1 10.2.1.3.1 without the df, 10.2.1.3.2 with it) sets up
  * |drbg| from |entropy| (secret), |nonce| and the personalization string |pers|. |flags| is a
  * combination of FM_DRBG_USE_DF and FM_DRBG_PREDICTION_RESISTANCE. Any previous contents of
  * |drbg| are overwritten (wiped first). Returns FM_OK; FM_ERR_BAD_ARGUMENT (NULL drbg, NULL with a
@@ -70,14 +71,14 @@ FM_API int fm_ctr_drbg_instantiate(fm_ctr_drbg *drbg, unsigned flags, const uint
                                    size_t entropy_len, const uint8_t *nonce, size_t nonce_len,
                                    const uint8_t *pers, size_t pers_len);
 
-/* fm_ctr_drbg_reseed (SP 800-90Ar1 10.2.1.4.1 / 10.2.1.4.2) mixes fresh |entropy| (secret) and
+/** fm_ctr_drbg_reseed (SP 800-90Ar1 10.2.1.4.1 / 10.2.1.4.2) mixes fresh |entropy| (secret) and
  * the additional input |ai| into the state and resets the reseed counter. Returns FM_OK;
  * FM_ERR_BAD_ARGUMENT; FM_ERR_STATE (not instantiated); FM_ERR_LENGTH. */
 FM_MUST_CHECK
 FM_API int fm_ctr_drbg_reseed(fm_ctr_drbg *drbg, const uint8_t *entropy, size_t entropy_len,
                               const uint8_t *ai, size_t ai_len);
 
-/* fm_ctr_drbg_generate (SP 800-90Ar1 10.2.1.5.1 / 10.2.1.5.2, with 9.3.1 for prediction
+/** fm_ctr_drbg_generate (SP 800-90Ar1 10.2.1.5.1 / 10.2.1.5.2, with 9.3.1 for prediction
  * resistance) writes |out_len| (0..FM_DRBG_MAX_REQUEST) pseudorandom bytes to |out| (secret).
  * |entropy| is NULL/0 for an ordinary request; for a prediction-resistant request (instance made
  * with FM_DRBG_PREDICTION_RESISTANCE) it is the fresh entropy input for the reseed that precedes
@@ -92,7 +93,7 @@ FM_API int fm_ctr_drbg_generate(fm_ctr_drbg *drbg, uint8_t *out, size_t out_len,
                                 const uint8_t *entropy, size_t entropy_len, const uint8_t *ai,
                                 size_t ai_len);
 
-/* fm_ctr_drbg_uninstantiate (SP 800-90Ar1 9.4) zeroizes |drbg| (NULL is accepted). Returns FM_OK
+/** fm_ctr_drbg_uninstantiate (SP 800-90Ar1 9.4) zeroizes |drbg| (NULL is accepted). Returns FM_OK
  * in every module state (wiping is always allowed). */
 FM_API int fm_ctr_drbg_uninstantiate(fm_ctr_drbg *drbg);
 

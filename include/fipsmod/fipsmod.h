@@ -1,4 +1,5 @@
-/* fipsmod: the umbrella header. */
+/** @file
+ * fipsmod: the umbrella header. */
 #ifndef FIPSMOD_FIPSMOD_H
 #define FIPSMOD_FIPSMOD_H
 

@@ -1,4 +1,5 @@
-/* AES-128/256-GCM (SP 800-38D): authenticated encryption with associated data.
+/** @file
+ * AES-128/256-GCM (SP 800-38D): authenticated encryption with associated data.
  *
  * Keys. A GCM key (fm_gcm_key) is caller-allocated, built by fm_gcm_key_init (IVs from the
  * module's DRBG) or fm_gcm_key_init_counter_iv (IVs from a per-key counter), zeroized by
@@ -79,13 +80,13 @@
 extern "C" {
 #endif
 
-#define FM_GCM_IV_LEN 12      /* the IV the module generates (96 bits) */
-#define FM_GCM_TAG_LEN 16     /* the full tag */
-#define FM_GCM_FIXED_LEN 4    /* the fixed field of a counter-IV key (32 bits) */
-/* The longest plaintext per message, 2^39 - 256 bits (SP 800-38D 5.2.1.1). */
+#define FM_GCM_IV_LEN 12      /**< the IV the module generates (96 bits) */
+#define FM_GCM_TAG_LEN 16     /**< the full tag */
+#define FM_GCM_FIXED_LEN 4    /**< the fixed field of a counter-IV key (32 bits) */
+/** The longest plaintext per message, 2^39 - 256 bits (SP 800-38D 5.2.1.1). */
 #define FM_GCM_MAX_TEXT_LEN ((((uint64_t)1) << 36) - 32)
 
-/* Opaque, caller-allocated GCM key. Do not copy (see above). It asks for 64-byte alignment:
+/** Opaque, caller-allocated GCM key. Do not copy (see above). It asks for 64-byte alignment:
  * declare it, or allocate it with aligned_alloc(64, ...). The module needs at least 16 (what
  * malloc promises) and refuses a key at a lower alignment with FM_ERR_BAD_ARGUMENT at
  * initialization (never a fault); a key moved elsewhere afterwards is a copy (FM_ERR_STATE). */
@@ -93,21 +94,21 @@ typedef struct fm_gcm_key {
   FM_ALIGNAS(64) uint64_t opaque[200];
 } fm_gcm_key;
 
-/* Opaque, caller-allocated streaming context. It points at its key: the key must stay
+/** Opaque, caller-allocated streaming context. It points at its key: the key must stay
  * initialized and in place until the context is finished or wiped. Do not copy (see above); any
  * alignment of the type's own (16) or lower works. */
 typedef struct fm_gcm_ctx {
   FM_ALIGNAS(16) uint64_t opaque[24];
 } fm_gcm_ctx;
 
-/* fm_gcm_key_init builds a GCM key from |key| (16 or 32 bytes, secret) whose encryptions take
+/** fm_gcm_key_init builds a GCM key from |key| (16 or 32 bytes, secret) whose encryptions take
  * RBG-based IVs (SP 800-38D 8.2.2). Thread-safe for distinct keys.
  * FM_ERR_BAD_ARGUMENT: k or key NULL, or k under 16-byte alignment. FM_ERR_KEY_SIZE: key_len not
  * 16 or 32. FM_ERR_OVERLAP: key lies inside k. On any error |k| is zeroed. */
 FM_MUST_CHECK
 FM_API int fm_gcm_key_init(fm_gcm_key *k, const uint8_t *key, size_t key_len);
 
-/* fm_gcm_key_init_counter_iv builds a GCM key whose encryptions take deterministic IVs
+/** fm_gcm_key_init_counter_iv builds a GCM key whose encryptions take deterministic IVs
  * (SP 800-38D 8.2.1): fixed[0..4) || invocation counter (64 bits, big-endian, from 0). |fixed|
  * is public. Errors as fm_gcm_key_init, FM_ERR_BAD_ARGUMENT for a NULL fixed, and FM_ERR_ENTROPY
  * when the DRBG cannot give the instance's first invocation field (see above). */
@@ -115,11 +116,11 @@ FM_MUST_CHECK
 FM_API int fm_gcm_key_init_counter_iv(fm_gcm_key *k, const uint8_t *key, size_t key_len,
                                       const uint8_t fixed[FM_GCM_FIXED_LEN]);
 
-/* fm_gcm_key_wipe zeroizes |k| (NULL accepted). It always wipes; returns FM_OK, or
+/** fm_gcm_key_wipe zeroizes |k| (NULL accepted). It always wipes; returns FM_OK, or
  * FM_ERR_NOT_OPERATIONAL (after wiping) outside OPERATIONAL. */
 FM_API int fm_gcm_key_wipe(fm_gcm_key *k);
 
-/* fm_gcm_seal encrypts |len| bytes of |pt| into |ct| and writes a |tag_len|-byte tag over the
+/** fm_gcm_seal encrypts |len| bytes of |pt| into |ct| and writes a |tag_len|-byte tag over the
  * |aad_len| bytes of |aad| and the ciphertext (SP 800-38D 7.1) under a 96-bit IV that the module
  * generates as the key says, and writes the IV to |iv| (12 bytes). The approved encryption.
  * Secret: k, pt, ct. Thread-safe.
@@ -133,7 +134,7 @@ FM_API int fm_gcm_seal(fm_gcm_key *k, uint8_t iv[FM_GCM_IV_LEN], const uint8_t *
                        size_t aad_len, const uint8_t *pt, size_t len, uint8_t *ct, uint8_t *tag,
                        size_t tag_len);
 
-/* fm_gcm_seal_with_iv is fm_gcm_seal under the caller's IV (|iv_len| >= 1 bytes, public). NOT
+/** fm_gcm_seal_with_iv is fm_gcm_seal under the caller's IV (|iv_len| >= 1 bytes, public). NOT
  * approved (see above); it counts towards the key's invocation limit. Errors as fm_gcm_seal, and
  * FM_ERR_LENGTH for iv_len 0 or over the limit; iv is only read. */
 FM_MUST_CHECK
@@ -141,7 +142,7 @@ FM_API int fm_gcm_seal_with_iv(fm_gcm_key *k, const uint8_t *iv, size_t iv_len,
                                const uint8_t *aad, size_t aad_len, const uint8_t *pt, size_t len,
                                uint8_t *ct, uint8_t *tag, size_t tag_len);
 
-/* fm_gcm_open checks the |tag_len|-byte |tag| over |aad| and |ct| and decrypts |len| bytes of
+/** fm_gcm_open checks the |tag_len|-byte |tag| over |aad| and |ct| and decrypts |len| bytes of
  * |ct| into |pt| (SP 800-38D 7.2). FM_ERR_VERIFY when the tag is wrong: then all len bytes of
  * pt are zeroed. Secret: k, pt. Thread-safe. Other errors as fm_gcm_seal_with_iv (no
  * FM_ERR_ENTROPY; FM_ERR_STATE only for an unusable key); pt is zeroed on every error. */
@@ -159,45 +160,45 @@ FM_API int fm_gcm_open(const fm_gcm_key *k, const uint8_t *iv, size_t iv_len, co
  * must hold back (or discard) everything fm_gcm_update wrote until fm_gcm_decrypt_final
  * returns FM_OK. Use fm_gcm_open when the message fits in memory. */
 
-/* fm_gcm_encrypt_init starts an encryption under a module-generated 96-bit IV, written to |iv|
+/** fm_gcm_encrypt_init starts an encryption under a module-generated 96-bit IV, written to |iv|
  * (approved, as fm_gcm_seal). FM_ERR_BAD_ARGUMENT: c, k or iv NULL. FM_ERR_STATE, FM_ERR_ENTROPY
  * as fm_gcm_seal. On error iv is zeroed. */
 FM_MUST_CHECK
 FM_API int fm_gcm_encrypt_init(fm_gcm_ctx *c, fm_gcm_key *k, uint8_t iv[FM_GCM_IV_LEN]);
 
-/* fm_gcm_encrypt_init_with_iv starts an encryption under the caller's IV (NOT approved). */
+/** fm_gcm_encrypt_init_with_iv starts an encryption under the caller's IV (NOT approved). */
 FM_MUST_CHECK
 FM_API int fm_gcm_encrypt_init_with_iv(fm_gcm_ctx *c, fm_gcm_key *k, const uint8_t *iv,
                                        size_t iv_len);
 
-/* fm_gcm_decrypt_init starts a decryption under |iv| (iv_len >= 1). */
+/** fm_gcm_decrypt_init starts a decryption under |iv| (iv_len >= 1). */
 FM_MUST_CHECK
 FM_API int fm_gcm_decrypt_init(fm_gcm_ctx *c, const fm_gcm_key *k, const uint8_t *iv,
                                size_t iv_len);
 
-/* fm_gcm_aad absorbs |len| bytes of associated data. FM_ERR_STATE after the first update, or on
+/** fm_gcm_aad absorbs |len| bytes of associated data. FM_ERR_STATE after the first update, or on
  * an unusable context; FM_ERR_LENGTH past the AAD limit; FM_ERR_BAD_ARGUMENT. */
 FM_MUST_CHECK
 FM_API int fm_gcm_aad(fm_gcm_ctx *c, const uint8_t *aad, size_t len);
 
-/* fm_gcm_update encrypts or decrypts (as the context was started) |len| bytes of |in| into
+/** fm_gcm_update encrypts or decrypts (as the context was started) |len| bytes of |in| into
  * |out|. FM_ERR_LENGTH past FM_GCM_MAX_TEXT_LEN in total; FM_ERR_OVERLAP; FM_ERR_STATE;
  * FM_ERR_BAD_ARGUMENT. On error out (len bytes) is zeroed. */
 FM_MUST_CHECK
 FM_API int fm_gcm_update(fm_gcm_ctx *c, const uint8_t *in, uint8_t *out, size_t len);
 
-/* fm_gcm_encrypt_final writes the |tag_len|-byte tag and wipes the context. FM_ERR_STATE (not an
+/** fm_gcm_encrypt_final writes the |tag_len|-byte tag and wipes the context. FM_ERR_STATE (not an
  * encryption context); FM_ERR_LENGTH (tag_len not allowed); on error tag is zeroed. */
 FM_MUST_CHECK
 FM_API int fm_gcm_encrypt_final(fm_gcm_ctx *c, uint8_t *tag, size_t tag_len);
 
-/* fm_gcm_decrypt_final compares |tag| with the computed tag in constant time and wipes the
+/** fm_gcm_decrypt_final compares |tag| with the computed tag in constant time and wipes the
  * context: FM_OK (0), or FM_ERR_VERIFY (non-zero: the tag is wrong, and the plaintext already
  * released must be discarded). */
 FM_MUST_CHECK
 FM_API int fm_gcm_decrypt_final(fm_gcm_ctx *c, const uint8_t *tag, size_t tag_len);
 
-/* fm_gcm_ctx_wipe zeroizes |c| (NULL accepted); FM_OK or FM_ERR_NOT_OPERATIONAL (after wiping). */
+/** fm_gcm_ctx_wipe zeroizes |c| (NULL accepted); FM_OK or FM_ERR_NOT_OPERATIONAL (after wiping). */
 FM_API int fm_gcm_ctx_wipe(fm_gcm_ctx *c);
 
 #ifdef __cplusplus

@@ -1,4 +1,5 @@
-/* fipsmod service indicator (FIPS 140-3 IG 2.4.C).
+/** @file
+ * fipsmod service indicator (FIPS 140-3 IG 2.4.C).
  *
  * Every service records, for the calling thread, whether the call it just made was an approved
  * service. A caller asks right after the call:
@@ -28,17 +29,17 @@ extern "C" {
 #endif
 
 typedef enum {
-  FM_INDICATOR_NONE = 0,         /* this thread has called no service yet */
-  FM_INDICATOR_APPROVED = 1,     /* the last service was approved */
-  FM_INDICATOR_NOT_APPROVED = 2, /* the last service was refused or is not approved */
+  FM_INDICATOR_NONE = 0,         /**< this thread has called no service yet */
+  FM_INDICATOR_APPROVED = 1,     /**< the last service was approved */
+  FM_INDICATOR_NOT_APPROVED = 2, /**< the last service was refused or is not approved */
 } fm_indicator;
 
-/* fm_service_indicator writes the calling thread's indicator to |out|. Returns FM_OK, or
+/** fm_service_indicator writes the calling thread's indicator to |out|. Returns FM_OK, or
  * FM_ERR_BAD_ARGUMENT when out is NULL. Works in every module state. Thread-safe (per thread). */
 FM_MUST_CHECK
 FM_API int fm_service_indicator(fm_indicator *out);
 
-/* fm_service_indicator_name returns "none", "approved" or "not approved" (never fails). */
+/** fm_service_indicator_name returns "none", "approved" or "not approved" (never fails). */
 FM_API const char *fm_service_indicator_name(fm_indicator ind);
 
 #ifdef __cplusplus

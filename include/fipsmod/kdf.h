@@ -1,4 +1,5 @@
-/* Key derivation on HMAC-SHA-256/384/512: HKDF (RFC 5869; SP 800-56C Rev. 2 two-step), the
+/** @file
+ * Key derivation on HMAC-SHA-256/384/512: HKDF (RFC 5869; SP 800-56C Rev. 2 two-step), the
  * SP 800-108r1 counter-mode KDF (KBKDF), and PBKDF2 (SP 800-132).
  *
  * All inputs that are keys (IKM, PRK, KBKDF key, password) and every output are secret; salts,
@@ -37,7 +38,7 @@
 extern "C" {
 #endif
 
-/* fm_hkdf_extract writes PRK = HMAC-Hash(salt, IKM) (RFC 5869 2.2; SP 800-56C Rev. 2 5.1,
+/** fm_hkdf_extract writes PRK = HMAC-Hash(salt, IKM) (RFC 5869 2.2; SP 800-56C Rev. 2 5.1,
  * randomness extraction) to |prk|, |prk_len| >= hLen (hLen bytes are written). An empty salt
  * (NULL with salt_len 0) means hLen zero bytes. FM_ERR_BAD_ARGUMENT: prk NULL, or salt/ikm NULL
  * with a non-zero length. FM_ERR_UNSUPPORTED. FM_ERR_BUFFER_TOO_SMALL. FM_ERR_LENGTH (an input
@@ -46,7 +47,7 @@ FM_MUST_CHECK
 FM_API int fm_hkdf_extract(fm_hash_alg alg, const uint8_t *salt, size_t salt_len,
                            const uint8_t *ikm, size_t ikm_len, uint8_t *prk, size_t prk_len);
 
-/* fm_hkdf_expand writes |out_len| bytes of OKM = T(1) || T(2) || ... (RFC 5869 2.3; SP 800-56C
+/** fm_hkdf_expand writes |out_len| bytes of OKM = T(1) || T(2) || ... (RFC 5869 2.3; SP 800-56C
  * Rev. 2 5.2 with the feedback-mode KDF of SP 800-108 as RFC 5869 defines it) to |out|.
  * |prk_len| must be at least hLen; out_len 1 .. 255 * hLen. FM_ERR_BAD_ARGUMENT: prk or out
  * NULL, info NULL with info_len > 0. FM_ERR_LENGTH: out_len 0 or over 255 * hLen, prk_len under
@@ -55,14 +56,14 @@ FM_MUST_CHECK
 FM_API int fm_hkdf_expand(fm_hash_alg alg, const uint8_t *prk, size_t prk_len, const uint8_t *info,
                           size_t info_len, uint8_t *out, size_t out_len);
 
-/* fm_hkdf is extract then expand in one call (the PRK is wiped). Errors as the two above;
+/** fm_hkdf is extract then expand in one call (the PRK is wiped). Errors as the two above;
  * FM_ERR_OVERLAP when out overlaps ikm, salt or info. */
 FM_MUST_CHECK
 FM_API int fm_hkdf(fm_hash_alg alg, const uint8_t *ikm, size_t ikm_len, const uint8_t *salt,
                    size_t salt_len, const uint8_t *info, size_t info_len, uint8_t *out,
                    size_t out_len);
 
-/* fm_kbkdf_ctr_hmac derives |out_len| bytes with the SP 800-108r1 KDF in counter mode (4.1) and
+/** fm_kbkdf_ctr_hmac derives |out_len| bytes with the SP 800-108r1 KDF in counter mode (4.1) and
  * PRF = HMAC-Hash keyed with |key|: K(i) = PRF(key, fixed[0..ctr_pos) || [i]_r ||
  * fixed[ctr_pos..fixed_len)) for i = 1..n, n = ceil(out_len / hLen), the output the first
  * out_len bytes of K(1) || K(2) || .... |ctr_pos| places the counter: 0 before the fixed data,
@@ -77,7 +78,7 @@ FM_API int fm_kbkdf_ctr_hmac(fm_hash_alg alg, const uint8_t *key, size_t key_len
                              const uint8_t *fixed, size_t fixed_len, size_t ctr_pos,
                              unsigned ctr_bits, uint8_t *out, size_t out_len);
 
-/* fm_pbkdf2_hmac derives |out_len| bytes from |password| and |salt| with PBKDF2 (SP 800-132 5.3;
+/** fm_pbkdf2_hmac derives |out_len| bytes from |password| and |salt| with PBKDF2 (SP 800-132 5.3;
  * RFC 8018 5.2) and PRF = HMAC-Hash, |iterations| rounds (C >= 1). The cost grows with
  * iterations * ceil(out_len / hLen) HMAC computations; the time depends only on the lengths
  * and the count.

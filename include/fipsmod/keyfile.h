@@ -1,4 +1,5 @@
-/* RSA keys in files: PKCS#1 RSAPrivateKey and RSAPublicKey (RFC 8017 appendix A.1), PKCS#8
+/** @file
+ * RSA keys in files: PKCS#1 RSAPrivateKey and RSAPublicKey (RFC 8017 appendix A.1), PKCS#8
  * PrivateKeyInfo, unencrypted (RFC 5208), and SubjectPublicKeyInfo (RFC 5280 4.1, RFC 3279
  * 2.3.1), each in DER or in PEM (RFC 7468).
  *
@@ -29,21 +30,21 @@
 extern "C" {
 #endif
 
-/* The structures fm_rsa_key_encode writes. */
+/** The structures fm_rsa_key_encode writes. */
 typedef enum {
-  FM_KEY_PKCS1_PRIVATE = 1, /* RSAPrivateKey; PEM label "RSA PRIVATE KEY" */
-  FM_KEY_PKCS8_PRIVATE = 2, /* PrivateKeyInfo; PEM label "PRIVATE KEY" */
-  FM_KEY_PKCS1_PUBLIC = 3,  /* RSAPublicKey; PEM label "RSA PUBLIC KEY" */
-  FM_KEY_SPKI_PUBLIC = 4,   /* SubjectPublicKeyInfo; PEM label "PUBLIC KEY" */
+  FM_KEY_PKCS1_PRIVATE = 1, /**< RSAPrivateKey; PEM label "RSA PRIVATE KEY" */
+  FM_KEY_PKCS8_PRIVATE = 2, /**< PrivateKeyInfo; PEM label "PRIVATE KEY" */
+  FM_KEY_PKCS1_PUBLIC = 3,  /**< RSAPublicKey; PEM label "RSA PUBLIC KEY" */
+  FM_KEY_SPKI_PUBLIC = 4,   /**< SubjectPublicKeyInfo; PEM label "PUBLIC KEY" */
 } fm_key_format;
 
-/* How fm_rsa_key_encode writes it. */
+/** How fm_rsa_key_encode writes it. */
 typedef enum {
   FM_KEY_DER = 1,
   FM_KEY_PEM = 2,
 } fm_key_encoding;
 
-/* fm_rsa_key_decode reads one RSA key, private or public, from |in| (|in_len| bytes): DER when
+/** fm_rsa_key_decode reads one RSA key, private or public, from |in| (|in_len| bytes): DER when
  * the first byte is 0x30 (a SEQUENCE), else PEM, whose "-----BEGIN " line may follow explanatory
  * text (ignored, as RFC 7468 allows; such text must not start with '0', 0x30) and whose END line
  * may be followed only by white space. The choice looks at the first byte alone, so a DER private
@@ -59,7 +60,7 @@ typedef enum {
 FM_MUST_CHECK
 FM_API int fm_rsa_key_decode(const uint8_t *in, size_t in_len, fm_rsa_key **key);
 
-/* fm_rsa_key_encode writes |key| as |format| in |encoding| to out[0..*out_len). With out NULL
+/** fm_rsa_key_encode writes |key| as |format| in |encoding| to out[0..*out_len). With out NULL
  * and out_cap 0 it only sets *out_len to the length needed (FM_OK).
  *   FM_ERR_BAD_ARGUMENT     key or out_len NULL, out NULL with out_cap > 0, unknown format or
  *                           encoding.

@@ -1,4 +1,5 @@
-/* fipsmod module life cycle and CPU paths.
+/** @file
+ * fipsmod module life cycle and CPU paths.
  *
  * States: UNINITIALIZED -> SELF_TEST -> OPERATIONAL | ERROR. The power-on self-tests run from an
  * ELF constructor when the library is loaded. ERROR is final for the process. After
@@ -26,16 +27,16 @@ typedef enum {
   FM_STATE_ERROR = 3,
 } fm_state;
 
-/* fm_module_state returns the current state (never fails; not a status). Thread-safe. */
+/** fm_module_state returns the current state (never fails; not a status). Thread-safe. */
 FM_API fm_state fm_module_state(void);
 
-/* fm_module_state_name returns "UNINITIALIZED", "SELF_TEST", "OPERATIONAL" or "ERROR". */
+/** fm_module_state_name returns "UNINITIALIZED", "SELF_TEST", "OPERATIONAL" or "ERROR". */
 FM_API const char *fm_module_state_name(fm_state state);
 
-/* fm_module_version returns the module's version string, e.g. "fipsmod 0.2.0" (never fails). */
+/** fm_module_version returns the module's version string, e.g. "fipsmod 0.2.0" (never fails). */
 FM_API const char *fm_module_version(void);
 
-/* fm_module_cleanup zeroizes every CSP the module holds (every thread's DRBG state, batches) and
+/** fm_module_cleanup zeroizes every CSP the module holds (every thread's DRBG state, batches) and
  * moves the module to UNINITIALIZED for the rest of the process. Later calls to any service, from
  * any thread, return FM_ERR_NOT_OPERATIONAL. In ERROR, which is final, it zeroizes and leaves the
  * state as it is. During an on-demand self-test run (fm_selftest_run on another thread) the run
@@ -43,7 +44,7 @@ FM_API const char *fm_module_version(void);
  * twice is harmless. Works in every state. Thread-safe. */
 FM_API int fm_module_cleanup(void);
 
-/* CPU features the module can use. */
+/** CPU features the module can use. */
 enum {
   FM_CPU_AESNI = 1u << 0,
   FM_CPU_VAES = 1u << 1,
@@ -52,23 +53,23 @@ enum {
   FM_CPU_BMI2 = 1u << 4,
   FM_CPU_ADX = 1u << 5,
   FM_CPU_AVX2 = 1u << 6,
-  FM_CPU_AVX512 = 1u << 7, /* AVX-512F + VL + BW (for 512-bit VAES) */
-  FM_CPU_VPCLMULQDQ = 1u << 8,  /* carry-less multiply on 256-bit registers (GHASH) */
-  FM_CPU_AVX512IFMA = 1u << 9,  /* 52-bit multiply-add (big-number Montgomery kernels) */
+  FM_CPU_AVX512 = 1u << 7, /**< AVX-512F + VL + BW (for 512-bit VAES) */
+  FM_CPU_VPCLMULQDQ = 1u << 8,  /**< carry-less multiply on 256-bit registers (GHASH) */
+  FM_CPU_AVX512IFMA = 1u << 9,  /**< 52-bit multiply-add (big-number Montgomery kernels) */
 };
 
-/* fm_module_cpu_features writes the features the CPU has (|detected|) and those the module uses
+/** fm_module_cpu_features writes the features the CPU has (|detected|) and those the module uses
  * (|in_use|: none when FIPSMOD_CPU=portable was set at load; the variable is read with
  * secure_getenv, so a setuid or setgid program ignores it). Either pointer may be NULL.
  * Returns FM_OK. Works in every state. */
 FM_MUST_CHECK
 FM_API int fm_module_cpu_features(uint32_t *detected, uint32_t *in_use);
 
-/* fm_module_cpu_feature_name returns the short name of one FM_CPU_* bit ("aesni", ...), or
+/** fm_module_cpu_feature_name returns the short name of one FM_CPU_* bit ("aesni", ...), or
  * "unknown". */
 FM_API const char *fm_module_cpu_feature_name(uint32_t feature);
 
-/* fm_module_cpu_paths returns a one-line description of the code paths chosen at load, e.g.
+/** fm_module_cpu_paths returns a one-line description of the code paths chosen at load, e.g.
  * "aes=vaes-avx512 sha256=sha-ni bn=mulx-adx" or "portable (FIPSMOD_CPU=portable)". */
 FM_API const char *fm_module_cpu_paths(void);
 

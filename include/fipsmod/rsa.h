@@ -1,4 +1,5 @@
-/* RSA signatures: keys, PKCS#1 v1.5 and PSS signing and verification (FIPS 186-5 section 5,
+/** @file
+ * RSA signatures: keys, PKCS#1 v1.5 and PSS signing and verification (FIPS 186-5 section 5,
  * RFC 8017), key generation (FIPS 186-5 A.1.3), and the raw RSASP1 / RSADP primitives for
  * component known-answer tests.
  *
@@ -39,16 +40,16 @@ extern "C" {
 #define FM_RSA_MIN_PRIVATE_BITS 2048
 #define FM_RSA_MIN_PUBLIC_BITS 1024
 #define FM_RSA_MAX_BITS 16384
-#define FM_RSA_MAX_BYTES (FM_RSA_MAX_BITS / 8) /* largest signature / modulus, 2048 bytes */
+#define FM_RSA_MAX_BYTES (FM_RSA_MAX_BITS / 8) /**< largest signature / modulus, 2048 bytes */
 
-/* fm_rsa_verify_pss's salt_len value that accepts a salt of any length (the length is recovered
+/** fm_rsa_verify_pss's salt_len value that accepts a salt of any length (the length is recovered
  * from the encoded message, RFC 8017 9.1.2 with sLen unspecified). Never valid for signing. */
 #define FM_RSA_PSS_SALT_LEN_ANY ((size_t)-1)
 
-/* An RSA key: public (n, e) or private (n, e and the private values). Opaque. */
+/** An RSA key: public (n, e) or private (n, e and the private values). Opaque. */
 typedef struct fm_rsa_key fm_rsa_key;
 
-/* The components of a private key, each a big-endian unsigned integer (leading zero bytes are
+/** The components of a private key, each a big-endian unsigned integer (leading zero bytes are
  * allowed). dp, dq and qinv are optional as a group: give all three (d mod (p-1), d mod (q-1),
  * q^-1 mod p) or none (data NULL and len 0 for all three), and the module computes them. */
 typedef struct fm_rsa_private_components {
@@ -70,7 +71,7 @@ typedef struct fm_rsa_private_components {
   size_t qinv_len;
 } fm_rsa_private_components;
 
-/* The components that fm_rsa_key_export writes. */
+/** The components that fm_rsa_key_export writes. */
 typedef enum {
   FM_RSA_N = 1,
   FM_RSA_E = 2,
@@ -84,7 +85,7 @@ typedef enum {
 
 /* ---- Keys ---------------------------------------------------------------------------------- */
 
-/* fm_rsa_key_import_private builds a private key from its components and validates it as
+/** fm_rsa_key_import_private builds a private key from its components and validates it as
  * SP 800-56B Rev. 2 6.4.1.2.1 and FIPS 186-5 A.1.1 / B.3.1 require:
  *   FM_ERR_BAD_ARGUMENT  c or key NULL; a component NULL with a non-zero length; n, e, d, p or q
  *                        missing (length 0); dp, dq, qinv neither all given nor all absent.
@@ -112,7 +113,7 @@ typedef enum {
 FM_MUST_CHECK
 FM_API int fm_rsa_key_import_private(const fm_rsa_private_components *c, fm_rsa_key **key);
 
-/* fm_rsa_key_import_private_nd builds a private key from n, e and d only, with no CRT values:
+/** fm_rsa_key_import_private_nd builds a private key from n, e and d only, with no CRT values:
  * FOR COMPONENT KNOWN-ANSWER TESTS (CAVP SigGen files and the RSADP component test give keys in
  * this form). Such a key serves fm_rsa_rsasp1 and fm_rsa_rsadp only (m^d mod n directly,
  * constant time, checked with the public key, about three times slower than with CRT)
@@ -127,7 +128,7 @@ FM_API int fm_rsa_key_import_private_nd(const uint8_t *n, size_t n_len, const ui
                                         size_t e_len, const uint8_t *d, size_t d_len,
                                         fm_rsa_key **key);
 
-/* fm_rsa_key_import_public builds a public key (n, e) for verification.
+/** fm_rsa_key_import_public builds a public key (n, e) for verification.
  *   FM_ERR_BAD_ARGUMENT  NULL pointer or zero length.
  *   FM_ERR_KEY_SIZE      n under 1024 or over 16384 bits.
  *   FM_ERR_BAD_KEY       the partial public-key validation of SP 800-89 5.3.3 fails: n even,
@@ -142,7 +143,7 @@ FM_MUST_CHECK
 FM_API int fm_rsa_key_import_public(const uint8_t *n, size_t n_len, const uint8_t *e, size_t e_len,
                                     fm_rsa_key **key);
 
-/* fm_rsa_key_generate makes a new private key of |bits| = 2048, 3072 or 4096 bits with e = 65537
+/** fm_rsa_key_generate makes a new private key of |bits| = 2048, 3072 or 4096 bits with e = 65537
  * (FIPS 186-5 A.1.3: probable primes p, q in [sqrt(2) * 2^(nlen/2-1), 2^(nlen/2)) found with
  * trial division and the Miller-Rabin rounds of FIPS 186-5 Table B.1, |p - q| > 2^(nlen/2-100),
  * d = e^-1 mod lcm(p-1, q-1) > 2^(nlen/2)), then runs the pairwise consistency test (sign and
@@ -155,7 +156,7 @@ FM_API int fm_rsa_key_import_public(const uint8_t *n, size_t n_len, const uint8_
 FM_MUST_CHECK
 FM_API int fm_rsa_key_generate(unsigned bits, fm_rsa_key **key);
 
-/* fm_rsa_key_generate_mod8 is fm_rsa_key_generate with FIPS 186-5 A.1.3's optional inputs a and
+/** fm_rsa_key_generate_mod8 is fm_rsa_key_generate with FIPS 186-5 A.1.3's optional inputs a and
  * b: p is congruent to |p_mod8| and q to |q_mod8| modulo 8, each 1, 3, 5 or 7, or 0 for no
  * condition (both 0: fm_rsa_key_generate). Validation labs ask for them (ACVP RSA keyGen pMod8,
  * qMod8).
@@ -165,24 +166,24 @@ FM_MUST_CHECK
 FM_API int fm_rsa_key_generate_mod8(unsigned bits, unsigned p_mod8, unsigned q_mod8,
                                     fm_rsa_key **key);
 
-/* fm_rsa_key_free zeroizes and frees |key| (NULL is accepted). Works in every state. Returns
+/** fm_rsa_key_free zeroizes and frees |key| (NULL is accepted). Works in every state. Returns
  * FM_OK. Must not race with another use of the same key. */
 FM_API int fm_rsa_key_free(fm_rsa_key *key);
 
-/* fm_rsa_key_bits sets *bits to the bit length of n. FM_ERR_BAD_ARGUMENT on NULL. */
+/** fm_rsa_key_bits sets *bits to the bit length of n. FM_ERR_BAD_ARGUMENT on NULL. */
 FM_MUST_CHECK
 FM_API int fm_rsa_key_bits(const fm_rsa_key *key, size_t *bits);
 
-/* fm_rsa_key_size sets *bytes to the byte length of n, which is the length of every signature
+/** fm_rsa_key_size sets *bytes to the byte length of n, which is the length of every signature
  * made or accepted with the key. FM_ERR_BAD_ARGUMENT on NULL. */
 FM_MUST_CHECK
 FM_API int fm_rsa_key_size(const fm_rsa_key *key, size_t *bytes);
 
-/* fm_rsa_key_is_private sets *is_private to 1 for a key that can sign, 0 for a public key. */
+/** fm_rsa_key_is_private sets *is_private to 1 for a key that can sign, 0 for a public key. */
 FM_MUST_CHECK
 FM_API int fm_rsa_key_is_private(const fm_rsa_key *key, int *is_private);
 
-/* fm_rsa_key_export writes one component as a big-endian number of a fixed length that depends
+/** fm_rsa_key_export writes one component as a big-endian number of a fixed length that depends
  * only on public sizes: n and d: the byte length of n; e: its minimal length; p, dp, qinv: the
  * byte length of p; q, dq: the byte length of q. *out_len receives that length.
  *   FM_ERR_BAD_ARGUMENT     NULL pointer or unknown component.
@@ -209,13 +210,13 @@ FM_API int fm_rsa_key_export(const fm_rsa_key *key, fm_rsa_component which, uint
  * of the key size when the key is not valid) and sets *sig_len to 0.
  * All signing and verification functions are thread-safe, also on one shared key. */
 
-/* fm_rsa_sign_pkcs1v15 signs with RSASSA-PKCS1-v1_5 (RFC 8017 8.2.1, EMSA-PKCS1-v1_5 9.2).
+/** fm_rsa_sign_pkcs1v15 signs with RSASSA-PKCS1-v1_5 (RFC 8017 8.2.1, EMSA-PKCS1-v1_5 9.2).
  * FM_ERR_KEY_SIZE: the modulus too small for the DigestInfo (never for sizes the module takes). */
 FM_MUST_CHECK
 FM_API int fm_rsa_sign_pkcs1v15(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *msg,
                                 size_t msg_len, uint8_t *sig, size_t sig_cap, size_t *sig_len);
 
-/* fm_rsa_sign_pss signs with RSASSA-PSS (RFC 8017 8.1.1, EMSA-PSS 9.1.1), MGF1 with the same
+/** fm_rsa_sign_pss signs with RSASSA-PSS (RFC 8017 8.1.1, EMSA-PSS 9.1.1), MGF1 with the same
  * hash, and a fresh random salt of salt_len bytes, 0 <= salt_len <= hLen (FIPS 186-5 5.4 (g);
  * FM_ERR_LENGTH above that, e.g. 64 bytes with SHA-256). */
 FM_MUST_CHECK
@@ -223,14 +224,14 @@ FM_API int fm_rsa_sign_pss(const fm_rsa_key *key, fm_hash_alg hash, const uint8_
                            size_t msg_len, size_t salt_len, uint8_t *sig, size_t sig_cap,
                            size_t *sig_len);
 
-/* fm_rsa_sign_pss_with_salt is fm_rsa_sign_pss with a caller-given salt: FOR KNOWN-ANSWER TESTS,
+/** fm_rsa_sign_pss_with_salt is fm_rsa_sign_pss with a caller-given salt: FOR KNOWN-ANSWER TESTS,
  * where the salt is part of the vector (salt NULL only with salt_len 0; salt_len <= hLen). */
 FM_MUST_CHECK
 FM_API int fm_rsa_sign_pss_with_salt(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *msg,
                                      size_t msg_len, const uint8_t *salt, size_t salt_len,
                                      uint8_t *sig, size_t sig_cap, size_t *sig_len);
 
-/* fm_rsa_verify_pkcs1v15 verifies a RSASSA-PKCS1-v1_5 signature (RFC 8017 8.2.2) strictly: the
+/** fm_rsa_verify_pkcs1v15 verifies a RSASSA-PKCS1-v1_5 signature (RFC 8017 8.2.2) strictly: the
  * whole encoded message must equal the one the module builds (DigestInfo with the NULL
  * parameters). Works with public and private keys.
  *   FM_OK on a valid signature; FM_ERR_VERIFY on any invalid one (wrong length, value >= n, bad
@@ -243,7 +244,7 @@ FM_MUST_CHECK
 FM_API int fm_rsa_verify_pkcs1v15(const fm_rsa_key *key, fm_hash_alg hash, const uint8_t *msg,
                                   size_t msg_len, const uint8_t *sig, size_t sig_len);
 
-/* fm_rsa_verify_pss verifies a RSASSA-PSS signature (RFC 8017 8.1.2 / 9.1.2), MGF1 with the same
+/** fm_rsa_verify_pss verifies a RSASSA-PSS signature (RFC 8017 8.1.2 / 9.1.2), MGF1 with the same
  * hash, requiring a salt of exactly salt_len bytes, or any length with FM_RSA_PSS_SALT_LEN_ANY.
  * Statuses as fm_rsa_verify_pkcs1v15; a salt_len that cannot fit gives FM_ERR_VERIFY. Salts
  * longer than the hash, which signing refuses, are accepted here as RFC 8017 allows.
@@ -260,12 +261,12 @@ FM_API int fm_rsa_verify_pss(const fm_rsa_key *key, fm_hash_alg hash, const uint
  * empty input, public key), FM_ERR_OUT_OF_RANGE (input out of range, see each), FM_ERR_BUFFER_
  * TOO_SMALL, FM_ERR_INTERNAL. Thread-safe. */
 
-/* fm_rsa_rsasp1 is RSASP1 (RFC 8017 5.2.1): s = m^d mod n for 0 <= m < n. */
+/** fm_rsa_rsasp1 is RSASP1 (RFC 8017 5.2.1): s = m^d mod n for 0 <= m < n. */
 FM_MUST_CHECK
 FM_API int fm_rsa_rsasp1(const fm_rsa_key *key, const uint8_t *m, size_t m_len, uint8_t *s,
                          size_t s_cap, size_t *s_len);
 
-/* fm_rsa_rsadp is RSADP (SP 800-56B Rev. 2 7.1.2): k = c^d mod n for 1 < c < n - 1 (that section
+/** fm_rsa_rsadp is RSADP (SP 800-56B Rev. 2 7.1.2): k = c^d mod n for 1 < c < n - 1 (that section
  * also excludes the fixed points 0, 1 and n - 1). */
 FM_MUST_CHECK
 FM_API int fm_rsa_rsadp(const fm_rsa_key *key, const uint8_t *c, size_t c_len, uint8_t *k,

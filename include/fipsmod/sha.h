@@ -1,4 +1,5 @@
-/* SHA-2: SHA-256, SHA-384 and SHA-512 (FIPS 180-4).
+/** @file
+ * SHA-2: SHA-256, SHA-384 and SHA-512 (FIPS 180-4).
  *
  * Contexts are caller-allocated and need no free. fm_sha_final wipes its context whatever the
  * outcome, and fm_sha_wipe wipes one that is abandoned. A context is not thread-safe; distinct
@@ -40,24 +41,24 @@ typedef enum {
 #define FM_SHA512_DIGEST_LEN 64
 #define FM_MAX_DIGEST_LEN 64
 
-/* Opaque, caller-allocated incremental hashing context. A zeroed context is "not initialized":
+/** Opaque, caller-allocated incremental hashing context. A zeroed context is "not initialized":
  * update and final on it return FM_ERR_STATE. */
 typedef struct fm_sha_ctx {
   FM_ALIGNAS(16) uint64_t opaque[32];
 } fm_sha_ctx;
 
-/* fm_hash_digest_len sets |*len| to the digest length of |alg| (0 for an unknown alg).
+/** fm_hash_digest_len sets |*len| to the digest length of |alg| (0 for an unknown alg).
  * FM_ERR_BAD_ARGUMENT: len NULL; FM_ERR_UNSUPPORTED: unknown alg. Not a cryptographic service: it
  * works in every module state. Thread-safe. */
 FM_MUST_CHECK
 FM_API int fm_hash_digest_len(fm_hash_alg alg, size_t *len);
 
-/* fm_sha_init starts a hash of |alg| in |ctx| (a live context is simply restarted).
+/** fm_sha_init starts a hash of |alg| in |ctx| (a live context is simply restarted).
  * FM_ERR_BAD_ARGUMENT: ctx NULL; FM_ERR_UNSUPPORTED: unknown alg (ctx wiped). */
 FM_MUST_CHECK
 FM_API int fm_sha_init(fm_sha_ctx *ctx, fm_hash_alg alg);
 
-/* fm_sha_update absorbs |len| bytes at |data| (secret; data may be NULL only when len is 0). Any
+/** fm_sha_update absorbs |len| bytes at |data| (secret; data may be NULL only when len is 0). Any
  * split of the input across calls gives the same digest.
  * FM_ERR_BAD_ARGUMENT: ctx NULL, or data NULL with len > 0; FM_ERR_STATE: ctx not initialized
  * (zeroed), wiped or already finalized; FM_ERR_LENGTH: total input beyond 2^61 - 1 bytes. A call
@@ -65,7 +66,7 @@ FM_API int fm_sha_init(fm_sha_ctx *ctx, fm_hash_alg alg);
 FM_MUST_CHECK
 FM_API int fm_sha_update(fm_sha_ctx *ctx, const void *data, size_t len);
 
-/* fm_sha_final writes the digest to |out| (|out_len| must be at least the digest length; only the
+/** fm_sha_final writes the digest to |out| (|out_len| must be at least the digest length; only the
  * digest length is written) and wipes |ctx|, on success and on every error alike; a finalized
  * context must be re-initialized.
  * FM_ERR_BAD_ARGUMENT: ctx or out NULL; FM_ERR_STATE: ctx not initialized or already finalized;
@@ -74,11 +75,11 @@ FM_API int fm_sha_update(fm_sha_ctx *ctx, const void *data, size_t len);
 FM_MUST_CHECK
 FM_API int fm_sha_final(fm_sha_ctx *ctx, uint8_t *out, size_t out_len);
 
-/* fm_sha_wipe zeroizes |ctx| (NULL is accepted). The zeroization happens in every module state;
+/** fm_sha_wipe zeroizes |ctx| (NULL is accepted). The zeroization happens in every module state;
  * returns FM_OK, or FM_ERR_NOT_OPERATIONAL (after wiping) outside OPERATIONAL. */
 FM_API int fm_sha_wipe(fm_sha_ctx *ctx);
 
-/* fm_sha_digest hashes |len| bytes at |data| (secret; NULL only when len is 0) in one call and
+/** fm_sha_digest hashes |len| bytes at |data| (secret; NULL only when len is 0) in one call and
  * writes the digest of |alg| to |out| (out_len >= the digest length; only that much is written).
  * FM_ERR_BAD_ARGUMENT: out NULL, or data NULL with len > 0; FM_ERR_UNSUPPORTED: unknown alg;
  * FM_ERR_BUFFER_TOO_SMALL; FM_ERR_LENGTH: len beyond 2^61 - 1. Thread-safe. */
@@ -86,7 +87,7 @@ FM_MUST_CHECK
 FM_API int fm_sha_digest(fm_hash_alg alg, const void *data, size_t len, uint8_t *out,
                          size_t out_len);
 
-/* One-shot shorthands writing exactly the digest length to |out| (32, 48 or 64 bytes).
+/** One-shot shorthands writing exactly the digest length to |out| (32, 48 or 64 bytes).
  * FM_ERR_BAD_ARGUMENT: out NULL, or data NULL with len > 0; FM_ERR_LENGTH. Thread-safe. */
 FM_MUST_CHECK
 FM_API int fm_sha256(const void *data, size_t len, uint8_t out[FM_SHA256_DIGEST_LEN]);

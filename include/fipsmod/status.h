@@ -1,4 +1,5 @@
-/* fipsmod status codes.
+/** @file
+ * fipsmod status codes.
  *
  * !!! FM_OK IS 0 AND EVERY ERROR IS NEGATIVE: THE OPPOSITE OF OPENSSL'S "1 = SUCCESS". !!!
  *
@@ -52,27 +53,27 @@ extern "C" {
 
 enum {
   FM_OK = 0,
-  FM_ERR_BAD_ARGUMENT = -1,     /* NULL pointer with non-zero length, bad enum value, ... */
-  FM_ERR_NOT_OPERATIONAL = -2,  /* the module is not in the OPERATIONAL state */
-  FM_ERR_ENTROPY = -3,          /* the entropy source failed or its health tests failed */
-  FM_ERR_BAD_KEY = -4,          /* a key is malformed or inconsistent */
-  FM_ERR_VERIFY = -5,           /* a signature or tag did not verify */
-  FM_ERR_NO_MEMORY = -6,        /* an allocation failed */
-  FM_ERR_KEY_SIZE = -7,         /* a key has a size the algorithm does not take */
-  FM_ERR_BUFFER_TOO_SMALL = -8, /* an output buffer is too small */
-  FM_ERR_OVERLAP = -9,          /* input and output overlap where that is not allowed */
-  FM_ERR_STATE = -10,           /* a context is used out of order (update after final, ...) */
-  FM_ERR_LENGTH = -11,          /* an input length is invalid (not a block multiple, too long) */
-  FM_ERR_RESEED_REQUIRED = -12, /* a DRBG reached its reseed limit */
-  FM_ERR_UNSUPPORTED = -13,     /* a parameter the module does not offer (hash, mode, size) */
-  FM_ERR_PARSE = -14,           /* a textual input (UUID string, ...) is malformed */
-  FM_ERR_OUT_OF_RANGE = -15,    /* a number is out of range (message >= modulus, bound 0, ...) */
-  FM_ERR_SELFTEST = -16,        /* a self-test failed */
-  FM_ERR_KEYGEN = -17,          /* key generation or its pairwise consistency test failed */
-  FM_ERR_INTERNAL = -18,        /* an internal consistency check failed (fault detected) */
+  FM_ERR_BAD_ARGUMENT = -1,     /**< NULL pointer with non-zero length, bad enum value, ... */
+  FM_ERR_NOT_OPERATIONAL = -2,  /**< the module is not in the OPERATIONAL state */
+  FM_ERR_ENTROPY = -3,          /**< the entropy source failed or its health tests failed */
+  FM_ERR_BAD_KEY = -4,          /**< a key is malformed or inconsistent */
+  FM_ERR_VERIFY = -5,           /**< a signature or tag did not verify */
+  FM_ERR_NO_MEMORY = -6,        /**< an allocation failed */
+  FM_ERR_KEY_SIZE = -7,         /**< a key has a size the algorithm does not take */
+  FM_ERR_BUFFER_TOO_SMALL = -8, /**< an output buffer is too small */
+  FM_ERR_OVERLAP = -9,          /**< input and output overlap where that is not allowed */
+  FM_ERR_STATE = -10,           /**< a context is used out of order (update after final, ...) */
+  FM_ERR_LENGTH = -11,          /**< an input length is invalid (not a block multiple, too long) */
+  FM_ERR_RESEED_REQUIRED = -12, /**< a DRBG reached its reseed limit */
+  FM_ERR_UNSUPPORTED = -13,     /**< a parameter the module does not offer (hash, mode, size) */
+  FM_ERR_PARSE = -14,           /**< a textual input (UUID string, ...) is malformed */
+  FM_ERR_OUT_OF_RANGE = -15,    /**< a number is out of range (message >= modulus, bound 0, ...) */
+  FM_ERR_SELFTEST = -16,        /**< a self-test failed */
+  FM_ERR_KEYGEN = -17,          /**< key generation or its pairwise consistency test failed */
+  FM_ERR_INTERNAL = -18,        /**< an internal consistency check failed (fault detected) */
 };
 
-/* fm_strerror returns a constant, human-readable name for |status| ("FM_ERR_VERIFY: ...").
+/** fm_strerror returns a constant, human-readable name for |status| ("FM_ERR_VERIFY: ...").
  * Unknown codes give "unknown status". Thread-safe; never fails. */
 FM_API const char *fm_strerror(int status);
 

@@ -1,4 +1,5 @@
-/* RFC 9562 UUIDs: version 4 (random) and version 7 (Unix time ordered), binary and string forms.
+/** @file
+ * RFC 9562 UUIDs: version 4 (random) and version 7 (Unix time ordered), binary and string forms.
  *
  * Binary form: 16 bytes in network order (as RFC 9562 lays them out). String form: 36 characters
  * "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", lower-case hex when produced; the functions that write
@@ -25,29 +26,29 @@
 extern "C" {
 #endif
 
-#define FM_UUID_LEN 16         /* binary form */
-#define FM_UUID_STRING_LEN 36  /* string form, without the NUL */
+#define FM_UUID_LEN 16         /**< binary form */
+#define FM_UUID_STRING_LEN 36  /**< string form, without the NUL */
 
-/* fm_uuid_v4 / fm_uuid_v7 write a new UUID in binary form. Returns FM_OK; FM_ERR_BAD_ARGUMENT
+/** fm_uuid_v4 / fm_uuid_v7 write a new UUID in binary form. Returns FM_OK; FM_ERR_BAD_ARGUMENT
  * (NULL); FM_ERR_ENTROPY; FM_ERR_NOT_OPERATIONAL. */
 FM_MUST_CHECK
 FM_API int fm_uuid_v4(uint8_t out[FM_UUID_LEN]);
 FM_MUST_CHECK
 FM_API int fm_uuid_v7(uint8_t out[FM_UUID_LEN]);
 
-/* fm_uuid_v4_string / fm_uuid_v7_string write a new UUID in string form (36 lower-case
+/** fm_uuid_v4_string / fm_uuid_v7_string write a new UUID in string form (36 lower-case
  * characters and a NUL). Status codes as fm_uuid_v4. */
 FM_MUST_CHECK
 FM_API int fm_uuid_v4_string(char out[FM_UUID_STRING_LEN + 1]);
 FM_MUST_CHECK
 FM_API int fm_uuid_v7_string(char out[FM_UUID_STRING_LEN + 1]);
 
-/* fm_uuid_format writes the string form of |uuid| (36 lower-case characters and a NUL) to |out|.
+/** fm_uuid_format writes the string form of |uuid| (36 lower-case characters and a NUL) to |out|.
  * Any 16 bytes are accepted (no version check). Returns FM_OK or FM_ERR_BAD_ARGUMENT (NULL). */
 FM_MUST_CHECK
 FM_API int fm_uuid_format(const uint8_t uuid[FM_UUID_LEN], char out[FM_UUID_STRING_LEN + 1]);
 
-/* fm_uuid_parse reads the string form from |str| (exactly |len| == 36 characters: hex digits in
+/** fm_uuid_parse reads the string form from |str| (exactly |len| == 36 characters: hex digits in
  * either case, hyphens at offsets 8, 13, 18 and 23, nothing else; no braces, no "urn:uuid:"
  * prefix, no surrounding space) into |out| (NULL to validate only). Any version and variant are
  * accepted; use fm_uuid_version to check them. Returns FM_OK; FM_ERR_BAD_ARGUMENT (NULL str);
@@ -55,7 +56,7 @@ FM_API int fm_uuid_format(const uint8_t uuid[FM_UUID_LEN], char out[FM_UUID_STRI
 FM_MUST_CHECK
 FM_API int fm_uuid_parse(const char *str, size_t len, uint8_t out[FM_UUID_LEN]);
 
-/* fm_uuid_version writes the version field (0..15) of |uuid| to |*version| when the variant is
+/** fm_uuid_version writes the version field (0..15) of |uuid| to |*version| when the variant is
  * the RFC 9562 one (bits 10x), and returns FM_OK; FM_ERR_PARSE when the variant is another one;
  * FM_ERR_BAD_ARGUMENT (NULL). */
 FM_MUST_CHECK

@@ -1,4 +1,5 @@
-/* fipsmod version macros and the run-time check that the library matches them.
+/** @file
+ * fipsmod version macros and the run-time check that the library matches them.
  *
  * The macros give the version of the headers a program was compiled with; fm_module_version()
  * (module.h) names the library that is loaded. A program that wants to be sure both agree calls
@@ -21,7 +22,7 @@ extern "C" {
 #define FIPSMOD_VERSION_PATCH 0
 #define FIPSMOD_VERSION_STRING "0.2.0"
 
-/* fm_version_check returns FM_OK when the loaded library is ABI-compatible with headers of
+/** fm_version_check returns FM_OK when the loaded library is ABI-compatible with headers of
  * version major.minor.patch: the same major version and a minor version at least |minor| (a
  * library never lacks a function its headers declare). FM_ERR_UNSUPPORTED otherwise. Works in
  * every module state; no argument is secret; thread-safe. */

@@ -1,7 +1,7 @@
 # Runs the fipsmod command and checks its exit status and output.
 #   -DCLI=<fipsmod> -DARGS=<arguments, :-separated> -DEXPECT_RC=<status>
 #   -DCHECK=<what to check: regex | stdout | stderr | hex64 | base64 | uuid_v7_sorted | uuid_v4 |
-#            raw_size | file_size>
+#            raw_size | file_size | devfull (stdout is /dev/full: REGEX on stderr)>
 #   -DREGEX=<regex for CHECK=regex (stdout and stderr), stdout (stdout only, stderr empty),
 #            stderr (stderr only, stdout empty)>
 #   -DSIZE=<bytes for CHECK=raw_size, base64 and file_size>  -DFILE=<file for CHECK=file_size>
@@ -27,6 +27,13 @@ if(CHECK STREQUAL "raw_size")
     message(FATAL_ERROR "wrote ${got} bytes, expected ${SIZE}")
   endif()
   set(out "")
+elseif(CHECK STREQUAL "devfull")
+  execute_process(COMMAND "${CLI}" ${args} RESULT_VARIABLE rc OUTPUT_FILE /dev/full
+    ERROR_VARIABLE err)
+  set(out "")
+  if(NOT err MATCHES "${REGEX}")
+    message(FATAL_ERROR "exit ${rc}; stderr does not match ${REGEX}:\n${err}")
+  endif()
 else()
   execute_process(COMMAND "${CLI}" ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 endif()
