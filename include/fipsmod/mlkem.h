@@ -1,4 +1,5 @@
-/* ML-KEM (FIPS 203): key encapsulation with ML-KEM-512, ML-KEM-768 and ML-KEM-1024.
+/** @file
+ * ML-KEM (FIPS 203): key encapsulation with ML-KEM-512, ML-KEM-768 and ML-KEM-1024.
  *
  * Keys and ciphertexts are byte strings in caller-owned buffers, in the encodings of FIPS 203
  * (ek: 384k + 32 bytes; dk: 768k + 96 bytes, the "expanded" form; ct: 32(du k + dv) bytes); the
@@ -36,15 +37,15 @@
 extern "C" {
 #endif
 
-/* The parameter sets, named by their values. */
+/** The parameter sets, named by their values. */
 typedef enum fm_mlkem_param {
   FM_MLKEM_512 = 512,
   FM_MLKEM_768 = 768,
   FM_MLKEM_1024 = 1024,
 } fm_mlkem_param;
 
-#define FM_MLKEM_SEED_LEN 64         /* d || z */
-#define FM_MLKEM_MESSAGE_LEN 32      /* m of Encaps_internal */
+#define FM_MLKEM_SEED_LEN 64         /**< d || z */
+#define FM_MLKEM_MESSAGE_LEN 32      /**< m of Encaps_internal */
 #define FM_MLKEM_SHARED_SECRET_LEN 32
 
 #define FM_MLKEM512_EK_LEN 800
@@ -60,13 +61,13 @@ typedef enum fm_mlkem_param {
 #define FM_MLKEM_MAX_DK_LEN FM_MLKEM1024_DK_LEN
 #define FM_MLKEM_MAX_CT_LEN FM_MLKEM1024_CT_LEN
 
-/* fm_mlkem_sizes writes the lengths of ek, dk and ct for |param| (any pointer may be NULL).
+/** fm_mlkem_sizes writes the lengths of ek, dk and ct for |param| (any pointer may be NULL).
  * FM_OK or FM_ERR_UNSUPPORTED (the lengths then 0). Informational: works in every state and
  * leaves the service indicator unchanged. */
 FM_API FM_MUST_CHECK int fm_mlkem_sizes(fm_mlkem_param param, size_t *ek_len, size_t *dk_len,
                                         size_t *ct_len);
 
-/* fm_mlkem_keygen is ML-KEM.KeyGen (FIPS 203 Algorithm 19): d and z from the module's DRBG, then
+/** fm_mlkem_keygen is ML-KEM.KeyGen (FIPS 203 Algorithm 19): d and z from the module's DRBG, then
  * ek and dk. With |seed_out| non-NULL the 64-byte seed d || z is written there too (a key in
  * seed form); seed_len must then be 64. The pairwise consistency test (encapsulate to ek,
  * decapsulate with dk, compare) runs on every key. FM_ERR_ENTROPY when the DRBG fails;
@@ -75,33 +76,33 @@ FM_API FM_MUST_CHECK int fm_mlkem_keygen(fm_mlkem_param param, uint8_t *ek, size
                                          uint8_t *dk, size_t dk_len, uint8_t *seed_out,
                                          size_t seed_len);
 
-/* fm_mlkem_keygen_from_seed is ML-KEM.KeyGen_internal (Algorithm 16) on the seed d || z (64
+/** fm_mlkem_keygen_from_seed is ML-KEM.KeyGen_internal (Algorithm 16) on the seed d || z (64
  * bytes, secret): the deterministic key generation that expands a key stored in seed form, and
  * the ACVP keyGen test. Approved. */
 FM_API FM_MUST_CHECK int fm_mlkem_keygen_from_seed(fm_mlkem_param param, const uint8_t *seed,
                                                    size_t seed_len, uint8_t *ek, size_t ek_len,
                                                    uint8_t *dk, size_t dk_len);
 
-/* fm_mlkem_encaps is ML-KEM.Encaps (Algorithm 20): m from the DRBG, then the ciphertext |ct| and
+/** fm_mlkem_encaps is ML-KEM.Encaps (Algorithm 20): m from the DRBG, then the ciphertext |ct| and
  * the shared secret |ss| (32 bytes, secret). ek passes the checks of 7.2 first. */
 FM_API FM_MUST_CHECK int fm_mlkem_encaps(fm_mlkem_param param, const uint8_t *ek, size_t ek_len,
                                          uint8_t *ct, size_t ct_len, uint8_t *ss, size_t ss_len);
 
-/* fm_mlkem_encaps_internal is ML-KEM.Encaps_internal (Algorithm 17) with the caller's m (32
+/** fm_mlkem_encaps_internal is ML-KEM.Encaps_internal (Algorithm 17) with the caller's m (32
  * bytes): for validation testing (ACVP encapDecap), not approved. */
 FM_API FM_MUST_CHECK int fm_mlkem_encaps_internal(fm_mlkem_param param, const uint8_t *ek,
                                                   size_t ek_len, const uint8_t *m, size_t m_len,
                                                   uint8_t *ct, size_t ct_len, uint8_t *ss,
                                                   size_t ss_len);
 
-/* fm_mlkem_decaps is ML-KEM.Decaps (Algorithm 21): the shared secret for |ct| under |dk|
+/** fm_mlkem_decaps is ML-KEM.Decaps (Algorithm 21): the shared secret for |ct| under |dk|
  * (secret), after the checks of 7.3. A ciphertext that does not re-encrypt gives the
  * implicit-rejection key (FM_OK). */
 FM_API FM_MUST_CHECK int fm_mlkem_decaps(fm_mlkem_param param, const uint8_t *dk, size_t dk_len,
                                          const uint8_t *ct, size_t ct_len, uint8_t *ss,
                                          size_t ss_len);
 
-/* fm_mlkem_check_ek is the encapsulation key check of FIPS 203 7.2 alone (length, modulus):
+/** fm_mlkem_check_ek is the encapsulation key check of FIPS 203 7.2 alone (length, modulus):
  * FM_OK, FM_ERR_LENGTH or FM_ERR_BAD_KEY. fm_mlkem_check_dk is the decapsulation key check of
  * 7.3 (length, hash). Both approved; they output nothing. */
 FM_API FM_MUST_CHECK int fm_mlkem_check_ek(fm_mlkem_param param, const uint8_t *ek, size_t ek_len);
