@@ -16,6 +16,8 @@ void bench_rsa(void);
 void bench_mldsa(void);
 /* bench_ec: ECDSA-P<n>-sign, ECDSA-P<n>-verify, ECDH-P<n>, EC-P<n>-keygen (P-256, P-384, P-521). */
 void bench_ec(void);
+/* bench_mlkem: ML-KEM-512/768/1024-keygen, -encaps, -decaps (and ML-KEM-768-keygen-nopct). */
+void bench_mlkem(void);
 
 /* bench_selftest: selftest (module load with and without the power-on self-tests). |self_dir|
  * is the directory of the running fipsmod-speed, where its loader program lives. */

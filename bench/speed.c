@@ -119,6 +119,7 @@ int main(int argc, char **argv) {
   bench_rsa();
   bench_mldsa();
   bench_ec();
+  bench_mlkem();
   bench_selftest(dir);
   bench_print_summary();
   return bench_write_json() == 0 ? 0 : 1;

@@ -107,7 +107,8 @@ const char *fm_module_cpu_paths(void) {
                     : fm_cpu_use(FM_CPU_VAES)              ? "vaes-avx2"
                     : fm_cpu_use(FM_CPU_AESNI)             ? "aes-ni"
                                                            : "portable-bitsliced";
-  snprintf(paths, sizeof paths, "aes=%s sha256=%s sha512=%s bn=%s%s", aes, sha256_path_name(),
-           sha512_path_name(), bn_path_name(), g_forced_portable ? " (FIPSMOD_CPU=portable)" : "");
+  snprintf(paths, sizeof paths, "aes=%s sha256=%s sha512=%s bn=%s mlkem=%s%s", aes,
+           sha256_path_name(), sha512_path_name(), bn_path_name(), mlkem_path_name(),
+           g_forced_portable ? " (FIPSMOD_CPU=portable)" : "");
   return paths;
 }

@@ -272,6 +272,7 @@ static inline bool fm_cpu_use(uint32_t features) {
 const char *sha256_path_name(void); /* module/sha: "sha-ni" or "portable" */
 const char *sha512_path_name(void); /* module/sha */
 const char *bn_path_name(void);     /* module/bn: the Montgomery kernels, e.g. "mulx+ifma" */
+const char *mlkem_path_name(void);  /* module/mlkem: the NTT kernels, "avx2" or "portable" */
 
 /* ---- Hooks the life cycle calls in the other parts of the module ------------------------- */
 
@@ -343,11 +344,13 @@ typedef enum fm_selftest_id {
   FM_ST_ECDSA_SIGN_KAT,
   FM_ST_ECDSA_VERIFY_KAT,
   FM_ST_ECDH_KAT,
+  FM_ST_MLKEM768_KAT, /* ML-KEM-768 KeyGen, Encaps, Decaps and implicit rejection */
   /* Conditional tests: recorded by their service each time it runs. */
   FM_ST_ENTROPY_HEALTH, /* SP 800-90B RCT/APT on every seed request */
   FM_ST_RSA_PCT,        /* RSA key generation's pairwise consistency test */
   FM_ST_MLDSA_PCT,      /* ML-DSA key generation's pairwise consistency test */
   FM_ST_ECDSA_PCT,      /* EC key generation's pairwise consistency test */
+  FM_ST_MLKEM_PCT,      /* ML-KEM key generation's pairwise consistency test */
   FM_ST_ENTROPY_SOURCE, /* the kernel source itself failed (getrandom error); recorded only
                            then, so listed last, from then on */
   FM_ST_COUNT           /* not an id: how many there are */

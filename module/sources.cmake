@@ -8,7 +8,7 @@ list(APPEND FIPSMOD_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/version.c)
 # The algorithm units, in the order their sources are listed. A folder of module/ that is not
 # named here fails the configure step, so a unit cannot be added and silently left out.
-set(FIPSMOD_UNITS sha sha3 aes rand bn rsa kdf mldsa ec)
+set(FIPSMOD_UNITS sha sha3 aes rand bn rsa kdf mldsa ec mlkem)
 file(GLOB _fipsmod_unit_dirs LIST_DIRECTORIES true RELATIVE ${CMAKE_CURRENT_LIST_DIR}
   ${CMAKE_CURRENT_LIST_DIR}/*)
 foreach(dir IN LISTS _fipsmod_unit_dirs)

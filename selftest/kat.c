@@ -24,6 +24,7 @@
 #include "module/internal.h"
 #include "module/mldsa/internal.h"
 #include "module/ec/internal.h"
+#include "module/mlkem/internal.h"
 #include "module/rand/internal.h"
 #include "module/rsa/internal.h"
 #include "module/sha/internal.h"
@@ -335,6 +336,7 @@ int selftest_run_kat(fm_selftest_id id) {
     case FM_ST_ECDSA_SIGN_KAT: return ec_selftest_ecdsa_sign();
     case FM_ST_ECDSA_VERIFY_KAT: return ec_selftest_ecdsa_verify();
     case FM_ST_ECDH_KAT: return ec_selftest_ecdh();
+    case FM_ST_MLKEM768_KAT: return mlkem_selftest_kat(); /* module/mlkem/mlkem_cast.c */
     /* Not known-answer tests: the runner computes the integrity test itself, and the
      * conditional tests run inside their services. */
     case FM_ST_INTEGRITY:
@@ -343,6 +345,7 @@ int selftest_run_kat(fm_selftest_id id) {
     case FM_ST_RSA_PCT:
     case FM_ST_MLDSA_PCT:
     case FM_ST_ECDSA_PCT:
+    case FM_ST_MLKEM_PCT:
     case FM_ST_COUNT:
       break;
   }
@@ -441,10 +444,12 @@ const void *selftest_constants_probe(void) { return kat_aes256_cbc_dec_out; }
     BEFORE_FIRST_USE, 0)                                                                           \
   X(FM_ST_ECDH_KAT, "ecc-cdh-p256-kat", "ECC CDH primitive P-256 (SP 800-56A)", KAT,               \
     BEFORE_FIRST_USE, 0)                                                                           \
+  X(FM_ST_MLKEM768_KAT, "mlkem768-kat", "ML-KEM-768", KAT, BEFORE_FIRST_USE, 0)                    \
   X(FM_ST_ENTROPY_HEALTH, "SP800-90B RCT/APT", "ENTROPY", HEALTH, CONDITIONAL, 0)                  \
   X(FM_ST_RSA_PCT, "RSA-PCT", "RSA", PAIRWISE, CONDITIONAL, 0)                                     \
   X(FM_ST_MLDSA_PCT, "ML-DSA-PCT", "ML-DSA", PAIRWISE, CONDITIONAL, 0)                             \
   X(FM_ST_ECDSA_PCT, "ECDSA-PCT", "ECDSA", PAIRWISE, CONDITIONAL, 0)                               \
+  X(FM_ST_MLKEM_PCT, "ML-KEM-PCT", "ML-KEM", PAIRWISE, CONDITIONAL, 0)                             \
   X(FM_ST_ENTROPY_SOURCE, "getrandom", "ENTROPY", HEALTH, CONDITIONAL, 1)
 
 /* The rows, placed by id: an id given twice fails to compile (-Werror=override-init, clang's

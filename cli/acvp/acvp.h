@@ -80,6 +80,7 @@ int acvp_gcm(kat_ctx *c, json_t *set, json_t *groups);
 int acvp_hkdf(kat_ctx *c, json_t *set, json_t *groups, const char *revision);
 /* ML-DSA keyGen, sigGen, sigVer (FIPS204): acvp_mldsa.c. */
 int acvp_mldsa(kat_ctx *c, json_t *set, json_t *groups, const char *mode);
+int acvp_mlkem(kat_ctx *c, json_t *set, json_t *groups, const char *mode);
 
 enum { ACVP_ECB = 1, ACVP_CBC = 2, ACVP_CTR = 3 };
 

@@ -56,6 +56,11 @@ int acvp_has_answers(json_t *set) {
       if (mode && strcasecmp(mode, "sigGen") == 0 && json_object_get(t, "signature")) return 1;
       if (mode && strcasecmp(mode, "keyGen") == 0 && json_object_get(t, "n")) return 1;
       if (mode && strcasecmp(mode, "keyGen") == 0 && json_object_get(t, "pk")) return 1; /* ML-DSA */
+      /* ML-KEM: keyGen answers ek (its prompt has d and z), encapDecap answers k. */
+      if (mode && strcasecmp(mode, "keyGen") == 0 && json_object_get(t, "ek") &&
+          json_object_get(t, "d"))
+        return 1;
+      if (mode && strcasecmp(mode, "encapDecap") == 0 && json_object_get(t, "k")) return 1;
       json_array_foreach(json_object_get(t, "resultsArray"), ri, r) {
         if (has_any(r, answers) || json_object_get(r, "plainText") ||
             (json_object_get(r, "pt") && json_object_get(r, "ct"))) {

@@ -11,6 +11,7 @@
  * functions the module does not offer (SHA2-224, SHA2-512/224, SHA2-512/256) are skipped. */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli/acvp/acvp.h"
 #include "fipsmod/mldsa.h"
@@ -231,8 +232,8 @@ static int sigver_one(kat_ctx *c, json_t *t, const char *id, const group_shape *
 }
 
 int acvp_mldsa(kat_ctx *c, json_t *set, json_t *groups, const char *mode) {
-  const int is_keygen = strcmp(mode, "keyGen") == 0, is_siggen = strcmp(mode, "sigGen") == 0;
-  if (!is_keygen && !is_siggen && strcmp(mode, "sigVer") != 0)
+  const int is_keygen = strcasecmp(mode, "keyGen") == 0, is_siggen = strcasecmp(mode, "sigGen") == 0;
+  if (!is_keygen && !is_siggen && strcasecmp(mode, "sigVer") != 0)
     return kat_error(c, "%s: ML-DSA mode \"%s\" is not known", c->path, mode);
   size_t gi, ti;
   json_t *g, *t;

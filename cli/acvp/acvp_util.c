@@ -281,6 +281,8 @@ int acvp_respond(kat_ctx *c, json_t *set, json_t **out) {
     rc = acvp_kbkdf(c, set, groups);
   } else if (strcmp(alg, "ML-DSA") == 0 && mode != NULL) {
     rc = acvp_mldsa(c, set, groups, mode);
+  } else if (strcmp(alg, "ML-KEM") == 0 && mode != NULL) {
+    rc = acvp_mlkem(c, set, groups, mode);
   } else if (strcmp(alg, "RSA") == 0 && mode != NULL) {
     rc = acvp_rsa(c, set, groups, mode, rev ? rev : "");
   } else {

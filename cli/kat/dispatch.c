@@ -103,6 +103,7 @@ static int run_wycheproof(kat_ctx *c, json_t *root, const char *schema) {
   if (starts_with(schema, "rsassa_pkcs1_generate_schema")) {
     return kat_wp_rsa_sig(c, root, WP_RSA_PKCS1_SIGN);
   }
+  if (starts_with(schema, "mlkem_")) return kat_wp_mlkem(c, root, schema);
   if (starts_with(schema, "rsassa_pss_verify_schema")) {
     return kat_wp_rsa_sig(c, root, WP_RSA_PSS_VERIFY);
   }

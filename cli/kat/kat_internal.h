@@ -224,6 +224,8 @@ int kat_wp_rsa_sig(kat_ctx *c, json_t *root, int kind);
  * sign_seed files (private keys as 32-byte seeds), 0 for sign_noseed (expanded keys). */
 int kat_wp_mldsa_verify(kat_ctx *c, json_t *root, const char *alg);
 int kat_wp_mldsa_sign(kat_ctx *c, json_t *root, const char *alg, int seeded);
+/* kat_wp_mlkem: the four ML-KEM schemas (run_mlkem.c), told apart by |schema|. */
+int kat_wp_mlkem(kat_ctx *c, json_t *root, const char *schema);
 enum { WP_RSA_PKCS1_VERIFY = 1, WP_RSA_PKCS1_SIGN = 2, WP_RSA_PSS_VERIFY = 3 };
 
 /* kat_set_kind names what the file was recognised as. */

@@ -16,6 +16,7 @@
 #include "fipsmod/rsa.h"
 #include "fipsmod/mldsa.h"
 #include "fipsmod/ec.h"
+#include "fipsmod/mlkem.h"
 #include "fipsmod/keyfile.h"
 #include "fipsmod/selftest.h"
 #include "fipsmod/indicator.h"

@@ -993,6 +993,71 @@ typedef struct {
   bool ran;
 } service_case;
 
+/* ML-KEM: one ML-KEM-768 key made once for the cases below. */
+static uint8_t mlkem_ek[FM_MLKEM768_EK_LEN], mlkem_dk[FM_MLKEM768_DK_LEN];
+static uint8_t mlkem_ct[FM_MLKEM768_CT_LEN];
+static void mlkem_key(void) {
+  static const uint8_t seed[64] = {9};
+  CHECK_EQ_INT(fm_mlkem_keygen_from_seed(FM_MLKEM_768, seed, 64, mlkem_ek, sizeof mlkem_ek,
+                                         mlkem_dk, sizeof mlkem_dk),
+               FM_OK);
+}
+static void case_fm_mlkem_sizes(void) {
+  size_t a, b, c;
+  UNCHANGED(fm_mlkem_sizes(FM_MLKEM_768, &a, &b, &c));
+  UNCHANGED(fm_mlkem_sizes((fm_mlkem_param)1, &a, &b, &c));
+}
+static void case_fm_mlkem_keygen(void) {
+  APPROVED(fm_mlkem_keygen(FM_MLKEM_512, mlkem_ek, FM_MLKEM512_EK_LEN, mlkem_dk,
+                           FM_MLKEM512_DK_LEN, NULL, 0));
+  FAILS(FM_ERR_UNSUPPORTED, fm_mlkem_keygen((fm_mlkem_param)1, mlkem_ek, 800, mlkem_dk, 1632,
+                                            NULL, 0));
+  mlkem_key();
+}
+static void case_fm_mlkem_keygen_from_seed(void) {
+  static const uint8_t seed[64] = {9};
+  APPROVED(fm_mlkem_keygen_from_seed(FM_MLKEM_768, seed, 64, mlkem_ek, sizeof mlkem_ek, mlkem_dk,
+                                     sizeof mlkem_dk));
+  FAILS(FM_ERR_LENGTH, fm_mlkem_keygen_from_seed(FM_MLKEM_768, seed, 32, mlkem_ek,
+                                                 sizeof mlkem_ek, mlkem_dk, sizeof mlkem_dk));
+  mlkem_key();
+}
+static void case_fm_mlkem_encaps(void) {
+  uint8_t ss[32];
+  mlkem_key();
+  APPROVED(fm_mlkem_encaps(FM_MLKEM_768, mlkem_ek, sizeof mlkem_ek, mlkem_ct, sizeof mlkem_ct, ss,
+                           32));
+  FAILS(FM_ERR_LENGTH, fm_mlkem_encaps(FM_MLKEM_768, mlkem_ek, 100, mlkem_ct, sizeof mlkem_ct, ss,
+                                       32));
+}
+static void case_fm_mlkem_encaps_internal(void) {
+  static const uint8_t m[32] = {1};
+  uint8_t ss[32];
+  mlkem_key();
+  OK_NOT_APPROVED(fm_mlkem_encaps_internal(FM_MLKEM_768, mlkem_ek, sizeof mlkem_ek, m, 32,
+                                           mlkem_ct, sizeof mlkem_ct, ss, 32));
+  FAILS(FM_ERR_LENGTH, fm_mlkem_encaps_internal(FM_MLKEM_768, mlkem_ek, sizeof mlkem_ek, m, 31,
+                                                mlkem_ct, sizeof mlkem_ct, ss, 32));
+}
+static void case_fm_mlkem_decaps(void) {
+  uint8_t ss[32];
+  mlkem_key();
+  APPROVED(fm_mlkem_decaps(FM_MLKEM_768, mlkem_dk, sizeof mlkem_dk, mlkem_ct, sizeof mlkem_ct, ss,
+                           32));
+  FAILS(FM_ERR_LENGTH, fm_mlkem_decaps(FM_MLKEM_768, mlkem_dk, 10, mlkem_ct, sizeof mlkem_ct, ss,
+                                       32));
+}
+static void case_fm_mlkem_check_ek(void) {
+  mlkem_key();
+  APPROVED(fm_mlkem_check_ek(FM_MLKEM_768, mlkem_ek, sizeof mlkem_ek));
+  FAILS(FM_ERR_BAD_ARGUMENT, fm_mlkem_check_ek(FM_MLKEM_768, NULL, sizeof mlkem_ek));
+}
+static void case_fm_mlkem_check_dk(void) {
+  mlkem_key();
+  APPROVED(fm_mlkem_check_dk(FM_MLKEM_768, mlkem_dk, sizeof mlkem_dk));
+  FAILS(FM_ERR_LENGTH, fm_mlkem_check_dk(FM_MLKEM_768, mlkem_dk, 1));
+}
+
 #define CASE(sym) {#sym, case_##sym, false}
 static service_case cases[] = {
     CASE(fm_module_state),
@@ -1082,6 +1147,14 @@ static service_case cases[] = {
     CASE(fm_rsa_key_encode),
     CASE(fm_rsa_key_decode),
     CASE(fm_rsa_key_generate),
+    CASE(fm_mlkem_sizes),
+    CASE(fm_mlkem_keygen),
+    CASE(fm_mlkem_keygen_from_seed),
+    CASE(fm_mlkem_encaps),
+    CASE(fm_mlkem_encaps_internal),
+    CASE(fm_mlkem_decaps),
+    CASE(fm_mlkem_check_ek),
+    CASE(fm_mlkem_check_dk),
     CASE(fm_rsa_key_generate_mod8),
     CASE(fm_rsa_key_export),
     CASE(fm_rsa_key_free),

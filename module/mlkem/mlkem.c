@@ -1,0 +1,333 @@
+/* ML-KEM (FIPS 203): K-PKE (section 5) and the internal algorithms of ML-KEM (section 6), for the
+ * three parameter sets. The public services (mlkem_service.c) check lengths and keys and draw the
+ * randomness; this file computes.
+ *
+ * Representation: vectors of polynomials in T_q are kept in NTT form as the standard writes them
+ * (t-hat, s-hat, y-hat); the base multiplication leaves a factor 2^-16 that the inverse NTT (or
+ * an explicit multiplication by 2^16 for t-hat) takes out, so every value that reaches an
+ * encoding is the standard's own. Every secret intermediate is wiped before return. */
+#include <assert.h>
+#include <string.h>
+
+#include "module/internal.h"
+#include "module/mlkem/internal.h"
+#include "module/mlkem/poly.h"
+#include "module/sha3/internal.h"
+
+/* FIPS 203 section 8, Table 2. */
+static const mlkem_params k_mlkem512 = {2, 3, 2, 10, 4, 800, 1632, 768};
+static const mlkem_params k_mlkem768 = {3, 2, 2, 10, 4, 1184, 2400, 1088};
+static const mlkem_params k_mlkem1024 = {4, 2, 2, 11, 5, 1568, 3168, 1568};
+
+const mlkem_params *mlkem_params_get(unsigned bits) {
+  switch (bits) {
+    case 512: return &k_mlkem512;
+    case 768: return &k_mlkem768;
+    case 1024: return &k_mlkem1024;
+    default: return NULL;
+  }
+}
+
+/* ---- The functions of section 4.1 ------------------------------------------------------------ */
+
+/* PRF_eta(s, b) = SHAKE256(s || b, 64 eta) (4.3), then SamplePolyCBD_eta. */
+static void sample_noise(mlkem_poly *r, const uint8_t s[MLKEM_SYM_BYTES], uint8_t b, unsigned eta) {
+  uint8_t in[MLKEM_SYM_BYTES + 1];
+  uint8_t buf[64 * 3];
+  memcpy(in, s, MLKEM_SYM_BYTES);
+  in[MLKEM_SYM_BYTES] = b;
+  shake256(buf, 64 * eta, in, sizeof in);
+  mlkem_poly_cbd(r, buf, eta);
+  fm_zeroize(in, sizeof in);
+  fm_zeroize(buf, sizeof buf);
+}
+
+/* sample_noise_batch samples polys[i] = SamplePolyCBD_eta[i](PRF_eta[i](s, n0 + i)) for i <
+ * count, four PRF calls at a time on keccak_f1600_x4 (the same output as sample_noise). */
+static void sample_noise_batch(mlkem_poly *const *polys, const unsigned *etas, unsigned count,
+                               const uint8_t s[MLKEM_SYM_BYTES], unsigned n0) {
+  uint8_t buf[4][MLKEM_PRF_X4_BYTES];
+  for (unsigned first = 0; first < count; first += 4) {
+    const unsigned n = count - first < 4 ? count - first : 4;
+    uint8_t nonce[4];
+    unsigned blocks = 1;
+    for (unsigned i = 0; i < 4; i++) {
+      nonce[i] = (uint8_t)(n0 + first + (i < n ? i : 0));
+      if (i < n && etas[first + i] == 3) blocks = 2; /* 192 bytes > one 136-byte block */
+    }
+    if (n == 1) {
+      sample_noise(polys[first], s, nonce[0], etas[first]);
+      continue;
+    }
+    mlkem_prf_x4(buf, s, nonce, blocks);
+    for (unsigned i = 0; i < n; i++) mlkem_poly_cbd(polys[first + i], buf[i], etas[first + i]);
+  }
+  fm_zeroize(buf, sizeof buf);
+}
+
+/* G(x || y) = SHA3-512 of the two pieces (4.5), split into two 32-byte halves. */
+static void hash_g(uint8_t out[64], const uint8_t *x, size_t x_len, const uint8_t *y, size_t y_len) {
+  keccak_state s;
+  sha3_init(&s, 512);
+  keccak_absorb(&s, x, x_len);
+  keccak_absorb(&s, y, y_len);
+  keccak_squeeze(&s, out, 64);
+  keccak_wipe(&s);
+}
+
+/* ---- K-PKE (section 5) ----------------------------------------------------------------------- */
+
+/* K-PKE.KeyGen (Algorithm 13) from d: ek_pke (384k + 32 bytes) and dk_pke (384k bytes). With
+ * |at_out| non-NULL, the transpose of A-hat is written there too (k^2 polynomials, public), for
+ * the pairwise test's encryptions. */
+static void kpke_keygen(const mlkem_params *p, const uint8_t d[MLKEM_SYM_BYTES], uint8_t *ek,
+                        uint8_t *dk, mlkem_poly *at_out) {
+  const unsigned k = p->k;
+  uint8_t seeds[64]; /* rho (public) || sigma (secret) */
+  const uint8_t kbyte = (uint8_t)k;
+  mlkem_poly a[MLKEM_MAX_K * MLKEM_MAX_K];
+  mlkem_poly s[MLKEM_MAX_K], e[MLKEM_MAX_K], t;
+  /* Step 1: (rho, sigma) = G(d || k). */
+  hash_g(seeds, d, MLKEM_SYM_BYTES, &kbyte, 1);
+  const uint8_t *rho = seeds, *sigma = seeds + MLKEM_SYM_BYTES;
+  /* rho is published in ek (step 19): public from here on, so that SampleNTT's rejection loop may
+   * branch on the bytes it squeezes. */
+  fm_declassify(rho, MLKEM_SYM_BYTES);
+  /* Steps 3-7: A-hat. */
+  mlkem_sample_matrix(a, rho, k, 0);
+  /* Steps 8-15: s and e, N counting 0 .. 2k-1; steps 16-17: their NTTs. */
+  mlkem_poly *noise[2 * MLKEM_MAX_K] = {0};
+  unsigned etas[2 * MLKEM_MAX_K] = {0};
+  for (unsigned i = 0; i < k; i++) {
+    noise[i] = &s[i];
+    noise[k + i] = &e[i];
+    etas[i] = etas[k + i] = p->eta1;
+  }
+  sample_noise_batch(noise, etas, 2 * k, sigma, 0);
+  for (unsigned i = 0; i < k; i++) {
+    mlkem_ntt(&s[i]);
+    mlkem_ntt(&e[i]);
+  }
+  /* Step 18: t-hat = A-hat s-hat + e-hat; steps 19-20: the encodings. */
+  for (unsigned i = 0; i < k; i++) {
+    mlkem_basemul_acc(&t, &a[i * k], s, k);
+    mlkem_poly_tomont(&t); /* takes out the base multiplication's 2^-16 */
+    mlkem_poly_add(&t, &e[i]);
+    mlkem_poly_normalize(&t);
+    mlkem_poly_tobytes(ek + MLKEM_POLY_BYTES * i, &t);
+    mlkem_poly_normalize(&s[i]);
+    mlkem_poly_tobytes(dk + MLKEM_POLY_BYTES * i, &s[i]);
+  }
+  memcpy(ek + MLKEM_POLY_BYTES * k, rho, MLKEM_SYM_BYTES);
+  if (at_out != NULL) {
+    for (unsigned i = 0; i < k; i++)
+      for (unsigned j = 0; j < k; j++) at_out[i * k + j] = a[j * k + i];
+  }
+  fm_zeroize(seeds, sizeof seeds);
+  fm_zeroize(s, sizeof s);
+  fm_zeroize(e, sizeof e);
+  fm_zeroize(&t, sizeof t);
+  fm_zeroize(a, sizeof a);
+}
+
+/* K-PKE.Encrypt (Algorithm 14) of m with randomness r (both secret) under ek_pke. ek_pke passed
+ * the modulus check, so ByteDecode_12 returns it unchanged (step 2). |at_given|, when not NULL,
+ * is the transpose of A-hat for ek's rho, already sampled (steps 3-8). */
+static void kpke_encrypt(const mlkem_params *p, const uint8_t *ek, const uint8_t m[MLKEM_SYM_BYTES],
+                         const uint8_t r[MLKEM_SYM_BYTES], uint8_t *ct,
+                         const mlkem_poly *at_given) {
+  const unsigned k = p->k;
+  mlkem_poly at_local[MLKEM_MAX_K * MLKEM_MAX_K];
+  const mlkem_poly *at = at_given ? at_given : at_local;
+  mlkem_poly t[MLKEM_MAX_K], y[MLKEM_MAX_K], e1[MLKEM_MAX_K], u, v, noise;
+  /* Steps 2-8: t-hat and the transpose of A-hat. */
+  for (unsigned i = 0; i < k; i++) mlkem_poly_frombytes(&t[i], ek + MLKEM_POLY_BYTES * i);
+  if (at_given == NULL) mlkem_sample_matrix(at_local, ek + MLKEM_POLY_BYTES * k, k, 1);
+  /* Steps 9-16: y (N = 0 .. k-1, eta1), e1 (N = k .. 2k-1, eta2) and e2 (N = 2k, eta2). */
+  mlkem_poly *polys[2 * MLKEM_MAX_K + 1] = {0};
+  unsigned etas[2 * MLKEM_MAX_K + 1] = {0};
+  for (unsigned i = 0; i < k; i++) {
+    polys[i] = &y[i];
+    polys[k + i] = &e1[i];
+    etas[i] = p->eta1;
+    etas[k + i] = p->eta2;
+  }
+  polys[2 * k] = &noise;
+  etas[2 * k] = p->eta2;
+  sample_noise_batch(polys, etas, 2 * k + 1, r, 0);
+  /* Step 18: y-hat. */
+  for (unsigned i = 0; i < k; i++) mlkem_ntt(&y[i]);
+  /* Step 19: u = NTT^-1(A-hat^T y-hat) + e1; step 22: c1. */
+  for (unsigned i = 0; i < k; i++) {
+    mlkem_basemul_acc(&u, &at[i * k], y, k);
+    mlkem_invntt(&u);
+    mlkem_poly_add(&u, &e1[i]);
+    mlkem_poly_normalize(&u);
+    mlkem_poly_compress(ct + 32 * p->du * i, &u, p->du);
+  }
+  /* Steps 20-21: v = NTT^-1(t-hat^T y-hat) + e2 + mu; step 23: c2. */
+  mlkem_basemul_acc(&v, t, y, k);
+  mlkem_invntt(&v);
+  mlkem_poly_add(&v, &noise);
+  mlkem_poly_frommsg(&noise, m);
+  mlkem_poly_add(&v, &noise);
+  mlkem_poly_normalize(&v);
+  mlkem_poly_compress(ct + 32 * p->du * k, &v, p->dv);
+  fm_zeroize(y, sizeof y);
+  fm_zeroize(e1, sizeof e1);
+  fm_zeroize(&u, sizeof u);
+  fm_zeroize(&v, sizeof v);
+  fm_zeroize(&noise, sizeof noise);
+  fm_zeroize(t, sizeof t);
+  if (at_given == NULL) fm_zeroize(at_local, sizeof at_local);
+}
+
+/* K-PKE.Decrypt (Algorithm 15): m' from dk_pke (secret) and c. */
+static void kpke_decrypt(const mlkem_params *p, const uint8_t *dk, const uint8_t *ct,
+                         uint8_t m[MLKEM_SYM_BYTES]) {
+  const unsigned k = p->k;
+  mlkem_poly u[MLKEM_MAX_K], s[MLKEM_MAX_K], v, w;
+  /* Steps 1-4: u' and v' decompressed, s-hat decoded (reduced mod q). */
+  for (unsigned i = 0; i < k; i++) {
+    mlkem_poly_decompress(&u[i], ct + 32 * p->du * i, p->du);
+    mlkem_ntt(&u[i]);
+    mlkem_poly_frombytes(&s[i], dk + MLKEM_POLY_BYTES * i);
+  }
+  mlkem_poly_decompress(&v, ct + 32 * p->du * k, p->dv);
+  /* Step 6: w = v' - NTT^-1(s-hat^T NTT(u')); step 7: m = ByteEncode_1(Compress_1(w)). */
+  mlkem_basemul_acc(&w, s, u, k);
+  mlkem_invntt(&w);
+  mlkem_poly_sub(&w, &v, &w);
+  mlkem_poly_normalize(&w);
+  mlkem_poly_tomsg(m, &w);
+  fm_zeroize(u, sizeof u);
+  fm_zeroize(s, sizeof s);
+  fm_zeroize(&v, sizeof v);
+  fm_zeroize(&w, sizeof w);
+}
+
+/* ---- ML-KEM (section 6) ---------------------------------------------------------------------- */
+
+/* keygen_core is Algorithm 16 (at_out as kpke_keygen's). */
+static void keygen_core(const mlkem_params *p, const uint8_t d[32], const uint8_t z[32],
+                        uint8_t *ek, uint8_t *dk, mlkem_poly *at_out) {
+  const size_t pke_dk_len = MLKEM_POLY_BYTES * p->k;
+  /* Algorithm 16, steps 1-3: dk = dk_pke || ek || H(ek) || z. */
+  kpke_keygen(p, d, ek, dk, at_out);
+  memcpy(dk + pke_dk_len, ek, p->ek_len);
+  sha3_digest(256, ek, p->ek_len, dk + pke_dk_len + p->ek_len);
+  memcpy(dk + pke_dk_len + p->ek_len + MLKEM_SYM_BYTES, z, MLKEM_SYM_BYTES);
+}
+
+/* encaps_core is Algorithm 17 with H(ek) given (|h|) or computed (h NULL), and A-hat's
+ * transpose given or sampled (at NULL). */
+static void encaps_core(const mlkem_params *p, const uint8_t *ek, const uint8_t *h_given,
+                        const uint8_t m[32], uint8_t *ct, uint8_t k_out[32],
+                        const mlkem_poly *at) {
+  uint8_t h[MLKEM_SYM_BYTES], kr[64];
+  /* Algorithm 17, step 1: (K, r) = G(m || H(ek)); step 2: c = K-PKE.Encrypt(ek, m, r). */
+  if (h_given != NULL) memcpy(h, h_given, sizeof h);
+  else sha3_digest(256, ek, p->ek_len, h);
+  hash_g(kr, m, MLKEM_SYM_BYTES, h, sizeof h);
+  kpke_encrypt(p, ek, m, kr + MLKEM_SYM_BYTES, ct, at);
+  memcpy(k_out, kr, MLKEM_SYM_BYTES);
+  fm_zeroize(kr, sizeof kr);
+  fm_zeroize(h, sizeof h);
+}
+
+/* decaps_core is Algorithm 18 (at as encaps_core's). */
+static void decaps_core(const mlkem_params *p, const uint8_t *dk, const uint8_t *ct,
+                        uint8_t k_out[32], const mlkem_poly *at) {
+  const size_t pke_dk_len = MLKEM_POLY_BYTES * p->k;
+  const uint8_t *ek = dk + pke_dk_len;
+  const uint8_t *h = ek + p->ek_len;
+  const uint8_t *z = h + MLKEM_SYM_BYTES;
+  uint8_t m[MLKEM_SYM_BYTES], kr[64], kbar[MLKEM_SYM_BYTES];
+  uint8_t ct2[1568]; /* the largest ciphertext, ML-KEM-1024's */
+  keccak_state j;
+  /* Algorithm 18, step 5: m' = K-PKE.Decrypt(dk_pke, c); step 6: (K', r') = G(m' || h). */
+  kpke_decrypt(p, dk, ct, m);
+  hash_g(kr, m, sizeof m, h, MLKEM_SYM_BYTES);
+  /* Step 7: K-bar = J(z || c). */
+  shake256_init(&j);
+  keccak_absorb(&j, z, MLKEM_SYM_BYTES);
+  keccak_absorb(&j, ct, p->ct_len);
+  keccak_squeeze(&j, kbar, sizeof kbar);
+  keccak_wipe(&j);
+  /* Step 8: c' = K-PKE.Encrypt(ek_pke, m', r'). */
+  kpke_encrypt(p, ek, m, kr + MLKEM_SYM_BYTES, ct2, at);
+  /* Steps 9-11: K' if c == c', K-bar otherwise. The comparison reads every byte, and the choice
+   * is a mask (all-ones when equal) applied to both keys: no branch and no address depends on
+   * whether the ciphertext was valid. */
+  uint32_t diff = 0;
+  for (size_t i = 0; i < p->ct_len; i++) diff |= (uint32_t)(ct[i] ^ ct2[i]);
+  const uint32_t equal = ct_is_zero_u32(diff);
+  for (size_t i = 0; i < MLKEM_SYM_BYTES; i++) {
+    k_out[i] = (uint8_t)ct_select_u32(equal, kr[i], kbar[i]);
+  }
+  fm_zeroize(m, sizeof m);
+  fm_zeroize(kr, sizeof kr);
+  fm_zeroize(kbar, sizeof kbar);
+  fm_zeroize(ct2, sizeof ct2);
+}
+
+void mlkem_keygen_internal(const mlkem_params *p, const uint8_t d[32], const uint8_t z[32],
+                           uint8_t *ek, uint8_t *dk) {
+  keygen_core(p, d, z, ek, dk, NULL);
+}
+
+void mlkem_encaps_internal(const mlkem_params *p, const uint8_t *ek, const uint8_t m[32],
+                           uint8_t *ct, uint8_t k_out[32]) {
+  encaps_core(p, ek, NULL, m, ct, k_out, NULL);
+}
+
+void mlkem_decaps_internal(const mlkem_params *p, const uint8_t *dk, const uint8_t *ct,
+                           uint8_t k_out[32]) {
+  decaps_core(p, dk, ct, k_out, NULL);
+}
+
+int mlkem_keygen_pct(const mlkem_params *p, const uint8_t d[32], const uint8_t z[32],
+                     const uint8_t m[32], uint8_t *ek, uint8_t *dk) {
+  const size_t pke_dk_len = MLKEM_POLY_BYTES * p->k;
+  mlkem_poly at[MLKEM_MAX_K * MLKEM_MAX_K];
+  uint8_t ct[1568], k1[MLKEM_SYM_BYTES], k2[MLKEM_SYM_BYTES];
+  keygen_core(p, d, z, ek, dk, at);
+  /* The pairwise test: Encaps to ek, Decaps with dk, the same K on both sides. A-hat (public,
+   * from rho) and H(ek) (in dk) are those key generation computed: the test runs the
+   * encapsulation's and decapsulation's own arithmetic on the new key, without sampling the
+   * matrix or hashing ek again. */
+  encaps_core(p, ek, dk + pke_dk_len + p->ek_len, m, ct, k1, at);
+  decaps_core(p, dk, ct, k2, at);
+  /* The test's verdict is public. */
+  const int ok = (int)fm_declassify_u64((uint64_t)fm_ct_memeq(k1, k2, sizeof k1));
+  fm_zeroize(k1, sizeof k1);
+  fm_zeroize(k2, sizeof k2);
+  fm_zeroize(ct, sizeof ct);
+  fm_zeroize(at, sizeof at);
+  return ok;
+}
+
+/* ---- Input checks (section 7) --------------------------------------------------------------- */
+
+int mlkem_check_ek(const mlkem_params *p, const uint8_t *ek) {
+  /* 7.2, step 2: ByteEncode_12(ByteDecode_12(ek[0 : 384k])) == ek[0 : 384k], that is every
+   * 12-bit value below q. ek is public: a plain scan. */
+  uint32_t bad = 0;
+  for (size_t i = 0; i < MLKEM_POLY_BYTES * p->k; i += 3) {
+    const uint32_t t0 = ek[i] | ((uint32_t)(ek[i + 1] & 0xf) << 8);
+    const uint32_t t1 = (ek[i + 1] >> 4) | ((uint32_t)ek[i + 2] << 4);
+    bad |= (uint32_t)(t0 >= MLKEM_Q) | (uint32_t)(t1 >= MLKEM_Q);
+  }
+  return bad == 0;
+}
+
+int mlkem_check_dk(const mlkem_params *p, const uint8_t *dk) {
+  /* 7.3, step 3: H(dk[384k : 768k + 32]) == dk[768k + 32 : 768k + 64]. */
+  uint8_t h[MLKEM_SYM_BYTES];
+  const uint8_t *ek = dk + MLKEM_POLY_BYTES * p->k;
+  sha3_digest(256, ek, p->ek_len, h);
+  /* The verdict of a key check is public. */
+  const int ok = (int)fm_declassify_u64((uint64_t)fm_ct_memeq(h, ek + p->ek_len, sizeof h));
+  fm_zeroize(h, sizeof h);
+  return ok;
+}

@@ -1,0 +1,110 @@
+/* Differential test of the ML-KEM kernels: the AVX2 NTT, inverse NTT and base multiplication
+ * against their portable twins, bit for bit, on random inputs across the whole range each
+ * kernel takes (NTT |c| < q; inverse NTT |c| <= q; base multiplication |c| <= q, k = 2..4), and
+ * the edge values. Skips (passes, saying so) where the CPU has no AVX2 or FIPSMOD_CPU=portable.
+ * FIPSMOD_TEST_SEED replays a run (the seed is printed). */
+#include <stdio.h>
+#include <string.h>
+
+#include "fipsmod/module.h"
+#include "module/internal.h"
+#include "module/mlkem/internal.h"
+#include "module/mlkem/poly.h"
+#include "module/sha3/internal.h"
+#include "tests/common/test_util.h"
+
+enum { ROUNDS = 3000 };
+
+static int have_avx2(void) {
+  /* A call into the module links its life cycle in, whose power-on entry chooses the CPU paths. */
+  CHECK(fm_module_state() == FM_STATE_OPERATIONAL);
+#if MLKEM_HAVE_AVX2
+  if (fm_cpu_use(FM_CPU_AVX2)) return 1;
+#endif
+  printf("no AVX2 path in use: nothing to compare\n");
+  return 0;
+}
+
+static void random_poly(test_rng *rng, mlkem_poly *p, int bound) {
+  for (unsigned i = 0; i < MLKEM_N; i++) {
+    const uint64_t r = test_rng_u64(rng);
+    /* A quarter of the coefficients at the bounds, the rest uniform in (-bound, bound). */
+    if ((r & 3) == 0) p->c[i] = (int16_t)((r & 4) ? bound - 1 : -(bound - 1));
+    else p->c[i] = (int16_t)((int)((r >> 8) % (uint64_t)(2 * bound - 1)) - (bound - 1));
+  }
+}
+
+#if MLKEM_HAVE_AVX2
+static void test_ntt(void) {
+  if (!have_avx2()) return;
+  test_rng rng;
+  test_rng_seed(&rng, "test_mlkem_diff.ntt");
+  for (int r = 0; r < ROUNDS && test_failures == 0; r++) {
+    mlkem_poly a, b;
+    random_poly(&rng, &a, MLKEM_Q);
+    b = a;
+    mlkem_ntt_portable(&a);
+    mlkem_ntt_avx2(&b);
+    CHECK_MEM(a.c, b.c, sizeof a.c);
+  }
+}
+
+static void test_invntt(void) {
+  if (!have_avx2()) return;
+  test_rng rng;
+  test_rng_seed(&rng, "test_mlkem_diff.invntt");
+  for (int r = 0; r < ROUNDS && test_failures == 0; r++) {
+    mlkem_poly a, b;
+    random_poly(&rng, &a, MLKEM_Q + 1);
+    b = a;
+    mlkem_invntt_portable(&a);
+    mlkem_invntt_avx2(&b);
+    CHECK_MEM(a.c, b.c, sizeof a.c);
+  }
+}
+
+static void test_basemul(void) {
+  if (!have_avx2()) return;
+  test_rng rng;
+  test_rng_seed(&rng, "test_mlkem_diff.basemul");
+  for (int r = 0; r < ROUNDS && test_failures == 0; r++) {
+    mlkem_poly a[4], b[4], x, y;
+    const unsigned k = 2 + (unsigned)test_rng_below(&rng, 3);
+    for (unsigned i = 0; i < k; i++) {
+      random_poly(&rng, &a[i], MLKEM_Q + 1);
+      random_poly(&rng, &b[i], MLKEM_Q + 1);
+    }
+    mlkem_basemul_acc_portable(&x, a, b, k);
+    mlkem_basemul_acc_avx2(&y, a, b, k);
+    CHECK_MEM(x.c, y.c, sizeof x.c);
+  }
+}
+#else
+static void test_ntt(void) { (void)have_avx2(); }
+static void test_invntt(void) { (void)have_avx2(); }
+static void test_basemul(void) { (void)have_avx2(); (void)random_poly; }
+#endif
+
+/* The four-way PRF (keccak_f1600_x4) against one-shot SHAKE256 of key || nonce, one and two
+ * blocks, on every path. */
+static void test_prf_x4(void) {
+  test_rng rng;
+  test_rng_seed(&rng, "test_mlkem_diff.prf_x4");
+  for (int r = 0; r < 200 && test_failures == 0; r++) {
+    uint8_t key[33], nonce[4], got[4][MLKEM_PRF_X4_BYTES], want[MLKEM_PRF_X4_BYTES];
+    test_rng_bytes(&rng, key, 32);
+    test_rng_bytes(&rng, nonce, 4);
+    const unsigned blocks = 1 + (unsigned)(r & 1);
+    mlkem_prf_x4(got, key, nonce, blocks);
+    for (int s = 0; s < 4; s++) {
+      key[32] = nonce[s];
+      shake256(want, blocks * SHAKE256_RATE, key, 33);
+      CHECK_MEM(got[s], want, blocks * SHAKE256_RATE);
+    }
+  }
+}
+
+static const test_case cases[] = {TEST_CASE(ntt), TEST_CASE(invntt), TEST_CASE(basemul),
+                                  TEST_CASE(prf_x4)};
+
+int main(int argc, char **argv) { return TEST_RUN(argc, argv, "test_mlkem_diff", cases); }
