@@ -25,6 +25,7 @@
 #include "module/rand/internal.h"
 #include "module/rsa/internal.h"
 #include "module/sha/internal.h"
+#include "module/sha3/internal.h"
 #include "selftest/internal.h"
 #include "selftest/kat_aead_kdf.h"
 #include "selftest/kat_vectors.h"
@@ -327,6 +328,10 @@ int selftest_run_kat(fm_selftest_id id) {
     case FM_ST_ENTROPY_STARTUP: return run_entropy_startup();
     case FM_ST_RSA_VERIFY_KAT: return run_rsa_verify();
     case FM_ST_RSA_SIGN_KAT: return run_rsa_sign();
+    case FM_ST_SHA2_TRUNCATED_KAT: return sha_selftest_truncated_kat();
+    case FM_ST_SHA3_KAT: return sha3_selftest_sha3_kat();
+    case FM_ST_SHAKE_KAT: return sha3_selftest_shake_kat();
+    case FM_ST_HMAC_SHA3_KAT: return sha3_selftest_hmac_kat();
     /* Not known-answer tests: the runner computes the integrity test itself, and the
      * conditional tests run inside their services. */
     case FM_ST_INTEGRITY:
@@ -420,6 +425,12 @@ const void *selftest_constants_probe(void) { return kat_aes256_cbc_dec_out; }
   X(FM_ST_RSA_VERIFY_KAT, "rsa2048-sha256-pkcs1-verify-kat", "RSA-2048 PKCS#1 v1.5 SHA-256 verify", \
     KAT, BEFORE_FIRST_USE, 0)                                                                      \
   X(FM_ST_RSA_SIGN_KAT, "rsa2048-sha256-pkcs1-sign-kat", "RSA-2048 PKCS#1 v1.5 SHA-256 sign", KAT, \
+    BEFORE_FIRST_USE, 0)                                                                           \
+  X(FM_ST_SHA2_TRUNCATED_KAT, "sha224-sha512t-kat", "SHA-224, SHA-512/224, SHA-512/256", KAT,      \
+    BEFORE_FIRST_USE, 0)                                                                           \
+  X(FM_ST_SHA3_KAT, "sha3-256-kat", "SHA3-256 (SHA3-224..512)", KAT, BEFORE_FIRST_USE, 0)          \
+  X(FM_ST_SHAKE_KAT, "shake-kat", "SHAKE128, SHAKE256", KAT, BEFORE_FIRST_USE, 0)                  \
+  X(FM_ST_HMAC_SHA3_KAT, "hmac-sha3-256-kat", "HMAC-SHA3-256 (HMAC-SHA3-*)", KAT,                  \
     BEFORE_FIRST_USE, 0)                                                                           \
   X(FM_ST_ENTROPY_HEALTH, "SP800-90B RCT/APT", "ENTROPY", HEALTH, CONDITIONAL, 0)                  \
   X(FM_ST_RSA_PCT, "RSA-PCT", "RSA", PAIRWISE, CONDITIONAL, 0)                                     \
