@@ -4,6 +4,7 @@
  * sequence of XORs, ANDs, NOTs and rotations by constants, so it is constant time by
  * construction: nothing here branches on or indexes by state or data. The sponge's only
  * branches are on lengths and positions, which are public. */
+#include <emmintrin.h>
 #include <string.h>
 
 #include "module/internal.h"
@@ -90,14 +91,55 @@ static inline uint64_t rol64(uint64_t x, unsigned n) { return (x << n) | (x >> (
     A[24] = B24 ^ (~B20 & B21);                                                                 \
   } while (0)
 
-void keccak_f1600_portable(uint64_t a[25]) {
+/* ---- Stack residue --------------------------------------------------------------------------
+ * The rounds keep 25 lanes and the C and D columns live at once, more than the 16 general
+ * registers, so the compiler spills state-derived lanes into the permutation's frame (88 bytes
+ * and six saved registers at -O2 with gcc 12), which C cannot name and so cannot wipe. The
+ * permutation is therefore never inlined, and every entry point of this file that permutes ends
+ * with keccak_stack_wipe, which zeroizes KECCAK_STACK_WIPE bytes just below its caller's frame:
+ * where the permutation's frame just was. Sanitizer instrumentation and -O0 keep far more in
+ * memory, so those builds wipe more. test_keccak_residue checks it (so the units on SHAKE need no
+ * stack wipe of their own for it). */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
+#define FM_KECCAK_INSTRUMENTED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || !defined(__OPTIMIZE__)
+#define FM_KECCAK_INSTRUMENTED 1
+#endif
+#if defined(FM_KECCAK_INSTRUMENTED)
+#define KECCAK_STACK_WIPE 8192
+#else
+#define KECCAK_STACK_WIPE 512
+#endif
+
+/* Not instrumented by ASan, whose redzones around |area| would leave part of the region
+ * unwiped. Volatile 16-byte stores: the compiler may neither drop them nor make them a call. */
+__attribute__((noinline, no_sanitize_address)) static void keccak_stack_wipe(void) {
+  __m128i area[KECCAK_STACK_WIPE / 16];
+  volatile __m128i *p = area;
+  for (size_t i = 0; i < KECCAK_STACK_WIPE / 16; i++) p[i] = _mm_setzero_si128();
+  __asm__ __volatile__("" : : "r"(area) : "memory");
+}
+
+__attribute__((noinline)) void keccak_f1600_portable(uint64_t a[25]) {
   for (int round = 0; round < 24; round++) KECCAK_ROUND(a, k_round_constants[round]);
 }
 
-void keccak_f1600(uint64_t a[25]) { keccak_f1600_portable(a); }
+/* keccak_permute is the permutation without the wipe, for the sponge below (which wipes once
+ * per call instead of once per block). */
+static inline void keccak_permute(uint64_t a[25]) { keccak_f1600_portable(a); }
+
+void keccak_f1600(uint64_t a[25]) {
+  keccak_permute(a);
+  keccak_stack_wipe();
+}
 
 void keccak_f1600_x4(uint64_t a[4][25]) {
-  for (int i = 0; i < 4; i++) keccak_f1600(a[i]);
+  for (int i = 0; i < 4; i++) keccak_permute(a[i]);
+  keccak_stack_wipe();
 }
 
 const char *keccak_path_name(void) { return "portable"; }
@@ -135,21 +177,21 @@ void sha3_init(keccak_state *s, unsigned bits) {
 void shake128_init(keccak_state *s) { keccak_init(s, SHAKE128_RATE, KECCAK_DSEP_SHAKE); }
 void shake256_init(keccak_state *s) { keccak_init(s, SHAKE256_RATE, KECCAK_DSEP_SHAKE); }
 
-void keccak_absorb(keccak_state *s, const uint8_t *in, size_t len) {
+__attribute__((noinline)) static void absorb(keccak_state *s, const uint8_t *in, size_t len) {
   size_t rate = s->rate, pos = s->pos;
   /* Fill a partial block byte by byte. */
   while (len > 0 && pos != 0) {
     xor_byte(s->a, pos, *in++);
     len--;
     if (++pos == rate) {
-      keccak_f1600(s->a);
+      keccak_permute(s->a);
       pos = 0;
     }
   }
   /* Whole blocks a lane at a time. */
   while (len >= rate) {
     for (size_t i = 0; i < rate / 8; i++) s->a[i] ^= load64_le(in + 8 * i);
-    keccak_f1600(s->a);
+    keccak_permute(s->a);
     in += rate;
     len -= rate;
   }
@@ -162,17 +204,17 @@ void keccak_absorb(keccak_state *s, const uint8_t *in, size_t len) {
 static void pad(keccak_state *s) {
   xor_byte(s->a, s->pos, s->dsep);
   xor_byte(s->a, s->rate - 1, 0x80);
-  keccak_f1600(s->a);
+  keccak_permute(s->a);
   s->pos = 0;
   s->squeezing = 1;
 }
 
-void keccak_squeeze(keccak_state *s, uint8_t *out, size_t len) {
+__attribute__((noinline)) static void squeeze(keccak_state *s, uint8_t *out, size_t len) {
   if (!s->squeezing) pad(s);
   size_t rate = s->rate, pos = s->pos;
   while (len > 0) {
     if (pos == rate) {
-      keccak_f1600(s->a);
+      keccak_permute(s->a);
       pos = 0;
     }
     if (pos == 0 && len >= rate) {
@@ -191,6 +233,18 @@ void keccak_squeeze(keccak_state *s, uint8_t *out, size_t len) {
   s->pos = (uint32_t)pos;
 }
 
+/* The entry points run the noinline workers above and then wipe below their own frame, which
+ * covers the workers' frames and the permutation's (see "Stack residue"). */
+void keccak_absorb(keccak_state *s, const uint8_t *in, size_t len) {
+  absorb(s, in, len);
+  keccak_stack_wipe();
+}
+
+void keccak_squeeze(keccak_state *s, uint8_t *out, size_t len) {
+  squeeze(s, out, len);
+  keccak_stack_wipe();
+}
+
 void keccak_squeeze_blocks(keccak_state *s, uint8_t *out, size_t nblocks) {
   keccak_squeeze(s, out, nblocks * s->rate);
 }
@@ -200,23 +254,26 @@ void keccak_wipe(keccak_state *s) { fm_zeroize(s, sizeof *s); }
 void sha3_digest(unsigned bits, const uint8_t *in, size_t len, uint8_t *out) {
   keccak_state s;
   sha3_init(&s, bits);
-  keccak_absorb(&s, in, len);
-  keccak_squeeze(&s, out, bits / 8);
+  absorb(&s, in, len);
+  squeeze(&s, out, bits / 8);
   keccak_wipe(&s);
+  keccak_stack_wipe();
 }
 
 void shake128(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len) {
   keccak_state s;
   shake128_init(&s);
-  keccak_absorb(&s, in, in_len);
-  keccak_squeeze(&s, out, out_len);
+  absorb(&s, in, in_len);
+  squeeze(&s, out, out_len);
   keccak_wipe(&s);
+  keccak_stack_wipe();
 }
 
 void shake256(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len) {
   keccak_state s;
   shake256_init(&s);
-  keccak_absorb(&s, in, in_len);
-  keccak_squeeze(&s, out, out_len);
+  absorb(&s, in, in_len);
+  squeeze(&s, out, out_len);
   keccak_wipe(&s);
+  keccak_stack_wipe();
 }
