@@ -59,22 +59,56 @@ static int read_all(const char *path, uint8_t **out, size_t *out_len) {
   return 0;
 }
 
-/* write_all writes |n| bytes to |path| ("-" or NULL: standard output); |private_file| creates it
- * readable by its owner only. */
-static int write_all(const char *path, const uint8_t *p, size_t n, int private_file) {
-  if (path == NULL || strcmp(path, "-") == 0) {
-    return fwrite(p, 1, n, stdout) == n && fflush(stdout) == 0 ? 0 : -1;
-  }
-  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, private_file ? 0600 : 0644);
-  if (fd < 0) return -1;
+/* write_fd writes |n| bytes to |fd|; 0 when all were written. */
+static int write_fd(int fd, const uint8_t *p, size_t n) {
   size_t done = 0;
   while (done < n) {
     ssize_t w = write(fd, p + done, n - done);
     if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) break;
+    if (w <= 0) return -1;
     done += (size_t)w;
   }
-  return close(fd) == 0 && done == n ? 0 : -1;
+  return 0;
+}
+
+/* write_private replaces |path| with a new file of mode 0600 holding |p|: written to a fresh
+ * temporary file beside it (O_EXCL, so never an existing file or a symlink's target), made 0600
+ * whatever the umask, flushed, then renamed over |path|. A symlink at |path| is replaced, its
+ * target left untouched; an existing file's mode is not kept. On failure |path| is unchanged. */
+static int write_private(const char *path, const uint8_t *p, size_t n) {
+  const size_t len = strlen(path);
+  char *tmp = malloc(len + sizeof ".XXXXXX");
+  if (tmp == NULL) return -1;
+  memcpy(tmp, path, len);
+  memcpy(tmp + len, ".XXXXXX", sizeof ".XXXXXX");
+  int fd = mkstemp(tmp);
+  if (fd < 0) {
+    free(tmp);
+    return -1;
+  }
+  int ok = fchmod(fd, 0600) == 0 && write_fd(fd, p, n) == 0 && fsync(fd) == 0;
+  ok = close(fd) == 0 && ok;
+  ok = ok && rename(tmp, path) == 0;
+  if (!ok) {
+    const int saved = errno;
+    (void)unlink(tmp);
+    errno = saved;
+  }
+  free(tmp);
+  return ok ? 0 : -1;
+}
+
+/* write_all writes |n| bytes to |path| ("-" or NULL: standard output); |private_file| creates it
+ * readable by its owner only (write_private). */
+static int write_all(const char *path, const uint8_t *p, size_t n, int private_file) {
+  if (path == NULL || strcmp(path, "-") == 0) {
+    return fwrite(p, 1, n, stdout) == n && fflush(stdout) == 0 ? 0 : -1;
+  }
+  if (private_file) return write_private(path, p, n);
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return -1;
+  const int ok = write_fd(fd, p, n) == 0;
+  return close(fd) == 0 && ok ? 0 : -1;
 }
 
 /* load_key reads a key file (PEM or DER; PKCS#1, PKCS#8 or SPKI). */

@@ -87,7 +87,8 @@ __attribute__((constructor, used)) void fm_module_load_entry(void) {
     return;
   }
   fm_cpu_init();
-  /* Before any service can draw (the self-tests' among them): the RNG's set-up. */
+  /* Before any service can draw (the self-tests' among them): the RNG's set-up (its
+   * MADV_WIPEONFORK probe forks the address space, so it waits for the first DRBG state). */
   fm_rand_power_on();
   int st = fm_selftest_power_on();
   if (st != FM_OK) {

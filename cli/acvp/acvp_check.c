@@ -53,8 +53,8 @@ int acvp_has_answers(json_t *set) {
           (json_object_get(t, "plainText") || json_object_get(t, "cipherText"))) {
         return 1; /* GCM: the prompt's field name and the answer's */
       }
-      if (mode && strcmp(mode, "sigGen") == 0 && json_object_get(t, "signature")) return 1;
-      if (mode && strcmp(mode, "keyGen") == 0 && json_object_get(t, "n")) return 1;
+      if (mode && strcasecmp(mode, "sigGen") == 0 && json_object_get(t, "signature")) return 1;
+      if (mode && strcasecmp(mode, "keyGen") == 0 && json_object_get(t, "n")) return 1;
       json_array_foreach(json_object_get(t, "resultsArray"), ri, r) {
         if (has_any(r, answers) || json_object_get(r, "plainText") ||
             (json_object_get(r, "pt") && json_object_get(r, "ct"))) {
@@ -236,7 +236,7 @@ int acvp_check(kat_ctx *c, json_t *set, json_t *resp, json_t *expected) {
   int is_gcm = alg && strcmp(alg, "ACVP-AES-GCM") == 0;
   int is_kdf = alg && (strcmp(alg, "KDF") == 0 || strcmp(alg, "counterMode") == 0);
   int rsa_chosen = alg && strcmp(alg, "RSA") == 0 && mode != NULL &&
-                   (strcmp(mode, "keyGen") == 0 || strcmp(mode, "sigGen") == 0 ||
+                   (strcasecmp(mode, "keyGen") == 0 || strcasecmp(mode, "sigGen") == 0 ||
                     (strcasecmp(mode, "decryptionPrimitive") == 0 &&
                      json_is_string(json_object_get(set, "revision")) &&
                      strcmp(json_string_value(json_object_get(set, "revision")), "1.0") == 0));

@@ -1,6 +1,7 @@
 /* KDA HKDF Sp800-56Cr1 and Sp800-56Cr2 (draft-hammett-acvp-kas-kdf-hkdf): AFT (the module
  * derives dkm) and VAL (the module derives and compares with the prompt's dkm: testPassed),
- * with HMAC-SHA2-256/384/512 and the "concatenation" fixedInfo encoding. Cr2 hybrid shared
+ * with HMAC-SHA2-256/384/512 and the "concatenation" fixedInfo encoding (fields uPartyInfo,
+ * vPartyInfo, context, label, algorithmId, t, l and literals). Cr2 hybrid shared
  * secrets use Z' = Z || T (SP 800-56Cr2 2, 4). Other HMACs and lengths that are not whole
  * bytes are left out with a reason.
  *
@@ -96,6 +97,12 @@ static int fixed_info(kat_ctx *c, const char *pattern, json_t *t, json_t *kp, lo
                strcmp(tok, "algorithmId") == 0) {
       kat_bytes v;
       if (kj_hex(c, kp, tok, id, &v) < 0) return -1;
+      rc = put(buf, len, v.p, v.n);
+    } else if (strcmp(tok, "t") == 0) {
+      /* SP 800-56Cr2 hybrid secrets: the auxiliary shared secret T may also go into fixedInfo
+       * (NIST's server puts it there in half of its single-expansion Cr2 groups). */
+      kat_bytes v;
+      if (kj_hex(c, kp, "t", id, &v) < 0) return -1;
       rc = put(buf, len, v.p, v.n);
     } else if (strcmp(tok, "l") == 0) {
       /* L in bits, 32 bits big-endian, as ACVP fixes it. */

@@ -55,6 +55,9 @@ static int mct_chain(fm_hash_alg alg, size_t dlen, uint8_t *seed, size_t *seed_l
   return rc;
 }
 
+/* The largest LDT the SHA specifications define: 8 GiB, in bits. */
+#define LDT_MAX_BITS (8ull << 33)
+
 /* ldt_hash_streamed hashes |content| repeated to |full_bits| bits ("repeating": the last
  * repetition is cut where fullLength ends) in updates of about 1 MiB: the fallback of ldt_hash
  * where the message cannot be mapped whole. */
@@ -285,6 +288,13 @@ int acvp_sha2(kat_ctx *c, json_t *set, json_t *groups, int digest_bits) {
         if (clen <= 0 || full <= 0 || content.n == 0 ||
             ((unsigned long long)clen + 7) / 8 != (unsigned long long)content.n) {
           kat_error(c, "%s: %s: largeMsg lengths are malformed", c->path, id);
+          goto malformed;
+        }
+        /* sha/sections/04-testtypes.adoc: the LDT sizes are 1, 2, 4 and 8 GiB; a larger
+         * fullLength is a malformed set, not hours of hashing. */
+        if ((unsigned long long)full > LDT_MAX_BITS) {
+          kat_error(c, "%s: %s: largeMsg fullLength %lld bits is above the largest LDT (8 GiB, "
+                    "%llu bits)", c->path, id, full, LDT_MAX_BITS);
           goto malformed;
         }
         if (strcmp(tech, "repeating") != 0) {

@@ -270,11 +270,11 @@ int acvp_respond(kat_ctx *c, json_t *set, json_t **out) {
     rc = acvp_drbg(c, set, groups);
   } else if (strcmp(alg, "ACVP-AES-GCM") == 0) {
     rc = acvp_gcm(c, set, groups);
-  } else if (strcmp(alg, "KDA") == 0 && mode != NULL && strcmp(mode, "HKDF") == 0) {
+  } else if (strcmp(alg, "KDA") == 0 && mode != NULL && strcasecmp(mode, "HKDF") == 0) {
     rc = acvp_hkdf(c, set, groups, rev ? rev : "");
   } else if (strcmp(alg, "PBKDF") == 0) {
     rc = acvp_pbkdf(c, set, groups);
-  } else if ((strcmp(alg, "KDF") == 0 && (mode == NULL || strcmp(mode, "KMAC") != 0)) ||
+  } else if ((strcmp(alg, "KDF") == 0 && (mode == NULL || strcasecmp(mode, "KMAC") != 0)) ||
              strcmp(alg, "counterMode") == 0) {
     /* "counterMode": the algorithm name of the KDF 1.0 prompt example
      * (kdf/sections/06-test-vectors.adoc); the registration calls it "KDF". */

@@ -155,6 +155,16 @@ FM_API int fm_rsa_key_import_public(const uint8_t *n, size_t n_len, const uint8_
 FM_MUST_CHECK
 FM_API int fm_rsa_key_generate(unsigned bits, fm_rsa_key **key);
 
+/* fm_rsa_key_generate_mod8 is fm_rsa_key_generate with FIPS 186-5 A.1.3's optional inputs a and
+ * b: p is congruent to |p_mod8| and q to |q_mod8| modulo 8, each 1, 3, 5 or 7, or 0 for no
+ * condition (both 0: fm_rsa_key_generate). Validation labs ask for them (ACVP RSA keyGen pMod8,
+ * qMod8).
+ *   FM_ERR_BAD_ARGUMENT  key NULL, or a residue other than 0, 1, 3, 5, 7.
+ *   Otherwise as fm_rsa_key_generate. */
+FM_MUST_CHECK
+FM_API int fm_rsa_key_generate_mod8(unsigned bits, unsigned p_mod8, unsigned q_mod8,
+                                    fm_rsa_key **key);
+
 /* fm_rsa_key_free zeroizes and frees |key| (NULL is accepted). Works in every state. Returns
  * FM_OK. Must not race with another use of the same key. */
 FM_API int fm_rsa_key_free(fm_rsa_key *key);

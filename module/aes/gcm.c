@@ -253,6 +253,8 @@ static int generate_iv(gcm_key_state *s, uint8_t iv[FM_GCM_IV_LEN]) {
 void gcm_set_invocations_for_testing(fm_gcm_key *k, uint64_t n) {
   atomic_store(&key_state(k)->invocations, n);
 }
+
+void gcm_set_iv_base_for_testing(fm_gcm_key *k, uint64_t base) { key_state(k)->iv_base = base; }
 #endif
 
 /* ---- Streaming context -------------------------------------------------------------------- */

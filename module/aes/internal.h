@@ -481,6 +481,9 @@ struct fm_gcm_key;
 /* gcm_set_invocations_for_testing sets the invocation count of a GCM key (gcm.c), so that tests
  * reach the SP 800-38D 8.3 limit. Test builds only. */
 void gcm_set_invocations_for_testing(struct fm_gcm_key *k, uint64_t n);
+/* gcm_set_iv_base_for_testing sets a counter key's first invocation field (drawn from the DRBG
+ * at key set-up), so that a test can run one service twice with the same IVs. */
+void gcm_set_iv_base_for_testing(struct fm_gcm_key *k, uint64_t base);
 #endif
 
 /* ghash_key_path returns the GHASH_PATH_* that ghash_blocks takes for |gk| (its powers, the CPU,

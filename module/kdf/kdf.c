@@ -39,9 +39,9 @@ static bool out_overlaps(const uint8_t *out, size_t out_len, const void *p, size
 static int hkdf_extract_raw(fm_hash_alg alg, const uint8_t *salt, size_t salt_len,
                             const uint8_t *ikm, size_t ikm_len, uint8_t *prk) {
   hmac_ctx c;
-  int st = hmac_ctx_init(&c, alg, salt, salt_len);
-  if (st == FM_OK) st = hmac_ctx_update(&c, ikm, ikm_len);
-  if (st == FM_OK) st = hmac_ctx_final(&c, prk);
+  int st = hmac_ctx_init_nowipe(&c, alg, salt, salt_len);
+  if (st == FM_OK) st = hmac_ctx_update_nowipe(&c, ikm, ikm_len);
+  if (st == FM_OK) st = hmac_ctx_final_nowipe(&c, prk);
   hmac_ctx_wipe(&c);
   return st;
 }
@@ -51,15 +51,15 @@ static int hkdf_expand_raw(fm_hash_alg alg, size_t hlen, const uint8_t *prk, siz
                            const uint8_t *info, size_t info_len, uint8_t *out, size_t out_len) {
   hmac_ctx base, c;
   uint8_t t[FM_MAX_DIGEST_LEN];
-  int st = hmac_ctx_init(&base, alg, prk, prk_len);
+  int st = hmac_ctx_init_nowipe(&base, alg, prk, prk_len);
   size_t done = 0;
   for (unsigned i = 1; st == FM_OK && done < out_len; i++) {
     const uint8_t ctr = (uint8_t)i;
     c = base;
-    if (i > 1) st = hmac_ctx_update(&c, t, hlen);
-    if (st == FM_OK) st = hmac_ctx_update(&c, info, info_len);
-    if (st == FM_OK) st = hmac_ctx_update(&c, &ctr, 1);
-    if (st == FM_OK) st = hmac_ctx_final(&c, t);
+    if (i > 1) st = hmac_ctx_update_nowipe(&c, t, hlen);
+    if (st == FM_OK) st = hmac_ctx_update_nowipe(&c, info, info_len);
+    if (st == FM_OK) st = hmac_ctx_update_nowipe(&c, &ctr, 1);
+    if (st == FM_OK) st = hmac_ctx_final_nowipe(&c, t);
     if (st != FM_OK) break;
     const size_t take = out_len - done < hlen ? out_len - done : hlen;
     memcpy(out + done, t, take);
@@ -87,6 +87,7 @@ int fm_hkdf_extract(fm_hash_alg alg, const uint8_t *salt, size_t salt_len, const
     }
   }
   if (st == FM_OK) st = hkdf_extract_raw(alg, salt, salt_len, ikm, ikm_len, prk);
+  hmac_kdf_stack_wipe();
   /* Only the hLen bytes the call would write are wiped; a too-small buffer is not touched. */
   if (st != FM_OK) return fm_refuse(st, prk, (hlen != 0 && prk_len >= hlen) ? hlen : 0);
   if (!fm_approval_hkdf_extract(ikm_len)) fm_indicator_not_approved();
@@ -118,6 +119,7 @@ int fm_hkdf_expand(fm_hash_alg alg, const uint8_t *prk, size_t prk_len, const ui
     }
   }
   if (st == FM_OK) st = hkdf_expand_raw(alg, hlen, prk, prk_len, info, info_len, out, out_len);
+  hmac_kdf_stack_wipe();
   if (st != FM_OK) return fm_refuse(st, out, hkdf_out_ok(hlen, out_len) ? out_len : 0);
   if (!fm_approval_hkdf_expand(out_len)) fm_indicator_not_approved();
   return FM_OK;
@@ -145,6 +147,7 @@ int fm_hkdf(fm_hash_alg alg, const uint8_t *ikm, size_t ikm_len, const uint8_t *
   if (st == FM_OK) st = hkdf_extract_raw(alg, salt, salt_len, ikm, ikm_len, prk);
   if (st == FM_OK) st = hkdf_expand_raw(alg, hlen, prk, hlen, info, info_len, out, out_len);
   fm_zeroize(prk, sizeof prk);
+  hmac_kdf_stack_wipe();
   if (st != FM_OK) return fm_refuse(st, out, hkdf_out_ok(hlen, out_len) ? out_len : 0);
   if (!fm_approval_hkdf(ikm_len, out_len)) fm_indicator_not_approved();
   return FM_OK;
@@ -185,7 +188,7 @@ int fm_kbkdf_ctr_hmac(fm_hash_alg alg, const uint8_t *key, size_t key_len, const
   }
   hmac_ctx base, c;
   uint8_t k[FM_MAX_DIGEST_LEN];
-  st = hmac_ctx_init(&base, alg, key, key_len);
+  st = hmac_ctx_init_nowipe(&base, alg, key, key_len);
   const size_t rbytes = ctr_bits / 8;
   size_t done = 0;
   /* Step 4: for i = 1 to n, K(i) = PRF(K_IN, [i]_2 placed in the fixed data); result = the
@@ -194,10 +197,12 @@ int fm_kbkdf_ctr_hmac(fm_hash_alg alg, const uint8_t *key, size_t key_len, const
     uint8_t ctr[4];
     for (size_t b = 0; b < rbytes; b++) ctr[b] = (uint8_t)(i >> (8 * (rbytes - 1 - b)));
     c = base;
-    st = hmac_ctx_update(&c, fixed, ctr_pos);
-    if (st == FM_OK) st = hmac_ctx_update(&c, ctr, rbytes);
-    if (st == FM_OK) st = hmac_ctx_update(&c, fixed != NULL ? fixed + ctr_pos : NULL, fixed_len - ctr_pos);
-    if (st == FM_OK) st = hmac_ctx_final(&c, k);
+    st = hmac_ctx_update_nowipe(&c, fixed, ctr_pos);
+    if (st == FM_OK) st = hmac_ctx_update_nowipe(&c, ctr, rbytes);
+    if (st == FM_OK) {
+      st = hmac_ctx_update_nowipe(&c, fixed != NULL ? fixed + ctr_pos : NULL, fixed_len - ctr_pos);
+    }
+    if (st == FM_OK) st = hmac_ctx_final_nowipe(&c, k);
     if (st != FM_OK) break;
     const size_t take = out_len - done < hlen ? out_len - done : hlen;
     memcpy(out + done, k, take);
@@ -206,6 +211,7 @@ int fm_kbkdf_ctr_hmac(fm_hash_alg alg, const uint8_t *key, size_t key_len, const
   hmac_ctx_wipe(&base);
   hmac_ctx_wipe(&c);
   fm_zeroize(k, sizeof k);
+  hmac_kdf_stack_wipe();
   if (st != FM_OK) return fm_refuse(st, out, out_len);
   if (!fm_approval_kbkdf(key_len, out_len)) fm_indicator_not_approved();
   return FM_OK;
@@ -240,21 +246,30 @@ int fm_pbkdf2_hmac(fm_hash_alg alg, const uint8_t *password, size_t password_len
   hmac_ctx base, c;
   uint8_t u[FM_MAX_DIGEST_LEN], t[FM_MAX_DIGEST_LEN];
   const uint64_t epoch = fm_service_epoch();
-  st = hmac_ctx_init(&base, alg, password, password_len);
+  st = hmac_ctx_init_nowipe(&base, alg, password, password_len);
   size_t done = 0;
   /* SP 800-132 5.3 step 4 (RFC 8018 5.2): T_i = U_1 ^ ... ^ U_C, U_1 = PRF(P, S || INT(i)),
    * U_j = PRF(P, U_{j-1}). */
   for (uint32_t i = 1; st == FM_OK && done < out_len; i++) {
     const uint8_t be[4] = {(uint8_t)(i >> 24), (uint8_t)(i >> 16), (uint8_t)(i >> 8), (uint8_t)i};
     c = base;
-    st = hmac_ctx_update(&c, salt, salt_len);
-    if (st == FM_OK) st = hmac_ctx_update(&c, be, 4);
-    if (st == FM_OK) st = hmac_ctx_final(&c, u);
+    st = hmac_ctx_update_nowipe(&c, salt, salt_len);
+    if (st == FM_OK) st = hmac_ctx_update_nowipe(&c, be, 4);
+    if (st == FM_OK) st = hmac_ctx_final_nowipe(&c, u);
     memcpy(t, u, hlen);
-    for (uint64_t j = 1; st == FM_OK && j < iterations; j++) {
+    /* The remaining iterations in slices of 1024 on the direct path (hmac_ctx_iterate), each
+     * slice followed by the self-test check below; else one PRF call at a time. */
+    uint64_t j = 1;
+    while (st == FM_OK && j < iterations) {
+      const uint64_t n = iterations - j < 1024 ? iterations - j : 1024;
+      if (!hmac_ctx_iterate(&base, u, t, n)) break;
+      j += n;
+      if (j < iterations && !fm_service_may_continue(epoch)) st = FM_ERR_NOT_OPERATIONAL;
+    }
+    for (; st == FM_OK && j < iterations; j++) {
       c = base;
-      st = hmac_ctx_update(&c, u, hlen);
-      if (st == FM_OK) st = hmac_ctx_final(&c, u);
+      st = hmac_ctx_update_nowipe(&c, u, hlen);
+      if (st == FM_OK) st = hmac_ctx_final_nowipe(&c, u);
       for (size_t b = 0; b < hlen; b++) t[b] ^= u[b];
       if ((j & 1023) == 0 && !fm_service_may_continue(epoch)) st = FM_ERR_NOT_OPERATIONAL;
     }
@@ -270,6 +285,7 @@ int fm_pbkdf2_hmac(fm_hash_alg alg, const uint8_t *password, size_t password_len
   hmac_ctx_wipe(&c);
   fm_zeroize(u, sizeof u);
   fm_zeroize(t, sizeof t);
+  hmac_kdf_stack_wipe();
   if (st != FM_OK) return fm_refuse(st, out, out_len);
   if (!fm_approval_pbkdf2(password_len, salt_len, iterations, out_len)) {
     fm_indicator_not_approved();

@@ -7,7 +7,10 @@
  * load) and reseeds on a difference, so a child never continues its parent's DRBG.
  *
  * Where the kernel really honours MADV_WIPEONFORK (checked once by a probe child: some
- * emulators accept any advice), the generation lives in such a page: a child reads 0 there and
+ * emulators accept any advice), the generation lives in such a page. The probe forks the
+ * address space (0.1-0.3 ms, more in a large process), so it runs at the process's first DRBG
+ * state, not at load; until it has run the mode is ATFORK. Once it has, the generation is in the
+ * page: a child reads 0 there and
  * claims a fresh number, and the states themselves are wiped too. This also covers children made
  * by a raw clone()/fork syscall. Otherwise a pthread_atfork child handler bumps the generation
  * (g_gen_plain). If neither is available, every request takes fresh OS entropy as additional
@@ -21,7 +24,8 @@
  * generation can make a zeroed state produce output.
  *
  * Nothing here takes a lock: the child handler runs in a single-threaded child, and everything
- * else is set once by rand_fork_detect_init (under rand.c's pthread_once) or is an atomic. */
+ * else is set once by rand_fork_detect_init (under rand.c's pthread_once), by the probe (one
+ * thread, claimed by a compare-and-swap) or is an atomic. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <linux/membarrier.h>
@@ -49,12 +53,13 @@ FM_INTERNAL _Atomic int rand_g_fork_mode;
 FM_INTERNAL _Atomic int rand_g_fork_unsafe_buffering;
 FM_INTERNAL bool rand_g_asym;
 
-static _Atomic uint64_t *g_gen_page;     /* the MADV_WIPEONFORK word, if any */
-static size_t g_gen_page_len;
+static _Atomic(_Atomic uint64_t *) g_gen_page; /* the MADV_WIPEONFORK word, once probed */
+static size_t g_page_len;                /* the kernel's page size (the probe's and the word's map) */
+static _Atomic int g_probe;              /* PROBE_* below */
 static _Atomic uint64_t g_gen_plain;     /* the generation in ATFORK mode (1 from init on) */
 static _Atomic uint64_t g_gen_zero;      /* always 0: NONE mode takes the slow path */
 static _Atomic uint64_t g_fork_counter;  /* 1 from init on */
-static bool g_states_wipeonfork;         /* new state pages get MADV_WIPEONFORK */
+static _Atomic bool g_states_wipeonfork; /* new state pages get MADV_WIPEONFORK */
 
 /* Asymmetric fence (see "The owner's busy flag" in rand.c): rand_g_asym is set once at init when
  * the kernel offers MEMBARRIER_CMD_PRIVATE_EXPEDITED; g_asym_gen is the fork generation in which
@@ -95,7 +100,8 @@ static bool wipeonfork_works(volatile uint64_t *page, size_t len) {
 static void rand_atfork_child(void) {
   uint64_t gen = atomic_fetch_add(&g_fork_counter, 1) + 1;
   atomic_store(&g_gen_plain, gen);
-  if (g_gen_page != NULL) atomic_store(g_gen_page, gen);
+  _Atomic uint64_t *page = atomic_load(&g_gen_page);
+  if (page != NULL) atomic_store(page, gen);
   rand_registry_fork_child();
 }
 
@@ -113,36 +119,23 @@ static uint64_t claim_generation(_Atomic uint64_t *word) {
 void rand_fork_set_mode(int mode) {
   atomic_store(&rand_g_fork_mode, mode);
   _Atomic uint64_t *ptr = &g_gen_plain;
-  if (mode == RAND_FORK_WIPEONFORK) ptr = g_gen_page;
+  if (mode == RAND_FORK_WIPEONFORK) ptr = atomic_load(&g_gen_page);
   if (mode == RAND_FORK_NONE) ptr = &g_gen_zero;
   atomic_store(&rand_g_gen_ptr, ptr);
 }
 
 void rand_fork_detect_init(size_t page_size) {
   int mode = RAND_FORK_NONE;
+  g_page_len = page_size;
   /* The first generation of this lineage (see the file comment: set here, not in the file). */
   atomic_store(&g_fork_counter, 1);
   atomic_store(&g_gen_plain, 1);
   atomic_store(&rand_g_gen_ptr, &g_gen_zero); /* until the mode is known */
-  void *page = rand_map(page_size);
-  if (page != NULL) {
-    if (wipeonfork_works(page, page_size)) {
-      g_gen_page = page;
-      g_gen_page_len = page_size;
-      atomic_store(g_gen_page, 1);
-      g_states_wipeonfork = true;
-      mode = RAND_FORK_WIPEONFORK;
-    } else {
-      rand_unmap(page, page_size);
-    }
-  }
   /* The child handler drops the other threads' states in every mode; in ATFORK mode it is also
-   * the fork detection. No prepare or parent handler: nothing is locked across fork(), so a
-   * signal handler drawing inside fork() waits on nothing. glibc unregisters the handler when
-   * the module is unloaded. */
-  if (pthread_atfork(NULL, NULL, rand_atfork_child) == 0) {
-    if (mode == RAND_FORK_NONE) mode = RAND_FORK_ATFORK;
-  }
+   * the fork detection, until (and where) the probe finds MADV_WIPEONFORK. No prepare or parent
+   * handler: nothing is locked across fork(), so a signal handler drawing inside fork() waits on
+   * nothing. glibc unregisters the handler when the module is unloaded. */
+  if (pthread_atfork(NULL, NULL, rand_atfork_child) == 0) mode = RAND_FORK_ATFORK;
   rand_fork_set_mode(mode);
 #if !defined(__SANITIZE_THREAD__) && !FM_HAS_TSAN
   /* ThreadSanitizer cannot see the fences membarrier() provides: TSan builds keep the exchange. */
@@ -156,7 +149,30 @@ void rand_fork_detect_init(size_t page_size) {
 #endif
 }
 
-bool rand_fork_states_wipeonfork(void) { return g_states_wipeonfork; }
+/* The probe's progress (g_probe). */
+enum { PROBE_NOT_RUN = 0, PROBE_RUNNING = 1, PROBE_DONE = 2 };
+
+void rand_fork_probe(void) {
+  if (atomic_load_explicit(&g_probe, memory_order_acquire) != PROBE_NOT_RUN) return;
+  int expected = PROBE_NOT_RUN;
+  /* One thread probes; the others, and a signal handler of the probing thread, go on in the
+   * current mode (ATFORK: correct, without the raw-clone coverage) rather than wait. */
+  if (!atomic_compare_exchange_strong(&g_probe, &expected, PROBE_RUNNING)) return;
+  void *page = rand_map(g_page_len);
+  if (page != NULL && wipeonfork_works(page, g_page_len)) {
+    /* The page takes over the current generation, so that no state seeded until now reseeds. */
+    _Atomic uint64_t *word = page;
+    atomic_store(word, atomic_load(&g_gen_plain));
+    atomic_store(&g_gen_page, word);
+    atomic_store(&g_states_wipeonfork, true);
+    rand_fork_set_mode(RAND_FORK_WIPEONFORK);
+  } else if (page != NULL) {
+    rand_unmap(page, g_page_len);
+  }
+  atomic_store_explicit(&g_probe, PROBE_DONE, memory_order_release);
+}
+
+bool rand_fork_states_wipeonfork(void) { return atomic_load(&g_states_wipeonfork); }
 
 uint64_t rand_fork_generation(void) {
   int mode = atomic_load_explicit(&rand_g_fork_mode, memory_order_relaxed);
@@ -180,10 +196,8 @@ void rand_fork_detect_unload(void) {
   /* Draws that still load the generation (there should be none: the RNG is off) read the zero
    * word rather than an unmapped page. */
   atomic_store(&rand_g_gen_ptr, &g_gen_zero);
-  if (g_gen_page != NULL) {
-    rand_unmap((void *)g_gen_page, g_gen_page_len);
-    g_gen_page = NULL;
-  }
+  _Atomic uint64_t *page = atomic_exchange(&g_gen_page, NULL);
+  if (page != NULL) rand_unmap((void *)page, g_page_len);
 }
 
 int fm_rand_enable_fork_unsafe_buffering(int enable) {
@@ -198,12 +212,14 @@ int fm_rand_enable_fork_unsafe_buffering(int enable) {
 #if defined(FIPSMOD_TEST_HOOKS)
 int fm_rand_fork_mode_for_testing(void) {
   rand_init();
+  rand_fork_probe();
   return atomic_load(&rand_g_fork_mode);
 }
 
 void fm_rand_force_fork_mode_for_testing(int mode) {
   rand_init();
-  if (mode == RAND_FORK_WIPEONFORK && g_gen_page == NULL) return;
+  rand_fork_probe();
+  if (mode == RAND_FORK_WIPEONFORK && atomic_load(&g_gen_page) == NULL) return;
   if (mode == RAND_FORK_NONE) rand_g_asym = false; /* as rand_fork_detect_init would have chosen */
   rand_fork_set_mode(mode);
 }

@@ -169,7 +169,7 @@ int rand_take_16(uint8_t out[16]);
 
 /* Fork-detection modes of the process RNG. */
 enum rand_fork_mode {
-  RAND_FORK_WIPEONFORK = 1, /* MADV_WIPEONFORK page verified by a probe child */
+  RAND_FORK_WIPEONFORK = 1, /* MADV_WIPEONFORK page verified by a probe child (first state) */
   RAND_FORK_ATFORK = 2,     /* pthread_atfork child handler only */
   RAND_FORK_NONE = 3,       /* no detection: fresh entropy as additional input on every call */
 };
@@ -191,9 +191,15 @@ static inline uint64_t rand_fork_generation_fast(void) {
   return atomic_load_explicit(word, memory_order_relaxed);
 }
 
-/* rand_fork_detect_init probes MADV_WIPEONFORK, registers the atfork child handler and the
- * membarrier fence, and sets the mode. Called once, by rand_init. */
+/* rand_fork_detect_init registers the atfork child handler and the membarrier fence and sets the
+ * mode (ATFORK, or NONE without the handler). Called once, by rand_init, at load. */
 void rand_fork_detect_init(size_t page_size);
+
+/* rand_fork_probe checks, once per process, that the kernel honours MADV_WIPEONFORK (a probe
+ * child made by a raw clone()) and if so moves the generation into such a page (WIPEONFORK
+ * mode). rand_state_create calls it before the first state is made; it runs no libc function
+ * that takes a lock, and a caller that finds another thread probing returns at once. */
+void rand_fork_probe(void);
 
 /* rand_fork_generation is the slow path's generation: a WIPEONFORK child claims a fresh number
  * here, and a child registers for membarrier again before it makes a fast draw. Never 0 outside

@@ -187,6 +187,7 @@ static rand_node *new_node(void) {
 static int rand_state_create(rand_state **out) {
   rand_init(); /* done at load: one load of the once flag */
   if (!atomic_load_explicit(&g_init_ok, memory_order_acquire)) return FM_ERR_NO_MEMORY;
+  rand_fork_probe(); /* the process's first state: one load of the probe's flag afterwards */
   if (atomic_load(&g_off)) return FM_ERR_NOT_OPERATIONAL; /* map nothing after cleanup */
   rand_node *node = claim_free_node();
   if (node == NULL) node = new_node();

@@ -39,10 +39,10 @@ static size_t fill_small_primes(uint32_t *primes) {
 }
 
 /* generate_prime sets the pl-limb ctx to a new probable prime of |bits| bits (a multiple of 64
- * for the sizes generated) with gcd(p - 1, e) = 1, different enough from |other| (pl limbs, or
+ * for the sizes generated) with gcd(p - 1, e) = 1, congruent to |mod8| mod 8 unless it is 0, different enough from |other| (pl limbs, or
  * NULL for the first prime): |p - q| > 2^(bits - 100) (FIPS 186-5 A.1.3 step 5.4). */
 static int generate_prime(bn_mont_ctx *ctx, size_t bits, size_t nlen, const uint64_t *other,
-                          const uint32_t *primes, size_t nprimes) {
+                          unsigned mod8, const uint32_t *primes, size_t nprimes) {
   const size_t pl = bn_limbs_for_bits(bits);
   uint64_t cand[RSA_PRIME_MAX_LIMBS], diff[RSA_PRIME_MAX_LIMBS], diff2[RSA_PRIME_MAX_LIMBS];
   int st = FM_ERR_KEYGEN;
@@ -51,6 +51,9 @@ static int generate_prime(bn_mont_ctx *ctx, size_t bits, size_t nlen, const uint
     st = fm_rand_bytes((uint8_t *)cand, pl * sizeof(uint64_t));
     if (st != FM_OK) goto done;
     cand[0] |= 1;
+    /* A.1.3 step 4.2/5.2 with the optional input a (b for q): the candidate is moved to the
+     * residue asked for mod 8 (the low three bits; 0 asks for none). */
+    if (mod8 != 0) cand[0] = (cand[0] & ~UINT64_C(7)) | mod8;
     cand[pl - 1] |= UINT64_C(1) << 63;
     /* Step 4.4/5.4: p >= sqrt(2) * 2^(bits-1); the top word decides it (rejection). Every
      * rejection verdict below is declassified: it is about a candidate that is then discarded
@@ -144,9 +147,16 @@ static int pairwise_test(const fm_rsa_key *key) {
 /* Whole restarts (a d at or below 2^(nlen/2), probability about 2^-(nlen/2)) allowed. */
 #define RSA_KEYGEN_RESTARTS 4
 
+/* mod8_ok: FIPS 186-5 A.1.3's a and b are 1, 3, 5 or 7; 0 asks for no residue. */
+static bool mod8_ok(unsigned r) { return r == 0 || (r < 8 && (r & 1) == 1); }
+
 int fm_rsa_key_generate(unsigned bits, fm_rsa_key **key) {
+  return fm_rsa_key_generate_mod8(bits, 0, 0, key);
+}
+
+int fm_rsa_key_generate_mod8(unsigned bits, unsigned p_mod8, unsigned q_mod8, fm_rsa_key **key) {
   int st = fm_service_gate();
-  if (st == FM_OK && key == NULL) st = FM_ERR_BAD_ARGUMENT;
+  if (st == FM_OK && (key == NULL || !mod8_ok(p_mod8) || !mod8_ok(q_mod8))) st = FM_ERR_BAD_ARGUMENT;
   if (st == FM_OK && bits != 2048 && bits != 3072 && bits != 4096) st = FM_ERR_KEY_SIZE;
   if (key != NULL) *key = NULL;
   if (st != FM_OK) return fm_refuse(st, NULL, 0);
@@ -163,8 +173,9 @@ int fm_rsa_key_generate(unsigned bits, fm_rsa_key **key) {
     k->nl = bn_limbs_for_bits(bits);
     k->p_bits = k->q_bits = half;
     k->pl = k->ql = bn_limbs_for_bits(half);
-    st = generate_prime(&k->mont_p, half, bits, NULL, primes, nprimes);
-    if (st == FM_OK) st = generate_prime(&k->mont_q, half, bits, k->mont_p.N, primes, nprimes);
+    st = generate_prime(&k->mont_p, half, bits, NULL, p_mod8, primes, nprimes);
+    if (st == FM_OK)
+      st = generate_prime(&k->mont_q, half, bits, k->mont_p.N, q_mod8, primes, nprimes);
     if (st == FM_OK) st = derive_key(k);
   }
   if (st == FM_OK) {

@@ -76,7 +76,18 @@ static void crt_exp(const fm_rsa_key *key, uint64_t *y, const uint64_t *x) {
  * tests/rsa (test_rsa_ct, test_rsa_ct_prod) check the constant time of the whole operation with
  * the message marked secret. */
 
-int rsa_private_op(const fm_rsa_key *key, uint64_t *out, const uint64_t *in) {
+/* rsa_fault wipes the |nl|-limb result of a private-key operation that failed its check. Out of
+ * line, so that the check's outcome is a branch in rsa_private_op and the status each side
+ * returns is a constant: a compiler that folded the two into a select of the status (clang does,
+ * inlined into the signing services) would carry the check's operands into every caller's test
+ * of the status (test_rsa_ct_prod and its one suppression, rsa_ct_prod.supp). */
+__attribute__((noinline, cold)) static int rsa_fault(uint64_t *out, size_t nl) {
+  fm_zeroize(out, nl * sizeof(uint64_t));
+  return FM_ERR_INTERNAL;
+}
+
+__attribute__((noinline)) int rsa_private_op(const fm_rsa_key *key, uint64_t *out,
+                                             const uint64_t *in) {
   const size_t nl = key->nl;
   const bn_mont_ctx *mn = &key->mont_n;
   uint64_t y[BN_MAX_LIMBS];
@@ -100,10 +111,9 @@ int rsa_private_op(const fm_rsa_key *key, uint64_t *out, const uint64_t *in) {
    * from 1024 bits, several times faster than 64-bit Montgomery steps at these widths. */
   (void)bn_mod_exp_public(y, out, key->e, key->el, mn);
   const uint64_t ok = fm_declassify_u64(bn_eq_mask(y, in, nl));
-  if (!ok) st = FM_ERR_INTERNAL;
-  if (st != FM_OK) fm_zeroize(out, nl * sizeof(uint64_t));
   fm_zeroize(y, sizeof(y));
-  return st;
+  if (!ok) return rsa_fault(out, nl);
+  return FM_OK;
 }
 
 /* ---- Encodings ----------------------------------------------------------------------------- */

@@ -274,7 +274,7 @@ int hmac_internal(fm_hash_alg alg, const uint8_t *key, size_t key_len, const voi
 
 /* ---- Internal context ------------------------------------------------------------------- */
 
-int hmac_ctx_init(hmac_ctx *c, fm_hash_alg alg, const uint8_t *key, size_t key_len) {
+int hmac_ctx_init_nowipe(hmac_ctx *c, fm_hash_alg alg, const uint8_t *key, size_t key_len) {
   switch (sha_alg_family(alg)) {
     case SHA_FAMILY_256: {
       hmac256_work w;
@@ -299,30 +299,39 @@ int hmac_ctx_init(hmac_ctx *c, fm_hash_alg alg, const uint8_t *key, size_t key_l
   }
   c->alg = (uint32_t)alg;
   c->magic = HMAC_CTX_MAGIC;
-  hmac_stack_wipe();
   return FM_OK;
+}
+
+int hmac_ctx_init(hmac_ctx *c, fm_hash_alg alg, const uint8_t *key, size_t key_len) {
+  const int st = hmac_ctx_init_nowipe(c, alg, key, key_len);
+  hmac_stack_wipe();
+  return st;
 }
 
 bool hmac_ctx_live(const hmac_ctx *c) {
   return c->magic == HMAC_CTX_MAGIC && sha_alg_digest_len((fm_hash_alg)c->alg) != 0;
 }
 
-int hmac_ctx_update(hmac_ctx *c, const void *data, size_t len) {
+int hmac_ctx_update_nowipe(hmac_ctx *c, const void *data, size_t len) {
   if (!hmac_ctx_live(c)) return FM_ERR_STATE;
-  int st = FM_OK;
   switch (sha_alg_family((fm_hash_alg)c->alg)) {
-    case SHA_FAMILY_256: st = sha256_state_update(&c->u.s256.inner, data, len); break;
-    case SHA_FAMILY_512: st = sha512_state_update(&c->u.s512.inner, data, len); break;
+    case SHA_FAMILY_256: return sha256_state_update(&c->u.s256.inner, data, len);
+    case SHA_FAMILY_512: return sha512_state_update(&c->u.s512.inner, data, len);
     case SHA_FAMILY_SHA3:
       if (len > 0) keccak_absorb(&c->u.k.inner, data, len);
-      break;
-    case SHA_FAMILY_NONE: st = FM_ERR_STATE; break;
+      return FM_OK;
+    case SHA_FAMILY_NONE: break;
   }
+  return FM_ERR_STATE;
+}
+
+int hmac_ctx_update(hmac_ctx *c, const void *data, size_t len) {
+  const int st = hmac_ctx_update_nowipe(c, data, len);
   hmac_stack_wipe();
   return st;
 }
 
-int hmac_ctx_final(hmac_ctx *c, uint8_t *out) {
+int hmac_ctx_final_nowipe(hmac_ctx *c, uint8_t *out) {
   if (!hmac_ctx_live(c)) {
     hmac_ctx_wipe(c);
     return FM_ERR_STATE;
@@ -348,8 +357,111 @@ int hmac_ctx_final(hmac_ctx *c, uint8_t *out) {
     case SHA_FAMILY_NONE: break;
   }
   hmac_ctx_wipe(c);
-  hmac_stack_wipe();
   return FM_OK;
 }
 
+int hmac_ctx_final(hmac_ctx *c, uint8_t *out) {
+  const int st = hmac_ctx_final_nowipe(c, out);
+  hmac_stack_wipe();
+  return st;
+}
+
+/* The KDFs (module/kdf) run many HMAC steps per call on the _nowipe functions and wipe once, at
+ * the end of the service: deep enough for their own frames (two contexts and a block) above the
+ * HMAC chain that hmac_stack_wipe covers. test_kdf_residue checks it on every path. */
+#if defined(FM_SHA_INSTRUMENTED)
+#define KDF_STACK_WIPE 16384
+#else
+#define KDF_STACK_WIPE 4096
+#endif
+
+__attribute__((noinline, no_sanitize_address)) void hmac_kdf_stack_wipe(void) {
+  __m128i area[KDF_STACK_WIPE / 16];
+  volatile __m128i *p = area;
+  for (size_t i = 0; i < KDF_STACK_WIPE / 16; i++) p[i] = _mm_setzero_si128();
+  __asm__ __volatile__("" : : "r"(area) : "memory");
+}
+
 void hmac_ctx_wipe(hmac_ctx *c) { fm_zeroize(c, sizeof *c); }
+
+/* ---- PBKDF2's iteration ------------------------------------------------------------------
+ * U_j = HMAC(P, U_{j-1}) for a message of exactly one digest: the inner hash is one compression
+ * of a block that holds U and its fixed padding (the key block before it makes the length
+ * B + hlen), the outer one compression of the inner digest likewise. Two blocks on the stack
+ * are all there is: each digest is written straight into the next block, no buffering, no
+ * context copies, and the stack is wiped once at the end, not twice an iteration. */
+
+/* iterate256 runs |count| iterations from the keyed states |inner| and |outer|. */
+static void iterate256(const uint32_t inner[8], const uint32_t outer[8], uint8_t *u, uint8_t *t,
+                       uint64_t count) {
+  uint8_t a[SHA256_BLOCK_LEN], b[SHA256_BLOCK_LEN];
+  uint32_t h[8];
+  memset(a, 0, sizeof a);
+  a[32] = 0x80;
+  sha_store_be64(a + SHA256_BLOCK_LEN - 8, (uint64_t)(SHA256_BLOCK_LEN + 32) << 3);
+  memcpy(b, a, sizeof b);
+  memcpy(a, u, 32);
+  for (uint64_t j = 0; j < count; j++) {
+    memcpy(h, inner, sizeof h);
+    sha256_blocks(h, a, 1);
+    for (int i = 0; i < 8; i++) sha_store_be32(b + 4 * i, h[i]);
+    memcpy(h, outer, sizeof h);
+    sha256_blocks(h, b, 1);
+    for (int i = 0; i < 8; i++) sha_store_be32(a + 4 * i, h[i]);
+    for (int i = 0; i < 32; i++) t[i] ^= a[i];
+  }
+  memcpy(u, a, 32);
+  fm_zeroize(a, sizeof a);
+  fm_zeroize(b, sizeof b);
+  fm_zeroize(h, sizeof h);
+}
+
+/* iterate512 is iterate256 for SHA-384 (|dlen| 48) and SHA-512 (64). */
+static void iterate512(const uint64_t inner[8], const uint64_t outer[8], size_t dlen, uint8_t *u,
+                       uint8_t *t, uint64_t count) {
+  uint8_t a[SHA512_BLOCK_LEN], b[SHA512_BLOCK_LEN], full[64];
+  uint64_t h[8];
+  memset(a, 0, sizeof a);
+  a[dlen] = 0x80;
+  sha_store_be64(a + SHA512_BLOCK_LEN - 8, (uint64_t)(SHA512_BLOCK_LEN + dlen) << 3);
+  memcpy(b, a, sizeof b);
+  memcpy(a, u, dlen);
+  for (uint64_t j = 0; j < count; j++) {
+    memcpy(h, inner, sizeof h);
+    sha512_blocks(h, a, 1);
+    for (int i = 0; i < 8; i++) sha_store_be64(full + 8 * i, h[i]);
+    memcpy(b, full, dlen);
+    memcpy(h, outer, sizeof h);
+    sha512_blocks(h, b, 1);
+    for (int i = 0; i < 8; i++) sha_store_be64(full + 8 * i, h[i]);
+    memcpy(a, full, dlen);
+    for (size_t i = 0; i < dlen; i++) t[i] ^= a[i];
+  }
+  memcpy(u, a, dlen);
+  fm_zeroize(a, sizeof a);
+  fm_zeroize(b, sizeof b);
+  fm_zeroize(full, sizeof full);
+  fm_zeroize(h, sizeof h);
+}
+
+bool hmac_ctx_iterate(const hmac_ctx *base, uint8_t *u, uint8_t *t, uint64_t count) {
+  if (!hmac_ctx_live(base)) return false;
+  switch ((fm_hash_alg)base->alg) {
+    case FM_HASH_SHA256:
+      if (base->u.s256.inner.nbytes != SHA256_BLOCK_LEN || base->u.s256.inner.buf_len != 0) {
+        return false;
+      }
+      iterate256(base->u.s256.inner.h, base->u.s256.outer, u, t, count);
+      break;
+    case FM_HASH_SHA384:
+    case FM_HASH_SHA512:
+      if (base->u.s512.inner.nbytes != SHA512_BLOCK_LEN || base->u.s512.inner.buf_len != 0) {
+        return false;
+      }
+      iterate512(base->u.s512.inner.h, base->u.s512.outer, sha_alg_digest_len((fm_hash_alg)base->alg),
+                 u, t, count);
+      break;
+    default: return false;
+  }
+  return true;
+}

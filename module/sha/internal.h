@@ -238,6 +238,23 @@ typedef struct __attribute__((may_alias)) hmac_ctx {
 
 #define HMAC_CTX_MAGIC 0x484d4143u /* "HMAC" */
 
+/* hmac_ctx_iterate runs |count| PBKDF2 iterations (SP 800-132 5.3 step 4: U = PRF(P, U), then
+ * T ^= U) with the freshly keyed |base| (hmac_ctx_init, nothing absorbed), updating the digest
+ * |u| and the sum |t| (the digest length each) in place. Returns false, touching nothing, for a
+ * hash it has no direct path for or a context that absorbed data: the caller then iterates
+ * with hmac_ctx_update and hmac_ctx_final, which give the same values. Like the _nowipe
+ * functions below, it leaves the stack to the caller's hmac_kdf_stack_wipe. */
+bool hmac_ctx_iterate(const hmac_ctx *base, uint8_t *u, uint8_t *t, uint64_t count);
+
+/* hmac_ctx_init_nowipe, hmac_ctx_update_nowipe and hmac_ctx_final_nowipe are hmac_ctx_init,
+ * hmac_ctx_update and hmac_ctx_final without the stack wipe each of those ends with: for a
+ * service that chains many of them (the KDFs) and ends with one hmac_kdf_stack_wipe, which
+ * zeroizes the stack below its caller deep enough for the caller's own frames too. */
+int hmac_ctx_init_nowipe(hmac_ctx *c, fm_hash_alg alg, const uint8_t *key, size_t key_len);
+int hmac_ctx_update_nowipe(hmac_ctx *c, const void *data, size_t len);
+int hmac_ctx_final_nowipe(hmac_ctx *c, uint8_t *out);
+void hmac_kdf_stack_wipe(void);
+
 /* hmac_ctx_init keys |c| for |alg| with the secret |key| (any length below the limit; NULL only
  * when key_len is 0). Returns FM_OK, or FM_ERR_UNSUPPORTED with |c| wiped. Stack copies of the
  * key blocks are wiped. */

@@ -650,6 +650,12 @@ static void case_fm_rsa_key_generate(void) {
   fm_rsa_key_free(k);
   FAILS(FM_ERR_KEY_SIZE, fm_rsa_key_generate(1024, &k));
 }
+static void case_fm_rsa_key_generate_mod8(void) {
+  fm_rsa_key *k = NULL;
+  APPROVED(fm_rsa_key_generate_mod8(2048, 5, 3, &k));
+  fm_rsa_key_free(k);
+  FAILS(FM_ERR_BAD_ARGUMENT, fm_rsa_key_generate_mod8(2048, 2, 0, &k));
+}
 static void case_fm_rsa_key_export(void) {
   uint8_t b[256];
   size_t len;
@@ -854,6 +860,7 @@ static service_case cases[] = {
     CASE(fm_rsa_key_encode),
     CASE(fm_rsa_key_decode),
     CASE(fm_rsa_key_generate),
+    CASE(fm_rsa_key_generate_mod8),
     CASE(fm_rsa_key_export),
     CASE(fm_rsa_key_free),
     CASE(fm_rsa_key_bits),

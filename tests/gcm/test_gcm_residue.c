@@ -47,6 +47,9 @@ static void setup_text(int which) {
   memcpy(g_key, g_keys[which], sizeof g_key);
   memcpy(g_pt, g_texts[which], g_len);
   CHECK_EQ_INT(fm_gcm_key_init_counter_iv(&g_gk, g_key, g_klen, k_fixed), FM_OK);
+  /* The IVs fm_gcm_seal generates are public, but their invocation field starts at a base the
+   * DRBG draws for each key: fix it, so that the two runs differ in the key and the text only. */
+  gcm_set_iv_base_for_testing(&g_gk, 0x0123456789abcdefull);
   CHECK_EQ_INT(fm_gcm_seal_with_iv(&g_gk, k_iv, sizeof k_iv, g_aad, g_aad_len, g_pt, g_len, g_ct,
                                    g_tag, 16),
                FM_OK);

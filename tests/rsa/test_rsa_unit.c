@@ -126,6 +126,32 @@ static void test_round_trips_imported_key(void) {
   fm_rsa_key_free(key);
 }
 
+/* FIPS 186-5 A.1.3's a and b: every residue pair asked for is what the primes have (3072 bits
+ * for one pair, so that the condition is not tied to one size); residues other than 0, 1, 3, 5
+ * and 7 are refused with nothing returned. */
+static void test_generated_key_mod8(void) {
+  static const unsigned pairs[][3] = {{2048, 5, 3}, {2048, 1, 7}, {3072, 3, 5}, {2048, 0, 1}};
+  for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+    fm_rsa_key *key = NULL;
+    CHECK_EQ_INT(fm_rsa_key_generate_mod8(pairs[i][0], pairs[i][1], pairs[i][2], &key), FM_OK);
+    if (key == NULL) continue;
+    uint8_t p[FM_RSA_MAX_BYTES], q[FM_RSA_MAX_BYTES];
+    size_t pl = 0, ql = 0;
+    CHECK_EQ_INT(fm_rsa_key_export(key, FM_RSA_P, p, sizeof p, &pl), FM_OK);
+    CHECK_EQ_INT(fm_rsa_key_export(key, FM_RSA_Q, q, sizeof q, &ql), FM_OK);
+    if (pairs[i][1] != 0) CHECK_EQ_INT(p[pl - 1] & 7, pairs[i][1]);
+    if (pairs[i][2] != 0) CHECK_EQ_INT(q[ql - 1] & 7, pairs[i][2]);
+    CHECK_EQ_INT(pl * 8, pairs[i][0] / 2);
+    fm_rsa_key_free(key);
+  }
+  static const unsigned bad[][2] = {{2, 0}, {0, 8}, {4, 4}, {9, 1}, {UINT32_MAX, 1}};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    fm_rsa_key *key = (fm_rsa_key *)(uintptr_t)1;
+    CHECK_EQ_INT(fm_rsa_key_generate_mod8(2048, bad[i][0], bad[i][1], &key), FM_ERR_BAD_ARGUMENT);
+    CHECK(key == NULL);
+  }
+}
+
 static void test_generated_key_2048(void) {
   fm_rsa_key *key = NULL;
   CHECK_EQ_INT(fm_rsa_key_generate(2048, &key), FM_OK);
@@ -551,6 +577,7 @@ static const test_case cases[] = {
   TEST_CASE(kat_rsasp1_crt),
   TEST_CASE(round_trips_imported_key),
   TEST_CASE(generated_key_2048),
+  TEST_CASE(generated_key_mod8),
   TEST_CASE(raw_out_of_range),
   TEST_CASE(sign_bad_inputs),
   TEST_CASE(verify_bad_inputs),
