@@ -100,7 +100,7 @@ static void test_sha_update(void) {
   sha_ctx raw;
   memset(&raw, 0, sizeof raw);
   raw.magic = SHA_CTX_MAGIC;
-  raw.alg = 9;
+  raw.alg = 11;
   memset(&ctx, 0, sizeof ctx);
   memcpy(&ctx, &raw, sizeof raw);
   CHECK_EQ_INT(fm_sha_update(&ctx, k_msg, 1), FM_ERR_STATE);
