@@ -1,4 +1,5 @@
-/* AES-256-CTR, AES-256-CBC-encrypt, SHA-256, SHA-512 and HMAC-SHA-256: fipsmod's public API
+/* AES-256-CTR, AES-256-CBC-encrypt, SHA-256, SHA-512, SHA3-256, SHA3-512, SHAKE-128,
+ * SHAKE-256 and HMAC-SHA-256: fipsmod's public API
  * (libfipsmod.so) against OpenSSL 3 in the same run.
  *
  * What one operation is, for each side:
@@ -10,7 +11,9 @@
  *   with padding off. CBC takes whole blocks only, so the 1350-byte size runs at 1344 bytes.
  * - SHA-256/SHA-512: one-shot fm_sha256/fm_sha512 against one-shot EVP_Digest with an EVP_MD
  *   fetched once (EVP_Digest still creates and frees its context in every call: that is the
- *   cost of OpenSSL's one-shot).
+ *   cost of OpenSSL's one-shot). SHA3-256/SHA3-512 the same with fm_sha3_256/fm_sha3_512.
+ * - SHAKE-128/SHAKE-256: one-shot fm_shake128/fm_shake256 with 32 bytes of output against
+ *   EVP_DigestInit_ex, EVP_DigestUpdate and EVP_DigestFinalXOF (32 bytes) on a context made once.
  * - HMAC-SHA-256: one-shot fm_hmac with a 32-byte key (keying, message, tag in one call) against
  *   EVP_MAC: a context of the HMAC MAC fetched once with its digest set once, then per operation
  *   EVP_MAC_init with the key, EVP_MAC_update and EVP_MAC_final (the same work: the key is set
@@ -33,7 +36,17 @@
 #include "fipsmod/hmac.h"
 #include "fipsmod/sha.h"
 
-enum sym_op { OP_CTR, OP_CBC, OP_SHA256, OP_SHA512, OP_HMAC256 };
+enum sym_op {
+  OP_CTR,
+  OP_CBC,
+  OP_SHA256,
+  OP_SHA512,
+  OP_SHA3_256,
+  OP_SHA3_512,
+  OP_SHAKE128,
+  OP_SHAKE256,
+  OP_HMAC256
+};
 
 static void bench_aead_kdf(void);
 
@@ -48,10 +61,12 @@ typedef struct {
   EVP_MD *fetched_md;
   EVP_MAC *mac;
   EVP_MAC_CTX *mctx;
+  EVP_MD_CTX *xof_ctx;
   OSSL_PARAM mac_params[2];
 } sym_state;
 
-static const enum sym_op k_ops[] = {OP_CTR, OP_CBC, OP_SHA256, OP_SHA512, OP_HMAC256};
+static const enum sym_op k_ops[] = {OP_CTR,      OP_CBC,      OP_SHA256,   OP_SHA512, OP_SHA3_256,
+                                    OP_SHA3_512, OP_SHAKE128, OP_SHAKE256, OP_HMAC256};
 
 static void sym_fini(void *p) {
   sym_state *s = p;
@@ -61,6 +76,7 @@ static void sym_fini(void *p) {
   EVP_MD_free(s->fetched_md);
   EVP_MAC_CTX_free(s->mctx);
   EVP_MAC_free(s->mac);
+  EVP_MD_CTX_free(s->xof_ctx);
   free(s->in);
   free(s->out);
   free(s);
@@ -114,6 +130,18 @@ static int fm_sym_run(void *p, size_t size, uint64_t n) {
     case OP_SHA512:
       for (uint64_t i = 0; i < n && st == FM_OK; i++) st = fm_sha512(s->in, size, s->out);
       break;
+    case OP_SHA3_256:
+      for (uint64_t i = 0; i < n && st == FM_OK; i++) st = fm_sha3_256(s->in, size, s->out);
+      break;
+    case OP_SHA3_512:
+      for (uint64_t i = 0; i < n && st == FM_OK; i++) st = fm_sha3_512(s->in, size, s->out);
+      break;
+    case OP_SHAKE128:
+      for (uint64_t i = 0; i < n && st == FM_OK; i++) st = fm_shake128(s->in, size, s->out, 32);
+      break;
+    case OP_SHAKE256:
+      for (uint64_t i = 0; i < n && st == FM_OK; i++) st = fm_shake256(s->in, size, s->out, 32);
+      break;
     case OP_HMAC256:
       for (uint64_t i = 0; i < n && st == FM_OK; i++)
         st = fm_hmac(FM_HASH_SHA256, s->key, sizeof(s->key), s->in, size, s->out, 32);
@@ -137,10 +165,22 @@ static void *ossl_sym_init(const void *param, size_t size, char *why, size_t why
       break;
     case OP_SHA256:
     case OP_SHA512:
-      s->fetched_md = EVP_MD_fetch(NULL, s->op == OP_SHA256 ? "SHA256" : "SHA512", NULL);
+    case OP_SHA3_256:
+    case OP_SHA3_512:
+    case OP_SHAKE128:
+    case OP_SHAKE256: {
+      static const char *const names[] = {[OP_SHA256] = "SHA256",     [OP_SHA512] = "SHA512",
+                                          [OP_SHA3_256] = "SHA3-256", [OP_SHA3_512] = "SHA3-512",
+                                          [OP_SHAKE128] = "SHAKE128", [OP_SHAKE256] = "SHAKE256"};
+      s->fetched_md = EVP_MD_fetch(NULL, names[s->op], NULL);
       s->md = s->fetched_md;
       ok = s->md != NULL;
+      if (ok && (s->op == OP_SHAKE128 || s->op == OP_SHAKE256)) {
+        s->xof_ctx = EVP_MD_CTX_new();
+        ok = s->xof_ctx != NULL;
+      }
       break;
+    }
     case OP_HMAC256:
       s->mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
       s->mctx = s->mac ? EVP_MAC_CTX_new(s->mac) : NULL;
@@ -173,8 +213,18 @@ static int ossl_sym_run(void *p, size_t size, uint64_t n) {
       break;
     case OP_SHA256:
     case OP_SHA512:
+    case OP_SHA3_256:
+    case OP_SHA3_512:
       for (uint64_t i = 0; i < n && ok; i++)
         ok = EVP_Digest(s->in, size, s->out, NULL, s->md, NULL) == 1;
+      break;
+    case OP_SHAKE128:
+    case OP_SHAKE256:
+      for (uint64_t i = 0; i < n && ok; i++) {
+        ok = EVP_DigestInit_ex(s->xof_ctx, s->md, NULL) == 1 &&
+             EVP_DigestUpdate(s->xof_ctx, s->in, size) == 1 &&
+             EVP_DigestFinalXOF(s->xof_ctx, s->out, 32) == 1;
+      }
       break;
     case OP_HMAC256:
       for (uint64_t i = 0; i < n && ok; i++) {
@@ -194,6 +244,10 @@ static const char *op_name(enum sym_op op) {
     case OP_CBC: return "AES-256-CBC-encrypt";
     case OP_SHA256: return "SHA-256";
     case OP_SHA512: return "SHA-512";
+    case OP_SHA3_256: return "SHA3-256";
+    case OP_SHA3_512: return "SHA3-512";
+    case OP_SHAKE128: return "SHAKE-128";
+    case OP_SHAKE256: return "SHAKE-256";
     case OP_HMAC256: return "HMAC-SHA-256";
   }
   return "?";

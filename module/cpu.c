@@ -45,7 +45,8 @@ static uint32_t detect_features(void) {
   if (__get_cpuid_max(0, NULL) >= 7) {
     __cpuid_count(7, 0, a, b, c, d);
     if (((b >> 5) & 1) && ymm_ok) f |= FM_CPU_AVX2;
-    if ((b >> 8) & 1) f |= FM_CPU_BMI2;
+    /* FM_CPU_BMI2 also stands for BMI1 (EBX bit 3: ANDN, used by module/sha3 with RORX). */
+    if (((b >> 8) & 1) && ((b >> 3) & 1)) f |= FM_CPU_BMI2;
     if ((b >> 19) & 1) f |= FM_CPU_ADX;
     if ((b >> 29) & 1 && sse41 && ssse3) f |= FM_CPU_SHANI;
     if (((c >> 9) & 1) && ymm_ok && (f & FM_CPU_AVX2) && (f & FM_CPU_AESNI)) f |= FM_CPU_VAES;

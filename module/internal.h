@@ -345,6 +345,10 @@ typedef enum fm_selftest_id {
   FM_ST_ECDSA_VERIFY_KAT,
   FM_ST_ECDH_KAT,
   FM_ST_MLKEM768_KAT, /* ML-KEM-768 KeyGen, Encaps, Decaps and implicit rejection */
+  FM_ST_SHA2_TRUNCATED_KAT, /* SHA-224, SHA-512/224 and SHA-512/256 (module/sha) */
+  FM_ST_SHA3_KAT,           /* SHA3-256, for the SHA3-* hashes (module/sha3) */
+  FM_ST_SHAKE_KAT,          /* SHAKE128 and SHAKE256 (module/sha3) */
+  FM_ST_HMAC_SHA3_KAT,      /* HMAC-SHA3-256, for HMAC with every SHA3-* (module/sha3) */
   /* Conditional tests: recorded by their service each time it runs. */
   FM_ST_ENTROPY_HEALTH, /* SP 800-90B RCT/APT on every seed request */
   FM_ST_RSA_PCT,        /* RSA key generation's pairwise consistency test */

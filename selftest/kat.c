@@ -28,6 +28,7 @@
 #include "module/rand/internal.h"
 #include "module/rsa/internal.h"
 #include "module/sha/internal.h"
+#include "module/sha3/internal.h"
 #include "selftest/internal.h"
 #include "selftest/kat_aead_kdf.h"
 #include "selftest/kat_vectors.h"
@@ -337,6 +338,10 @@ int selftest_run_kat(fm_selftest_id id) {
     case FM_ST_ECDSA_VERIFY_KAT: return ec_selftest_ecdsa_verify();
     case FM_ST_ECDH_KAT: return ec_selftest_ecdh();
     case FM_ST_MLKEM768_KAT: return mlkem_selftest_kat(); /* module/mlkem/mlkem_cast.c */
+    case FM_ST_SHA2_TRUNCATED_KAT: return sha_selftest_truncated_kat();
+    case FM_ST_SHA3_KAT: return sha3_selftest_sha3_kat();
+    case FM_ST_SHAKE_KAT: return sha3_selftest_shake_kat();
+    case FM_ST_HMAC_SHA3_KAT: return sha3_selftest_hmac_kat();
     /* Not known-answer tests: the runner computes the integrity test itself, and the
      * conditional tests run inside their services. */
     case FM_ST_INTEGRITY:
@@ -445,6 +450,12 @@ const void *selftest_constants_probe(void) { return kat_aes256_cbc_dec_out; }
   X(FM_ST_ECDH_KAT, "ecc-cdh-p256-kat", "ECC CDH primitive P-256 (SP 800-56A)", KAT,               \
     BEFORE_FIRST_USE, 0)                                                                           \
   X(FM_ST_MLKEM768_KAT, "mlkem768-kat", "ML-KEM-768", KAT, BEFORE_FIRST_USE, 0)                    \
+  X(FM_ST_SHA2_TRUNCATED_KAT, "sha224-sha512t-kat", "SHA-224, SHA-512/224, SHA-512/256", KAT,      \
+    BEFORE_FIRST_USE, 0)                                                                           \
+  X(FM_ST_SHA3_KAT, "sha3-256-kat", "SHA3-256 (SHA3-224..512)", KAT, BEFORE_FIRST_USE, 0)          \
+  X(FM_ST_SHAKE_KAT, "shake-kat", "SHAKE128, SHAKE256", KAT, BEFORE_FIRST_USE, 0)                  \
+  X(FM_ST_HMAC_SHA3_KAT, "hmac-sha3-256-kat", "HMAC-SHA3-256 (HMAC-SHA3-*)", KAT,                  \
+    BEFORE_FIRST_USE, 0)                                                                           \
   X(FM_ST_ENTROPY_HEALTH, "SP800-90B RCT/APT", "ENTROPY", HEALTH, CONDITIONAL, 0)                  \
   X(FM_ST_RSA_PCT, "RSA-PCT", "RSA", PAIRWISE, CONDITIONAL, 0)                                     \
   X(FM_ST_MLDSA_PCT, "ML-DSA-PCT", "ML-DSA", PAIRWISE, CONDITIONAL, 0)                             \

@@ -88,9 +88,17 @@ static int run_wycheproof(kat_ctx *c, json_t *root, const char *schema) {
     return kat_wp_aes_cbc_pkcs5(c, root);
   }
   if (starts_with(schema, "mac_test_schema")) {
-    if (strcmp(alg, "HMACSHA256") == 0) return kat_wp_hmac(c, root, 256);
-    if (strcmp(alg, "HMACSHA384") == 0) return kat_wp_hmac(c, root, 384);
-    if (strcmp(alg, "HMACSHA512") == 0) return kat_wp_hmac(c, root, 512);
+    static const struct {
+      const char *name;
+      fm_hash_alg alg;
+    } macs[] = {{"HMACSHA224", FM_HASH_SHA224},         {"HMACSHA256", FM_HASH_SHA256},
+                {"HMACSHA384", FM_HASH_SHA384},         {"HMACSHA512", FM_HASH_SHA512},
+                {"HMACSHA512/224", FM_HASH_SHA512_224}, {"HMACSHA512/256", FM_HASH_SHA512_256},
+                {"HMACSHA3-224", FM_HASH_SHA3_224},     {"HMACSHA3-256", FM_HASH_SHA3_256},
+                {"HMACSHA3-384", FM_HASH_SHA3_384},     {"HMACSHA3-512", FM_HASH_SHA3_512}};
+    for (size_t i = 0; i < sizeof macs / sizeof macs[0]; i++) {
+      if (strcmp(alg, macs[i].name) == 0) return kat_wp_hmac(c, root, macs[i].alg, alg);
+    }
   }
   if (starts_with(schema, "aead_test_schema") && strcmp(alg, "AES-GCM") == 0) {
     return kat_wp_aes_gcm(c, root);

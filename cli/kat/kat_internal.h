@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "cli/kat/kat.h"
+#include "fipsmod/sha.h"
 
 /* A decoded byte string (owned by the context's arena). */
 typedef struct kat_bytes {
@@ -215,7 +216,7 @@ int kat_run_toolkit(kat_ctx *c);
 
 /* Wycheproof runners */
 int kat_wp_aes_cbc_pkcs5(kat_ctx *c, json_t *root);
-int kat_wp_hmac(kat_ctx *c, json_t *root, int digest_bits);
+int kat_wp_hmac(kat_ctx *c, json_t *root, fm_hash_alg alg, const char *name);
 int kat_wp_aes_gcm(kat_ctx *c, json_t *root);
 int kat_wp_hkdf(kat_ctx *c, json_t *root, const char *alg_name);
 int kat_wp_pbkdf2(kat_ctx *c, json_t *root, const char *alg_name);

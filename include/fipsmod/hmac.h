@@ -1,5 +1,5 @@
 /** @file
- * HMAC (FIPS 198-1) with SHA-256, SHA-384 and SHA-512.
+ * HMAC (FIPS 198-1) with every hash of sha.h: SHA-2 (SHA-224 ... SHA-512/256) and SHA3-*.
  *
  * Keys may have any length (keys longer than the hash's block are hashed first, FIPS 198-1
  * step 2) and are secret; so are messages, tags and everything a context holds. Key and message

@@ -7,8 +7,8 @@
  * thread-safe. Every function returns FM_OK or a negative FM_ERR_*; the module state is checked
  * first (FM_ERR_NOT_OPERATIONAL), then the arguments. On any error the output is zeroed (its
  * |out_len| bytes, when that length is itself valid) and nothing else is written. |alg| is
- * FM_HASH_SHA256, FM_HASH_SHA384 or FM_HASH_SHA512 (else FM_ERR_UNSUPPORTED); hLen below is its
- * digest length (32, 48, 64).
+ * any hash of sha.h, SHA-2 or SHA3-* (else FM_ERR_UNSUPPORTED); hLen below is its digest length
+ * (28 to 64).
  *
  * Approved parameters (the security policy's; calls outside them work, and the service
  * indicator reports them as not approved; the rules live in module/approval.c and are listed in

@@ -196,7 +196,7 @@ FM_API int fm_rsa_key_export(const fm_rsa_key *key, fm_rsa_component which, uint
                              size_t out_cap, size_t *out_len);
 
 /* ---- Signatures -----------------------------------------------------------------------------
- * Signing hashes |msg| with |hash| (FM_HASH_SHA256, FM_HASH_SHA384 or FM_HASH_SHA512), encodes,
+ * Signing hashes |msg| with |hash| (any hash of sha.h: SHA-2 or SHA3-*; MGF1 uses it too), encodes,
  * and computes the signature with CRT, in constant time in the private key and the message; the
  * signature is checked with the public key before it is released (a mismatch, which means a
  * fault, gives FM_ERR_INTERNAL and a wiped output). The signature is exactly the key's byte

@@ -1,5 +1,6 @@
 /** @file
- * SHA-2: SHA-256, SHA-384 and SHA-512 (FIPS 180-4).
+ * SHA-2 (FIPS 180-4: SHA-224, SHA-256, SHA-384, SHA-512, SHA-512/224, SHA-512/256), SHA-3
+ * (FIPS 202: SHA3-224, SHA3-256, SHA3-384, SHA3-512) and the SHAKE128/SHAKE256 XOFs (FIPS 202).
  *
  * Contexts are caller-allocated and need no free. fm_sha_final wipes its context whatever the
  * outcome, and fm_sha_wipe wipes one that is abandoned. A context is not thread-safe; distinct
@@ -17,8 +18,9 @@
  *
  * Secrets: message bytes and digests are treated as secret (the code's time and memory accesses
  * do not depend on them); lengths and the algorithm are public.
- * Length limit: at most 2^61 - 1 bytes per message (FIPS 180-4 allows 2^64 - 1 bits for SHA-256,
- * more for SHA-384/512; the module caps all three at the smaller bound). */
+ * Length limit: at most 2^61 - 1 bytes per message for SHA-2 (FIPS 180-4 allows 2^64 - 1 bits for
+ * SHA-256, more for SHA-384/512; the module caps all at the smaller bound). SHA-3 and SHAKE have
+ * no length limit. */
 #ifndef FIPSMOD_SHA_H
 #define FIPSMOD_SHA_H
 
@@ -34,11 +36,25 @@ typedef enum {
   FM_HASH_SHA256 = 1,
   FM_HASH_SHA384 = 2,
   FM_HASH_SHA512 = 3,
+  FM_HASH_SHA224 = 4,
+  FM_HASH_SHA512_224 = 5,
+  FM_HASH_SHA512_256 = 6,
+  FM_HASH_SHA3_224 = 7,
+  FM_HASH_SHA3_256 = 8,
+  FM_HASH_SHA3_384 = 9,
+  FM_HASH_SHA3_512 = 10,
 } fm_hash_alg;
 
+#define FM_SHA224_DIGEST_LEN 28
 #define FM_SHA256_DIGEST_LEN 32
 #define FM_SHA384_DIGEST_LEN 48
 #define FM_SHA512_DIGEST_LEN 64
+#define FM_SHA512_224_DIGEST_LEN 28
+#define FM_SHA512_256_DIGEST_LEN 32
+#define FM_SHA3_224_DIGEST_LEN 28
+#define FM_SHA3_256_DIGEST_LEN 32
+#define FM_SHA3_384_DIGEST_LEN 48
+#define FM_SHA3_512_DIGEST_LEN 64
 #define FM_MAX_DIGEST_LEN 64
 
 /** Opaque, caller-allocated incremental hashing context. A zeroed context is "not initialized":
@@ -87,7 +103,7 @@ FM_MUST_CHECK
 FM_API int fm_sha_digest(fm_hash_alg alg, const void *data, size_t len, uint8_t *out,
                          size_t out_len);
 
-/** One-shot shorthands writing exactly the digest length to |out| (32, 48 or 64 bytes).
+/** One-shot shorthands writing exactly the digest length to |out|.
  * FM_ERR_BAD_ARGUMENT: out NULL, or data NULL with len > 0; FM_ERR_LENGTH. Thread-safe. */
 FM_MUST_CHECK
 FM_API int fm_sha256(const void *data, size_t len, uint8_t out[FM_SHA256_DIGEST_LEN]);
@@ -95,6 +111,66 @@ FM_MUST_CHECK
 FM_API int fm_sha384(const void *data, size_t len, uint8_t out[FM_SHA384_DIGEST_LEN]);
 FM_MUST_CHECK
 FM_API int fm_sha512(const void *data, size_t len, uint8_t out[FM_SHA512_DIGEST_LEN]);
+FM_MUST_CHECK
+FM_API int fm_sha224(const void *data, size_t len, uint8_t out[FM_SHA224_DIGEST_LEN]);
+FM_MUST_CHECK
+FM_API int fm_sha512_224(const void *data, size_t len, uint8_t out[FM_SHA512_224_DIGEST_LEN]);
+FM_MUST_CHECK
+FM_API int fm_sha512_256(const void *data, size_t len, uint8_t out[FM_SHA512_256_DIGEST_LEN]);
+FM_MUST_CHECK
+FM_API int fm_sha3_224(const void *data, size_t len, uint8_t out[FM_SHA3_224_DIGEST_LEN]);
+FM_MUST_CHECK
+FM_API int fm_sha3_256(const void *data, size_t len, uint8_t out[FM_SHA3_256_DIGEST_LEN]);
+FM_MUST_CHECK
+FM_API int fm_sha3_384(const void *data, size_t len, uint8_t out[FM_SHA3_384_DIGEST_LEN]);
+FM_MUST_CHECK
+FM_API int fm_sha3_512(const void *data, size_t len, uint8_t out[FM_SHA3_512_DIGEST_LEN]);
+
+/* ---- SHAKE128 and SHAKE256 (FIPS 202 section 6.2) ------------------------------------------
+ * Extendable-output functions: any output length, and any split of the output across squeeze
+ * calls gives the same stream. Input and output bytes are secret; lengths are public. A SHAKE is
+ * not a hash id: fm_hmac, the KDFs and RSA do not take it. */
+
+typedef enum {
+  FM_XOF_SHAKE128 = 1,
+  FM_XOF_SHAKE256 = 2,
+} fm_xof_alg;
+
+/** Opaque, caller-allocated SHAKE context. A zeroed context is "not initialized": absorb and
+ * squeeze on it return FM_ERR_STATE. Not thread-safe; distinct contexts may be used at once. */
+typedef struct fm_shake_ctx {
+  FM_ALIGNAS(16) uint64_t opaque[32];
+} fm_shake_ctx;
+
+/** fm_shake_init starts |alg| in |ctx|. FM_ERR_BAD_ARGUMENT: ctx NULL; FM_ERR_UNSUPPORTED: unknown
+ * alg (ctx wiped). */
+FM_MUST_CHECK
+FM_API int fm_shake_init(fm_shake_ctx *ctx, fm_xof_alg alg);
+
+/** fm_shake_absorb absorbs |len| bytes at |data| (NULL only when len is 0). FM_ERR_BAD_ARGUMENT:
+ * ctx NULL, or data NULL with len > 0 (nothing absorbed, ctx usable); FM_ERR_STATE: ctx not
+ * initialized, wiped, or already squeezing (absorbing after the first squeeze is refused and
+ * leaves ctx as it was). */
+FM_MUST_CHECK
+FM_API int fm_shake_absorb(fm_shake_ctx *ctx, const void *data, size_t len);
+
+/** fm_shake_squeeze writes the next |len| bytes of output to |out| (the first call ends the
+ * input). FM_ERR_BAD_ARGUMENT: ctx NULL, or out NULL with len > 0 (ctx usable); FM_ERR_STATE:
+ * ctx not initialized or wiped (the |len| bytes at out are wiped). */
+FM_MUST_CHECK
+FM_API int fm_shake_squeeze(fm_shake_ctx *ctx, uint8_t *out, size_t len);
+
+/** fm_shake_wipe zeroizes |ctx| (NULL is accepted), in every module state; FM_OK, or
+ * FM_ERR_NOT_OPERATIONAL (after wiping) outside OPERATIONAL. */
+FM_API int fm_shake_wipe(fm_shake_ctx *ctx);
+
+/** fm_shake128 and fm_shake256 write |out_len| bytes of SHAKE output over |len| bytes at |data|
+ * (NULL only when len is 0) to |out| (NULL only when out_len is 0). FM_ERR_BAD_ARGUMENT as
+ * above (out wiped when not NULL). Thread-safe. */
+FM_MUST_CHECK
+FM_API int fm_shake128(const void *data, size_t len, uint8_t *out, size_t out_len);
+FM_MUST_CHECK
+FM_API int fm_shake256(const void *data, size_t len, uint8_t *out, size_t out_len);
 
 #ifdef __cplusplus
 }

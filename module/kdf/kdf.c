@@ -12,12 +12,10 @@
 #include "module/internal.h"
 #include "module/sha/internal.h"
 
-/* digest_len is hLen for the three hashes the KDFs take, 0 for anything else. */
-static size_t digest_len(fm_hash_alg alg) {
-  return (alg == FM_HASH_SHA256 || alg == FM_HASH_SHA384 || alg == FM_HASH_SHA512)
-             ? sha_alg_digest_len(alg)
-             : 0;
-}
+/* digest_len is hLen for the hashes the KDFs take (every SHA-2 and SHA-3 hash: SP 800-56C Rev. 2
+ * section 7, SP 800-108r1 section 4 and SP 800-132 section 5.3 allow any approved hash in the
+ * HMAC), 0 for anything else. */
+static size_t digest_len(fm_hash_alg alg) { return sha_alg_digest_len(alg); }
 
 static bool in_null(const void *p, size_t len) { return p == NULL && len != 0; }
 

@@ -6,6 +6,7 @@
  * largest modulus and wiped before return) and the key is read-only. Verification handles only
  * public values, so it may branch on them; signing is constant time in the key and in the
  * encoded message. */
+#include <assert.h>
 #include <string.h>
 
 #include "fipsmod/rand.h"
@@ -118,26 +119,30 @@ __attribute__((noinline)) int rsa_private_op(const fm_rsa_key *key, uint64_t *ou
 /* ---- Encodings ----------------------------------------------------------------------------- */
 
 /* DER of DigestInfo up to the digest (RFC 8017 9.2, note 1): SEQUENCE { SEQUENCE { OID, NULL },
- * OCTET STRING }, for SHA-256, SHA-384, SHA-512 (OIDs 2.16.840.1.101.3.4.2.1/2/3). */
-static const uint8_t kPrefixSha256[] = {0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60,
-                                        0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02,
-                                        0x01, 0x05, 0x00, 0x04, 0x20};
-static const uint8_t kPrefixSha384[] = {0x30, 0x41, 0x30, 0x0d, 0x06, 0x09, 0x60,
-                                        0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02,
-                                        0x02, 0x05, 0x00, 0x04, 0x30};
-static const uint8_t kPrefixSha512[] = {0x30, 0x51, 0x30, 0x0d, 0x06, 0x09, 0x60,
-                                        0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02,
-                                        0x03, 0x05, 0x00, 0x04, 0x40};
+ * OCTET STRING }. Every hash the module signs with has an OID under 2.16.840.1.101.3.4.2 (NIST's
+ * hashAlgs arc) whose last arc is its fm_hash_alg value: sha256 1, sha384 2, sha512 3, sha224 4,
+ * sha512-224 5, sha512-256 6, sha3-224 7 ... sha3-512 10 (RFC 8017 9.2 note 1, RFC 8702 and
+ * NIST's Computer Security Objects Register), so the 19 bytes differ only in that arc and the
+ * lengths. */
 #define RSA_DIGESTINFO_PREFIX_LEN 19
+static_assert(FM_HASH_SHA256 == 1 && FM_HASH_SHA512 == 3 && FM_HASH_SHA224 == 4 &&
+                  FM_HASH_SHA512_256 == 6 && FM_HASH_SHA3_224 == 7 && FM_HASH_SHA3_512 == 10,
+              "hash ids are the last arcs of their OIDs");
 
-/* digest_info_prefix returns the DigestInfo prefix of |hash|, or NULL for another hash. */
-static const uint8_t *digest_info_prefix(fm_hash_alg hash) {
-  switch (hash) {
-    case FM_HASH_SHA256: return kPrefixSha256;
-    case FM_HASH_SHA384: return kPrefixSha384;
-    case FM_HASH_SHA512: return kPrefixSha512;
-  }
-  return NULL;
+/* digest_info_prefix writes the DigestInfo prefix of |hash| (digest length |hlen|) to |out|. */
+static void digest_info_prefix(uint8_t out[RSA_DIGESTINFO_PREFIX_LEN], fm_hash_alg hash,
+                               size_t hlen) {
+  static const uint8_t oid_head[] = {0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02};
+  out[0] = 0x30;
+  out[1] = (uint8_t)(RSA_DIGESTINFO_PREFIX_LEN - 2 + hlen);
+  out[2] = 0x30;
+  out[3] = 0x0d;
+  memcpy(out + 4, oid_head, sizeof oid_head);
+  out[14] = (uint8_t)hash;
+  out[15] = 0x05;
+  out[16] = 0x00;
+  out[17] = 0x04;
+  out[18] = (uint8_t)hlen;
 }
 
 /* emsa_pkcs1_encode writes the k-byte EM = 0x00 || 0x01 || PS (0xff...) || 0x00 || DigestInfo
@@ -150,7 +155,7 @@ static int emsa_pkcs1_encode(uint8_t *em, size_t k, fm_hash_alg hash, const uint
   em[1] = 0x01;
   memset(em + 2, 0xff, k - tlen - 3);
   em[k - tlen - 1] = 0x00;
-  memcpy(em + k - tlen, digest_info_prefix(hash), RSA_DIGESTINFO_PREFIX_LEN);
+  digest_info_prefix(em + k - tlen, hash, hlen);
   memcpy(em + k - hlen, digest, hlen);
   return FM_OK;
 }

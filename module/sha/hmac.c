@@ -1,4 +1,4 @@
-/* HMAC (FIPS 198-1) with SHA-256, SHA-384 and SHA-512: the internal one-shot and context
+/* HMAC (FIPS 198-1) with SHA-2 and SHA-3: the internal one-shot and context
  * functions (part of the SHA-2 core, which knows nothing of the module's life cycle: the public
  * services of include/fipsmod/hmac.h are in hmac_service.c).
  *
@@ -69,13 +69,16 @@ typedef struct hmac256_work {
 
 /* hmac256_key_schedule sets w->inner and w->outer to the chaining values after K0 ^ ipad and
  * K0 ^ opad (the key-derived secrets). */
-static void hmac256_key_schedule(hmac256_work *w, const uint8_t *key, size_t key_len) {
+static void hmac256_key_schedule(hmac256_work *w, fm_hash_alg alg, const uint8_t *key,
+                                 size_t key_len) {
   uint8_t *ipad = w->pads, *opad = w->pads + SHA256_BLOCK_LEN;
+  const uint32_t *iv = alg == FM_HASH_SHA224 ? sha224_iv : sha256_iv;
+  const size_t dlen = sha_alg_digest_len(alg);
   /* FIPS 198-1 section 4, steps 1-3: K0 is the key, or its digest when longer than a block,
    * padded with zeros to the block length. */
   if (key_len > SHA256_BLOCK_LEN) {
-    sha256_digest_internal(key, key_len, ipad);
-    memset(ipad + FM_SHA256_DIGEST_LEN, 0, SHA256_BLOCK_LEN - FM_SHA256_DIGEST_LEN);
+    (void)sha_digest_internal(alg, key, key_len, ipad);
+    memset(ipad + dlen, 0, SHA256_BLOCK_LEN - dlen);
   } else {
     if (key_len > 0) memcpy(ipad, key, key_len);
     memset(ipad + key_len, 0, SHA256_BLOCK_LEN - key_len);
@@ -87,55 +90,68 @@ static void hmac256_key_schedule(hmac256_work *w, const uint8_t *key, size_t key
   }
   /* Steps 5 and 8, first block of each. The two compressions are independent, so the CPU
    * overlaps them. */
-  memcpy(w->inner, sha256_iv, sizeof w->inner);
-  memcpy(w->outer, sha256_iv, sizeof w->outer);
+  memcpy(w->inner, iv, sizeof w->inner);
+  memcpy(w->outer, iv, sizeof w->outer);
   sha256_blocks(w->inner, ipad, 1);
   sha256_blocks(w->outer, opad, 1);
 }
 
 /* hmac256_finish ends both hashes: the inner one with its last |tail_len| (< 64) bytes at |tail|
- * and the padding of a |total|-byte input (step 6), then the outer one over the inner digest
- * (steps 8-9), writing the tag to |out|. */
+ * and the padding of a |total|-byte input (step 6), then the outer one over the |dlen|-byte
+ * inner digest (32, or 28 for SHA-224; steps 8-9), writing the |dlen|-byte tag to |out|. */
 static void hmac256_finish(hmac256_work *w, const uint8_t *tail, size_t tail_len, uint64_t total,
-                           uint8_t out[32]) {
+                           size_t dlen, uint8_t *out) {
   sha256_blocks(w->inner, w->last, sha256_pad(w->last, tail, tail_len, total));
-  /* The outer input is one key block and the 32-byte inner digest: one block with padding. */
-  for (int i = 0; i < 8; i++) sha_store_be32(w->last + 4 * i, w->inner[i]);
-  w->last[32] = 0x80;
-  memset(w->last + 33, 0, SHA256_BLOCK_LEN - 8 - 33);
-  sha_store_be64(w->last + SHA256_BLOCK_LEN - 8, (uint64_t)(SHA256_BLOCK_LEN + 32) << 3);
+  /* The outer input is one key block and the inner digest: one block with padding. */
+  for (size_t i = 0; i < dlen / 4; i++) sha_store_be32(w->last + 4 * i, w->inner[i]);
+  w->last[dlen] = 0x80;
+  memset(w->last + dlen + 1, 0, SHA256_BLOCK_LEN - 8 - dlen - 1);
+  sha_store_be64(w->last + SHA256_BLOCK_LEN - 8, (uint64_t)(SHA256_BLOCK_LEN + dlen) << 3);
   sha256_blocks(w->outer, w->last, 1);
-  for (int i = 0; i < 8; i++) sha_store_be32(out + 4 * i, w->outer[i]);
+  for (size_t i = 0; i < dlen / 4; i++) sha_store_be32(out + 4 * i, w->outer[i]);
 }
 
-void hmac_sha256_internal(const uint8_t *key, size_t key_len, const void *data, size_t len,
-                          uint8_t out[32]) {
+static void hmac256_family(fm_hash_alg alg, const uint8_t *key, size_t key_len, const void *data,
+                           size_t len, uint8_t *out) {
   hmac256_work w;
   const uint8_t *p = data;
   size_t full = len / SHA256_BLOCK_LEN;
-  hmac256_key_schedule(&w, key, key_len);
+  hmac256_key_schedule(&w, alg, key, key_len);
   /* Step 6: H((K0 ^ ipad) || text), whole blocks read in place. */
   sha256_blocks(w.inner, p, full);
   hmac256_finish(&w, full > 0 ? p + full * SHA256_BLOCK_LEN : p, len % SHA256_BLOCK_LEN,
-                 (uint64_t)len + SHA256_BLOCK_LEN, out);
+                 (uint64_t)len + SHA256_BLOCK_LEN, sha_alg_digest_len(alg), out);
   fm_zeroize(&w, sizeof w);
   hmac_stack_wipe();
 }
 
+void hmac_sha256_internal(const uint8_t *key, size_t key_len, const void *data, size_t len,
+                          uint8_t out[32]) {
+  hmac256_family(FM_HASH_SHA256, key, key_len, data, len, out);
+}
+
 /* ---- HMAC-SHA-384 and HMAC-SHA-512 ------------------------------------------------------- */
 
-/* hmac512_key_schedule is hmac256_key_schedule for the SHA-512 family; |iv| and |dlen| select
- * SHA-384 or SHA-512 (a long key is hashed with the HMAC's own hash, step 2). */
-static void hmac512_key_schedule(const uint64_t iv[8], size_t dlen, const uint8_t *key,
-                                 size_t key_len, uint64_t inner[8], uint64_t outer[8]) {
+/* sha512_family_iv is the initial value of |alg| of the SHA-512 family. */
+static const uint64_t *sha512_family_iv(fm_hash_alg alg) {
+  switch (alg) {
+    case FM_HASH_SHA384: return sha384_iv;
+    case FM_HASH_SHA512_224: return sha512_224_iv;
+    case FM_HASH_SHA512_256: return sha512_256_iv;
+    default: return sha512_iv;
+  }
+}
+
+/* hmac512_key_schedule is hmac256_key_schedule for the SHA-512 family (SHA-384, SHA-512,
+ * SHA-512/t): a long key is hashed with the HMAC's own hash |alg|, step 2. */
+static void hmac512_key_schedule(fm_hash_alg alg, const uint8_t *key, size_t key_len,
+                                 uint64_t inner[8], uint64_t outer[8]) {
   uint8_t block[SHA512_BLOCK_LEN];
+  const uint64_t *iv = sha512_family_iv(alg);
+  const size_t dlen = sha_alg_digest_len(alg);
   /* Steps 1-3: K0. */
   if (key_len > SHA512_BLOCK_LEN) {
-    if (dlen == FM_SHA384_DIGEST_LEN) {
-      sha384_digest_internal(key, key_len, block);
-    } else {
-      sha512_digest_internal(key, key_len, block);
-    }
+    (void)sha_digest_internal(alg, key, key_len, block);
     memset(block + dlen, 0, SHA512_BLOCK_LEN - dlen);
   } else {
     if (key_len > 0) memcpy(block, key, key_len);
@@ -158,7 +174,7 @@ static void hmac512_outer(uint64_t outer[8], const uint64_t inner_h[8], size_t d
                           uint8_t *out) {
   uint8_t block[SHA512_BLOCK_LEN];
   for (int i = 0; i < 8; i++) sha_store_be64(block + 8 * i, inner_h[i]);
-  /* SHA-384 truncates to 48 bytes: the padding starts there, over the unused words. */
+  /* SHA-384 and SHA-512/t truncate: the padding starts there, over the unused bytes. */
   block[dlen] = 0x80;
   memset(block + dlen + 1, 0, SHA512_BLOCK_LEN - 16 - dlen - 1);
   sha_store_be64(block + SHA512_BLOCK_LEN - 16, 0);
@@ -169,12 +185,13 @@ static void hmac512_outer(uint64_t outer[8], const uint64_t inner_h[8], size_t d
   fm_zeroize(block, sizeof block);
 }
 
-static void hmac512_family(const uint64_t iv[8], size_t dlen, const uint8_t *key, size_t key_len,
+static void hmac512_family(fm_hash_alg alg, const uint8_t *key, size_t key_len,
                            const void *data, size_t len, uint8_t *out) {
   uint64_t inner[8], outer[8];
   const uint8_t *p = data;
+  const size_t dlen = sha_alg_digest_len(alg);
   size_t full = len / SHA512_BLOCK_LEN;
-  hmac512_key_schedule(iv, dlen, key, key_len, inner, outer);
+  hmac512_key_schedule(alg, key, key_len, inner, outer);
   sha512_blocks(inner, p, full);
   sha512_finish(inner, full > 0 ? p + full * SHA512_BLOCK_LEN : p, len % SHA512_BLOCK_LEN,
                 (uint64_t)len + SHA512_BLOCK_LEN);
@@ -186,20 +203,71 @@ static void hmac512_family(const uint64_t iv[8], size_t dlen, const uint8_t *key
 
 void hmac_sha384_internal(const uint8_t *key, size_t key_len, const void *data, size_t len,
                           uint8_t out[48]) {
-  hmac512_family(sha384_iv, FM_SHA384_DIGEST_LEN, key, key_len, data, len, out);
+  hmac512_family(FM_HASH_SHA384, key, key_len, data, len, out);
 }
 
 void hmac_sha512_internal(const uint8_t *key, size_t key_len, const void *data, size_t len,
                           uint8_t out[64]) {
-  hmac512_family(sha512_iv, FM_SHA512_DIGEST_LEN, key, key_len, data, len, out);
+  hmac512_family(FM_HASH_SHA512, key, key_len, data, len, out);
+}
+
+/* ---- HMAC-SHA3 ----------------------------------------------------------------------------
+ * FIPS 198-1 with SHA3-d: B is the rate (FIPS 202 section 6.1; SP 800-224 draft and the ACVP
+ * HMAC-SHA3 specification use the same), so each padded key block is exactly one absorbed block
+ * and the two keyed states stand right after a permutation. */
+
+/* hmac_sha3_key_schedule sets |inner| and |outer| to SHA3-|alg| after K0 ^ ipad and K0 ^ opad. */
+static void hmac_sha3_key_schedule(fm_hash_alg alg, const uint8_t *key, size_t key_len,
+                                   keccak_state *inner, keccak_state *outer) {
+  uint8_t block[SHA3_224_RATE]; /* the largest rate of the four */
+  const unsigned bits = (unsigned)(8 * sha_alg_digest_len(alg));
+  const size_t rate = sha_alg_block_len(alg);
+  /* Steps 1-3: K0. */
+  if (key_len > rate) {
+    sha3_digest(bits, key, key_len, block);
+    memset(block + bits / 8, 0, rate - bits / 8);
+  } else {
+    if (key_len > 0) memcpy(block, key, key_len);
+    memset(block + key_len, 0, rate - key_len);
+  }
+  /* Steps 4-5 and 7-8. */
+  for (size_t i = 0; i < rate; i++) block[i] ^= IPAD;
+  sha3_init(inner, bits);
+  keccak_absorb(inner, block, rate);
+  for (size_t i = 0; i < rate; i++) block[i] ^= IPAD ^ OPAD;
+  sha3_init(outer, bits);
+  keccak_absorb(outer, block, rate);
+  fm_zeroize(block, sizeof block);
+}
+
+/* hmac_sha3_finish ends the inner hash (step 6), absorbs its digest into |outer| and writes the
+ * tag (steps 8-9). Both states are wiped. */
+static void hmac_sha3_finish(keccak_state *inner, keccak_state *outer, size_t dlen, uint8_t *out) {
+  uint8_t d[FM_SHA3_512_DIGEST_LEN];
+  keccak_squeeze(inner, d, dlen);
+  keccak_absorb(outer, d, dlen);
+  keccak_squeeze(outer, out, dlen);
+  fm_zeroize(d, sizeof d);
+  keccak_wipe(inner);
+  keccak_wipe(outer);
+}
+
+static void hmac_sha3(fm_hash_alg alg, const uint8_t *key, size_t key_len, const void *data,
+                      size_t len, uint8_t *out) {
+  keccak_state inner, outer;
+  hmac_sha3_key_schedule(alg, key, key_len, &inner, &outer);
+  if (len > 0) keccak_absorb(&inner, data, len);
+  hmac_sha3_finish(&inner, &outer, sha_alg_digest_len(alg), out);
+  hmac_stack_wipe();
 }
 
 int hmac_internal(fm_hash_alg alg, const uint8_t *key, size_t key_len, const void *data,
                   size_t len, uint8_t *out) {
-  switch (alg) {
-    case FM_HASH_SHA256: hmac_sha256_internal(key, key_len, data, len, out); return FM_OK;
-    case FM_HASH_SHA384: hmac_sha384_internal(key, key_len, data, len, out); return FM_OK;
-    case FM_HASH_SHA512: hmac_sha512_internal(key, key_len, data, len, out); return FM_OK;
+  switch (sha_alg_family(alg)) {
+    case SHA_FAMILY_256: hmac256_family(alg, key, key_len, data, len, out); return FM_OK;
+    case SHA_FAMILY_512: hmac512_family(alg, key, key_len, data, len, out); return FM_OK;
+    case SHA_FAMILY_SHA3: hmac_sha3(alg, key, key_len, data, len, out); return FM_OK;
+    case SHA_FAMILY_NONE: break;
   }
   return FM_ERR_UNSUPPORTED;
 }
@@ -207,10 +275,10 @@ int hmac_internal(fm_hash_alg alg, const uint8_t *key, size_t key_len, const voi
 /* ---- Internal context ------------------------------------------------------------------- */
 
 int hmac_ctx_init_nowipe(hmac_ctx *c, fm_hash_alg alg, const uint8_t *key, size_t key_len) {
-  switch (alg) {
-    case FM_HASH_SHA256: {
+  switch (sha_alg_family(alg)) {
+    case SHA_FAMILY_256: {
       hmac256_work w;
-      hmac256_key_schedule(&w, key, key_len);
+      hmac256_key_schedule(&w, alg, key, key_len);
       memcpy(c->u.s256.inner.h, w.inner, sizeof w.inner);
       memcpy(c->u.s256.outer, w.outer, sizeof w.outer);
       fm_zeroize(&w, sizeof w);
@@ -219,16 +287,15 @@ int hmac_ctx_init_nowipe(hmac_ctx *c, fm_hash_alg alg, const uint8_t *key, size_
       c->u.s256.inner.buf_len = 0;
       break;
     }
-    case FM_HASH_SHA384:
-    case FM_HASH_SHA512: {
-      const uint64_t *iv = alg == FM_HASH_SHA384 ? sha384_iv : sha512_iv;
-      hmac512_key_schedule(iv, sha_alg_digest_len(alg), key, key_len, c->u.s512.inner.h,
-                           c->u.s512.outer);
+    case SHA_FAMILY_512:
+      hmac512_key_schedule(alg, key, key_len, c->u.s512.inner.h, c->u.s512.outer);
       c->u.s512.inner.nbytes = SHA512_BLOCK_LEN;
       c->u.s512.inner.buf_len = 0;
       break;
-    }
-    default: hmac_ctx_wipe(c); return FM_ERR_UNSUPPORTED;
+    case SHA_FAMILY_SHA3:
+      hmac_sha3_key_schedule(alg, key, key_len, &c->u.k.inner, &c->u.k.outer);
+      break;
+    case SHA_FAMILY_NONE: hmac_ctx_wipe(c); return FM_ERR_UNSUPPORTED;
   }
   c->alg = (uint32_t)alg;
   c->magic = HMAC_CTX_MAGIC;
@@ -247,8 +314,15 @@ bool hmac_ctx_live(const hmac_ctx *c) {
 
 int hmac_ctx_update_nowipe(hmac_ctx *c, const void *data, size_t len) {
   if (!hmac_ctx_live(c)) return FM_ERR_STATE;
-  return c->alg == FM_HASH_SHA256 ? sha256_state_update(&c->u.s256.inner, data, len)
-                                  : sha512_state_update(&c->u.s512.inner, data, len);
+  switch (sha_alg_family((fm_hash_alg)c->alg)) {
+    case SHA_FAMILY_256: return sha256_state_update(&c->u.s256.inner, data, len);
+    case SHA_FAMILY_512: return sha512_state_update(&c->u.s512.inner, data, len);
+    case SHA_FAMILY_SHA3:
+      if (len > 0) keccak_absorb(&c->u.k.inner, data, len);
+      return FM_OK;
+    case SHA_FAMILY_NONE: break;
+  }
+  return FM_ERR_STATE;
 }
 
 int hmac_ctx_update(hmac_ctx *c, const void *data, size_t len) {
@@ -262,17 +336,25 @@ int hmac_ctx_final_nowipe(hmac_ctx *c, uint8_t *out) {
     hmac_ctx_wipe(c);
     return FM_ERR_STATE;
   }
-  if (c->alg == FM_HASH_SHA256) {
-    const sha256_state *in = &c->u.s256.inner;
-    hmac256_work w;
-    memcpy(w.inner, in->h, sizeof w.inner);
-    memcpy(w.outer, c->u.s256.outer, sizeof w.outer);
-    hmac256_finish(&w, in->buf, in->buf_len, in->nbytes, out);
-    fm_zeroize(&w, sizeof w);
-  } else {
-    sha512_state *in = &c->u.s512.inner;
-    sha512_finish(in->h, in->buf, in->buf_len, in->nbytes);
-    hmac512_outer(c->u.s512.outer, in->h, sha_alg_digest_len((fm_hash_alg)c->alg), out);
+  const size_t dlen = sha_alg_digest_len((fm_hash_alg)c->alg);
+  switch (sha_alg_family((fm_hash_alg)c->alg)) {
+    case SHA_FAMILY_256: {
+      const sha256_state *in = &c->u.s256.inner;
+      hmac256_work w;
+      memcpy(w.inner, in->h, sizeof w.inner);
+      memcpy(w.outer, c->u.s256.outer, sizeof w.outer);
+      hmac256_finish(&w, in->buf, in->buf_len, in->nbytes, dlen, out);
+      fm_zeroize(&w, sizeof w);
+      break;
+    }
+    case SHA_FAMILY_512: {
+      sha512_state *in = &c->u.s512.inner;
+      sha512_finish(in->h, in->buf, in->buf_len, in->nbytes);
+      hmac512_outer(c->u.s512.outer, in->h, dlen, out);
+      break;
+    }
+    case SHA_FAMILY_SHA3: hmac_sha3_finish(&c->u.k.inner, &c->u.k.outer, dlen, out); break;
+    case SHA_FAMILY_NONE: break;
   }
   hmac_ctx_wipe(c);
   return FM_OK;

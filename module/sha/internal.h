@@ -1,5 +1,6 @@
-/* What module/sha offers the rest of the module: SHA-256/384/512 (FIPS 180-4) and HMAC
- * (FIPS 198-1) without the public API's service gate and argument checks.
+/* What module/sha offers the rest of the module: SHA-2 (FIPS 180-4), the hash-generic context
+ * over SHA-2 and SHA-3 (module/sha3) and HMAC (FIPS 198-1) over both, without the public API's
+ * service gate and argument checks.
  *
  * Callers inside the boundary (the integrity check, the self-tests, RSA padding, the DRBG) use
  * these directly. They never fail on a valid call; the preconditions each states are the
@@ -33,6 +34,7 @@
 
 #include "fipsmod/hmac.h"
 #include "fipsmod/sha.h"
+#include "module/sha3/internal.h"
 
 #define SHA256_BLOCK_LEN 64
 #define SHA512_BLOCK_LEN 128
@@ -88,8 +90,10 @@ typedef struct sha512_state {
   uint8_t buf[SHA512_BLOCK_LEN];
 } sha512_state;
 
-/* sha256_state_init sets |s| to the SHA-256 initial value (FIPS 180-4 5.3.3). */
+/* sha256_state_init sets |s| to the SHA-256 initial value (FIPS 180-4 5.3.3);
+ * sha256_state_init_iv to |iv| (sha224_iv for SHA-224). */
 void sha256_state_init(sha256_state *s);
+void sha256_state_init_iv(sha256_state *s, const uint32_t iv[8]);
 
 /* sha256_state_update absorbs |len| bytes at |data| (NULL allowed when len is 0). Returns FM_OK,
  * or FM_ERR_LENGTH, leaving |s| unchanged, when the total would pass SHA2_MAX_INPUT_BYTES. */
@@ -98,16 +102,23 @@ int sha256_state_update(sha256_state *s, const void *data, size_t len);
 /* sha256_state_final pads (FIPS 180-4 5.1.1), writes the 32-byte digest to |out| and wipes |s|. */
 void sha256_state_final(sha256_state *s, uint8_t out[32]);
 
+/* sha256_state_final_len is sha256_state_final writing the first |out_len| bytes (28 for
+ * SHA-224, or 32; a multiple of 4). */
+void sha256_state_final_len(sha256_state *s, uint8_t *out, size_t out_len);
+
 /* sha512_state_init / sha384_state_init set |s| to the SHA-512 / SHA-384 initial value
  * (FIPS 180-4 5.3.5 and 5.3.4). */
 void sha512_state_init(sha512_state *s);
 void sha384_state_init(sha512_state *s);
 
+/* sha512_state_init_iv sets |s| to |iv| (sha512_224_iv, sha512_256_iv: SHA-512/t, 5.3.6). */
+void sha512_state_init_iv(sha512_state *s, const uint64_t iv[8]);
+
 /* sha512_state_update absorbs bytes exactly as sha256_state_update does. */
 int sha512_state_update(sha512_state *s, const void *data, size_t len);
 
 /* sha512_state_final pads (FIPS 180-4 5.1.2), writes the first |out_len| bytes of the digest
- * (48 for SHA-384, 64 for SHA-512; 1..64) to |out| and wipes |s|. */
+ * (48 for SHA-384, 64 for SHA-512, 28 or 32 for SHA-512/t; 1..64) to |out| and wipes |s|. */
 void sha512_state_final(sha512_state *s, uint8_t *out, size_t out_len);
 
 /* sha256_pad writes the last |tail_len| (< 64) bytes at |tail| and the padding of a message of
@@ -124,10 +135,13 @@ void sha256_finish(uint32_t h[8], const uint8_t *tail, size_t tail_len, uint64_t
 /* sha512_finish is sha256_finish for SHA-384/512 (tail_len < 128). */
 void sha512_finish(uint64_t h[8], const uint8_t *tail, size_t tail_len, uint64_t total_bytes);
 
-/* Initial values (FIPS 180-4 5.3.3-5.3.5). */
+/* Initial values (FIPS 180-4 5.3.2-5.3.6). */
+extern const uint32_t sha224_iv[8];
 extern const uint32_t sha256_iv[8];
 extern const uint64_t sha384_iv[8];
 extern const uint64_t sha512_iv[8];
+extern const uint64_t sha512_224_iv[8];
+extern const uint64_t sha512_256_iv[8];
 
 /* ---- One-shot digests ------------------------------------------------------------------- */
 
@@ -140,10 +154,23 @@ void sha384_digest_internal(const void *data, size_t len, uint8_t out[48]);
 /* sha512_digest_internal writes SHA-512(data[0..len)) to |out|. */
 void sha512_digest_internal(const void *data, size_t len, uint8_t out[64]);
 
+/* sha224_digest_internal, sha512_224_digest_internal and sha512_256_digest_internal are the same
+ * for SHA-224, SHA-512/224 and SHA-512/256. */
+void sha224_digest_internal(const void *data, size_t len, uint8_t out[28]);
+void sha512_224_digest_internal(const void *data, size_t len, uint8_t out[28]);
+void sha512_256_digest_internal(const void *data, size_t len, uint8_t out[32]);
+
+/* The hash families: which state an fm_hash_alg runs on. */
+enum sha_family { SHA_FAMILY_NONE, SHA_FAMILY_256, SHA_FAMILY_512, SHA_FAMILY_SHA3 };
+
+/* sha_alg_family returns the family of |alg| (SHA_FAMILY_NONE for an unknown alg). */
+enum sha_family sha_alg_family(fm_hash_alg alg);
+
 /* sha_alg_digest_len returns the digest length of |alg| in bytes, or 0 for an unknown alg. */
 size_t sha_alg_digest_len(fm_hash_alg alg);
 
-/* sha_alg_block_len returns the block length of |alg| in bytes, or 0 for an unknown alg. */
+/* sha_alg_block_len returns the block length of |alg| in bytes (the rate for SHA-3, FIPS 202
+ * section 6.1, which HMAC-SHA3 uses as its B), or 0 for an unknown alg. */
 size_t sha_alg_block_len(fm_hash_alg alg);
 
 /* sha_digest_internal writes the digest of |alg| (sha_alg_digest_len bytes) to |out|. Returns
@@ -160,7 +187,8 @@ typedef struct __attribute__((may_alias)) sha_ctx {
   uint32_t alg;   /* fm_hash_alg */
   union {
     sha256_state s256;
-    sha512_state s512; /* SHA-384 and SHA-512 */
+    sha512_state s512; /* SHA-384, SHA-512 and SHA-512/t */
+    keccak_state k;    /* SHA3-* */
   } u;
 } sha_ctx;
 
@@ -201,6 +229,10 @@ typedef struct __attribute__((may_alias)) hmac_ctx {
       sha512_state inner;
       uint64_t outer[8];
     } s512;
+    struct {
+      keccak_state inner; /* after K0 ^ ipad and the message so far */
+      keccak_state outer; /* after K0 ^ opad (one whole block) */
+    } k;
   } u;
 } hmac_ctx;
 
@@ -268,6 +300,10 @@ int hmac_internal(fm_hash_alg alg, const uint8_t *key, size_t key_len, const voi
  * cover the hash they are built on. */
 int sha_selftest_ensure(fm_hash_alg alg);
 int hmac_selftest_ensure(fm_hash_alg alg);
+
+/* sha_selftest_truncated_kat is the known-answer test FM_ST_SHA2_TRUNCATED_KAT (SHA-224,
+ * SHA-512/224, SHA-512/256 through fm_sha_digest); the runner calls it. FM_OK or an error. */
+int sha_selftest_truncated_kat(void);
 
 /* ---- Byte order helpers (big-endian, as FIPS 180-4 reads words) -------------------------
  * A memcpy to or from a word plus a byte swap compiles to one load or store and one bswap (or a

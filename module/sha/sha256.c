@@ -11,6 +11,9 @@
 /* FIPS 180-4 5.3.3. */
 const uint32_t sha256_iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+/* FIPS 180-4 5.3.2 (SHA-224: the SHA-256 compression from another initial value). */
+const uint32_t sha224_iv[8] = {0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939,
+                               0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4};
 
 /* FIPS 180-4 4.2.2: the first 32 bits of the fractional parts of the cube roots of the first 64
  * primes. */
@@ -126,11 +129,13 @@ void sha256_finish(uint32_t h[8], const uint8_t *tail, size_t tail_len, uint64_t
   fm_zeroize(block, nblocks * SHA256_BLOCK_LEN);
 }
 
-void sha256_state_init(sha256_state *s) {
-  memcpy(s->h, sha256_iv, sizeof s->h);
+void sha256_state_init_iv(sha256_state *s, const uint32_t iv[8]) {
+  memcpy(s->h, iv, sizeof s->h);
   s->nbytes = 0;
   s->buf_len = 0;
 }
+
+void sha256_state_init(sha256_state *s) { sha256_state_init_iv(s, sha256_iv); }
 
 int sha256_state_update(sha256_state *s, const void *data, size_t len) {
   if (len == 0) return FM_OK;
@@ -157,20 +162,37 @@ int sha256_state_update(sha256_state *s, const void *data, size_t len) {
   return FM_OK;
 }
 
-void sha256_state_final(sha256_state *s, uint8_t out[32]) {
+/* sha256_serialize writes the first |out_len| (28 or 32) bytes of the big-endian chaining
+ * value: SHA-224 is the leftmost 224 bits (FIPS 180-4 6.3). */
+static void sha256_serialize(const uint32_t h[8], uint8_t *out, size_t out_len) {
+  for (size_t i = 0; i < out_len / 4; i++) sha_store_be32(out + 4 * i, h[i]);
+}
+
+void sha256_state_final_len(sha256_state *s, uint8_t *out, size_t out_len) {
   sha256_finish(s->h, s->buf, s->buf_len, s->nbytes);
-  for (int i = 0; i < 8; i++) sha_store_be32(out + 4 * i, s->h[i]);
+  sha256_serialize(s->h, out, out_len);
   fm_zeroize(s, sizeof *s);
 }
 
-void sha256_digest_internal(const void *data, size_t len, uint8_t out[32]) {
+void sha256_state_final(sha256_state *s, uint8_t out[32]) { sha256_state_final_len(s, out, 32); }
+
+static void sha256_family_digest(const uint32_t iv[8], const void *data, size_t len,
+                                 uint8_t *out, size_t out_len) {
   /* Whole blocks straight from the caller's buffer; only the tail is copied (into the padding). */
   uint32_t h[8];
   const uint8_t *p = data;
   size_t full = len / SHA256_BLOCK_LEN;
-  memcpy(h, sha256_iv, sizeof h);
+  memcpy(h, iv, sizeof h);
   sha256_blocks(h, p, full);
   sha256_finish(h, full > 0 ? p + full * SHA256_BLOCK_LEN : p, len % SHA256_BLOCK_LEN, len);
-  for (int i = 0; i < 8; i++) sha_store_be32(out + 4 * i, h[i]);
+  sha256_serialize(h, out, out_len);
   fm_zeroize(h, sizeof h);
+}
+
+void sha256_digest_internal(const void *data, size_t len, uint8_t out[32]) {
+  sha256_family_digest(sha256_iv, data, len, out, 32);
+}
+
+void sha224_digest_internal(const void *data, size_t len, uint8_t out[28]) {
+  sha256_family_digest(sha224_iv, data, len, out, 28);
 }

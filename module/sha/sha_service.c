@@ -1,4 +1,4 @@
-/* The public SHA-2 services of include/fipsmod/sha.h, over the core of sha.c.
+/* The public hash services (SHA-2 and SHA-3) of include/fipsmod/sha.h, over the core of sha.c.
  *
  * Every service checks in the module's one order (module/internal.h, "Refusing a call"): the
  * state first (fm_service_gate), then its arguments, and refuses with fm_refuse. A refused call
@@ -105,7 +105,7 @@ int fm_sha_digest(fm_hash_alg alg, const void *data, size_t len, uint8_t *out, s
   return sha_digest_internal(alg, data, len, out);
 }
 
-/* sha_oneshot is the body of fm_sha256/384/512: the same checks with a fixed output length, and
+/* sha_oneshot is the body of fm_sha224 ... fm_sha3_512: the same checks with a fixed output length, and
  * the algorithm's CAST |cast| named directly (one inline load once it has passed). */
 static inline __attribute__((always_inline)) int sha_oneshot(fm_hash_alg alg, fm_selftest_id cast,
                                                             const void *data, size_t len,
@@ -132,4 +132,35 @@ int fm_sha384(const void *data, size_t len, uint8_t out[FM_SHA384_DIGEST_LEN]) {
 
 int fm_sha512(const void *data, size_t len, uint8_t out[FM_SHA512_DIGEST_LEN]) {
   return sha_oneshot(FM_HASH_SHA512, FM_ST_SHA512_KAT, data, len, out, FM_SHA512_DIGEST_LEN);
+}
+
+int fm_sha224(const void *data, size_t len, uint8_t out[FM_SHA224_DIGEST_LEN]) {
+  return sha_oneshot(FM_HASH_SHA224, FM_ST_SHA2_TRUNCATED_KAT, data, len, out,
+                     FM_SHA224_DIGEST_LEN);
+}
+
+int fm_sha512_224(const void *data, size_t len, uint8_t out[FM_SHA512_224_DIGEST_LEN]) {
+  return sha_oneshot(FM_HASH_SHA512_224, FM_ST_SHA2_TRUNCATED_KAT, data, len, out,
+                     FM_SHA512_224_DIGEST_LEN);
+}
+
+int fm_sha512_256(const void *data, size_t len, uint8_t out[FM_SHA512_256_DIGEST_LEN]) {
+  return sha_oneshot(FM_HASH_SHA512_256, FM_ST_SHA2_TRUNCATED_KAT, data, len, out,
+                     FM_SHA512_256_DIGEST_LEN);
+}
+
+int fm_sha3_224(const void *data, size_t len, uint8_t out[FM_SHA3_224_DIGEST_LEN]) {
+  return sha_oneshot(FM_HASH_SHA3_224, FM_ST_SHA3_KAT, data, len, out, FM_SHA3_224_DIGEST_LEN);
+}
+
+int fm_sha3_256(const void *data, size_t len, uint8_t out[FM_SHA3_256_DIGEST_LEN]) {
+  return sha_oneshot(FM_HASH_SHA3_256, FM_ST_SHA3_KAT, data, len, out, FM_SHA3_256_DIGEST_LEN);
+}
+
+int fm_sha3_384(const void *data, size_t len, uint8_t out[FM_SHA3_384_DIGEST_LEN]) {
+  return sha_oneshot(FM_HASH_SHA3_384, FM_ST_SHA3_KAT, data, len, out, FM_SHA3_384_DIGEST_LEN);
+}
+
+int fm_sha3_512(const void *data, size_t len, uint8_t out[FM_SHA3_512_DIGEST_LEN]) {
+  return sha_oneshot(FM_HASH_SHA3_512, FM_ST_SHA3_KAT, data, len, out, FM_SHA3_512_DIGEST_LEN);
 }

@@ -4,6 +4,7 @@
  * sequence of XORs, ANDs, NOTs and rotations by constants, so it is constant time by
  * construction: nothing here branches on or indexes by state or data. The sponge's only
  * branches are on lengths and positions, which are public. */
+#include <emmintrin.h>
 #include <string.h>
 
 #include "module/internal.h"
@@ -90,17 +91,113 @@ static inline uint64_t rol64(uint64_t x, unsigned n) { return (x << n) | (x >> (
     A[24] = B24 ^ (~B20 & B21);                                                                 \
   } while (0)
 
-void keccak_f1600_portable(uint64_t a[25]) {
-  for (int round = 0; round < 24; round++) KECCAK_ROUND(a, k_round_constants[round]);
+/* ---- Stack residue --------------------------------------------------------------------------
+ * The rounds write every other round into a local copy of the state and keep more values live
+ * than the 16 general registers hold, so the permutation's frame (about 400 bytes at -O3 with
+ * gcc 12, below the sponge worker's) holds state-derived lanes that C cannot name and so cannot
+ * wipe. The
+ * permutation is therefore never inlined, and every entry point of this file that permutes ends
+ * with keccak_stack_wipe, which zeroizes KECCAK_STACK_WIPE bytes just below its caller's frame:
+ * where the permutation's frame just was. Sanitizer instrumentation and -O0 keep far more in
+ * memory, so those builds wipe more. test_keccak_residue checks it (so the units on SHAKE need no
+ * stack wipe of their own for it). */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
+#define FM_KECCAK_INSTRUMENTED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || !defined(__OPTIMIZE__)
+#define FM_KECCAK_INSTRUMENTED 1
+#endif
+#if defined(FM_KECCAK_INSTRUMENTED)
+#define KECCAK_STACK_WIPE 8192
+#else
+#define KECCAK_STACK_WIPE 1024
+#endif
+
+/* Not instrumented by ASan, whose redzones around |area| would leave part of the region
+ * unwiped. Volatile 16-byte stores: the compiler may neither drop them nor make them a call. */
+__attribute__((noinline, no_sanitize_address)) static void keccak_stack_wipe(void) {
+  __m128i area[KECCAK_STACK_WIPE / 16];
+  volatile __m128i *p = area;
+  for (size_t i = 0; i < KECCAK_STACK_WIPE / 16; i++) p[i] = _mm_setzero_si128();
+  __asm__ __volatile__("" : : "r"(area) : "memory");
 }
 
-void keccak_f1600(uint64_t a[25]) { keccak_f1600_portable(a); }
+/* KECCAK_ROUND_TO is KECCAK_ROUND reading the lanes from |A| and writing them to |E| (another
+ * array), one output row at a time: each row needs only its five B values, so D0..D4, the
+ * five Bs and the row's outputs fit in the 16 general registers, where the in-place form keeps
+ * all 25 Bs live at once and spills most of them. The row contents are those of KECCAK_ROUND. */
+#define KECCAK_ROW(A, E, y, l0, d0, r0, l1, d1, r1, l2, d2, r2, l3, d3, r3, l4, d4, r4, rc) \
+  do {                                                                                     \
+    const uint64_t b0 = rol64(A[l0] ^ D##d0, r0), b1 = rol64(A[l1] ^ D##d1, r1);            \
+    const uint64_t b2 = rol64(A[l2] ^ D##d2, r2), b3 = rol64(A[l3] ^ D##d3, r3);            \
+    const uint64_t b4 = rol64(A[l4] ^ D##d4, r4);                                          \
+    E[5 * (y)] = b0 ^ (~b1 & b2) ^ (rc);                                                   \
+    E[5 * (y) + 1] = b1 ^ (~b2 & b3);                                                      \
+    E[5 * (y) + 2] = b2 ^ (~b3 & b4);                                                      \
+    E[5 * (y) + 3] = b3 ^ (~b4 & b0);                                                      \
+    E[5 * (y) + 4] = b4 ^ (~b0 & b1);                                                      \
+  } while (0)
+
+#define KECCAK_ROUND_TO(A, E, rc)                                                      \
+  do {                                                                              \
+    const uint64_t C0 = A[0] ^ A[5] ^ A[10] ^ A[15] ^ A[20];                          \
+    const uint64_t C1 = A[1] ^ A[6] ^ A[11] ^ A[16] ^ A[21];                          \
+    const uint64_t C2 = A[2] ^ A[7] ^ A[12] ^ A[17] ^ A[22];                          \
+    const uint64_t C3 = A[3] ^ A[8] ^ A[13] ^ A[18] ^ A[23];                          \
+    const uint64_t C4 = A[4] ^ A[9] ^ A[14] ^ A[19] ^ A[24];                          \
+    const uint64_t D0 = C4 ^ rol64(C1, 1), D1 = C0 ^ rol64(C2, 1);                    \
+    const uint64_t D2 = C1 ^ rol64(C3, 1), D3 = C2 ^ rol64(C4, 1);                    \
+    const uint64_t D4 = C3 ^ rol64(C0, 1);                                            \
+    KECCAK_ROW(A, E, 0, 0, 0, 0, 6, 1, 44, 12, 2, 43, 18, 3, 21, 24, 4, 14, rc); \
+    KECCAK_ROW(A, E, 1, 3, 3, 28, 9, 4, 20, 10, 0, 3, 16, 1, 45, 22, 2, 61, 0); \
+    KECCAK_ROW(A, E, 2, 1, 1, 1, 7, 2, 6, 13, 3, 25, 19, 4, 8, 20, 0, 18, 0); \
+    KECCAK_ROW(A, E, 3, 4, 4, 27, 5, 0, 36, 11, 1, 10, 17, 2, 15, 23, 3, 56, 0); \
+    KECCAK_ROW(A, E, 4, 2, 2, 62, 8, 3, 55, 14, 4, 39, 15, 0, 41, 21, 1, 2, 0); \
+  } while (0)
+
+/* keccak_rounds runs the 24 rounds, two a pass (a -> e -> a), so that no round copies the state. */
+static inline __attribute__((always_inline)) void keccak_rounds(uint64_t a[25]) {
+  uint64_t e[25];
+  for (int round = 0; round < 24; round += 2) {
+    KECCAK_ROUND_TO(a, e, k_round_constants[round]);
+    KECCAK_ROUND_TO(e, a, k_round_constants[round + 1]);
+  }
+}
+
+__attribute__((noinline)) void keccak_f1600_portable(uint64_t a[25]) { keccak_rounds(a); }
+
+/* keccak_f1600_bmi is the same C compiled for BMI1 and BMI2: chi's ~b & c becomes one ANDN and
+ * the rotations RORX, which leave the flags alone and need no copy of their source (about a fifth
+ * fewer instructions). Constant time like the portable code: the same operations, no branch or
+ * index on data. Call it only when fm_cpu_use(FM_CPU_BMI2) (cpu.c sets it with BMI1 only). */
+__attribute__((noinline, target("bmi,bmi2"))) static void keccak_f1600_bmi(uint64_t a[25]) {
+  keccak_rounds(a);
+}
+
+/* keccak_permute is the permutation without the wipe, for the sponge below (which wipes once
+ * per call instead of once per block). */
+static inline void keccak_permute(uint64_t a[25]) {
+  if (fm_cpu_use(FM_CPU_BMI2)) {
+    keccak_f1600_bmi(a);
+  } else {
+    keccak_f1600_portable(a);
+  }
+}
+
+void keccak_f1600(uint64_t a[25]) {
+  keccak_permute(a);
+  keccak_stack_wipe();
+}
 
 void keccak_f1600_x4(uint64_t a[4][25]) {
-  for (int i = 0; i < 4; i++) keccak_f1600(a[i]);
+  for (int i = 0; i < 4; i++) keccak_permute(a[i]);
+  keccak_stack_wipe();
 }
 
-const char *keccak_path_name(void) { return "portable"; }
+const char *keccak_path_name(void) { return fm_cpu_use(FM_CPU_BMI2) ? "bmi2" : "portable"; }
 
 /* ---- The sponge (FIPS 202 section 4) ------------------------------------------------------- */
 
@@ -135,21 +232,21 @@ void sha3_init(keccak_state *s, unsigned bits) {
 void shake128_init(keccak_state *s) { keccak_init(s, SHAKE128_RATE, KECCAK_DSEP_SHAKE); }
 void shake256_init(keccak_state *s) { keccak_init(s, SHAKE256_RATE, KECCAK_DSEP_SHAKE); }
 
-void keccak_absorb(keccak_state *s, const uint8_t *in, size_t len) {
+__attribute__((noinline)) static void absorb(keccak_state *s, const uint8_t *in, size_t len) {
   size_t rate = s->rate, pos = s->pos;
   /* Fill a partial block byte by byte. */
   while (len > 0 && pos != 0) {
     xor_byte(s->a, pos, *in++);
     len--;
     if (++pos == rate) {
-      keccak_f1600(s->a);
+      keccak_permute(s->a);
       pos = 0;
     }
   }
   /* Whole blocks a lane at a time. */
   while (len >= rate) {
     for (size_t i = 0; i < rate / 8; i++) s->a[i] ^= load64_le(in + 8 * i);
-    keccak_f1600(s->a);
+    keccak_permute(s->a);
     in += rate;
     len -= rate;
   }
@@ -162,17 +259,17 @@ void keccak_absorb(keccak_state *s, const uint8_t *in, size_t len) {
 static void pad(keccak_state *s) {
   xor_byte(s->a, s->pos, s->dsep);
   xor_byte(s->a, s->rate - 1, 0x80);
-  keccak_f1600(s->a);
+  keccak_permute(s->a);
   s->pos = 0;
   s->squeezing = 1;
 }
 
-void keccak_squeeze(keccak_state *s, uint8_t *out, size_t len) {
+__attribute__((noinline)) static void squeeze(keccak_state *s, uint8_t *out, size_t len) {
   if (!s->squeezing) pad(s);
   size_t rate = s->rate, pos = s->pos;
   while (len > 0) {
     if (pos == rate) {
-      keccak_f1600(s->a);
+      keccak_permute(s->a);
       pos = 0;
     }
     if (pos == 0 && len >= rate) {
@@ -191,6 +288,18 @@ void keccak_squeeze(keccak_state *s, uint8_t *out, size_t len) {
   s->pos = (uint32_t)pos;
 }
 
+/* The entry points run the noinline workers above and then wipe below their own frame, which
+ * covers the workers' frames and the permutation's (see "Stack residue"). */
+void keccak_absorb(keccak_state *s, const uint8_t *in, size_t len) {
+  absorb(s, in, len);
+  keccak_stack_wipe();
+}
+
+void keccak_squeeze(keccak_state *s, uint8_t *out, size_t len) {
+  squeeze(s, out, len);
+  keccak_stack_wipe();
+}
+
 void keccak_squeeze_blocks(keccak_state *s, uint8_t *out, size_t nblocks) {
   keccak_squeeze(s, out, nblocks * s->rate);
 }
@@ -200,23 +309,26 @@ void keccak_wipe(keccak_state *s) { fm_zeroize(s, sizeof *s); }
 void sha3_digest(unsigned bits, const uint8_t *in, size_t len, uint8_t *out) {
   keccak_state s;
   sha3_init(&s, bits);
-  keccak_absorb(&s, in, len);
-  keccak_squeeze(&s, out, bits / 8);
+  absorb(&s, in, len);
+  squeeze(&s, out, bits / 8);
   keccak_wipe(&s);
+  keccak_stack_wipe();
 }
 
 void shake128(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len) {
   keccak_state s;
   shake128_init(&s);
-  keccak_absorb(&s, in, in_len);
-  keccak_squeeze(&s, out, out_len);
+  absorb(&s, in, in_len);
+  squeeze(&s, out, out_len);
   keccak_wipe(&s);
+  keccak_stack_wipe();
 }
 
 void shake256(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len) {
   keccak_state s;
   shake256_init(&s);
-  keccak_absorb(&s, in, in_len);
-  keccak_squeeze(&s, out, out_len);
+  absorb(&s, in, in_len);
+  squeeze(&s, out, out_len);
   keccak_wipe(&s);
+  keccak_stack_wipe();
 }

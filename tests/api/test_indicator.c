@@ -195,6 +195,78 @@ static void case_fm_sha512(void) {
   APPROVED(fm_sha512(msg, 3, d));
   FAILS(FM_ERR_BAD_ARGUMENT, fm_sha512(NULL, 3, d));
 }
+static void case_fm_sha224(void) {
+  uint8_t d[28];
+  APPROVED(fm_sha224(msg, 3, d));
+  FAILS(FM_ERR_BAD_ARGUMENT, fm_sha224(NULL, 3, d));
+}
+static void case_fm_sha512_224(void) {
+  uint8_t d[28];
+  APPROVED(fm_sha512_224(msg, 3, d));
+  FAILS(FM_ERR_BAD_ARGUMENT, fm_sha512_224(NULL, 3, d));
+}
+static void case_fm_sha512_256(void) {
+  uint8_t d[32];
+  APPROVED(fm_sha512_256(msg, 3, d));
+  FAILS(FM_ERR_BAD_ARGUMENT, fm_sha512_256(NULL, 3, d));
+}
+static void case_fm_sha3_224(void) {
+  uint8_t d[28];
+  APPROVED(fm_sha3_224(msg, 3, d));
+  FAILS(FM_ERR_BAD_ARGUMENT, fm_sha3_224(NULL, 3, d));
+}
+static void case_fm_sha3_256(void) {
+  uint8_t d[32];
+  APPROVED(fm_sha3_256(msg, 3, d));
+  FAILS(FM_ERR_BAD_ARGUMENT, fm_sha3_256(NULL, 3, d));
+}
+static void case_fm_sha3_384(void) {
+  uint8_t d[48];
+  APPROVED(fm_sha3_384(msg, 3, d));
+  FAILS(FM_ERR_BAD_ARGUMENT, fm_sha3_384(NULL, 3, d));
+}
+static void case_fm_sha3_512(void) {
+  uint8_t d[64];
+  APPROVED(fm_sha3_512(msg, 3, d));
+  FAILS(FM_ERR_BAD_ARGUMENT, fm_sha3_512(NULL, 3, d));
+}
+static void case_fm_shake128(void) {
+  uint8_t d[200];
+  APPROVED(fm_shake128(msg, 3, d, sizeof d));
+  FAILS(FM_ERR_BAD_ARGUMENT, fm_shake128(NULL, 3, d, sizeof d));
+}
+static void case_fm_shake256(void) {
+  uint8_t d[200];
+  APPROVED(fm_shake256(msg, 3, d, sizeof d));
+  FAILS(FM_ERR_BAD_ARGUMENT, fm_shake256(msg, 3, NULL, sizeof d));
+}
+static void case_fm_shake_init(void) {
+  fm_shake_ctx c;
+  APPROVED(fm_shake_init(&c, FM_XOF_SHAKE256));
+  FAILS(FM_ERR_UNSUPPORTED, fm_shake_init(&c, (fm_xof_alg)9));
+  fm_shake_wipe(&c);
+}
+static void case_fm_shake_absorb(void) {
+  fm_shake_ctx c;
+  CHECK_EQ_INT(fm_shake_init(&c, FM_XOF_SHAKE128), FM_OK);
+  APPROVED(fm_shake_absorb(&c, msg, 3));
+  FAILS(FM_ERR_BAD_ARGUMENT, fm_shake_absorb(&c, NULL, 3));
+  fm_shake_wipe(&c);
+}
+static void case_fm_shake_squeeze(void) {
+  fm_shake_ctx c;
+  uint8_t d[32];
+  CHECK_EQ_INT(fm_shake_init(&c, FM_XOF_SHAKE128), FM_OK);
+  APPROVED(fm_shake_squeeze(&c, d, sizeof d));
+  FAILS(FM_ERR_BAD_ARGUMENT, fm_shake_squeeze(&c, NULL, sizeof d));
+  fm_shake_wipe(&c);
+}
+static void case_fm_shake_wipe(void) {
+  fm_shake_ctx c;
+  CHECK_EQ_INT(fm_shake_init(&c, FM_XOF_SHAKE128), FM_OK);
+  APPROVED(fm_shake_wipe(&c));
+  APPROVED(fm_shake_wipe(NULL));
+}
 static void case_fm_sha_digest(void) {
   uint8_t d[64];
   APPROVED(fm_sha_digest(FM_HASH_SHA512, msg, 3, d, sizeof d));
@@ -1085,6 +1157,19 @@ static service_case cases[] = {
     CASE(fm_sha256),
     CASE(fm_sha384),
     CASE(fm_sha512),
+    CASE(fm_sha224),
+    CASE(fm_sha512_224),
+    CASE(fm_sha512_256),
+    CASE(fm_sha3_224),
+    CASE(fm_sha3_256),
+    CASE(fm_sha3_384),
+    CASE(fm_sha3_512),
+    CASE(fm_shake128),
+    CASE(fm_shake256),
+    CASE(fm_shake_init),
+    CASE(fm_shake_absorb),
+    CASE(fm_shake_squeeze),
+    CASE(fm_shake_wipe),
     CASE(fm_sha_digest),
     CASE(fm_sha_init),
     CASE(fm_sha_update),

@@ -142,13 +142,18 @@ static void check_refusals(const fm_rsa_key *key_made_before) {
 static void use_every_algorithm(void) {
   static const uint8_t key[32] = {7}, salt[16] = {8};
   uint8_t out[64];
-  const fm_hash_alg hashes[] = {FM_HASH_SHA256, FM_HASH_SHA384, FM_HASH_SHA512};
+  const fm_hash_alg hashes[] = {FM_HASH_SHA256,     FM_HASH_SHA384,     FM_HASH_SHA512,
+                                FM_HASH_SHA224,     FM_HASH_SHA512_224, FM_HASH_SHA512_256,
+                                FM_HASH_SHA3_224,   FM_HASH_SHA3_256,   FM_HASH_SHA3_384,
+                                FM_HASH_SHA3_512};
   for (size_t i = 0; i < sizeof hashes / sizeof hashes[0]; i++) {
     if (fm_module_state() != FM_STATE_OPERATIONAL) return;
     (void)!fm_sha_digest(hashes[i], "abc", 3, out, sizeof out);
     if (fm_module_state() != FM_STATE_OPERATIONAL) return;
     (void)!fm_hmac(hashes[i], key, sizeof key, "abc", 3, out, sizeof out);
   }
+  if (fm_module_state() != FM_STATE_OPERATIONAL) return;
+  (void)!fm_shake128("abc", 3, out, sizeof out);
   if (fm_module_state() != FM_STATE_OPERATIONAL) return;
   fm_aes_key ks;
   (void)!fm_aes_key_init(&ks, key, 16);

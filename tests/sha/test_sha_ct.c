@@ -1,4 +1,4 @@
-/* Constant time: every SHA-2 and HMAC service on the portable path, run under valgrind memcheck
+/* Constant time: every SHA-2, SHA-3, SHAKE and HMAC service on the portable path, run under valgrind memcheck
  * with the message, the key and the tag to verify marked undefined. memcheck reports any branch
  * or memory index that depends on undefined bytes, and the ctest registration makes any report
  * fail the test. The results are also checked against the same calls on defined copies, so the
@@ -10,7 +10,10 @@
 #include "fipsmod/sha.h"
 #include "tests/common/test_util.h"
 
-static const fm_hash_alg k_algs[3] = {FM_HASH_SHA256, FM_HASH_SHA384, FM_HASH_SHA512};
+#define N_ALGS 10
+static const fm_hash_alg k_algs[N_ALGS] = {
+    FM_HASH_SHA256,     FM_HASH_SHA384,   FM_HASH_SHA512,   FM_HASH_SHA224,   FM_HASH_SHA512_224,
+    FM_HASH_SHA512_256, FM_HASH_SHA3_224, FM_HASH_SHA3_256, FM_HASH_SHA3_384, FM_HASH_SHA3_512};
 
 /* secret_copy copies |len| bytes into |dst| and marks them undefined ("secret"). */
 static void secret_copy(uint8_t *dst, const uint8_t *src, size_t len) {
@@ -33,10 +36,11 @@ int main(void) {
   secret_copy(skey, key, sizeof key);
   secret_copy(smsg, msg, sizeof msg);
 
-  /* Key lengths around both block sizes (64, 128), message lengths around their boundaries. */
-  const size_t key_lens[] = {0, 17, 64, 65, 128, 129, 200};
-  const size_t msg_lens[] = {0, 1, 55, 56, 64, 111, 112, 128, 300};
-  for (int a = 0; a < 3; a++) {
+  /* Key lengths around the block sizes (64, 128) and SHA3 rates (72 ... 144), message lengths
+   * around their boundaries. */
+  const size_t key_lens[] = {0, 17, 64, 65, 128, 129, 136, 137, 200};
+  const size_t msg_lens[] = {0, 1, 55, 56, 64, 71, 72, 111, 112, 128, 136, 137, 300};
+  for (int a = 0; a < N_ALGS; a++) {
     fm_hash_alg alg = k_algs[a];
     size_t dl = 0;
     CHECK_EQ_INT(fm_hash_digest_len(alg, &dl), FM_OK);
@@ -82,6 +86,27 @@ int main(void) {
         CHECK_EQ_INT(public_status(fm_hmac_verify(alg, skey, kl, smsg, n, stag, dl)),
                      FM_ERR_VERIFY);
       }
+    }
+  }
+  /* SHAKE: one-shot and streaming, output past a rate. */
+  for (size_t m = 0; m < sizeof msg_lens / sizeof msg_lens[0]; m++) {
+    size_t n = msg_lens[m];
+    uint8_t want[400], got[400];
+    for (int x = 0; x < 2; x++) {
+      int (*oneshot)(const void *, size_t, uint8_t *, size_t) = x ? fm_shake256 : fm_shake128;
+      CHECK_EQ_INT(oneshot(msg, n, want, sizeof want), FM_OK);
+      CHECK_EQ_INT(public_status(oneshot(smsg, n, got, sizeof got)), FM_OK);
+      VALGRIND_MAKE_MEM_DEFINED(got, sizeof got);
+      CHECK_MEM(got, want, sizeof want);
+      fm_shake_ctx xc;
+      CHECK_EQ_INT(fm_shake_init(&xc, x ? FM_XOF_SHAKE256 : FM_XOF_SHAKE128), FM_OK);
+      CHECK_EQ_INT(public_status(fm_shake_absorb(&xc, smsg, n / 2)), FM_OK);
+      CHECK_EQ_INT(public_status(fm_shake_absorb(&xc, smsg + n / 2, n - n / 2)), FM_OK);
+      CHECK_EQ_INT(public_status(fm_shake_squeeze(&xc, got, 7)), FM_OK);
+      CHECK_EQ_INT(public_status(fm_shake_squeeze(&xc, got + 7, sizeof got - 7)), FM_OK);
+      CHECK_EQ_INT(fm_shake_wipe(&xc), FM_OK);
+      VALGRIND_MAKE_MEM_DEFINED(got, sizeof got);
+      CHECK_MEM(got, want, sizeof want);
     }
   }
   return test_main_result("test_sha_ct");

@@ -101,7 +101,7 @@ static void check_refusals(int in_error) {
     CHECK_EQ_INT(fm_sha_digest((fm_hash_alg)0, k_msg, sizeof k_msg, out, SIZE_MAX),
                  in_error ? FM_ERR_NOT_OPERATIONAL : FM_ERR_UNSUPPORTED);
     out = guarded(1);
-    CHECK_EQ_INT(fm_hmac((fm_hash_alg)9, k_key, sizeof k_key, k_msg, sizeof k_msg, out, SIZE_MAX),
+    CHECK_EQ_INT(fm_hmac((fm_hash_alg)11, k_key, sizeof k_key, k_msg, sizeof k_msg, out, SIZE_MAX),
                  in_error ? FM_ERR_NOT_OPERATIONAL : FM_ERR_UNSUPPORTED);
   }
 }

@@ -8,6 +8,7 @@
 
 #include <openssl/evp.h>
 
+#include "fipsmod/module.h"
 #include "module/sha3/internal.h"
 #include "tests/common/test_util.h"
 
@@ -78,6 +79,27 @@ static void test_against_openssl(void) {
   EVP_MD_CTX_free(ctx);
 }
 
-static const test_case cases[] = {TEST_CASE(empty_messages), TEST_CASE(against_openssl)};
+/* The permutation on the CPU path in use (keccak_f1600, keccak_f1600_x4) equals its portable
+ * twin on random states (the seed is printed). Under FIPSMOD_CPU=portable both are the twin. */
+static void test_paths_agree(void) {
+  test_rng rng;
+  test_rng_seed(&rng, "test_keccak_diff.paths_agree");
+  static uint64_t fast[4][25], twin[4][25];
+  /* The module's start-up (linked in by this reference) chooses the CPU paths. */
+  CHECK(fm_module_state() == FM_STATE_OPERATIONAL);
+  for (int c = 0; c < 2000; c++) {
+    test_rng_bytes(&rng, (uint8_t *)fast, sizeof fast);
+    memcpy(twin, fast, sizeof twin);
+    keccak_f1600(fast[0]);
+    keccak_f1600_portable(twin[0]);
+    keccak_f1600_x4(fast);
+    for (int i = 0; i < 4; i++) keccak_f1600_portable(twin[i]);
+    CHECK_MEM(fast, twin, sizeof fast);
+  }
+  printf("keccak path: %s\n", keccak_path_name());
+}
+
+static const test_case cases[] = {TEST_CASE(empty_messages), TEST_CASE(against_openssl),
+                                  TEST_CASE(paths_agree)};
 
 int main(int argc, char **argv) { return TEST_RUN(argc, argv, "test_keccak_diff", cases); }
