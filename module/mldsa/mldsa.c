@@ -331,5 +331,5 @@ int mldsa_verify_mu(const mldsa_params *p, const uint8_t *pk, const uint8_t mu[6
   keccak_absorb(&st, mu, MLDSA_CRH_BYTES);
   keccak_absorb(&st, w1enc, k * w1_poly_bytes(p));
   keccak_squeeze(&st, ctilde2, p->ctilde_len);
-  return memcmp(ctilde, ctilde2, p->ctilde_len) == 0 ? FM_OK : FM_ERR_VERIFY;
+  return fm_ct_memeq(ctilde, ctilde2, p->ctilde_len) ? FM_OK : FM_ERR_VERIFY;
 }
