@@ -219,7 +219,7 @@ int cli_hex_decode(const char *text, size_t len, uint8_t *out) {
   for (size_t i = 0; i < len; i += 2) {
     const int hi = hex_value(text[i]), lo = hex_value(text[i + 1]);
     bad |= hi | lo;
-    out[i / 2] = (uint8_t)(hi << 4 | lo);
+    out[i / 2] = (uint8_t)((unsigned)hi << 4 | (unsigned)lo); /* hi, lo may be -1: shift unsigned */
   }
   return bad < 0 ? -1 : 0;
 }

@@ -84,8 +84,19 @@ def main():
         m = re.match(r"\s*Test\s+#\d+:\s+(\S+)", line)
         if m:
             known.add(m.group(1))
+    # A valgrind test (fipsmod_add_ct_test) is registered only where valgrind runs, not in the
+    # sanitizer builds: where tests/ declares such tests and this build registered none of them,
+    # a row may name one of those, and nothing else that ctest does not know.
+    ct_declared = set()
+    for root, _, files in os.walk(os.path.join(a.repo, "tests")):
+        if "CMakeLists.txt" in files:
+            with open(os.path.join(root, "CMakeLists.txt"), encoding="utf-8") as f:
+                ct_declared |= set(re.findall(r"fipsmod_add_ct_test\(NAME\s+(\S+)", f.read()))
+    if ct_declared & known:
+        ct_declared = set()
     check("ssps", [f"SSP {r['id']} names test {r['test']}, which ctest does not know"
-                   for r in gen_policy.read_tsv("ssps.tsv") if r["test"] not in known])
+                   for r in gen_policy.read_tsv("ssps.tsv")
+                   if r["test"] not in known and r["test"] not in ct_declared])
 
     missing = []
     for r in gen_policy.read_tsv("algorithms.tsv"):
