@@ -176,7 +176,7 @@ bool rand_fork_states_wipeonfork(void) { return atomic_load(&g_states_wipeonfork
 
 uint64_t rand_fork_generation(void) {
   int mode = atomic_load_explicit(&rand_g_fork_mode, memory_order_relaxed);
-  _Atomic uint64_t *word = atomic_load_explicit(&rand_g_gen_ptr, memory_order_relaxed);
+  _Atomic uint64_t *word = atomic_load_explicit(&rand_g_gen_ptr, memory_order_acquire);
   uint64_t gen = atomic_load_explicit(word, memory_order_relaxed);
   if (gen == 0 && mode == RAND_FORK_WIPEONFORK) gen = claim_generation(word);
   if (rand_g_asym && atomic_load(&g_asym_gen) != gen) {

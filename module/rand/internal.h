@@ -184,10 +184,11 @@ extern FM_INTERNAL _Atomic int rand_g_fork_mode;
 extern FM_INTERNAL _Atomic int rand_g_fork_unsafe_buffering;
 extern FM_INTERNAL bool rand_g_asym;
 
-/* rand_fork_generation_fast is the generation as a steady-state draw sees it (two loads; 0 in a
+/* rand_fork_generation_fast is the generation as a steady-state draw sees it (two loads, the
+ * pointer with acquire so that the probe's page is seen as written: a plain load on x86-64; 0 in a
  * WIPEONFORK child that has not claimed a number yet, always 0 in NONE mode). */
 static inline uint64_t rand_fork_generation_fast(void) {
-  _Atomic uint64_t *word = atomic_load_explicit(&rand_g_gen_ptr, memory_order_relaxed);
+  _Atomic uint64_t *word = atomic_load_explicit(&rand_g_gen_ptr, memory_order_acquire);
   return atomic_load_explicit(word, memory_order_relaxed);
 }
 
