@@ -262,12 +262,12 @@ void ec_scalar_mul(const ec_curve *c, ec_point *r, const uint64_t *k, const ec_p
   fm_zeroize(&t, sizeof t);
 }
 
-/* mul_base_table sets r = k * G from the curve's fixed-base table (ec_base_tables.h): row i
+/* mul_base_table sets r = k * G from the curve's fixed-base table (ec_base_tables.h): row(i)
  * holds j * 16^i * G for j = 1..15 in affine form, so k * G is the sum over the scalar's 4-bit
  * digits of row[i][digit], with no doubling. Each row is read in full by constant-time selection;
  * a zero digit selects the point at infinity. */
 static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
-                           const uint64_t *table) {
+                           const uint64_t *(*row_of)(unsigned i)) {
   const unsigned n = c->limbs;
   const unsigned windows = (c->bits + EC_WINDOW - 1) / EC_WINDOW;
   ec_point acc, t;
@@ -276,7 +276,7 @@ static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
   for (unsigned i = 0; i < windows; i++) {
     const unsigned bit = i * EC_WINDOW;
     const uint64_t idx = (k[bit / 64] >> (bit % 64)) & (EC_TABLE - 1);
-    const uint64_t *row = table + (size_t)i * (EC_TABLE - 1) * 2 * n;
+    const uint64_t *row = row_of(i); /* i is public: the window's index */
     for (unsigned j = 0; j < n; j++) t.x[j] = t.y[j] = 0;
     for (unsigned e = 0; e < EC_TABLE - 1; e++) {
       const uint64_t mask = ct_eq_u64(e + 1, idx); /* all-ones for the one wanted entry */
@@ -302,8 +302,8 @@ void ec_scalar_mul_base(const ec_curve *c, ec_point *r, const uint64_t *k) {
   /* The tables are chosen by the curve's id (public), not by a pointer in the curve's
    * descriptor, which stays free of relocations. */
   switch (c->id) {
-    case FM_EC_P256: mul_base_table(c, r, k, &p256_base_table[0][0][0][0]); return;
-    case FM_EC_P384: mul_base_table(c, r, k, &p384_base_table[0][0][0][0]); return;
+    case FM_EC_P256: mul_base_table(c, r, k, p256_base_row); return;
+    case FM_EC_P384: mul_base_table(c, r, k, p384_base_row); return;
     default: break;
   }
   ec_point g;

@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """Writes ec_base_tables.h: for P-256 and P-384, the fixed-base tables of ec_point.c. Row i, entry
 j (0 <= j < 15) is (j + 1) * 16^i * G in affine coordinates, Montgomery form (x * R mod p), as
-64-bit limbs least significant first. Run from module/ec/ after gen_ec_curves.py."""
+64-bit limbs least significant first. Each table is split into arrays of at most CHUNK rows (an
+object of under 100000 bytes, which readelf still prints in decimal), joined by a row accessor
+<curve>_base_row(i). Run from module/ec/ after gen_ec_curves.py."""
 exec(open("gen_ec_curves.py").read().split("def limbs")[0])
+
+CHUNK = 32
 
 def add(P, Q, p):
     if P is None: return Q
@@ -22,8 +26,11 @@ for name in ("p256", "p384"):
     c = CURVES[name]; L = c["limbs"]; p = c["p"]; R = 2**(64 * L)
     rows = (c["bits"] + 3) // 4
     base = (c["gx"], c["gy"])
-    out.append("static const uint64_t %s_base_table[%d][15][2][%d] = {" % (name, rows, L))
+    chunks = (rows + CHUNK - 1) // CHUNK
     for i in range(rows):
+        if i % CHUNK == 0:
+            n = min(CHUNK, rows - i)
+            out.append("static const uint64_t %s_base_table_%d[%d][15][2][%d] = {" % (name, i // CHUNK, n, L))
         out.append("  {")
         P = None
         for j in range(15):
@@ -32,6 +39,14 @@ for name in ("p256", "p384"):
             ys = ", ".join("0x%016xu" % ((P[1] * R % p) >> (64 * k) & (2**64 - 1)) for k in range(L))
             out.append("    {{%s}, {%s}}," % (xs, ys))
         out.append("  },")
+        if i % CHUNK == CHUNK - 1 or i == rows - 1:
+            out.append("};")
         for _ in range(4): base = add(base, base, p)
-    out.append("};")
+    # Row i (public: the window's index) of the split table.
+    picks = ["i < %d ? &%s_base_table_%d[i - %d][0][0][0]" % ((k + 1) * CHUNK, name, k, k * CHUNK)
+             for k in range(chunks - 1)]
+    last = "&%s_base_table_%d[i - %d][0][0][0]" % (name, chunks - 1, (chunks - 1) * CHUNK)
+    out.append("static inline const uint64_t *%s_base_row(unsigned i) {" % name)
+    out.append("  return " + "\n         : ".join(picks + [last]) + ";")
+    out.append("}")
 open("ec_base_tables.h", "w").write("\n".join(out) + "\n")
