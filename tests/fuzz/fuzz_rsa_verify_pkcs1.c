@@ -5,26 +5,39 @@
  * (the verification is strict), checked against the encoder written here. */
 #include "tests/fuzz/fuzz_verify.h"
 
-/* RFC 8017 9.2 note 1: the DER DigestInfo prefixes. */
-static const uint8_t kPrefix256[] = {0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01,
-                                     0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20};
-static const uint8_t kPrefix384[] = {0x30, 0x41, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01,
-                                     0x65, 0x03, 0x04, 0x02, 0x02, 0x05, 0x00, 0x04, 0x30};
-static const uint8_t kPrefix512[] = {0x30, 0x51, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01,
-                                     0x65, 0x03, 0x04, 0x02, 0x03, 0x05, 0x00, 0x04, 0x40};
+/* The OID arc of each hash under 2.16.840.1.101.3.4.2 (NIST's hashAlgs; RFC 8017 9.2 note 1 for
+ * SHA-2, FIPS 202's registration for SHA-3). 0: no DigestInfo (the target then expects a refusal
+ * of every signature). */
+static uint8_t hash_arc(fm_hash_alg hash) {
+  switch (hash) {
+    case FM_HASH_SHA256: return 1;
+    case FM_HASH_SHA384: return 2;
+    case FM_HASH_SHA512: return 3;
+    case FM_HASH_SHA224: return 4;
+    case FM_HASH_SHA512_224: return 5;
+    case FM_HASH_SHA512_256: return 6;
+    case FM_HASH_SHA3_224: return 7;
+    case FM_HASH_SHA3_256: return 8;
+    case FM_HASH_SHA3_384: return 9;
+    case FM_HASH_SHA3_512: return 10;
+  }
+  return 0;
+}
 
-/* reference_em builds EMSA-PKCS1-v1_5(M) for emLen = FUZZ_K (RFC 8017 9.2, steps 1-5). */
+/* reference_em builds EMSA-PKCS1-v1_5(M) for emLen = FUZZ_K (RFC 8017 9.2, steps 1-5): the DER
+ * DigestInfo SEQUENCE { SEQUENCE { OID, NULL }, OCTET STRING digest }. */
 static void reference_em(fm_hash_alg hash, size_t hlen, const uint8_t *msg, size_t msg_len,
                          uint8_t em[FUZZ_K]) {
-  const uint8_t *prefix = hash == FM_HASH_SHA256 ? kPrefix256
-                          : hash == FM_HASH_SHA384 ? kPrefix384
-                                                   : kPrefix512;
-  size_t t_len = sizeof(kPrefix256) + hlen;
+  const uint8_t prefix[19] = {0x30, (uint8_t)(0x11 + hlen), 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86,
+                              0x48, 0x01, 0x65, 0x03, 0x04, 0x02, hash_arc(hash), 0x05, 0x00,
+                              0x04, (uint8_t)hlen};
+  FUZZ_ASSERT(prefix[14] != 0);
+  size_t t_len = sizeof(prefix) + hlen;
   em[0] = 0x00;
   em[1] = 0x01;
   memset(em + 2, 0xff, FUZZ_K - t_len - 3);
   em[FUZZ_K - t_len - 1] = 0x00;
-  memcpy(em + FUZZ_K - t_len, prefix, sizeof(kPrefix256));
+  memcpy(em + FUZZ_K - t_len, prefix, sizeof(prefix));
   FUZZ_ASSERT(fm_sha_digest(hash, msg, msg_len, em + FUZZ_K - hlen, hlen) == FM_OK);
 }
 
