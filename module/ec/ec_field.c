@@ -56,13 +56,28 @@ void ec_limbs_to_be(uint8_t *out, size_t len, const uint64_t *a) {
   }
 }
 
+/* One out-of-line Montgomery multiplication per limb count, for any modulus of that width; the
+ * group law has its own, per curve (ec_point.c). */
+static __attribute__((noinline)) void mont_mul_4(const ec_mod *m, uint64_t *r, const uint64_t *a,
+                                                 const uint64_t *b) {
+  mont_mul_k(m, r, a, b, 4);
+}
+static __attribute__((noinline)) void mont_mul_6(const ec_mod *m, uint64_t *r, const uint64_t *a,
+                                                 const uint64_t *b) {
+  mont_mul_k(m, r, a, b, 6);
+}
+static __attribute__((noinline)) void mont_mul_9(const ec_mod *m, uint64_t *r, const uint64_t *a,
+                                                 const uint64_t *b) {
+  mont_mul_k(m, r, a, b, 9);
+}
+
 /* The dispatch on the limb count branches only on the curve (public). */
 void ec_mod_mul(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a,
                 const uint64_t *b) {
   switch (c->limbs) {
-    case 4: mont_mul_k(m, r, a, b, 4); break;
-    case 6: mont_mul_k(m, r, a, b, 6); break;
-    default: mont_mul_k(m, r, a, b, 9); break;
+    case 4: mont_mul_4(m, r, a, b); break;
+    case 6: mont_mul_6(m, r, a, b); break;
+    default: mont_mul_9(m, r, a, b); break;
   }
 }
 
@@ -96,22 +111,21 @@ void ec_mod_from_mont(const ec_curve *c, const ec_mod *m, uint64_t *r, const uin
 /* pow_public_k: a fixed 4-bit window over the exponent from its top non-zero digit. The digits
  * choose the multiplications and the table entries; every caller passes a public exponent
  * (m - 2, (p + 1) / 4), so only the base is secret, and it never drives a branch or index. */
-static inline __attribute__((always_inline)) void pow_public_k(const ec_mod *m, uint64_t *r,
-                                                                const uint64_t *a,
-                                                                const uint64_t *e,
-                                                                const unsigned limbs) {
+static inline __attribute__((always_inline)) void pow_public_k(
+    const ec_mod *m, uint64_t *r, const uint64_t *a, const uint64_t *e, const unsigned limbs,
+    void (*mul)(const ec_mod *, uint64_t *, const uint64_t *, const uint64_t *)) {
   uint64_t tab[16][EC_MAX_LIMBS], acc[EC_MAX_LIMBS];
   memcpy(tab[0], m->one, sizeof tab[0]);
   memcpy(tab[1], a, limbs * sizeof(uint64_t));
-  for (unsigned i = 2; i < 16; i++) mont_mul_k(m, tab[i], tab[i - 1], a, limbs);
+  for (unsigned i = 2; i < 16; i++) mul(m, tab[i], tab[i - 1], a);
   memcpy(acc, m->one, sizeof acc);
   bool started = false;
   for (int w = (int)(16 * limbs) - 1; w >= 0; w--) {
     const unsigned digit = (unsigned)(e[w / 16] >> ((w % 16) * 4)) & 15;
     if (started)
-      for (int i = 0; i < 4; i++) mont_mul_k(m, acc, acc, acc, limbs);
+      for (int i = 0; i < 4; i++) mul(m, acc, acc, acc);
     if (digit != 0) {
-      if (started) mont_mul_k(m, acc, acc, tab[digit], limbs);
+      if (started) mul(m, acc, acc, tab[digit]);
       else memcpy(acc, tab[digit], sizeof acc);
       started = true;
     }
@@ -124,9 +138,9 @@ static inline __attribute__((always_inline)) void pow_public_k(const ec_mod *m, 
 void ec_mod_pow_public(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a,
                        const uint64_t *e) {
   switch (c->limbs) {
-    case 4: pow_public_k(m, r, a, e, 4); break;
-    case 6: pow_public_k(m, r, a, e, 6); break;
-    default: pow_public_k(m, r, a, e, 9); break;
+    case 4: pow_public_k(m, r, a, e, 4, mont_mul_4); break;
+    case 6: pow_public_k(m, r, a, e, 6, mont_mul_6); break;
+    default: pow_public_k(m, r, a, e, 9, mont_mul_9); break;
   }
 }
 

@@ -35,17 +35,23 @@ const ec_curve *ec_curve_get(fm_ec_curve id) {
 
 /* ---- Group law -------------------------------------------------------------------------- */
 
-/* The formulas are instantiated per limb count (point_add_k, point_dbl_k with a constant L), so
- * that the field kernels inline into them, with the curve's prime as a compile-time constant (fp), so that the compiler folds the special form of p into the
- * Montgomery reduction. */
-#define MUL(r, a, b) mont_mul_k(fp, r, a, b, L)
+/* The formulas are instantiated per curve (point_add_k, point_dbl_k with a constant limb count
+ * L). Each curve's field multiplication is one out-of-line function (fe_ops below) with the
+ * curve's prime as a compile-time constant, so that the compiler folds the special form of p
+ * into the Montgomery reduction; the formulas call it rather than inline it, which keeps each
+ * instance of the group law a few kilobytes (inlined, the four curves' add and double were
+ * 480 KB of code, and compiling them took minutes). Additions and subtractions stay inline. */
+typedef void (*fe_mul_fn)(uint64_t *r, const uint64_t *a, const uint64_t *b);
+
+#define MUL(r, a, b) fe_mul(r, a, b)
 #define ADD(r, a, b) mod_add_k(fp, r, a, b, L)
 #define SUB(r, a, b) mod_sub_k(fp, r, a, b, L)
 
 static inline __attribute__((always_inline)) void point_add_k(const ec_curve *c, ec_point *r,
                                                                const ec_point *p, const ec_point *q,
                                                                const unsigned L,
-                                                               const ec_mod *fp) {
+                                                               const ec_mod *fp,
+                                                               const fe_mul_fn fe_mul) {
   uint64_t t0[EC_MAX_LIMBS], t1[EC_MAX_LIMBS], t2[EC_MAX_LIMBS], t3[EC_MAX_LIMBS],
       t4[EC_MAX_LIMBS], x3[EC_MAX_LIMBS], y3[EC_MAX_LIMBS], z3[EC_MAX_LIMBS];
   const uint64_t *b = c->b;
@@ -101,7 +107,8 @@ static inline __attribute__((always_inline)) void point_add_k(const ec_curve *c,
 
 static inline __attribute__((always_inline)) void point_dbl_k(const ec_curve *c, ec_point *r,
                                                                const ec_point *p, const unsigned L,
-                                                               const ec_mod *fp) {
+                                                               const ec_mod *fp,
+                                                               const fe_mul_fn fe_mul) {
   uint64_t t0[EC_MAX_LIMBS], t1[EC_MAX_LIMBS], t2[EC_MAX_LIMBS], t3[EC_MAX_LIMBS],
       x3[EC_MAX_LIMBS], y3[EC_MAX_LIMBS], z3[EC_MAX_LIMBS];
   const uint64_t *b = c->b;
@@ -156,21 +163,42 @@ static const ec_mod k_p384_p = {.m = P384_P, .rr = P384_P_RR, .one = P384_P_ONE,
 static const ec_mod k_p224_p = {.m = P224_P, .rr = P224_P_RR, .one = P224_P_ONE, .n0 = P224_P_N0};
 static const ec_mod k_p521_p = {.m = P521_P, .rr = P521_P_RR, .one = P521_P_ONE, .n0 = P521_P_N0};
 
+/* fe_ops(NAME, L, MOD) defines NAME_mul (the out-of-line field multiplication of one curve) and
+ * NAME_add / NAME_dbl, that curve's group law. */
+#define fe_ops(NAME, L, MOD)                                                                  \
+  static __attribute__((noinline)) void NAME##_mul(uint64_t *r, const uint64_t *a,            \
+                                                   const uint64_t *b) {                       \
+    mont_mul_k(MOD, r, a, b, L);                                                              \
+  }                                                                                           \
+  static __attribute__((noinline)) void NAME##_add(const ec_curve *c, ec_point *r,            \
+                                                   const ec_point *p, const ec_point *q) {    \
+    point_add_k(c, r, p, q, L, MOD, NAME##_mul);                                              \
+  }                                                                                           \
+  static __attribute__((noinline)) void NAME##_dbl(const ec_curve *c, ec_point *r,            \
+                                                   const ec_point *p) {                       \
+    point_dbl_k(c, r, p, L, MOD, NAME##_mul);                                                 \
+  }
+
+fe_ops(p256, 4, &k_p256_p)
+fe_ops(p384, 6, &k_p384_p)
+fe_ops(p224, 4, &k_p224_p)
+fe_ops(p521, 9, &k_p521_p)
+
 void ec_point_add(const ec_curve *c, ec_point *r, const ec_point *p, const ec_point *q) {
   switch (c->id) {
-    case FM_EC_P256: point_add_k(c, r, p, q, 4, &k_p256_p); break;
-    case FM_EC_P384: point_add_k(c, r, p, q, 6, &k_p384_p); break;
-    case FM_EC_P224: point_add_k(c, r, p, q, 4, &k_p224_p); break;
-    default: point_add_k(c, r, p, q, 9, &k_p521_p); break;
+    case FM_EC_P256: p256_add(c, r, p, q); break;
+    case FM_EC_P384: p384_add(c, r, p, q); break;
+    case FM_EC_P224: p224_add(c, r, p, q); break;
+    default: p521_add(c, r, p, q); break;
   }
 }
 
 void ec_point_dbl(const ec_curve *c, ec_point *r, const ec_point *p) {
   switch (c->id) {
-    case FM_EC_P256: point_dbl_k(c, r, p, 4, &k_p256_p); break;
-    case FM_EC_P384: point_dbl_k(c, r, p, 6, &k_p384_p); break;
-    case FM_EC_P224: point_dbl_k(c, r, p, 4, &k_p224_p); break;
-    default: point_dbl_k(c, r, p, 9, &k_p521_p); break;
+    case FM_EC_P256: p256_dbl(c, r, p); break;
+    case FM_EC_P384: p384_dbl(c, r, p); break;
+    case FM_EC_P224: p224_dbl(c, r, p); break;
+    default: p521_dbl(c, r, p); break;
   }
 }
 
