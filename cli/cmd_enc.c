@@ -38,9 +38,9 @@ _Static_assert(ENC_IV_AT + FM_GCM_IV_LEN == ENC_HEADER_LEN, "the IV ends the hea
 static const char k_enc_usage[] =
     "usage: fipsmod enc -e|-d --gcm --key FILE [--aad FILE] [--counter-iv FIXEDHEX] IN OUT\n"
     "  Encrypts (-e) or decrypts (-d) IN (\"-\": standard input) to OUT (\"-\": standard output)\n"
-    "  with AES-GCM under the raw 16- or 32-byte key in FILE (fipsmod rand 32 --out FILE makes\n"
-    "  one). The module makes the 96-bit IV: from its DRBG, or with --counter-iv a 4-byte fixed\n"
-    "  field (8 hex digits) and the key's invocation counter (SP 800-38D 8.2).\n"
+    "  with AES-GCM under the raw 16-, 24- or 32-byte key in FILE (fipsmod rand 32 --out FILE\n"
+    "  makes one). The module makes the 96-bit IV: from its DRBG, or with --counter-iv a 4-byte\n"
+    "  fixed field (8 hex digits) and the key's invocation counter (SP 800-38D 8.2).\n"
     "  The output of -e is one frame: \"FMGC\", version 1, IV length 12, tag length 16, a zero\n"
     "  byte, the plaintext length (8 bytes, big-endian), the IV, the ciphertext and the tag.\n"
     "  The tag covers the 28-byte header and the contents of --aad FILE (give the same file to\n"
@@ -223,8 +223,8 @@ int cmd_enc(int argc, char **argv) {
     fprintf(stderr, "fipsmod enc: cannot read %s: %s\n", unreadable, strerror(errno));
     goto done;
   }
-  if (key_len != 16 && key_len != 32) {
-    fprintf(stderr, "fipsmod enc: %s holds %zu bytes: an AES-GCM key is 16 or 32 raw bytes\n",
+  if (key_len != 16 && key_len != 24 && key_len != 32) {
+    fprintf(stderr, "fipsmod enc: %s holds %zu bytes: an AES-GCM key is 16, 24 or 32 raw bytes\n",
             key_path, key_len);
     goto done;
   }

@@ -328,6 +328,11 @@ typedef enum fm_selftest_id {
   FM_ST_AES128_GCM_DEC_KAT,
   FM_ST_AES256_GCM_ENC_KAT,
   FM_ST_AES256_GCM_DEC_KAT,
+  /* AES-192: one test per kind (the report's size, FM_SELFTEST_MAX_ENTRIES, is part of the ABI),
+   * each running every mode and direction. */
+  FM_ST_AES192_KAT,      /* ECB, CBC, CTR: FIPS 197 C.2 and SP 800-38A F.1.3-F.5.4 */
+  FM_ST_AES192_BULK_KAT, /* ECB, CBC decryption, CTR (both widths) on long inputs */
+  FM_ST_AES192_GCM_KAT,  /* GCM encryption and decryption */
   FM_ST_HKDF_SHA256_KAT,
   FM_ST_KBKDF_HMAC_SHA256_KAT,
   FM_ST_PBKDF2_HMAC_SHA256_KAT,

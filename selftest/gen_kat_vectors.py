@@ -127,6 +127,69 @@ for kbits, wrap_at in ((128, 20), (256, 36)):
         emit(p + "_in", data)
         emit(p + "_out", aes(key, m, data, direction != "decrypt"))
 
+# AES-192: the report has room for few more rows (FM_SELFTEST_MAX_ENTRIES is part of the ABI), so
+# AES-192 has one short test and one bulk test, each running every mode and direction in turn.
+# The short test takes the published examples, written out here and checked against pyca: FIPS 197
+# Appendix C.2 (one block) and SP 800-38A F.1.3/F.1.4 (ECB), F.2.3/F.2.4 (CBC) and F.5.3/F.5.4
+# (CTR), four blocks each; the SP 800-38A examples share one plaintext, and each direction is run.
+SP800_38A_PT = bytes.fromhex(
+    "6bc1bee22e409f96e93d7e117393172a" "ae2d8a571e03ac9c9eb76fac45af8e51"
+    "30c81c46a35ce411e5fbc1191a0a52ef" "f69f2445df4f9b17ad2b417be66c3710")
+SP800_38A_KEY192 = bytes.fromhex("8e73b0f7da0e6452c810f32b809079e562f8ead2522c6b7b")
+AES192_PUBLISHED = (
+    # name, key, mode, iv or counter, plaintext, ciphertext
+    ("fips197", bytes.fromhex("000102030405060708090a0b0c0d0e0f1011121314151617"), "ecb", None,
+     bytes.fromhex("00112233445566778899aabbccddeeff"),
+     bytes.fromhex("dda97ca4864cdfe06eaf70a0ec0d7191")),
+    ("ecb", SP800_38A_KEY192, "ecb", None, SP800_38A_PT, bytes.fromhex(
+        "bd334f1d6e45f25ff712a214571fa5cc" "974104846d0ad3ad7734ecb3ecee4eef"
+        "ef7afd2270e2e60adce0ba2face6444e" "9a4b41ba738d6c72fb16691603c18e0e")),
+    ("cbc", SP800_38A_KEY192, "cbc", bytes.fromhex("000102030405060708090a0b0c0d0e0f"),
+     SP800_38A_PT, bytes.fromhex(
+         "4f021db243bc633d7178183a9fa071e8" "b4d9ada9ad7dedf4e5e738763f69145a"
+         "571b242012fb7ae07fa9baac3df102e0" "08b0e27988598881d920a9e64f5615cd")),
+    ("ctr", SP800_38A_KEY192, "ctr", bytes.fromhex("f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff"),
+     SP800_38A_PT, bytes.fromhex(
+         "1abc932417521ca24f2b0459fe7e6e0b" "090339ec0aa6faefd5ccc2c6f4ce8e94"
+         "1e36b26bd1ebc670d1bd1d665620abf7" "4f78a7f6d29809585a97daec58c6b050")),
+)
+for name, key, mode, iv, pt, ct in AES192_PUBLISHED:
+    m = {"ecb": lambda: modes.ECB(), "cbc": lambda: modes.CBC(iv), "ctr": lambda: modes.CTR(iv)}[mode]()
+    assert aes(key, m, pt, True) == ct, name
+    p = "kat_aes192_%s" % name
+    emit(p + "_key", key)
+    if iv is not None:
+        emit(p + ("_counter" if mode == "ctr" else "_iv"), iv)
+    emit(p + "_pt", pt)
+    emit(p + "_ct", ct)
+
+# AES-192 on long inputs, as the AES-128/256 bulk tests above; the 128-bit counter carries out of
+# its low 64 bits at block 10 (the first VAES pass).
+for mode, direction in (("ecb", "encrypt"), ("ecb", "decrypt"), ("cbc", "decrypt"), ("ctr", None),
+                        ("ctr32", None)):
+    t = "aes192-%s%s-bulk-kat" % (mode, "-" + direction if direction else "")
+    p = "kat_aes192_%s%s_bulk" % (mode, "_" + direction[:3] if direction else "")
+    key = derive(t + " key", 24)
+    emit(p + "_key", key)
+    n = 16 * BULK_BLOCKS + (7 if mode.startswith("ctr") else 0)
+    data = derive(t + " input", n)
+    if mode == "ctr":
+        ctr = derive(t + " counter", 8) + ((1 << 64) - 10).to_bytes(8, "big")
+        m = modes.CTR(ctr)
+        emit(p + "_counter", ctr)
+    elif mode == "ctr32":
+        ctr = derive(t + " counter", 12) + (0x0001fff0).to_bytes(4, "big")
+        m = modes.CTR(ctr)
+        emit(p + "_counter", ctr)
+    elif mode == "cbc":
+        iv = derive(t + " iv", 16)
+        m = modes.CBC(iv)
+        emit(p + "_iv", iv)
+    else:
+        m = modes.ECB()
+    emit(p + "_in", data)
+    emit(p + "_out", aes(key, m, data, direction != "decrypt"))
+
 
 
 # CTR_DRBG (SP 800-90Ar1 10.2.1, AES-256) written out from the spec, on pyca's AES. Checked

@@ -5,12 +5,14 @@
 #ifndef FIPSMOD_SELFTEST_KAT_AEAD_KDF_H
 #define FIPSMOD_SELFTEST_KAT_AEAD_KDF_H
 
-/* The four GCM tests: key size and direction. */
+/* The GCM tests: key size and direction; AES-192's one test runs both directions (its
+ * encryption test, then its decryption test). */
 enum selftest_gcm_kat {
   SELFTEST_GCM_AES128_ENCRYPT = 0,
   SELFTEST_GCM_AES128_DECRYPT = 1,
   SELFTEST_GCM_AES256_ENCRYPT = 2,
   SELFTEST_GCM_AES256_DECRYPT = 3,
+  SELFTEST_GCM_AES192_BOTH = 4,
 };
 
 /* selftest_kat_gcm runs GCM test |which| (enum selftest_gcm_kat): a 519-byte message with

@@ -293,8 +293,8 @@ static int finish_example(kat_ctx *c, tk_example *ex) {
     return kat_error(c, "%s: %s: C is not as long as P, K is not a %d-bit key, or the tag is not "
                      "1 to 16 bytes", c->path, where, ex->key_bits);
   }
-  if (ex->key_bits != 128 && ex->key_bits != 256) {
-    kat_skip_n(c, 2, "AES-%d is not offered by the module (AES-128/256 only)", ex->key_bits);
+  if (ex->key_bits != 128 && ex->key_bits != 192 && ex->key_bits != 256) {
+    kat_skip_n(c, 2, "AES-%d is not offered by the module (AES-128/192/256 only)", ex->key_bits);
     return 0;
   }
   fm_aes_key ks;

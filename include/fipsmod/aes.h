@@ -1,6 +1,6 @@
 /** @file
- * AES-128 and AES-256 (FIPS 197) in ECB, CBC (SP 800-38A 6.1, 6.2) and CTR (SP 800-38A 6.5)
- * modes. AES-192 is not offered.
+ * AES-128, AES-192 and AES-256 (FIPS 197) in ECB, CBC (SP 800-38A 6.1, 6.2) and CTR
+ * (SP 800-38A 6.5) modes.
  *
  * Key schedules. A schedule (fm_aes_key) is caller-allocated, built by fm_aes_key_init and
  * zeroized by fm_aes_key_wipe; it serves both encryption and decryption. A schedule that was
@@ -63,11 +63,11 @@ typedef enum {
   FM_AES_CTR128 = 128,
 } fm_aes_ctr_width;
 
-/** fm_aes_key_init expands |key| (16 or 32 bytes) into |ks| (FIPS 197 5.2), for both directions.
- * Secret: key, ks. Thread-safe for distinct |ks|.
+/** fm_aes_key_init expands |key| (16, 24 or 32 bytes: AES-128, AES-192, AES-256) into |ks|
+ * (FIPS 197 5.2), for both directions. Secret: key, ks. Thread-safe for distinct |ks|.
  * FM_ERR_BAD_ARGUMENT: ks or key is NULL, or ks under 16-byte alignment. FM_ERR_KEY_SIZE: key_len
- * other than 16 or 32 (AES-192 is not offered). FM_ERR_OVERLAP: key lies inside ks. On any error
- * |ks| is zeroed (so an older schedule in it is gone). */
+ * other than 16, 24 or 32. FM_ERR_OVERLAP: key lies inside ks. On any error |ks| is zeroed (so an
+ * older schedule in it is gone). */
 FM_MUST_CHECK
 FM_API int fm_aes_key_init(fm_aes_key *ks, const uint8_t *key, size_t key_len);
 

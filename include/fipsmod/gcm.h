@@ -1,5 +1,5 @@
 /** @file
- * AES-128/256-GCM (SP 800-38D): authenticated encryption with associated data.
+ * AES-128/192/256-GCM (SP 800-38D): authenticated encryption with associated data.
  *
  * Keys. A GCM key (fm_gcm_key) is caller-allocated, built by fm_gcm_key_init (IVs from the
  * module's DRBG) or fm_gcm_key_init_counter_iv (IVs from a per-key counter), zeroized by
@@ -101,10 +101,10 @@ typedef struct fm_gcm_ctx {
   FM_ALIGNAS(16) uint64_t opaque[24];
 } fm_gcm_ctx;
 
-/** fm_gcm_key_init builds a GCM key from |key| (16 or 32 bytes, secret) whose encryptions take
- * RBG-based IVs (SP 800-38D 8.2.2). Thread-safe for distinct keys.
+/** fm_gcm_key_init builds a GCM key from |key| (16, 24 or 32 bytes: AES-128, AES-192, AES-256;
+ * secret) whose encryptions take RBG-based IVs (SP 800-38D 8.2.2). Thread-safe for distinct keys.
  * FM_ERR_BAD_ARGUMENT: k or key NULL, or k under 16-byte alignment. FM_ERR_KEY_SIZE: key_len not
- * 16 or 32. FM_ERR_OVERLAP: key lies inside k. On any error |k| is zeroed. */
+ * 16, 24 or 32. FM_ERR_OVERLAP: key lies inside k. On any error |k| is zeroed. */
 FM_MUST_CHECK
 FM_API int fm_gcm_key_init(fm_gcm_key *k, const uint8_t *key, size_t key_len);
 

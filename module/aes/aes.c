@@ -51,7 +51,7 @@ static bool wide_spills(const aes_ks *ks, size_t nblocks) {
 }
 
 int aes_ks_init_encrypt(aes_ks *ks, const uint8_t *key, size_t key_len) {
-  if (key_len != 16 && key_len != 32) {
+  if (key_len != 16 && key_len != 24 && key_len != 32) {
     fm_zeroize(ks, sizeof *ks);
     return 0;
   }
@@ -171,7 +171,8 @@ static bool key_aligned(const fm_aes_key *key) { return (uintptr_t)key % AES_KEY
 
 static int key_usable(const fm_aes_key *key) {
   const aes_key_state *s = key_state(key);
-  return s->magic == AES_KEY_MAGIC && (s->ks.rounds == 10 || s->ks.rounds == 14) &&
+  return s->magic == AES_KEY_MAGIC &&
+         (s->ks.rounds == 10 || s->ks.rounds == 12 || s->ks.rounds == 14) &&
          (s->ks.impl == AES_IMPL_PORTABLE ||
           (s->ks.impl == AES_IMPL_AESNI && fm_cpu_use(FM_CPU_AESNI)));
 }
@@ -230,7 +231,7 @@ int fm_aes_key_init(fm_aes_key *ks, const uint8_t *key, size_t key_len) {
   if (st == FM_OK) {
     if (ks == NULL || key == NULL || !key_aligned(ks)) {
       st = FM_ERR_BAD_ARGUMENT;
-    } else if (key_len != 16 && key_len != 32) {
+    } else if (key_len != 16 && key_len != 24 && key_len != 32) {
       st = FM_ERR_KEY_SIZE;
     } else if (fm_buffers_overlap(key, key_len, ks, sizeof *ks)) {
       st = FM_ERR_OVERLAP; /* the schedule would overwrite the key while reading it */

@@ -9,7 +9,7 @@
  * time would wait on each round's latency). CBC encryption is a serial chain and cannot. On
  * CPUs with VAES the independent modes use 256- or 512-bit registers (aes_vaes.c).
  *
- * The bulk functions are specialized per round count (10 or 14), so that every round loop is
+ * The bulk functions are specialized per round count (10, 12 or 14), so that every round loop is
  * unrolled with the round keys as memory operands. Each function that held round keys or blocks
  * in registers ends with aes_clear_sse_registers (internal.h says why).
  *
@@ -45,6 +45,19 @@ AESNI_FN static inline __m128i next_key_sub(__m128i k, __m128i last) {
   return _mm_xor_si128(prefix_xor(k), t);
 }
 
+/* next_chunk192: AES-192's next six words (Nk = 6) from the previous six, held as |lo| (words
+ * 0..3) and the low half of |hi| (words 4..5; its high half is a don't-care): with temp =
+ * SubWord(RotWord(word 5)) ^ Rcon, new word k is temp ^ the XOR of old words 0..k. The shuffle
+ * picks bytes 5,6,7,4 of |hi| (RotWord of word 5), broadcast. */
+AESNI_FN static inline void next_chunk192(__m128i *lo, __m128i *hi, int rcon) {
+  const __m128i rot = _mm_setr_epi8(5, 6, 7, 4, 5, 6, 7, 4, 5, 6, 7, 4, 5, 6, 7, 4);
+  const __m128i t = _mm_aesenclast_si128(_mm_shuffle_epi8(*hi, rot), _mm_set1_epi32(rcon));
+  const __m128i l = _mm_xor_si128(prefix_xor(*lo), t); /* new words 0..3 */
+  *lo = l;
+  /* New word 4 = new word 3 ^ old word 4, new word 5 = new word 3 ^ old words 4 and 5. */
+  *hi = _mm_xor_si128(_mm_xor_si128(*hi, _mm_slli_si128(*hi, 4)), _mm_shuffle_epi32(l, 0xff));
+}
+
 AESNI_FN void aes_ni_init(aes_ks *ks, const uint8_t *key, size_t key_len) {
   __m128i *rk = (__m128i *)ks->words;
   if (key_len == 16) {
@@ -54,6 +67,28 @@ AESNI_FN void aes_ni_init(aes_ks *ks, const uint8_t *key, size_t key_len) {
     AES_UNROLL
     for (int i = 1; i <= 10; i++) rk[i] = next_key_rot(rk[i - 1], rk[i - 1], rcon[i - 1]);
     ks->rounds = 10;
+  } else if (key_len == 24) {
+    /* Nk = 6: the 52 words come in eight steps of six (next_chunk192, Rcon 0x01..0x80, no
+     * reduction needed), which straddle the 16-byte round keys: chunk j is words 6j..6j+5, so
+     * an odd j completes round key (3j - 1) / 2 with its first two words and fills the next
+     * with the other four; an even j is round key 3j / 2 by itself (its last two words start
+     * the next one). */
+    __m128i lo = _mm_loadu_si128((const __m128i *)key);
+    __m128i hi = _mm_loadl_epi64((const __m128i *)(key + 16));
+    rk[0] = lo;
+    int rcon = 0x01;
+    AES_UNROLL
+    for (int j = 1; j <= 8; j++, rcon <<= 1) {
+      const __m128i prev_hi = hi;
+      next_chunk192(&lo, &hi, rcon);
+      if (j % 2 == 1) {
+        rk[(3 * j - 1) / 2] = _mm_unpacklo_epi64(prev_hi, lo);
+        rk[(3 * j + 1) / 2] = _mm_alignr_epi8(hi, lo, 8);
+      } else {
+        rk[3 * j / 2] = lo;
+      }
+    }
+    ks->rounds = 12;
   } else {
     /* Nk = 8: the even round keys take RotWord/SubWord/Rcon of the odd key before them, the odd
      * ones SubWord of the even key before them; Rcon runs 0x01..0x40 (no reduction needed). */
@@ -108,14 +143,17 @@ AESNI_FN void aes_ni_encrypt_block(const aes_ks *ks, const uint8_t in[16], uint8
   const __m128i *rk = (const __m128i *)ks->words;
   const __m128i x = _mm_loadu_si128((const __m128i *)in);
   /* A constant round count lets the rounds unroll (the DRBG calls this per block). */
-  _mm_storeu_si128((__m128i *)out, ks->rounds == 14 ? encrypt1(rk, 14, x) : encrypt1(rk, 10, x));
+  const __m128i y = ks->rounds == 14   ? encrypt1(rk, 14, x)
+                    : ks->rounds == 12 ? encrypt1(rk, 12, x)
+                                       : encrypt1(rk, 10, x);
+  _mm_storeu_si128((__m128i *)out, y);
   aes_clear_sse_registers();
 }
 
 /* ---- Eight blocks in flight -------------------------------------------------------------- */
 
 /* encrypt8 / decrypt8 run the rounds on eight independent blocks, round-major so that the AES
- * unit's pipeline stays full. Callers pass a constant |nr| (10 or 14: the bulk functions are
+ * unit's pipeline stays full. Callers pass a constant |nr| (10, 12 or 14: the bulk functions are
  * specialized per round count), so the rounds unroll with no loop control. */
 AESNI_FN __attribute__((always_inline)) static inline void encrypt8(const __m128i *rk, unsigned nr,
                                                                     __m128i x[8]) {
@@ -165,6 +203,8 @@ AESNI_FN void aes_ni_sse_ecb_encrypt(const aes_ks *ks, const uint8_t *in, uint8_
                                      size_t nblocks) {
   if (ks->rounds == 14) {
     sse_ecb_encrypt_nr(ks, in, out, nblocks, 14);
+  } else if (ks->rounds == 12) {
+    sse_ecb_encrypt_nr(ks, in, out, nblocks, 12);
   } else {
     sse_ecb_encrypt_nr(ks, in, out, nblocks, 10);
   }
@@ -191,6 +231,8 @@ AESNI_FN void aes_ni_sse_ecb_decrypt(const aes_ks *ks, const uint8_t *in, uint8_
                                      size_t nblocks) {
   if (ks->rounds == 14) {
     sse_ecb_decrypt_nr(ks, in, out, nblocks, 14);
+  } else if (ks->rounds == 12) {
+    sse_ecb_decrypt_nr(ks, in, out, nblocks, 12);
   } else {
     sse_ecb_decrypt_nr(ks, in, out, nblocks, 10);
   }
@@ -243,6 +285,8 @@ AESNI_FN void aes_ni_cbc_encrypt(const aes_ks *ks, uint8_t iv[16], const uint8_t
   if (nblocks == 0) return;
   if (ks->rounds == 10) {
     cbc_encrypt_nr(rk, 10, iv, in, out, nblocks);
+  } else if (ks->rounds == 12) {
+    cbc_encrypt_nr(rk, 12, iv, in, out, nblocks);
   } else {
     cbc_encrypt_nr(rk, 14, iv, in, out, nblocks);
   }
@@ -277,6 +321,8 @@ AESNI_FN void aes_ni_sse_cbc_decrypt(const aes_ks *ks, uint8_t iv[16], const uin
                                      uint8_t *out, size_t nblocks) {
   if (ks->rounds == 14) {
     sse_cbc_decrypt_nr(ks, iv, in, out, nblocks, 14);
+  } else if (ks->rounds == 12) {
+    sse_cbc_decrypt_nr(ks, iv, in, out, nblocks, 12);
   } else {
     sse_cbc_decrypt_nr(ks, iv, in, out, nblocks, 10);
   }
@@ -427,6 +473,8 @@ AESNI_FN void aes_ni_sse_ctr(const aes_ks *ks, int width, uint8_t ctr[16], const
                              uint8_t *out, size_t nblocks) {
   if (ks->rounds == 14) {
     sse_ctr_nr(ks, width, ctr, in, out, nblocks, 14);
+  } else if (ks->rounds == 12) {
+    sse_ctr_nr(ks, width, ctr, in, out, nblocks, 12);
   } else {
     sse_ctr_nr(ks, width, ctr, in, out, nblocks, 10);
   }

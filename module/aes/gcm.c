@@ -72,7 +72,7 @@ static const gcm_key_state *key_state_c(const fm_gcm_key *k) {
  * this build knows. */
 static bool key_usable(const gcm_key_state *s) {
   return s->magic == GCM_KEY_MAGIC && s->self == (uintptr_t)s &&
-         (s->ks.rounds == 10 || s->ks.rounds == 14) &&
+         (s->ks.rounds == 10 || s->ks.rounds == 12 || s->ks.rounds == 14) &&
          (s->ks.impl == AES_IMPL_PORTABLE ||
           (s->ks.impl == AES_IMPL_AESNI && fm_cpu_use(FM_CPU_AESNI))) &&
          (s->iv_mode == GCM_IV_RBG || s->iv_mode == GCM_IV_COUNTER) &&
@@ -162,7 +162,7 @@ static bool same_process(uint64_t id) {
 
 static int key_init(fm_gcm_key *k, const uint8_t *key, size_t key_len, const uint8_t *fixed,
                     bool counter) {
-  /* The GCM CASTs (both key sizes and directions) run before the first key is set up; every
+  /* The GCM CASTs (every key size, both directions) run before the first key is set up; every
    * other GCM call needs a key from here. */
   int st = fm_service_gate_tested(FM_ST_AES128_GCM_ENC_KAT);
   if (st == FM_OK) {
@@ -170,7 +170,7 @@ static int key_init(fm_gcm_key *k, const uint8_t *key, size_t key_len, const uin
       st = FM_ERR_BAD_ARGUMENT;
     } else if ((uintptr_t)k % GCM_KEY_ALIGN != 0) {
       st = FM_ERR_BAD_ARGUMENT; /* the kernels would fault on it (gcm.h, alignment) */
-    } else if (key_len != 16 && key_len != 32) {
+    } else if (key_len != 16 && key_len != 24 && key_len != 32) {
       st = FM_ERR_KEY_SIZE;
     } else if (fm_buffers_overlap(key, key_len, k, sizeof *k) ||
                (counter && fm_buffers_overlap(fixed, FM_GCM_FIXED_LEN, k, sizeof *k))) {

@@ -133,6 +133,10 @@ GCM512_FN size_t gcm_vaes512_crypt(const aes_ks *ks, const ghash_key *gk, uint8_
     return decrypt ? crypt_nr(ks, gk, ctr, y, in, out, nblocks, 1, 14)
                    : crypt_nr(ks, gk, ctr, y, in, out, nblocks, 0, 14);
   }
+  if (ks->rounds == 12) {
+    return decrypt ? crypt_nr(ks, gk, ctr, y, in, out, nblocks, 1, 12)
+                   : crypt_nr(ks, gk, ctr, y, in, out, nblocks, 0, 12);
+  }
   return decrypt ? crypt_nr(ks, gk, ctr, y, in, out, nblocks, 1, 10)
                  : crypt_nr(ks, gk, ctr, y, in, out, nblocks, 0, 10);
 }

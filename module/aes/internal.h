@@ -22,7 +22,7 @@
  * |rounds| and |impl| are public. */
 typedef struct aes_ks {
   _Alignas(64) uint64_t words[128];
-  uint32_t rounds; /* 10 or 14 */
+  uint32_t rounds; /* 10, 12 or 14 (AES-128, -192, -256) */
   uint32_t impl;   /* which path built it: AES_IMPL_* */
 } aes_ks;
 
@@ -42,7 +42,7 @@ static_assert(AES_NI_DEC_OFFSET + 2 * 15 <= 128, "AES-NI schedules must fit aes_
  * bitsliced code always; on AES-NI schedules only aes_ctr128_blocks's 256-bit VAES loop, see
  * aes_ni_bulk_spills) each wipes the stack below it (aes_bulk_stack_wipe). */
 
-/* aes_ks_init_encrypt builds an encryption schedule from a 16- or 32-byte |key| (secret).
+/* aes_ks_init_encrypt builds an encryption schedule from a 16-, 24- or 32-byte |key| (secret).
  * Returns 1 on success, 0 for another length (then |ks| is zeroized). Cheap enough to call per
  * 16-byte draw (AES-NI: about 100 instructions for AES-256). */
 int aes_ks_init_encrypt(aes_ks *ks, const uint8_t *key, size_t key_len);
@@ -119,7 +119,7 @@ void aes_limit_path_for_testing(int max_path);
 /* The portable path (aes_portable.c): bitsliced, four blocks per pass, constant time. Arguments
  * as for the aes_* functions above; |width| is 32 or 128. */
 
-/* aes_portable_init builds a bitsliced schedule from a 16- or 32-byte |key| (secret). */
+/* aes_portable_init builds a bitsliced schedule from a 16-, 24- or 32-byte |key| (secret). */
 void aes_portable_init(aes_ks *ks, const uint8_t *key, size_t key_len);
 
 /* aes_portable_ecb_encrypt encrypts |nblocks| independent blocks. */
@@ -143,7 +143,8 @@ void aes_portable_ctr(const aes_ks *ks, int width, uint8_t ctr[16], const uint8_
 /* The AES-NI path (aes_ni.c): callable only when fm_cpu_use(FM_CPU_AESNI). Arguments as for the
  * aes_* functions above. The mode functions pick the bulk width with aes_ni_path(). */
 
-/* aes_ni_init builds the AES-NI encryption round keys from a 16- or 32-byte |key| (secret). */
+/* aes_ni_init builds the AES-NI encryption round keys from a 16-, 24- or 32-byte |key|
+ * (secret). */
 void aes_ni_init(aes_ks *ks, const uint8_t *key, size_t key_len);
 
 /* aes_ni_add_decrypt adds the Equivalent Inverse Cipher's round keys (FIPS 197 5.3.5). */

@@ -13,7 +13,7 @@ satisfy FIPS 186-5 A.1.1 / B.3.3 (n = p q, primality, sizes, |p - q|, d, CRT val
 ciphertexts under the module's own IV decrypt to the plaintext, and decryptionPrimitive 1.0
 verdicts fit the module's moduli.
 
-The checker also knows which tests the module offers (SHA2-256/384/512 on bytes, AES-128/256,
+The checker also knows which tests the module offers (SHA2-256/384/512 on bytes, AES-128/192/256,
 CTR_DRBG AES-256, RSA 2048..16384 private / 1024.. public, e >= 65537 for public keys, B.3.3
 key generation) and fails the run when an offered test is missing from the response, or a test
 the module cannot offer is answered. Exit status 0 when everything checks, 1 otherwise.
@@ -232,7 +232,7 @@ def ctr_flag(g, name, cap_name, default):
 
 
 def aes_offered(alg, g, t):
-    if as_int(g["keyLen"]) == 192:
+    if as_int(g["keyLen"]) not in (128, 192, 256):
         return False
     # symmetric/sections/05-capabilities.adoc: with performCounterTests false the counter flags
     # are not used; otherwise a decrementing counter is not the module's (it only increments).
@@ -550,7 +550,7 @@ def gcm_field(t, *names):
 
 def gcm_offered(g):
     internal = g.get("direction") == "encrypt" and g.get("ivGen") == "internal"
-    return (as_int(g["keyLen"]) in (128, 256) and g["testType"] == "AFT"
+    return (as_int(g["keyLen"]) in (128, 192, 256) and g["testType"] == "AFT"
             and 0 < as_int(g["tagLen"]) <= 128 and as_int(g["tagLen"]) % 8 == 0
             and all(as_int(g.get(f), 0) % 8 == 0 for f in ("payloadLen", "aadLen", "ivLen"))
             and (not internal or as_int(g.get("ivLen"), 96) == 96))

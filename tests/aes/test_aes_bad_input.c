@@ -31,7 +31,7 @@ static void good_key(fm_aes_key *k, size_t len) {
 
 static void test_key_init(void) {
   fm_aes_key k;
-  static const size_t bad_sizes[] = {0, 1, 15, 17, 24, 31, 33, 64};
+  static const size_t bad_sizes[] = {0, 1, 15, 17, 20, 23, 25, 28, 31, 33, 64};
   for (size_t i = 0; i < sizeof bad_sizes / sizeof bad_sizes[0]; i++) {
     memset(&k, FILL, sizeof k);
     CHECK_EQ_INT(fm_aes_key_init(&k, g_key, bad_sizes[i]), FM_ERR_KEY_SIZE);
@@ -50,7 +50,10 @@ static void test_key_init(void) {
   /* A failed re-initialization leaves no usable schedule behind. */
   uint8_t in[16] = {0}, out[16];
   good_key(&k, 32);
-  CHECK_EQ_INT(fm_aes_key_init(&k, g_key, 24), FM_ERR_KEY_SIZE);
+  CHECK_EQ_INT(fm_aes_key_init(&k, g_key, 20), FM_ERR_KEY_SIZE);
+  CHECK_EQ_INT(fm_aes_ecb_encrypt(&k, in, out, 16), FM_ERR_STATE);
+  good_key(&k, 24);
+  CHECK_EQ_INT(fm_aes_key_init(&k, g_key, 28), FM_ERR_KEY_SIZE);
   CHECK_EQ_INT(fm_aes_ecb_encrypt(&k, in, out, 16), FM_ERR_STATE);
 }
 

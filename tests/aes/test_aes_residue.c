@@ -234,6 +234,7 @@ int main(void) {
     g_context = aes_test_path_name(paths[i]);
     aes_limit_path_for_testing(paths[i]);
     check_modes(16);
+    check_modes(24);
     check_modes(32);
   }
   aes_limit_path_for_testing(0);

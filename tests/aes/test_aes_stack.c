@@ -113,7 +113,7 @@ static __attribute__((noinline)) void run_key_init(void) {
 /* check_services: every service on the current path. */
 static void check_services(const char *path, size_t *depth) {
   static const size_t counts[] = {1, 3, 4, 5, 7, 8, 13, 16, 37, MAX_BLOCKS};
-  for (size_t kl = 16; kl <= 32; kl += 16) {
+  for (size_t kl = 16; kl <= 32; kl += 8) {
     g_klen = kl;
     for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
       g_len = 16 * counts[c];

@@ -353,7 +353,9 @@ static void case_fm_hmac_verify(void) {
 static void case_fm_aes_key_init(void) {
   fm_aes_key k;
   APPROVED(fm_aes_key_init(&k, key32, 32));
-  FAILS(FM_ERR_KEY_SIZE, fm_aes_key_init(&k, key32, 24));
+  APPROVED(fm_aes_key_init(&k, key32, 24)); /* AES-192 */
+  FAILS(FM_ERR_KEY_SIZE, fm_aes_key_init(&k, key32, 20));
+  FAILS(FM_ERR_KEY_SIZE, fm_aes_key_init(&k, key32, 28));
   fm_aes_key_wipe(&k);
 }
 static void case_fm_aes_key_wipe(void) {
@@ -400,13 +402,17 @@ static void case_fm_aes_ctr_stream(void) {
 static void case_fm_gcm_key_init(void) {
   fm_gcm_key k;
   APPROVED(fm_gcm_key_init(&k, key32, 32));
+  APPROVED(fm_gcm_key_init(&k, key32, 24)); /* AES-192 */
   FAILS(FM_ERR_KEY_SIZE, fm_gcm_key_init(&k, key32, 20));
+  FAILS(FM_ERR_KEY_SIZE, fm_gcm_key_init(&k, key32, 28));
   fm_gcm_key_wipe(&k);
 }
 static void case_fm_gcm_key_init_counter_iv(void) {
   fm_gcm_key k;
   const uint8_t fixed[4] = {1, 2, 3, 4};
   APPROVED(fm_gcm_key_init_counter_iv(&k, key32, 16, fixed));
+  APPROVED(fm_gcm_key_init_counter_iv(&k, key32, 24, fixed)); /* AES-192 */
+  FAILS(FM_ERR_KEY_SIZE, fm_gcm_key_init_counter_iv(&k, key32, 28, fixed));
   FAILS(FM_ERR_BAD_ARGUMENT, fm_gcm_key_init_counter_iv(&k, key32, 16, NULL));
   fm_gcm_key_wipe(&k);
 }

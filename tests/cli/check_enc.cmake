@@ -1,5 +1,5 @@
 # `fipsmod enc --gcm`: the framed format as its help text documents it, round trips (AAD, empty
-# files, standard streams, both key sizes, counter IVs), and the refusals: every truncation,
+# files, standard streams, every key size, counter IVs), and the refusals: every truncation,
 # trailing bytes, a changed header, IV, ciphertext or tag, a wrong key or AAD. A refused file
 # never writes OUT (an existing OUT keeps its contents).
 #   -DCLI=<fipsmod> -DWORK=<scratch directory>
@@ -28,6 +28,8 @@ endfunction()
 
 run(0 "${CLI}" rand 32 --out key32)
 run(0 "${CLI}" rand 16 --out key16)
+run(0 "${CLI}" rand 24 --out key24)
+run(0 "${CLI}" rand 20 --out key20)
 run(0 "${CLI}" rand 32 --out other-key)
 run(0 "${CLI}" rand 1000 --out msg)
 file(WRITE "${WORK}/empty" "")
@@ -66,6 +68,11 @@ run(0 ${d} --key key16 --aad aad msg16.enc msg16.dec)
 same(msg msg16.dec)
 run(1 ${d} --key key16 msg16.enc nothing.dec)
 run(1 ${d} --key key16 --aad msg msg16.enc nothing.dec)
+# AES-192.
+run(0 ${e} --key key24 --aad aad msg msg24.enc)
+run(0 ${d} --key key24 --aad aad msg24.enc msg24.dec)
+same(msg msg24.dec)
+run(1 ${d} --key key24 msg24.enc nothing.dec)
 run(0 ${e} --key key32 empty empty.enc)
 file(SIZE "${WORK}/empty.enc" n)
 if(NOT n EQUAL 44)
@@ -140,6 +147,7 @@ endif()
 
 # Usage: a key of another size, no mode, both modes.
 run(2 ${e} --key msg msg x.enc)
+run(2 ${e} --key key20 msg x.enc)
 run(2 "${CLI}" enc --gcm --key key32 msg x.enc)
 run(2 "${CLI}" enc -e -d --gcm --key key32 msg x.enc)
 run(2 "${CLI}" enc -e --key key32 msg x.enc)

@@ -1,4 +1,4 @@
-/* Differential test of AES-128/256-GCM against OpenSSL EVP: random keys, IVs (mostly 96-bit,
+/* Differential test of AES-128/192/256-GCM against OpenSSL EVP: random keys, IVs (mostly 96-bit,
  * else 1..64 bytes), AAD (none, or up to 600 bytes), plaintexts of 0..8448 bytes (mostly short,
  * where the tails are), every allowed tag length. Each case encrypts with fipsmod (one-shot,
  * the approved generated-IV seal, or streaming with the AAD and text cut at random points into
@@ -66,8 +66,10 @@ static int ossl_seal(const uint8_t *key, size_t klen, const uint8_t *iv, size_t 
                      uint8_t *tag, size_t taglen) {
   EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
   int outl = 0, ok = c != NULL;
-  ok = ok && EVP_EncryptInit_ex(c, klen == 16 ? EVP_aes_128_gcm() : EVP_aes_256_gcm(), NULL,
-                                NULL, NULL) == 1;
+  const EVP_CIPHER *cipher = klen == 16   ? EVP_aes_128_gcm()
+                             : klen == 24 ? EVP_aes_192_gcm()
+                                          : EVP_aes_256_gcm();
+  ok = ok && EVP_EncryptInit_ex(c, cipher, NULL, NULL, NULL) == 1;
   ok = ok && EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_SET_IVLEN, (int)ivlen, NULL) == 1;
   ok = ok && EVP_EncryptInit_ex(c, NULL, NULL, key, iv) == 1;
   if (alen) ok = ok && EVP_EncryptUpdate(c, NULL, &outl, aad, (int)alen) == 1;
@@ -110,7 +112,7 @@ static void run_path(gcm_path p, long count, bool long_texts) {
       back[MAX_LEN];
   gcm_use_path(p);
   for (long i = 0; i < count; i++) {
-    const size_t klen = test_rng_below(&g_rng, 2) ? 32 : 16;
+    const size_t klen = 16 + 8 * (size_t)test_rng_below(&g_rng, 3);
     size_t ivlen = test_rng_below(&g_rng, 8) ? 12 : 1 + (size_t)test_rng_below(&g_rng, MAX_IV);
     const size_t alen = test_rng_below(&g_rng, 2) ? 0 : pick(40, MAX_AAD);
     const size_t len = long_texts ? STITCHED_PASS + pick(1024, MAX_LEN - STITCHED_PASS)

@@ -7,8 +7,8 @@ AESGCM from a fixed seed, never with the module, and laid out as NIST's gcmtestv
 - gcmDecrypt256-layout.rsp: decryption with AES-256, IVs of 64, 96 and 1024 bits, texts of 0, 13,
   16 and 51 bytes, AAD of 0 to 90 bytes, every tag length from 128 down to 32 bits; the second
   case of some sections is a FAIL case (its tag, ciphertext, AAD or IV changed after sealing).
-- gcmDecrypt192-layout.rsp, gcmEncryptExtIV192-layout.rsp: AES-192, which the module does not
-  offer (every case must be skipped with the reason, the file must not read as malformed).
+- gcmDecrypt192-layout.rsp, gcmEncryptExtIV192-layout.rsp: AES-192 (NIST's gcmDecrypt192.rsp and
+  gcmEncryptExtIV192.rsp are not among the project's vectors), 16 cases each.
 - gcmEncryptIntIV128-layout.req: the internal-IV test as the IUT receives it (Key, PT, AAD; the
   IUT makes the IV), with a [IVlen = 1024] section a 96-bit-IV module cannot serve.
 - gcmEncryptIntIV256-layout.rsp: the same test answered (IV, CT and Tag after AAD), as an IUT
