@@ -69,8 +69,14 @@ void ar_progress_note(kat_ctx *c, const char *fmt, ...) __attribute__((format(pr
 void ar_progress_end(kat_ctx *c);
 
 /* Per-algorithm responders: |groups| is the response's testGroups array to fill. */
-int acvp_sha2(kat_ctx *c, json_t *set, json_t *groups, int digest_bits);
-int acvp_hmac(kat_ctx *c, json_t *set, json_t *groups, int digest_bits);
+/* SHA2-* and SHA3-* (AFT, MCT, LDT), SHAKE-128/256 (AFT, VOT, MCT), HMAC-<hash>: acvp_sha.c. */
+int acvp_sha(kat_ctx *c, json_t *set, json_t *groups, fm_hash_alg alg);
+int acvp_shake(kat_ctx *c, json_t *set, json_t *groups, fm_xof_alg alg);
+int acvp_hmac(kat_ctx *c, json_t *set, json_t *groups, fm_hash_alg alg);
+/* acvp_hash_by_name: the hash of an ACVP algorithm name ("SHA2-224" ... "SHA2-512/256",
+ * "SHA3-224" ... "SHA3-512"), matched whatever its case as NIST's server matches names. Returns
+ * 0 with *alg set, or -1 for a name the module does not offer. */
+int acvp_hash_by_name(const char *name, fm_hash_alg *alg);
 int acvp_aes(kat_ctx *c, json_t *set, json_t *groups, int mode);
 int acvp_drbg(kat_ctx *c, json_t *set, json_t *groups);
 int acvp_rsa(kat_ctx *c, json_t *set, json_t *groups, const char *mode, const char *revision);

@@ -1,6 +1,12 @@
-/* ACVP SHA2-256/384/512 (draft-celi-acvp-sha: AFT, MCT standard and alternate, LDT) and
- * HMAC-SHA2-256/384/512 (draft-fussell-acvp-mac: revisions 1.0, lengths in the group, and 2.0,
- * lengths in each test). */
+/* ACVP hashes and HMAC:
+ * - SHA2-224/256/384/512, SHA2-512/224, SHA2-512/256 (draft-celi-acvp-sha: AFT, MCT standard
+ *   and alternate, LDT) and SHA3-224/256/384/512 (draft-celi-acvp-sha3, revisions 1.0 and 2.0:
+ *   AFT, the SHA-3 MCT standard and alternate, LDT);
+ * - SHAKE-128 and SHAKE-256 (draft-celi-acvp-sha3, revisions 1.0 and FIPS202: AFT, VOT, the
+ *   SHAKE MCT with its variable output length);
+ * - HMAC over every one of those hashes (draft-fussell-acvp-mac: revisions 1.0, lengths in the
+ *   group, and 2.0, lengths in each test).
+ * The module hashes whole bytes: bit-oriented lengths are left out with their reason. */
 #define _GNU_SOURCE /* memfd_create */
 #include <stdint.h>
 #include <stdio.h>
@@ -15,11 +21,12 @@
 #include "fipsmod/hmac.h"
 #include "fipsmod/sha.h"
 
-static fm_hash_alg alg_of(int bits) {
-  return bits == 256 ? FM_HASH_SHA256 : bits == 384 ? FM_HASH_SHA384 : FM_HASH_SHA512;
+static int is_sha3(fm_hash_alg alg) {
+  return alg == FM_HASH_SHA3_224 || alg == FM_HASH_SHA3_256 || alg == FM_HASH_SHA3_384 ||
+         alg == FM_HASH_SHA3_512;
 }
 
-/* mct_chain: one outer iteration of the ACVP SHA MCT (sha/sections/04-testtypes.adoc):
+/* mct_chain: one outer iteration of the ACVP SHA-2 MCT (sha/sections/04-testtypes.adoc):
  * A = B = C = SEED; 1000 times MSG = A || B || C (alternate: cut or zero-padded to the initial
  * seed length), MD = SHA(MSG), A = B, B = C, C = MD. |seed| (seed_len bytes) becomes MD. */
 static int mct_chain(fm_hash_alg alg, size_t dlen, uint8_t *seed, size_t *seed_len,
@@ -50,6 +57,35 @@ static int mct_chain(fm_hash_alg alg, size_t dlen, uint8_t *seed, size_t *seed_l
   }
   if (rc == FM_OK) {
     memcpy(seed, v[2], dlen);
+    *seed_len = dlen;
+  }
+  return rc;
+}
+
+/* mct_sha3: one outer iteration of the ACVP SHA-3 MCT (sha3/sections/04-testtypes.adoc,
+ * SHA3-MCT), which chains single digests, not three: MD[0] = SEED; 1000 times MSG = MD[i-1]
+ * (alternate: cut or zero-padded to the initial seed length), MD[i] = SHA3(MSG). |seed|
+ * (seed_len bytes) becomes MD[1000]. |msg| holds at least max(seed_len, init_len, dlen) bytes. */
+static int mct_sha3(fm_hash_alg alg, size_t dlen, uint8_t *seed, size_t *seed_len,
+                    size_t init_len, int alternate, uint8_t *msg, size_t msg_cap) {
+  size_t m = *seed_len;
+  int rc = FM_OK;
+  if (m > msg_cap) return FM_ERR_INTERNAL;
+  memcpy(msg, seed, m);
+  for (int i = 0; i < 1000 && rc == FM_OK; i++) {
+    if (alternate) {
+      if (init_len > msg_cap) return FM_ERR_INTERNAL;
+      if (m < init_len) memset(msg + m, 0, init_len - m);
+      m = init_len;
+    }
+    /* msg is read whole before the digest overwrites its first dlen bytes */
+    uint8_t md[FM_MAX_DIGEST_LEN];
+    rc = fm_sha_digest(alg, msg, m, md, sizeof(md));
+    memcpy(msg, md, dlen);
+    m = dlen;
+  }
+  if (rc == FM_OK) {
+    memcpy(seed, msg, dlen);
     *seed_len = dlen;
   }
   return rc;
@@ -184,9 +220,12 @@ static int msg_bits(kat_ctx *c, json_t *t, const char *hex_field, const char *le
   return 0;
 }
 
-int acvp_sha2(kat_ctx *c, json_t *set, json_t *groups, int digest_bits) {
-  fm_hash_alg alg = alg_of(digest_bits);
-  size_t dlen = (size_t)digest_bits / 8;
+int acvp_sha(kat_ctx *c, json_t *set, json_t *groups, fm_hash_alg alg) {
+  size_t dlen = 0;
+  if (fm_hash_digest_len(alg, &dlen) != FM_OK || dlen == 0 || dlen > FM_MAX_DIGEST_LEN) {
+    return kat_error(c, "%s: internal: no digest length for hash %d", c->path, (int)alg);
+  }
+  const int sha3 = is_sha3(alg);
   size_t gi, ti;
   json_t *g, *t;
   json_array_foreach(json_object_get(set, "testGroups"), gi, g) {
@@ -203,7 +242,8 @@ int acvp_sha2(kat_ctx *c, json_t *set, json_t *groups, int digest_bits) {
       if (ver != NULL && strcmp(ver, "alternate") == 0) {
         alternate = 1;
       } else if (ver != NULL && strcmp(ver, "standard") != 0) {
-        kat_skip_n(c, (long)json_array_size(tests), "SHA MCT version \"%s\" is not known", ver);
+        kat_skip_n(c, (long)json_array_size(tests), "%s MCT version \"%s\" is not known",
+                   sha3 ? "SHA-3" : "SHA-2", ver);
         continue;
       }
     } else if (strcmp(type, "AFT") != 0 && strcmp(type, "LDT") != 0) {
@@ -235,7 +275,7 @@ int acvp_sha2(kat_ctx *c, json_t *set, json_t *groups, int digest_bits) {
         kat_bytes seed;
         long long bits;
         if (msg_bits(c, t, "msg", "len", NULL, id, &seed, &bits) < 0) goto malformed;
-        if (seed.n == 0) {
+        if (bits == 0) {
           kat_error(c, "%s: %s: an empty MCT seed", c->path, id);
           goto malformed;
         }
@@ -248,16 +288,20 @@ int acvp_sha2(kat_ctx *c, json_t *set, json_t *groups, int digest_bits) {
         }
         /* A standard MCT seed need not be a digest long: the pseudocode of
          * sha/sections/04-testtypes.adoc hashes A || B || C whatever their lengths (its own
-         * example seeds SHA2-512/224 with 20 bytes); from the second outer round on SEED = MD. */
-        size_t cap = 3 * (seed.n > dlen ? seed.n : dlen);
-        uint8_t *cur = kat_alloc(c, seed.n > dlen ? seed.n : dlen), *buf = kat_alloc(c, cap);
+         * example seeds SHA2-512/224 with 20 bytes), and the SHA-3 one hashes the seed as it
+         * is; from the second outer round on SEED = MD. */
+        size_t slen = (size_t)(bits / 8);
+        size_t big = slen > dlen ? slen : dlen;
+        size_t cap = 3 * big;
+        uint8_t *cur = kat_alloc(c, big), *buf = kat_alloc(c, cap);
         if (cur == NULL || buf == NULL) goto malformed;
-        memcpy(cur, seed.p, seed.n);
-        size_t cur_len = seed.n;
+        memcpy(cur, seed.p, slen);
+        size_t cur_len = slen;
         json_t *results = json_array();
         int r = FM_OK;
         for (int j = 0; j < 100 && r == FM_OK; j++) {
-          r = mct_chain(alg, dlen, cur, &cur_len, seed.n, alternate, buf, cap);
+          r = sha3 ? mct_sha3(alg, dlen, cur, &cur_len, slen, alternate, buf, cap)
+                   : mct_chain(alg, dlen, cur, &cur_len, slen, alternate, buf, cap);
           json_t *o = json_object();
           ar_hex(o, "md", cur, dlen);
           json_array_append_new(results, o);
@@ -290,8 +334,9 @@ int acvp_sha2(kat_ctx *c, json_t *set, json_t *groups, int digest_bits) {
           kat_error(c, "%s: %s: largeMsg lengths are malformed", c->path, id);
           goto malformed;
         }
-        /* sha/sections/04-testtypes.adoc: the LDT sizes are 1, 2, 4 and 8 GiB; a larger
-         * fullLength is a malformed set, not hours of hashing. */
+        /* sha/ and sha3/sections/05-capabilities.adoc (performLargeDataTest): the LDT sizes
+         * are 1, 2, 4 and 8 GiB; a larger fullLength is a malformed set, not hours of
+         * hashing. */
         if ((unsigned long long)full > LDT_MAX_BITS) {
           kat_error(c, "%s: %s: largeMsg fullLength %lld bits is above the largest LDT (8 GiB, "
                     "%llu bits)", c->path, id, full, LDT_MAX_BITS);
@@ -334,9 +379,11 @@ int acvp_sha2(kat_ctx *c, json_t *set, json_t *groups, int digest_bits) {
 }
 
 /* HMAC: keyLen, msgLen and macLen are in the group (1.0) or in each test (2.0), in bits. */
-int acvp_hmac(kat_ctx *c, json_t *set, json_t *groups, int digest_bits) {
-  fm_hash_alg alg = alg_of(digest_bits);
-  size_t dlen = (size_t)digest_bits / 8;
+int acvp_hmac(kat_ctx *c, json_t *set, json_t *groups, fm_hash_alg alg) {
+  size_t dlen = 0;
+  if (fm_hash_digest_len(alg, &dlen) != FM_OK || dlen == 0 || dlen > FM_MAX_DIGEST_LEN) {
+    return kat_error(c, "%s: internal: no digest length for hash %d", c->path, (int)alg);
+  }
   size_t gi, ti;
   json_t *g, *t;
   json_array_foreach(json_object_get(set, "testGroups"), gi, g) {
@@ -388,6 +435,159 @@ int acvp_hmac(kat_ctx *c, json_t *set, json_t *groups, int digest_bits) {
       }
       ar_progress_tick(c);
       kat_arena_reset(c);
+    }
+    ar_add_group(groups, rg);
+  }
+  return 0;
+}
+
+/* ---- SHAKE-128 and SHAKE-256 ---------------------------------------------------------------- */
+
+/* The largest output the SHAKE capabilities allow (sha3/sections/05-capabilities.adoc, outputLen
+ * domain: Max 65536 bits). A larger outLen, minOutLen or maxOutLen is a malformed set. */
+#define SHAKE_MAX_OUT_BITS 65536
+
+static int shake(fm_xof_alg alg, const uint8_t *msg, size_t len, uint8_t *out, size_t out_len) {
+  return alg == FM_XOF_SHAKE128 ? fm_shake128(msg, len, out, out_len)
+                                : fm_shake256(msg, len, out, out_len);
+}
+
+/* mct_shake: one outer iteration of the SHAKE MCT (sha3/sections/04-testtypes.adoc, SHAKE-MCT),
+ * in bytes: MD[0] = SEED; 1000 times MSG = the 128 leftmost bits of MD[i-1] (zero bits appended
+ * when it is shorter), MD[i] = SHAKE(MSG, OutputLen), then OutputLen = minOutBytes + (the 16
+ * rightmost bits of MD[i] as an integer) % (maxOutBytes - minOutBytes + 1). |md| (*md_len bytes,
+ * room for max_b) becomes MD[1000]; *out_b carries OutputLen from one iteration to the next. */
+static int mct_shake(fm_xof_alg alg, uint8_t *md, size_t *md_len, size_t min_b, size_t max_b,
+                     size_t *out_b) {
+  size_t range = max_b - min_b + 1;
+  int rc = FM_OK;
+  for (int i = 0; i < 1000 && rc == FM_OK; i++) {
+    uint8_t msg[16] = {0};
+    memcpy(msg, md, *md_len < 16 ? *md_len : 16);
+    rc = shake(alg, msg, sizeof(msg), md, *out_b);
+    *md_len = *out_b;
+    unsigned rightmost = ((unsigned)md[*md_len - 2] << 8) | md[*md_len - 1];
+    *out_b = min_b + rightmost % range;
+  }
+  return rc;
+}
+
+/* shake_out_len reads a test's outLen (bits). Returns 0, or -1 (malformed, error recorded). */
+static int shake_out_len(kat_ctx *c, json_t *t, json_t *g, const char *id, long long *bits) {
+  int r = av_int_opt(c, t, "outLen", id, bits);
+  if (r == 1) r = av_int_opt(c, g, "outLen", id, bits);
+  if (r == 1) return kat_error(c, "%s: %s: field \"outLen\" is missing", c->path, id);
+  if (r < 0) return -1;
+  if (*bits <= 0 || *bits > SHAKE_MAX_OUT_BITS) {
+    return kat_error(c, "%s: %s: outLen %lld bits is outside the SHAKE output lengths (1 to %d)",
+                     c->path, id, *bits, SHAKE_MAX_OUT_BITS);
+  }
+  return 0;
+}
+
+int acvp_shake(kat_ctx *c, json_t *set, json_t *groups, fm_xof_alg alg) {
+  size_t gi, ti;
+  json_t *g, *t;
+  json_array_foreach(json_object_get(set, "testGroups"), gi, g) {
+    char where[64], id[96];
+    snprintf(where, sizeof(where), "testGroups[%zu]", gi);
+    const char *type;
+    if (kj_str(c, g, "testType", where, &type) < 0) return -1;
+    json_t *tests = kj_array(c, g, "tests", where);
+    if (tests == NULL) return -1;
+    long long min_bits = 0, max_bits = 0;
+    if (strcmp(type, "MCT") == 0) {
+      const char *ver = NULL;
+      if (av_str_opt(c, g, "mctVersion", where, &ver) < 0) return -1;
+      if (ver != NULL && strcmp(ver, "standard") != 0) {
+        kat_skip_n(c, (long)json_array_size(tests), "SHAKE MCT version \"%s\" is not known", ver);
+        continue;
+      }
+      if (av_int(c, g, "minOutLen", where, &min_bits) < 0 ||
+          av_int(c, g, "maxOutLen", where, &max_bits) < 0) {
+        return -1;
+      }
+      /* The MCT reads the 16 rightmost bits of every output: at least 16 bits. */
+      if (min_bits < 16 || max_bits < min_bits || max_bits > SHAKE_MAX_OUT_BITS) {
+        return kat_error(c, "%s: %s: SHAKE MCT output lengths minOutLen %lld, maxOutLen %lld are "
+                         "not 16 <= minOutLen <= maxOutLen <= %d bits", c->path, where, min_bits,
+                         max_bits, SHAKE_MAX_OUT_BITS);
+      }
+      if (min_bits % 8 != 0 || max_bits % 8 != 0) {
+        kat_skip_n(c, (long)json_array_size(tests), "SHAKE MCT output lengths of %lld to %lld "
+                   "bits, not whole bytes: the module squeezes bytes", min_bits, max_bits);
+        continue;
+      }
+    } else if (strcmp(type, "AFT") != 0 && strcmp(type, "VOT") != 0) {
+      kat_skip_n(c, (long)json_array_size(tests), "SHAKE test type \"%s\" is not known", type);
+      continue;
+    }
+    json_t *rg = ar_group(g);
+    json_array_foreach(tests, ti, t) {
+      kj_test_id(g, t, id, sizeof(id));
+      json_t *rt = ar_test(t);
+      kat_bytes msg;
+      long long bits;
+      int ok = 0;
+      if (msg_bits(c, t, "msg", "len", NULL, id, &msg, &bits) < 0) goto malformed;
+      if (strcmp(type, "MCT") != 0) { /* AFT, VOT */
+        long long out_bits;
+        if (shake_out_len(c, t, g, id, &out_bits) < 0) goto malformed;
+        if (bits % 8 != 0) {
+          kat_skip(c, "bit-oriented message (len not a multiple of 8): the module hashes bytes");
+        } else if (out_bits % 8 != 0) {
+          kat_skip(c, "bit-oriented output (outLen not a multiple of 8): the module squeezes "
+                   "bytes");
+        } else {
+          size_t n = (size_t)(out_bits / 8);
+          uint8_t *out = kat_alloc(c, n);
+          if (out == NULL) goto malformed;
+          int r = shake(alg, msg.p, (size_t)(bits / 8), out, n);
+          if (r != FM_OK) {
+            kat_fail(c, id, "SHAKE returned %s", fm_strerror(r));
+          } else {
+            ar_hex(rt, "md", out, n);
+            ok = 1;
+          }
+        }
+      } else if (bits % 8 != 0) {
+        kat_skip(c, "bit-oriented MCT seed (len not a multiple of 8): the module hashes bytes");
+      } else {
+        size_t min_b = (size_t)(min_bits / 8), max_b = (size_t)(max_bits / 8);
+        size_t slen = (size_t)(bits / 8);
+        uint8_t *md = kat_alloc(c, max_b > slen ? max_b : slen);
+        if (md == NULL) goto malformed;
+        memcpy(md, msg.p, slen);
+        size_t md_len = slen, out_b = max_b; /* OutputLen = maxOutBytes */
+        json_t *results = json_array();
+        int r = FM_OK;
+        for (int j = 0; j < 100 && r == FM_OK; j++) {
+          r = mct_shake(alg, md, &md_len, min_b, max_b, &out_b);
+          json_t *o = json_object();
+          ar_hex(o, "md", md, md_len);
+          json_object_set_new(o, "outLen", json_integer((json_int_t)md_len * 8));
+          json_array_append_new(results, o);
+        }
+        if (r != FM_OK) {
+          kat_fail(c, id, "SHAKE MCT returned %s", fm_strerror(r));
+          json_decref(results);
+        } else {
+          json_object_set_new(rt, "resultsArray", results);
+          ok = 1;
+        }
+      }
+      if (ok) {
+        ar_add_test(c, rg, rt);
+      } else {
+        json_decref(rt);
+      }
+      ar_progress_tick(c);
+      kat_arena_reset(c);
+      continue;
+    malformed:
+      json_decref(rt);
+      json_decref(rg);
+      return -1;
     }
     ar_add_group(groups, rg);
   }

@@ -202,6 +202,30 @@ void ar_progress_end(kat_ctx *c) {
 
 /* ---- dispatch ----------------------------------------------------------------------------- */
 
+/* The hash names of the ACVP specifications (sha/ and sha3/sections/03-supported.adoc). NIST's
+ * server looks "algorithm-mode-revision" up whatever its case (ACVP-Server EnumHelpers,
+ * StringComparison.OrdinalIgnoreCase), so these are matched likewise. */
+static const struct {
+  const char *name;
+  fm_hash_alg alg;
+} hash_names[] = {
+    {"SHA2-224", FM_HASH_SHA224},         {"SHA2-256", FM_HASH_SHA256},
+    {"SHA2-384", FM_HASH_SHA384},         {"SHA2-512", FM_HASH_SHA512},
+    {"SHA2-512/224", FM_HASH_SHA512_224}, {"SHA2-512/256", FM_HASH_SHA512_256},
+    {"SHA3-224", FM_HASH_SHA3_224},       {"SHA3-256", FM_HASH_SHA3_256},
+    {"SHA3-384", FM_HASH_SHA3_384},       {"SHA3-512", FM_HASH_SHA3_512},
+};
+
+int acvp_hash_by_name(const char *name, fm_hash_alg *alg) {
+  for (size_t i = 0; i < sizeof(hash_names) / sizeof(hash_names[0]); i++) {
+    if (strcasecmp(name, hash_names[i].name) == 0) {
+      *alg = hash_names[i].alg;
+      return 0;
+    }
+  }
+  return -1;
+}
+
 static long count_tests(json_t *set) {
   long n = 0;
   size_t i;
@@ -248,18 +272,15 @@ int acvp_respond(kat_ctx *c, json_t *set, json_t **out) {
   ar_progress_start(c, what, total);
   kat_set_kind(c, "ACVP %s%s%s %s", alg, mode ? " " : "", mode ? mode : "", rev ? rev : "");
   int rc;
-  if (strcmp(alg, "SHA2-256") == 0) {
-    rc = acvp_sha2(c, set, groups, 256);
-  } else if (strcmp(alg, "SHA2-384") == 0) {
-    rc = acvp_sha2(c, set, groups, 384);
-  } else if (strcmp(alg, "SHA2-512") == 0) {
-    rc = acvp_sha2(c, set, groups, 512);
-  } else if (strcmp(alg, "HMAC-SHA2-256") == 0) {
-    rc = acvp_hmac(c, set, groups, 256);
-  } else if (strcmp(alg, "HMAC-SHA2-384") == 0) {
-    rc = acvp_hmac(c, set, groups, 384);
-  } else if (strcmp(alg, "HMAC-SHA2-512") == 0) {
-    rc = acvp_hmac(c, set, groups, 512);
+  fm_hash_alg hash;
+  if (acvp_hash_by_name(alg, &hash) == 0) {
+    rc = acvp_sha(c, set, groups, hash);
+  } else if (strncasecmp(alg, "HMAC-", 5) == 0 && acvp_hash_by_name(alg + 5, &hash) == 0) {
+    rc = acvp_hmac(c, set, groups, hash);
+  } else if (strcasecmp(alg, "SHAKE-128") == 0) {
+    rc = acvp_shake(c, set, groups, FM_XOF_SHAKE128);
+  } else if (strcasecmp(alg, "SHAKE-256") == 0) {
+    rc = acvp_shake(c, set, groups, FM_XOF_SHAKE256);
   } else if (strcmp(alg, "ACVP-AES-ECB") == 0) {
     rc = acvp_aes(c, set, groups, ACVP_ECB);
   } else if (strcmp(alg, "ACVP-AES-CBC") == 0) {

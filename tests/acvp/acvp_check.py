@@ -13,7 +13,11 @@ satisfy FIPS 186-5 A.1.1 / B.3.3 (n = p q, primality, sizes, |p - q|, d, CRT val
 ciphertexts under the module's own IV decrypt to the plaintext, and decryptionPrimitive 1.0
 verdicts fit the module's moduli.
 
-The checker also knows which tests the module offers (SHA2-256/384/512 on bytes, AES-128/192/256,
+SHA-3 (its own MCT, sha3/sections/04-testtypes.adoc) and SHAKE (AFT, VOT and the SHAKE MCT with
+its variable output length) are recomputed with hashlib too.
+
+The checker also knows which tests the module offers (SHA2-*, SHA3-*, SHAKE and HMAC over every
+SHA-2/SHA-3 hash, on bytes; AES-128/192/256,
 CTR_DRBG AES-256, RSA 2048..16384 private / 1024.. public, e >= 65537 for public keys, B.3.3
 key generation) and fails the run when an offered test is missing from the response, or a test
 the module cannot offer is answered. Exit status 0 when everything checks, 1 otherwise.
@@ -31,6 +35,20 @@ from cryptography.hazmat.primitives.asymmetric import padding, rsa
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 HASHES = {"SHA2-256": ("sha256", 32), "SHA2-384": ("sha384", 48), "SHA2-512": ("sha512", 64)}
+# The hashes of the SHA2-*, SHA3-* and HMAC-* sets (the KDF, PBKDF and RSA groups use HASHES).
+DIGESTS = dict(HASHES, **{"SHA2-224": ("sha224", 28), "SHA2-512/224": ("sha512_224", 28),
+                          "SHA2-512/256": ("sha512_256", 32), "SHA3-224": ("sha3_224", 28),
+                          "SHA3-256": ("sha3_256", 32), "SHA3-384": ("sha3_384", 48),
+                          "SHA3-512": ("sha3_512", 64)})
+XOFS = {"SHAKE-128": "shake_128", "SHAKE-256": "shake_256"}
+
+
+def digest_name(name):
+    """the DIGESTS name of an ACVP hash name: NIST's server matches names whatever their case"""
+    for k in DIGESTS:
+        if isinstance(name, str) and k.lower() == name.lower():
+            return k
+    return None
 CRYPTO_HASH = {"SHA2-256": hashes.SHA256, "SHA2-384": hashes.SHA384, "SHA2-512": hashes.SHA512}
 
 failures = []
@@ -93,16 +111,26 @@ def same_hex(a, b, numeric=False):
 # ---- SHA-2 -------------------------------------------------------------------------------
 
 def sha_mct(name, seed, alternate):
-    dlen = HASHES[name][1]
+    h, dlen = DIGESTS[name]
     init_len = len(seed)
     out = []
     for _ in range(100):
-        a = b = c = seed
-        for _ in range(1000):
-            msg = a + b + c
-            if alternate:
-                msg = msg[:init_len] if len(msg) >= init_len else msg + bytes(init_len - len(msg))
-            a, b, c = b, c, hashlib.new(HASHES[name][0], msg).digest()
+        if h.startswith("sha3_"):
+            # sha3/sections/04-testtypes.adoc (SHA3-MCT): MD[i] = SHA3(MD[i-1]), one digest chained
+            md = seed
+            for _ in range(1000):
+                msg = md
+                if alternate:
+                    msg = msg[:init_len] if len(msg) >= init_len else msg + bytes(init_len - len(msg))
+                md = hashlib.new(h, msg).digest()
+            c = md
+        else:
+            a = b = c = seed
+            for _ in range(1000):
+                msg = a + b + c
+                if alternate:
+                    msg = msg[:init_len] if len(msg) >= init_len else msg + bytes(init_len - len(msg))
+                a, b, c = b, c, hashlib.new(h, msg).digest()
         seed = c
         out.append(c)
     assert all(len(x) == dlen for x in out)
@@ -114,7 +142,8 @@ def sha_offered(g, t):
     if tt == "AFT":
         return as_int(t.get("len"), len(hx(t["msg"])) * 8) % 8 == 0
     if tt == "MCT":
-        return as_int(t.get("len"), len(hx(t["msg"])) * 8) % 8 == 0
+        return (as_int(t.get("len"), len(hx(t["msg"])) * 8) % 8 == 0
+                and g.get("mctVersion", "standard") in ("standard", "alternate"))
     if tt == "LDT":
         lm = t["largeMsg"]
         full = as_int(lm["fullLength"])
@@ -125,14 +154,15 @@ def sha_offered(g, t):
 
 
 def sha_answer(name, g, t, ldt_limit):
-    h = HASHES[name][0]
+    h = DIGESTS[name][0]
     tt = g["testType"]
     if tt == "AFT":
         n = as_int(t.get("len"), len(hx(t["msg"])) * 8) // 8
         return {"md": hashlib.new(h, hx(t["msg"])[:n]).hexdigest()}
     if tt == "MCT":
         alternate = g.get("mctVersion", "standard") == "alternate"
-        return {"resultsArray": [{"md": x.hex()} for x in sha_mct(name, hx(t["msg"]), alternate)]}
+        n = as_int(t.get("len"), len(hx(t["msg"])) * 8) // 8
+        return {"resultsArray": [{"md": x.hex()} for x in sha_mct(name, hx(t["msg"])[:n], alternate)]}
     lm = t["largeMsg"]
     total = as_int(lm["fullLength"]) // 8
     if total > ldt_limit:
@@ -149,6 +179,43 @@ def sha_answer(name, g, t, ldt_limit):
     return {"md": ctx.hexdigest()}
 
 
+# ---- SHAKE -------------------------------------------------------------------------------
+
+def shake_offered(g, t):
+    bits = as_int(t.get("len"), len(hx(t["msg"])) * 8)
+    if g["testType"] in ("AFT", "VOT"):
+        return bits % 8 == 0 and as_int(first(t, "outLen") or g.get("outLen")) % 8 == 0
+    if g["testType"] == "MCT":
+        return (bits % 8 == 0 and g.get("mctVersion", "standard") == "standard"
+                and as_int(g["minOutLen"]) % 8 == 0 and as_int(g["maxOutLen"]) % 8 == 0)
+    return False
+
+
+def shake_mct(h, seed, min_b, max_b):
+    """sha3/sections/04-testtypes.adoc (SHAKE-MCT), in bytes: MSG = the 128 leftmost bits of
+    MD[i-1] (zero-padded), MD[i] = SHAKE(MSG, OutputLen); OutputLen = minOutBytes + (the 16
+    rightmost bits of MD[i], big-endian) % (maxOutBytes - minOutBytes + 1)."""
+    rng, out_b, out = max_b - min_b + 1, max_b, []
+    md = seed
+    for _ in range(100):
+        for _ in range(1000):
+            msg = (md[:16] + bytes(16))[:16]
+            md = hashlib.new(h, msg).digest(out_b)
+            out_b = min_b + int.from_bytes(md[-2:], "big") % rng
+        out.append({"md": md.hex(), "outLen": len(md) * 8})
+    return out
+
+
+def shake_answer(name, g, t):
+    h = XOFS[name]
+    n = as_int(t.get("len"), len(hx(t["msg"])) * 8) // 8
+    msg = hx(t["msg"])[:n]
+    if g["testType"] == "MCT":
+        return {"resultsArray": shake_mct(h, msg, as_int(g["minOutLen"]) // 8, as_int(g["maxOutLen"]) // 8)}
+    out_bits = as_int(first(t, "outLen") or g.get("outLen"))
+    return {"md": hashlib.new(h, msg).hexdigest(out_bits // 8)}
+
+
 # ---- HMAC --------------------------------------------------------------------------------
 
 def hmac_field(g, t, f):
@@ -161,10 +228,10 @@ def hmac_offered(name, g, t):
 
 
 def hmac_answer(name, g, t):
-    h = HASHES[name[5:]][0]
+    h, dlen = DIGESTS[digest_name(name[5:])]
     key, msg = hx(t["key"]), hx(t["msg"])
     kl, ml = hmac_field(g, t, "keyLen"), hmac_field(g, t, "msgLen")
-    macl = hmac_field(g, t, "macLen") or HASHES[name[5:]][1] * 8
+    macl = hmac_field(g, t, "macLen") or dlen * 8
     if kl is not None:
         key = key[: kl // 8]
     if ml is not None:
@@ -777,11 +844,15 @@ def main(argv):
             et = etests.get(t["tcId"])
             # what the module offers, and what the answer is (None: module-chosen / NIST only)
             offered, want, numeric = False, None, False
-            if alg in HASHES:
+            if digest_name(alg):
                 offered = sha_offered(g, t)
                 if offered:
-                    want = sha_answer(alg, g, t, ldt_limit)
-            elif alg.startswith("HMAC-") and alg[5:] in HASHES:
+                    want = sha_answer(digest_name(alg), g, t, ldt_limit)
+            elif alg.upper() in XOFS:
+                offered = shake_offered(g, t)
+                if offered:
+                    want = shake_answer(alg.upper(), g, t)
+            elif alg.upper().startswith("HMAC-") and digest_name(alg[5:]):
                 offered = hmac_offered(alg, g, t)
                 if offered:
                     want = hmac_answer(alg, g, t)

@@ -1103,6 +1103,100 @@ def projection_sets(outdir):
         f.write("\n")
 
 
+# ---- SHA2-224, SHA2-512/224, SHA2-512/256, SHA3-*, SHAKE-*, HMAC over them (issue 19) --------
+# Drawn from their own seed so that the sets above stay as they were written.
+R4 = random.Random(20261205)
+
+
+def rb4(n):
+    return bytes(R4.getrandbits(8) for _ in range(n))
+
+
+def hash_family_sets(outdir):
+    # sha/ and sha3/sections/06-test-vectors.adoc: AFT (an empty message, a block and around
+    # it, a bit-oriented one to be left out), the MCT standard and alternate (seeds shorter and
+    # longer than a digest), and the LDT structure at 16 MiB instead of gigabytes.
+    specs = [("SHA2-224", "1.0", 131, "SHA2-224-1.0", 64), ("SHA2-512/224", "1.0", 132, "SHA2-512-224-1.0", 128),
+             ("SHA2-512/256", "1.0", 133, "SHA2-512-256-1.0", 128), ("SHA3-224", "2.0", 134, "SHA3-224-2.0", 144),
+             ("SHA3-256", "2.0", 135, "SHA3-256-2.0", 136), ("SHA3-384", "1.0", 136, "SHA3-384-1.0", 104),
+             ("SHA3-512", "2.0", 137, "SHA3-512-2.0", 72)]
+    for alg, rev, vs, name, block in specs:
+        dlen = ac.DIGESTS[alg][1]
+        p = head(vs, alg, rev)
+        tc = 1
+        aft = {"tgId": 1, "testType": "AFT", "tests": []}
+        for bits in (0, 8, 8 * (block - 1), 8 * block, 8 * (block + 1), 8 * 3 * block, 8 * 1000, 5, 1023):
+            msg = rb4((bits + 7) // 8) if bits else b"\x00"
+            aft["tests"].append({"tcId": tc, "msg": H(msg), "len": bits})
+            tc += 1
+        groups = [aft]
+        for ver, seed_len in (("standard", dlen), ("alternate", 16), ("alternate", 2 * dlen + 3)):
+            groups.append({"tgId": len(groups) + 1, "testType": "MCT", "mctVersion": ver,
+                           "tests": [{"tcId": tc, "msg": H(rb4(seed_len)), "len": seed_len * 8}]})
+            tc += 1
+        groups.append({"tgId": len(groups) + 1, "testType": "LDT", "tests": [
+            {"tcId": tc, "largeMsg": {"content": H(rb4(dlen)), "contentLength": dlen * 8,
+                                      "fullLength": 16 * 8 * 2**20, "expansionTechnique": "repeating"}}]})
+        p["testGroups"] = groups
+        write(outdir, name, p,
+              answers(p, lambda g, t: ac.sha_answer(alg, g, t, 1 << 40) if ac.sha_offered(g, t) else None))
+
+    # SHAKE 1.0: AFT at the security strength's output, VOT of varying lengths (one not whole
+    # bytes, left out), the SHAKE MCT over a byte range; FIPS202: AFT of byte messages only.
+    for alg, vs, rate in (("SHAKE-128", 141, 168), ("SHAKE-256", 142, 136)):
+        strength = 128 if alg == "SHAKE-128" else 256
+        p = head(vs, alg, "1.0")
+        tc = 1
+        aft = {"tgId": 1, "testType": "AFT", "tests": []}
+        for bits in (0, 8, 8 * (rate - 1), 8 * rate, 8 * (rate + 1), 8 * 2000, 7):
+            msg = rb4((bits + 7) // 8) if bits else b"\x00"
+            aft["tests"].append({"tcId": tc, "msg": H(msg), "len": bits, "outLen": strength})
+            tc += 1
+        vot = {"tgId": 2, "testType": "VOT", "tests": []}
+        for out_bits in (16, 24, 8 * rate, 8 * rate + 8, 4096, 65536, 1001):
+            vot["tests"].append({"tcId": tc, "msg": H(rb4(16)), "len": 128, "outLen": out_bits})
+            tc += 1
+        mct = {"tgId": 3, "testType": "MCT", "mctVersion": "standard", "minOutLen": 128,
+               "maxOutLen": 4096 if alg == "SHAKE-128" else 1200,
+               "tests": [{"tcId": tc, "msg": H(rb4(16)), "len": 128}]}
+        tc += 1
+        mct_bits = {"tgId": 4, "testType": "MCT", "mctVersion": "standard", "minOutLen": 16,
+                    "maxOutLen": 1001, "tests": [{"tcId": tc, "msg": H(rb4(16)), "len": 128}]}
+        p["testGroups"] = [aft, vot, mct, mct_bits]
+        write(outdir, f"{alg}-1.0", p,
+              answers(p, lambda g, t: ac.shake_answer(alg, g, t) if ac.shake_offered(g, t) else None))
+        p = head(vs + 10, alg, "FIPS202")
+        g = {"tgId": 1, "testType": "AFT", "tests": []}
+        for tc, (bits, out_bits) in enumerate(((0, 16), (208, 360), (1104, 408), (31352, 504), (8 * rate, 65536)), 1):
+            g["tests"].append({"tcId": tc, "msg": H(rb4(bits // 8)) if bits else "", "len": bits, "outLen": out_bits})
+        p["testGroups"] = [g]
+        write(outdir, f"{alg}-FIPS202", p,
+              answers(p, lambda g, t: ac.shake_answer(alg, g, t) if ac.shake_offered(g, t) else None))
+
+    # HMAC 1.0 (lengths in the group) over the other hashes: keys shorter than, equal to and
+    # longer than the hash's block, truncated and full MACs.
+    for alg, vs, block, name in (("HMAC-SHA2-224", 151, 64, "HMAC-SHA2-224-1.0"),
+                                 ("HMAC-SHA2-512/224", 152, 128, "HMAC-SHA2-512-224-1.0"),
+                                 ("HMAC-SHA2-512/256", 153, 128, "HMAC-SHA2-512-256-1.0"),
+                                 ("HMAC-SHA3-224", 154, 144, "HMAC-SHA3-224-1.0"),
+                                 ("HMAC-SHA3-256", 155, 136, "HMAC-SHA3-256-1.0"),
+                                 ("HMAC-SHA3-384", 156, 104, "HMAC-SHA3-384-1.0"),
+                                 ("HMAC-SHA3-512", 157, 72, "HMAC-SHA3-512-1.0")):
+        dbits = ac.DIGESTS[alg[5:]][1] * 8
+        p = head(vs, alg, "1.0")
+        p["testGroups"] = []
+        tc = 1
+        for gi, (kl, ml, macl) in enumerate(((8 * block, 128, dbits), (8 * (block + 1), 1024, 64),
+                                             (112, 0, dbits), (8 * 3 * block, 256, 32), (128, 128, 100)), 1):
+            g = {"tgId": gi, "testType": "AFT", "keyLen": kl, "msgLen": ml, "macLen": macl, "tests": []}
+            for _ in range(2):
+                g["tests"].append({"tcId": tc, "key": H(rb4(kl // 8)), "msg": H(rb4(ml // 8))})
+                tc += 1
+            p["testGroups"].append(g)
+        write(outdir, name, p,
+              answers(p, lambda g, t: ac.hmac_answer(alg, g, t) if ac.hmac_offered(alg, g, t) else None))
+
+
 if __name__ == "__main__":
     out = sys.argv[1]
     sha_sets(out)
@@ -1124,3 +1218,4 @@ if __name__ == "__main__":
     sha_mct_sets(out)
     hkdf_kdftype_sets(out)
     projection_sets(out)
+    hash_family_sets(out)
