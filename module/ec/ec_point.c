@@ -325,84 +325,129 @@ uint64_t ec_point_on_curve(const ec_curve *c, const uint64_t *x, const uint64_t 
 
 /* ---- Scalar multiplication --------------------------------------------------------------- */
 
-#define EC_WINDOW 4
-#define EC_TABLE (1u << EC_WINDOW)
+/* Both constant-time multiplications use signed 5-bit windows (Booth recoding): digit i of k is
+ *   d_i = b(5i - 1) + b(5i) + 2 b(5i + 1) + 4 b(5i + 2) + 8 b(5i + 3) - 16 b(5i + 4),
+ * b(j) the bits of k (b(-1) = 0), so that k = sum d_i 32^i with d_i in [-16, 16]: a table of the
+ * multiples 1..16 and a conditional negation cover every digit, with one addition per 5 bits.
+ * ceil((bits + 1) / 5) windows take the carry out of the top one. */
+#define EC_WINDOW 5
+#define EC_TABLE 16 /* multiples 1..16 of the point; digit 0 is the point at infinity */
+#define EC_WINDOWS(c) (((c)->bits + 1 + EC_WINDOW - 1) / EC_WINDOW)
 
-/* table_select sets r = table[idx] for a secret idx < EC_TABLE, reading every entry. */
+/* booth_digit returns |d_i| (0..16) for window i of k and sets *neg all-ones when d_i < 0. k has
+ * limbs + 1 words, the top one zero, so that every window's 6 bits are in the array. Constant
+ * time in k: the word and shift depend only on i (public). */
+static uint64_t booth_digit(const uint64_t *k, unsigned i, uint64_t *neg) {
+  uint64_t w;
+  if (i == 0) {
+    w = k[0] << 1;
+  } else {
+    const unsigned b = EC_WINDOW * i - 1;
+    w = k[b / 64] >> (b % 64);
+    if (b % 64 > 64 - (EC_WINDOW + 1)) w |= k[b / 64 + 1] << (64 - b % 64);
+  }
+  w &= (1u << (EC_WINDOW + 1)) - 1;
+  const uint64_t s = 0u - (w >> EC_WINDOW); /* all-ones when the digit is negative */
+  const uint64_t d = ct_select_u64(s, ((1u << (EC_WINDOW + 1)) - 1) - w, w);
+  *neg = s;
+  return (d >> 1) + (d & 1);
+}
+
+/* cond_negate sets p = -p (Y to p - Y) where neg is all-ones, reading and writing the same words
+ * either way. */
+static void cond_negate(const ec_curve *c, ec_point *p, uint64_t neg) {
+  static const uint64_t zero[EC_MAX_LIMBS] = {0};
+  uint64_t t[EC_MAX_LIMBS];
+  ec_mod_sub(c, &c->p, t, zero, p->y);
+  for (unsigned j = 0; j < c->limbs; j++) p->y[j] = ct_select_u64(neg, t[j], p->y[j]);
+  fm_zeroize(t, sizeof t);
+}
+
+/* table_select sets r = d * P from table[j] = (j + 1) P for a secret digit d in [0, EC_TABLE],
+ * reading every entry; d = 0 gives the point at infinity (0 : 1 : 0). */
 static void table_select(const ec_curve *c, ec_point *r, const ec_point table[EC_TABLE],
-                         uint64_t idx) {
+                         uint64_t d) {
   const unsigned n = c->limbs;
   memset(r, 0, sizeof *r);
   for (unsigned i = 0; i < EC_TABLE; i++) {
-    const uint64_t mask = ct_eq_u64(i, idx); /* all-ones for the one wanted entry */
+    const uint64_t mask = ct_eq_u64(i + 1, d); /* all-ones for the one wanted entry */
     for (unsigned j = 0; j < n; j++) {
       r->x[j] |= mask & table[i].x[j];
       r->y[j] |= mask & table[i].y[j];
       r->z[j] |= mask & table[i].z[j];
     }
   }
+  const uint64_t zero_digit = ct_is_zero_u64(d);
+  for (unsigned j = 0; j < n; j++) r->y[j] |= zero_digit & c->p.one[j];
 }
 
 void ec_scalar_mul(const ec_curve *c, ec_point *r, const uint64_t *k, const ec_point *p) {
   ec_point table[EC_TABLE], acc, t;
-  /* table[i] = i * p, table[0] the point at infinity. */
-  set_infinity(c, &table[0]);
-  table[1] = *p;
-  for (unsigned i = 2; i < EC_TABLE; i++) {
-    if (i % 2 == 0) ec_point_dbl(c, &table[i], &table[i / 2]);
+  uint64_t kk[EC_MAX_LIMBS + 1] = {0}, neg;
+  memcpy(kk, k, c->limbs * sizeof(uint64_t));
+  /* table[j] = (j + 1) p. */
+  table[0] = *p;
+  for (unsigned i = 1; i < EC_TABLE; i++) {
+    if (i % 2 == 1) ec_point_dbl(c, &table[i], &table[i / 2]);
     else ec_point_add(c, &table[i], &table[i - 1], p);
   }
   /* Every window of the scalar, from the top, whatever its value: the number of doublings and
    * additions depends on the curve alone. */
-  const unsigned windows = (c->bits + EC_WINDOW - 1) / EC_WINDOW;
-  set_infinity(c, &acc);
-  for (int w = (int)windows - 1; w >= 0; w--) {
+  const unsigned windows = EC_WINDOWS(c);
+  table_select(c, &acc, table, booth_digit(kk, windows - 1, &neg));
+  cond_negate(c, &acc, neg);
+  for (int w = (int)windows - 2; w >= 0; w--) {
     ec_point_dbl_n(c, &acc, &acc, EC_WINDOW);
-    const unsigned bit = (unsigned)w * EC_WINDOW;
-    const uint64_t idx = (k[bit / 64] >> (bit % 64)) & (EC_TABLE - 1);
-    table_select(c, &t, table, idx);
+    table_select(c, &t, table, booth_digit(kk, (unsigned)w, &neg));
+    cond_negate(c, &t, neg);
     ec_point_add(c, &acc, &acc, &t);
   }
   *r = acc;
   fm_zeroize(table, sizeof table);
   fm_zeroize(&acc, sizeof acc);
   fm_zeroize(&t, sizeof t);
+  fm_zeroize(kk, sizeof kk);
+  fm_zeroize(&neg, sizeof neg);
 }
 
 /* mul_base_table sets r = k * G from the curve's fixed-base table (ec_base_tables.h): row(i)
- * holds j * 16^i * G for j = 1..15 in affine form, so k * G is the sum over the scalar's 4-bit
- * digits of row[i][digit], with no doubling. Each row is read in full by constant-time selection;
- * a zero digit selects the point at infinity. */
+ * holds j * 32^i * G for j = 1..16 in affine form, so k * G is the sum over the scalar's signed
+ * 5-bit digits of +-row[i][|digit| - 1], with no doubling. Each row is read in full by
+ * constant-time selection; a zero digit selects the point at infinity. */
 static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
                            const uint64_t *(*row_of)(unsigned i)) {
   const unsigned n = c->limbs;
-  const unsigned windows = (c->bits + EC_WINDOW - 1) / EC_WINDOW;
+  const unsigned windows = EC_WINDOWS(c);
   ec_point acc, t;
+  uint64_t kk[EC_MAX_LIMBS + 1] = {0}, neg;
+  memcpy(kk, k, c->limbs * sizeof(uint64_t));
   set_infinity(c, &acc);
   memset(&t, 0, sizeof t);
   for (unsigned i = 0; i < windows; i++) {
-    const unsigned bit = i * EC_WINDOW;
-    const uint64_t idx = (k[bit / 64] >> (bit % 64)) & (EC_TABLE - 1);
+    const uint64_t d = booth_digit(kk, i, &neg);
     const uint64_t *row = row_of(i); /* i is public: the window's index */
     for (unsigned j = 0; j < n; j++) t.x[j] = t.y[j] = 0;
-    for (unsigned e = 0; e < EC_TABLE - 1; e++) {
-      const uint64_t mask = ct_eq_u64(e + 1, idx); /* all-ones for the one wanted entry */
+    for (unsigned e = 0; e < EC_TABLE; e++) {
+      const uint64_t mask = ct_eq_u64(e + 1, d); /* all-ones for the one wanted entry */
       for (unsigned j = 0; j < n; j++) {
         t.x[j] |= mask & row[(2 * e) * n + j];
         t.y[j] |= mask & row[(2 * e + 1) * n + j];
       }
     }
     /* Digit 0: (0 : 1 : 0), the point at infinity, which the complete formula adds as any other. */
-    const uint64_t nonzero = ~ct_is_zero_u64(idx);
+    const uint64_t nonzero = ~ct_is_zero_u64(d);
     for (unsigned j = 0; j < n; j++) {
       t.y[j] = ct_select_u64(nonzero, t.y[j], c->p.one[j]);
       t.z[j] = nonzero & c->p.one[j];
     }
+    cond_negate(c, &t, neg);
     ec_point_add(c, &acc, &acc, &t);
   }
   *r = acc;
   fm_zeroize(&acc, sizeof acc);
   fm_zeroize(&t, sizeof t);
+  fm_zeroize(kk, sizeof kk);
+  fm_zeroize(&neg, sizeof neg);
 }
 
 void ec_scalar_mul_base(const ec_curve *c, ec_point *r, const uint64_t *k) {

@@ -104,11 +104,13 @@ uint64_t ec_point_to_affine(const ec_curve *c, uint64_t *x, uint64_t *y, const e
 /* ec_point_on_curve is all-ones when Montgomery-form (x, y) satisfies y^2 = x^3 - 3x + b. */
 uint64_t ec_point_on_curve(const ec_curve *c, const uint64_t *x, const uint64_t *y);
 
-/* ec_scalar_mul sets r = k * p for a secret k < 2^bits (limbs words): a fixed 4-bit window over
- * every window of the scalar, the table read by constant-time selection. */
+/* ec_scalar_mul sets r = k * p for a secret k < 2^bits (limbs words): signed 5-bit windows
+ * (Booth recoding) over every window of the scalar, the table of p..16p read by constant-time
+ * selection and the entry negated by mask. */
 void ec_scalar_mul(const ec_curve *c, ec_point *r, const uint64_t *k, const ec_point *p);
 
-/* ec_scalar_mul_base sets r = k * G (constant time in k). */
+/* ec_scalar_mul_base sets r = k * G (constant time in k): on P-256 and P-384 from the fixed-base
+ * tables with the same signed 5-bit digits and no doubling, elsewhere by ec_scalar_mul. */
 void ec_scalar_mul_base(const ec_curve *c, ec_point *r, const uint64_t *k);
 
 /* ec_double_mul_public sets r = u1 * G + u2 * q for public u1, u2 and q (ECDSA verification). */
