@@ -217,16 +217,23 @@ static const ec_mod k_p384_p = {.m = P384_P, .rr = P384_P_RR, .one = P384_P_ONE,
 static const ec_mod k_p224_p = {.m = P224_P, .rr = P224_P_RR, .one = P224_P_ONE, .n0 = P224_P_N0};
 static const ec_mod k_p521_p = {.m = P521_P, .rr = P521_P_RR, .one = P521_P_ONE, .n0 = P521_P_N0};
 
-/* fe_ops(NAME, L, MOD) defines NAME_mul (the out-of-line field multiplication of one curve) and
- * NAME_add, that curve's complete addition. dbl_ops adds NAME_dbl, the complete doubling, on
+/* fe_ops(NAME, L, MOD, MULX) defines NAME_mul (the out-of-line field multiplication of one
+ * curve: MULX, its BMI2 build from ec_field_mulx.c, where the curve has one and the CPU BMI2,
+ * else the portable build) and NAME_add, that curve's complete addition. dbl_ops adds NAME_dbl, the complete doubling, on
  * P-224 and P-521; dbln_ops adds NAME_dbln, the Jacobian doubling chain of ec_point_dbl_n, on
  * P-256 and P-384, where it also does single doublings (8 multiplications and 6 for the two
  * conversions, against 13): each instance of either is 8 to 17 KB of code, so each curve has
  * one of them. */
-#define fe_ops(NAME, L, MOD)                                                                  \
-  static __attribute__((noinline)) void NAME##_mul(uint64_t *r, const uint64_t *a,            \
-                                                   const uint64_t *b) {                       \
+#define fe_ops(NAME, L, MOD, MULX)                                                            \
+  static __attribute__((noinline)) void NAME##_mul_portable(uint64_t *r, const uint64_t *a,   \
+                                                            const uint64_t *b) {              \
     mont_mul_k(MOD, r, a, b, L);                                                              \
+  }                                                                                           \
+  static inline void NAME##_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {          \
+    if (MULX != NULL && fm_cpu_use(FM_CPU_BMI2)) /* the CPU's features: public */              \
+      MULX(r, a, b);                                                                          \
+    else                                                                                      \
+      NAME##_mul_portable(r, a, b);                                                           \
   }                                                                                           \
   static __attribute__((noinline)) void NAME##_add(const ec_curve *c, ec_point *r,            \
                                                    const ec_point *p, const ec_point *q) {    \
@@ -243,10 +250,11 @@ static const ec_mod k_p521_p = {.m = P521_P, .rr = P521_P_RR, .one = P521_P_ONE,
     point_dbln_k(r, p, count, L, MOD, NAME##_mul);                                            \
   }
 
-fe_ops(p256, 4, &k_p256_p)
-fe_ops(p384, 6, &k_p384_p)
-fe_ops(p224, 4, &k_p224_p)
-fe_ops(p521, 9, &k_p521_p)
+#define NO_MULX ((fe_mul_fn)NULL)
+fe_ops(p256, 4, &k_p256_p, ec_p256_mul_mulx)
+fe_ops(p384, 6, &k_p384_p, ec_p384_mul_mulx)
+fe_ops(p224, 4, &k_p224_p, NO_MULX)
+fe_ops(p521, 9, &k_p521_p, NO_MULX)
 dbln_ops(p256, 4, &k_p256_p)
 dbln_ops(p384, 6, &k_p384_p)
 dbl_ops(p224, 4, &k_p224_p)

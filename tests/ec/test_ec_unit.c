@@ -127,6 +127,48 @@ static void edge_scalar(const ec_curve *c, unsigned i, uint64_t *k) {
   }
 }
 
+/* The BMI2 builds of the P-256 and P-384 field multiplication (ec_field_mulx.c) against the
+ * portable ec_mod_mul, on edge operands (0, 1, p-1, p-2, R mod p, 2^(bits-1) - 1, all-ones
+ * words) and random ones, whenever the CPU has BMI2, whatever FIPSMOD_CPU says. */
+static void test_field_mulx(void) {
+  if (!__builtin_cpu_supports("bmi2")) {
+    printf("test_ec_unit.field_mulx: no BMI2 on this CPU, nothing to compare\n");
+    return;
+  }
+  test_rng rng;
+  test_rng_seed(&rng, "test_ec_unit.field_mulx");
+  const fm_ec_curve ids[] = {FM_EC_P256, FM_EC_P384};
+  void (*const mulx[])(uint64_t *, const uint64_t *, const uint64_t *) = {ec_p256_mul_mulx,
+                                                                          ec_p384_mul_mulx};
+  for (size_t i = 0; i < 2; i++) {
+    const ec_curve *c = ec_curve_get(ids[i]);
+    uint64_t v[16][EC_MAX_LIMBS] = {{0}};
+    const uint64_t zero[EC_MAX_LIMBS] = {0};
+    v[1][0] = 1;
+    v[2][0] = 1;
+    ec_mod_sub(c, &c->p, v[2], zero, v[2]); /* p - 1 */
+    v[3][0] = 2;
+    ec_mod_sub(c, &c->p, v[3], zero, v[3]); /* p - 2 */
+    memcpy(v[4], c->p.one, sizeof v[4]);
+    for (unsigned b = 0; b + 1 < c->bits; b++) v[5][b / 64] |= (uint64_t)1 << (b % 64);
+    for (unsigned j = 0; j + 1 < c->limbs; j++) v[6][j] = ~(uint64_t)0;
+    for (unsigned e = 7; e < 16; e++) {
+      uint8_t b[EC_MAX_BYTES];
+      test_rng_bytes(&rng, b, c->bytes);
+      b[0] &= 0x7f; /* below p (p's top bit is set) */
+      ec_limbs_from_be(c->limbs, v[e], b, c->bytes);
+    }
+    for (unsigned x = 0; x < 16; x++) {
+      for (unsigned y = 0; y < 16; y++) {
+        uint64_t want[EC_MAX_LIMBS], got[EC_MAX_LIMBS];
+        ec_mod_mul(c, &c->p, want, v[x], v[y]);
+        mulx[i](got, v[x], v[y]);
+        CHECK(ec_limbs_eq(c->limbs, got, want) != 0);
+      }
+    }
+  }
+}
+
 /* ec_point_dbl_n agrees with that many complete additions of a point to itself (independent of
  * either doubling), on random points and infinity. */
 static void test_dbl_n(void) {
@@ -486,7 +528,7 @@ static const test_case cases[] = {
     TEST_CASE(bad_points),       TEST_CASE(ecdh_refusals_wipe),     TEST_CASE(bad_signatures),
     TEST_CASE(bad_private_keys), TEST_CASE(compressed_points),      TEST_CASE(free_zeroizes_the_key),
     TEST_CASE(gate_in_error_state), TEST_CASE(dbl_n), TEST_CASE(scalar_mul_edges),
-    TEST_CASE(double_mul_public),
+    TEST_CASE(double_mul_public), TEST_CASE(field_mulx),
 };
 
 int main(int argc, char **argv) { return TEST_RUN(argc, argv, "test_ec_unit", cases); }
