@@ -234,6 +234,10 @@ static void test_double_mul_public(void) {
       ec_scalar_mul_base(c, &q, d);
       for (unsigned e1 = 0; e1 < EC_EDGE_SCALARS + 2; e1++) {
         for (unsigned e2 = 0; e2 < EC_EDGE_SCALARS + 3; e2++) {
+          /* P-224 and P-521 have no fixed-base table, so the reference costs a variable-base
+           * multiplication: a third of the edge pairs there keeps the test short. */
+          const int full = c->id == FM_EC_P256 || c->id == FM_EC_P384;
+          if (!full && e2 < EC_EDGE_SCALARS && (e1 + e2) % 3 != 0) continue;
           uint64_t u1[EC_MAX_LIMBS], u2[EC_MAX_LIMBS], t[EC_MAX_LIMBS], sum[EC_MAX_LIMBS];
           if (e2 < EC_EDGE_SCALARS) edge_scalar(c, e2, u2);
           else random_scalar(&rng, c, u2);
