@@ -1,7 +1,9 @@
 /* The P-curves and their group law: complete projective formulas (Renes, Costello and Batina,
  * "Complete addition formulas for prime order elliptic curves", 2016, Algorithms 4 and 6 for
- * a = -3), so that no input, the point at infinity and P == Q included, needs a branch; and
- * scalar multiplication by a fixed 4-bit window whose table is read by constant-time selection. */
+ * a = -3), so that no input, the point at infinity and P == Q included, needs a branch, with
+ * chains of doublings in Jacobian coordinates on P-256 and P-384 (ec_point_dbl_n); scalar
+ * multiplication by a fixed window whose table is read by constant-time selection; and, for
+ * verification only, a variable-time interleaved wNAF double multiplication. */
 #include <string.h>
 
 #include "module/ec/ec_base_tables.h"
@@ -153,6 +155,58 @@ static inline __attribute__((always_inline)) void point_dbl_k(const ec_curve *c,
   memcpy(r->z, z3, n);
 }
 
+/* point_dbln_k sets r = 2^count p: the homogeneous p is taken to Jacobian coordinates
+ * (X Z, Y Z^2, Z), doubled |count| times with the a = -3 Jacobian doubling (Bernstein and Lange's
+ * dbl-2001-b: 3M + 5S, against the complete formula's 13 multiplications), and taken back as
+ * (X Z, Y, Z^3). The Jacobian doubling is exact for every point of these odd-order curves (no
+ * point has Y = 0) and keeps Z = 0 for the point at infinity as long as its Y is not 0: the
+ * infinity (0 : Y : 0) would map to (0, 0, 0), so its Jacobian Y is set to 1 by mask, and each
+ * doubling then gives (0, -8 Y^4, 0). No branch: count is public (the caller's window). */
+static inline __attribute__((always_inline)) void point_dbln_k(ec_point *r, const ec_point *p,
+                                                                unsigned count, const unsigned L,
+                                                                const ec_mod *fp,
+                                                                const fe_mul_fn fe_mul) {
+  uint64_t x[EC_MAX_LIMBS], y[EC_MAX_LIMBS], z[EC_MAX_LIMBS], t0[EC_MAX_LIMBS], t1[EC_MAX_LIMBS],
+      t2[EC_MAX_LIMBS], t3[EC_MAX_LIMBS];
+  const size_t n = L * sizeof(uint64_t);
+  MUL(t0, p->z, p->z);
+  MUL(x, p->x, p->z);
+  MUL(y, p->y, t0);
+  memcpy(z, p->z, n);
+  uint64_t zacc = 0;
+  for (unsigned j = 0; j < L; j++) zacc |= z[j];
+  const uint64_t inf = ct_is_zero_u64(zacc);
+  for (unsigned j = 0; j < L; j++) y[j] = ct_select_u64(inf, fp->one[j], y[j]);
+  for (unsigned i = 0; i < count; i++) {
+    MUL(t0, z, z);      /* delta = Z^2 */
+    MUL(t1, y, y);      /* gamma = Y^2 */
+    MUL(t2, x, t1);     /* beta = X gamma */
+    SUB(t3, x, t0);
+    ADD(t0, x, t0);
+    MUL(t3, t3, t0);
+    ADD(t0, t3, t3);
+    ADD(t3, t0, t3);    /* alpha = 3 (X - delta)(X + delta) */
+    MUL(z, y, z);
+    ADD(z, z, z);       /* Z3 = 2 Y Z */
+    MUL(x, t3, t3);
+    ADD(t2, t2, t2);
+    ADD(t2, t2, t2);    /* 4 beta */
+    SUB(x, x, t2);
+    SUB(x, x, t2);      /* X3 = alpha^2 - 8 beta */
+    SUB(t2, t2, x);
+    MUL(t2, t3, t2);    /* alpha (4 beta - X3) */
+    MUL(t1, t1, t1);
+    ADD(t1, t1, t1);
+    ADD(t1, t1, t1);
+    ADD(t1, t1, t1);    /* 8 gamma^2 */
+    SUB(y, t2, t1);     /* Y3 = alpha (4 beta - X3) - 8 gamma^2 */
+  }
+  MUL(t0, z, z);
+  MUL(r->z, t0, z);
+  MUL(r->x, x, z);
+  memcpy(r->y, y, n);
+}
+
 #undef MUL
 #undef ADD
 #undef SUB
@@ -163,26 +217,48 @@ static const ec_mod k_p384_p = {.m = P384_P, .rr = P384_P_RR, .one = P384_P_ONE,
 static const ec_mod k_p224_p = {.m = P224_P, .rr = P224_P_RR, .one = P224_P_ONE, .n0 = P224_P_N0};
 static const ec_mod k_p521_p = {.m = P521_P, .rr = P521_P_RR, .one = P521_P_ONE, .n0 = P521_P_N0};
 
-/* fe_ops(NAME, L, MOD) defines NAME_mul (the out-of-line field multiplication of one curve) and
- * NAME_add / NAME_dbl, that curve's group law. */
-#define fe_ops(NAME, L, MOD)                                                                  \
-  static __attribute__((noinline)) void NAME##_mul(uint64_t *r, const uint64_t *a,            \
-                                                   const uint64_t *b) {                       \
+/* fe_ops(NAME, L, MOD, MULX) defines NAME_mul (the out-of-line field multiplication of one
+ * curve: MULX, its BMI2 build from ec_field_mulx.c, where the curve has one and the CPU BMI2,
+ * else the portable build) and NAME_add, that curve's complete addition. dbl_ops adds NAME_dbl, the complete doubling, on
+ * P-224 and P-521; dbln_ops adds NAME_dbln, the Jacobian doubling chain of ec_point_dbl_n, on
+ * P-256 and P-384, where it also does single doublings (8 multiplications and 6 for the two
+ * conversions, against 13): each instance of either is 8 to 17 KB of code, so each curve has
+ * one of them. */
+#define fe_ops(NAME, L, MOD, MULX)                                                            \
+  static __attribute__((noinline)) void NAME##_mul_portable(uint64_t *r, const uint64_t *a,   \
+                                                            const uint64_t *b) {              \
     mont_mul_k(MOD, r, a, b, L);                                                              \
+  }                                                                                           \
+  static inline void NAME##_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {          \
+    if (MULX != NULL && fm_cpu_use(FM_CPU_BMI2)) /* the CPU's features: public */              \
+      MULX(r, a, b);                                                                          \
+    else                                                                                      \
+      NAME##_mul_portable(r, a, b);                                                           \
   }                                                                                           \
   static __attribute__((noinline)) void NAME##_add(const ec_curve *c, ec_point *r,            \
                                                    const ec_point *p, const ec_point *q) {    \
     point_add_k(c, r, p, q, L, MOD, NAME##_mul);                                              \
-  }                                                                                           \
+  }
+#define dbl_ops(NAME, L, MOD)                                                                 \
   static __attribute__((noinline)) void NAME##_dbl(const ec_curve *c, ec_point *r,            \
                                                    const ec_point *p) {                       \
     point_dbl_k(c, r, p, L, MOD, NAME##_mul);                                                 \
   }
+#define dbln_ops(NAME, L, MOD)                                                                \
+  static __attribute__((noinline)) void NAME##_dbln(ec_point *r, const ec_point *p,           \
+                                                    unsigned count) {                         \
+    point_dbln_k(r, p, count, L, MOD, NAME##_mul);                                            \
+  }
 
-fe_ops(p256, 4, &k_p256_p)
-fe_ops(p384, 6, &k_p384_p)
-fe_ops(p224, 4, &k_p224_p)
-fe_ops(p521, 9, &k_p521_p)
+#define NO_MULX ((fe_mul_fn)NULL)
+fe_ops(p256, 4, &k_p256_p, ec_p256_mul_mulx)
+fe_ops(p384, 6, &k_p384_p, ec_p384_mul_mulx)
+fe_ops(p224, 4, &k_p224_p, NO_MULX)
+fe_ops(p521, 9, &k_p521_p, NO_MULX)
+dbln_ops(p256, 4, &k_p256_p)
+dbln_ops(p384, 6, &k_p384_p)
+dbl_ops(p224, 4, &k_p224_p)
+dbl_ops(p521, 9, &k_p521_p)
 
 void ec_point_add(const ec_curve *c, ec_point *r, const ec_point *p, const ec_point *q) {
   switch (c->id) {
@@ -195,10 +271,21 @@ void ec_point_add(const ec_curve *c, ec_point *r, const ec_point *p, const ec_po
 
 void ec_point_dbl(const ec_curve *c, ec_point *r, const ec_point *p) {
   switch (c->id) {
-    case FM_EC_P256: p256_dbl(c, r, p); break;
-    case FM_EC_P384: p384_dbl(c, r, p); break;
+    case FM_EC_P256: p256_dbln(r, p, 1); break;
+    case FM_EC_P384: p384_dbln(r, p, 1); break;
     case FM_EC_P224: p224_dbl(c, r, p); break;
     default: p521_dbl(c, r, p); break;
+  }
+}
+
+void ec_point_dbl_n(const ec_curve *c, ec_point *r, const ec_point *p, unsigned count) {
+  switch (c->id) {
+    case FM_EC_P256: p256_dbln(r, p, count); break;
+    case FM_EC_P384: p384_dbln(r, p, count); break;
+    default:
+      *r = *p;
+      for (unsigned i = 0; i < count; i++) ec_point_dbl(c, r, r);
+      break;
   }
 }
 
@@ -246,84 +333,129 @@ uint64_t ec_point_on_curve(const ec_curve *c, const uint64_t *x, const uint64_t 
 
 /* ---- Scalar multiplication --------------------------------------------------------------- */
 
-#define EC_WINDOW 4
-#define EC_TABLE (1u << EC_WINDOW)
+/* Both constant-time multiplications use signed 5-bit windows (Booth recoding): digit i of k is
+ *   d_i = b(5i - 1) + b(5i) + 2 b(5i + 1) + 4 b(5i + 2) + 8 b(5i + 3) - 16 b(5i + 4),
+ * b(j) the bits of k (b(-1) = 0), so that k = sum d_i 32^i with d_i in [-16, 16]: a table of the
+ * multiples 1..16 and a conditional negation cover every digit, with one addition per 5 bits.
+ * ceil((bits + 1) / 5) windows take the carry out of the top one. */
+#define EC_WINDOW 5
+#define EC_TABLE 16 /* multiples 1..16 of the point; digit 0 is the point at infinity */
+#define EC_WINDOWS(c) (((c)->bits + 1 + EC_WINDOW - 1) / EC_WINDOW)
 
-/* table_select sets r = table[idx] for a secret idx < EC_TABLE, reading every entry. */
+/* booth_digit returns |d_i| (0..16) for window i of k and sets *neg all-ones when d_i < 0. k has
+ * limbs + 1 words, the top one zero, so that every window's 6 bits are in the array. Constant
+ * time in k: the word and shift depend only on i (public). */
+static uint64_t booth_digit(const uint64_t *k, unsigned i, uint64_t *neg) {
+  uint64_t w;
+  if (i == 0) {
+    w = k[0] << 1;
+  } else {
+    const unsigned b = EC_WINDOW * i - 1;
+    w = k[b / 64] >> (b % 64);
+    if (b % 64 > 64 - (EC_WINDOW + 1)) w |= k[b / 64 + 1] << (64 - b % 64);
+  }
+  w &= (1u << (EC_WINDOW + 1)) - 1;
+  const uint64_t s = 0u - (w >> EC_WINDOW); /* all-ones when the digit is negative */
+  const uint64_t d = ct_select_u64(s, ((1u << (EC_WINDOW + 1)) - 1) - w, w);
+  *neg = s;
+  return (d >> 1) + (d & 1);
+}
+
+/* cond_negate sets p = -p (Y to p - Y) where neg is all-ones, reading and writing the same words
+ * either way. */
+static void cond_negate(const ec_curve *c, ec_point *p, uint64_t neg) {
+  static const uint64_t zero[EC_MAX_LIMBS] = {0};
+  uint64_t t[EC_MAX_LIMBS];
+  ec_mod_sub(c, &c->p, t, zero, p->y);
+  for (unsigned j = 0; j < c->limbs; j++) p->y[j] = ct_select_u64(neg, t[j], p->y[j]);
+  fm_zeroize(t, sizeof t);
+}
+
+/* table_select sets r = d * P from table[j] = (j + 1) P for a secret digit d in [0, EC_TABLE],
+ * reading every entry; d = 0 gives the point at infinity (0 : 1 : 0). */
 static void table_select(const ec_curve *c, ec_point *r, const ec_point table[EC_TABLE],
-                         uint64_t idx) {
+                         uint64_t d) {
   const unsigned n = c->limbs;
   memset(r, 0, sizeof *r);
   for (unsigned i = 0; i < EC_TABLE; i++) {
-    const uint64_t mask = ct_eq_u64(i, idx); /* all-ones for the one wanted entry */
+    const uint64_t mask = ct_eq_u64(i + 1, d); /* all-ones for the one wanted entry */
     for (unsigned j = 0; j < n; j++) {
       r->x[j] |= mask & table[i].x[j];
       r->y[j] |= mask & table[i].y[j];
       r->z[j] |= mask & table[i].z[j];
     }
   }
+  const uint64_t zero_digit = ct_is_zero_u64(d);
+  for (unsigned j = 0; j < n; j++) r->y[j] |= zero_digit & c->p.one[j];
 }
 
 void ec_scalar_mul(const ec_curve *c, ec_point *r, const uint64_t *k, const ec_point *p) {
   ec_point table[EC_TABLE], acc, t;
-  /* table[i] = i * p, table[0] the point at infinity. */
-  set_infinity(c, &table[0]);
-  table[1] = *p;
-  for (unsigned i = 2; i < EC_TABLE; i++) {
-    if (i % 2 == 0) ec_point_dbl(c, &table[i], &table[i / 2]);
+  uint64_t kk[EC_MAX_LIMBS + 1] = {0}, neg;
+  memcpy(kk, k, c->limbs * sizeof(uint64_t));
+  /* table[j] = (j + 1) p. */
+  table[0] = *p;
+  for (unsigned i = 1; i < EC_TABLE; i++) {
+    if (i % 2 == 1) ec_point_dbl(c, &table[i], &table[i / 2]);
     else ec_point_add(c, &table[i], &table[i - 1], p);
   }
   /* Every window of the scalar, from the top, whatever its value: the number of doublings and
    * additions depends on the curve alone. */
-  const unsigned windows = (c->bits + EC_WINDOW - 1) / EC_WINDOW;
-  set_infinity(c, &acc);
-  for (int w = (int)windows - 1; w >= 0; w--) {
-    for (unsigned i = 0; i < EC_WINDOW; i++) ec_point_dbl(c, &acc, &acc);
-    const unsigned bit = (unsigned)w * EC_WINDOW;
-    const uint64_t idx = (k[bit / 64] >> (bit % 64)) & (EC_TABLE - 1);
-    table_select(c, &t, table, idx);
+  const unsigned windows = EC_WINDOWS(c);
+  table_select(c, &acc, table, booth_digit(kk, windows - 1, &neg));
+  cond_negate(c, &acc, neg);
+  for (int w = (int)windows - 2; w >= 0; w--) {
+    ec_point_dbl_n(c, &acc, &acc, EC_WINDOW);
+    table_select(c, &t, table, booth_digit(kk, (unsigned)w, &neg));
+    cond_negate(c, &t, neg);
     ec_point_add(c, &acc, &acc, &t);
   }
   *r = acc;
   fm_zeroize(table, sizeof table);
   fm_zeroize(&acc, sizeof acc);
   fm_zeroize(&t, sizeof t);
+  fm_zeroize(kk, sizeof kk);
+  fm_zeroize(&neg, sizeof neg);
 }
 
 /* mul_base_table sets r = k * G from the curve's fixed-base table (ec_base_tables.h): row(i)
- * holds j * 16^i * G for j = 1..15 in affine form, so k * G is the sum over the scalar's 4-bit
- * digits of row[i][digit], with no doubling. Each row is read in full by constant-time selection;
- * a zero digit selects the point at infinity. */
+ * holds j * 32^i * G for j = 1..16 in affine form, so k * G is the sum over the scalar's signed
+ * 5-bit digits of +-row[i][|digit| - 1], with no doubling. Each row is read in full by
+ * constant-time selection; a zero digit selects the point at infinity. */
 static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
                            const uint64_t *(*row_of)(unsigned i)) {
   const unsigned n = c->limbs;
-  const unsigned windows = (c->bits + EC_WINDOW - 1) / EC_WINDOW;
+  const unsigned windows = EC_WINDOWS(c);
   ec_point acc, t;
+  uint64_t kk[EC_MAX_LIMBS + 1] = {0}, neg;
+  memcpy(kk, k, c->limbs * sizeof(uint64_t));
   set_infinity(c, &acc);
   memset(&t, 0, sizeof t);
   for (unsigned i = 0; i < windows; i++) {
-    const unsigned bit = i * EC_WINDOW;
-    const uint64_t idx = (k[bit / 64] >> (bit % 64)) & (EC_TABLE - 1);
+    const uint64_t d = booth_digit(kk, i, &neg);
     const uint64_t *row = row_of(i); /* i is public: the window's index */
     for (unsigned j = 0; j < n; j++) t.x[j] = t.y[j] = 0;
-    for (unsigned e = 0; e < EC_TABLE - 1; e++) {
-      const uint64_t mask = ct_eq_u64(e + 1, idx); /* all-ones for the one wanted entry */
+    for (unsigned e = 0; e < EC_TABLE; e++) {
+      const uint64_t mask = ct_eq_u64(e + 1, d); /* all-ones for the one wanted entry */
       for (unsigned j = 0; j < n; j++) {
         t.x[j] |= mask & row[(2 * e) * n + j];
         t.y[j] |= mask & row[(2 * e + 1) * n + j];
       }
     }
     /* Digit 0: (0 : 1 : 0), the point at infinity, which the complete formula adds as any other. */
-    const uint64_t nonzero = ~ct_is_zero_u64(idx);
+    const uint64_t nonzero = ~ct_is_zero_u64(d);
     for (unsigned j = 0; j < n; j++) {
       t.y[j] = ct_select_u64(nonzero, t.y[j], c->p.one[j]);
       t.z[j] = nonzero & c->p.one[j];
     }
+    cond_negate(c, &t, neg);
     ec_point_add(c, &acc, &acc, &t);
   }
   *r = acc;
   fm_zeroize(&acc, sizeof acc);
   fm_zeroize(&t, sizeof t);
+  fm_zeroize(kk, sizeof kk);
+  fm_zeroize(&neg, sizeof neg);
 }
 
 void ec_scalar_mul_base(const ec_curve *c, ec_point *r, const uint64_t *k) {
@@ -339,12 +471,112 @@ void ec_scalar_mul_base(const ec_curve *c, ec_point *r, const uint64_t *k) {
   ec_scalar_mul(c, r, k, &g);
 }
 
+/* ---- Verification: public scalars, variable time ---------------------------------------- */
+
+#define EC_WNAF_W 5                           /* digits odd, |digit| < 2^(W-1) */
+#define EC_WNAF_ODD (1u << (EC_WNAF_W - 2))   /* odd multiples 1, 3, ..., 2^(W-1) - 1 */
+#define EC_WNAF_MAX (64 * EC_MAX_LIMBS + 1)
+
+/* wnaf_public writes the width-5 non-adjacent form of a public k (limbs words): digits d[i] in
+ * {0, +-1, +-3, ..., +-15}, k = sum d[i] 2^i, at most one non-zero digit in any 5 in a row.
+ * Returns the number of digits (at most 64 * limbs + 1). VARIABLE TIME: the loop, the branches
+ * and the digits all follow k, so it is only for public scalars (ECDSA verification's u1, u2). */
+static unsigned wnaf_public(int8_t *d, const uint64_t *k, unsigned limbs) {
+  uint64_t t[EC_MAX_LIMBS + 1];
+  memcpy(t, k, limbs * sizeof(uint64_t));
+  t[limbs] = 0;
+  unsigned len = 0;
+  for (;;) {
+    uint64_t any = 0;
+    for (unsigned j = 0; j <= limbs; j++) any |= t[j];
+    if (any == 0) break;
+    int digit = 0;
+    if (t[0] & 1) {
+      digit = (int)(t[0] & ((1u << EC_WNAF_W) - 1));
+      if (digit >= (1 << (EC_WNAF_W - 1))) digit -= 1 << EC_WNAF_W;
+      /* t -= digit: afterwards t is a multiple of 2^W. */
+      if (digit > 0) {
+        uint64_t borrow = (uint64_t)digit;
+        for (unsigned j = 0; j <= limbs && borrow; j++) {
+          const uint64_t before = t[j];
+          t[j] = before - borrow;
+          borrow = before < borrow;
+        }
+      } else {
+        uint64_t carry = (uint64_t)-digit;
+        for (unsigned j = 0; j <= limbs && carry; j++) {
+          t[j] += carry;
+          carry = t[j] < carry;
+        }
+      }
+    }
+    d[len++] = (int8_t)digit;
+    for (unsigned j = 0; j < limbs; j++) t[j] = (t[j] >> 1) | (t[j + 1] << 63);
+    t[limbs] >>= 1;
+  }
+  return len;
+}
+
+/* add_digit_public sets acc = acc + digit * P from the odd multiples tab[i] = (2i + 1) P, negating
+ * the entry for a negative digit. Public digit and points: variable time. */
+static void add_digit_public(const ec_curve *c, ec_point *acc, const ec_point *tab, int digit) {
+  static const uint64_t zero[EC_MAX_LIMBS] = {0};
+  if (digit > 0) {
+    ec_point_add(c, acc, acc, &tab[(digit - 1) / 2]);
+  } else {
+    ec_point t = tab[(-digit - 1) / 2];
+    ec_mod_sub(c, &c->p, t.y, zero, t.y);
+    ec_point_add(c, acc, acc, &t);
+  }
+}
+
+/* odd_multiples sets tab[i] = (2i + 1) p for i < EC_WNAF_ODD. */
+static void odd_multiples(const ec_curve *c, ec_point *tab, const ec_point *p) {
+  ec_point p2;
+  tab[0] = *p;
+  ec_point_dbl(c, &p2, p);
+  for (unsigned i = 1; i < EC_WNAF_ODD; i++) ec_point_add(c, &tab[i], &tab[i - 1], &p2);
+}
+
 void ec_double_mul_public(const ec_curve *c, ec_point *r, const uint64_t *u1, const uint64_t *u2,
                           const ec_point *q) {
-  /* Verification's inputs are public, so this may take variable time; it reuses the
-   * constant-time multiplications, which is correct if slower than an interleaved wNAF. */
-  ec_point a, b;
-  ec_scalar_mul_base(c, &a, u1);
-  ec_scalar_mul(c, &b, u2, q);
-  ec_point_add(c, r, &a, &b);
+  /* VARIABLE TIME, for public inputs only (ECDSA verification: u1, u2 and Q are all public).
+   * Straus-Shamir interleaving: u1 and u2 in width-5 NAF, one shared chain of doublings (run in
+   * Jacobian coordinates between additions, ec_point_dbl_n) and an addition of an odd multiple
+   * of G or Q for each non-zero digit. G's odd multiples come from row 0 of the fixed-base table
+   * where the curve has one. The complete addition formula takes every case (equal points,
+   * opposite points, infinity) without a branch of its own. */
+  ec_point tg[EC_WNAF_ODD], tq[EC_WNAF_ODD], acc;
+  int8_t d1[EC_WNAF_MAX], d2[EC_WNAF_MAX];
+  const unsigned n = c->limbs;
+  const uint64_t *row0 = c->id == FM_EC_P256 ? p256_base_row(0)
+                         : c->id == FM_EC_P384 ? p384_base_row(0)
+                                               : NULL;
+  if (row0 != NULL) {
+    /* Row 0, entry j is (j + 1) G, affine: (2i + 1) G is entry 2i. */
+    for (unsigned i = 0; i < EC_WNAF_ODD; i++)
+      ec_point_set_affine(c, &tg[i], &row0[(4 * i) * n], &row0[(4 * i + 1) * n]);
+  } else {
+    ec_point g;
+    ec_point_set_affine(c, &g, c->gx, c->gy);
+    odd_multiples(c, tg, &g);
+  }
+  odd_multiples(c, tq, q);
+  const unsigned len1 = wnaf_public(d1, u1, n), len2 = wnaf_public(d2, u2, n);
+  const unsigned len = len1 > len2 ? len1 : len2;
+  set_infinity(c, &acc);
+  unsigned pending = 0; /* doublings owed to acc; none until the first addition */
+  bool started = false;
+  for (int i = (int)len - 1; i >= 0; i--) {
+    if (started) pending++;
+    const int a = (unsigned)i < len1 ? d1[i] : 0, b = (unsigned)i < len2 ? d2[i] : 0;
+    if (a == 0 && b == 0) continue;
+    if (pending) ec_point_dbl_n(c, &acc, &acc, pending);
+    pending = 0;
+    if (a != 0) add_digit_public(c, &acc, tg, a);
+    if (b != 0) add_digit_public(c, &acc, tq, b);
+    started = true;
+  }
+  if (pending) ec_point_dbl_n(c, &acc, &acc, pending);
+  *r = acc;
 }

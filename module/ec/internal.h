@@ -58,6 +58,11 @@ void ec_mod_add(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t 
                 const uint64_t *b);
 void ec_mod_sub(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a,
                 const uint64_t *b);
+/* ec_p256_mul_mulx and ec_p384_mul_mulx set r = a * b * R^-1 mod p of their curve: mont_mul_k
+ * built for BMI2 (ec_field_mulx.c). Call only when the CPU has BMI2; the group law does when
+ * fm_cpu_use(FM_CPU_BMI2). */
+void ec_p256_mul_mulx(uint64_t *r, const uint64_t *a, const uint64_t *b);
+void ec_p384_mul_mulx(uint64_t *r, const uint64_t *a, const uint64_t *b);
 /* ec_mod_to_mont sets r = a * R mod m for any a < m; ec_mod_from_mont the inverse map. */
 void ec_mod_to_mont(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a);
 void ec_mod_from_mont(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a);
@@ -84,9 +89,15 @@ void ec_limbs_to_be(uint8_t *out, size_t len, const uint64_t *a);
 
 /* ec_point_add sets r = p + q with the complete addition formula for a = -3 (Renes, Costello
  * and Batina 2016, Algorithm 4): correct for every pair of points, infinity and p == q included,
- * with no branch. ec_point_dbl sets r = 2p (Algorithm 6). */
+ * with no branch. ec_point_dbl sets r = 2p (Algorithm 6 on P-224 and P-521; on P-256 and P-384
+ * ec_point_dbl_n's Jacobian doubling, as complete on these curves). */
 void ec_point_add(const ec_curve *c, ec_point *r, const ec_point *p, const ec_point *q);
 void ec_point_dbl(const ec_curve *c, ec_point *r, const ec_point *p);
+
+/* ec_point_dbl_n sets r = 2^count p (count public), on P-256 and P-384 through Jacobian
+ * coordinates and their cheaper doubling, elsewhere by ec_point_dbl; correct for every point, the point at infinity included, with no branch on
+ * the point. r may alias p. */
+void ec_point_dbl_n(const ec_curve *c, ec_point *r, const ec_point *p, unsigned count);
 
 /* ec_point_set_affine sets r = (x : y : 1) from Montgomery-form x and y. */
 void ec_point_set_affine(const ec_curve *c, ec_point *r, const uint64_t *x, const uint64_t *y);
@@ -98,11 +109,13 @@ uint64_t ec_point_to_affine(const ec_curve *c, uint64_t *x, uint64_t *y, const e
 /* ec_point_on_curve is all-ones when Montgomery-form (x, y) satisfies y^2 = x^3 - 3x + b. */
 uint64_t ec_point_on_curve(const ec_curve *c, const uint64_t *x, const uint64_t *y);
 
-/* ec_scalar_mul sets r = k * p for a secret k < 2^bits (limbs words): a fixed 4-bit window over
- * every window of the scalar, the table read by constant-time selection. */
+/* ec_scalar_mul sets r = k * p for a secret k < 2^bits (limbs words): signed 5-bit windows
+ * (Booth recoding) over every window of the scalar, the table of p..16p read by constant-time
+ * selection and the entry negated by mask. */
 void ec_scalar_mul(const ec_curve *c, ec_point *r, const uint64_t *k, const ec_point *p);
 
-/* ec_scalar_mul_base sets r = k * G (constant time in k). */
+/* ec_scalar_mul_base sets r = k * G (constant time in k): on P-256 and P-384 from the fixed-base
+ * tables with the same signed 5-bit digits and no doubling, elsewhere by ec_scalar_mul. */
 void ec_scalar_mul_base(const ec_curve *c, ec_point *r, const uint64_t *k);
 
 /* ec_double_mul_public sets r = u1 * G + u2 * q for public u1, u2 and q (ECDSA verification). */

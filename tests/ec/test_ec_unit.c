@@ -92,6 +92,173 @@ static void test_group_law(void) {
   }
 }
 
+/* edge_scalar writes the i-th of EC_EDGE_SCALARS scalars below n with the shapes that stress a
+ * recoding: 0, 1, 2, 3, n-1, n-2, (n-1)/2, one top bit, every bit below the top one set, long
+ * runs of ones and of zeros in alternating words, alternating bits, and a lone low word. */
+#define EC_EDGE_SCALARS 14
+static void edge_scalar(const ec_curve *c, unsigned i, uint64_t *k) {
+  const unsigned top = c->bits - 1; /* n > 2^top on every curve */
+  memset(k, 0, EC_MAX_LIMBS * sizeof(uint64_t));
+  switch (i) {
+    case 0: break;
+    case 1: k[0] = 1; break;
+    case 2: k[0] = 2; break;
+    case 3: k[0] = 3; break;
+    case 4: memcpy(k, c->n.m, EC_MAX_LIMBS * sizeof(uint64_t)); k[0] -= 1; break;
+    case 5: memcpy(k, c->n.m, EC_MAX_LIMBS * sizeof(uint64_t)); k[0] -= 2; break;
+    case 6:
+      memcpy(k, c->n.m, EC_MAX_LIMBS * sizeof(uint64_t));
+      for (unsigned j = 0; j < c->limbs; j++)
+        k[j] = (k[j] >> 1) | (j + 1 < c->limbs ? k[j + 1] << 63 : 0);
+      break;
+    case 7: k[top / 64] = (uint64_t)1 << (top % 64); break;
+    case 8:
+      for (unsigned b = 0; b < top; b++) k[b / 64] |= (uint64_t)1 << (b % 64);
+      break;
+    case 9: case 10:
+      for (unsigned b = 0; b < top; b++)
+        if ((b / 64) % 2 == i - 9) k[b / 64] |= (uint64_t)1 << (b % 64);
+      break;
+    case 11: case 12:
+      for (unsigned b = 0; b < top; b++)
+        if (b % 2 == i - 11) k[b / 64] |= (uint64_t)1 << (b % 64);
+      break;
+    default: k[0] = 0xfffffffffffffff1u; break;
+  }
+}
+
+/* The BMI2 builds of the P-256 and P-384 field multiplication (ec_field_mulx.c) against the
+ * portable ec_mod_mul, on edge operands (0, 1, p-1, p-2, R mod p, 2^(bits-1) - 1, all-ones
+ * words) and random ones, whenever the CPU has BMI2, whatever FIPSMOD_CPU says. */
+static void test_field_mulx(void) {
+  if (!__builtin_cpu_supports("bmi2")) {
+    printf("test_ec_unit.field_mulx: no BMI2 on this CPU, nothing to compare\n");
+    return;
+  }
+  test_rng rng;
+  test_rng_seed(&rng, "test_ec_unit.field_mulx");
+  const fm_ec_curve ids[] = {FM_EC_P256, FM_EC_P384};
+  void (*const mulx[])(uint64_t *, const uint64_t *, const uint64_t *) = {ec_p256_mul_mulx,
+                                                                          ec_p384_mul_mulx};
+  for (size_t i = 0; i < 2; i++) {
+    const ec_curve *c = ec_curve_get(ids[i]);
+    uint64_t v[16][EC_MAX_LIMBS] = {{0}};
+    const uint64_t zero[EC_MAX_LIMBS] = {0};
+    v[1][0] = 1;
+    v[2][0] = 1;
+    ec_mod_sub(c, &c->p, v[2], zero, v[2]); /* p - 1 */
+    v[3][0] = 2;
+    ec_mod_sub(c, &c->p, v[3], zero, v[3]); /* p - 2 */
+    memcpy(v[4], c->p.one, sizeof v[4]);
+    for (unsigned b = 0; b + 1 < c->bits; b++) v[5][b / 64] |= (uint64_t)1 << (b % 64);
+    for (unsigned j = 0; j + 1 < c->limbs; j++) v[6][j] = ~(uint64_t)0;
+    for (unsigned e = 7; e < 16; e++) {
+      uint8_t b[EC_MAX_BYTES];
+      test_rng_bytes(&rng, b, c->bytes);
+      b[0] &= 0x7f; /* below p (p's top bit is set) */
+      ec_limbs_from_be(c->limbs, v[e], b, c->bytes);
+    }
+    for (unsigned x = 0; x < 16; x++) {
+      for (unsigned y = 0; y < 16; y++) {
+        uint64_t want[EC_MAX_LIMBS], got[EC_MAX_LIMBS];
+        ec_mod_mul(c, &c->p, want, v[x], v[y]);
+        mulx[i](got, v[x], v[y]);
+        CHECK(ec_limbs_eq(c->limbs, got, want) != 0);
+      }
+    }
+  }
+}
+
+/* ec_point_dbl_n agrees with that many complete additions of a point to itself (independent of
+ * either doubling), on random points and infinity. */
+static void test_dbl_n(void) {
+  test_rng rng;
+  test_rng_seed(&rng, "test_ec_unit.dbl_n");
+  for (size_t i = 0; i < sizeof k_curves / sizeof k_curves[0]; i++) {
+    const ec_curve *c = ec_curve_get(k_curves[i]);
+    for (int round = 0; round < 4; round++) {
+      uint64_t k[EC_MAX_LIMBS];
+      ec_point p, a, b;
+      random_scalar(&rng, c, k);
+      ec_scalar_mul_base(c, &p, k);
+      if (round == 0) {
+        memset(&p, 0, sizeof p);
+        memcpy(p.y, c->p.one, sizeof p.y);
+      }
+      for (unsigned count = 0; count <= 6; count++) {
+        b = p;
+        for (unsigned j = 0; j < count; j++) ec_point_add(c, &b, &b, &b);
+        ec_point_dbl_n(c, &a, &p, count);
+        CHECK(same_point(c, &a, &b));
+        CHECK_EQ_INT(is_infinity(c, &a), round == 0);
+      }
+    }
+  }
+}
+
+/* ec_scalar_mul(k, G) equals the fixed-base k G for the edge scalars and random ones. */
+static void test_scalar_mul_edges(void) {
+  test_rng rng;
+  test_rng_seed(&rng, "test_ec_unit.scalar_mul_edges");
+  for (size_t i = 0; i < sizeof k_curves / sizeof k_curves[0]; i++) {
+    const ec_curve *c = ec_curve_get(k_curves[i]);
+    ec_point g, a, b;
+    ec_point_set_affine(c, &g, c->gx, c->gy);
+    for (unsigned e = 0; e < EC_EDGE_SCALARS + 4; e++) {
+      uint64_t k[EC_MAX_LIMBS];
+      if (e < EC_EDGE_SCALARS) edge_scalar(c, e, k);
+      else random_scalar(&rng, c, k);
+      ec_scalar_mul(c, &a, k, &g);
+      ec_scalar_mul_base(c, &b, k);
+      CHECK(same_point(c, &a, &b));
+      CHECK_EQ_INT(is_infinity(c, &a), e == 0);
+    }
+  }
+}
+
+/* ec_double_mul_public(u1, u2, Q) with Q = dG equals the fixed-base (u1 + u2 d mod n) G, for edge
+ * and random u1, u2 and d in {1, n-1, 2, random} (Q = G and Q = -G make the interleaved additions
+ * meet equal and opposite points), and gives infinity when u1 = -u2 d mod n. */
+static void test_double_mul_public(void) {
+  test_rng rng;
+  test_rng_seed(&rng, "test_ec_unit.double_mul_public");
+  for (size_t i = 0; i < sizeof k_curves / sizeof k_curves[0]; i++) {
+    const ec_curve *c = ec_curve_get(k_curves[i]);
+    for (unsigned qi = 0; qi < 4; qi++) {
+      uint64_t d[EC_MAX_LIMBS] = {0};
+      if (qi == 0) d[0] = 1;
+      else if (qi == 1) edge_scalar(c, 4, d);
+      else if (qi == 2) d[0] = 2;
+      else random_scalar(&rng, c, d);
+      ec_point q, r, want;
+      ec_scalar_mul_base(c, &q, d);
+      for (unsigned e1 = 0; e1 < EC_EDGE_SCALARS + 2; e1++) {
+        for (unsigned e2 = 0; e2 < EC_EDGE_SCALARS + 3; e2++) {
+          /* P-224 and P-521 have no fixed-base table, so the reference costs a variable-base
+           * multiplication: a third of the edge pairs there keeps the test short. */
+          const int full = c->id == FM_EC_P256 || c->id == FM_EC_P384;
+          if (!full && e2 < EC_EDGE_SCALARS && (e1 + e2) % 3 != 0) continue;
+          uint64_t u1[EC_MAX_LIMBS], u2[EC_MAX_LIMBS], t[EC_MAX_LIMBS], sum[EC_MAX_LIMBS];
+          if (e2 < EC_EDGE_SCALARS) edge_scalar(c, e2, u2);
+          else random_scalar(&rng, c, u2);
+          ec_mod_to_mont(c, &c->n, t, u2);
+          ec_mod_mul(c, &c->n, t, t, d); /* u2 d mod n, plain */
+          const uint64_t zero[EC_MAX_LIMBS] = {0};
+          if (e1 < EC_EDGE_SCALARS) edge_scalar(c, e1, u1);
+          else if (e1 == EC_EDGE_SCALARS) random_scalar(&rng, c, u1);
+          else ec_mod_sub(c, &c->n, u1, zero, t); /* u1 = -u2 d: the sum is infinity */
+          ec_mod_add(c, &c->n, sum, u1, t);
+          ec_double_mul_public(c, &r, u1, u2, &q);
+          ec_scalar_mul_base(c, &want, sum);
+          CHECK(same_point(c, &r, &want));
+          CHECK_EQ_INT(is_infinity(c, &r), ec_limbs_is_zero(c->limbs, sum) != 0);
+          if (test_failures) return;
+        }
+      }
+    }
+  }
+}
+
 static void test_sign_round_trip(void) {
   const fm_hash_alg hashes[] = {FM_HASH_SHA256, FM_HASH_SHA384, FM_HASH_SHA512};
   for (size_t i = 0; i < sizeof k_curves / sizeof k_curves[0]; i++) {
@@ -364,7 +531,8 @@ static const test_case cases[] = {
     TEST_CASE(group_law),        TEST_CASE(sign_round_trip),        TEST_CASE(ecdh_agrees),
     TEST_CASE(bad_points),       TEST_CASE(ecdh_refusals_wipe),     TEST_CASE(bad_signatures),
     TEST_CASE(bad_private_keys), TEST_CASE(compressed_points),      TEST_CASE(free_zeroizes_the_key),
-    TEST_CASE(gate_in_error_state),
+    TEST_CASE(gate_in_error_state), TEST_CASE(dbl_n), TEST_CASE(scalar_mul_edges),
+    TEST_CASE(double_mul_public), TEST_CASE(field_mulx),
 };
 
 int main(int argc, char **argv) { return TEST_RUN(argc, argv, "test_ec_unit", cases); }
