@@ -103,13 +103,14 @@ const char *fm_module_cpu_feature_name(uint32_t feature) {
 const char *fm_module_cpu_paths(void) {
   /* Built on first call from the words above, which no longer change; a race between two first
    * callers writes the same bytes. */
-  static char paths[160];
+  static char paths[224];
   const char *aes = fm_cpu_use(FM_CPU_VAES | FM_CPU_AVX512) ? "vaes-avx512"
                     : fm_cpu_use(FM_CPU_VAES)              ? "vaes-avx2"
                     : fm_cpu_use(FM_CPU_AESNI)             ? "aes-ni"
                                                            : "portable-bitsliced";
-  snprintf(paths, sizeof paths, "aes=%s sha256=%s sha512=%s bn=%s mlkem=%s%s", aes,
-           sha256_path_name(), sha512_path_name(), bn_path_name(), mlkem_path_name(),
+  snprintf(paths, sizeof paths, "aes=%s sha256=%s sha512=%s sha3=%s bn=%s ec=%s mlkem=%s mldsa=%s%s",
+           aes, sha256_path_name(), sha512_path_name(), keccak_path_name(), bn_path_name(),
+           ec_path_name(), mlkem_path_name(), mldsa_path_name(),
            g_forced_portable ? " (FIPSMOD_CPU=portable)" : "");
   return paths;
 }

@@ -273,6 +273,9 @@ const char *sha256_path_name(void); /* module/sha: "sha-ni" or "portable" */
 const char *sha512_path_name(void); /* module/sha */
 const char *bn_path_name(void);     /* module/bn: the Montgomery kernels, e.g. "mulx+ifma" */
 const char *mlkem_path_name(void);  /* module/mlkem: the NTT kernels, "avx2" or "portable" */
+const char *mldsa_path_name(void);  /* module/mldsa: the NTT kernels, "avx2" or "portable" */
+const char *keccak_path_name(void); /* module/sha3: Keccak-f[1600], "bmi2" or "portable" */
+const char *ec_path_name(void);     /* module/ec: P-256/P-384 field products, "mulx" or "portable" */
 
 /* ---- Hooks the life cycle calls in the other parts of the module ------------------------- */
 

@@ -260,6 +260,10 @@ dbln_ops(p384, 6, &k_p384_p)
 dbl_ops(p224, 4, &k_p224_p)
 dbl_ops(p521, 9, &k_p521_p)
 
+/* ec_path_name (module/internal.h) names the P-256/P-384 field products in use, for the start-up
+ * report; P-224 and P-521 always take the portable ones. */
+const char *ec_path_name(void) { return fm_cpu_use(FM_CPU_BMI2) ? "mulx" : "portable"; }
+
 void ec_point_add(const ec_curve *c, ec_point *r, const ec_point *p, const ec_point *q) {
   switch (c->id) {
     case FM_EC_P256: p256_add(c, r, p, q); break;
