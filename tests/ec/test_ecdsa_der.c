@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fipsmod/fipsmod.h"
+#include "module/internal.h"
 #include "tests/common/test_util.h"
 
 static const uint8_t k_p256_n[32] = {
@@ -244,12 +245,32 @@ static void test_indicator_unchanged(void) {
   CHECK_EQ_INT(ind, FM_INDICATOR_APPROVED);
 }
 
+/* In ERROR both conversions refuse with FM_ERR_NOT_OPERATIONAL and wipe. Runs last. */
+static void test_gate_in_error_state(void) {
+  uint8_t sig[64] = {0}, der[FM_EC_MAX_DER_SIG_BYTES];
+  sig[31] = sig[63] = 1;
+  size_t dl = 0, sl = 5;
+  CHECK_EQ_INT(fm_ecdsa_sig_to_der(FM_EC_P256, sig, 64, der, sizeof der, &dl), FM_OK);
+  fm_module_force_error_for_testing();
+  memset(der + dl, 0xa5, sizeof der - dl);
+  size_t n = 7;
+  CHECK_EQ_INT(fm_ecdsa_sig_to_der(FM_EC_P256, sig, 64, der + dl, sizeof der - dl, &n),
+               FM_ERR_NOT_OPERATIONAL);
+  CHECK_EQ_INT(n, 0);
+  CHECK(test_is_all_zero(der + dl, sizeof der - dl));
+  CHECK_EQ_INT(fm_ecdsa_sig_from_der(FM_EC_P256, der, dl, sig, sizeof sig, &sl),
+               FM_ERR_NOT_OPERATIONAL);
+  CHECK_EQ_INT(sl, 0);
+  CHECK(test_is_all_zero(sig, sizeof sig));
+}
+
 static const test_case cases[] = {
   TEST_CASE(known_encodings),
   TEST_CASE(round_trips),
   TEST_CASE(strict_der),
   TEST_CASE(arguments),
   TEST_CASE(indicator_unchanged),
+  TEST_CASE(gate_in_error_state),
 };
 
 int main(int argc, char **argv) { return TEST_RUN(argc, argv, "test_ecdsa_der", cases); }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fipsmod/fipsmod.h"
+#include "module/internal.h"
 #include "tests/common/test_util.h"
 
 #define KEYS FIPSMOD_VECTORS_DIR "/keys/"
@@ -709,6 +710,25 @@ static void test_generated_keys_round_trip(void) {
   }
 }
 
+/* In ERROR both refuse with FM_ERR_NOT_OPERATIONAL: no key, the output wiped. Runs last. */
+static void test_gate_in_error_state(void) {
+  fm_ec_key *key = decode_file("ec-p256-sec1.der", FM_OK);
+  struct file f = load("ec-p256-sec1.pem");
+  fm_module_force_error_for_testing();
+  fm_ec_key *k = (fm_ec_key *)&k;
+  CHECK_EQ_INT(fm_ec_key_decode(f.p, f.n, &k), FM_ERR_NOT_OPERATIONAL);
+  CHECK(k == NULL);
+  uint8_t out[256];
+  size_t n = 9;
+  memset(out, 0xa5, sizeof out);
+  CHECK_EQ_INT(fm_ec_key_encode(key, FM_KEY_SEC1_PRIVATE, FM_KEY_PEM, out, sizeof out, &n),
+               FM_ERR_NOT_OPERATIONAL);
+  CHECK_EQ_INT(n, 0);
+  CHECK(test_is_all_zero(out, sizeof out));
+  CHECK_EQ_INT(fm_ec_key_free(key), FM_OK);
+  free(f.p);
+}
+
 static const test_case cases[] = {
   TEST_CASE(private_files_round_trip),
   TEST_CASE(public_files_round_trip),
@@ -723,6 +743,7 @@ static const test_case cases[] = {
   TEST_CASE(pem_rules),
   TEST_CASE(bad_arguments),
   TEST_CASE(generated_keys_round_trip),
+  TEST_CASE(gate_in_error_state),
 };
 
 int main(int argc, char **argv) {
