@@ -13,7 +13,9 @@
  * [0, p-1], on the curve; the curves have cofactor 1, so nQ = O follows).
  *
  * Signatures are r || s, each fm_ec_curve_bytes() octets (IEEE P1363). s is returned as computed:
- * it may be "high" (no low-s normalization), and verification accepts both.
+ * it may be "high" (s > n/2: no low-s normalization, as in OpenSSL), and verification accepts
+ * both. fm_ecdsa_sig_to_der and fm_ecdsa_sig_from_der convert to and from the DER
+ * ECDSA-Sig-Value of X9.62 / RFC 3279 2.2.3 (what OpenSSL and X.509 use), changing neither value.
  * Signing draws a fresh per-message secret k from the module's DRBG by FIPS 186-5 A.3.2
  * (rejection sampling); the same rejection sampling (A.2.2) makes private keys.
  *
@@ -53,6 +55,9 @@ typedef enum fm_ec_curve {
 #define FM_EC_MAX_BYTES 66
 #define FM_EC_MAX_POINT_BYTES (1 + 2 * FM_EC_MAX_BYTES)
 #define FM_EC_MAX_SIG_BYTES (2 * FM_EC_MAX_BYTES)
+/** The longest DER ECDSA-Sig-Value (P-521: a 3-byte SEQUENCE header and two INTEGERs of 2 + 66
+ * bytes). */
+#define FM_EC_MAX_DER_SIG_BYTES 139
 
 /** An EC key: public (Q) or private (d and Q = dG). Opaque. */
 typedef struct fm_ec_key fm_ec_key;
@@ -133,6 +138,38 @@ FM_MUST_CHECK
 FM_API int fm_ecdsa_verify_digest(const fm_ec_key *key, const uint8_t *digest,
                                   size_t digest_len, const uint8_t *sig,
                                   size_t sig_len);
+
+/** fm_ecdsa_sig_to_der converts the r || s signature |sig| (2 * fm_ec_curve_bytes(curve) octets,
+ * as fm_ecdsa_sign writes it) to the DER ECDSA-Sig-Value SEQUENCE { r INTEGER, s INTEGER }
+ * (RFC 3279 2.2.3), minimal, byte for byte as OpenSSL writes it, at most FM_EC_MAX_DER_SIG_BYTES
+ * octets, to der[0..cap) and its length to *der_len. s is kept as it is (not normalized to low-s).
+ * With der NULL and cap 0 it only sets *der_len to the length needed (FM_OK).
+ *   FM_ERR_BAD_ARGUMENT     sig or der_len NULL, der NULL with cap > 0.
+ *   FM_ERR_UNSUPPORTED      an unknown curve.
+ *   FM_ERR_LENGTH           sig_len is not 2 * fm_ec_curve_bytes(curve).
+ *   FM_ERR_OUT_OF_RANGE     r or s is not in [1, n-1].
+ *   FM_ERR_BUFFER_TOO_SMALL cap below the length (*der_len is then the length needed).
+ * A format conversion of public values, not a security service: it leaves the service indicator
+ * as it was. Thread-safe. */
+FM_MUST_CHECK
+FM_API int fm_ecdsa_sig_to_der(fm_ec_curve curve, const uint8_t *sig, size_t sig_len,
+                               uint8_t *der, size_t cap, size_t *der_len);
+
+/** fm_ecdsa_sig_from_der converts the DER ECDSA-Sig-Value |der| (|der_len| bytes) to r || s
+ * (2 * fm_ec_curve_bytes(curve) octets, for fm_ecdsa_verify) at sig[0..cap), its length to
+ * *sig_len. Strict DER: one SEQUENCE of exactly two INTEGERs, definite minimal lengths, no leading
+ * zero byte beyond a sign byte, nothing after the SEQUENCE. s is kept as it is (high s too).
+ *   FM_ERR_BAD_ARGUMENT     sig or sig_len NULL, der NULL with der_len > 0.
+ *   FM_ERR_UNSUPPORTED      an unknown curve.
+ *   FM_ERR_BUFFER_TOO_SMALL cap below 2 * fm_ec_curve_bytes(curve).
+ *   FM_ERR_PARSE            not that DER (BER lengths, non-minimal INTEGERs, other tags,
+ *                           truncated, trailing data, a missing or extra element).
+ *   FM_ERR_OUT_OF_RANGE     r or s is negative, zero, or not below n (the curve's order).
+ * A format conversion of public values, not a security service: it leaves the service indicator
+ * as it was. Thread-safe. */
+FM_MUST_CHECK
+FM_API int fm_ecdsa_sig_from_der(fm_ec_curve curve, const uint8_t *der, size_t der_len,
+                                 uint8_t *sig, size_t cap, size_t *sig_len);
 
 /** fm_ecdh computes the SP 800-56A 5.7.1.2 ECC CDH primitive: Z = x(d * Q_peer) with the private
  * key and the peer's SEC1 point (fully validated first, on the key's curve), written as

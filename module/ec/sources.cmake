@@ -1,5 +1,6 @@
 # Sources of module/ec/: the P-curves' field and group code, keys, ECDSA, ECDH and their
-# self-tests.
+# self-tests, and the key-file codec (SEC1, PKCS#8, SPKI; DER and PEM) and DER signatures on the
+# public key interface.
 list(APPEND FIPSMOD_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/ec_field.c
   ${CMAKE_CURRENT_LIST_DIR}/ec_point.c
@@ -7,4 +8,6 @@ list(APPEND FIPSMOD_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/ec_key.c
   ${CMAKE_CURRENT_LIST_DIR}/ecdsa.c
   ${CMAKE_CURRENT_LIST_DIR}/ecdh.c
-  ${CMAKE_CURRENT_LIST_DIR}/ec_cast.c)
+  ${CMAKE_CURRENT_LIST_DIR}/ec_cast.c
+  ${CMAKE_CURRENT_LIST_DIR}/ec_keyfile.c
+  ${CMAKE_CURRENT_LIST_DIR}/ecdsa_der.c)

@@ -863,6 +863,39 @@ static void case_fm_ecdsa_verify_digest(void) {
   FAILS(FM_ERR_VERIFY, fm_ecdsa_verify_digest(k, key32, 31, s, len));
   fm_ec_key_free(k);
 }
+static void case_fm_ecdsa_sig_to_der(void) {
+  uint8_t sig[64] = {0}, der[FM_EC_MAX_DER_SIG_BYTES];
+  size_t len;
+  sig[31] = sig[63] = 1;
+  UNCHANGED(fm_ecdsa_sig_to_der(FM_EC_P256, sig, sizeof sig, der, sizeof der, &len));
+  UNCHANGED(fm_ecdsa_sig_to_der(FM_EC_P256, sig, 63, der, sizeof der, &len));
+}
+static void case_fm_ecdsa_sig_from_der(void) {
+  static const uint8_t der[] = {0x30, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x02};
+  uint8_t sig[64];
+  size_t len;
+  UNCHANGED(fm_ecdsa_sig_from_der(FM_EC_P256, der, sizeof der, sig, sizeof sig, &len));
+  UNCHANGED(fm_ecdsa_sig_from_der(FM_EC_P256, der, 5, sig, sizeof sig, &len));
+}
+static void case_fm_ec_key_encode(void) {
+  fm_ec_key *k = ec_key();
+  uint8_t out[256];
+  size_t len;
+  APPROVED(fm_ec_key_encode(k, FM_KEY_PKCS8_PRIVATE, FM_KEY_PEM, out, sizeof out, &len));
+  FAILS(FM_ERR_BAD_ARGUMENT, fm_ec_key_encode(k, FM_KEY_PKCS1_PRIVATE, FM_KEY_DER, out,
+                                              sizeof out, &len));
+  fm_ec_key_free(k);
+}
+static void case_fm_ec_key_decode(void) {
+  fm_ec_key *k = ec_key(), *back = NULL;
+  uint8_t out[256];
+  size_t len;
+  CHECK_EQ_INT(fm_ec_key_encode(k, FM_KEY_SEC1_PRIVATE, FM_KEY_DER, out, sizeof out, &len), FM_OK);
+  APPROVED(fm_ec_key_decode(out, len, &back));
+  fm_ec_key_free(back);
+  FAILS(FM_ERR_PARSE, fm_ec_key_decode(out, len - 1, &back));
+  fm_ec_key_free(k);
+}
 static void case_fm_ecdh(void) {
   fm_ec_key *k = ec_key();
   uint8_t pt[65], z[32];
@@ -1285,6 +1318,10 @@ static service_case cases[] = {
     CASE(fm_ecdsa_verify),
     CASE(fm_ecdsa_verify_digest),
     CASE(fm_ecdh),
+    CASE(fm_ecdsa_sig_to_der),
+    CASE(fm_ecdsa_sig_from_der),
+    CASE(fm_ec_key_decode),
+    CASE(fm_ec_key_encode),
     CASE(fm_module_cleanup),
 };
 

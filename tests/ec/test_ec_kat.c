@@ -2,8 +2,9 @@
  * validation), SigGen (exact signatures with the file's k) and SigVer, and the SP 800-56A ECC CDH
  * primitive, on P-224, P-256, P-384 and P-521 with SHA-256, SHA-384 and SHA-512 (the files'
  * SHA-1 and SHA-224 sections and the K-/B-curves are skipped: the module has no such hash or
- * curve), and Wycheproof's P-256 ECDSA (P1363 r || s) and ECDH files, whose invalid cases
- * (bad signatures, off-curve and twist points) must be refused. Each test counts its cases and checks that it ran the number the file holds. */
+ * curve), and Wycheproof's P-256 ECDSA (P1363 r || s, and DER through fm_ecdsa_sig_from_der with
+ * the key read from its SubjectPublicKeyInfo) and ECDH files, whose invalid cases (bad
+ * signatures and encodings, off-curve and twist points) must be refused. Each test counts its cases and checks that it ran the number the file holds. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <jansson.h>
 
 #include "fipsmod/ec.h"
+#include "fipsmod/keyfile.h"
 #include "fipsmod/sha.h"
 #include "module/ec/internal.h"
 #include "tests/common/test_util.h"
@@ -357,6 +359,64 @@ static void test_wycheproof_ecdsa_p256_p1363(void) {
   CHECK_EQ_INT(n, 262); /* every case of the file */
 }
 
+/* ecdsa_secp256r1_sha256_test.json, the DER twin of the file above: each group's key is read from
+ * its SubjectPublicKeyInfo (DER and PEM) by fm_ec_key_decode and written back byte for byte; each
+ * signature goes through fm_ecdsa_sig_from_der (strict DER) and fm_ecdsa_verify. "valid" converts
+ * and verifies; "invalid" is refused by one or the other (the BER and non-minimal encodings, the
+ * wrong tags and lengths, r or s out of range, by the conversion). */
+static void test_wycheproof_ecdsa_p256_der(void) {
+  json_t *root = load_json("ecdsa_secp256r1_sha256_test.json"), *g, *t;
+  if (root == NULL) return;
+  size_t gi, ti, n = 0, refused_by_der = 0;
+  json_array_foreach(json_object_get(root, "testGroups"), gi, g) {
+    size_t kl;
+    uint8_t *spki = dup_hex(jstr(g, "publicKeyDer"), &kl), out[128];
+    fm_ec_key *key = NULL, *from_pem = NULL;
+    CHECK_EQ_INT(fm_ec_key_decode(spki, kl, &key), FM_OK);
+    size_t ol = 0;
+    CHECK_EQ_INT(fm_ec_key_encode(key, FM_KEY_SPKI_PUBLIC, FM_KEY_DER, out, sizeof out, &ol), FM_OK);
+    CHECK_EQ_INT(ol, kl);
+    if (ol == kl) CHECK_MEM(out, spki, kl);
+    const char *pem = jstr(g, "publicKeyPem");
+    CHECK_EQ_INT(fm_ec_key_decode((const uint8_t *)pem, strlen(pem), &from_pem), FM_OK);
+    fm_ec_key_free(from_pem);
+    json_array_foreach(json_object_get(g, "tests"), ti, t) {
+      size_t ml, dl, rl = 0;
+      uint8_t *msg = dup_hex(jstr(t, "msg"), &ml), *der = dup_hex(jstr(t, "sig"), &dl);
+      uint8_t raw[64];
+      const char *result = jstr(t, "result");
+      int st = fm_ecdsa_sig_from_der(FM_EC_P256, der, dl, raw, sizeof raw, &rl);
+      if (st == FM_OK) {
+        st = fm_ecdsa_verify(key, FM_HASH_SHA256, msg, ml, raw, rl);
+        /* A signature that converts is canonical DER: it converts back to the same bytes. */
+        uint8_t again[FM_EC_MAX_DER_SIG_BYTES];
+        size_t al = 0;
+        CHECK_EQ_INT(fm_ecdsa_sig_to_der(FM_EC_P256, raw, rl, again, sizeof again, &al), FM_OK);
+        CHECK_EQ_INT(al, dl);
+        if (al == dl) CHECK_MEM(again, der, dl);
+      } else {
+        CHECK(st == FM_ERR_PARSE || st == FM_ERR_OUT_OF_RANGE);
+        refused_by_der++;
+      }
+      if (strcmp(result, "valid") == 0) {
+        CHECK_EQ_INT(st, FM_OK);
+      } else if (strcmp(result, "invalid") == 0) {
+        CHECK(st != FM_OK);
+      }
+      if ((strcmp(result, "valid") == 0) != (st == FM_OK))
+        fprintf(stderr, "tcId %lld: %d\n", (long long)json_integer_value(json_object_get(t, "tcId")), st);
+      free(msg);
+      free(der);
+      n++;
+    }
+    fm_ec_key_free(key);
+    free(spki);
+  }
+  json_decref(root);
+  CHECK_EQ_INT(n, 484); /* every case of the file */
+  CHECK(refused_by_der > 100);
+}
+
 /* ecdh_secp256r1_test.json: the peer key is a SubjectPublicKeyInfo; the test takes the point out
  * of the two named-curve P-256 layouts (uncompressed and compressed) and counts any other
  * encoding (explicit or wrong parameters, damaged DER) as refused, which every such case expects
@@ -423,7 +483,7 @@ static void test_wycheproof_ecdh_p256(void) {
 static const test_case cases[] = {
     TEST_CASE(cavp_keypair), TEST_CASE(cavp_pkv),     TEST_CASE(cavp_siggen),
     TEST_CASE(cavp_sigver),  TEST_CASE(cavp_ecc_cdh), TEST_CASE(wycheproof_ecdsa_p256_p1363),
-    TEST_CASE(wycheproof_ecdh_p256),
+    TEST_CASE(wycheproof_ecdh_p256), TEST_CASE(wycheproof_ecdsa_p256_der),
 };
 
 int main(int argc, char **argv) { return TEST_RUN(argc, argv, "test_ec_kat", cases); }

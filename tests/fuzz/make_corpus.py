@@ -9,6 +9,8 @@ The key is ACVP RSA-SignaturePrimitive-2.0 tgId 4 (2048 bits, CRT form) tcId 46.
   fuzz_rsa_import_*      components of that key (and of the SigGen15 (n, e, d) key)
   fuzz_rsa_verify_*      valid signatures of that key, raw and as encoded messages
   fuzz_kat_rsp, _json    a few cases cut from each kind of CAVP file, ACVP set and Wycheproof file
+  fuzz_*keyfile_decode   the key files of tests/vectors/keys (RSA and EC)
+  fuzz_ecdsa_sig_der     DER signatures of Wycheproof's P-256 file, valid and invalid
 Input formats are described in each target's source."""
 import hashlib
 import json
@@ -235,3 +237,19 @@ for name in ["rsa2048-pkcs8.der", "rsa2048-pkcs1.der", "rsa2048-spki.der", "rsa2
              "rsa2048-spki.pem", "rsa2048-pkcs1.pem", "rsa1024-spki.pem", "rsapss2048-pkcs8.pem"]:
     with open(os.path.join(VEC, "keys", name), "rb") as f:
         write("fuzz_keyfile_decode", name, f.read())
+for name in ["ec-p256-sec1.der", "ec-p256-pkcs8.der", "ec-p256-spki.der", "ec-p384-sec1.pem",
+             "ec-p521-pkcs8.pem", "ec-p224-spki.pem", "ec-p256-ecparam.pem",
+             "ec-p256-spki-compressed.der", "ec-p256-sec1-nopub.pem", "ec-p256-explicit.pem"]:
+    with open(os.path.join(VEC, "keys", name), "rb") as f:
+        data = f.read()
+    write("fuzz_ec_keyfile_decode", name, data)
+    if name in ("ec-p256-sec1.der", "ec-p256-spki.der"):
+        write("fuzz_keyfile_decode", name, data)  # another algorithm for the RSA decoder
+for name in ["rsa2048-spki.der", "rsa2048-pkcs1.pem"]:
+    with open(os.path.join(VEC, "keys", name), "rb") as f:
+        write("fuzz_ec_keyfile_decode", name, f.read())
+
+# ---- DER ECDSA signatures: the first byte names the curve (1: P-256) --------------------------
+wp = json.load(open(os.path.join(VEC, "wycheproof/ecdsa_secp256r1_sha256_test.json")))
+for t in [t for g in wp["testGroups"] for t in g["tests"]][:24]:
+    write("fuzz_ecdsa_sig_der", "wp-%d" % t["tcId"], bytes([1]) + bytes.fromhex(t["sig"]))
