@@ -6,6 +6,7 @@
  * consistency checks of private keys (both halves equal, FIPS 203 7.3, an ML-DSA sk that does
  * not recompute); arguments; and outputs wiped on every failure. */
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -257,6 +258,81 @@ static void test_reads_what_cryptography_writes(void) {
                FM_OK);
   CHECK_EQ_INT(n, strlen(k_cryptography_pem));
   CHECK_MEM(out, k_cryptography_pem, strlen(k_cryptography_pem));
+}
+
+/* The key files of tests/vectors/keys (README there): cryptography's private key and SPKI of one
+ * key give the same public key here (its key derivation agrees with the module's), and the
+ * expanded and both forms written from fixed seeds give those seeds' keys. */
+static bool load(const char *name, uint8_t *buf, size_t cap, size_t *n) {
+  char path[512];
+  snprintf(path, sizeof path, FIPSMOD_VECTORS_DIR "/keys/%s", name);
+  FILE *fp = fopen(path, "rb");
+  CHECK(fp != NULL);
+  if (fp == NULL) return false;
+  *n = fread(buf, 1, cap, fp);
+  fclose(fp);
+  return true;
+}
+
+static void test_vector_files(void) {
+  static uint8_t file[MAX_FILE], pub[MAX_PUB];
+  static const struct {
+    const char *priv, *spki;
+    size_t set;
+  } pairs[] = {{"mlkem768-pkcs8.pem", "mlkem768-spki.pem", 1},
+               {"mlkem768-pkcs8.der", "mlkem768-spki.pem", 1},
+               {"mldsa44-pkcs8.der", "mldsa44-spki.der", 3},
+               {"mldsa65-pkcs8.pem", "mldsa65-spki.pem", 4}};
+  pq_out o;
+  size_t n = 0;
+  for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+    const pq_set *s = &k_sets[pairs[i].set];
+    if (!load(pairs[i].spki, file, sizeof file, &n)) continue;
+    CHECK_EQ_INT(decode(s, file, n, &o), FM_OK);
+    CHECK_EQ_INT(o.format, FM_KEY_SPKI_PUBLIC);
+    memcpy(pub, o.pub, s->pub_len);
+    if (!load(pairs[i].priv, file, sizeof file, &n)) continue;
+    CHECK_EQ_INT(decode(s, file, n, &o), FM_OK);
+    CHECK_EQ_INT(o.param, s->param);
+    CHECK_EQ_INT(o.format, FM_KEY_PKCS8_PRIVATE);
+    CHECK_MEM(o.pub, pub, s->pub_len);
+    check_works(s, o.priv, o.pub);
+  }
+  if (load("mlkem1024-spki.der", file, sizeof file, &n)) {
+    CHECK_EQ_INT(decode(&k_sets[2], file, n, &o), FM_OK);
+    CHECK_EQ_INT(o.param, FM_MLKEM_1024);
+  }
+  /* The module's own files from fixed seeds: 00 01 02 ... */
+  static const struct {
+    const char *name;
+    size_t set;
+    fm_key_format format;
+  } own[] = {{"mlkem512-both.der", 0, FM_KEY_PKCS8_BOTH},
+             {"mlkem512-expanded.pem", 0, FM_KEY_PKCS8_EXPANDED},
+             {"mldsa87-expanded.der", 5, FM_KEY_PKCS8_EXPANDED},
+             {"mldsa87-both.pem", 5, FM_KEY_PKCS8_BOTH}};
+  for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) {
+    const pq_set *s = &k_sets[own[i].set];
+    uint8_t seed[64];
+    for (size_t j = 0; j < sizeof seed; j++) seed[j] = (uint8_t)j;
+    static uint8_t priv[MAX_PRIV];
+    if (s->kem) {
+      CHECK_EQ_INT(fm_mlkem_keygen_from_seed(FM_MLKEM_512, seed, 64, pub, s->pub_len, priv,
+                                             s->priv_len),
+                   FM_OK);
+    } else {
+      CHECK_EQ_INT(fm_mldsa_keygen_from_seed(FM_MLDSA_87, seed, pub, s->pub_len, priv,
+                                             s->priv_len),
+                   FM_OK);
+    }
+    if (!load(own[i].name, file, sizeof file, &n)) continue;
+    CHECK_EQ_INT(decode(s, file, n, &o), FM_OK);
+    CHECK_EQ_INT(o.param, s->param);
+    CHECK_EQ_INT(o.format, own[i].format);
+    CHECK_MEM(o.priv, priv, s->priv_len);
+    CHECK_MEM(o.pub, pub, s->pub_len);
+    if (own[i].format == FM_KEY_PKCS8_BOTH) CHECK_MEM(o.seed, seed, s->seed_len);
+  }
 }
 
 /* ---- Structure ----------------------------------------------------------------------------- */
@@ -525,6 +601,7 @@ static const test_case cases[] = {
     TEST_CASE(round_trip_every_set_and_form),
     TEST_CASE(der_layout),
     TEST_CASE(reads_what_cryptography_writes),
+    TEST_CASE(vector_files),
     TEST_CASE(structure_rules),
     TEST_CASE(other_keys),
     TEST_CASE(private_key_checks),
