@@ -165,6 +165,7 @@ FM_API int fm_ec_key_encode(const fm_ec_key *key, fm_key_format format, fm_key_e
  *   FM_ERR_LENGTH           a seed, dk or ek of a length other than the parameter set's.
  *   FM_ERR_BUFFER_TOO_SMALL an output shorter than the parameter set's value.
  *   FM_ERR_BAD_KEY          ek fails 7.2, dk fails 7.3, or the two halves of "both" differ.
+ *   FM_ERR_OVERLAP          two of the buffers (the input and the outputs) overlap.
  *   FM_ERR_NO_MEMORY.
  * On error every output is wiped (*param and *format 0). The input is secret when it holds a
  * private key: the decoder neither branches on nor indexes memory by the seed or dk, and wipes
@@ -190,6 +191,7 @@ FM_API int fm_mlkem_key_decode(const uint8_t *in, size_t in_len, fm_mlkem_param 
  *   FM_ERR_LENGTH           key_len is not the length the format needs.
  *   FM_ERR_BAD_KEY          ek fails 7.2 or dk 7.3.
  *   FM_ERR_BUFFER_TOO_SMALL out_cap below the length (*out_len is then the length needed).
+ *   FM_ERR_OVERLAP          key and out overlap.
  *   FM_ERR_NO_MEMORY.
  * A private encoding is secret: the caller wipes it. PEM lines are 64 characters, ending "\n".
  * On error out is wiped. Approved. Thread-safe. */

@@ -72,6 +72,13 @@ int fm_mldsa_key_decode(const uint8_t *in, size_t in_len, fm_mldsa_param *param,
       (param == NULL || format == NULL || (in == NULL && in_len > 0) ||
        (seed == NULL && seed_cap > 0) || (sk == NULL && sk_cap > 0) || (pk == NULL && pk_cap > 0)))
     st = FM_ERR_BAD_ARGUMENT;
+  if (st == FM_OK && (fm_buffers_overlap(in, in_len, seed, seed_cap) ||
+                      fm_buffers_overlap(in, in_len, sk, sk_cap) ||
+                      fm_buffers_overlap(in, in_len, pk, pk_cap) ||
+                      fm_buffers_overlap(seed, seed_cap, sk, sk_cap) ||
+                      fm_buffers_overlap(seed, seed_cap, pk, pk_cap) ||
+                      fm_buffers_overlap(sk, sk_cap, pk, pk_cap)))
+    st = FM_ERR_OVERLAP;
   if (param != NULL) *param = (fm_mldsa_param)0;
   if (format != NULL) *format = (fm_key_format)0;
 
@@ -131,6 +138,7 @@ int fm_mldsa_key_encode(fm_mldsa_param param, fm_key_format format, const uint8_
   size_t which = 0;
   while (which < SHAPE_COUNT && k_params[which] != param) which++;
   if (st == FM_OK && which == SHAPE_COUNT) st = FM_ERR_UNSUPPORTED;
+  if (st == FM_OK && fm_buffers_overlap(key, key_len, out, out_cap)) st = FM_ERR_OVERLAP;
   if (st != FM_OK) return fm_refuse(st, out, out == NULL ? 0 : out_cap);
 
   const pqkey_shape *sh = &k_shapes[which];

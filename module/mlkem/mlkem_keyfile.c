@@ -74,6 +74,13 @@ int fm_mlkem_key_decode(const uint8_t *in, size_t in_len, fm_mlkem_param *param,
       (param == NULL || format == NULL || (in == NULL && in_len > 0) ||
        (seed == NULL && seed_cap > 0) || (dk == NULL && dk_cap > 0) || (ek == NULL && ek_cap > 0)))
     st = FM_ERR_BAD_ARGUMENT;
+  if (st == FM_OK && (fm_buffers_overlap(in, in_len, seed, seed_cap) ||
+                      fm_buffers_overlap(in, in_len, dk, dk_cap) ||
+                      fm_buffers_overlap(in, in_len, ek, ek_cap) ||
+                      fm_buffers_overlap(seed, seed_cap, dk, dk_cap) ||
+                      fm_buffers_overlap(seed, seed_cap, ek, ek_cap) ||
+                      fm_buffers_overlap(dk, dk_cap, ek, ek_cap)))
+    st = FM_ERR_OVERLAP;
   if (param != NULL) *param = (fm_mlkem_param)0;
   if (format != NULL) *format = (fm_key_format)0;
 
@@ -133,6 +140,7 @@ int fm_mlkem_key_encode(fm_mlkem_param param, fm_key_format format, const uint8_
   size_t which = 0;
   while (which < SHAPE_COUNT && k_params[which] != param) which++;
   if (st == FM_OK && which == SHAPE_COUNT) st = FM_ERR_UNSUPPORTED;
+  if (st == FM_OK && fm_buffers_overlap(key, key_len, out, out_cap)) st = FM_ERR_OVERLAP;
   if (st != FM_OK) return fm_refuse(st, out, out == NULL ? 0 : out_cap);
 
   const pqkey_shape *sh = &k_shapes[which];

@@ -589,6 +589,22 @@ static void test_bad_arguments(void) {
   CHECK_EQ_INT(fm_mldsa_key_encode((fm_mldsa_param)45, FM_KEY_SPKI_PUBLIC, k.pub, 1312, FM_KEY_DER,
                                    out, sizeof out, &len),
                FM_ERR_UNSUPPORTED);
+  /* Overlapping buffers: the input and an output, two outputs; the key and the output. */
+  {
+    static uint8_t both[MAX_FILE];
+    memcpy(both, file, n);
+    CHECK_EQ_INT(fm_mlkem_key_decode(both, n, &p, &f, NULL, 0, NULL, 0, both + 8, sizeof ek),
+                 FM_ERR_OVERLAP);
+    CHECK_EQ_INT(fm_mlkem_key_decode(file, n, &p, &f, both, 64, both + 32, sizeof dk, NULL, 0),
+                 FM_ERR_OVERLAP);
+    memcpy(both, k.seed, 64);
+    CHECK_EQ_INT(fm_mlkem_key_encode(FM_MLKEM_1024, FM_KEY_PKCS8_PRIVATE, both, 64, FM_KEY_DER,
+                                     both + 16, sizeof both - 16, &len),
+                 FM_ERR_OVERLAP);
+    fm_mldsa_param dp;
+    CHECK_EQ_INT(fm_mldsa_key_decode(file, n, &dp, &f, both, 64, NULL, 0, both, 100),
+                 FM_ERR_OVERLAP);
+  }
   /* The RSA and EC encoders do not write the lattice-only formats. */
   fm_ec_key *ec = NULL;
   CHECK_EQ_INT(fm_ec_key_generate(FM_EC_P256, &ec), FM_OK);
