@@ -9,6 +9,7 @@ The key is ACVP RSA-SignaturePrimitive-2.0 tgId 4 (2048 bits, CRT form) tcId 46.
   fuzz_rsa_import_*      components of that key (and of the SigGen15 (n, e, d) key)
   fuzz_rsa_verify_*      valid signatures of that key, raw and as encoded messages
   fuzz_kat_rsp, _json    a few cases cut from each kind of CAVP file, ACVP set and Wycheproof file
+  fuzz_pq_keyfile_decode the ML-KEM and ML-DSA key files of tests/vectors/keys
 Input formats are described in each target's source."""
 import hashlib
 import json
@@ -235,3 +236,10 @@ for name in ["rsa2048-pkcs8.der", "rsa2048-pkcs1.der", "rsa2048-spki.der", "rsa2
              "rsa2048-spki.pem", "rsa2048-pkcs1.pem", "rsa1024-spki.pem", "rsapss2048-pkcs8.pem"]:
     with open(os.path.join(VEC, "keys", name), "rb") as f:
         write("fuzz_keyfile_decode", name, f.read())
+
+# ---- ML-KEM and ML-DSA key files (tests/vectors/keys, README there) ----------------------------
+for name in ["mlkem768-pkcs8.pem", "mlkem768-pkcs8.der", "mlkem768-spki.pem", "mlkem1024-spki.der",
+             "mlkem512-both.der", "mlkem512-expanded.pem", "mldsa44-pkcs8.der", "mldsa44-spki.der",
+             "mldsa65-pkcs8.pem", "mldsa87-expanded.der", "mldsa87-both.pem"]:
+    with open(os.path.join(VEC, "keys", name), "rb") as f:
+        write("fuzz_pq_keyfile_decode", name, f.read())
