@@ -206,7 +206,8 @@ FM_API int fm_mlkem_key_encode(fm_mlkem_param param, fm_key_format format, const
  * fm_mldsa_keygen_from_seed, pairwise test included), expandedKey (sk), or both (sk must equal
  * the sk derived from the seed). An expanded sk is checked as far as its parts allow: s1 and s2
  * in range, and the public key recomputed from it (t = A s1 + s2) must give the sk's t0 and
- * tr = H(pk); pk is that public key (K, 32 free bytes, has nothing to be checked against). A public key (SPKI) is checked for length only (FIPS 204 has no other check).
+ * tr = H(pk); pk is that public key (K, 32 free bytes, has nothing to be checked against). A
+ * public key (SPKI) is checked for length only (FIPS 204 has no other check).
  * Outputs, each optional (NULL with capacity 0): |seed| (32 bytes), |sk|, |pk|, at least the
  * parameter set's lengths. Statuses as fm_mlkem_key_decode, with FM_ERR_BAD_KEY for an sk that
  * fails its check or a "both" whose halves differ, FM_ERR_KEYGEN when the pairwise test of a

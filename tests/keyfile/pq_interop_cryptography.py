@@ -8,11 +8,11 @@ ML-KEM-1024 (cryptography has no ML-KEM-512), ML-DSA-44, -65 and -87:
   encapsulates to its key and fipsmod decapsulates with the dk it read, fipsmod signs with the sk
   it read and cryptography verifies, cryptography signs and fipsmod verifies with the pk it read;
 - fipsmod generates a key (with its seed) and writes the seed form and the "both" form (PEM and
-  DER) and SPKI; cryptography loads them (the "both" form where cryptography takes it: version 48
-  imports the seed form only, and the script says so): the same seed and public key, and back across (fipsmod
-  encapsulates, cryptography decapsulates; cryptography signs, fipsmod verifies; fipsmod signs,
-  cryptography verifies with the SPKI it loaded); cryptography writes the loaded key again, and
-  the bytes are fipsmod's seed form.
+  DER) and SPKI; cryptography loads them (the "both" form where cryptography takes it: version
+  48 imports the seed form only, and the script says so): the same seed and public key, and back
+  across (fipsmod encapsulates, cryptography decapsulates; cryptography signs, fipsmod verifies;
+  fipsmod signs, cryptography verifies with the SPKI it loaded); cryptography writes the loaded
+  key again, and the bytes are fipsmod's seed form and SPKI.
 Exit 77 (ctest SKIP_RETURN_CODE) with a message when cryptography or its ML-KEM / ML-DSA is
 missing (Debian's python3-cryptography 38, say).
 
@@ -117,8 +117,10 @@ def main(lib_path):
         for enc in PEM_ENC:
             data = key.private_bytes(enc, ser.PrivateFormat.PKCS8, ser.NoEncryption())
             st, param, fmt, seed, priv, _ = fm_decode(kind, data, seed_n, priv_n, pub_n)
-            check(st == 0, f"{tag}: fipsmod reads cryptography's PKCS#8 {enc_name(enc)} (status {st})")
-            check(param == bits and fmt == PKCS8_SEED, f"{tag}: PKCS#8 {enc_name(enc)} set and form")
+            check(st == 0,
+                  f"{tag}: fipsmod reads cryptography's PKCS#8 {enc_name(enc)} (status {st})")
+            check(param == bits and fmt == PKCS8_SEED,
+                  f"{tag}: PKCS#8 {enc_name(enc)} set and form")
             check(seed == raw_seed, f"{tag}: PKCS#8 {enc_name(enc)} seed")
             data = key.public_key().public_bytes(enc, ser.PublicFormat.SubjectPublicKeyInfo)
             st, param, fmt, _, _, pub = fm_decode(kind, data, seed_n, priv_n, pub_n)
