@@ -7,7 +7,9 @@
  *
  * Keys and signatures are byte strings in FIPS 204's encodings (pkEncode, skEncode, sigEncode).
  * Every length is exact: FM_MLDSA_PUBLIC_KEY_LEN(n) and so on, or the fm_mldsa_*_len functions.
- * Nothing keeps state between calls; every function is thread-safe.
+ * Nothing keeps state between calls; every function is thread-safe. Key files
+ * (SubjectPublicKeyInfo, PKCS#8 in the seed, expanded or both form): keyfile.h,
+ * fm_mldsa_key_decode and fm_mldsa_key_encode.
  *
  * Approval (the service indicator): every parameter set is approved in every interface (FIPS 204;
  * policy/services.tsv). The internal interface is approved for testing (ACVP) and for the

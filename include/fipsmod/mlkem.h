@@ -4,7 +4,9 @@
  * Keys and ciphertexts are byte strings in caller-owned buffers, in the encodings of FIPS 203
  * (ek: 384k + 32 bytes; dk: 768k + 96 bytes, the "expanded" form; ct: 32(du k + dv) bytes); the
  * module keeps nothing between calls, so every function is thread-safe and reentrant. The seed
- * form of a private key is the 64 bytes d || z (fm_mlkem_keygen_from_seed expands it).
+ * form of a private key is the 64 bytes d || z (fm_mlkem_keygen_from_seed expands it). Key files
+ * (SubjectPublicKeyInfo, PKCS#8 in the seed, expanded or both form): keyfile.h,
+ * fm_mlkem_key_decode and fm_mlkem_key_encode.
  *
  * Each call checks its inputs as FIPS 203 section 7 requires before it computes:
  *   - a buffer of the wrong length for the parameter set: FM_ERR_LENGTH;

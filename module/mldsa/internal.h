@@ -174,6 +174,12 @@ int mldsa_unpack_hint(const mldsa_params *p, mldsa_poly *h, const uint8_t *in);
  * public key and p->sk_len of private key. xi and sk are secret. */
 void mldsa_keygen_internal(const mldsa_params *p, uint8_t *pk, uint8_t *sk, const uint8_t xi[32]);
 
+/* mldsa_pk_from_sk recomputes the public key of the private key |sk| (p->sk_len bytes, secret)
+ * into |pk| (p->pk_len bytes) and checks sk against it: FM_OK when s1 and s2 are in range and t0
+ * and tr are those of KeyGen_internal, FM_ERR_BAD_KEY otherwise (pk is then meaningless). Constant
+ * time in sk; only the verdict and t1 (public) are released. */
+int mldsa_pk_from_sk(const mldsa_params *p, uint8_t *pk, const uint8_t *sk);
+
 /* mldsa_sign_mu is ML-DSA.Sign_internal (Algorithm 7) from step 7 on, given mu: writes
  * p->sig_len bytes of signature. FM_OK; FM_ERR_BAD_KEY when sk does not decode (s1 or s2 out of
  * range); FM_ERR_NO_MEMORY when the workspace cannot be allocated. sk, mu and rnd are secret.

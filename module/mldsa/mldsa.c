@@ -98,6 +98,56 @@ void mldsa_keygen_internal(const mldsa_params *p, uint8_t *pk, uint8_t *sk, cons
   fm_zeroize(&s2, sizeof s2);
 }
 
+/* ---- Checking an expanded private key ----------------------------------------------------
+ * An sk read from a file without its seed is checked by recomputing what KeyGen_internal would
+ * have computed from its parts: s1 and s2 must be in range, t = NTT^-1(A-hat NTT(s1)) + s2 must
+ * split (Power2Round) into the sk's t0 and a t1 that, with rho, is a public key whose hash is the
+ * sk's tr. All verdicts are gathered in one mask and only the final one is released. */
+
+int mldsa_pk_from_sk(const mldsa_params *p, uint8_t *pk, const uint8_t *sk) {
+  const uint8_t *s1_in = sk + SK_S1;
+  const uint8_t *s2_in = s1_in + p->l * eta_poly_bytes(p);
+  const uint8_t *t0_in = s2_in + p->k * eta_poly_bytes(p);
+  uint8_t rho[32], t0[416], tr[MLDSA_TR_BYTES];
+  memcpy(rho, sk + SK_RHO, sizeof rho);
+  fm_declassify(rho, sizeof rho); /* the public key's seed */
+  uint32_t ok = 0xffffffffu;
+
+  mldsa_poly s1hat[MLDSA_MAX_L];
+  for (unsigned j = 0; j < p->l; j++) {
+    ok &= mldsa_unpack_eta(p, &s1hat[j], s1_in + j * eta_poly_bytes(p));
+    mldsa_poly_ntt(&s1hat[j]);
+  }
+  mldsa_poly a, t, s2, t1;
+  memcpy(pk, rho, 32);
+  for (unsigned i = 0; i < p->k; i++) {
+    memset(&t, 0, sizeof t);
+    for (unsigned j = 0; j < p->l; j++) {
+      mldsa_expand_a_entry(&a, rho, i, j);
+      mldsa_poly_pointwise_acc_mont(&t, &a, &s1hat[j]);
+    }
+    mldsa_poly_reduce(&t);
+    mldsa_poly_invntt_tomont(&t);
+    ok &= mldsa_unpack_eta(p, &s2, s2_in + i * eta_poly_bytes(p));
+    mldsa_poly_add(&t, &t, &s2);
+    mldsa_poly_freeze(&t);
+    mldsa_poly_power2round(&t1, &t, &t);
+    fm_declassify(&t1, sizeof t1); /* t1 is the public key */
+    mldsa_pack_t1(pk + 32 + 320 * i, &t1);
+    mldsa_pack_t0(t0, &t);
+    /* fm_ct_memeq gives 1 or 0; 0 - 1 is all ones: a mask without a branch. */
+    ok &= 0u - (uint32_t)fm_ct_memeq(t0, t0_in + 416 * i, sizeof t0);
+  }
+  shake256(tr, sizeof tr, pk, p->pk_len);
+  ok &= 0u - (uint32_t)fm_ct_memeq(tr, sk + SK_TR, sizeof tr);
+
+  fm_zeroize(s1hat, sizeof s1hat);
+  fm_zeroize(&t, sizeof t);
+  fm_zeroize(&s2, sizeof s2);
+  fm_zeroize(t0, sizeof t0);
+  return fm_declassify_u64(ok) == 0xffffffffu ? FM_OK : FM_ERR_BAD_KEY; /* the verdict */
+}
+
 /* ---- mu ---------------------------------------------------------------------------------- */
 
 void mldsa_tr_from_pk(const mldsa_params *p, uint8_t tr[64], const uint8_t *pk) {

@@ -6,4 +6,5 @@ list(APPEND FIPSMOD_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/mldsa_pack.c
   ${CMAKE_CURRENT_LIST_DIR}/mldsa.c
   ${CMAKE_CURRENT_LIST_DIR}/mldsa_service.c
+  ${CMAKE_CURRENT_LIST_DIR}/mldsa_keyfile.c
   ${CMAKE_CURRENT_LIST_DIR}/mldsa_cast.c)

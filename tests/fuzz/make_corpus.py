@@ -11,6 +11,7 @@ The key is ACVP RSA-SignaturePrimitive-2.0 tgId 4 (2048 bits, CRT form) tcId 46.
   fuzz_kat_rsp, _json    a few cases cut from each kind of CAVP file, ACVP set and Wycheproof file
   fuzz_*keyfile_decode   the key files of tests/vectors/keys (RSA and EC)
   fuzz_ecdsa_sig_der     DER signatures of Wycheproof's P-256 file, valid and invalid
+  fuzz_pq_keyfile_decode the ML-KEM and ML-DSA key files of tests/vectors/keys
 Input formats are described in each target's source."""
 import hashlib
 import json
@@ -253,3 +254,10 @@ for name in ["rsa2048-spki.der", "rsa2048-pkcs1.pem"]:
 wp = json.load(open(os.path.join(VEC, "wycheproof/ecdsa_secp256r1_sha256_test.json")))
 for t in [t for g in wp["testGroups"] for t in g["tests"]][:24]:
     write("fuzz_ecdsa_sig_der", "wp-%d" % t["tcId"], bytes([1]) + bytes.fromhex(t["sig"]))
+
+# ---- ML-KEM and ML-DSA key files (tests/vectors/keys, README there) ----------------------------
+for name in ["mlkem768-pkcs8.pem", "mlkem768-pkcs8.der", "mlkem768-spki.pem", "mlkem1024-spki.der",
+             "mlkem512-both.der", "mlkem512-expanded.pem", "mldsa44-pkcs8.der", "mldsa44-spki.der",
+             "mldsa65-pkcs8.pem", "mldsa87-expanded.der", "mldsa87-both.pem"]:
+    with open(os.path.join(VEC, "keys", name), "rb") as f:
+        write("fuzz_pq_keyfile_decode", name, f.read())
