@@ -2,6 +2,7 @@
  * is secret). */
 #include "module/pqkey.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -247,5 +248,110 @@ int pqkey_encode(const pqkey_shape *shape, fm_key_format format, const uint8_t *
   pem_write(der, der_len, label, out);
   fm_zeroize(der, der_len);
   free(der);
+  return FM_OK;
+}
+
+/* ---- The services' common part ----------------------------------------------------------------
+ * fm_mlkem_key_decode/_encode and fm_mldsa_key_decode/_encode differ only in their parameter
+ * tables and in how they derive and check key material; the argument checks, the buffers, the
+ * wiping and the refusals are here, once. */
+
+int pqkey_decode_service(const uint8_t *in, size_t in_len, const pqkey_shape *shapes,
+                         size_t count, pqkey_derive_fn derive, bool param_given, size_t *which,
+                         fm_key_format *format, uint8_t *seed, size_t seed_cap,
+                         uint8_t *expanded, size_t expanded_cap, uint8_t *pub, size_t pub_cap) {
+  int st = fm_service_gate();
+  if (st == FM_OK && (!param_given || format == NULL || (in == NULL && in_len > 0) ||
+                      (seed == NULL && seed_cap > 0) ||
+                      (expanded == NULL && expanded_cap > 0) || (pub == NULL && pub_cap > 0)))
+    st = FM_ERR_BAD_ARGUMENT;
+  if (st == FM_OK && (fm_buffers_overlap(in, in_len, seed, seed_cap) ||
+                      fm_buffers_overlap(in, in_len, expanded, expanded_cap) ||
+                      fm_buffers_overlap(in, in_len, pub, pub_cap) ||
+                      fm_buffers_overlap(seed, seed_cap, expanded, expanded_cap) ||
+                      fm_buffers_overlap(seed, seed_cap, pub, pub_cap) ||
+                      fm_buffers_overlap(expanded, expanded_cap, pub, pub_cap)))
+    st = FM_ERR_OVERLAP;
+  if (format != NULL) *format = (fm_key_format)0;
+
+  size_t buf_len = 0;
+  uint8_t *buf = NULL;
+  pqkey_parts parts;
+  memset(&parts, 0, sizeof parts);
+  *which = 0;
+  if (st == FM_OK) st = pqkey_decode(in, in_len, shapes, count, which, &parts, &buf, &buf_len);
+  const pqkey_shape *sh = &shapes[*which];
+  if (st == FM_OK && ((seed != NULL && seed_cap < sh->seed_len) ||
+                      (expanded != NULL && expanded_cap < sh->expanded_len) ||
+                      (pub != NULL && pub_cap < sh->public_len)))
+    st = FM_ERR_BUFFER_TOO_SMALL;
+
+  uint8_t pub_buf[PQKEY_MAX_PUBLIC], expanded_buf[PQKEY_MAX_EXPANDED];
+  if (st == FM_OK) st = derive(*which, &parts, pub_buf, expanded_buf);
+  if (st == FM_OK) {
+    const bool priv = parts.format != FM_KEY_SPKI_PUBLIC;
+    const bool has_seed = parts.format == FM_KEY_PKCS8_PRIVATE || parts.format == FM_KEY_PKCS8_BOTH;
+    if (seed != NULL) fm_zeroize(seed, seed_cap);
+    if (expanded != NULL) fm_zeroize(expanded, expanded_cap);
+    if (seed != NULL && has_seed) memcpy(seed, parts.seed.p, sh->seed_len);
+    if (expanded != NULL && priv) memcpy(expanded, expanded_buf, sh->expanded_len);
+    if (pub != NULL) memcpy(pub, pub_buf, sh->public_len);
+    *format = parts.format;
+  }
+  fm_zeroize(expanded_buf, sizeof expanded_buf);
+  fm_zeroize(&parts, sizeof parts);
+  if (buf != NULL) {
+    fm_zeroize(buf, buf_len);
+    free(buf);
+  }
+  if (st != FM_OK) {
+    if (format != NULL) *format = (fm_key_format)0;
+    if (seed != NULL) fm_zeroize(seed, seed_cap);
+    if (expanded != NULL) fm_zeroize(expanded, expanded_cap);
+    return fm_refuse(st, pub, pub_cap);
+  }
+  fm_indicator_approved();
+  return FM_OK;
+}
+
+int pqkey_encode_service(const pqkey_shape *shapes, size_t count, size_t which,
+                         pqkey_prepare_fn prepare, int bad_length, fm_key_format format,
+                         const uint8_t *key, size_t key_len, fm_key_encoding encoding,
+                         uint8_t *out, size_t out_cap, size_t *out_len) {
+  int st = fm_service_gate();
+  if (st == FM_OK &&
+      (key == NULL || out_len == NULL || (out == NULL && out_cap > 0) ||
+       (format != FM_KEY_SPKI_PUBLIC && format != FM_KEY_PKCS8_PRIVATE &&
+        format != FM_KEY_PKCS8_EXPANDED && format != FM_KEY_PKCS8_BOTH) ||
+       (encoding != FM_KEY_DER && encoding != FM_KEY_PEM)))
+    st = FM_ERR_BAD_ARGUMENT;
+  if (out_len != NULL) *out_len = 0;
+  if (st == FM_OK && which >= count) st = FM_ERR_UNSUPPORTED;
+  if (st == FM_OK && fm_buffers_overlap(key, key_len, out, out_cap)) st = FM_ERR_OVERLAP;
+  if (st != FM_OK) return fm_refuse(st, out, out == NULL ? 0 : out_cap);
+
+  const pqkey_shape *sh = &shapes[which];
+  const size_t want = format == FM_KEY_SPKI_PUBLIC      ? sh->public_len
+                      : format == FM_KEY_PKCS8_EXPANDED ? sh->expanded_len
+                                                        : sh->seed_len;
+  if (key_len != want) st = bad_length;
+  uint8_t expanded_buf[PQKEY_MAX_EXPANDED];
+  if (st == FM_OK) st = prepare(which, format, key, key_len, expanded_buf);
+  if (st == FM_OK) {
+    const uint8_t *seed = format == FM_KEY_PKCS8_PRIVATE || format == FM_KEY_PKCS8_BOTH ? key
+                                                                                          : NULL;
+    const uint8_t *expanded = format == FM_KEY_PKCS8_BOTH       ? expanded_buf
+                              : format == FM_KEY_PKCS8_EXPANDED ? key
+                                                                : NULL;
+    st = pqkey_encode(sh, format, seed, expanded, key, encoding, out, out_cap, out_len);
+  }
+  fm_zeroize(expanded_buf, sizeof expanded_buf);
+  if (st != FM_OK) {
+    const size_t keep = st == FM_ERR_BUFFER_TOO_SMALL ? *out_len : 0;
+    fm_refuse(st, out, out == NULL ? 0 : out_cap);
+    *out_len = keep;
+    return st;
+  }
+  fm_indicator_approved();
   return FM_OK;
 }

@@ -22,6 +22,7 @@
 #ifndef FIPSMOD_MODULE_PQKEY_H
 #define FIPSMOD_MODULE_PQKEY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -65,5 +66,42 @@ int pqkey_decode(const uint8_t *in, size_t in_len, const pqkey_shape *shapes, si
 int pqkey_encode(const pqkey_shape *shape, fm_key_format format, const uint8_t *seed,
                  const uint8_t *expanded, const uint8_t *pub, fm_key_encoding encoding,
                  uint8_t *out, size_t out_cap, size_t *out_len);
+
+/* The largest expanded private key and public key of any parameter set (ML-DSA-87's sk and pk;
+ * ML-KEM-1024's dk and ek are smaller): the services' buffers. Each algorithm's file pins its
+ * own lengths below these with static_assert. */
+#define PQKEY_MAX_EXPANDED 4896
+#define PQKEY_MAX_PUBLIC 2592
+
+/* pqkey_derive_fn fills |pub| and |expanded| (the lengths of shapes[which]) from the parts of a
+ * key file, with every check of its algorithm: FM_OK, FM_ERR_BAD_KEY, or a status of the
+ * services it calls. |expanded| is secret. */
+typedef int (*pqkey_derive_fn)(size_t which, const pqkey_parts *parts, uint8_t *pub,
+                               uint8_t *expanded);
+
+/* pqkey_decode_service is the body of fm_mlkem_key_decode and fm_mldsa_key_decode (keyfile.h
+ * says what they do and return): the gate, the argument and overlap checks (|param_given|: the
+ * caller's param pointer is not NULL), pqkey_decode, |derive|, the copies to the outputs and,
+ * on any error, the wiping of every output. *which is the parameter set read (valid on FM_OK);
+ * the caller writes its own param from it. */
+int pqkey_decode_service(const uint8_t *in, size_t in_len, const pqkey_shape *shapes,
+                         size_t count, pqkey_derive_fn derive, bool param_given, size_t *which,
+                         fm_key_format *format, uint8_t *seed, size_t seed_cap,
+                         uint8_t *expanded, size_t expanded_cap, uint8_t *pub, size_t pub_cap);
+
+/* pqkey_prepare_fn checks |key| (the length of |format| for shapes[which]) as its algorithm
+ * requires before it is written, and for FM_KEY_PKCS8_BOTH derives the expanded key from the
+ * seed |key| into |expanded| (secret): FM_OK or the status of the check. */
+typedef int (*pqkey_prepare_fn)(size_t which, fm_key_format format, const uint8_t *key,
+                                size_t key_len, uint8_t *expanded);
+
+/* pqkey_encode_service is the body of fm_mlkem_key_encode and fm_mldsa_key_encode: the gate,
+ * the argument checks, FM_ERR_UNSUPPORTED when |which| is not below |count| (an unknown
+ * parameter set), |bad_length| when key_len is not the format's, |prepare|, pqkey_encode and the
+ * refusals (on FM_ERR_BUFFER_TOO_SMALL *out_len keeps the length needed). */
+int pqkey_encode_service(const pqkey_shape *shapes, size_t count, size_t which,
+                         pqkey_prepare_fn prepare, int bad_length, fm_key_format format,
+                         const uint8_t *key, size_t key_len, fm_key_encoding encoding,
+                         uint8_t *out, size_t out_cap, size_t *out_len);
 
 #endif

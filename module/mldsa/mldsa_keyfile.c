@@ -6,6 +6,7 @@
  *
  * Secrets: the seed xi and sk. They are copied at public offsets, compared in constant time
  * (fm_ct_memeq, whose verdict alone is released) and wiped from every buffer that held them. */
+#include <assert.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,10 +29,8 @@ static const fm_mldsa_param k_params[] = {FM_MLDSA_44, FM_MLDSA_65, FM_MLDSA_87}
 #define SHAPE_COUNT (sizeof k_shapes / sizeof k_shapes[0])
 #define MAX_PK FM_MLDSA_87_PUBLIC_KEY_LEN
 #define MAX_SK FM_MLDSA_87_PRIVATE_KEY_LEN
-
-static void wipe(void *p, size_t len) {
-  if (p != NULL) fm_zeroize(p, len);
-}
+static_assert(MAX_SK <= PQKEY_MAX_EXPANDED && MAX_PK <= PQKEY_MAX_PUBLIC,
+              "pqkey's buffers hold every ML-DSA key");
 
 /* check_sk recomputes pk from sk (p's lengths) and checks sk against it, after the key-generation
  * self-test (the same computation). */
@@ -64,113 +63,42 @@ static int derive(fm_mldsa_param param, const pqkey_shape *sh, const pqkey_parts
   }
 }
 
+/* derive_at and prepare are the ML-DSA parts of the services (module/pqkey.h). */
+static int derive_at(size_t which, const pqkey_parts *parts, uint8_t *pub, uint8_t *expanded) {
+  return derive(k_params[which], &k_shapes[which], parts, pub, expanded);
+}
+
+static int prepare(size_t which, fm_key_format format, const uint8_t *key, size_t key_len,
+                   uint8_t *expanded) {
+  (void)key_len; /* the service has checked it */
+  const fm_mldsa_param param = k_params[which];
+  const pqkey_shape *sh = &k_shapes[which];
+  uint8_t pk[MAX_PK]; /* public: scratch for the recomputed or derived public key */
+  switch (format) {
+    case FM_KEY_PKCS8_EXPANDED: return check_sk(param, key, pk);
+    case FM_KEY_PKCS8_BOTH:
+      return fm_mldsa_keygen_from_seed(param, key, pk, sh->public_len, expanded,
+                                       sh->expanded_len);
+    default: return FM_OK; /* any 32 bytes are a seed; pk has no check but its length */
+  }
+}
+
 int fm_mldsa_key_decode(const uint8_t *in, size_t in_len, fm_mldsa_param *param,
                         fm_key_format *format, uint8_t *seed, size_t seed_cap, uint8_t *sk,
                         size_t sk_cap, uint8_t *pk, size_t pk_cap) {
-  int st = fm_service_gate();
-  if (st == FM_OK &&
-      (param == NULL || format == NULL || (in == NULL && in_len > 0) ||
-       (seed == NULL && seed_cap > 0) || (sk == NULL && sk_cap > 0) || (pk == NULL && pk_cap > 0)))
-    st = FM_ERR_BAD_ARGUMENT;
-  if (st == FM_OK && (fm_buffers_overlap(in, in_len, seed, seed_cap) ||
-                      fm_buffers_overlap(in, in_len, sk, sk_cap) ||
-                      fm_buffers_overlap(in, in_len, pk, pk_cap) ||
-                      fm_buffers_overlap(seed, seed_cap, sk, sk_cap) ||
-                      fm_buffers_overlap(seed, seed_cap, pk, pk_cap) ||
-                      fm_buffers_overlap(sk, sk_cap, pk, pk_cap)))
-    st = FM_ERR_OVERLAP;
   if (param != NULL) *param = (fm_mldsa_param)0;
-  if (format != NULL) *format = (fm_key_format)0;
-
-  size_t which = 0, buf_len = 0;
-  uint8_t *buf = NULL;
-  pqkey_parts parts;
-  memset(&parts, 0, sizeof parts);
-  if (st == FM_OK) st = pqkey_decode(in, in_len, k_shapes, SHAPE_COUNT, &which, &parts, &buf,
-                                     &buf_len);
-  const pqkey_shape *sh = &k_shapes[which];
-  if (st == FM_OK && ((seed != NULL && seed_cap < sh->seed_len) ||
-                      (sk != NULL && sk_cap < sh->expanded_len) ||
-                      (pk != NULL && pk_cap < sh->public_len)))
-    st = FM_ERR_BUFFER_TOO_SMALL;
-
-  uint8_t pk_buf[MAX_PK], sk_buf[MAX_SK];
-  if (st == FM_OK) st = derive(k_params[which], sh, &parts, pk_buf, sk_buf);
-  if (st == FM_OK) {
-    const bool priv = parts.format != FM_KEY_SPKI_PUBLIC;
-    const bool has_seed = parts.format == FM_KEY_PKCS8_PRIVATE || parts.format == FM_KEY_PKCS8_BOTH;
-    wipe(seed, seed_cap);
-    wipe(sk, sk_cap);
-    if (seed != NULL && has_seed) memcpy(seed, parts.seed.p, sh->seed_len);
-    if (sk != NULL && priv) memcpy(sk, sk_buf, sh->expanded_len);
-    if (pk != NULL) memcpy(pk, pk_buf, sh->public_len);
-    *param = k_params[which];
-    *format = parts.format;
-  }
-  fm_zeroize(sk_buf, sizeof sk_buf);
-  fm_zeroize(&parts, sizeof parts);
-  if (buf != NULL) {
-    fm_zeroize(buf, buf_len);
-    free(buf);
-  }
-  if (st != FM_OK) {
-    if (param != NULL) *param = (fm_mldsa_param)0;
-    if (format != NULL) *format = (fm_key_format)0;
-    wipe(seed, seed_cap);
-    wipe(sk, sk_cap);
-    return fm_refuse(st, pk, pk_cap);
-  }
-  fm_indicator_approved();
-  return FM_OK;
+  size_t which = 0;
+  const int st = pqkey_decode_service(in, in_len, k_shapes, SHAPE_COUNT, derive_at, param != NULL,
+                                      &which, format, seed, seed_cap, sk, sk_cap, pk, pk_cap);
+  if (st == FM_OK) *param = k_params[which];
+  return st;
 }
 
 int fm_mldsa_key_encode(fm_mldsa_param param, fm_key_format format, const uint8_t *key,
                         size_t key_len, fm_key_encoding encoding, uint8_t *out, size_t out_cap,
                         size_t *out_len) {
-  int st = fm_service_gate();
-  if (st == FM_OK &&
-      (key == NULL || out_len == NULL || (out == NULL && out_cap > 0) ||
-       (format != FM_KEY_SPKI_PUBLIC && format != FM_KEY_PKCS8_PRIVATE &&
-        format != FM_KEY_PKCS8_EXPANDED && format != FM_KEY_PKCS8_BOTH) ||
-       (encoding != FM_KEY_DER && encoding != FM_KEY_PEM)))
-    st = FM_ERR_BAD_ARGUMENT;
-  if (out_len != NULL) *out_len = 0;
   size_t which = 0;
   while (which < SHAPE_COUNT && k_params[which] != param) which++;
-  if (st == FM_OK && which == SHAPE_COUNT) st = FM_ERR_UNSUPPORTED;
-  if (st == FM_OK && fm_buffers_overlap(key, key_len, out, out_cap)) st = FM_ERR_OVERLAP;
-  if (st != FM_OK) return fm_refuse(st, out, out == NULL ? 0 : out_cap);
-
-  const pqkey_shape *sh = &k_shapes[which];
-  const size_t want = format == FM_KEY_SPKI_PUBLIC      ? sh->public_len
-                      : format == FM_KEY_PKCS8_EXPANDED ? sh->expanded_len
-                                                        : sh->seed_len;
-  if (key_len != want) st = FM_ERR_KEY_SIZE;
-  uint8_t pk[MAX_PK], sk[MAX_SK];
-  if (st == FM_OK) {
-    switch (format) {
-      case FM_KEY_PKCS8_EXPANDED: st = check_sk(param, key, pk); break;
-      case FM_KEY_PKCS8_BOTH:
-        st = fm_mldsa_keygen_from_seed(param, key, pk, sh->public_len, sk, sh->expanded_len);
-        break;
-      default: break; /* any 32 bytes are a seed; pk has no check but its length */
-    }
-  }
-  if (st == FM_OK) {
-    const uint8_t *seed = format == FM_KEY_PKCS8_PRIVATE || format == FM_KEY_PKCS8_BOTH ? key
-                                                                                          : NULL;
-    const uint8_t *expanded = format == FM_KEY_PKCS8_BOTH       ? sk
-                              : format == FM_KEY_PKCS8_EXPANDED ? key
-                                                                : NULL;
-    st = pqkey_encode(sh, format, seed, expanded, key, encoding, out, out_cap, out_len);
-  }
-  fm_zeroize(sk, sizeof sk);
-  if (st != FM_OK) {
-    const size_t keep = st == FM_ERR_BUFFER_TOO_SMALL ? *out_len : 0;
-    fm_refuse(st, out, out == NULL ? 0 : out_cap);
-    *out_len = keep;
-    return st;
-  }
-  fm_indicator_approved();
-  return FM_OK;
+  return pqkey_encode_service(k_shapes, SHAPE_COUNT, which, prepare, FM_ERR_KEY_SIZE, format,
+                              key, key_len, encoding, out, out_cap, out_len);
 }
