@@ -45,6 +45,15 @@ int cmd_sign(int argc, char **argv);
  * not. */
 int cmd_verify(int argc, char **argv);
 
+/* cmd_derive: `fipsmod derive --key KEY --peer PEER [--out FILE]`, the raw ECDH shared secret
+ * (cmd_kem.c). */
+int cmd_derive(int argc, char **argv);
+
+/* cmd_encap: `fipsmod encap --key KEY --out CT --secret SS` and cmd_decap: `fipsmod decap --key
+ * KEY --in CT --secret SS`, ML-KEM encapsulation and decapsulation (cmd_kem.c). */
+int cmd_encap(int argc, char **argv);
+int cmd_decap(int argc, char **argv);
+
 /* cmd_dgst: `fipsmod dgst --hash H [--hmac KEYHEX|--hmac-key FILE] [FILE...]`, digests or HMAC
  * tags of files in sha256sum's format (cmd_dgst.c). */
 int cmd_dgst(int argc, char **argv);
