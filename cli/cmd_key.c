@@ -1,5 +1,6 @@
-/* `fipsmod keygen`, `pubkey`, `sign` and `verify`: RSA keys in PKCS#8/PKCS#1/SPKI files and
- * signatures over files, through rsa.h and keyfile.h.
+/* `fipsmod keygen`, `pubkey`, `sign` and `verify`: RSA, EC, ML-KEM and ML-DSA keys in PKCS#8,
+ * PKCS#1, SEC1 and SPKI files (cli/anykey.c finds the type) and signatures over files (RSA PSS
+ * and PKCS#1 v1.5, ECDSA in DER, pure ML-DSA), through the public API.
  *
  * Options take one dash or two (-out or --out), as openssl users type them. Exit status: 0 on
  * success (verify: the signature is valid), 1 when the operation failed (verify: the signature is
