@@ -1,5 +1,6 @@
-/* `fipsmod keygen`, `pubkey`, `sign` and `verify`: RSA keys in PKCS#8/PKCS#1/SPKI files and
- * signatures over files, through rsa.h and keyfile.h.
+/* `fipsmod keygen`, `pubkey`, `sign` and `verify`: RSA, EC, ML-KEM and ML-DSA keys in PKCS#8,
+ * PKCS#1, SEC1 and SPKI files (cli/anykey.c finds the type) and signatures over files (RSA PSS
+ * and PKCS#1 v1.5, ECDSA in DER, pure ML-DSA), through the public API.
  *
  * Options take one dash or two (-out or --out), as openssl users type them. Exit status: 0 on
  * success (verify: the signature is valid), 1 when the operation failed (verify: the signature is
@@ -9,58 +10,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/anykey.h"
 #include "cli/commands.h"
 #include "cli/io.h"
 #include "cli/keyinfo.h"
 #include "cli/options.h"
 #include "fipsmod/fipsmod.h"
 
-/* load_key reads a key file (PEM or DER; PKCS#1, PKCS#8 or SPKI). */
-static int load_key(const char *cmd, const char *path, fm_rsa_key **key) {
-  uint8_t *buf = NULL;
-  size_t n = 0;
-  if (cli_read_all(path, &buf, &n) != 0) {
-    fprintf(stderr, "fipsmod %s: cannot read %s: %s\n", cmd, path, strerror(errno ? errno : EIO));
-    return 2;
-  }
-  int st = fm_rsa_key_decode(buf, n, key);
-  char what[200];
-  const int described = (st == FM_ERR_UNSUPPORTED || st == FM_ERR_BAD_KEY || st == FM_ERR_PARSE) &&
-                        cli_key_describe(buf, n, what, sizeof what);
-  cli_wipe_free(buf, n);
-  if (st == FM_ERR_NOT_OPERATIONAL) {
-    /* The module refused, not the file: say why, and exit as every refusal does. */
-    cli_report_status(cmd, st);
-    return 1;
-  }
-  if (described) {
-    fprintf(stderr, "fipsmod %s: %s: %s (%s)\n", cmd, path, what, fm_strerror(st));
-    return 2;
-  }
-  if (st != FM_OK) {
-    fprintf(stderr, "fipsmod %s: %s: %s\n", cmd, path, fm_strerror(st));
-    return 2;
-  }
-  return 0;
-}
-
-/* save_key writes |key| as |format| (PEM unless |der|) to |path|. */
-static int save_key(const char *cmd, const fm_rsa_key *key, fm_key_format format, int der,
-                    const char *path) {
-  fm_key_encoding enc = der ? FM_KEY_DER : FM_KEY_PEM;
-  size_t need = 0;
-  int st = fm_rsa_key_encode(key, format, enc, NULL, 0, &need);
-  uint8_t *out = st == FM_OK ? malloc(need) : NULL;
-  if (st == FM_OK && out == NULL) st = FM_ERR_NO_MEMORY;
-  if (st == FM_OK) st = fm_rsa_key_encode(key, format, enc, out, need, &need);
-  if (st != FM_OK) {
-    cli_report_status(cmd, st);
-    cli_wipe_free(out, need);
-    return 1;
-  }
-  int private_file = format == FM_KEY_PKCS1_PRIVATE || format == FM_KEY_PKCS8_PRIVATE;
-  int rc = cli_write_all(path, out, need, private_file);
-  cli_wipe_free(out, need);
+/* emit writes |n| encoded bytes to |path| (standard output when NULL) as |cmd|'s output, a
+ * private-key file (mode 0600, replaced by a rename) when |private_file|, then wipes them. */
+static int emit(const char *cmd, uint8_t *out, size_t n, int private_file, const char *path) {
+  int rc = cli_write_all(path, out, n, private_file);
+  cli_wipe_free(out, n);
   if (rc != 0) {
     fprintf(stderr, "fipsmod %s: cannot write %s\n", cmd, path ? path : "standard output");
     return 2;
@@ -68,21 +29,114 @@ static int save_key(const char *cmd, const fm_rsa_key *key, fm_key_format format
   return 0;
 }
 
+/* encode_key encodes |key| (or, for ML-KEM and ML-DSA, the key material |raw|: the seed for a
+ * private format, the public key for SPKI) as |format| (PEM unless |der|) into a new buffer. */
+static int encode_key(const cli_key *key, const uint8_t *raw, size_t raw_len, fm_key_format format,
+                      int der, uint8_t **out, size_t *out_len) {
+  const fm_key_encoding enc = der ? FM_KEY_DER : FM_KEY_PEM;
+  size_t need = 0;
+  int st = FM_ERR_BAD_ARGUMENT;
+  *out = NULL;
+  *out_len = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    uint8_t *buf = pass == 0 ? NULL : *out;
+    const size_t cap = pass == 0 ? 0 : need;
+    switch (key->type) {
+      case CLI_KEY_RSA: st = fm_rsa_key_encode(key->rsa, format, enc, buf, cap, &need); break;
+      case CLI_KEY_EC: st = fm_ec_key_encode(key->ec, format, enc, buf, cap, &need); break;
+      case CLI_KEY_MLKEM:
+        st = fm_mlkem_key_encode(key->kem, format, raw, raw_len, enc, buf, cap, &need);
+        break;
+      case CLI_KEY_MLDSA:
+        st = fm_mldsa_key_encode(key->dsa, format, raw, raw_len, enc, buf, cap, &need);
+        break;
+    }
+    if (st != FM_OK) break;
+    if (pass == 0 && (*out = malloc(need ? need : 1)) == NULL) st = FM_ERR_NO_MEMORY;
+    if (st != FM_OK) break;
+  }
+  if (st != FM_OK) {
+    cli_wipe_free(*out, need);
+    *out = NULL;
+    return st;
+  }
+  *out_len = need;
+  return FM_OK;
+}
+
+/* save_key writes |key| as encode_key encodes it to |path|: 1 when encoding failed (the reason
+ * is printed), 2 when the file cannot be written. */
+static int save_key(const char *cmd, const cli_key *key, const uint8_t *raw, size_t raw_len,
+                    fm_key_format format, int der, const char *path) {
+  uint8_t *out = NULL;
+  size_t n = 0;
+  int st = encode_key(key, raw, raw_len, format, der, &out, &n);
+  if (st != FM_OK) {
+    cli_report_status(cmd, st);
+    return 1;
+  }
+  const int private_file = format != FM_KEY_PKCS1_PUBLIC && format != FM_KEY_SPKI_PUBLIC;
+  return emit(cmd, out, n, private_file, path);
+}
+
 static const char k_keygen_usage[] =
-    "usage: fipsmod keygen --rsa BITS [--out FILE] [--pkcs1] [--der]\n"
-    "  Generates an RSA key (BITS = 2048, 3072 or 4096; e = 65537) and writes it as PKCS#8\n"
-    "  PEM (--pkcs1: PKCS#1 RSAPrivateKey; --der: DER) to FILE (mode 0600) or standard output.\n"
+    "usage: fipsmod keygen (--rsa BITS|--ec CURVE|--ml-kem N|--ml-dsa N) [--out FILE] [--pkcs1]\n"
+    "                      [--der]\n"
+    "  Generates a key and writes it as PKCS#8 PEM (--der: DER) to FILE (mode 0600, replaced by\n"
+    "  a rename) or standard output:\n"
+    "    --rsa BITS   an RSA key, BITS = 2048, 3072 or 4096, e = 65537 (--pkcs1: PKCS#1\n"
+    "                 RSAPrivateKey);\n"
+    "    --ec CURVE   an EC key, CURVE = P-256, P-384, P-521 or P-224 (or prime256v1, ...);\n"
+    "    --ml-kem N   an ML-KEM key, N = 512, 768 or 1024, in the seed form;\n"
+    "    --ml-dsa N   an ML-DSA key, N = 44, 65 or 87, in the seed form.\n"
     "  Exit status: 0 written, 1 generation failed or the module is not\n"
     "  operational (the reason is printed), 2 usage error or unwritable file.\n";
 
+/* keygen_pq makes an ML-KEM (|kem|) or ML-DSA key of parameter |n| and writes it in seed form. */
+static int keygen_pq(int kem, int n, int der, const char *out) {
+  cli_key key = {0};
+  key.type = kem ? CLI_KEY_MLKEM : CLI_KEY_MLDSA;
+  key.kem = (fm_mlkem_param)n;
+  key.dsa = (fm_mldsa_param)n;
+  size_t pub_len = 0, priv_len = 0;
+  if (kem) {
+    if (fm_mlkem_sizes(key.kem, &pub_len, &priv_len, NULL) != FM_OK) return 2;
+  } else {
+    pub_len = fm_mldsa_public_key_len(key.dsa);
+    priv_len = fm_mldsa_private_key_len(key.dsa);
+  }
+  uint8_t seed[FM_MLKEM_SEED_LEN];
+  const size_t seed_len = kem ? FM_MLKEM_SEED_LEN : FM_MLDSA_SEED_LEN;
+  uint8_t *pub = malloc(pub_len), *priv = malloc(priv_len);
+  int st = pub == NULL || priv == NULL ? FM_ERR_NO_MEMORY : FM_OK;
+  if (st == FM_OK)
+    st = kem ? fm_mlkem_keygen(key.kem, pub, pub_len, priv, priv_len, seed, seed_len)
+             : fm_mldsa_keygen(key.dsa, pub, pub_len, priv, priv_len, seed);
+  cli_wipe_free(priv, priv_len);
+  free(pub);
+  int rc = 1;
+  if (st != FM_OK)
+    cli_report_status("keygen", st);
+  else
+    rc = save_key("keygen", &key, seed, seed_len, FM_KEY_PKCS8_PRIVATE, der, out);
+  fm_cleanse(seed, sizeof seed);
+  return rc;
+}
+
 int cmd_keygen(int argc, char **argv) {
   if (cli_wants_help(argc, argv)) return cli_print_help(k_keygen_usage);
-  static const char *const valued[] = {"rsa", "out", NULL};
-  const char *bits = NULL, *out = NULL;
+  static const char *const valued[] = {"rsa", "ec", "ml-kem", "ml-dsa", "out", NULL};
+  const char *bits = NULL, *curve = NULL, *kem = NULL, *dsa = NULL, *out = NULL;
   int pkcs1 = 0, der = 0;
   for (int i = 1; i < argc; i++) {
     if (cli_opt_is(argv[i], "rsa") && i + 1 < argc) {
       bits = argv[++i];
+    } else if (cli_opt_is(argv[i], "ec") && i + 1 < argc) {
+      curve = argv[++i];
+    } else if (cli_opt_is(argv[i], "ml-kem") && i + 1 < argc) {
+      kem = argv[++i];
+    } else if (cli_opt_is(argv[i], "ml-dsa") && i + 1 < argc) {
+      dsa = argv[++i];
     } else if (cli_opt_is(argv[i], "out") && i + 1 < argc) {
       out = argv[++i];
     } else if (cli_opt_is(argv[i], "pkcs1")) {
@@ -93,25 +147,62 @@ int cmd_keygen(int argc, char **argv) {
       return cli_bad_arg("keygen", k_keygen_usage, argv[i], valued);
     }
   }
-  if (bits == NULL) return cli_bad_usage("keygen", k_keygen_usage, "--rsa BITS is required");
+  const int kinds = (bits != NULL) + (curve != NULL) + (kem != NULL) + (dsa != NULL);
+  if (kinds == 0)
+    return cli_bad_usage("keygen", k_keygen_usage,
+                         "one of --rsa BITS, --ec CURVE, --ml-kem N or --ml-dsa N is required");
+  if (kinds > 1)
+    return cli_bad_usage("keygen", k_keygen_usage,
+                         "--rsa, --ec, --ml-kem and --ml-dsa exclude each other");
+  if (pkcs1 && bits == NULL) return cli_bad_usage("keygen", k_keygen_usage, "--pkcs1 is for --rsa");
+  if (curve != NULL) {
+    cli_key key = {0};
+    key.type = CLI_KEY_EC;
+    if (cli_curve_from_name(curve, &key.curve) != 0)
+      return cli_bad_usage("keygen", k_keygen_usage,
+                           "unsupported curve %s (P-256, P-384, P-521 or P-224)", curve);
+    int st = fm_ec_key_generate(key.curve, &key.ec);
+    if (st != FM_OK) {
+      cli_report_status("keygen", st);
+      return 1;
+    }
+    int rc = save_key("keygen", &key, NULL, 0, FM_KEY_PKCS8_PRIVATE, der, out);
+    cli_key_free(&key);
+    return rc;
+  }
+  if (kem != NULL) {
+    if (strcmp(kem, "512") != 0 && strcmp(kem, "768") != 0 && strcmp(kem, "1024") != 0)
+      return cli_bad_usage("keygen", k_keygen_usage,
+                           "unsupported ML-KEM parameter set %s (512, 768 or 1024)", kem);
+    return keygen_pq(1, atoi(kem), der, out);
+  }
+  if (dsa != NULL) {
+    if (strcmp(dsa, "44") != 0 && strcmp(dsa, "65") != 0 && strcmp(dsa, "87") != 0)
+      return cli_bad_usage("keygen", k_keygen_usage,
+                           "unsupported ML-DSA parameter set %s (44, 65 or 87)", dsa);
+    return keygen_pq(0, atoi(dsa), der, out);
+  }
   if (strcmp(bits, "2048") != 0 && strcmp(bits, "3072") != 0 && strcmp(bits, "4096") != 0)
     return cli_bad_usage("keygen", k_keygen_usage, "unsupported RSA size %s (2048, 3072 or 4096)",
                          bits);
-  fm_rsa_key *key = NULL;
-  int st = fm_rsa_key_generate((unsigned)atoi(bits), &key);
+  cli_key key = {0};
+  key.type = CLI_KEY_RSA;
+  int st = fm_rsa_key_generate((unsigned)atoi(bits), &key.rsa);
   if (st != FM_OK) {
     cli_report_status("keygen", st);
     return 1;
   }
-  int rc = save_key("keygen", key, pkcs1 ? FM_KEY_PKCS1_PRIVATE : FM_KEY_PKCS8_PRIVATE, der, out);
-  (void)fm_rsa_key_free(key);
+  int rc = save_key("keygen", &key, NULL, 0, pkcs1 ? FM_KEY_PKCS1_PRIVATE : FM_KEY_PKCS8_PRIVATE,
+                    der, out);
+  cli_key_free(&key);
   return rc;
 }
 
 static const char k_pubkey_usage[] =
     "usage: fipsmod pubkey KEY [--out FILE] [--pkcs1] [--der]\n"
-    "  Writes the public key of KEY (PEM or DER; PKCS#1, PKCS#8 or SPKI) as SubjectPublicKeyInfo\n"
-    "  PEM (--pkcs1: PKCS#1 RSAPublicKey; --der: DER) to FILE or standard output.\n"
+    "  Writes the public key of KEY (an RSA, EC, ML-KEM or ML-DSA key; PEM or DER; PKCS#1, SEC1,\n"
+    "  PKCS#8 or SPKI) as SubjectPublicKeyInfo PEM (--pkcs1: PKCS#1 RSAPublicKey, RSA only;\n"
+    "  --der: DER) to FILE or standard output.\n"
     "  Exit status: 0 written, 1 failed or the module is not operational (the\n"
     "  reason is printed), 2 usage error or unreadable key.\n";
 
@@ -134,11 +225,12 @@ int cmd_pubkey(int argc, char **argv) {
     }
   }
   if (in == NULL) return cli_bad_usage("pubkey", k_pubkey_usage, "no KEY file given");
-  fm_rsa_key *key = NULL;
-  int rc = load_key("pubkey", in, &key);
+  cli_key key;
+  int rc = cli_key_load("pubkey", in, pkcs1 ? CLI_KEY_RSA : 0, &key);
   if (rc != 0) return rc;
-  rc = save_key("pubkey", key, pkcs1 ? FM_KEY_PKCS1_PUBLIC : FM_KEY_SPKI_PUBLIC, der, out);
-  (void)fm_rsa_key_free(key);
+  rc = save_key("pubkey", &key, key.pub, key.pub_len,
+                pkcs1 ? FM_KEY_PKCS1_PUBLIC : FM_KEY_SPKI_PUBLIC, der, out);
+  cli_key_free(&key);
   return rc;
 }
 
@@ -152,32 +244,41 @@ enum salt_kind {
 
 /* The options sign and verify share. */
 struct sig_opts {
-  const char *key, *hash_name, *sig, *out, *file, *saltlen;
-  int pss, pkcs1;
+  const char *key, *hash_name, *sig, *out, *file, *saltlen, *context;
+  int pss, pkcs1, ecdsa, mldsa, deterministic;
   int hex, base64; /* sign: write the signature as one line of hex or base64 */
   fm_hash_alg hash;
   size_t hash_len;
   enum salt_kind salt;
   size_t salt_bytes;
+  uint8_t ctx[FM_MLDSA_MAX_CONTEXT_LEN]; /* --context, decoded */
+  size_t ctx_len;
 };
 
 static const char k_sign_usage[] =
-    "usage: fipsmod sign --key KEY (--pss [--saltlen N|digest]|--pkcs1) --hash H [--out SIG]\n"
+    "usage: fipsmod sign --key KEY (--pss [--saltlen N|digest]|--pkcs1|--ecdsa) --hash H\n"
+    "                    [--out SIG] [--hex|--base64] FILE\n"
+    "       fipsmod sign --key KEY --ml-dsa [--context HEX] [--deterministic] [--out SIG]\n"
     "                    [--hex|--base64] FILE\n"
-    "  Signs FILE (\"-\": standard input) with the private KEY (PEM or DER, PKCS#1 or PKCS#8):\n"
-    "  RSASSA-PSS with MGF1 and a fresh salt as long as the hash (--saltlen N: N bytes, at most\n"
-    "  the hash's length, FIPS 186-5), or RSASSA-PKCS1-v1_5.\n" CLI_HASH_LINE
+    "  Signs FILE (\"-\": standard input) with the private KEY (PEM or DER; PKCS#1, SEC1 or\n"
+    "  PKCS#8): RSASSA-PSS with MGF1 and a fresh salt as long as the hash (--saltlen N: N bytes,\n"
+    "  at most the hash's length, FIPS 186-5), RSASSA-PKCS1-v1_5, ECDSA (FIPS 186-5; the\n"
+    "  signature in DER, as openssl dgst -sign writes it) or pure ML-DSA (FIPS 204; hedged\n"
+    "  unless --deterministic; --context: up to 255 bytes in hex, empty by default).\n" CLI_HASH_LINE
     "  Writes the raw signature (--hex: one line of lower-case hex; --base64: one line of RFC\n"
     "  4648 base64) to SIG or standard output.\n"
     "  Exit status: 0 signed, 1 signing failed or the module is not\n"
     "  operational (the reason is printed), 2 usage error or unreadable input.\n";
 
 static const char k_verify_usage[] =
-    "usage: fipsmod verify --key KEY (--pss [--saltlen N|digest|max|auto]|--pkcs1) --hash H\n"
-    "                      --sig SIG FILE\n"
-    "  Verifies the signature SIG (raw, or hex or base64 text as sign --hex/--base64 writes it)\n"
-    "  over FILE (\"-\": standard input) with KEY (a private or a public key, PEM or\n"
-    "  DER).\n" CLI_HASH_LINE
+    "usage: fipsmod verify --key KEY (--pss [--saltlen N|digest|max|auto]|--pkcs1|--ecdsa)\n"
+    "                      --hash H --sig SIG FILE\n"
+    "       fipsmod verify --key KEY --ml-dsa [--context HEX] --sig SIG FILE\n"
+    "  Verifies the signature SIG (raw or DER, or hex or base64 text as sign --hex/--base64\n"
+    "  writes it) over FILE (\"-\": standard input) with KEY (a private or a public key, PEM or\n"
+    "  DER): RSA PSS or PKCS#1 v1.5, ECDSA (a DER signature, as openssl dgst -sign writes it),\n"
+    "  or pure ML-DSA under the context --context (hex, up to 255 bytes; empty by default).\n"
+    CLI_HASH_LINE
     "  PSS takes a salt of any length (--saltlen auto, the default, as openssl's), or exactly N\n"
     "  bytes, the hash's length (digest) or the longest that fits (max). A valid signature\n"
     "  whose salt is longer than the hash is not an approved verification (FIPS 186-5): verify\n"
@@ -209,8 +310,8 @@ static int parse_saltlen(const char *s, struct sig_opts *o) {
 static int parse_sig_opts(int argc, char **argv, int verify, struct sig_opts *o) {
   const char *cmd = verify ? "verify" : "sign";
   const char *usage = verify ? k_verify_usage : k_sign_usage;
-  static const char *const valued_sign[] = {"key", "hash", "out", "saltlen", NULL};
-  static const char *const valued_verify[] = {"key", "hash", "sig", "saltlen", NULL};
+  static const char *const valued_sign[] = {"key", "hash", "out", "saltlen", "context", NULL};
+  static const char *const valued_verify[] = {"key", "hash", "sig", "saltlen", "context", NULL};
   memset(o, 0, sizeof *o);
   o->salt = verify ? SALT_AUTO : SALT_DIGEST;
   for (int i = 1; i < argc; i++) {
@@ -231,6 +332,14 @@ static int parse_sig_opts(int argc, char **argv, int verify, struct sig_opts *o)
       o->hex = 1;
     } else if (!verify && cli_opt_is(argv[i], "base64")) {
       o->base64 = 1;
+    } else if (cli_opt_is(argv[i], "context") && i + 1 < argc) {
+      o->context = argv[++i];
+    } else if (!verify && cli_opt_is(argv[i], "deterministic")) {
+      o->deterministic = 1;
+    } else if (cli_opt_is(argv[i], "ecdsa")) {
+      o->ecdsa = 1;
+    } else if (cli_opt_is(argv[i], "ml-dsa")) {
+      o->mldsa = 1;
     } else if (cli_opt_is(argv[i], "pss")) {
       o->pss = 1;
     } else if (cli_opt_is(argv[i], "pkcs1")) {
@@ -244,9 +353,25 @@ static int parse_sig_opts(int argc, char **argv, int verify, struct sig_opts *o)
   if (o->hex && o->base64)
     return cli_bad_usage(cmd, usage, "--hex and --base64 exclude each other");
   if (o->pss && o->pkcs1) return cli_bad_usage(cmd, usage, "--pss and --pkcs1 exclude each other");
-  if (!o->pss && !o->pkcs1) return cli_bad_usage(cmd, usage, "--pss or --pkcs1 is required");
+  if (o->pss + o->pkcs1 + o->ecdsa + o->mldsa > 1)
+    return cli_bad_usage(cmd, usage, "--pss, --pkcs1, --ecdsa and --ml-dsa exclude each other");
+  if (!o->pss && !o->pkcs1 && !o->ecdsa && !o->mldsa)
+    return cli_bad_usage(cmd, usage, "--pss, --pkcs1, --ecdsa or --ml-dsa is required");
   if (o->key == NULL) return cli_bad_usage(cmd, usage, "--key KEY is required");
-  if (o->hash_name == NULL) return cli_bad_usage(cmd, usage, "--hash H is required");
+  if (o->mldsa && o->hash_name != NULL)
+    return cli_bad_usage(cmd, usage, "--hash is not for --ml-dsa (pure ML-DSA signs the message)");
+  if (!o->mldsa && o->context != NULL)
+    return cli_bad_usage(cmd, usage, "--context is for --ml-dsa");
+  if (!o->mldsa && o->deterministic)
+    return cli_bad_usage(cmd, usage, "--deterministic is for --ml-dsa");
+  if (o->context != NULL) {
+    const size_t n = strlen(o->context);
+    if (n % 2 != 0 || n > 2 * sizeof o->ctx || cli_hex_decode(o->context, n, o->ctx) != 0)
+      return cli_bad_usage(cmd, usage, "--context takes up to 255 bytes in hex, not %s",
+                           o->context);
+    o->ctx_len = n / 2;
+  }
+  if (!o->mldsa && o->hash_name == NULL) return cli_bad_usage(cmd, usage, "--hash H is required");
   if (verify && o->sig == NULL) return cli_bad_usage(cmd, usage, "--sig SIG is required");
   if (o->file == NULL) return cli_bad_usage(cmd, usage, "no FILE given (\"-\": standard input)");
   /* A salt is PSS's; signing draws one of at most hLen bytes (FIPS 186-5 5.4 (g)). */
@@ -254,7 +379,7 @@ static int parse_sig_opts(int argc, char **argv, int verify, struct sig_opts *o)
   if (!verify && (o->salt == SALT_AUTO || o->salt == SALT_MAX))
     return cli_bad_usage(cmd, usage, "--saltlen %s is for verify: signing takes N or digest",
                          o->saltlen);
-  if (cli_hash_from_name(o->hash_name, &o->hash, &o->hash_len) != 0)
+  if (!o->mldsa && cli_hash_from_name(o->hash_name, &o->hash, &o->hash_len) != 0)
     return cli_bad_usage(cmd, usage, "unsupported hash %s (this module offers %s)", o->hash_name,
                          cli_hash_list());
   if (o->salt == SALT_DIGEST) {
@@ -274,37 +399,61 @@ static size_t salt_len_for(const struct sig_opts *o, const fm_rsa_key *key) {
   return em_len >= o->hash_len + 2 ? em_len - o->hash_len - 2 : 0;
 }
 
+
+/* sig_key_type is the key type the scheme of |o| needs. */
+static cli_key_type sig_key_type(const struct sig_opts *o) {
+  return o->ecdsa ? CLI_KEY_EC : o->mldsa ? CLI_KEY_MLDSA : CLI_KEY_RSA;
+}
+
 int cmd_sign(int argc, char **argv) {
   if (cli_wants_help(argc, argv)) return cli_print_help(k_sign_usage);
   struct sig_opts o;
   int rc = parse_sig_opts(argc, argv, 0, &o);
   if (rc != 0) return rc;
-  fm_rsa_key *key = NULL;
-  rc = load_key("sign", o.key, &key);
+  cli_key key;
+  rc = cli_key_load("sign", o.key, sig_key_type(&o), &key);
   if (rc != 0) return rc;
-  int is_private = 0;
-  if (fm_rsa_key_is_private(key, &is_private) == FM_OK && !is_private) {
+  if (!key.is_private) {
     fprintf(stderr, "fipsmod sign: %s is a public key: signing needs the private key\n", o.key);
-    (void)fm_rsa_key_free(key);
+    cli_key_free(&key);
     return 2;
   }
-  uint8_t *msg = NULL, sig[2048];
+  uint8_t *msg = NULL, sig[FM_MLDSA_MAX_SIGNATURE_LEN];
   size_t msg_len = 0, sig_len = 0;
   if (cli_read_all(o.file, &msg, &msg_len) != 0) {
     fprintf(stderr, "fipsmod sign: cannot read %s\n", o.file);
-    (void)fm_rsa_key_free(key);
+    cli_key_free(&key);
     return 2;
   }
-  int st = o.pss
-               ? fm_rsa_sign_pss(key, o.hash, msg, msg_len, o.salt_bytes, sig, sizeof sig, &sig_len)
-               : fm_rsa_sign_pkcs1v15(key, o.hash, msg, msg_len, sig, sizeof sig, &sig_len);
+  int st;
+  if (o.pss) {
+    st = fm_rsa_sign_pss(key.rsa, o.hash, msg, msg_len, o.salt_bytes, sig, sizeof sig, &sig_len);
+  } else if (o.pkcs1) {
+    st = fm_rsa_sign_pkcs1v15(key.rsa, o.hash, msg, msg_len, sig, sizeof sig, &sig_len);
+  } else if (o.ecdsa) {
+    /* r || s, then the DER ECDSA-Sig-Value openssl writes and reads. */
+    uint8_t rs[FM_EC_MAX_SIG_BYTES];
+    size_t rs_len = 0;
+    st = fm_ecdsa_sign(key.ec, o.hash, msg, msg_len, rs, sizeof rs, &rs_len);
+    if (st == FM_OK) st = fm_ecdsa_sig_to_der(key.curve, rs, rs_len, sig, sizeof sig, &sig_len);
+  } else {
+    st = fm_mldsa_sign(key.dsa, key.priv, key.priv_len, msg, msg_len, o.ctx_len ? o.ctx : NULL,
+                       o.ctx_len,
+                       o.deterministic ? FM_MLDSA_SIGN_DETERMINISTIC : FM_MLDSA_SIGN_HEDGED, sig,
+                       sizeof sig, &sig_len);
+  }
   free(msg);
-  (void)fm_rsa_key_free(key);
+  cli_key_free(&key);
   if (st == FM_ERR_LENGTH && o.pss && o.salt_bytes > o.hash_len) {
     fprintf(stderr,
             "fipsmod sign: --saltlen %zu is longer than the hash (%zu bytes): FIPS 186-5 "
             "allows at most the hash's length\n",
             o.salt_bytes, o.hash_len);
+    return 2;
+  }
+  if (st == FM_ERR_UNSUPPORTED && o.ecdsa) {
+    fprintf(stderr, "fipsmod sign: ECDSA signs with sha256, sha384 or sha512, not %s\n",
+            o.hash_name);
     return 2;
   }
   if (st != FM_OK) {
@@ -327,40 +476,71 @@ int cmd_sign(int argc, char **argv) {
   return 0;
 }
 
+/* as_text replaces |*sig| by the bytes its hex or base64 text decodes to, when it is such text. */
+static void as_text(uint8_t **sig, size_t *sig_len) {
+  uint8_t *raw = NULL;
+  size_t raw_len = 0;
+  if (cli_text_decode(*sig, *sig_len, &raw, &raw_len) == 0) {
+    free(*sig);
+    *sig = raw;
+    *sig_len = raw_len;
+  }
+}
+
+/* verify_ecdsa checks a DER (or hex or base64 DER) ECDSA signature: a signature that is not one
+ * (malformed DER, r or s out of range) does not verify, as openssl's. */
+static int verify_ecdsa(const cli_key *key, const struct sig_opts *o, const uint8_t *msg,
+                        size_t msg_len, uint8_t **sig, size_t *sig_len) {
+  uint8_t rs[FM_EC_MAX_SIG_BYTES];
+  size_t rs_len = 0;
+  int st = fm_ecdsa_sig_from_der(key->curve, *sig, *sig_len, rs, sizeof rs, &rs_len);
+  if (st == FM_ERR_PARSE) {
+    as_text(sig, sig_len);
+    st = fm_ecdsa_sig_from_der(key->curve, *sig, *sig_len, rs, sizeof rs, &rs_len);
+  }
+  if (st == FM_ERR_PARSE || st == FM_ERR_OUT_OF_RANGE) return FM_ERR_VERIFY;
+  if (st != FM_OK) return st;
+  return fm_ecdsa_verify(key->ec, o->hash, msg, msg_len, rs, rs_len);
+}
+
 int cmd_verify(int argc, char **argv) {
   if (cli_wants_help(argc, argv)) return cli_print_help(k_verify_usage);
   struct sig_opts o;
   int rc = parse_sig_opts(argc, argv, 1, &o);
   if (rc != 0) return rc;
-  fm_rsa_key *key = NULL;
-  rc = load_key("verify", o.key, &key);
+  cli_key key;
+  rc = cli_key_load("verify", o.key, sig_key_type(&o), &key);
   if (rc != 0) return rc;
   uint8_t *msg = NULL, *sig = NULL;
   size_t msg_len = 0, sig_len = 0;
   if (cli_read_all(o.file, &msg, &msg_len) != 0 || cli_read_all(o.sig, &sig, &sig_len) != 0) {
     fprintf(stderr, "fipsmod verify: cannot read %s\n", msg == NULL ? o.file : o.sig);
     free(msg);
-    (void)fm_rsa_key_free(key);
+    cli_key_free(&key);
     return 2;
   }
-  /* A signature is exactly the modulus' length; any other file is its hex or base64 text. */
-  size_t k = 0;
-  if (fm_rsa_key_size(key, &k) == FM_OK && sig_len != k) {
-    uint8_t *raw = NULL;
-    size_t raw_len = 0;
-    if (cli_text_decode(sig, sig_len, &raw, &raw_len) == 0) {
-      free(sig);
-      sig = raw;
-      sig_len = raw_len;
-    }
+  int st;
+  if (o.pss || o.pkcs1) {
+    /* A signature is exactly the modulus' length; any other file is its hex or base64 text. */
+    size_t k = 0;
+    if (fm_rsa_key_size(key.rsa, &k) == FM_OK && sig_len != k) as_text(&sig, &sig_len);
+    st = o.pss ? fm_rsa_verify_pss(key.rsa, o.hash, msg, msg_len, salt_len_for(&o, key.rsa), sig,
+                                   sig_len)
+               : fm_rsa_verify_pkcs1v15(key.rsa, o.hash, msg, msg_len, sig, sig_len);
+  } else if (o.ecdsa) {
+    st = verify_ecdsa(&key, &o, msg, msg_len, &sig, &sig_len);
+  } else {
+    if (sig_len != fm_mldsa_signature_len(key.dsa)) as_text(&sig, &sig_len);
+    st = fm_mldsa_verify(key.dsa, key.pub, key.pub_len, msg, msg_len, o.ctx_len ? o.ctx : NULL,
+                         o.ctx_len, sig, sig_len);
+    /* A signature of the wrong length is not a valid one. */
+    if (st == FM_ERR_LENGTH) st = FM_ERR_VERIFY;
   }
-  int st = o.pss ? fm_rsa_verify_pss(key, o.hash, msg, msg_len, salt_len_for(&o, key), sig, sig_len)
-                 : fm_rsa_verify_pkcs1v15(key, o.hash, msg, msg_len, sig, sig_len);
   fm_indicator ind = FM_INDICATOR_NONE;
   const int ind_ok = fm_service_indicator(&ind) == FM_OK;
   free(msg);
   free(sig);
-  (void)fm_rsa_key_free(key);
+  cli_key_free(&key);
   if (st == FM_OK) {
     (void)puts("Verified OK");
     /* Valid, but outside the approved set (a salt longer than the hash, a key under 2048

@@ -29,21 +29,33 @@ int cmd_rand(int argc, char **argv);
 /* cmd_uuid: `fipsmod uuid [--count N] [--v4|--v7]`, N UUIDs (version 4, or 7), one per line. */
 int cmd_uuid(int argc, char **argv);
 
-/* cmd_keygen: `fipsmod keygen --rsa BITS [--out FILE] [--pkcs1] [--der]`, a new RSA key as
- * PKCS#8 PEM (cmd_key.c, as the three below). */
+/* cmd_keygen: `fipsmod keygen (--rsa BITS|--ec CURVE|--ml-kem N|--ml-dsa N) [--out FILE]
+ * [--pkcs1] [--der]`, a new key as PKCS#8 PEM, ML-KEM and ML-DSA in the seed form (cmd_key.c, as
+ * the three below). */
 int cmd_keygen(int argc, char **argv);
 
-/* cmd_pubkey: `fipsmod pubkey KEY [--out FILE] [--pkcs1] [--der]`, SubjectPublicKeyInfo PEM. */
+/* cmd_pubkey: `fipsmod pubkey KEY [--out FILE] [--pkcs1] [--der]`, SubjectPublicKeyInfo PEM of
+ * an RSA, EC, ML-KEM or ML-DSA key. */
 int cmd_pubkey(int argc, char **argv);
 
-/* cmd_sign: `fipsmod sign --key KEY (--pss [--saltlen N|digest]|--pkcs1) --hash H [--out SIG]
- * [--hex|--base64] FILE`. */
+/* cmd_sign: `fipsmod sign --key KEY (--pss [--saltlen N|digest]|--pkcs1|--ecdsa) --hash H
+ * [--out SIG] [--hex|--base64] FILE`, or `--ml-dsa [--context HEX] [--deterministic]` in place
+ * of the scheme and hash; ECDSA signatures in DER. */
 int cmd_sign(int argc, char **argv);
 
-/* cmd_verify: `fipsmod verify --key KEY (--pss [--saltlen N|digest|max|auto]|--pkcs1) --hash H
- * --sig SIG FILE` (SIG raw, hex or base64); exit 0 when the signature is valid, 1 when it is
- * not. */
+/* cmd_verify: `fipsmod verify --key KEY (--pss [--saltlen N|digest|max|auto]|--pkcs1|--ecdsa)
+ * --hash H --sig SIG FILE` or `--ml-dsa [--context HEX]` (SIG raw or DER, hex or base64); exit 0
+ * when the signature is valid, 1 when it is not. */
 int cmd_verify(int argc, char **argv);
+
+/* cmd_derive: `fipsmod derive --key KEY --peer PEER [--out FILE]`, the raw ECDH shared secret
+ * (cmd_kem.c). */
+int cmd_derive(int argc, char **argv);
+
+/* cmd_encap: `fipsmod encap --key KEY --out CT --secret SS` and cmd_decap: `fipsmod decap --key
+ * KEY --in CT --secret SS`, ML-KEM encapsulation and decapsulation (cmd_kem.c). */
+int cmd_encap(int argc, char **argv);
+int cmd_decap(int argc, char **argv);
 
 /* cmd_dgst: `fipsmod dgst --hash H [--hmac KEYHEX|--hmac-key FILE] [FILE...]`, digests or HMAC
  * tags of files in sha256sum's format (cmd_dgst.c). */

@@ -100,7 +100,8 @@ static int rsa_private_text(struct der body, char *out, size_t cap) {
 
 /* alg_text describes the AlgorithmIdentifier |alg| (its SEQUENCE contents); |key| is the key
  * (an OCTET STRING's contents for a private key, a BIT STRING's for a public one, or NULL). */
-static int alg_text(struct der alg, const struct der *key, int private_key, char *out, size_t cap) {
+static int alg_text(struct der alg, const struct der *key, int private_key, const char *not_,
+                    char *out, size_t cap) {
   struct der oid, param;
   if (der_next(&alg, 0x06, &oid) != 0) return 0;
   for (size_t i = 0; i < sizeof k_algs / sizeof k_algs[0]; i++) {
@@ -122,18 +123,18 @@ static int alg_text(struct der alg, const struct der *key, int private_key, char
         for (size_t c = 0; c < sizeof k_curves / sizeof k_curves[0]; c++)
           if (der_is(&param, k_curves[c].oid)) curve = k_curves[c].name;
       }
-      snprintf(out, cap, "an EC key (%s), not an RSA key", curve);
+      snprintf(out, cap, "an EC key (%s)%s", curve, not_);
       return 1;
     }
-    snprintf(out, cap, "%s%s", k_algs[i].name, i == 1 ? "" : ", not an RSA key");
+    snprintf(out, cap, "%s%s", k_algs[i].name, i == 1 ? "" : not_);
     return 1;
   }
-  snprintf(out, cap, "a key of an algorithm this command does not know, not an RSA key");
+  snprintf(out, cap, "a key of an algorithm this command does not know%s", not_);
   return 1;
 }
 
 /* der_text describes a DER key file |d|. */
-static int der_text(struct der d, char *out, size_t cap) {
+static int der_text(struct der d, const char *not_, char *out, size_t cap) {
   const struct der file = d;
   struct der top, first, second, third;
   if (der_next(&d, 0x30, &top) != 0) return 0;
@@ -143,7 +144,7 @@ static int der_text(struct der d, char *out, size_t cap) {
     if (der_next(&rest, 0x30, &second) == 0) {
       struct der key;
       const int have_key = der_next(&rest, 0x04, &key) == 0;
-      return alg_text(second, have_key ? &key : NULL, 1, out, cap);
+      return alg_text(second, have_key ? &key : NULL, 1, not_, out, cap);
     }
     return rsa_private_text(file, out, cap);
   }
@@ -165,7 +166,7 @@ static int der_text(struct der d, char *out, size_t cap) {
   }
   /* SubjectPublicKeyInfo: AlgorithmIdentifier, BIT STRING. */
   struct der spki = rest, bits;
-  if (der_next(&spki, 0x03, &bits) == 0) return alg_text(first, &bits, 0, out, cap);
+  if (der_next(&spki, 0x03, &bits) == 0) return alg_text(first, &bits, 0, not_, out, cap);
   /* Certificate: TBSCertificate (a SEQUENCE), AlgorithmIdentifier, BIT STRING. */
   struct der cert = rest;
   if (der_next(&cert, 0x30, &second) == 0 && der_next(&cert, 0x03, &third) == 0) {
@@ -200,8 +201,29 @@ static int label_is(const char *label, size_t len, const char *want) {
 }
 
 int cli_key_describe(const uint8_t *in, size_t in_len, char *out, size_t cap) {
+  return cli_key_describe_for(in, in_len, "an RSA key", out, cap);
+}
+
+/* describe is cli_key_describe_for with ", not <want>" as |not_| ("" for any key). */
+static int describe(const uint8_t *in, size_t in_len, const char *not_, char *out, size_t cap);
+
+int cli_key_describe_for(const uint8_t *in, size_t in_len, const char *want, char *out,
+                         size_t cap) {
+  char not_buf[64] = "";
+  if (want != NULL) snprintf(not_buf, sizeof not_buf, ", not %s", want);
+  if (!describe(in, in_len, not_buf, out, cap)) return 0;
+  /* A key of the wanted algorithm that the module refused ("an EC key (P-256)" for "an EC key",
+   * "an ML-KEM-512 key" for "an ML-KEM key") is not "not" it. */
+  const size_t stem = want != NULL && strlen(want) > 4 ? strlen(want) - 4 : 0; /* less " key" */
+  char *not_at = stem > 0 ? strstr(out, not_buf) : NULL;
+  if (not_at != NULL && strncmp(out, want, stem) == 0)
+    memmove(not_at, not_at + strlen(not_buf), strlen(not_at + strlen(not_buf)) + 1);
+  return 1;
+}
+
+static int describe(const uint8_t *in, size_t in_len, const char *not_, char *out, size_t cap) {
   if (in_len == 0) return 0;
-  if (in[0] == 0x30) return der_text((struct der){in, in_len}, out, cap);
+  if (in[0] == 0x30) return der_text((struct der){in, in_len}, not_, out, cap);
   const char *label, *body;
   size_t label_len, body_len;
   if (pem_body((const char *)in, in_len, &label, &label_len, &body, &body_len) != 0) return 0;
@@ -231,7 +253,7 @@ int cli_key_describe(const uint8_t *in, size_t in_len, char *out, size_t cap) {
     return 1;
   }
   if (label_is(label, label_len, "DSA PRIVATE KEY")) {
-    snprintf(out, cap, "a DSA key, not an RSA key");
+    snprintf(out, cap, "a DSA key%s", not_);
     return 1;
   }
   const int ec_label = label_is(label, label_len, "EC PRIVATE KEY");
@@ -251,10 +273,10 @@ int cli_key_describe(const uint8_t *in, size_t in_len, char *out, size_t cap) {
         for (size_t c = 0; c < sizeof k_curves / sizeof k_curves[0]; c++)
           if (der_is(&oid, k_curves[c].oid)) curve = k_curves[c].name;
       }
-      snprintf(out, cap, "an EC key (%s), not an RSA key", curve);
+      snprintf(out, cap, "an EC key (%s)%s", curve, not_);
       found = 1;
     } else {
-      found = der_text((struct der){der, der_len}, out, cap);
+      found = der_text((struct der){der, der_len}, not_, out, cap);
     }
   }
   cli_wipe_free(der, body_len + 3);

@@ -14,4 +14,10 @@
  * RSA public exponent): no private value is looked at, and the decoded copy is wiped. */
 int cli_key_describe(const uint8_t *in, size_t in_len, char *out, size_t out_cap);
 
+/* cli_key_describe_for is cli_key_describe for a command that wanted |want| ("an EC key",
+ * "an ML-DSA key"; NULL: any key the module takes): an algorithm other than that is described
+ * with ", not <want>" after it. cli_key_describe wants "an RSA key". */
+int cli_key_describe_for(const uint8_t *in, size_t in_len, const char *want, char *out,
+                         size_t out_cap);
+
 #endif

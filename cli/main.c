@@ -17,12 +17,21 @@ static const char k_usage[] =
     "  rand N [--hex|--base64] [--out FILE]\n"
     "                                 N random bytes from the module's DRBG\n"
     "  uuid [--count N] [--v4|--v7]   N UUIDs (version 4, or 7), one per line\n"
-    "  keygen --rsa BITS [--out FILE] a new RSA key, PKCS#8 PEM\n"
+    "  keygen (--rsa BITS|--ec CURVE|--ml-kem N|--ml-dsa N) [--out FILE]\n"
+    "                                 a new RSA, EC, ML-KEM or ML-DSA key, PKCS#8 PEM\n"
     "  pubkey KEY [--out FILE]        the public key of KEY, SubjectPublicKeyInfo PEM\n"
-    "  sign --key KEY (--pss|--pkcs1) --hash H [--out SIG] FILE\n"
-    "                                 an RSA signature of FILE\n"
-    "  verify --key KEY (--pss|--pkcs1) --hash H --sig SIG FILE\n"
+    "  sign --key KEY (--pss|--pkcs1|--ecdsa) --hash H [--out SIG] FILE\n"
+    "  sign --key KEY --ml-dsa [--context HEX] [--deterministic] [--out SIG] FILE\n"
+    "                                 an RSA, ECDSA (DER) or ML-DSA signature of FILE\n"
+    "  verify --key KEY (--pss|--pkcs1|--ecdsa) --hash H --sig SIG FILE\n"
+    "  verify --key KEY --ml-dsa [--context HEX] --sig SIG FILE\n"
     "                                 exit 0 when SIG is a valid signature of FILE, 1 if not\n"
+    "  derive --key KEY --peer PEER [--out FILE]\n"
+    "                                 the raw ECDH shared secret of two EC keys\n"
+    "  encap --key KEY --out CT --secret SS\n"
+    "                                 ML-KEM encapsulation: ciphertext and shared secret\n"
+    "  decap --key KEY --in CT --secret SS\n"
+    "                                 ML-KEM decapsulation: the shared secret of CT\n"
     "  dgst --hash H [--hmac KEYHEX|--hmac-key FILE] [FILE...]\n"
     "                                 digests or HMAC tags, as sha256sum prints them\n"
     "  kdf hkdf|pbkdf2|kbkdf ...      derive a key with HKDF, PBKDF2 or the SP 800-108 KDF\n"
@@ -60,6 +69,9 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "pubkey") == 0) return cmd_pubkey(sub_argc, sub_argv);
   if (strcmp(cmd, "sign") == 0) return cmd_sign(sub_argc, sub_argv);
   if (strcmp(cmd, "verify") == 0) return cmd_verify(sub_argc, sub_argv);
+  if (strcmp(cmd, "derive") == 0) return cmd_derive(sub_argc, sub_argv);
+  if (strcmp(cmd, "encap") == 0) return cmd_encap(sub_argc, sub_argv);
+  if (strcmp(cmd, "decap") == 0) return cmd_decap(sub_argc, sub_argv);
   if (strcmp(cmd, "dgst") == 0) return cmd_dgst(sub_argc, sub_argv);
   if (strcmp(cmd, "kdf") == 0) return cmd_kdf(sub_argc, sub_argv);
   if (strcmp(cmd, "enc") == 0) return cmd_enc(sub_argc, sub_argv);
