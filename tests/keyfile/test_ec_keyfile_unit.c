@@ -251,6 +251,7 @@ typedef struct {
 } der;
 
 static void put(der *o, const uint8_t *p, size_t n) {
+  if (n == 0) return; /* an empty element may come with a NULL pointer (memcpy's is nonnull) */
   memcpy(o->b + o->n, p, n);
   o->n += n;
 }
