@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "tests/common/test_util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -117,4 +118,24 @@ int test_main_result(const char *name) {
   }
   printf("%s: %d checks failed\n", name, test_failures);
   return 1;
+}
+
+uint8_t *test_read_vector_file(const char *rel, size_t *len) {
+  enum { MAX = 1 << 20 };
+  char path[1024];
+  *len = 0;
+  snprintf(path, sizeof path, "%s/%s", FIPSMOD_VECTORS_DIR, rel);
+  FILE *fp = fopen(path, "rb");
+  uint8_t *buf = fp != NULL ? malloc(MAX + 1) : NULL;
+  size_t n = buf != NULL ? fread(buf, 1, MAX + 1, fp) : 0;
+  if (fp != NULL) fclose(fp);
+  if (buf == NULL || n > MAX) {
+    fprintf(stderr, "cannot read %s (missing, over 1 MiB or out of memory)\n", path);
+    test_failures++;
+    free(buf);
+    return NULL;
+  }
+  buf[n] = 0;
+  *len = n;
+  return buf;
 }

@@ -39,6 +39,12 @@ void test_check_mem(const char *file, int line, const char *an, const void *a, c
 /* test_is_all_zero returns 1 when the |len| bytes at p are all zero. */
 int test_is_all_zero(const void *p, size_t len);
 
+/* test_read_vector_file reads tests/vectors/|rel| whole into a new buffer (NUL-terminated, so
+ * text files read as strings; the caller frees it) and sets *len to its size. On failure (no such
+ * file, over 1 MiB, out of memory) it prints why, counts a test failure and returns NULL with
+ * *len 0. */
+uint8_t *test_read_vector_file(const char *rel, size_t *len);
+
 /* test_hex_decode decodes |hex| (even length, either case) into out (at most cap bytes); returns
  * the byte count, or -1 on a bad character, odd length or overflow. */
 long test_hex_decode(const char *hex, uint8_t *out, size_t cap);

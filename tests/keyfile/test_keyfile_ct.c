@@ -18,14 +18,11 @@
 #include "tests/common/test_util.h"
 
 static void decode_secret(const char *name) {
-  char path[512];
-  snprintf(path, sizeof path, FIPSMOD_VECTORS_DIR "/keys/%s", name);
-  FILE *fp = fopen(path, "rb");
-  CHECK(fp != NULL);
-  if (fp == NULL) return;
-  uint8_t *buf = malloc(1 << 16);
-  const size_t n = fread(buf, 1, 1 << 16, fp);
-  fclose(fp);
+  char rel[256];
+  snprintf(rel, sizeof rel, "keys/%s", name);
+  size_t n;
+  uint8_t *buf = test_read_vector_file(rel, &n);
+  if (buf == NULL) return;
   fm_mark_secret_for_testing(buf, n);
   fm_rsa_key *key = NULL;
   const int st = fm_rsa_key_decode(buf, n, &key);
@@ -39,14 +36,11 @@ static void decode_secret(const char *name) {
 }
 
 static void decode_secret_ec(const char *name, fm_ec_curve want) {
-  char path[512];
-  snprintf(path, sizeof path, FIPSMOD_VECTORS_DIR "/keys/%s", name);
-  FILE *fp = fopen(path, "rb");
-  CHECK(fp != NULL);
-  if (fp == NULL) return;
-  uint8_t *buf = malloc(1 << 16);
-  const size_t n = fread(buf, 1, 1 << 16, fp);
-  fclose(fp);
+  char rel[256];
+  snprintf(rel, sizeof rel, "keys/%s", name);
+  size_t n;
+  uint8_t *buf = test_read_vector_file(rel, &n);
+  if (buf == NULL) return;
   fm_mark_secret_for_testing(buf, n);
   fm_ec_key *key = NULL;
   const int st = fm_ec_key_decode(buf, n, &key);

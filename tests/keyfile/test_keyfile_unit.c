@@ -9,26 +9,16 @@
 #include "fipsmod/fipsmod.h"
 #include "tests/common/test_util.h"
 
-#define KEYS FIPSMOD_VECTORS_DIR "/keys/"
-
 struct file {
   uint8_t *p;
   size_t n;
 };
 
 static struct file load(const char *name) {
-  struct file f = {NULL, 0};
-  char path[512];
-  snprintf(path, sizeof path, KEYS "%s", name);
-  FILE *fp = fopen(path, "rb");
-  if (fp == NULL) {
-    fprintf(stderr, "cannot open %s\n", path);
-    test_failures++;
-    return f;
-  }
-  f.p = malloc(1 << 16);
-  f.n = fread(f.p, 1, 1 << 16, fp);
-  fclose(fp);
+  char rel[256];
+  snprintf(rel, sizeof rel, "keys/%s", name);
+  struct file f;
+  f.p = test_read_vector_file(rel, &f.n);
   return f;
 }
 
