@@ -76,6 +76,7 @@ typedef enum fm_mldsa_param {
 
 /** The pre-hash functions of HashML-DSA that the module offers (FIPS 204 section 5.4). */
 typedef enum fm_mldsa_prehash {
+  FM_MLDSA_PH_NONE = 0, /**< no pre-hash: pure ML-DSA (fm_mldsa_sign_with_rnd only) */
   FM_MLDSA_PH_SHA256 = 1,
   FM_MLDSA_PH_SHA384 = 2,
   FM_MLDSA_PH_SHA512 = 3,
@@ -85,6 +86,9 @@ typedef enum fm_mldsa_prehash {
   FM_MLDSA_PH_SHA3_512 = 7,
   FM_MLDSA_PH_SHAKE128 = 8, /**< 256-bit output */
   FM_MLDSA_PH_SHAKE256 = 9, /**< 512-bit output */
+  FM_MLDSA_PH_SHA224 = 10,
+  FM_MLDSA_PH_SHA512_224 = 11,
+  FM_MLDSA_PH_SHA512_256 = 12,
 } fm_mldsa_prehash;
 
 /** fm_mldsa_public_key_len, fm_mldsa_private_key_len and fm_mldsa_signature_len return the sizes
@@ -136,6 +140,17 @@ FM_API int fm_mldsa_hash_verify(fm_mldsa_param param, const uint8_t *pk, size_t 
                                 fm_mldsa_prehash ph, const uint8_t *msg, size_t msg_len,
                                 const uint8_t *ctx, size_t ctx_len, const uint8_t *sig,
                                 size_t sig_len);
+
+/** fm_mldsa_sign_with_rnd signs as fm_mldsa_sign (|ph| FM_MLDSA_PH_NONE) or fm_mldsa_hash_sign
+ * (|ph| a pre-hash) would, with the caller's 32-byte |rnd| in place of one drawn from the DRBG
+ * (NULL: rnd = 0^32, the deterministic variant). It is the entry point for known-answer tests
+ * of the hedged variant (ACVP's hedged sigGen groups give rnd); applications use fm_mldsa_sign
+ * or fm_mldsa_hash_sign, which draw rnd themselves. */
+FM_MUST_CHECK
+FM_API int fm_mldsa_sign_with_rnd(fm_mldsa_param param, const uint8_t *sk, size_t sk_len,
+                                  fm_mldsa_prehash ph, const uint8_t *msg, size_t msg_len,
+                                  const uint8_t *ctx, size_t ctx_len, const uint8_t *rnd,
+                                  uint8_t *sig, size_t sig_cap, size_t *sig_len);
 
 /** The internal interface (FIPS 204 section 6). fm_mldsa_sign_internal is ML-DSA.Sign_internal
  * on the formatted message M' (any bytes) with the given 32-byte rnd (NULL: rnd = 0^32);

@@ -150,23 +150,57 @@ static void prefix_pure(mprime_prefix *pre, const uint8_t *ctx, size_t ctx_len) 
   pre->len = 2 + ctx_len;
 }
 
-/* prefix_prehash returns FM_ERR_UNSUPPORTED for an unknown pre-hash. The message is public. */
+/* The pre-hash functions HashML-DSA offers: the last arc of the hash's OID
+ * (2.16.840.1.101.3.4.2.x), the digest length, and the SHA-2 hash or the Keccak function. */
+typedef struct prehash_info {
+  uint8_t oid_last;
+  uint8_t dlen;
+  fm_hash_alg sha2; /* 0 for the FIPS 202 functions */
+  uint16_t keccak;  /* SHA3-n: n; SHAKE128/256: 128/256 */
+} prehash_info;
+
+static const prehash_info *prehash_get(fm_mldsa_prehash ph) {
+  static const prehash_info kInfo[] = {
+      [FM_MLDSA_PH_SHA256] = {0x01, 32, FM_HASH_SHA256, 0},
+      [FM_MLDSA_PH_SHA384] = {0x02, 48, FM_HASH_SHA384, 0},
+      [FM_MLDSA_PH_SHA512] = {0x03, 64, FM_HASH_SHA512, 0},
+      [FM_MLDSA_PH_SHA3_224] = {0x07, 28, (fm_hash_alg)0, 224},
+      [FM_MLDSA_PH_SHA3_256] = {0x08, 32, (fm_hash_alg)0, 256},
+      [FM_MLDSA_PH_SHA3_384] = {0x09, 48, (fm_hash_alg)0, 384},
+      [FM_MLDSA_PH_SHA3_512] = {0x0a, 64, (fm_hash_alg)0, 512},
+      [FM_MLDSA_PH_SHAKE128] = {0x0b, 32, (fm_hash_alg)0, 128},
+      [FM_MLDSA_PH_SHAKE256] = {0x0c, 64, (fm_hash_alg)0, 256},
+      [FM_MLDSA_PH_SHA224] = {0x04, 28, FM_HASH_SHA224, 0},
+      [FM_MLDSA_PH_SHA512_224] = {0x05, 28, FM_HASH_SHA512_224, 0},
+      [FM_MLDSA_PH_SHA512_256] = {0x06, 32, FM_HASH_SHA512_256, 0},
+  };
+  const size_t i = (size_t)ph;
+  if (i >= sizeof kInfo / sizeof kInfo[0] || kInfo[i].dlen == 0) return NULL;
+  return &kInfo[i];
+}
+
+/* prehash_digest writes PH(M) (info->dlen bytes) to |out|. The message is public. */
+static int prehash_digest(fm_mldsa_prehash ph, const prehash_info *info, const uint8_t *msg,
+                          size_t msg_len, uint8_t *out) {
+  if (info->sha2 != 0) {
+    int st = sha_selftest_ensure(info->sha2);
+    return st == FM_OK ? sha_digest_internal(info->sha2, msg, msg_len, out) : st;
+  }
+  if (ph == FM_MLDSA_PH_SHAKE128) {
+    shake128(out, info->dlen, msg, msg_len);
+  } else if (ph == FM_MLDSA_PH_SHAKE256) {
+    shake256(out, info->dlen, msg, msg_len);
+  } else {
+    sha3_digest(info->keccak, msg, msg_len, out);
+  }
+  return FM_OK;
+}
+
+/* prefix_prehash returns FM_ERR_UNSUPPORTED for an unknown pre-hash. */
 static int prefix_prehash(mprime_prefix *pre, fm_mldsa_prehash ph, const uint8_t *ctx,
                           size_t ctx_len, const uint8_t *msg, size_t msg_len) {
-  uint8_t oid_last;
-  size_t dlen;
-  switch (ph) {
-    case FM_MLDSA_PH_SHA256: oid_last = 0x01; dlen = 32; break;
-    case FM_MLDSA_PH_SHA384: oid_last = 0x02; dlen = 48; break;
-    case FM_MLDSA_PH_SHA512: oid_last = 0x03; dlen = 64; break;
-    case FM_MLDSA_PH_SHA3_224: oid_last = 0x07; dlen = 28; break;
-    case FM_MLDSA_PH_SHA3_256: oid_last = 0x08; dlen = 32; break;
-    case FM_MLDSA_PH_SHA3_384: oid_last = 0x09; dlen = 48; break;
-    case FM_MLDSA_PH_SHA3_512: oid_last = 0x0a; dlen = 64; break;
-    case FM_MLDSA_PH_SHAKE128: oid_last = 0x0b; dlen = 32; break;
-    case FM_MLDSA_PH_SHAKE256: oid_last = 0x0c; dlen = 64; break;
-    default: return FM_ERR_UNSUPPORTED;
-  }
+  const prehash_info *info = prehash_get(ph);
+  if (info == NULL) return FM_ERR_UNSUPPORTED;
   static const uint8_t kOidPrefix[10] = {0x06, 0x09, 0x60, 0x86, 0x48,
                                          0x01, 0x65, 0x03, 0x04, 0x02};
   uint8_t *o = pre->b;
@@ -176,30 +210,9 @@ static int prefix_prehash(mprime_prefix *pre, fm_mldsa_prehash ph, const uint8_t
   o += ctx_len;
   memcpy(o, kOidPrefix, sizeof kOidPrefix);
   o += sizeof kOidPrefix;
-  *o++ = oid_last;
-  int st = FM_OK;
-  switch (ph) {
-    case FM_MLDSA_PH_SHA256:
-      if ((st = sha_selftest_ensure(FM_HASH_SHA256)) == FM_OK)
-        st = sha_digest_internal(FM_HASH_SHA256, msg, msg_len, o);
-      break;
-    case FM_MLDSA_PH_SHA384:
-      if ((st = sha_selftest_ensure(FM_HASH_SHA384)) == FM_OK)
-        st = sha_digest_internal(FM_HASH_SHA384, msg, msg_len, o);
-      break;
-    case FM_MLDSA_PH_SHA512:
-      if ((st = sha_selftest_ensure(FM_HASH_SHA512)) == FM_OK)
-        st = sha_digest_internal(FM_HASH_SHA512, msg, msg_len, o);
-      break;
-    case FM_MLDSA_PH_SHA3_224: sha3_digest(224, msg, msg_len, o); break;
-    case FM_MLDSA_PH_SHA3_256: sha3_digest(256, msg, msg_len, o); break;
-    case FM_MLDSA_PH_SHA3_384: sha3_digest(384, msg, msg_len, o); break;
-    case FM_MLDSA_PH_SHA3_512: sha3_digest(512, msg, msg_len, o); break;
-    case FM_MLDSA_PH_SHAKE128: shake128(o, dlen, msg, msg_len); break;
-    case FM_MLDSA_PH_SHAKE256: shake256(o, dlen, msg, msg_len); break;
-  }
-  pre->len = (size_t)(o - pre->b) + dlen;
-  return st;
+  *o++ = info->oid_last;
+  pre->len = (size_t)(o - pre->b) + info->dlen;
+  return prehash_digest(ph, info, msg, msg_len, o);
 }
 
 /* ---- Signing ------------------------------------------------------------------------------- */
@@ -282,6 +295,28 @@ int fm_mldsa_hash_sign(fm_mldsa_param param, const uint8_t *sk, size_t sk_len,
   if (st == FM_OK)
     st = sign_finish(p, sk, pre.b, pre.len, NULL, 0, flags & FM_MLDSA_SIGN_DETERMINISTIC, NULL,
                      sig, sig_len);
+  if (st != FM_OK) return sign_refuse(st, sig, sig_cap, sig_len);
+  return FM_OK;
+}
+
+int fm_mldsa_sign_with_rnd(fm_mldsa_param param, const uint8_t *sk, size_t sk_len,
+                           fm_mldsa_prehash ph, const uint8_t *msg, size_t msg_len,
+                           const uint8_t *ctx, size_t ctx_len, const uint8_t *rnd, uint8_t *sig,
+                           size_t sig_cap, size_t *sig_len) {
+  int st = fm_service_gate_tested(FM_ST_MLDSA_SIGN_KAT);
+  if (st != FM_OK) return sign_refuse(st, sig, sig_cap, sig_len);
+  const mldsa_params *p = mldsa_params_get((int)param);
+  st = sign_checks(p, sk, sk_len, msg, msg_len, ctx, ctx_len, sig, sig_cap, sig_len);
+  if (st == FM_OK && rnd != NULL && fm_buffers_overlap(sig, p->sig_len, rnd, MLDSA_RND_BYTES))
+    st = FM_ERR_OVERLAP;
+  mprime_prefix pre;
+  if (st == FM_OK && ph == FM_MLDSA_PH_NONE) {
+    prefix_pure(&pre, ctx, ctx_len);
+    st = sign_finish(p, sk, pre.b, pre.len, msg, msg_len, 1, rnd, sig, sig_len);
+  } else if (st == FM_OK) {
+    st = prefix_prehash(&pre, ph, ctx, ctx_len, msg, msg_len);
+    if (st == FM_OK) st = sign_finish(p, sk, pre.b, pre.len, NULL, 0, 1, rnd, sig, sig_len);
+  }
   if (st != FM_OK) return sign_refuse(st, sig, sig_cap, sig_len);
   return FM_OK;
 }

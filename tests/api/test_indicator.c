@@ -1011,6 +1011,16 @@ static void case_fm_mldsa_sign_internal(void) {
   FAILS(FM_ERR_BUFFER_TOO_SMALL, fm_mldsa_sign_internal(FM_MLDSA_44, mldsa_sk, sizeof mldsa_sk, msg,
                                                         3, NULL, s, sizeof s - 1, &len));
 }
+static void case_fm_mldsa_sign_with_rnd(void) {
+  mldsa_fixture();
+  uint8_t s[FM_MLDSA_44_SIGNATURE_LEN];
+  size_t len;
+  APPROVED(fm_mldsa_sign_with_rnd(FM_MLDSA_44, mldsa_sk, sizeof mldsa_sk, FM_MLDSA_PH_SHA224, msg,
+                                  3, NULL, 0, key32, s, sizeof s, &len));
+  FAILS(FM_ERR_UNSUPPORTED, fm_mldsa_sign_with_rnd(FM_MLDSA_44, mldsa_sk, sizeof mldsa_sk,
+                                                   (fm_mldsa_prehash)99, msg, 3, NULL, 0, key32,
+                                                   s, sizeof s, &len));
+}
 static void case_fm_mldsa_sign_mu(void) {
   mldsa_fixture();
   uint8_t s[FM_MLDSA_44_SIGNATURE_LEN];
@@ -1345,6 +1355,7 @@ static service_case cases[] = {
     CASE(fm_mldsa_sign),
     CASE(fm_mldsa_hash_sign),
     CASE(fm_mldsa_sign_internal),
+    CASE(fm_mldsa_sign_with_rnd),
     CASE(fm_mldsa_sign_mu),
     CASE(fm_mldsa_verify),
     CASE(fm_mldsa_hash_verify),

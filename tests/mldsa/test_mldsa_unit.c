@@ -164,7 +164,7 @@ static void test_sign_verify_every_set(void) {
                  FM_OK);
     CHECK(memcmp(sig, sig2, sig_len) != 0);
     /* HashML-DSA round trip; the pure verification of it fails (domain separation). */
-    for (int ph = FM_MLDSA_PH_SHA256; ph <= FM_MLDSA_PH_SHAKE256; ph++) {
+    for (int ph = FM_MLDSA_PH_SHA256; ph <= FM_MLDSA_PH_SHA512_256; ph++) {
       CHECK_EQ_INT(fm_mldsa_hash_sign(param, sk, skl, (fm_mldsa_prehash)ph, msg, sizeof msg, ctx,
                                       sizeof ctx, 0, sig, sizeof sig, &sig_len),
                    FM_OK);
@@ -175,6 +175,88 @@ static void test_sign_verify_every_set(void) {
                    FM_ERR_VERIFY);
     }
   }
+}
+
+/* fm_mldsa_sign_with_rnd signs what Sign_internal signs on the M' of FIPS 204 Algorithms 2 and
+ * 4, formatted here from the hash OIDs of NIST's registry (2.16.840.1.101.3.4.2.x), with the
+ * caller's rnd; with rnd NULL it is the deterministic fm_mldsa_sign / fm_mldsa_hash_sign. */
+static void test_sign_with_rnd(void) {
+  static const struct {
+    fm_mldsa_prehash ph;
+    uint8_t arc;
+    fm_hash_alg alg; /* 0: SHA3/SHAKE, covered by the round trip above */
+  } kPh[] = {{FM_MLDSA_PH_NONE, 0, (fm_hash_alg)0},
+             {FM_MLDSA_PH_SHA256, 0x01, FM_HASH_SHA256},
+             {FM_MLDSA_PH_SHA224, 0x04, FM_HASH_SHA224},
+             {FM_MLDSA_PH_SHA512_224, 0x05, FM_HASH_SHA512_224},
+             {FM_MLDSA_PH_SHA512_256, 0x06, FM_HASH_SHA512_256}};
+  static uint8_t pk[FM_MLDSA_44_PUBLIC_KEY_LEN], sk[FM_MLDSA_44_PRIVATE_KEY_LEN];
+  static const uint8_t seed[32] = {7};
+  CHECK_EQ_INT(fm_mldsa_keygen_from_seed(FM_MLDSA_44, seed, pk, sizeof pk, sk, sizeof sk), FM_OK);
+  static const uint8_t msg[] = "sign with a given rnd", ctx[] = {1, 2, 3};
+  uint8_t rnd[32];
+  for (size_t i = 0; i < sizeof rnd; i++) rnd[i] = (uint8_t)(0xa0 + i);
+  for (size_t k = 0; k < sizeof kPh / sizeof kPh[0]; k++) {
+    uint8_t mp[2 + sizeof ctx + 11 + 64 + sizeof msg];
+    size_t n = 0;
+    mp[n++] = kPh[k].ph != FM_MLDSA_PH_NONE;
+    mp[n++] = sizeof ctx;
+    memcpy(mp + n, ctx, sizeof ctx);
+    n += sizeof ctx;
+    if (kPh[k].ph == FM_MLDSA_PH_NONE) {
+      memcpy(mp + n, msg, sizeof msg);
+      n += sizeof msg;
+    } else {
+      static const uint8_t kOid[10] = {0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02};
+      memcpy(mp + n, kOid, sizeof kOid);
+      n += sizeof kOid;
+      mp[n++] = kPh[k].arc;
+      size_t dl = 0;
+      CHECK_EQ_INT(fm_hash_digest_len(kPh[k].alg, &dl), FM_OK);
+      CHECK_EQ_INT(fm_sha_digest(kPh[k].alg, msg, sizeof msg, mp + n, dl), FM_OK);
+      n += dl;
+    }
+    uint8_t s1[FM_MLDSA_44_SIGNATURE_LEN], s2[FM_MLDSA_44_SIGNATURE_LEN];
+    size_t l1 = 0, l2 = 0;
+    CHECK_EQ_INT(fm_mldsa_sign_with_rnd(FM_MLDSA_44, sk, sizeof sk, kPh[k].ph, msg, sizeof msg,
+                                        ctx, sizeof ctx, rnd, s1, sizeof s1, &l1),
+                 FM_OK);
+    CHECK_EQ_INT(fm_mldsa_sign_internal(FM_MLDSA_44, sk, sizeof sk, mp, n, rnd, s2, sizeof s2, &l2),
+                 FM_OK);
+    CHECK_EQ_INT((int)l1, (int)l2);
+    CHECK_MEM(s1, s2, l1);
+    /* rnd NULL: the deterministic signature of the public services. */
+    CHECK_EQ_INT(fm_mldsa_sign_with_rnd(FM_MLDSA_44, sk, sizeof sk, kPh[k].ph, msg, sizeof msg,
+                                        ctx, sizeof ctx, NULL, s1, sizeof s1, &l1),
+                 FM_OK);
+    if (kPh[k].ph == FM_MLDSA_PH_NONE) {
+      CHECK_EQ_INT(fm_mldsa_sign(FM_MLDSA_44, sk, sizeof sk, msg, sizeof msg, ctx, sizeof ctx,
+                                 FM_MLDSA_SIGN_DETERMINISTIC, s2, sizeof s2, &l2),
+                   FM_OK);
+      CHECK_EQ_INT(fm_mldsa_verify(FM_MLDSA_44, pk, sizeof pk, msg, sizeof msg, ctx, sizeof ctx,
+                                   s1, l1),
+                   FM_OK);
+    } else {
+      CHECK_EQ_INT(fm_mldsa_hash_sign(FM_MLDSA_44, sk, sizeof sk, kPh[k].ph, msg, sizeof msg, ctx,
+                                      sizeof ctx, FM_MLDSA_SIGN_DETERMINISTIC, s2, sizeof s2, &l2),
+                   FM_OK);
+      CHECK_EQ_INT(fm_mldsa_hash_verify(FM_MLDSA_44, pk, sizeof pk, kPh[k].ph, msg, sizeof msg,
+                                        ctx, sizeof ctx, s1, l1),
+                   FM_OK);
+    }
+    CHECK_MEM(s1, s2, l1);
+  }
+  /* An unknown pre-hash is refused, and the signature buffer is wiped. */
+  uint8_t s[FM_MLDSA_44_SIGNATURE_LEN];
+  size_t l = 7;
+  memset(s, 0x55, sizeof s);
+  CHECK_EQ_INT(fm_mldsa_sign_with_rnd(FM_MLDSA_44, sk, sizeof sk, (fm_mldsa_prehash)13, msg,
+                                      sizeof msg, NULL, 0, rnd, s, sizeof s, &l),
+               FM_ERR_UNSUPPORTED);
+  for (size_t i = 0; i < sizeof s; i++) CHECK(s[i] == 0);
+  CHECK_EQ_INT(fm_mldsa_hash_sign(FM_MLDSA_44, sk, sizeof sk, FM_MLDSA_PH_NONE, msg, sizeof msg,
+                                  NULL, 0, 0, s, sizeof s, &l),
+               FM_ERR_UNSUPPORTED);
 }
 
 /* cast_digests computes the CAST's two known digests from the implementation. */
@@ -326,7 +408,7 @@ static const test_case cases[] = {
     TEST_CASE(decompose_every_value), TEST_CASE(power2round_every_value),
     TEST_CASE(ntt_multiplies),        TEST_CASE(sign_verify_every_set),
     TEST_CASE(selftests_pass),        TEST_CASE(bad_arguments),
-    TEST_CASE(keygen_matches_independent_key),
+    TEST_CASE(keygen_matches_independent_key), TEST_CASE(sign_with_rnd),
 };
 
 int main(int argc, char **argv) {
