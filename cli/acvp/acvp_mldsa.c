@@ -3,12 +3,12 @@
  * - keyGen: pk and sk from the seed (fm_mldsa_keygen_from_seed, KeyGen_internal);
  * - sigGen: every group shape of the specification: signatureInterface "internal" (M' as
  *   given, or mu when externalMu) or "external" with preHash "pure" (context) or "preHash"
- *   (context and hashAlg); deterministic, or hedged with the test's rnd (Sign_internal with that
- *   rnd, after the module formats M' as ML-DSA.Sign or HashML-DSA.Sign would); keyFormat
- *   "expanded" (sk) or "seed" (the key expanded from the seed first);
+ *   (context and hashAlg); deterministic, or hedged with the test's rnd
+ *   (fm_mldsa_sign_with_rnd: the module formats M' as ML-DSA.Sign or HashML-DSA.Sign would);
+ *   keyFormat "expanded" (sk) or "seed" (the key expanded from the seed first);
  * - sigVer: testPassed from the matching verification.
- * Every answer is computed from the server's inputs, so it is checked field by field. Pre-hash
- * functions the module does not offer (SHA2-224, SHA2-512/224, SHA2-512/256) are skipped. */
+ * Every answer is computed from the server's inputs, so it is checked field by field. Every
+ * pre-hash function of the specification (SHA2-*, SHA3-*, SHAKE-128/256) is offered. */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -35,7 +35,8 @@ static int prehash_of(const char *name, fm_mldsa_prehash *ph) {
            {"SHA2-512", FM_MLDSA_PH_SHA512},     {"SHA3-224", FM_MLDSA_PH_SHA3_224},
            {"SHA3-256", FM_MLDSA_PH_SHA3_256},   {"SHA3-384", FM_MLDSA_PH_SHA3_384},
            {"SHA3-512", FM_MLDSA_PH_SHA3_512},   {"SHAKE-128", FM_MLDSA_PH_SHAKE128},
-           {"SHAKE-256", FM_MLDSA_PH_SHAKE256}};
+           {"SHAKE-256", FM_MLDSA_PH_SHAKE256},  {"SHA2-224", FM_MLDSA_PH_SHA224},
+           {"SHA2-512/224", FM_MLDSA_PH_SHA512_224}, {"SHA2-512/256", FM_MLDSA_PH_SHA512_256}};
   for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
     if (strcmp(name, k[i].name) == 0) {
       *ph = k[i].ph;
@@ -78,19 +79,6 @@ static int read_shape(kat_ctx *c, json_t *g, const char *where, int signing, gro
   if (json_is_string(em)) s->external_mu = strcmp(json_string_value(em), "true") == 0;
   if (!s->internal) s->external_mu = 0;
   if (signing && av_bool(c, g, "deterministic", where, &s->deterministic) < 0) return -1;
-  return 0;
-}
-
-/* mprime_of builds M' for an external group the way ML-DSA.Sign (0 || |ctx| || ctx || M) does;
- * the pre-hash groups go through the module's HashML-DSA services instead. */
-static int pure_mprime(kat_ctx *c, const kat_bytes *ctx, const kat_bytes *msg, kat_bytes *out) {
-  out->n = 2 + ctx->n + msg->n;
-  out->p = kat_alloc(c, out->n);
-  if (out->p == NULL) return -1;
-  out->p[0] = 0;
-  out->p[1] = (uint8_t)ctx->n;
-  if (ctx->n) memcpy(out->p + 2, ctx->p, ctx->n);
-  if (msg->n) memcpy(out->p + 2 + ctx->n, msg->p, msg->n);
   return 0;
 }
 
@@ -158,44 +146,30 @@ static int siggen_one(kat_ctx *c, json_t *t, const char *id, const group_shape *
   if (rc != FM_OK) return rc;
   kat_bytes msg = {0}, ctx = {0}, mu = {0}, rnd = {0};
   const char *hash = NULL;
+  fm_mldsa_prehash ph = FM_MLDSA_PH_NONE;
+  const size_t cap = FM_MLDSA_MAX_SIGNATURE_LEN;
   if ((s->external_mu ? kj_hex(c, t, "mu", id, &mu) : kj_hex(c, t, "message", id, &msg)) < 0 ||
       (!s->internal && kj_hex_opt(c, t, "context", id, &ctx) < 0) ||
       (!s->deterministic && kj_hex(c, t, "rnd", id, &rnd) < 0) ||
-      (s->prehash && kj_str(c, t, "hashAlg", id, &hash) < 0))
-    return MALFORMED;
-  const uint8_t *rndp = s->deterministic ? NULL : rnd.p;
-  if (!s->deterministic && rnd.n != FM_MLDSA_RND_LEN) return FM_ERR_LENGTH;
-  const size_t cap = FM_MLDSA_MAX_SIGNATURE_LEN;
-  if (s->external_mu) {
-    if (mu.n != FM_MLDSA_MU_LEN) return FM_ERR_LENGTH;
-    rc = fm_mldsa_sign_mu(s->param, sk, skl, mu.p, rndp, sig, cap, sig_len);
+      (s->prehash && kj_str(c, t, "hashAlg", id, &hash) < 0)) {
+    rc = MALFORMED;
+  } else if (!s->deterministic && rnd.n != FM_MLDSA_RND_LEN) {
+    rc = FM_ERR_LENGTH;
+  } else if (s->external_mu) {
+    rc = mu.n == FM_MLDSA_MU_LEN ? fm_mldsa_sign_mu(s->param, sk, skl, mu.p, rnd.p, sig, cap,
+                                                    sig_len)
+                                 : FM_ERR_LENGTH;
   } else if (s->internal) {
-    rc = fm_mldsa_sign_internal(s->param, sk, skl, msg.p, msg.n, rndp, sig, cap, sig_len);
-  } else if (!s->prehash) {
-    kat_bytes mp;
-    if (ctx.n > FM_MLDSA_MAX_CONTEXT_LEN) return FM_ERR_LENGTH;
-    if (s->deterministic) {
-      rc = fm_mldsa_sign(s->param, sk, skl, msg.p, msg.n, ctx.p, ctx.n,
-                         FM_MLDSA_SIGN_DETERMINISTIC, sig, cap, sig_len);
-    } else {
-      if (pure_mprime(c, &ctx, &msg, &mp) < 0) return MALFORMED;
-      rc = fm_mldsa_sign_internal(s->param, sk, skl, mp.p, mp.n, rndp, sig, cap, sig_len);
-    }
+    rc = fm_mldsa_sign_internal(s->param, sk, skl, msg.p, msg.n, rnd.p, sig, cap, sig_len);
+  } else if (s->prehash && !prehash_of(hash, &ph)) {
+    *skip = 1;
+    kat_skip(c, "HashML-DSA with %s: not offered by the module", hash);
+    rc = FM_OK;
   } else {
-    fm_mldsa_prehash ph;
-    if (!prehash_of(hash, &ph)) {
-      *skip = 1;
-      kat_skip(c, "HashML-DSA with %s: not offered by the module", hash);
-      return FM_OK;
-    }
-    if (!s->deterministic) {
-      /* A given rnd with HashML-DSA has no public entry point (the module draws rnd itself). */
-      *skip = 1;
-      kat_skip(c, "hedged HashML-DSA with a server-chosen rnd: the module draws rnd itself");
-      return FM_OK;
-    }
-    rc = fm_mldsa_hash_sign(s->param, sk, skl, ph, msg.p, msg.n, ctx.p, ctx.n,
-                            FM_MLDSA_SIGN_DETERMINISTIC, sig, cap, sig_len);
+    /* The module formats M' (pure or pre-hash) and signs with the server's rnd, or with
+     * rnd = 0^32 for deterministic groups (rnd.p is NULL then). */
+    rc = fm_mldsa_sign_with_rnd(s->param, sk, skl, ph, msg.p, msg.n, ctx.p, ctx.n, rnd.p, sig,
+                                cap, sig_len);
   }
   memset(sk, 0, sizeof sk);
   return rc;
