@@ -114,7 +114,7 @@ static void sg_normalize(int64_t *d, const int64_t *M, size_t L) {
   for (size_t i = 0; i < L; i++) {
     d[i] = (int64_t)ct_select_u64(keep, (uint64_t)d[i], (uint64_t)t[i]);
   }
-  fm_zeroize(t, sizeof(t));
+  fm_zeroize(t, L * sizeof(int64_t)); /* the limbs written: a P-256 inverse uses 6 of 134 */
 }
 
 /* sg_update_de sets [d, e] = t [d, e] / 2^62 mod M, keeping both in [0, M): multiples of M
@@ -214,9 +214,12 @@ uint64_t bn_mod_inverse_mask(uint64_t *r, const uint64_t *a, const uint64_t *m, 
   sg_to_limbs(r, d, n, L);
   for (size_t i = 0; i < n; i++) r[i] &= ok;
 
-  fm_zeroize(f, sizeof(f));
-  fm_zeroize(g, sizeof(g));
-  fm_zeroize(d, sizeof(d));
-  fm_zeroize(e, sizeof(e));
+  /* Only the first L limbs of each array were written. */
+  fm_zeroize(f, L * sizeof(int64_t));
+  fm_zeroize(g, L * sizeof(int64_t));
+  fm_zeroize(d, L * sizeof(int64_t));
+  fm_zeroize(e, L * sizeof(int64_t));
+  fm_zeroize(&t, sizeof t); /* the last steps' matrix, and delta, follow the secret too */
+  fm_zeroize(&delta, sizeof delta);
   return ok;
 }
