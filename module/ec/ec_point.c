@@ -224,13 +224,16 @@ static const ec_mod k_p521_p = {.m = P521_P, .rr = P521_P_RR, .one = P521_P_ONE,
  * P-256 and P-384, where it also does single doublings (8 multiplications and 6 for the two
  * conversions, against 13): each instance of either is 8 to 17 KB of code, so each curve has
  * one of them. */
-#define fe_ops(NAME, L, MOD, MULX)                                                            \
+#define fe_ops(NAME, L, MOD, MULX, ADX)                                                       \
   static __attribute__((noinline)) void NAME##_mul_portable(uint64_t *r, const uint64_t *a,   \
                                                             const uint64_t *b) {              \
     mont_mul_k(MOD, r, a, b, L);                                                              \
   }                                                                                           \
   static inline void NAME##_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {          \
-    if (MULX != NULL && fm_cpu_use(FM_CPU_BMI2)) /* the CPU's features: public */              \
+    /* The CPU's features are public. */                                                      \
+    if (ADX != NULL && fm_cpu_use(FM_CPU_BMI2) && fm_cpu_use(FM_CPU_ADX))                     \
+      ADX(r, a, b);                                                                           \
+    else if (MULX != NULL && fm_cpu_use(FM_CPU_BMI2))                                         \
       MULX(r, a, b);                                                                          \
     else                                                                                      \
       NAME##_mul_portable(r, a, b);                                                           \
@@ -251,10 +254,10 @@ static const ec_mod k_p521_p = {.m = P521_P, .rr = P521_P_RR, .one = P521_P_ONE,
   }
 
 #define NO_MULX ((fe_mul_fn)NULL)
-fe_ops(p256, 4, &k_p256_p, ec_p256_mul_mulx)
-fe_ops(p384, 6, &k_p384_p, ec_p384_mul_mulx)
-fe_ops(p224, 4, &k_p224_p, NO_MULX)
-fe_ops(p521, 9, &k_p521_p, NO_MULX)
+fe_ops(p256, 4, &k_p256_p, ec_p256_mul_mulx, ec_p256_mul_adx)
+fe_ops(p384, 6, &k_p384_p, ec_p384_mul_mulx, NO_MULX)
+fe_ops(p224, 4, &k_p224_p, NO_MULX, NO_MULX)
+fe_ops(p521, 9, &k_p521_p, NO_MULX, NO_MULX)
 dbln_ops(p256, 4, &k_p256_p)
 dbln_ops(p384, 6, &k_p384_p)
 dbl_ops(p224, 4, &k_p224_p)

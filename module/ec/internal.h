@@ -62,6 +62,9 @@ void ec_mod_sub(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t 
  * built for BMI2 (ec_field_mulx.c). Call only when the CPU has BMI2; the group law does when
  * fm_cpu_use(FM_CPU_BMI2). */
 void ec_p256_mul_mulx(uint64_t *r, const uint64_t *a, const uint64_t *b);
+/* ec_p256_mul_adx is the same product in assembly with MULX, ADCX and ADOX: call only when the
+ * CPU has BMI2 and ADX. */
+void ec_p256_mul_adx(uint64_t *r, const uint64_t *a, const uint64_t *b);
 void ec_p384_mul_mulx(uint64_t *r, const uint64_t *a, const uint64_t *b);
 /* ec_mod_to_mont sets r = a * R mod m for any a < m; ec_mod_from_mont the inverse map. */
 void ec_mod_to_mont(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a);

@@ -127,21 +127,26 @@ static void edge_scalar(const ec_curve *c, unsigned i, uint64_t *k) {
   }
 }
 
-/* The BMI2 builds of the P-256 and P-384 field multiplication (ec_field_mulx.c) against the
- * portable ec_mod_mul, on edge operands (0, 1, p-1, p-2, R mod p, 2^(bits-1) - 1, all-ones
- * words) and random ones, whenever the CPU has BMI2, whatever FIPSMOD_CPU says. */
+/* The BMI2 builds of the P-256 and P-384 field multiplication and the P-256 ADX assembly
+ * (ec_field_mulx.c) against the portable ec_mod_mul, on edge operands (0, 1, p-1, p-2, R mod p,
+ * 2^(bits-1) - 1, all-ones words) and random ones, then on 20000 random pairs, whenever the CPU
+ * has the kernel's features, whatever FIPSMOD_CPU says. */
 static void test_field_mulx(void) {
-  if (!__builtin_cpu_supports("bmi2")) {
-    printf("test_ec_unit.field_mulx: no BMI2 on this CPU, nothing to compare\n");
-    return;
-  }
   test_rng rng;
   test_rng_seed(&rng, "test_ec_unit.field_mulx");
-  const fm_ec_curve ids[] = {FM_EC_P256, FM_EC_P384};
-  void (*const mulx[])(uint64_t *, const uint64_t *, const uint64_t *) = {ec_p256_mul_mulx,
-                                                                          ec_p384_mul_mulx};
-  for (size_t i = 0; i < 2; i++) {
-    const ec_curve *c = ec_curve_get(ids[i]);
+  const struct {
+    fm_ec_curve id;
+    void (*mul)(uint64_t *, const uint64_t *, const uint64_t *);
+    int adx;
+  } k[] = {{FM_EC_P256, ec_p256_mul_mulx, 0},
+           {FM_EC_P384, ec_p384_mul_mulx, 0},
+           {FM_EC_P256, ec_p256_mul_adx, 1}};
+  for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+    if (!__builtin_cpu_supports("bmi2") || (k[i].adx && !__builtin_cpu_supports("adx"))) {
+      printf("test_ec_unit.field_mulx: kernel %zu: the CPU lacks its features, nothing to compare\n", i);
+      continue;
+    }
+    const ec_curve *c = ec_curve_get(k[i].id);
     uint64_t v[16][EC_MAX_LIMBS] = {{0}};
     const uint64_t zero[EC_MAX_LIMBS] = {0};
     v[1][0] = 1;
@@ -162,8 +167,29 @@ static void test_field_mulx(void) {
       for (unsigned y = 0; y < 16; y++) {
         uint64_t want[EC_MAX_LIMBS], got[EC_MAX_LIMBS];
         ec_mod_mul(c, &c->p, want, v[x], v[y]);
-        mulx[i](got, v[x], v[y]);
+        k[i].mul(got, v[x], v[y]);
         CHECK(ec_limbs_eq(c->limbs, got, want) != 0);
+      }
+    }
+    /* Random operands below p, chained: each product feeds the next. */
+    uint64_t a[EC_MAX_LIMBS], b[EC_MAX_LIMBS], want[EC_MAX_LIMBS], got[EC_MAX_LIMBS];
+    memcpy(a, v[7], sizeof a);
+    memcpy(b, v[8], sizeof b);
+    for (unsigned n = 0; n < 20000; n++) {
+      ec_mod_mul(c, &c->p, want, a, b);
+      k[i].mul(got, a, b);
+      if (!ec_limbs_eq(c->limbs, got, want)) {
+        CHECK(0);
+        break;
+      }
+      memcpy(a, b, sizeof a);
+      memcpy(b, got, sizeof b);
+      if (n % 64 == 0) { /* fresh random input now and then, and p - 1 */
+        uint8_t r[EC_MAX_BYTES];
+        test_rng_bytes(&rng, r, c->bytes);
+        r[0] &= 0x7f;
+        ec_limbs_from_be(c->limbs, b, r, c->bytes);
+        if (n % 128 == 0) memcpy(a, v[2], sizeof a);
       }
     }
   }
