@@ -264,8 +264,11 @@ dbl_ops(p224, 4, &k_p224_p)
 dbl_ops(p521, 9, &k_p521_p)
 
 /* ec_path_name (module/internal.h) names the P-256/P-384 field products in use, for the start-up
- * report; P-224 and P-521 always take the portable ones. */
-const char *ec_path_name(void) { return fm_cpu_use(FM_CPU_BMI2) ? "mulx" : "portable"; }
+ * report (mulx+adx: P-256's assembly product); P-224 and P-521 always take the portable ones. */
+const char *ec_path_name(void) {
+  if (!fm_cpu_use(FM_CPU_BMI2)) return "portable";
+  return fm_cpu_use(FM_CPU_ADX) ? "mulx+adx" : "mulx";
+}
 
 void ec_point_add(const ec_curve *c, ec_point *r, const ec_point *p, const ec_point *q) {
   switch (c->id) {
