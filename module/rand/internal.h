@@ -295,4 +295,10 @@ int fm_rand_unseed_state_for_testing(void);
 bool fm_rand_all_states_zero_for_testing(void);
 #endif
 
+/* rand_cast runs this unit's CAST |id| (rand_cast.c: FM_ST_CTR_DRBG_DF_KAT, _NODF_KAT,
+ * _BULK_KAT, _UNINSTANTIATE_KAT and the entropy source's FM_ST_ENTROPY_STARTUP); selftest/ calls
+ * it. FM_OK, FM_ERR_SELFTEST for a wrong answer, the failing call's status, or FM_ERR_INTERNAL
+ * for an id that is not this unit's. */
+int rand_cast(fm_selftest_id id);
+
 #endif
