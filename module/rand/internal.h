@@ -271,7 +271,8 @@ uint64_t fm_rand_batch_left_for_testing(void);
 uint64_t fm_rand_fork_generation_for_testing(void);
 
 /* fm_rand_set_fork_counter_for_testing sets the last generation handed out in this lineage (the
- * next child claims |last| + 1): what an edit of the counter's initial value once did. */
+ * next child claims |last| + 1), so that a test can start the counter anywhere (near its wrap,
+ * say) without changing its initial value in the code. */
 void fm_rand_set_fork_counter_for_testing(uint64_t last);
 
 /* fm_rand_oneoff_draws_for_testing returns how many draws a one-off DRBG served (re-entry from a
