@@ -2,8 +2,8 @@
  * and the dispatch from a test's id to the CAST of the unit that owns it.
  *
  * Each algorithm unit keeps its known-answer tests (CASTs) beside its code, with their vectors
- * and the generator of those vectors: module/<unit>/<unit>_cast.c (sha, aes, rand, kdf, rsa, ec,
- * mlkem, mldsa; sha3 in sha3_service.c). Every CAST goes through the module's public entry points
+ * and the generator of those vectors: module/<unit>/<unit>_cast.c (sha, sha3, aes, rand, kdf, rsa,
+ * ec, mlkem, mldsa). Every CAST goes through the module's public entry points
  * (the runner has marked this thread as the self-test thread, so they pass the state gate during
  * SELF_TEST) and compares what they return with values computed outside fipsmod.
  *
@@ -81,7 +81,7 @@ int selftest_run_kat(fm_selftest_id id) {
     case FM_ST_ECDSA_VERIFY_KAT: return ec_selftest_ecdsa_verify();
     case FM_ST_ECDH_KAT: return ec_selftest_ecdh();
     case FM_ST_MLKEM768_KAT: return mlkem_selftest_kat(); /* module/mlkem/mlkem_cast.c */
-    case FM_ST_SHA3_KAT: return sha3_selftest_sha3_kat(); /* module/sha3/sha3_service.c */
+    case FM_ST_SHA3_KAT: return sha3_selftest_sha3_kat(); /* module/sha3/sha3_cast.c */
     case FM_ST_SHAKE_KAT: return sha3_selftest_shake_kat();
     case FM_ST_HMAC_SHA3_KAT: return sha3_selftest_hmac_kat();
     /* Not known-answer tests: the runner computes the integrity test itself, and the
