@@ -408,12 +408,17 @@ static inline int fm_service_gate_tested(fm_selftest_id id) {
  * beside their code (module/<alg>/): FM_OK when the |len| bytes at |got| equal those at
  * |expected| (compared in constant time), FM_ERR_SELFTEST otherwise, and in test-hooks builds a
  * deliberately wrong expectation while the running test is the one FIPSMOD_BREAK_TEST names.
- * len is at most 2048: a CAST of a longer output (a signature, a ciphertext) compares its
- * SHA-256 or SHA3-256 digest. fm_selftest_expected_copy copies a known input whose corruption
- * must make the test fail (a signature a verification CAST checks), flipping one byte when the
- * running test is being broken. Both run only inside a self-test (selftest/power_on.c). */
+ * len is at most FM_SELFTEST_MAX_EXPECTED: a CAST of a longer output (a signature, a ciphertext)
+ * compares its SHA-256 or SHA3-256 digest. fm_selftest_expected_copy copies a known input whose
+ * corruption must make the test fail (a signature a verification CAST checks), flipping one byte
+ * when the running test is being broken. fm_selftest_breaking is true while the running test is
+ * the one FIPSMOD_BREAK_TEST names (test-hooks builds; always false otherwise), for a CAST whose
+ * failure is not a wrong expected value (the entropy start-up test feeds a stuck source). All
+ * three run only inside a self-test (selftest/power_on.c). */
+#define FM_SELFTEST_MAX_EXPECTED 2048
 int fm_selftest_expect(const void *got, const void *expected, size_t len);
 void fm_selftest_expected_copy(void *dst, const void *src, size_t len);
+bool fm_selftest_breaking(void);
 
 /* fm_selftest_record_conditional records the outcome of the conditional self-test |id| in the
  * report. A failure (status != FM_OK) also moves the module to ERROR, with the test's name as the

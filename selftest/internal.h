@@ -4,7 +4,8 @@
  * test, named in its code, then every other test the table below marks for power-on; the tests
  * marked for first use run, a group at a time, when fm_selftest_ensure first asks for them. It
  * records each outcome in the report and turns any failure into the ERROR state. The
- * known-answer tests (kat.c) call the module's public entry points on the self-test thread
+ * known-answer tests (each unit's CAST, module/<unit>/<unit>_cast.c, reached through kat.c's
+ * switch) call the module's public entry points on the self-test thread
  * (fm_selftest_thread_enter), so they test exactly the code users call. Nothing here is secret:
  * every key and input of a known-answer test is a published constant.
  *
@@ -46,25 +47,21 @@ extern const selftest_def fm_selftest_defs[FM_ST_COUNT];
  * listed there is a group of its own (it returns |id|). */
 fm_selftest_id selftest_group_lead(fm_selftest_id id);
 
-/* selftest_run_kat runs the power-on or deferred test |id| other than the integrity test (kat.c).
- * Returns FM_OK when it passed and a negative status (FM_ERR_SELFTEST for a wrong answer, or the
- * failing call's status) when it failed; FM_ERR_INTERNAL for an id that names no such test. */
+/* selftest_run_kat runs the power-on or deferred test |id| other than the integrity test (kat.c),
+ * by calling the CAST of the unit that owns it (module/<unit>/<unit>_cast.c). Returns FM_OK when
+ * it passed and a negative status (FM_ERR_SELFTEST for a wrong answer, or the failing call's
+ * status) when it failed; FM_ERR_INTERNAL for an id that names no such test. */
 int selftest_run_kat(fm_selftest_id id);
 
-/* selftest_constants_probe returns the address of one of the known-answer vectors (kat.c), which
- * the integrity check must find inside the hashed segments. */
+/* selftest_constants_probe returns the address of one of the known-answer vectors (kat.c, from
+ * module/aes), which the integrity check must find inside the hashed segments. */
 const void *selftest_constants_probe(void);
-
-/* selftest_hmac_sha256_core_kat runs the HMAC-SHA-256 known-answer test on the internal HMAC
- * code (the first check, before the module may call libc or touch thread-local variables).
- * Returns FM_OK or FM_ERR_SELFTEST. */
-int selftest_hmac_sha256_core_kat(void);
 
 /* selftest_expect returns FM_OK when the |len| bytes at |got| equal those at |expected|
  * (compared in constant time), FM_ERR_SELFTEST otherwise. In test-hooks builds, when the running
  * test is the one FIPSMOD_BREAK_TEST names, it compares against a copy of |expected| with one
  * byte flipped. len <= SELFTEST_MAX_EXPECTED. */
-#define SELFTEST_MAX_EXPECTED 2048
+#define SELFTEST_MAX_EXPECTED FM_SELFTEST_MAX_EXPECTED
 int selftest_expect(const void *got, const void *expected, size_t len);
 
 /* selftest_expected_copy copies |len| bytes of an expected value (or of a known input whose

@@ -225,7 +225,7 @@ static bool ctr_len_ok(fm_aes_ctr_width width, const uint8_t *counter, size_t bu
 
 int fm_aes_key_init(fm_aes_key *ks, const uint8_t *key, size_t key_len) {
   /* |ks| is zeroed on every path: on error, so that an older schedule in it is gone. Every AES
-   * mode's CAST (the whole AES group, selftest/kat.c) runs before the first key is set up: no
+   * mode's CAST (aes_cast.c; the whole AES group of selftest/kat.c) runs before the first key: no
    * ECB, CBC or CTR call can run without a key from here, so the mode calls pay nothing. */
   int st = fm_service_gate_tested(FM_ST_AES128_ECB_ENC_KAT);
   if (st == FM_OK) {

@@ -510,4 +510,15 @@ size_t gcm_vaes512_crypt(const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16],
 size_t gcm_vaes256_crypt(const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16], uint64_t y[2],
                          const uint8_t *in, uint8_t *out, size_t nblocks, int decrypt);
 
+
+/* aes_cast runs this unit's CAST |id| (aes_cast.c): the AES tests FM_ST_AES128_ECB_ENC_KAT ..
+ * FM_ST_AES192_BULK_KAT and the GCM tests FM_ST_AES128_GCM_ENC_KAT .. FM_ST_AES192_GCM_KAT,
+ * through the public services; selftest/ calls it. FM_OK, FM_ERR_SELFTEST for a wrong answer, the
+ * failing call's status, or FM_ERR_INTERNAL for an id that is not this unit's. */
+int aes_cast(fm_selftest_id id);
+
+/* aes_cast_constants_probe returns the address of one of the CASTs' vectors, which the integrity
+ * check must find inside the segments it hashes. */
+const void *aes_cast_constants_probe(void);
+
 #endif

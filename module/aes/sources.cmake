@@ -1,4 +1,5 @@
-# Sources of module/aes/: AES (portable, AES-NI, VAES), the fused CTR_DRBG kernels, GHASH and GCM.
+# Sources of module/aes/: AES (portable, AES-NI, VAES), the fused CTR_DRBG kernels, GHASH, GCM
+# and their CASTs.
 list(APPEND FIPSMOD_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/aes.c
   ${CMAKE_CURRENT_LIST_DIR}/aes_portable.c
@@ -11,4 +12,5 @@ list(APPEND FIPSMOD_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/gcm.c
   ${CMAKE_CURRENT_LIST_DIR}/gcm_vaes.c
   ${CMAKE_CURRENT_LIST_DIR}/gcm_vaes256.c
-  ${CMAKE_CURRENT_LIST_DIR}/stack_wipe.c)
+  ${CMAKE_CURRENT_LIST_DIR}/stack_wipe.c
+  ${CMAKE_CURRENT_LIST_DIR}/aes_cast.c)

@@ -1,10 +1,20 @@
 #!/usr/bin/env python3
-"""Writes ec_kat_vectors.h, the known answers of the EC self-tests, from NIST CAVP files:
-186-3ecdsatestvectors/SigGen.txt ([P-256,SHA-256], the first case: d, Q, k, Msg, R, S) and
-ecccdhtestvectors/KAS_ECC_CDH_PrimitiveTest.txt ([P-256], COUNT = 0). Run from module/ec/ with
-the path of the CAVP folder (../shared/vectors/cavp) as its argument."""
-import sys, hashlib
-cavp = sys.argv[1]
+"""Writes module/ec/ec_kat_vectors.h, the known answers of the EC self-tests, from NIST CAVP
+files: 186-3ecdsatestvectors/SigGen.txt ([P-256,SHA-256], the first case: d, Q, k, Msg, R, S) and
+ecccdhtestvectors/KAS_ECC_CDH_PrimitiveTest.txt ([P-256], COUNT = 0), to standard output. The
+CAVP folder is the argument, by default ../shared/vectors/cavp beside the repository; without it
+the script exits with status 77 (nothing to reproduce from).
+
+Run:  python3 module/ec/gen_ec_kat.py [CAVP_DIR] > module/ec/ec_kat_vectors.h"""
+import hashlib
+import os
+import sys
+
+cavp = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "vectors", "cavp")
+if not os.path.isdir(cavp):
+    sys.stderr.write("gen_ec_kat.py: no CAVP folder at %s\n" % cavp)
+    sys.exit(77)
 
 def section(path, head):
     cur, out, rec = None, [], {}
@@ -38,4 +48,4 @@ for name, hx in vals.items():
     for i in range(0, len(b), 12):
         out.append("    " + " ".join("0x%02x," % x for x in b[i:i + 12]))
     out.append("};")
-open("ec_kat_vectors.h", "w").write("\n".join(out) + "\n")
+sys.stdout.write("\n".join(out) + "\n")

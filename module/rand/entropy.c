@@ -56,8 +56,8 @@ static int source_read(uint8_t *out, size_t len) {
   }
 #endif
   while (len > 0) {
-    /* The kernel may return fewer bytes than asked (it caps one request): the rest is read on
-     * the next turn. */
+    /* The kernel may return fewer bytes than asked (it caps one request): the rest is read by
+     * the next pass of this loop. */
     long n = fm_syscall(SYS_getrandom, (long)out, (long)len, 0);
     if (n == -EINTR) continue;
     if (n <= 0 || (size_t)n > len) return -1; /* an error (-errno), or nothing: never spin */

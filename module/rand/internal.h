@@ -271,7 +271,8 @@ uint64_t fm_rand_batch_left_for_testing(void);
 uint64_t fm_rand_fork_generation_for_testing(void);
 
 /* fm_rand_set_fork_counter_for_testing sets the last generation handed out in this lineage (the
- * next child claims |last| + 1): what an edit of the counter's initial value once did. */
+ * next child claims |last| + 1), so that a test can start the counter anywhere (near its wrap,
+ * say) without changing its initial value in the code. */
 void fm_rand_set_fork_counter_for_testing(uint64_t last);
 
 /* fm_rand_oneoff_draws_for_testing returns how many draws a one-off DRBG served (re-entry from a
@@ -294,5 +295,11 @@ int fm_rand_unseed_state_for_testing(void);
  * (what fm_module_cleanup must leave behind). */
 bool fm_rand_all_states_zero_for_testing(void);
 #endif
+
+/* rand_cast runs this unit's CAST |id| (rand_cast.c: FM_ST_CTR_DRBG_DF_KAT, _NODF_KAT,
+ * _BULK_KAT, _UNINSTANTIATE_KAT and the entropy source's FM_ST_ENTROPY_STARTUP); selftest/ calls
+ * it. FM_OK, FM_ERR_SELFTEST for a wrong answer, the failing call's status, or FM_ERR_INTERNAL
+ * for an id that is not this unit's. */
+int rand_cast(fm_selftest_id id);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include "fipsmod/rsa.h"
 #include "module/bn/internal.h"
+#include "module/internal.h"
 
 #define RSA_KEY_MAGIC 0x52534131u /* "RSA1" while the key is live; 0 once freed */
 
@@ -123,5 +124,10 @@ size_t rsa_key_secret_regions_for_testing(const fm_rsa_key *key, const void **pt
  * zeroizing it and before freeing it (NULL: no hook), so that a test can see what is left. */
 void rsa_key_set_free_hook_for_testing(void (*hook)(const void *key, size_t len));
 #endif
+
+/* rsa_cast runs this unit's CAST |id| (rsa_cast.c: FM_ST_RSA_SIGN_KAT, FM_ST_RSA_VERIFY_KAT);
+ * selftest/ calls it. FM_OK, FM_ERR_SELFTEST for a wrong answer, the failing call's status, or
+ * FM_ERR_INTERNAL for an id that is not this unit's. */
+int rsa_cast(fm_selftest_id id);
 
 #endif

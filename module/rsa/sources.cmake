@@ -6,4 +6,5 @@ list(APPEND FIPSMOD_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/rsa_keygen.c
   ${CMAKE_CURRENT_LIST_DIR}/rsa_prime.c
   ${CMAKE_CURRENT_LIST_DIR}/rsa_pubcheck.c
-  ${CMAKE_CURRENT_LIST_DIR}/rsa_keyfile.c)
+  ${CMAKE_CURRENT_LIST_DIR}/rsa_keyfile.c
+  ${CMAKE_CURRENT_LIST_DIR}/rsa_cast.c)

@@ -30,7 +30,7 @@ static_assert(_Alignof(hmac_ctx) <= _Alignof(fm_hmac_ctx),
  * where the frames of everything the entry point called just were. The deepest chain is
  * hmac_ctx_update -> sha512_state_update -> sha512_blocks -> sha512_blocks_avx2: measured with
  * test_sha_residue, a 1 KiB wipe still leaves 80 (gcc 12) and 96 (clang 14) key-dependent bytes
- * at -O2 there, 1.5 KiB left 8 (clang 14, HMAC-SHA-384/512 once the context switched on the
+ * at -O2 there, 1.5 KiB leaves 8 (clang 14, HMAC-SHA-384/512, whose context switches on the
  * hash family), 2 KiB leaves none on any path. Sanitizer instrumentation and -O0 keep far more
  * in memory, so those builds wipe more. test_sha_residue checks it on every path. */
 #if defined(__has_feature)

@@ -305,6 +305,17 @@ int hmac_selftest_ensure(fm_hash_alg alg);
  * SHA-512/224, SHA-512/256 through fm_sha_digest); the runner calls it. FM_OK or an error. */
 int sha_selftest_truncated_kat(void);
 
+/* sha_cast runs this unit's CAST |id| (an fm_selftest_id: FM_ST_SHA256_KAT, _SHA384_KAT,
+ * _SHA512_KAT, _HMAC_SHA256_KAT, _HMAC_SHA384_KAT, _HMAC_SHA512_KAT, _SHA2_TRUNCATED_KAT) through
+ * the public services; selftest/ calls it. FM_OK, FM_ERR_SELFTEST for a wrong answer, the failing
+ * call's status, or FM_ERR_INTERNAL for an id that is not this unit's. */
+int sha_cast(int id);
+
+/* sha_hmac_sha256_core_cast is the HMAC-SHA-256 CAST of the first check at load: the vector of
+ * FM_ST_HMAC_SHA256_KAT on the internal HMAC code (no service gate, no thread-local indicator, no
+ * libc). FM_OK or FM_ERR_SELFTEST. */
+int sha_hmac_sha256_core_cast(void);
+
 /* ---- Byte order helpers (big-endian, as FIPS 180-4 reads words) -------------------------
  * A memcpy to or from a word plus a byte swap compiles to one load or store and one bswap (or a
  * movbe); building words from single bytes tempts the vectorizer into long shuffle sequences. */

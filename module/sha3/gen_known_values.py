@@ -5,7 +5,7 @@ and of SHA-224 and SHA-512/t (module/sha/sha_cast.c).
 
 The expected values come from Python's hashlib and hmac (OpenSSL's libcrypto underneath), an
 implementation independent of fipsmod. Inputs are derived from each test's name, as
-selftest/gen_kat_vectors.py does, so every input is unique.
+the other units' generators (module/<unit>/gen_<unit>_kat.py) do, so every input is unique.
 
 Run:  python3 module/sha3/gen_known_values.py module/sha3/sha3_known_values.inc \\
           module/sha/sha2t_known_values.inc

@@ -75,7 +75,7 @@ void shake256(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
 /* keccak_path_name names the permutation the CPU path selects, for the start-up report. */
 const char *keccak_path_name(void);
 
-/* The first-use known-answer tests of this unit (sha3_service.c), run by selftest/ for
+/* The first-use known-answer tests of this unit (sha3_cast.c), run by selftest/ for
  * FM_ST_SHA3_KAT, FM_ST_SHAKE_KAT and FM_ST_HMAC_SHA3_KAT. Each returns FM_OK or an error. */
 int sha3_selftest_sha3_kat(void);
 int sha3_selftest_shake_kat(void);

@@ -2,7 +2,10 @@
 # through module/internal.h, never a selftest/ or integrity/ header; integrity/ includes nothing
 # from selftest/; cpu.c (life cycle) includes no algorithm folder's header. The algorithm
 # folders are every folder of module/, found here rather than listed, so a new unit is checked
-# from its first commit.
+# from its first commit. And the units own their self-tests: selftest/ keeps only the runner, the
+# report and the table, so no file there holds a vector (a byte array), a vector generator, a key
+# file or a header of vectors; each unit's vectors and their generator sit beside its CAST
+# (module/<unit>/<unit>_cast.c, <unit>_kat_vectors.h, gen_<unit>_kat.py).
 #   cmake -DSRC=<source dir> -P check_layering.cmake
 set(problems "")
 file(GLOB module_entries LIST_DIRECTORIES true ${SRC}/module/*)
@@ -38,8 +41,33 @@ file(STRINGS ${SRC}/module/cpu.c hits REGEX "#include \"module/(${algo_alt})/")
 if(hits)
   list(APPEND problems "module/cpu.c: ${hits}")
 endif()
+file(GLOB selftest_files ${SRC}/selftest/*)
+foreach(f IN LISTS selftest_files)
+  get_filename_component(name ${f} NAME)
+  if(name MATCHES "(vectors|known_values)|^gen_|\\.(py|pem|inc)$")
+    list(APPEND problems "${f}: algorithm vectors, generators and keys belong to their unit")
+  elseif(NOT IS_DIRECTORY ${f})
+    file(STRINGS ${f} hits REGEX "(uint8_t|unsigned char) +[A-Za-z_0-9]+ *\\[[^]]*\\] *=")
+    if(hits)
+      list(APPEND problems "${f}: a vector in selftest/ (it belongs to its unit): ${hits}")
+    endif()
+  endif()
+endforeach()
+file(GLOB kat_vector_headers ${SRC}/module/*/*_kat_vectors.h)
+foreach(h IN LISTS kat_vector_headers)
+  get_filename_component(dir ${h} DIRECTORY)
+  get_filename_component(name ${h} NAME)
+  string(REGEX REPLACE "_kat_vectors\\.h$" "" stem ${name})
+  if(NOT EXISTS ${dir}/gen_${stem}_kat.py)
+    list(APPEND problems "${h}: no generator gen_${stem}_kat.py beside it")
+  endif()
+  file(GLOB casts ${dir}/*_cast.c)
+  if(NOT casts)
+    list(APPEND problems "${h}: no CAST (*_cast.c) beside it")
+  endif()
+endforeach()
 if(problems)
   string(REPLACE ";" "\n" text "${problems}")
-  message(FATAL_ERROR "one-way include rules broken:\n${text}")
+  message(FATAL_ERROR "layering or unit layout rules broken:\n${text}")
 endif()
-message(STATUS "the include rules hold (module folders: ${algo_names})")
+message(STATUS "the include rules hold, selftest/ holds no vectors (module folders: ${algo_names})")

@@ -26,7 +26,7 @@
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-const-variable"
-#include "selftest/kat_vectors.h"
+#include "module/rsa/rsa_kat_vectors.h"
 #pragma GCC diagnostic pop
 
 extern char **environ;

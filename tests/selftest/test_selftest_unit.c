@@ -21,7 +21,7 @@
 /* The self-tests' own RSA key (a published test key) serves as a key made before a failure. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-const-variable"
-#include "selftest/kat_vectors.h"
+#include "module/rsa/rsa_kat_vectors.h"
 #pragma GCC diagnostic pop
 
 /* The report lists the table's rows in id order (the entropy source's own failure, recorded only
