@@ -47,12 +47,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     /* Without a passphrase the full call says the same (the structure is read first). */
     size_t n = 7;
     FUZZ_ASSERT(fm_pkcs8_decrypt(data, size, NULL, 0, g_out, sizeof g_out, &n, NULL) == q);
-    fuzz_check_operational();
+    fuzz_require_operational();
     return 0;
   }
   FUZZ_ASSERT(need > 0 && need % 16 == 0 && need <= size);
   if (found.iterations > 4096 || need > sizeof g_out) {
-    fuzz_check_operational();
+    fuzz_require_operational();
     return 0;
   }
   memset(g_out, 0xa5, sizeof g_out);
@@ -64,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (st != FM_OK) {
     FUZZ_ASSERT(n == 0 && all_zero(g_out, sizeof g_out));
     FUZZ_ASSERT(kst == st && key == NULL);
-    fuzz_check_operational();
+    fuzz_require_operational();
     return 0;
   }
   FUZZ_ASSERT(n > 0 && n < need + 1);
@@ -78,6 +78,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
               FM_OK);
   FUZZ_ASSERT(fm_pkcs8_decrypt(g_enc, e, k_pass, 4, g_back, sizeof g_back, &m, NULL) == FM_OK);
   FUZZ_ASSERT(m == n && memcmp(g_back, g_out, n) == 0);
-  fuzz_check_operational();
+  fuzz_require_operational();
   return 0;
 }
