@@ -2,7 +2,7 @@
  * first (module/pkcs8.c), then each algorithm's decoder is tried in turn; each refuses another
  * algorithm's well-formed key with FM_ERR_UNSUPPORTED. When none takes the input, the algorithm
  * identifier is read from the structure (public) to say what the key was. */
-#define _POSIX_C_SOURCE 200809L /* open, fstat, read, O_CLOEXEC */
+#define _POSIX_C_SOURCE 200809L /* open, fstat, O_CLOEXEC */
 
 #include "fipsmod/key.h"
 
@@ -15,6 +15,7 @@
 
 #include "module/der.h"
 #include "module/internal.h"
+#include "module/syscall.h"
 
 struct fm_key {
   fm_key_view v;
@@ -266,9 +267,14 @@ static int read_file(const char *path, uint8_t **buf, size_t *len) {
   size_t n = 0;
   if (st == FM_OK && (b = malloc(KEY_FILE_MAX + 1)) == NULL) st = FM_ERR_NO_MEMORY;
   while (st == FM_OK) {
-    const ssize_t r = read(fd, b + n, KEY_FILE_MAX + 1 - n);
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) st = FM_ERR_IO;
+    /* The file holds a private key: it is read with the system call itself, not through libc's
+     * read, which an LD_PRELOAD library could replace (module/syscall.h). */
+    const long r = fm_syscall(SYS_read, fd, (long)(b + n), (long)(KEY_FILE_MAX + 1 - n));
+    if (r == -EINTR) continue;
+    if (r < 0) {
+      errno = (int)-r;
+      st = FM_ERR_IO;
+    }
     if (r <= 0) break;
     n += (size_t)r;
     if (n > KEY_FILE_MAX) st = FM_ERR_LENGTH;
