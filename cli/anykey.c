@@ -2,6 +2,7 @@
 #include "cli/anykey.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "cli/io.h"
 #include "cli/keyinfo.h"
 #include "cli/options.h"
+#include "cli/pass.h"
 
 const char *cli_curve_name(fm_ec_curve curve) {
   switch (curve) {
@@ -65,124 +67,167 @@ void cli_key_what(const cli_key *key, char *out, size_t cap) {
 }
 
 void cli_key_free(cli_key *key) {
-  if (key->rsa != NULL) (void)fm_rsa_key_free(key->rsa);
-  if (key->ec != NULL) (void)fm_ec_key_free(key->ec);
-  cli_wipe_free(key->priv, key->priv_len);
-  cli_wipe_free(key->pub, key->pub_len);
+  if (key->handle != NULL) {
+    /* The handle owns the keys and buffers the other fields point to. */
+    (void)fm_key_free(key->handle);
+  } else {
+    if (key->rsa != NULL) (void)fm_rsa_key_free(key->rsa);
+    if (key->ec != NULL) (void)fm_ec_key_free(key->ec);
+    cli_wipe_free(key->priv, key->priv_len);
+    cli_wipe_free(key->pub, key->pub_len);
+  }
   memset(key, 0, sizeof *key);
 }
 
-/* try_pq decodes an ML-KEM (|kem|) or ML-DSA key into |key|. */
-static int try_pq(int kem, const uint8_t *in, size_t n, cli_key *key) {
-  const size_t priv_cap = kem ? FM_MLKEM_MAX_DK_LEN : FM_MLDSA_87_PRIVATE_KEY_LEN;
-  const size_t pub_cap = kem ? FM_MLKEM_MAX_EK_LEN : FM_MLDSA_87_PUBLIC_KEY_LEN;
-  uint8_t *priv = malloc(priv_cap), *pub = malloc(pub_cap);
-  if (priv == NULL || pub == NULL) {
-    free(priv);
-    free(pub);
-    return FM_ERR_NO_MEMORY;
+/* from_view fills |key| from the loaded handle |h| (which it then owns). */
+static int from_view(fm_key *h, cli_key *key) {
+  fm_key_view v;
+  key->handle = h;
+  int st = fm_key_get(h, &v);
+  if (st != FM_OK) return st;
+  key->is_private = v.is_private;
+  /* The handle's keys are const for its readers; cli_key keeps them for the signing calls,
+   * which take const pointers, and never frees them itself. */
+  key->rsa = (fm_rsa_key *)(uintptr_t)v.rsa;
+  key->ec = (fm_ec_key *)(uintptr_t)v.ec;
+  key->kem = v.mlkem;
+  key->dsa = v.mldsa;
+  key->priv = (uint8_t *)(uintptr_t)v.priv;
+  key->priv_len = v.priv_len;
+  key->pub = (uint8_t *)(uintptr_t)v.pub;
+  key->pub_len = v.pub_len;
+  switch (v.type) {
+    case FM_KEY_TYPE_RSA: key->type = CLI_KEY_RSA; return FM_OK;
+    case FM_KEY_TYPE_EC: key->type = CLI_KEY_EC; return fm_ec_key_curve(v.ec, &key->curve);
+    case FM_KEY_TYPE_MLKEM: key->type = CLI_KEY_MLKEM; return FM_OK;
+    case FM_KEY_TYPE_MLDSA: key->type = CLI_KEY_MLDSA; return FM_OK;
+    default: return FM_ERR_UNSUPPORTED;
   }
-  fm_key_format format = 0;
-  fm_mlkem_param kp = 0;
-  fm_mldsa_param dp = 0;
-  int st = kem ? fm_mlkem_key_decode(in, n, &kp, &format, NULL, 0, priv, priv_cap, pub, pub_cap)
-               : fm_mldsa_key_decode(in, n, &dp, &format, NULL, 0, priv, priv_cap, pub, pub_cap);
-  if (st != FM_OK) {
-    cli_wipe_free(priv, priv_cap);
-    free(pub);
-    return st;
-  }
-  key->type = kem ? CLI_KEY_MLKEM : CLI_KEY_MLDSA;
-  key->kem = kp;
-  key->dsa = dp;
-  key->is_private = format != FM_KEY_SPKI_PUBLIC;
-  size_t ek = 0, dk = 0;
-  if (kem) {
-    if (fm_mlkem_sizes(kp, &ek, &dk, NULL) != FM_OK) {
-      cli_wipe_free(priv, priv_cap);
-      free(pub);
-      return FM_ERR_UNSUPPORTED;
-    }
-  } else {
-    ek = fm_mldsa_public_key_len(dp);
-    dk = fm_mldsa_private_key_len(dp);
-  }
-  key->pub = pub;
-  key->pub_len = ek;
-  if (key->is_private) {
-    key->priv = priv;
-    key->priv_len = dk;
-    /* The buffer was priv_cap long: wipe its tail now, free it whole later. */
-    fm_cleanse(priv + dk, priv_cap - dk);
-  } else {
-    cli_wipe_free(priv, priv_cap);
-  }
-  return FM_OK;
 }
 
-/* decode_any tries each decoder; the status is the first that is neither FM_ERR_UNSUPPORTED nor
- * FM_ERR_PARSE (a key of that algorithm the module refused), else FM_ERR_UNSUPPORTED when any
- * decoder recognised the structure, else FM_ERR_PARSE. */
-static int decode_any(const uint8_t *in, size_t n, cli_key *key) {
-  int seen_unsupported = 0, st;
-  st = fm_rsa_key_decode(in, n, &key->rsa);
-  if (st == FM_OK) {
-    key->type = CLI_KEY_RSA;
-    return fm_rsa_key_is_private(key->rsa, &key->is_private);
+/* key_type_text names an algorithm fm_key_decode found but the module does not take. */
+static const char *key_type_text(fm_key_type t) {
+  switch (t) {
+    case FM_KEY_TYPE_RSA_PSS: return "an RSASSA-PSS key (id-RSASSA-PSS)";
+    case FM_KEY_TYPE_ED25519: return "an Ed25519 key";
+    case FM_KEY_TYPE_ED448: return "an Ed448 key";
+    case FM_KEY_TYPE_X25519: return "an X25519 key";
+    case FM_KEY_TYPE_X448: return "an X448 key";
+    case FM_KEY_TYPE_DSA: return "a DSA key";
+    case FM_KEY_TYPE_DH: return "a Diffie-Hellman key";
+    default: return NULL;
   }
-  if (st != FM_ERR_UNSUPPORTED && st != FM_ERR_PARSE) return st;
-  seen_unsupported |= st == FM_ERR_UNSUPPORTED;
-  st = fm_ec_key_decode(in, n, &key->ec);
-  if (st == FM_OK) {
-    key->type = CLI_KEY_EC;
-    if ((st = fm_ec_key_curve(key->ec, &key->curve)) != FM_OK) return st;
-    uint8_t d[FM_EC_MAX_BYTES];
-    size_t d_len = 0;
-    key->is_private = fm_ec_key_export_private(key->ec, d, sizeof d, &d_len) == FM_OK;
-    fm_cleanse(d, sizeof d);
-    return FM_OK;
-  }
-  if (st != FM_ERR_UNSUPPORTED && st != FM_ERR_PARSE) return st;
-  seen_unsupported |= st == FM_ERR_UNSUPPORTED;
-  for (int kem = 1; kem >= 0; kem--) {
-    st = try_pq(kem, in, n, key);
-    if (st == FM_OK) return FM_OK;
-    if (st != FM_ERR_UNSUPPORTED && st != FM_ERR_PARSE) return st;
-    seen_unsupported |= st == FM_ERR_UNSUPPORTED;
-  }
-  return seen_unsupported ? FM_ERR_UNSUPPORTED : FM_ERR_PARSE;
 }
 
-int cli_key_load(const char *cmd, const char *path, cli_key_type want, cli_key *key) {
-  memset(key, 0, sizeof *key);
-  uint8_t *buf = NULL;
-  size_t n = 0;
-  if (cli_read_all(path, &buf, &n) != 0) {
-    fprintf(stderr, "fipsmod %s: cannot read %s: %s\n", cmd, path, strerror(errno ? errno : EIO));
-    return CLI_EXIT_USAGE;
+/* pbe_text names an encryption scheme of an EncryptedPrivateKeyInfo the module does not read. */
+static const char *pbe_text(fm_pbe_scheme s) {
+  switch (s) {
+    case FM_PBE_PBES1: return "PBES1 (PKCS#5 v1.5: DES or RC2 with MD2, MD5 or SHA-1)";
+    case FM_PBE_PKCS12: return "a PKCS#12 scheme (pbeWithSHAAnd3-KeyTripleDES-CBC, ...)";
+    case FM_PBE_PBES2_SCRYPT: return "PBES2 with scrypt";
+    case FM_PBE_PBES2_OTHER_KDF: return "PBES2 with an unknown key derivation function";
+    case FM_PBE_PBES2_PBKDF2_SHA1: return "PBES2 with PBKDF2-hmacWithSHA1";
+    case FM_PBE_PBES2_PBKDF2_OTHER_PRF: return "PBES2 with PBKDF2 and an unknown PRF";
+    case FM_PBE_PBES2_DES_EDE3_CBC: return "PBES2 with des-ede3-cbc";
+    case FM_PBE_PBES2_OTHER_CIPHER: return "PBES2 with a cipher other than AES-CBC";
+    case FM_PBE_OTHER: return "an unknown encryption algorithm";
+    default: return NULL;
   }
-  const int st = decode_any(buf, n, key);
+}
+
+/* explain says on stderr why |path| (|buf|, |n| bytes) was refused with |st|, naming what it
+ * holds; returns the exit status. */
+static int explain(const char *cmd, const char *path, const uint8_t *buf, size_t n, int st,
+                   fm_key_type found, const char *want_name, int had_pass) {
   char what[200];
-  const char *want_name = want != 0 ? cli_key_type_name(want) : NULL;
-  const int described = st != FM_OK &&
-                        (st == FM_ERR_UNSUPPORTED || st == FM_ERR_BAD_KEY || st == FM_ERR_PARSE) &&
-                        cli_key_describe_for(buf, n, want_name, what, sizeof what);
-  cli_wipe_free(buf, n);
-  if (st != FM_OK) cli_key_free(key);
   if (st == FM_ERR_NOT_OPERATIONAL || st == FM_ERR_KEYGEN) {
     /* The module refused, not the file: say why, and exit as every refusal does. */
     cli_report_status(cmd, st);
     return CLI_EXIT_FAILED;
   }
-  if (described) {
+  if (st == FM_ERR_PASSPHRASE) {
+    fprintf(stderr,
+            "fipsmod %s: %s: an encrypted PKCS#8 key, and no passphrase: give it with --passin "
+            "(%s)\n",
+            cmd, path, fm_strerror(st));
+    return CLI_EXIT_USAGE;
+  }
+  if (st == FM_ERR_DECRYPT) {
+    fprintf(stderr, "fipsmod %s: %s: an encrypted PKCS#8 key that %s (%s)\n", cmd, path,
+            had_pass ? "this passphrase does not open, or a corrupt one" : "cannot be decrypted",
+            fm_strerror(st));
+    return CLI_EXIT_USAGE;
+  }
+  fm_pkcs8_params pbe;
+  size_t cap = 0;
+  const int pst = fm_pkcs8_decrypt(buf, n, NULL, 0, NULL, 0, &cap, &pbe);
+  const char *scheme = pst == FM_ERR_UNSUPPORTED ? pbe_text(pbe.scheme) : NULL;
+  if (scheme != NULL) {
+    fprintf(stderr,
+            "fipsmod %s: %s: an encrypted PKCS#8 key with %s; this module reads PBES2 with "
+            "PBKDF2-HMAC-SHA-2 and AES-CBC (openssl pkcs8 -topk8 -v2 aes-256-cbc rewrites it) "
+            "(%s)\n",
+            cmd, path, scheme, fm_strerror(st));
+    return CLI_EXIT_USAGE;
+  }
+  if (pst != FM_OK && pst != FM_ERR_UNSUPPORTED && pst != FM_ERR_PARSE) {
+    /* An EncryptedPrivateKeyInfo whose parameters the module refuses (an iteration count over
+     * the bound, a salt or IV of a bad length). */
+    fprintf(stderr, "fipsmod %s: %s: an encrypted PKCS#8 key the module refuses: %s\n", cmd,
+            path, fm_strerror(pst));
+    return CLI_EXIT_USAGE;
+  }
+  const char *type = key_type_text(found);
+  if (pst == FM_OK) {
+    /* The file decrypted; the key inside is what was refused. */
+    fprintf(stderr, "fipsmod %s: %s: an encrypted PKCS#8 file holding %s (%s)\n", cmd, path,
+            type != NULL ? type : "a key the module refuses", fm_strerror(st));
+    return CLI_EXIT_USAGE;
+  }
+  if ((st == FM_ERR_UNSUPPORTED || st == FM_ERR_BAD_KEY || st == FM_ERR_PARSE) &&
+      cli_key_describe_for(buf, n, want_name, what, sizeof what)) {
     fprintf(stderr, "fipsmod %s: %s: %s (%s)\n", cmd, path, what, fm_strerror(st));
     return CLI_EXIT_USAGE;
   }
-  if (st != FM_OK) {
-    fprintf(stderr, "fipsmod %s: %s: %s\n", cmd, path, fm_strerror(st));
+  if (type != NULL) {
+    fprintf(stderr, "fipsmod %s: %s: %s, which this module does not take (%s)\n", cmd, path,
+            type, fm_strerror(st));
     return CLI_EXIT_USAGE;
   }
+  fprintf(stderr, "fipsmod %s: %s: %s\n", cmd, path, fm_strerror(st));
+  return CLI_EXIT_USAGE;
+}
+
+int cli_key_load(const char *cmd, const char *path, cli_key_type want, const char *passin,
+                 cli_key *key) {
+  memset(key, 0, sizeof *key);
+  uint8_t *buf = NULL, *pass = NULL;
+  size_t n = 0, pass_len = 0;
+  if (passin != NULL) {
+    const int rc = cli_pass_read(cmd, "--passin", passin, &pass, &pass_len);
+    if (rc != 0) return rc;
+  }
+  if (cli_read_all(path, &buf, &n) != 0) {
+    fprintf(stderr, "fipsmod %s: cannot read %s: %s\n", cmd, path, strerror(errno ? errno : EIO));
+    cli_pass_free(pass, pass_len);
+    return CLI_EXIT_USAGE;
+  }
+  fm_key *h = NULL;
+  fm_key_type found = FM_KEY_TYPE_NONE;
+  int st = fm_key_decode(buf, n, pass, pass_len, &h, &found);
+  cli_pass_free(pass, pass_len);
+  if (st == FM_OK) st = from_view(h, key);
+  const char *want_name = want != 0 ? cli_key_type_name(want) : NULL;
+  if (st != FM_OK) {
+    const int rc = explain(cmd, path, buf, n, st, found, want_name, passin != NULL);
+    cli_wipe_free(buf, n);
+    if (h != NULL && key->handle == NULL) (void)fm_key_free(h);
+    cli_key_free(key);
+    return rc;
+  }
+  cli_wipe_free(buf, n);
   if (want != 0 && key->type != want) {
+    char what[200];
     cli_key_what(key, what, sizeof what);
     fprintf(stderr, "fipsmod %s: %s: %s, not %s (%s)\n", cmd, path, what, want_name,
             fm_strerror(FM_ERR_UNSUPPORTED));

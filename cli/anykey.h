@@ -1,6 +1,6 @@
-/* A key file of any algorithm the commands take (RSA, EC, ML-KEM, ML-DSA; private or public),
- * found by trying the module's decoders in turn: each answers FM_ERR_UNSUPPORTED for another
- * algorithm's well-formed key. */
+/* A key file of any algorithm the commands take (RSA, EC, ML-KEM, ML-DSA; private or public;
+ * encrypted PKCS#8 with a passphrase), read by the module's fm_key_decode (key.h), which tries
+ * each decoder in turn and names the algorithm of a key it does not take. */
 #ifndef FIPSMOD_CLI_ANYKEY_H
 #define FIPSMOD_CLI_ANYKEY_H
 
@@ -28,14 +28,18 @@ typedef struct {
   size_t priv_len;
   uint8_t *pub;         /* ML-KEM ek or ML-DSA pk */
   size_t pub_len;
+  fm_key *handle;       /* a loaded key: owns rsa, ec, priv and pub (NULL: they are owned here) */
 } cli_key;
 
 /* cli_key_load reads the key file |path| for the command |cmd| into |*key| (free it with
- * cli_key_free). |want| is the type the command needs (0: any). A file that is not a key the
- * module takes, or a key of another type than |want|, is named for what it is ("an EC key
- * (P-256), not an ML-DSA key") on stderr. Returns 0, 1 when the module refused (the reason is
- * printed) or 2 for an unreadable file or a key the command cannot use. */
-int cli_key_load(const char *cmd, const char *path, cli_key_type want, cli_key *key);
+ * cli_key_free). |want| is the type the command needs (0: any). |passin| (NULL: none) names the
+ * passphrase of an encrypted PKCS#8 key (cli/pass.h). A file that is not a key the module takes,
+ * or a key of another type than |want|, is named for what it is ("an EC key (P-256), not an
+ * ML-DSA key", "an encrypted PKCS#8 key, and no --passin") on stderr. Returns 0, 1 when the
+ * module refused (the reason is printed) or 2 for an unreadable file, a wrong passphrase or a
+ * key the command cannot use. */
+int cli_key_load(const char *cmd, const char *path, cli_key_type want, const char *passin,
+                 cli_key *key);
 
 /* cli_key_free frees |key|'s parts and wipes its secrets. */
 void cli_key_free(cli_key *key);

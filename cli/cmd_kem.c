@@ -11,13 +11,15 @@
 #include "cli/commands.h"
 #include "cli/io.h"
 #include "cli/options.h"
+#include "cli/pass.h"
 #include "fipsmod/fipsmod.h"
 
 static const char k_derive_usage[] =
-    "usage: fipsmod derive --key KEY --peer PEER [--out FILE]\n"
+    "usage: fipsmod derive --key KEY [--passin SRC] --peer PEER [--out FILE]\n"
     "  ECDH (SP 800-56A ECC CDH): the shared secret Z of the private EC KEY and the peer's EC\n"
     "  key PEER (public or private, PEM or DER, on the same curve), raw, as openssl pkeyutl\n"
-    "  -derive writes it, to FILE (mode 0600) or standard output.\n"
+    "  -derive writes it, to FILE (mode 0600) or standard output. --passin: the passphrase of\n"
+    "  an encrypted PKCS#8 KEY.\n" CLI_PASS_LINES
     "  Exit status: 0 written, 1 the derivation failed or the module is not\n"
     "  operational (the reason is printed), 2 usage error, unreadable key or unwritable file.\n";
 
@@ -34,11 +36,13 @@ static int write_secret(const char *cmd, uint8_t *s, size_t n, const char *path)
 
 int cmd_derive(int argc, char **argv) {
   if (cli_wants_help(argc, argv)) return cli_print_help(k_derive_usage);
-  static const char *const valued[] = {"key", "peer", "out", NULL};
-  const char *key_path = NULL, *peer_path = NULL, *out = NULL;
+  static const char *const valued[] = {"key", "peer", "out", "passin", NULL};
+  const char *key_path = NULL, *peer_path = NULL, *out = NULL, *passin = NULL;
   for (int i = 1; i < argc; i++) {
     if (cli_opt_is(argv[i], "key") && i + 1 < argc) {
       key_path = argv[++i];
+    } else if (cli_opt_is(argv[i], "passin") && i + 1 < argc) {
+      passin = argv[++i];
     } else if (cli_opt_is(argv[i], "peer") && i + 1 < argc) {
       peer_path = argv[++i];
     } else if (cli_opt_is(argv[i], "out") && i + 1 < argc) {
@@ -51,7 +55,7 @@ int cmd_derive(int argc, char **argv) {
   if (peer_path == NULL)
     return cli_bad_usage("derive", k_derive_usage, "--peer PEER is required");
   cli_key key, peer;
-  int rc = cli_key_load("derive", key_path, CLI_KEY_EC, &key);
+  int rc = cli_key_load("derive", key_path, CLI_KEY_EC, passin, &key);
   if (rc != 0) return rc;
   if (!key.is_private) {
     fprintf(stderr, "fipsmod derive: %s is a public key: deriving needs the private key\n",
@@ -59,7 +63,7 @@ int cmd_derive(int argc, char **argv) {
     cli_key_free(&key);
     return CLI_EXIT_USAGE;
   }
-  rc = cli_key_load("derive", peer_path, CLI_KEY_EC, &peer);
+  rc = cli_key_load("derive", peer_path, CLI_KEY_EC, NULL, &peer);
   if (rc != 0) {
     cli_key_free(&key);
     return rc;
@@ -86,34 +90,36 @@ int cmd_derive(int argc, char **argv) {
 }
 
 static const char k_encap_usage[] =
-    "usage: fipsmod encap --key KEY --out CT --secret SS\n"
+    "usage: fipsmod encap --key KEY [--passin SRC] --out CT --secret SS\n"
     "  ML-KEM.Encaps (FIPS 203) to the ML-KEM key KEY (public or private, PEM or DER): writes\n"
     "  the ciphertext to CT and the 32-byte shared secret, raw, to SS (mode 0600), as openssl\n"
-    "  pkeyutl -encap does.\n"
+    "  pkeyutl -encap does. --passin: the passphrase of an encrypted PKCS#8 KEY.\n" CLI_PASS_LINES
     "  Exit status: 0 written, 1 encapsulation failed or the module is not\n"
     "  operational (the reason is printed), 2 usage error, unreadable key or unwritable file.\n";
 
 static const char k_decap_usage[] =
-    "usage: fipsmod decap --key KEY --in CT --secret SS\n"
+    "usage: fipsmod decap --key KEY [--passin SRC] --in CT --secret SS\n"
     "  ML-KEM.Decaps (FIPS 203) of the ciphertext CT with the private ML-KEM key KEY (PEM or\n"
     "  DER): writes the 32-byte shared secret, raw, to SS (mode 0600), as openssl pkeyutl\n"
     "  -decap does. A ciphertext that was changed gives another secret (implicit rejection),\n"
-    "  not an error.\n"
+    "  not an error. --passin: the passphrase of an encrypted PKCS#8 KEY.\n" CLI_PASS_LINES
     "  Exit status: 0 written, 1 decapsulation failed or the module is not\n"
     "  operational (the reason is printed), 2 usage error, unreadable input, a ciphertext of\n"
     "  the wrong length or unwritable file.\n";
 
 /* kem_opts reads encap's (|decap| 0) or decap's options. */
 static int kem_opts(int argc, char **argv, int decap, const char **key, const char **ct,
-                    const char **ss) {
+                    const char **ss, const char **passin) {
   const char *cmd = decap ? "decap" : "encap";
   const char *usage = decap ? k_decap_usage : k_encap_usage;
-  static const char *const valued_encap[] = {"key", "out", "secret", NULL};
-  static const char *const valued_decap[] = {"key", "in", "secret", NULL};
-  *key = *ct = *ss = NULL;
+  static const char *const valued_encap[] = {"key", "out", "secret", "passin", NULL};
+  static const char *const valued_decap[] = {"key", "in", "secret", "passin", NULL};
+  *key = *ct = *ss = *passin = NULL;
   for (int i = 1; i < argc; i++) {
     if (cli_opt_is(argv[i], "key") && i + 1 < argc) {
       *key = argv[++i];
+    } else if (cli_opt_is(argv[i], "passin") && i + 1 < argc) {
+      *passin = argv[++i];
     } else if (cli_opt_is(argv[i], decap ? "in" : "out") && i + 1 < argc) {
       *ct = argv[++i];
     } else if (cli_opt_is(argv[i], "secret") && i + 1 < argc) {
@@ -131,11 +137,11 @@ static int kem_opts(int argc, char **argv, int decap, const char **key, const ch
 
 int cmd_encap(int argc, char **argv) {
   if (cli_wants_help(argc, argv)) return cli_print_help(k_encap_usage);
-  const char *key_path, *ct_path, *ss_path;
-  int rc = kem_opts(argc, argv, 0, &key_path, &ct_path, &ss_path);
+  const char *key_path, *ct_path, *ss_path, *passin;
+  int rc = kem_opts(argc, argv, 0, &key_path, &ct_path, &ss_path, &passin);
   if (rc != 0) return rc;
   cli_key key;
-  rc = cli_key_load("encap", key_path, CLI_KEY_MLKEM, &key);
+  rc = cli_key_load("encap", key_path, CLI_KEY_MLKEM, passin, &key);
   if (rc != 0) return rc;
   uint8_t ct[FM_MLKEM_MAX_CT_LEN], ss[FM_MLKEM_SHARED_SECRET_LEN];
   size_t ct_len = 0;
@@ -157,11 +163,11 @@ int cmd_encap(int argc, char **argv) {
 
 int cmd_decap(int argc, char **argv) {
   if (cli_wants_help(argc, argv)) return cli_print_help(k_decap_usage);
-  const char *key_path, *ct_path, *ss_path;
-  int rc = kem_opts(argc, argv, 1, &key_path, &ct_path, &ss_path);
+  const char *key_path, *ct_path, *ss_path, *passin;
+  int rc = kem_opts(argc, argv, 1, &key_path, &ct_path, &ss_path, &passin);
   if (rc != 0) return rc;
   cli_key key;
-  rc = cli_key_load("decap", key_path, CLI_KEY_MLKEM, &key);
+  rc = cli_key_load("decap", key_path, CLI_KEY_MLKEM, passin, &key);
   if (rc != 0) return rc;
   if (!key.is_private) {
     fprintf(stderr, "fipsmod decap: %s is a public key: decapsulation needs the private key\n",

@@ -15,6 +15,7 @@
 #include "cli/io.h"
 #include "cli/keyinfo.h"
 #include "cli/options.h"
+#include "cli/pass.h"
 #include "fipsmod/fipsmod.h"
 
 /* emit writes |n| encoded bytes to |path| (standard output when NULL) as |cmd|'s output, a
@@ -64,13 +65,47 @@ static int encode_key(const cli_key *key, const uint8_t *raw, size_t raw_len, fm
   return FM_OK;
 }
 
-/* save_key writes |key| as encode_key encodes it to |path|: 1 when encoding failed (the reason
- * is printed), 2 when the file cannot be written. */
+/* How keygen encrypts the key it writes (--encrypt): pass NULL for a plain key. */
+struct key_crypt {
+  uint8_t *pass;
+  size_t pass_len;
+  uint64_t iterations; /* 0: the module's default */
+};
+
+/* encrypt_key replaces the PKCS#8 DER in *out (*n bytes) by its encryption (PEM unless |der|),
+ * wiping the plain one. */
+static int encrypt_key(const struct key_crypt *c, int der, uint8_t **out, size_t *n) {
+  const fm_key_encoding enc = der ? FM_KEY_DER : FM_KEY_PEM;
+  fm_pkcs8_params p = {0};
+  p.iterations = c->iterations;
+  size_t need = 0;
+  int st = fm_pkcs8_encrypt(*out, *n, c->pass, c->pass_len, &p, enc, NULL, 0, &need);
+  uint8_t *e = st == FM_OK ? malloc(need) : NULL;
+  if (st == FM_OK && e == NULL) st = FM_ERR_NO_MEMORY;
+  if (st == FM_OK) st = fm_pkcs8_encrypt(*out, *n, c->pass, c->pass_len, &p, enc, e, need, &need);
+  cli_wipe_free(*out, *n);
+  *out = NULL;
+  *n = 0;
+  if (st != FM_OK) {
+    free(e);
+    return st;
+  }
+  *out = e;
+  *n = need;
+  return FM_OK;
+}
+
+/* save_key writes |key| as encode_key encodes it to |path|, encrypted when |crypt| has a
+ * passphrase: 1 when encoding failed (the reason is printed), 2 when the file cannot be
+ * written. */
 static int save_key(const char *cmd, const cli_key *key, const uint8_t *raw, size_t raw_len,
-                    fm_key_format format, int der, const char *path) {
+                    fm_key_format format, int der, const char *path,
+                    const struct key_crypt *crypt) {
   uint8_t *out = NULL;
   size_t n = 0;
-  int st = encode_key(key, raw, raw_len, format, der, &out, &n);
+  const int encrypt = crypt != NULL && crypt->pass != NULL;
+  int st = encode_key(key, raw, raw_len, format, der || encrypt, &out, &n);
+  if (st == FM_OK && encrypt) st = encrypt_key(crypt, der, &out, &n);
   if (st != FM_OK) {
     cli_report_status(cmd, st);
     return 1;
@@ -81,7 +116,7 @@ static int save_key(const char *cmd, const cli_key *key, const uint8_t *raw, siz
 
 static const char k_keygen_usage[] =
     "usage: fipsmod keygen (--rsa BITS|--ec CURVE|--ml-kem N|--ml-dsa N) [--out FILE] [--pkcs1]\n"
-    "                      [--der]\n"
+    "                      [--der] [--encrypt --passout SRC [--iter N]]\n"
     "  Generates a key and writes it as PKCS#8 PEM (--der: DER) to FILE (mode 0600, replaced by\n"
     "  a rename) or standard output:\n"
     "    --rsa BITS   an RSA key, BITS = 2048, 3072 or 4096, e = 65537 (--pkcs1: PKCS#1\n"
@@ -89,11 +124,14 @@ static const char k_keygen_usage[] =
     "    --ec CURVE   an EC key, CURVE = P-256, P-384, P-521 or P-224 (or prime256v1, ...);\n"
     "    --ml-kem N   an ML-KEM key, N = 512, 768 or 1024, in the seed form;\n"
     "    --ml-dsa N   an ML-DSA key, N = 44, 65 or 87, in the seed form.\n"
+    "  --encrypt writes encrypted PKCS#8 (\"ENCRYPTED PRIVATE KEY\": PBES2, PBKDF2-HMAC-SHA256\n"
+    "  with a 16-byte random salt and N iterations, default 600000, and AES-256-CBC), with the\n"
+    "  passphrase --passout names, as openssl genpkey -aes-256-cbc writes it.\n" CLI_PASS_LINES
     "  Exit status: 0 written, 1 generation failed or the module is not\n"
     "  operational (the reason is printed), 2 usage error or unwritable file.\n";
 
 /* keygen_pq makes an ML-KEM (|kem|) or ML-DSA key of parameter |n| and writes it in seed form. */
-static int keygen_pq(int kem, int n, int der, const char *out) {
+static int keygen_pq(int kem, int n, int der, const char *out, const struct key_crypt *crypt) {
   cli_key key = {0};
   key.type = kem ? CLI_KEY_MLKEM : CLI_KEY_MLDSA;
   key.kem = (fm_mlkem_param)n;
@@ -118,16 +156,22 @@ static int keygen_pq(int kem, int n, int der, const char *out) {
   if (st != FM_OK)
     cli_report_status("keygen", st);
   else
-    rc = save_key("keygen", &key, seed, seed_len, FM_KEY_PKCS8_PRIVATE, der, out);
+    rc = save_key("keygen", &key, seed, seed_len, FM_KEY_PKCS8_PRIVATE, der, out, crypt);
   fm_cleanse(seed, sizeof seed);
   return rc;
 }
 
+/* keygen_run makes and writes the key the options ask for. */
+static int keygen_run(const char *bits, const char *curve, const char *kem, const char *dsa,
+                      int pkcs1, int der, const char *out, const struct key_crypt *crypt);
+
 int cmd_keygen(int argc, char **argv) {
   if (cli_wants_help(argc, argv)) return cli_print_help(k_keygen_usage);
-  static const char *const valued[] = {"rsa", "ec", "ml-kem", "ml-dsa", "out", NULL};
+  static const char *const valued[] = {"rsa", "ec", "ml-kem", "ml-dsa", "out", "passout", "iter",
+                                       NULL};
   const char *bits = NULL, *curve = NULL, *kem = NULL, *dsa = NULL, *out = NULL;
-  int pkcs1 = 0, der = 0;
+  const char *passout = NULL, *iter = NULL;
+  int pkcs1 = 0, der = 0, encrypt = 0;
   for (int i = 1; i < argc; i++) {
     if (cli_opt_is(argv[i], "rsa") && i + 1 < argc) {
       bits = argv[++i];
@@ -143,6 +187,12 @@ int cmd_keygen(int argc, char **argv) {
       pkcs1 = 1;
     } else if (cli_opt_is(argv[i], "der")) {
       der = 1;
+    } else if (cli_opt_is(argv[i], "encrypt")) {
+      encrypt = 1;
+    } else if (cli_opt_is(argv[i], "passout") && i + 1 < argc) {
+      passout = argv[++i];
+    } else if (cli_opt_is(argv[i], "iter") && i + 1 < argc) {
+      iter = argv[++i];
     } else {
       return cli_bad_arg("keygen", k_keygen_usage, argv[i], valued);
     }
@@ -155,6 +205,39 @@ int cmd_keygen(int argc, char **argv) {
     return cli_bad_usage("keygen", k_keygen_usage,
                          "--rsa, --ec, --ml-kem and --ml-dsa exclude each other");
   if (pkcs1 && bits == NULL) return cli_bad_usage("keygen", k_keygen_usage, "--pkcs1 is for --rsa");
+  if (encrypt && passout == NULL)
+    return cli_bad_usage("keygen", k_keygen_usage, "--encrypt needs --passout SRC");
+  if (!encrypt && (passout != NULL || iter != NULL))
+    return cli_bad_usage("keygen", k_keygen_usage, "--passout and --iter are for --encrypt");
+  if (encrypt && pkcs1)
+    return cli_bad_usage("keygen", k_keygen_usage,
+                         "--encrypt writes PKCS#8: it excludes --pkcs1");
+  struct key_crypt crypt = {NULL, 0, 0};
+  if (iter != NULL) {
+    char *end = NULL;
+    const unsigned long long v = strtoull(iter, &end, 10);
+    if (iter[0] < '1' || iter[0] > '9' || *end != '\0' || v > FM_PKCS8_MAX_ITERATIONS)
+      return cli_bad_usage("keygen", k_keygen_usage, "--iter takes 1 to %u, not %s",
+                           (unsigned)FM_PKCS8_MAX_ITERATIONS, iter);
+    crypt.iterations = v;
+  }
+  if (encrypt) {
+    const int rc = cli_pass_read("keygen", "--passout", passout, &crypt.pass, &crypt.pass_len);
+    if (rc != 0) return rc;
+    if (crypt.pass_len == 0) {
+      cli_pass_free(crypt.pass, crypt.pass_len);
+      fprintf(stderr, "fipsmod keygen: --passout %s: an empty passphrase protects nothing\n",
+              strncmp(passout, "pass:", 5) == 0 ? "pass:" : passout);
+      return CLI_EXIT_USAGE;
+    }
+  }
+  const int rc = keygen_run(bits, curve, kem, dsa, pkcs1, der, out, &crypt);
+  cli_pass_free(crypt.pass, crypt.pass_len);
+  return rc;
+}
+
+static int keygen_run(const char *bits, const char *curve, const char *kem, const char *dsa,
+                      int pkcs1, int der, const char *out, const struct key_crypt *crypt) {
   if (curve != NULL) {
     cli_key key = {0};
     key.type = CLI_KEY_EC;
@@ -166,7 +249,7 @@ int cmd_keygen(int argc, char **argv) {
       cli_report_status("keygen", st);
       return 1;
     }
-    int rc = save_key("keygen", &key, NULL, 0, FM_KEY_PKCS8_PRIVATE, der, out);
+    int rc = save_key("keygen", &key, NULL, 0, FM_KEY_PKCS8_PRIVATE, der, out, crypt);
     cli_key_free(&key);
     return rc;
   }
@@ -174,13 +257,13 @@ int cmd_keygen(int argc, char **argv) {
     if (strcmp(kem, "512") != 0 && strcmp(kem, "768") != 0 && strcmp(kem, "1024") != 0)
       return cli_bad_usage("keygen", k_keygen_usage,
                            "unsupported ML-KEM parameter set %s (512, 768 or 1024)", kem);
-    return keygen_pq(1, atoi(kem), der, out);
+    return keygen_pq(1, atoi(kem), der, out, crypt);
   }
   if (dsa != NULL) {
     if (strcmp(dsa, "44") != 0 && strcmp(dsa, "65") != 0 && strcmp(dsa, "87") != 0)
       return cli_bad_usage("keygen", k_keygen_usage,
                            "unsupported ML-DSA parameter set %s (44, 65 or 87)", dsa);
-    return keygen_pq(0, atoi(dsa), der, out);
+    return keygen_pq(0, atoi(dsa), der, out, crypt);
   }
   if (strcmp(bits, "2048") != 0 && strcmp(bits, "3072") != 0 && strcmp(bits, "4096") != 0)
     return cli_bad_usage("keygen", k_keygen_usage, "unsupported RSA size %s (2048, 3072 or 4096)",
@@ -193,27 +276,30 @@ int cmd_keygen(int argc, char **argv) {
     return 1;
   }
   int rc = save_key("keygen", &key, NULL, 0, pkcs1 ? FM_KEY_PKCS1_PRIVATE : FM_KEY_PKCS8_PRIVATE,
-                    der, out);
+                    der, out, crypt);
   cli_key_free(&key);
   return rc;
 }
 
 static const char k_pubkey_usage[] =
-    "usage: fipsmod pubkey KEY [--out FILE] [--pkcs1] [--der]\n"
+    "usage: fipsmod pubkey KEY [--passin SRC] [--out FILE] [--pkcs1] [--der]\n"
     "  Writes the public key of KEY (an RSA, EC, ML-KEM or ML-DSA key; PEM or DER; PKCS#1, SEC1,\n"
     "  PKCS#8 or SPKI) as SubjectPublicKeyInfo PEM (--pkcs1: PKCS#1 RSAPublicKey, RSA only;\n"
-    "  --der: DER) to FILE or standard output.\n"
+    "  --der: DER) to FILE or standard output. --passin: the passphrase of an encrypted PKCS#8\n"
+    "  KEY.\n" CLI_PASS_LINES
     "  Exit status: 0 written, 1 failed or the module is not operational (the\n"
     "  reason is printed), 2 usage error or unreadable key.\n";
 
 int cmd_pubkey(int argc, char **argv) {
   if (cli_wants_help(argc, argv)) return cli_print_help(k_pubkey_usage);
-  static const char *const valued[] = {"out", NULL};
-  const char *in = NULL, *out = NULL;
+  static const char *const valued[] = {"out", "passin", NULL};
+  const char *in = NULL, *out = NULL, *passin = NULL;
   int pkcs1 = 0, der = 0;
   for (int i = 1; i < argc; i++) {
     if (cli_opt_is(argv[i], "out") && i + 1 < argc) {
       out = argv[++i];
+    } else if (cli_opt_is(argv[i], "passin") && i + 1 < argc) {
+      passin = argv[++i];
     } else if (cli_opt_is(argv[i], "pkcs1")) {
       pkcs1 = 1;
     } else if (cli_opt_is(argv[i], "der")) {
@@ -226,10 +312,10 @@ int cmd_pubkey(int argc, char **argv) {
   }
   if (in == NULL) return cli_bad_usage("pubkey", k_pubkey_usage, "no KEY file given");
   cli_key key;
-  int rc = cli_key_load("pubkey", in, pkcs1 ? CLI_KEY_RSA : 0, &key);
+  int rc = cli_key_load("pubkey", in, pkcs1 ? CLI_KEY_RSA : 0, passin, &key);
   if (rc != 0) return rc;
   rc = save_key("pubkey", &key, key.pub, key.pub_len,
-                pkcs1 ? FM_KEY_PKCS1_PUBLIC : FM_KEY_SPKI_PUBLIC, der, out);
+                pkcs1 ? FM_KEY_PKCS1_PUBLIC : FM_KEY_SPKI_PUBLIC, der, out, NULL);
   cli_key_free(&key);
   return rc;
 }
@@ -244,7 +330,7 @@ enum salt_kind {
 
 /* The options sign and verify share. */
 struct sig_opts {
-  const char *key, *hash_name, *sig, *out, *file, *saltlen, *context;
+  const char *key, *hash_name, *sig, *out, *file, *saltlen, *context, *passin;
   int pss, pkcs1, ecdsa, mldsa, deterministic;
   int hex, base64; /* sign: write the signature as one line of hex or base64 */
   fm_hash_alg hash;
@@ -256,24 +342,26 @@ struct sig_opts {
 };
 
 static const char k_sign_usage[] =
-    "usage: fipsmod sign --key KEY (--pss [--saltlen N|digest]|--pkcs1|--ecdsa) --hash H\n"
+    "usage: fipsmod sign --key KEY [--passin SRC] (--pss [--saltlen N|digest]|--pkcs1|--ecdsa)\n"
+    "                    --hash H [--out SIG] [--hex|--base64] FILE\n"
+    "       fipsmod sign --key KEY [--passin SRC] --ml-dsa [--context HEX] [--deterministic]\n"
     "                    [--out SIG] [--hex|--base64] FILE\n"
-    "       fipsmod sign --key KEY --ml-dsa [--context HEX] [--deterministic] [--out SIG]\n"
-    "                    [--hex|--base64] FILE\n"
     "  Signs FILE (\"-\": standard input) with the private KEY (PEM or DER; PKCS#1, SEC1 or\n"
     "  PKCS#8): RSASSA-PSS with MGF1 and a fresh salt as long as the hash (--saltlen N: N bytes,\n"
     "  at most the hash's length, FIPS 186-5), RSASSA-PKCS1-v1_5, ECDSA (FIPS 186-5; the\n"
     "  signature in DER, as openssl dgst -sign writes it) or pure ML-DSA (FIPS 204; hedged\n"
     "  unless --deterministic; --context: up to 255 bytes in hex, empty by default).\n" CLI_HASH_LINE
     "  Writes the raw signature (--hex: one line of lower-case hex; --base64: one line of RFC\n"
-    "  4648 base64) to SIG or standard output.\n"
+    "  4648 base64) to SIG or standard output. --passin: the passphrase of an encrypted PKCS#8\n"
+    "  KEY.\n" CLI_PASS_LINES
     "  Exit status: 0 signed, 1 signing failed or the module is not\n"
     "  operational (the reason is printed), 2 usage error or unreadable input.\n";
 
 static const char k_verify_usage[] =
-    "usage: fipsmod verify --key KEY (--pss [--saltlen N|digest|max|auto]|--pkcs1|--ecdsa)\n"
-    "                      --hash H --sig SIG FILE\n"
-    "       fipsmod verify --key KEY --ml-dsa [--context HEX] --sig SIG FILE\n"
+    "usage: fipsmod verify --key KEY [--passin SRC]\n"
+    "                      (--pss [--saltlen N|digest|max|auto]|--pkcs1|--ecdsa) --hash H\n"
+    "                      --sig SIG FILE\n"
+    "       fipsmod verify --key KEY [--passin SRC] --ml-dsa [--context HEX] --sig SIG FILE\n"
     "  Verifies the signature SIG (raw or DER, or hex or base64 text as sign --hex/--base64\n"
     "  writes it) over FILE (\"-\": standard input) with KEY (a private or a public key, PEM or\n"
     "  DER): RSA PSS or PKCS#1 v1.5, ECDSA (a DER signature, as openssl dgst -sign writes it),\n"
@@ -282,7 +370,7 @@ static const char k_verify_usage[] =
     "  PSS takes a salt of any length (--saltlen auto, the default, as openssl's), or exactly N\n"
     "  bytes, the hash's length (digest) or the longest that fits (max). A valid signature\n"
     "  whose salt is longer than the hash is not an approved verification (FIPS 186-5): verify\n"
-    "  says so on stderr.\n"
+    "  says so on stderr. --passin: the passphrase of an encrypted PKCS#8 KEY.\n" CLI_PASS_LINES
     "  Exit status: 0 the signature is valid; 1 it is not, or the module is not operational (the\n"
     "  reason is printed); 2 usage error or unreadable input.\n";
 
@@ -310,13 +398,17 @@ static int parse_saltlen(const char *s, struct sig_opts *o) {
 static int parse_sig_opts(int argc, char **argv, int verify, struct sig_opts *o) {
   const char *cmd = verify ? "verify" : "sign";
   const char *usage = verify ? k_verify_usage : k_sign_usage;
-  static const char *const valued_sign[] = {"key", "hash", "out", "saltlen", "context", NULL};
-  static const char *const valued_verify[] = {"key", "hash", "sig", "saltlen", "context", NULL};
+  static const char *const valued_sign[] = {"key",     "hash",    "out",
+                                            "saltlen", "context", "passin", NULL};
+  static const char *const valued_verify[] = {"key",     "hash",    "sig",
+                                              "saltlen", "context", "passin", NULL};
   memset(o, 0, sizeof *o);
   o->salt = verify ? SALT_AUTO : SALT_DIGEST;
   for (int i = 1; i < argc; i++) {
     if (cli_opt_is(argv[i], "key") && i + 1 < argc) {
       o->key = argv[++i];
+    } else if (cli_opt_is(argv[i], "passin") && i + 1 < argc) {
+      o->passin = argv[++i];
     } else if (cli_opt_is(argv[i], "hash") && i + 1 < argc) {
       o->hash_name = argv[++i];
     } else if (verify && cli_opt_is(argv[i], "sig") && i + 1 < argc) {
@@ -411,7 +503,7 @@ int cmd_sign(int argc, char **argv) {
   int rc = parse_sig_opts(argc, argv, 0, &o);
   if (rc != 0) return rc;
   cli_key key;
-  rc = cli_key_load("sign", o.key, sig_key_type(&o), &key);
+  rc = cli_key_load("sign", o.key, sig_key_type(&o), o.passin, &key);
   if (rc != 0) return rc;
   if (!key.is_private) {
     fprintf(stderr, "fipsmod sign: %s is a public key: signing needs the private key\n", o.key);
@@ -509,7 +601,7 @@ int cmd_verify(int argc, char **argv) {
   int rc = parse_sig_opts(argc, argv, 1, &o);
   if (rc != 0) return rc;
   cli_key key;
-  rc = cli_key_load("verify", o.key, sig_key_type(&o), &key);
+  rc = cli_key_load("verify", o.key, sig_key_type(&o), o.passin, &key);
   if (rc != 0) return rc;
   uint8_t *msg = NULL, *sig = NULL;
   size_t msg_len = 0, sig_len = 0;

@@ -229,8 +229,7 @@ static int describe(const uint8_t *in, size_t in_len, const char *not_, char *ou
   if (pem_body((const char *)in, in_len, &label, &label_len, &body, &body_len) != 0) return 0;
   if (label_is(label, label_len, "ENCRYPTED PRIVATE KEY")) {
     snprintf(out, cap,
-             "an encrypted PKCS#8 key: decrypt it first (openssl pkey -in FILE -out "
-             "PLAIN)");
+             "an encrypted PKCS#8 key: give its passphrase with --passin");
     return 1;
   }
   if (memmem(body, body_len, "Proc-Type: 4,ENCRYPTED", 22) != NULL) {

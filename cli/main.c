@@ -18,7 +18,9 @@ static const char k_usage[] =
     "                                 N random bytes from the module's DRBG\n"
     "  uuid [--count N] [--v4|--v7]   N UUIDs (version 4, or 7), one per line\n"
     "  keygen (--rsa BITS|--ec CURVE|--ml-kem N|--ml-dsa N) [--out FILE]\n"
+    "         [--encrypt --passout SRC]\n"
     "                                 a new RSA, EC, ML-KEM or ML-DSA key, PKCS#8 PEM\n"
+    "                                 (--encrypt: encrypted PKCS#8, PBES2 with AES-256-CBC)\n"
     "  pubkey KEY [--out FILE]        the public key of KEY, SubjectPublicKeyInfo PEM\n"
     "  sign --key KEY (--pss|--pkcs1|--ecdsa) --hash H [--out SIG] FILE\n"
     "  sign --key KEY --ml-dsa [--context HEX] [--deterministic] [--out SIG] FILE\n"
@@ -41,6 +43,8 @@ static const char k_usage[] =
     "                                 state and approved mode (exit 0 only in approved mode)\n"
     "  version                        the module's version\n"
     "  help                           this text\n"
+    "Commands that read a private key take --passin SRC (pass:TEXT, env:VAR, file:PATH, fd:N)\n"
+    "for an encrypted PKCS#8 key.\n"
     "`fipsmod COMMAND --help` describes a command. Long options take one dash or two (-hex,\n"
     "--hex). See fipsmod(1).\n" CLI_EXIT_TEXT;
 

@@ -27,6 +27,11 @@ bool fm_approval_pbkdf2(size_t password_len, size_t salt_len, uint64_t iteration
   return password_len >= 8 && salt_len >= 16 && iterations >= 1000 && out_len >= MIN_KEY_BYTES;
 }
 
+bool fm_approval_pkcs8(size_t pass_len, size_t salt_len, uint64_t iterations) {
+  /* The AES key PBKDF2 derives is 128 bits or more, above the PBKDF2 rule's floor. */
+  return fm_approval_pbkdf2(pass_len, salt_len, iterations, 16);
+}
+
 bool fm_approval_rsa_sign(size_t n_bits) {
   return n_bits == 2048 || n_bits == 3072 || n_bits == 4096;
 }

@@ -44,6 +44,11 @@ bool fm_approval_kbkdf(size_t key_len, size_t out_len);
 bool fm_approval_pbkdf2(size_t password_len, size_t salt_len, uint64_t iterations,
                         size_t out_len);
 
+/* Encrypted PKCS#8 (fm_pkcs8_encrypt, fm_pkcs8_decrypt; SP 800-132 as for PBKDF2): a passphrase
+ * of 8 bytes or more, a salt of 128 bits or more, 1000 iterations or more (the AES key is always
+ * 128 bits or more). */
+bool fm_approval_pkcs8(size_t pass_len, size_t salt_len, uint64_t iterations);
+
 /* RSA signature generation, PKCS#1 v1.5 and PSS (FIPS 186-5 5.4; policy/algorithms.tsv): moduli
  * of 2048, 3072 or 4096 bits. (PSS salts are bounded by the hash before signing, 5.4 (g).) */
 bool fm_approval_rsa_sign(size_t n_bits);

@@ -102,7 +102,7 @@ void der_put_uint(der_out *w, der_uint u);
 
 /* A PEM label, as a row of characters (so that a table of labels is constant data, with no
  * pointer to relocate). */
-typedef char pem_label[16];
+typedef char pem_label[24];
 
 /* pem_public_byte returns in[i], declassified: the armour scans read only bytes of the armour and
  * of the text around it, which are public. */

@@ -7,6 +7,8 @@ list(APPEND FIPSMOD_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/approval.c
   ${CMAKE_CURRENT_LIST_DIR}/der.c
   ${CMAKE_CURRENT_LIST_DIR}/pqkey.c
+  ${CMAKE_CURRENT_LIST_DIR}/pkcs8.c
+  ${CMAKE_CURRENT_LIST_DIR}/keyload.c
   ${CMAKE_CURRENT_LIST_DIR}/version.c)
 # The algorithm units, in the order their sources are listed. A folder of module/ that is not
 # named here fails the configure step, so a unit cannot be added and silently left out.

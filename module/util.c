@@ -85,6 +85,9 @@ const char *fm_strerror(int status) {
     case FM_ERR_SELFTEST: return "FM_ERR_SELFTEST: self-test failed";
     case FM_ERR_KEYGEN: return "FM_ERR_KEYGEN: key generation failed";
     case FM_ERR_INTERNAL: return "FM_ERR_INTERNAL: internal consistency check failed";
+    case FM_ERR_DECRYPT: return "FM_ERR_DECRYPT: wrong passphrase or corrupt ciphertext";
+    case FM_ERR_PASSPHRASE: return "FM_ERR_PASSPHRASE: an encrypted key needs a passphrase";
+    case FM_ERR_IO: return "FM_ERR_IO: the file could not be read";
   }
   return "unknown status";
 }

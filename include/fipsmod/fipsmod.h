@@ -18,6 +18,8 @@
 #include "fipsmod/ec.h"
 #include "fipsmod/mlkem.h"
 #include "fipsmod/keyfile.h"
+#include "fipsmod/pkcs8.h"
+#include "fipsmod/key.h"
 #include "fipsmod/selftest.h"
 #include "fipsmod/indicator.h"
 #include "fipsmod/util.h"

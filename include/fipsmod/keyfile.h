@@ -17,7 +17,8 @@
  * a crash: FM_ERR_PARSE for malformed input, FM_ERR_UNSUPPORTED for well-formed keys of another
  * kind (RSASSA-PSS-only keys, multi-prime keys, encrypted PKCS#8, explicit EC parameters, other
  * curves, other algorithms: an EC key given to fm_rsa_key_decode, an RSA key given to
- * fm_ec_key_decode). A decoded key then passes the same validation as the import functions
+ * fm_ec_key_decode). Encrypted PKCS#8 is read by fm_pkcs8_decrypt (pkcs8.h), or in one step, with
+ * the key type found, by fm_key_decode and fm_key_load_file (key.h). A decoded key then passes the same validation as the import functions
  * (fm_rsa_key_import_private / _public, rsa.h; fm_ec_key_import_private / _public, ec.h), with the
  * same statuses.
  *

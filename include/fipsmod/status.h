@@ -71,6 +71,9 @@ enum {
   FM_ERR_SELFTEST = -16,        /**< a self-test failed */
   FM_ERR_KEYGEN = -17,          /**< key generation or its pairwise consistency test failed */
   FM_ERR_INTERNAL = -18,        /**< an internal consistency check failed (fault detected) */
+  FM_ERR_DECRYPT = -19,    /**< decryption failed: a wrong passphrase or a corrupt ciphertext */
+  FM_ERR_PASSPHRASE = -20, /**< an encrypted key was given without a passphrase */
+  FM_ERR_IO = -21,         /**< a file could not be read (errno says why) */
 };
 
 /** fm_strerror returns a constant, human-readable name for |status| ("FM_ERR_VERIFY: ...").

@@ -380,6 +380,78 @@ static void case_fm_mlkem_key_decode(void) {
   FAILS(FM_ERR_BAD_KEY, fm_mlkem_key_decode(der, len, &p, &f, NULL, 0, NULL, 0, ek, sizeof ek));
 }
 
+/* ---- Encrypted PKCS#8 and any-key loading ------------------------------------------------- */
+
+/* pkcs8_ec writes the P-256 test key as PKCS#8 DER and returns its length. */
+static size_t pkcs8_ec(uint8_t *der, size_t cap) {
+  fm_ec_key *k = ec_key();
+  size_t len = 0;
+  CHECK_EQ_INT(fm_ec_key_encode(k, FM_KEY_PKCS8_PRIVATE, FM_KEY_DER, der, cap, &len), FM_OK);
+  fm_ec_key_free(k);
+  return len;
+}
+
+static const fm_pkcs8_params pbe_ok = {FM_PBE_NONE, FM_HASH_SHA256, 16, 1000, 16};
+static const fm_pkcs8_params pbe_weak = {FM_PBE_NONE, FM_HASH_SHA256, 16, 999, 16};
+
+static void case_fm_pkcs8_encrypt(void) {
+  uint8_t der[256], out[512];
+  size_t len = pkcs8_ec(der, sizeof der), n;
+  APPROVED(fm_pkcs8_encrypt(der, len, key32, 8, &pbe_ok, FM_KEY_DER, out, sizeof out, &n));
+  OK_NOT_APPROVED(fm_pkcs8_encrypt(der, len, key32, 8, &pbe_weak, FM_KEY_DER, out, sizeof out, &n));
+  OK_NOT_APPROVED(fm_pkcs8_encrypt(der, len, key32, 7, &pbe_ok, FM_KEY_DER, out, sizeof out, &n));
+  FAILS(FM_ERR_PASSPHRASE, fm_pkcs8_encrypt(der, len, NULL, 0, &pbe_ok, FM_KEY_DER, out, sizeof out, &n));
+}
+static void case_fm_pkcs8_decrypt(void) {
+  uint8_t der[256], enc[512], weak[512], out[512];
+  size_t len = pkcs8_ec(der, sizeof der), n, nw, m;
+  CHECK_EQ_INT(fm_pkcs8_encrypt(der, len, key32, 8, &pbe_ok, FM_KEY_DER, enc, sizeof enc, &n), FM_OK);
+  CHECK_EQ_INT(fm_pkcs8_encrypt(der, len, key32, 8, &pbe_weak, FM_KEY_DER, weak, sizeof weak, &nw),
+               FM_OK);
+  APPROVED(fm_pkcs8_decrypt(enc, n, key32, 8, out, sizeof out, &m, NULL));
+  OK_NOT_APPROVED(fm_pkcs8_decrypt(weak, nw, key32, 8, out, sizeof out, &m, NULL));
+  FAILS(FM_ERR_DECRYPT, fm_pkcs8_decrypt(enc, n, key32 + 1, 8, out, sizeof out, &m, NULL));
+}
+static void case_fm_key_decode(void) {
+  uint8_t der[256], enc[512], weak[512];
+  size_t len = pkcs8_ec(der, sizeof der), n, nw;
+  CHECK_EQ_INT(fm_pkcs8_encrypt(der, len, key32, 8, &pbe_ok, FM_KEY_PEM, enc, sizeof enc, &n), FM_OK);
+  CHECK_EQ_INT(fm_pkcs8_encrypt(der, len, key32, 8, &pbe_weak, FM_KEY_PEM, weak, sizeof weak, &nw),
+               FM_OK);
+  fm_key *k = NULL;
+  APPROVED(fm_key_decode(der, len, NULL, 0, &k, NULL));
+  fm_key_free(k);
+  APPROVED(fm_key_decode(enc, n, key32, 8, &k, NULL));
+  fm_key_free(k);
+  OK_NOT_APPROVED(fm_key_decode(weak, nw, key32, 8, &k, NULL));
+  fm_key_free(k);
+  FAILS(FM_ERR_PASSPHRASE, fm_key_decode(enc, n, NULL, 0, &k, NULL));
+}
+static void case_fm_key_load_file(void) {
+  fm_key *k = NULL;
+  APPROVED(fm_key_load_file(FIPSMOD_VECTORS_DIR "/keys/ec-p256-pkcs8.pem", NULL, 0, &k, NULL));
+  fm_key_free(k);
+  FAILS(FM_ERR_IO, fm_key_load_file(FIPSMOD_VECTORS_DIR "/keys/no-such-file", NULL, 0, &k, NULL));
+}
+static void case_fm_key_get(void) {
+  uint8_t der[256];
+  size_t len = pkcs8_ec(der, sizeof der);
+  fm_key *k = NULL;
+  fm_key_view v;
+  CHECK_EQ_INT(fm_key_decode(der, len, NULL, 0, &k, NULL), FM_OK);
+  UNCHANGED(fm_key_get(k, &v));
+  UNCHANGED(fm_key_get(NULL, &v));
+  fm_key_free(k);
+}
+static void case_fm_key_free(void) {
+  uint8_t der[256];
+  size_t len = pkcs8_ec(der, sizeof der);
+  fm_key *k = NULL;
+  CHECK_EQ_INT(fm_key_decode(der, len, NULL, 0, &k, NULL), FM_OK);
+  APPROVED(fm_key_free(k));
+  APPROVED(fm_key_free(NULL));
+}
+
 service_case indicator_cases_ec_pq[] = {
     CASE(fm_mlkem_sizes),
     CASE(fm_mlkem_keygen),
@@ -422,6 +494,12 @@ service_case indicator_cases_ec_pq[] = {
     CASE(fm_ec_key_encode),
     CASE(fm_mlkem_key_decode),
     CASE(fm_mlkem_key_encode),
+    CASE(fm_pkcs8_encrypt),
+    CASE(fm_pkcs8_decrypt),
+    CASE(fm_key_decode),
+    CASE(fm_key_load_file),
+    CASE(fm_key_get),
+    CASE(fm_key_free),
     CASE(fm_mldsa_key_decode),
     CASE(fm_mldsa_key_encode),
     {NULL, NULL, false},

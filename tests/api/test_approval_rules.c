@@ -217,10 +217,43 @@ static int probe_rsa(const char *svc, const char *param, uint64_t v) {
   return -101;
 }
 
+/* probe_pkcs8 encrypts a P-256 PKCS#8 key with the parameter at |v| (the others approved) and,
+ * for fm_pkcs8_decrypt, decrypts it again. Values encryption refuses (an empty passphrase, a salt
+ * under 8 bytes) cannot be probed. */
+static int probe_pkcs8(const char *svc, const char *param, uint64_t v) {
+  static uint8_t key[512];
+  static size_t key_len;
+  if (key_len == 0) {
+    size_t n = 0;
+    uint8_t *k = test_read_vector_file("keys/ec-p256-pkcs8.der", &n);
+    if (k == NULL || n > sizeof key) return -100;
+    memcpy(key, k, n);
+    key_len = n;
+    free(k);
+  }
+  const bool p_pass = strcmp(param, "pass_len") == 0, p_salt = strcmp(param, "salt_len") == 0;
+  const bool p_iter = strcmp(param, "iterations") == 0;
+  if (!p_pass && !p_salt && !p_iter) return -101;
+  fm_pkcs8_params p = {FM_PBE_NONE, FM_HASH_SHA256, 16, p_iter ? v : 1000, p_salt ? v : 16};
+  const size_t pass_len = p_pass ? v : 8;
+  if (pass_len == 0 || p.salt_len < 8 || p.iterations == 0) return -102;
+  uint8_t enc[1024], dec[1024];
+  size_t n = 0, m = 0;
+  int st = fm_pkcs8_encrypt(key, key_len, k_bytes, pass_len, &p, FM_KEY_DER, enc, sizeof enc, &n);
+  if (st == FM_OK && strcmp(svc, "fm_pkcs8_decrypt") == 0)
+    st = fm_pkcs8_decrypt(enc, n, k_bytes, pass_len, dec, sizeof dec, &m, NULL);
+  return st;
+}
+
 static int probe(const char *svc, const char *param, uint64_t v) {
   if (strncmp(svc, "fm_hmac", 7) == 0) return strcmp(param, "key_len") == 0 ? probe_hmac(svc, v) : -101;
   if (strncmp(svc, "fm_gcm_", 7) == 0) return strcmp(param, "tag_len") == 0 ? probe_gcm(svc, v) : -101;
-  /* The KDF and signature probes end with the service call itself. */
+  /* The KDF, PKCS#8 and signature probes end with the service call itself. */
+  if (strncmp(svc, "fm_pkcs8_", 9) == 0) {
+    const int st = probe_pkcs8(svc, param, v);
+    g_ind = indicator();
+    return st;
+  }
   int st = strncmp(svc, "fm_rsa_", 7) == 0 ? probe_rsa(svc, param, v) : probe_kdf(svc, param, v);
   if (strcmp(svc, "fm_rsa_key_import_public") != 0) g_ind = indicator();
   return st;

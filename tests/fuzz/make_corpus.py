@@ -12,6 +12,7 @@ The key is ACVP RSA-SignaturePrimitive-2.0 tgId 4 (2048 bits, CRT form) tcId 46.
   fuzz_*keyfile_decode   the key files of tests/vectors/keys (RSA and EC)
   fuzz_ecdsa_sig_der     DER signatures of Wycheproof's P-256 file, valid and invalid
   fuzz_pq_keyfile_decode the ML-KEM and ML-DSA key files of tests/vectors/keys
+  fuzz_pkcs8_decrypt     the encrypted PKCS#8 files of tests/vectors/keys
 Input formats are described in each target's source."""
 import hashlib
 import json
@@ -261,3 +262,12 @@ for name in ["mlkem768-pkcs8.pem", "mlkem768-pkcs8.der", "mlkem768-spki.pem", "m
              "mldsa65-pkcs8.pem", "mldsa87-expanded.der", "mldsa87-both.pem"]:
     with open(os.path.join(VEC, "keys", name), "rb") as f:
         write("fuzz_pq_keyfile_decode", name, f.read())
+
+# ---- Encrypted PKCS#8 (tests/vectors/keys, README there; passphrase "test") ------------------
+for name in ["rsa2048-encrypted.pem", "ec-p256-encrypted-aes128-sha512.pem",
+             "ec-p384-encrypted-aes192-sha384.der", "ec-p521-encrypted-aes256-sha224.pem",
+             "ed25519-encrypted.pem", "rsa2048-encrypted-sha1.pem", "rsa2048-encrypted-3des.pem",
+             "rsa2048-encrypted-scrypt.pem", "rsa2048-encrypted-pkcs12.pem",
+             "rsa2048-encrypted-pbes1.pem"]:
+    with open(os.path.join(VEC, "keys", name), "rb") as f:
+        write("fuzz_pkcs8_decrypt", name, f.read())

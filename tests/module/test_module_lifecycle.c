@@ -20,13 +20,13 @@ static void test_loaded_module_is_operational(void) {
 
 static void test_every_status_has_a_distinct_name(void) {
   const char *names[32] = {0};
-  for (int code = 0; code >= FM_ERR_INTERNAL; code--) {
+  for (int code = 0; code >= FM_ERR_IO; code--) {
     const char *n = fm_strerror(code);
     CHECK(strcmp(n, "unknown status") != 0);
     for (int j = 0; j > code; j--) CHECK(strcmp(names[-j], n) != 0);
     names[-code] = n;
   }
-  CHECK(strcmp(fm_strerror(FM_ERR_INTERNAL - 1), "unknown status") == 0);
+  CHECK(strcmp(fm_strerror(FM_ERR_IO - 1), "unknown status") == 0);
   CHECK(strcmp(fm_strerror(1), "unknown status") == 0);
   CHECK(strstr(fm_strerror(FM_ERR_NOT_OPERATIONAL), "FM_ERR_NOT_OPERATIONAL") != NULL);
 }
