@@ -5,7 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cli/kat/kat_internal.h"
+#include "cli/vectors/internal.h"
 
 /* Files larger than this are not vector files; refuse them instead of exhausting memory. */
 #define RSP_MAX_FILE_BYTES (256u << 20)

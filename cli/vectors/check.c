@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cli/acvp/acvp.h"
+#include "cli/vectors/internal.h"
 #include "fipsmod/aes.h"
 #include "fipsmod/gcm.h"
 #include "fipsmod/kdf.h"

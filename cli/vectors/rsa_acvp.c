@@ -15,8 +15,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cli/acvp/acvp.h"
-#include "cli/acvp/acvp_bn.h"
+#include "cli/vectors/internal.h"
+#include "cli/vectors/acvp_bn.h"
 #include "fipsmod/rsa.h"
 
 static void wipe(void *p, size_t n) {

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/acvp/acvp_bn.h"
+#include "cli/vectors/acvp_bn.h"
 
 typedef struct {
   uint32_t *w; /* little-endian limbs, w[0..cap) allocated, w[n..cap) zero */

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/kat/kat_internal.h"
+#include "cli/vectors/internal.h"
 
 int kj_str(kat_ctx *c, json_t *obj, const char *field, const char *where, const char **out) {
   json_t *v = json_is_object(obj) ? json_object_get(obj, field) : NULL;

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cli/acvp/acvp.h"
+#include "cli/vectors/internal.h"
 #include "fipsmod/kdf.h"
 
 static fm_hash_alg hash_of(const char *name) {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/kat/kat_internal.h"
+#include "cli/vectors/internal.h"
 
 void *kat_alloc(kat_ctx *c, size_t n) {
   if (c->arena_len == c->arena_cap) {

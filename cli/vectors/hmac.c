@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/kat/kat_internal.h"
+#include "cli/vectors/internal.h"
 #include "fipsmod/hmac.h"
 
 static int alg_for_bytes(long bytes, fm_hash_alg *alg) {

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cli/kat/kat_internal.h"
+#include "cli/vectors/internal.h"
 #include "fipsmod/rsa.h"
 
 /* hash_from_name maps "SHA256", "SHA-256", "SHA2-256" to the module's hash; -1 for others. */

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/acvp/acvp.h"
+#include "cli/vectors/internal.h"
 
 json_t *acvp_body(json_t *root) {
   if (json_is_object(root)) return root;

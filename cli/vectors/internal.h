@@ -1,14 +1,14 @@
 /* What the parts of the KAT runner share: the per-file context, case bookkeeping, hex decoding
  * into a per-case arena, the CAVP line parser and the JSON field readers. */
-#ifndef FIPSMOD_CLI_KAT_INTERNAL_H
-#define FIPSMOD_CLI_KAT_INTERNAL_H
+#ifndef FIPSMOD_CLI_VECTORS_INTERNAL_H
+#define FIPSMOD_CLI_VECTORS_INTERNAL_H
 
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <jansson.h>
 
-#include "cli/kat/kat.h"
+#include "cli/vectors/kat.h"
 #include "fipsmod/sha.h"
 
 /* A decoded byte string (owned by the context's arena). */
@@ -25,7 +25,7 @@ typedef struct kat_ctx {
   const char *path;
   void **arena;
   size_t arena_len, arena_cap;
-  /* ACVP responder (cli/acvp): tests answered, whether LDTs run, the terminal progress line. */
+  /* ACVP responder (read_acvp.c): tests answered, whether LDTs run, the terminal progress line. */
   long answered;
   int run_ldt;
   int progress;          /* 1 when stderr is a terminal */
@@ -231,5 +231,88 @@ enum { WP_RSA_PKCS1_VERIFY = 1, WP_RSA_PKCS1_SIGN = 2, WP_RSA_PSS_VERIFY = 3 };
 
 /* kat_set_kind names what the file was recognised as. */
 void kat_set_kind(kat_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- ACVP: the responder (`fipsmod acvp`) and the answer checker (`fipsmod kat`) ------- */
+
+/* acvp_body returns the vector-set object of |root|: the object itself, or in the server's
+ * [{"acvVersion": ...}, {vector set}] form the element that carries "algorithm" or
+ * "testGroups". NULL when there is none. */
+json_t *acvp_body(json_t *root);
+
+/* acvp_respond answers every offered test of the vector set |set| and returns the response body
+ * {vsId, algorithm, mode, revision, testGroups: [{tgId, tests: [{tcId, ...}]}]} in *out (a new
+ * reference). Tests and groups the module does not offer are left out and counted with their
+ * reason (kat_skip); a test the module failed to answer is left out and counted as a failure
+ * (kat_fail); c->answered counts the answered tests. Returns 0, or -1 on a malformed set (the
+ * error is recorded in c->report). */
+int acvp_respond(kat_ctx *c, json_t *set, json_t **out);
+
+/* acvp_check compares the response |resp| (from acvp_respond on |set|) with the answers in
+ * |expected| (an internalProjection or expectedResults body; may be |set| itself), test by
+ * test: equal fields pass; answers the module chose itself (keys, signatures, IVs) are checked
+ * by their properties instead. Counts pass/fail in c->report. Returns 0, or -1 when the
+ * expected answers are malformed. */
+int acvp_check(kat_ctx *c, json_t *set, json_t *resp, json_t *expected);
+
+/* acvp_has_answers returns 1 when |set| carries answers (an internalProjection: some test has a
+ * field that only responses have). */
+int acvp_has_answers(json_t *set);
+
+/* ---- shared by the responders ------------------------------------------------------------ */
+
+/* Readers that accept a number or boolean either as a JSON value or as a string ("256",
+ * "true"). Each returns 0, 1 when the field is absent (only the _opt forms), or -1 (error
+ * recorded) when it is malformed. */
+int av_int(kat_ctx *c, json_t *o, const char *field, const char *where, long long *out);
+int av_int_opt(kat_ctx *c, json_t *o, const char *field, const char *where, long long *out);
+int av_bool(kat_ctx *c, json_t *o, const char *field, const char *where, int *out);
+int av_bool_opt(kat_ctx *c, json_t *o, const char *field, const char *where, int *out);
+/* av_str_opt: the string, or NULL when absent (a non-string is an error, -1). */
+int av_str_opt(kat_ctx *c, json_t *o, const char *field, const char *where, const char **out);
+/* av_get returns the first present field among |names| (NULL-terminated), or NULL. */
+json_t *av_get(json_t *o, const char *const *names, const char **which);
+
+/* Response builders. */
+json_t *ar_group(json_t *g);               /* {tgId, tests: []} for prompt group |g| */
+json_t *ar_test(json_t *t);                /* {tcId} for prompt test |t| */
+void ar_hex(json_t *o, const char *field, const uint8_t *p, size_t n); /* upper-case hex */
+/* ar_add_test appends |rt| to the group's tests and counts it answered. */
+void ar_add_test(kat_ctx *c, json_t *rg, json_t *rt);
+/* ar_add_group appends |rg| to |groups| when it has tests (else drops it). */
+void ar_add_group(json_t *groups, json_t *rg);
+
+/* Progress on a terminal (stderr is a tty): ar_progress_start names the set and its number of
+ * tests; ar_progress_tick counts one test done; ar_progress_note shows a sub-step (LDT bytes).
+ * Nothing is printed when stderr is not a terminal. */
+void ar_progress_start(kat_ctx *c, const char *what, long total);
+void ar_progress_tick(kat_ctx *c);
+void ar_progress_note(kat_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ar_progress_end(kat_ctx *c);
+
+/* Per-algorithm responders: |groups| is the response's testGroups array to fill. */
+/* SHA2-* and SHA3-* (AFT, MCT, LDT), SHAKE-128/256 (AFT, VOT, MCT), HMAC-<hash>: acvp_sha.c. */
+int acvp_sha(kat_ctx *c, json_t *set, json_t *groups, fm_hash_alg alg);
+int acvp_shake(kat_ctx *c, json_t *set, json_t *groups, fm_xof_alg alg);
+int acvp_hmac(kat_ctx *c, json_t *set, json_t *groups, fm_hash_alg alg);
+/* acvp_hash_by_name: the hash of an ACVP algorithm name ("SHA2-224" ... "SHA2-512/256",
+ * "SHA3-224" ... "SHA3-512"), matched whatever its case as NIST's server matches names. Returns
+ * 0 with *alg set, or -1 for a name the module does not offer. */
+int acvp_hash_by_name(const char *name, fm_hash_alg *alg);
+int acvp_aes(kat_ctx *c, json_t *set, json_t *groups, int mode);
+int acvp_drbg(kat_ctx *c, json_t *set, json_t *groups);
+int acvp_rsa(kat_ctx *c, json_t *set, json_t *groups, const char *mode, const char *revision);
+int acvp_pbkdf(kat_ctx *c, json_t *set, json_t *groups);
+int acvp_kbkdf(kat_ctx *c, json_t *set, json_t *groups);
+int acvp_gcm(kat_ctx *c, json_t *set, json_t *groups);
+int acvp_hkdf(kat_ctx *c, json_t *set, json_t *groups, const char *revision);
+/* ML-DSA keyGen, sigGen, sigVer (FIPS204): acvp_mldsa.c. */
+int acvp_mldsa(kat_ctx *c, json_t *set, json_t *groups, const char *mode);
+int acvp_mlkem(kat_ctx *c, json_t *set, json_t *groups, const char *mode);
+
+enum { ACVP_ECB = 1, ACVP_CBC = 2, ACVP_CTR = 3 };
+
+/* What the module chose itself in a response test (checked by property in kat mode). */
+int acvp_rsa_check_group(kat_ctx *c, const char *mode, json_t *pg, json_t *rg, json_t *eg,
+                         const char *where);
 
 #endif

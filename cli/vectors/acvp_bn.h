@@ -4,8 +4,8 @@
  * d_cap bytes) and returns 0, or -1 when the inputs are inconsistent (e even, gcd(e, lambda)
  * != 1, p or q below 3), d does not fit, or memory runs out. Not constant time: public test
  * keys; every intermediate is wiped before it is freed. */
-#ifndef FIPSMOD_CLI_ACVP_BN_H
-#define FIPSMOD_CLI_ACVP_BN_H
+#ifndef FIPSMOD_CLI_VECTORS_ACVP_BN_H
+#define FIPSMOD_CLI_VECTORS_ACVP_BN_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -8,8 +8,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "cli/acvp/acvp.h"
-#include "cli/kat/kat_internal.h"
+#include "cli/vectors/internal.h"
 
 /* ---- CAVP text files -------------------------------------------------------------------- */
 
