@@ -13,7 +13,8 @@
 
 static const uint8_t *ptr(const kat_bytes *b) { return b->n ? b->p : NULL; }
 
-int acvp_drbg(kat_ctx *c, json_t *set, json_t *groups) {
+int acvp_drbg(kat_ctx *c, json_t *set, json_t *groups, const vec_call *v) {
+  (void)v;
   size_t gi, ti, oi;
   json_t *g, *t, *o;
   json_array_foreach(json_object_get(set, "testGroups"), gi, g) {

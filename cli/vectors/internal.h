@@ -64,6 +64,16 @@ int kat_hex_decode(kat_ctx *c, const char *hex, int odd_ok, kat_bytes *out);
 /* kat_hex_string writes at most |cap|-1 characters of hex of |p| to |out| ("..." when cut). */
 void kat_hex_string(const uint8_t *p, size_t n, char *out, size_t cap);
 
+/* kat_wipe zeroes |n| bytes at |p| in a way the compiler keeps (test keys the runner decoded or
+ * exported before they are freed). */
+void kat_wipe(void *p, size_t n);
+
+/* Big-endian unsigned numbers: kat_num_strip drops leading zero bytes (keeping one),
+ * kat_num_bits gives the bit length, kat_num_cmp compares (-1, 0, 1). */
+kat_bytes kat_num_strip(kat_bytes b);
+size_t kat_num_bits(kat_bytes b);
+int kat_num_cmp(kat_bytes a, kat_bytes b);
+
 /* kat_parse_long parses a decimal integer; returns 0 or -1. */
 int kat_parse_long(const char *s, long *out);
 
@@ -97,6 +107,8 @@ void rsp_free(rsp_file *f);
 int rsp_has_key(const rsp_file *f, const char *key);
 /* rsp_comment_has returns 1 when a comment line contains |text| (case-sensitive). */
 int rsp_comment_has(const rsp_file *f, const char *text);
+/* rsp_has_section returns 1 when a [section] header contains |text| (case-sensitive). */
+int rsp_has_section(const rsp_file *f, const char *text);
 
 /* A case: the KV lines from one start key (COUNT, Len, SHAAlg...) up to the next start key,
  * section header or the end of the file, plus the "sticky" values (keys set outside cases and
@@ -160,7 +172,6 @@ int kj_num(kat_ctx *c, json_t *obj, const char *field, const char *where, kat_by
 int kj_num_opt(kat_ctx *c, json_t *obj, const char *field, const char *where, kat_bytes *out);
 int kj_str(kat_ctx *c, json_t *obj, const char *field, const char *where, const char **out);
 int kj_int(kat_ctx *c, json_t *obj, const char *field, const char *where, long *out);
-int kj_bool(kat_ctx *c, json_t *obj, const char *field, const char *where, int *out);
 json_t *kj_array(kat_ctx *c, json_t *obj, const char *field, const char *where);
 /* kj_result reads a Wycheproof test's "result": KJ_VALID, KJ_INVALID or KJ_ACCEPTABLE; -1 (an
  * error recorded) for anything else. kj_flags writes its "flags", comma-separated ("no flags"
@@ -171,26 +182,11 @@ void kj_flags(json_t *test, char *out, size_t cap);
 /* kj_id writes the case id of a test ("tcId 5", tcId as number or string) to |out|. */
 void kj_test_id(json_t *group, json_t *test, char *out, size_t cap);
 
-/* ---- runners ---------------------------------------------------------------------------- */
+/* ---- readers (format dispatch) --------------------------------------------------------- */
 
-int kat_run_cavp(kat_ctx *c);              /* dispatches .rsp/.txt/.fax by content */
-
-/* CAVP runners (file already parsed) */
-int kat_cavp_sha(kat_ctx *c, const rsp_file *f);
-int kat_cavp_sha_monte(kat_ctx *c, const rsp_file *f);
-int kat_cavp_hmac(kat_ctx *c, const rsp_file *f);
-int kat_cavp_aes(kat_ctx *c, const rsp_file *f);
-int kat_cavp_gcm(kat_ctx *c, const rsp_file *f);
-int kat_cavp_kbkdf(kat_ctx *c, const rsp_file *f);
-int kat_cavp_drbg(kat_ctx *c, const rsp_file *f);
-int kat_cavp_rsa_siggen(kat_ctx *c, const rsp_file *f, int pss);
-int kat_cavp_rsa_sigver(kat_ctx *c, const rsp_file *f, int pss);
-int kat_cavp_rsa_sp1(kat_ctx *c, const rsp_file *f);
-int kat_cavp_rsa_dp(kat_ctx *c, const rsp_file *f);
-int kat_cavp_rsa_keygen(kat_ctx *c, const rsp_file *f);
-int kat_cavp_rsa_x931(kat_ctx *c, const rsp_file *f);
-/* kat_cavp_ec: ECDSA KeyPair, PKV, SigGen, SigVer and the ECC CDH primitive (run_ec.c). */
-int kat_cavp_ec(kat_ctx *c, const rsp_file *f);
+/* kat_run_cavp parses a CAVP .rsp/.txt/.fax file and runs it with the first binding whose
+ * cavp_detect recognises it (bindings.c, table order). */
+int kat_run_cavp(kat_ctx *c);
 
 /* AES-GCM checks shared by the CAVP, Wycheproof and toolkit runners (run_gcm.c). Each records a
  * failure naming |id| and returns 0, or returns 1 without counting anything.
@@ -213,21 +209,6 @@ int kat_gcm_open_flipped(kat_ctx *c, const char *id, const kat_bytes *key, const
  * runs the AES-GCM examples and skips the others (one skip naming the file's title). */
 int kat_toolkit_detect(const char *head, size_t n);
 int kat_run_toolkit(kat_ctx *c);
-
-/* Wycheproof runners */
-int kat_wp_aes_cbc_pkcs5(kat_ctx *c, json_t *root);
-int kat_wp_hmac(kat_ctx *c, json_t *root, fm_hash_alg alg, const char *name);
-int kat_wp_aes_gcm(kat_ctx *c, json_t *root);
-int kat_wp_hkdf(kat_ctx *c, json_t *root, const char *alg_name);
-int kat_wp_pbkdf2(kat_ctx *c, json_t *root, const char *alg_name);
-int kat_wp_rsa_sig(kat_ctx *c, json_t *root, int kind);
-/* ML-DSA (run_mldsa.c): |alg| is the file's "algorithm" (ML-DSA-44/65/87); |seeded| for the
- * sign_seed files (private keys as 32-byte seeds), 0 for sign_noseed (expanded keys). */
-int kat_wp_mldsa_verify(kat_ctx *c, json_t *root, const char *alg);
-int kat_wp_mldsa_sign(kat_ctx *c, json_t *root, const char *alg, int seeded);
-/* kat_wp_mlkem: the four ML-KEM schemas (run_mlkem.c), told apart by |schema|. */
-int kat_wp_mlkem(kat_ctx *c, json_t *root, const char *schema);
-enum { WP_RSA_PKCS1_VERIFY = 1, WP_RSA_PKCS1_SIGN = 2, WP_RSA_PSS_VERIFY = 3 };
 
 /* kat_set_kind names what the file was recognised as. */
 void kat_set_kind(kat_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -289,30 +270,133 @@ void ar_progress_tick(kat_ctx *c);
 void ar_progress_note(kat_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ar_progress_end(kat_ctx *c);
 
-/* Per-algorithm responders: |groups| is the response's testGroups array to fill. */
-/* SHA2-* and SHA3-* (AFT, MCT, LDT), SHAKE-128/256 (AFT, VOT, MCT), HMAC-<hash>: acvp_sha.c. */
-int acvp_sha(kat_ctx *c, json_t *set, json_t *groups, fm_hash_alg alg);
-int acvp_shake(kat_ctx *c, json_t *set, json_t *groups, fm_xof_alg alg);
-int acvp_hmac(kat_ctx *c, json_t *set, json_t *groups, fm_hash_alg alg);
+/* ---- algorithm bindings (bindings.c) ---------------------------------------------------- */
+
+/* What a binding function is called with: the names the file gave and the row's own values. */
+typedef struct vec_call {
+  const char *alg;      /* ACVP or Wycheproof "algorithm" ("" when absent) */
+  const char *mode;     /* ACVP "mode", or NULL */
+  const char *revision; /* ACVP "revision" ("" when absent) */
+  const char *schema;   /* Wycheproof "schema" ("" for ACVP) */
+  fm_hash_alg hash;     /* the row's hash (0 when it has none) */
+  int arg;              /* the row's own argument (a cipher mode, a file kind, ...) */
+} vec_call;
+
+/* ACVP: fill |groups| (the response's testGroups) with answers to the tests of |set| (skips,
+ * failures and errors recorded as acvp_respond says). Returns 0 or -1 (malformed set). */
+typedef int (*vec_acvp_fn)(kat_ctx *c, json_t *set, json_t *groups, const vec_call *v);
+/* Checks of answers the module chose itself (keys, signatures, IVs, KDF fixed data), which
+ * cannot equal the server's (`fipsmod kat` only). |pg|, |pt|: the prompt's group and test;
+ * |eg|, |et|: the expected ones (NULL when missing); |rg|, |rt|: the response's. Each returns 1
+ * when it checked (and counted) the group or test, 0 to leave it to the field-by-field
+ * comparison, -1 on malformed answers. */
+typedef int (*vec_check_group_fn)(kat_ctx *c, const vec_call *v, json_t *pg, json_t *rg,
+                                  json_t *eg, const char *where);
+typedef int (*vec_check_test_fn)(kat_ctx *c, const vec_call *v, json_t *pg, json_t *pt,
+                                 json_t *et, json_t *rt, const char *id);
+/* Wycheproof: run every test of the file |root|. Returns 0 or -1 (malformed file). */
+typedef int (*vec_wycheproof_fn)(kat_ctx *c, json_t *root, const vec_call *v);
+/* CAVP: whether a parsed file is the binding's (1) or not (0), and its runner. */
+typedef int (*vec_cavp_detect_fn)(const rsp_file *f);
+typedef int (*vec_cavp_fn)(kat_ctx *c, const rsp_file *f);
+
+enum {
+  VEC_NOCASE = 1,    /* acvp_alg (and acvp_mode) matched whatever their case */
+  VEC_MODE = 2,      /* the set must name a mode (any, or acvp_mode when given) */
+  VEC_NOT_MODE = 4,  /* any mode, or none, except acvp_mode (matched whatever its case) */
+};
+
+/* One row of the table: what a name in each format binds to. A row may serve one format or
+ * several; NULL members are formats it does not serve. */
+typedef struct vec_binding {
+  const char *acvp_alg;  /* ACVP "algorithm" */
+  const char *acvp_mode; /* ACVP "mode" (NULL: any, see the flags) */
+  unsigned flags;
+  vec_acvp_fn acvp;
+  vec_check_group_fn check_group;
+  vec_check_test_fn check_test;
+  const char *wp_schema; /* Wycheproof "schema" prefix */
+  const char *wp_alg;    /* Wycheproof "algorithm" (NULL: any) */
+  vec_wycheproof_fn wycheproof;
+  vec_cavp_detect_fn cavp_detect;
+  vec_cavp_fn cavp;
+  fm_hash_alg hash;
+  int arg;
+} vec_binding;
+
+/* The name dispatcher. vec_find_acvp returns the row for an ACVP set's algorithm and mode (and
+ * fills |v|), vec_find_wycheproof the row for a Wycheproof schema and algorithm, vec_find_cavp
+ * the first row whose cavp_detect recognises |f|; NULL when none does. */
+const vec_binding *vec_find_acvp(const char *alg, const char *mode, const char *revision,
+                                 vec_call *v);
+const vec_binding *vec_find_wycheproof(const char *schema, const char *alg, vec_call *v);
+const vec_binding *vec_find_cavp(const rsp_file *f, vec_call *v);
+
 /* acvp_hash_by_name: the hash of an ACVP algorithm name ("SHA2-224" ... "SHA2-512/256",
  * "SHA3-224" ... "SHA3-512"), matched whatever its case as NIST's server matches names. Returns
  * 0 with *alg set, or -1 for a name the module does not offer. */
 int acvp_hash_by_name(const char *name, fm_hash_alg *alg);
-int acvp_aes(kat_ctx *c, json_t *set, json_t *groups, int mode);
-int acvp_drbg(kat_ctx *c, json_t *set, json_t *groups);
-int acvp_rsa(kat_ctx *c, json_t *set, json_t *groups, const char *mode, const char *revision);
-int acvp_pbkdf(kat_ctx *c, json_t *set, json_t *groups);
-int acvp_kbkdf(kat_ctx *c, json_t *set, json_t *groups);
-int acvp_gcm(kat_ctx *c, json_t *set, json_t *groups);
-int acvp_hkdf(kat_ctx *c, json_t *set, json_t *groups, const char *revision);
-/* ML-DSA keyGen, sigGen, sigVer (FIPS204): acvp_mldsa.c. */
-int acvp_mldsa(kat_ctx *c, json_t *set, json_t *groups, const char *mode);
-int acvp_mlkem(kat_ctx *c, json_t *set, json_t *groups, const char *mode);
 
+/* ---- the binding functions, by file --------------------------------------------------------- */
+
+/* sha.c: SHA2-* and SHA3-* (AFT, MCT, LDT), SHAKE-128/256 (AFT, VOT, MCT; v->arg the
+ * fm_xof_alg), HMAC-<hash>; CAVP SHAVS files. */
+int acvp_sha(kat_ctx *c, json_t *set, json_t *groups, const vec_call *v);
+int acvp_shake(kat_ctx *c, json_t *set, json_t *groups, const vec_call *v);
+int acvp_hmac(kat_ctx *c, json_t *set, json_t *groups, const vec_call *v);
+int kat_cavp_sha(kat_ctx *c, const rsp_file *f);
+int kat_cavp_sha_monte(kat_ctx *c, const rsp_file *f);
+/* hmac.c: CAVP HMAC.rsp, Wycheproof HMAC (v->hash). */
+int kat_cavp_hmac(kat_ctx *c, const rsp_file *f);
+int kat_wp_hmac(kat_ctx *c, json_t *root, const vec_call *v);
+/* aes.c: ACVP-AES-ECB/CBC/CTR (v->arg: ACVP_ECB, ACVP_CBC, ACVP_CTR), the module's CTR IVs;
+ * CAVP AESAVS; Wycheproof AES-CBC-PKCS5. */
 enum { ACVP_ECB = 1, ACVP_CBC = 2, ACVP_CTR = 3 };
-
-/* What the module chose itself in a response test (checked by property in kat mode). */
-int acvp_rsa_check_group(kat_ctx *c, const char *mode, json_t *pg, json_t *rg, json_t *eg,
+int acvp_aes(kat_ctx *c, json_t *set, json_t *groups, const vec_call *v);
+int acvp_aes_check_ctr_iv(kat_ctx *c, const vec_call *v, json_t *pg, json_t *pt, json_t *et,
+                          json_t *rt, const char *id);
+int kat_cavp_aes(kat_ctx *c, const rsp_file *f);
+int kat_wp_aes_cbc_pkcs5(kat_ctx *c, json_t *root, const vec_call *v);
+/* gcm.c: ACVP-AES-GCM, the module's GCM IVs; CAVP GCMVS; Wycheproof AES-GCM. */
+int acvp_gcm(kat_ctx *c, json_t *set, json_t *groups, const vec_call *v);
+int acvp_gcm_check_iv(kat_ctx *c, const vec_call *v, json_t *pg, json_t *pt, json_t *et,
+                      json_t *rt, const char *id);
+int kat_cavp_gcm(kat_ctx *c, const rsp_file *f);
+int kat_wp_aes_gcm(kat_ctx *c, json_t *root, const vec_call *v);
+/* drbg.c: ACVP ctrDRBG; CAVP CTR_DRBG.rsp. */
+int acvp_drbg(kat_ctx *c, json_t *set, json_t *groups, const vec_call *v);
+int kat_cavp_drbg(kat_ctx *c, const rsp_file *f);
+/* kdf.c: ACVP PBKDF and KDF (SP 800-108 counter mode; the module's fixed data checked through
+ * the expected one); CAVP KBKDF; Wycheproof HKDF and PBKDF2. hkdf.c: ACVP KDA HKDF. */
+int acvp_pbkdf(kat_ctx *c, json_t *set, json_t *groups, const vec_call *v);
+int acvp_kbkdf(kat_ctx *c, json_t *set, json_t *groups, const vec_call *v);
+int acvp_kbkdf_check(kat_ctx *c, const vec_call *v, json_t *pg, json_t *pt, json_t *et,
+                     json_t *rt, const char *id);
+int kat_cavp_kbkdf(kat_ctx *c, const rsp_file *f);
+int kat_wp_hkdf(kat_ctx *c, json_t *root, const vec_call *v);
+int kat_wp_pbkdf2(kat_ctx *c, json_t *root, const vec_call *v);
+int acvp_hkdf(kat_ctx *c, json_t *set, json_t *groups, const vec_call *v);
+/* rsa.c: CAVP RSA files and Wycheproof RSA signatures (v->arg: WP_RSA_*); rsa_acvp.c: ACVP RSA
+ * and the checks of the keys and signatures the module made. */
+enum { WP_RSA_PKCS1_VERIFY = 1, WP_RSA_PKCS1_SIGN = 2, WP_RSA_PSS_VERIFY = 3 };
+int kat_cavp_rsa_sig(kat_ctx *c, const rsp_file *f); /* SigGen and SigVer, PKCS#1 v1.5 and PSS */
+int kat_cavp_rsa_sp1(kat_ctx *c, const rsp_file *f);
+int kat_cavp_rsa_dp(kat_ctx *c, const rsp_file *f);
+int kat_cavp_rsa_keygen(kat_ctx *c, const rsp_file *f);
+int kat_cavp_rsa_x931(kat_ctx *c, const rsp_file *f);
+int kat_wp_rsa_sig(kat_ctx *c, json_t *root, const vec_call *v);
+int acvp_rsa(kat_ctx *c, json_t *set, json_t *groups, const vec_call *v);
+int acvp_rsa_check_group(kat_ctx *c, const vec_call *v, json_t *pg, json_t *rg, json_t *eg,
                          const char *where);
+/* ec.c: ECDSA KeyPair, PKV, SigGen, SigVer and the ECC CDH primitive (CAVP). */
+int kat_cavp_ec(kat_ctx *c, const rsp_file *f);
+/* mldsa.c: ACVP ML-DSA keyGen, sigGen, sigVer (FIPS204); Wycheproof ML-DSA verify and sign
+ * (v->arg 1 for sign_seed files, private keys as 32-byte seeds; 0 for sign_noseed). */
+int acvp_mldsa(kat_ctx *c, json_t *set, json_t *groups, const vec_call *v);
+int kat_wp_mldsa_verify(kat_ctx *c, json_t *root, const vec_call *v);
+int kat_wp_mldsa_sign(kat_ctx *c, json_t *root, const vec_call *v);
+/* mlkem.c: ACVP ML-KEM keyGen and encapDecap; the four Wycheproof ML-KEM schemas. */
+int acvp_mlkem(kat_ctx *c, json_t *set, json_t *groups, const vec_call *v);
+int kat_wp_mlkem(kat_ctx *c, json_t *root, const vec_call *v);
 
 #endif

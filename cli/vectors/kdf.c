@@ -224,12 +224,14 @@ static int pbkdf2_derive(kat_ctx *c, json_t *t, const char *id, fm_hash_alg alg,
   return 0;
 }
 
-int kat_wp_hkdf(kat_ctx *c, json_t *root, const char *alg_name) {
+int kat_wp_hkdf(kat_ctx *c, json_t *root, const vec_call *v) {
+  const char *alg_name = v->alg;
   static const wp_kdf hkdf = {"HKDF", "HKDF-", "okm", hkdf_derive};
   return wp_kdf_run(c, root, alg_name, &hkdf);
 }
 
-int kat_wp_pbkdf2(kat_ctx *c, json_t *root, const char *alg_name) {
+int kat_wp_pbkdf2(kat_ctx *c, json_t *root, const vec_call *v) {
+  const char *alg_name = v->alg;
   static const wp_kdf pbkdf2 = {"PBKDF2", "PBKDF2-HMAC", "dk", pbkdf2_derive};
   return wp_kdf_run(c, root, alg_name, &pbkdf2);
 }
@@ -252,7 +254,8 @@ static fm_hash_alg hash_of(const char *name) {
   return (fm_hash_alg)0;
 }
 
-int acvp_pbkdf(kat_ctx *c, json_t *set, json_t *groups) {
+int acvp_pbkdf(kat_ctx *c, json_t *set, json_t *groups, const vec_call *v) {
+  (void)v;
   size_t gi, ti;
   json_t *g, *t;
   json_array_foreach(json_object_get(set, "testGroups"), gi, g) {
@@ -326,7 +329,8 @@ int acvp_pbkdf(kat_ctx *c, json_t *set, json_t *groups) {
  * check its construction (kdf/sections/07-responses, NOTE). */
 #define KDF_FIXED_LEN 32
 
-int acvp_kbkdf(kat_ctx *c, json_t *set, json_t *groups) {
+int acvp_kbkdf(kat_ctx *c, json_t *set, json_t *groups, const vec_call *v) {
+  (void)v;
   size_t gi, ti;
   json_t *g, *t;
   json_array_foreach(json_object_get(set, "testGroups"), gi, g) {
@@ -423,4 +427,55 @@ int acvp_kbkdf(kat_ctx *c, json_t *set, json_t *groups) {
     ar_add_group(groups, rg);
   }
   return 0;
+}
+
+/* ---- kat mode: the module's own fixed data --------------------------------------------- */
+
+/* check_kdf: the module chooses the KDF fixed data (and break location), so its keyOut cannot
+ * equal the server's. The server's own answer is checked instead: the module derives from the
+ * expected fixedData and breakLocation and must give the expected keyOut; and the response's
+ * keyOut must have the expected length. */
+static int check_kdf(kat_ctx *c, json_t *pg, json_t *pt_test, json_t *et, json_t *rt,
+                     const char *id) {
+  const char *mac, *loc;
+  long long ctr_bits, brk = -1;
+  kat_bytes key, fixed, want, got;
+  if (kj_str(c, pg, "macMode", id, &mac) < 0 || kj_str(c, pg, "counterLocation", id, &loc) < 0 ||
+      av_int(c, pg, "counterLength", id, &ctr_bits) < 0 || kj_hex(c, pt_test, "keyIn", id, &key) < 0 ||
+      kj_hex(c, et, "fixedData", id, &fixed) < 0 || kj_hex(c, et, "keyOut", id, &want) < 0 ||
+      kj_hex(c, rt, "keyOut", id, &got) < 0 || av_int_opt(c, et, "breakLocation", id, &brk) < 0) {
+    return -1;
+  }
+  fm_hash_alg alg = strcmp(mac, "HMAC-SHA2-256") == 0   ? FM_HASH_SHA256
+                    : strcmp(mac, "HMAC-SHA2-384") == 0 ? FM_HASH_SHA384
+                                                        : FM_HASH_SHA512;
+  size_t pos = strcmp(loc, "before fixed data") == 0 ? 0 : fixed.n;
+  if (strcmp(loc, "middle fixed data") == 0) {
+    if (brk < 0 || brk % 8 != 0 || (unsigned long long)brk / 8 > fixed.n) {
+      kat_skip(c, "KDF breakLocation %lld is not a whole byte inside the fixed data", brk);
+      return 0;
+    }
+    pos = (size_t)(brk / 8);
+  }
+  if (got.n != want.n) {
+    kat_fail(c, id, "keyOut has %zu bytes, %zu expected", got.n, want.n);
+    return 0;
+  }
+  uint8_t *out = kat_alloc(c, want.n);
+  if (out == NULL) return -1;
+  int r = fm_kbkdf_ctr_hmac(alg, key.p, key.n, fixed.p, fixed.n, pos, (unsigned)ctr_bits, out,
+                            want.n);
+  if (r != FM_OK) {
+    kat_fail(c, id, "fm_kbkdf_ctr_hmac on the expected fixedData returned %s", fm_strerror(r));
+  } else {
+    kat_compare(c, id, "keyOut (from the expected fixedData)", out, want.n, want.p, want.n);
+  }
+  return 0;
+}
+
+int acvp_kbkdf_check(kat_ctx *c, const vec_call *v, json_t *pg, json_t *pt, json_t *et,
+                     json_t *rt, const char *id) {
+  (void)v;
+  if (et == NULL || pt == NULL || pg == NULL || !json_object_get(rt, "fixedData")) return 0;
+  return check_kdf(c, pg, pt, et, rt, id) < 0 ? -1 : 1;
 }

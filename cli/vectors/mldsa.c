@@ -231,7 +231,8 @@ static int sigver_one(kat_ctx *c, json_t *t, const char *id, const group_shape *
   return 0;
 }
 
-int acvp_mldsa(kat_ctx *c, json_t *set, json_t *groups, const char *mode) {
+int acvp_mldsa(kat_ctx *c, json_t *set, json_t *groups, const vec_call *v) {
+  const char *mode = v->mode;
   const int is_keygen = strcasecmp(mode, "keyGen") == 0, is_siggen = strcasecmp(mode, "sigGen") == 0;
   if (!is_keygen && !is_siggen && strcasecmp(mode, "sigVer") != 0)
     return kat_error(c, "%s: ML-DSA mode \"%s\" is not known", c->path, mode);
@@ -323,7 +324,8 @@ static int expect_result(kat_ctx *c, json_t *t, const char *id, int *valid) {
   return 0;
 }
 
-int kat_wp_mldsa_verify(kat_ctx *c, json_t *root, const char *alg) {
+int kat_wp_mldsa_verify(kat_ctx *c, json_t *root, const vec_call *v) {
+  const char *alg = v->alg;
   const fm_mldsa_param param = param_from_alg(alg);
   if (param == 0) return kat_error(c, "%s: unknown ML-DSA algorithm \"%s\"", c->path, alg);
   kat_set_kind(c, "Wycheproof %s verify", alg);
@@ -393,7 +395,9 @@ static int sign_one(fm_mldsa_param param, const uint8_t *sk, size_t sk_len, cons
                                 sig_len);
 }
 
-int kat_wp_mldsa_sign(kat_ctx *c, json_t *root, const char *alg, int seeded) {
+int kat_wp_mldsa_sign(kat_ctx *c, json_t *root, const vec_call *v) {
+  const char *alg = v->alg;
+  const int seeded = v->arg;
   const fm_mldsa_param param = param_from_alg(alg);
   if (param == 0) return kat_error(c, "%s: unknown ML-DSA algorithm \"%s\"", c->path, alg);
   kat_set_kind(c, "Wycheproof %s sign (%s)", alg, seeded ? "seed" : "expanded key");

@@ -131,7 +131,8 @@ static void run_case(kat_ctx *c, int kind, fm_mlkem_param p, json_t *t, const ch
   if (same(c, id, "K", k, sizeof k, &wk)) kat_pass(c);
 }
 
-int kat_wp_mlkem(kat_ctx *c, json_t *root, const char *schema) {
+int kat_wp_mlkem(kat_ctx *c, json_t *root, const vec_call *v) {
+  const char *schema = v->schema;
   int kind;
   if (strncmp(schema, "mlkem_test_schema", 17) == 0) kind = WP_MLKEM;
   else if (strncmp(schema, "mlkem_keygen_seed_test_schema", 29) == 0) kind = WP_MLKEM_KEYGEN;
@@ -245,7 +246,8 @@ static int answer(kat_ctx *c, int fn, int seed_form, fm_mlkem_param p, json_t *g
   return 0;
 }
 
-int acvp_mlkem(kat_ctx *c, json_t *set, json_t *groups, const char *mode) {
+int acvp_mlkem(kat_ctx *c, json_t *set, json_t *groups, const vec_call *v) {
+  const char *mode = v->mode;
   const int keygen = strcasecmp(mode, "keyGen") == 0;
   if (!keygen && strcasecmp(mode, "encapDecap") != 0) {
     return kat_error(c, "%s: ML-KEM mode \"%s\" is not known", c->path, mode);

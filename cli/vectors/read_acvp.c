@@ -1,5 +1,5 @@
-/* ACVP responder: the envelope, the value readers (numbers and booleans as JSON values or as
- * strings), the response builders, the progress line and the dispatch by algorithm. */
+/* The ACVP reader and responder: the response builders, the progress line, and acvp_respond,
+ * which hands a vector set to its binding (bindings.c) and builds the response around it. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,102 +10,6 @@
 #include <unistd.h>
 
 #include "cli/vectors/internal.h"
-
-json_t *acvp_body(json_t *root) {
-  if (json_is_object(root)) return root;
-  if (json_is_array(root)) {
-    size_t i;
-    json_t *v;
-    json_array_foreach(root, i, v) {
-      if (json_is_object(v) && (json_object_get(v, "testGroups") != NULL ||
-                                json_object_get(v, "algorithm") != NULL)) {
-        return v;
-      }
-    }
-  }
-  return NULL;
-}
-
-static int bad(kat_ctx *c, const char *where, const char *field, const char *what) {
-  return kat_error(c, "%s: %s: field \"%s\" is %s", c->path, where, field, what);
-}
-
-int av_int_opt(kat_ctx *c, json_t *o, const char *field, const char *where, long long *out) {
-  json_t *v = json_is_object(o) ? json_object_get(o, field) : NULL;
-  if (v == NULL || json_is_null(v)) return 1;
-  if (json_is_integer(v)) {
-    *out = (long long)json_integer_value(v);
-    return 0;
-  }
-  if (json_is_string(v)) {
-    const char *s = json_string_value(v);
-    char *end;
-    if (*s != '\0') {
-      long long x = strtoll(s, &end, 10);
-      if (*end == '\0') {
-        *out = x;
-        return 0;
-      }
-    }
-  }
-  return bad(c, where, field, "not an integer");
-}
-
-int av_int(kat_ctx *c, json_t *o, const char *field, const char *where, long long *out) {
-  int r = av_int_opt(c, o, field, where, out);
-  return r == 1 ? bad(c, where, field, "missing") : r;
-}
-
-int av_bool_opt(kat_ctx *c, json_t *o, const char *field, const char *where, int *out) {
-  json_t *v = json_is_object(o) ? json_object_get(o, field) : NULL;
-  if (v == NULL || json_is_null(v)) return 1;
-  if (json_is_boolean(v)) {
-    *out = json_is_true(v);
-    return 0;
-  }
-  if (json_is_string(v)) {
-    const char *s = json_string_value(v);
-    if (strcasecmp(s, "true") == 0 || strcmp(s, "1") == 0) {
-      *out = 1;
-      return 0;
-    }
-    if (strcasecmp(s, "false") == 0 || strcmp(s, "0") == 0) {
-      *out = 0;
-      return 0;
-    }
-  }
-  if (json_is_integer(v) && (json_integer_value(v) == 0 || json_integer_value(v) == 1)) {
-    *out = (int)json_integer_value(v);
-    return 0;
-  }
-  return bad(c, where, field, "not a boolean");
-}
-
-int av_bool(kat_ctx *c, json_t *o, const char *field, const char *where, int *out) {
-  int r = av_bool_opt(c, o, field, where, out);
-  return r == 1 ? bad(c, where, field, "missing") : r;
-}
-
-int av_str_opt(kat_ctx *c, json_t *o, const char *field, const char *where, const char **out) {
-  json_t *v = json_is_object(o) ? json_object_get(o, field) : NULL;
-  *out = NULL;
-  if (v == NULL || json_is_null(v)) return 1;
-  if (!json_is_string(v)) return bad(c, where, field, "not a string");
-  *out = json_string_value(v);
-  return 0;
-}
-
-json_t *av_get(json_t *o, const char *const *names, const char **which) {
-  if (!json_is_object(o)) return NULL;
-  for (; *names != NULL; names++) {
-    json_t *v = json_object_get(o, *names);
-    if (v != NULL && !json_is_null(v)) {
-      if (which) *which = *names;
-      return v;
-    }
-  }
-  return NULL;
-}
 
 json_t *ar_group(json_t *g) {
   json_t *rg = json_object();
@@ -200,31 +104,7 @@ void ar_progress_end(kat_ctx *c) {
   c->progress = 0;
 }
 
-/* ---- dispatch ----------------------------------------------------------------------------- */
-
-/* The hash names of the ACVP specifications (sha/ and sha3/sections/03-supported.adoc). NIST's
- * server looks "algorithm-mode-revision" up whatever its case (ACVP-Server EnumHelpers,
- * StringComparison.OrdinalIgnoreCase), so these are matched likewise. */
-static const struct {
-  const char *name;
-  fm_hash_alg alg;
-} hash_names[] = {
-    {"SHA2-224", FM_HASH_SHA224},         {"SHA2-256", FM_HASH_SHA256},
-    {"SHA2-384", FM_HASH_SHA384},         {"SHA2-512", FM_HASH_SHA512},
-    {"SHA2-512/224", FM_HASH_SHA512_224}, {"SHA2-512/256", FM_HASH_SHA512_256},
-    {"SHA3-224", FM_HASH_SHA3_224},       {"SHA3-256", FM_HASH_SHA3_256},
-    {"SHA3-384", FM_HASH_SHA3_384},       {"SHA3-512", FM_HASH_SHA3_512},
-};
-
-int acvp_hash_by_name(const char *name, fm_hash_alg *alg) {
-  for (size_t i = 0; i < sizeof(hash_names) / sizeof(hash_names[0]); i++) {
-    if (strcasecmp(name, hash_names[i].name) == 0) {
-      *alg = hash_names[i].alg;
-      return 0;
-    }
-  }
-  return -1;
-}
+/* ---- the response ------------------------------------------------------------------------- */
 
 static long count_tests(json_t *set) {
   long n = 0;
@@ -272,40 +152,10 @@ int acvp_respond(kat_ctx *c, json_t *set, json_t **out) {
   ar_progress_start(c, what, total);
   kat_set_kind(c, "ACVP %s%s%s %s", alg, mode ? " " : "", mode ? mode : "", rev ? rev : "");
   int rc;
-  fm_hash_alg hash;
-  if (acvp_hash_by_name(alg, &hash) == 0) {
-    rc = acvp_sha(c, set, groups, hash);
-  } else if (strncasecmp(alg, "HMAC-", 5) == 0 && acvp_hash_by_name(alg + 5, &hash) == 0) {
-    rc = acvp_hmac(c, set, groups, hash);
-  } else if (strcasecmp(alg, "SHAKE-128") == 0) {
-    rc = acvp_shake(c, set, groups, FM_XOF_SHAKE128);
-  } else if (strcasecmp(alg, "SHAKE-256") == 0) {
-    rc = acvp_shake(c, set, groups, FM_XOF_SHAKE256);
-  } else if (strcmp(alg, "ACVP-AES-ECB") == 0) {
-    rc = acvp_aes(c, set, groups, ACVP_ECB);
-  } else if (strcmp(alg, "ACVP-AES-CBC") == 0) {
-    rc = acvp_aes(c, set, groups, ACVP_CBC);
-  } else if (strcmp(alg, "ACVP-AES-CTR") == 0) {
-    rc = acvp_aes(c, set, groups, ACVP_CTR);
-  } else if (strcmp(alg, "ctrDRBG") == 0) {
-    rc = acvp_drbg(c, set, groups);
-  } else if (strcmp(alg, "ACVP-AES-GCM") == 0) {
-    rc = acvp_gcm(c, set, groups);
-  } else if (strcmp(alg, "KDA") == 0 && mode != NULL && strcasecmp(mode, "HKDF") == 0) {
-    rc = acvp_hkdf(c, set, groups, rev ? rev : "");
-  } else if (strcmp(alg, "PBKDF") == 0) {
-    rc = acvp_pbkdf(c, set, groups);
-  } else if ((strcmp(alg, "KDF") == 0 && (mode == NULL || strcasecmp(mode, "KMAC") != 0)) ||
-             strcmp(alg, "counterMode") == 0) {
-    /* "counterMode": the algorithm name of the KDF 1.0 prompt example
-     * (kdf/sections/06-test-vectors.adoc); the registration calls it "KDF". */
-    rc = acvp_kbkdf(c, set, groups);
-  } else if (strcmp(alg, "ML-DSA") == 0 && mode != NULL) {
-    rc = acvp_mldsa(c, set, groups, mode);
-  } else if (strcmp(alg, "ML-KEM") == 0 && mode != NULL) {
-    rc = acvp_mlkem(c, set, groups, mode);
-  } else if (strcmp(alg, "RSA") == 0 && mode != NULL) {
-    rc = acvp_rsa(c, set, groups, mode, rev ? rev : "");
+  vec_call v;
+  const vec_binding *b = vec_find_acvp(alg, mode, rev, &v);
+  if (b != NULL) {
+    rc = b->acvp(c, set, groups, &v);
   } else {
     kat_skip_n(c, total, "algorithm %s%s%s is not offered by the module", alg, mode ? " mode " : "",
                mode ? mode : "");

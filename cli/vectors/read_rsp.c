@@ -316,3 +316,10 @@ int rsp_long(kat_ctx *c, const rsp_walk *w, const rsp_case *cs, const char *key,
   }
   return 0;
 }
+
+int rsp_has_section(const rsp_file *f, const char *text) {
+  for (size_t i = 0; i < f->n; i++) {
+    if (f->lines[i].type == RSP_SECTION && strstr(f->lines[i].key, text) != NULL) return 1;
+  }
+  return 0;
+}

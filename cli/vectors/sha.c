@@ -221,7 +221,8 @@ static int msg_bits(kat_ctx *c, json_t *t, const char *hex_field, const char *le
   return 0;
 }
 
-int acvp_sha(kat_ctx *c, json_t *set, json_t *groups, fm_hash_alg alg) {
+int acvp_sha(kat_ctx *c, json_t *set, json_t *groups, const vec_call *v) {
+  const fm_hash_alg alg = v->hash;
   size_t dlen = 0;
   if (fm_hash_digest_len(alg, &dlen) != FM_OK || dlen == 0 || dlen > FM_MAX_DIGEST_LEN) {
     return kat_error(c, "%s: internal: no digest length for hash %d", c->path, (int)alg);
@@ -380,7 +381,8 @@ int acvp_sha(kat_ctx *c, json_t *set, json_t *groups, fm_hash_alg alg) {
 }
 
 /* HMAC: keyLen, msgLen and macLen are in the group (1.0) or in each test (2.0), in bits. */
-int acvp_hmac(kat_ctx *c, json_t *set, json_t *groups, fm_hash_alg alg) {
+int acvp_hmac(kat_ctx *c, json_t *set, json_t *groups, const vec_call *v) {
+  const fm_hash_alg alg = v->hash;
   size_t dlen = 0;
   if (fm_hash_digest_len(alg, &dlen) != FM_OK || dlen == 0 || dlen > FM_MAX_DIGEST_LEN) {
     return kat_error(c, "%s: internal: no digest length for hash %d", c->path, (int)alg);
@@ -486,7 +488,8 @@ static int shake_out_len(kat_ctx *c, json_t *t, json_t *g, const char *id, long 
   return 0;
 }
 
-int acvp_shake(kat_ctx *c, json_t *set, json_t *groups, fm_xof_alg alg) {
+int acvp_shake(kat_ctx *c, json_t *set, json_t *groups, const vec_call *v) {
+  const fm_xof_alg alg = (fm_xof_alg)v->arg;
   size_t gi, ti;
   json_t *g, *t;
   json_array_foreach(json_object_get(set, "testGroups"), gi, g) {
