@@ -2,7 +2,7 @@
  * gcmDecrypt*.rsp (SP 800-38D, the GCMVS layout: [Keylen/IVlen/PTlen/AADlen/Taglen] sections, a
  * decryption whose tag must be rejected carries a bare FAIL line), and Wycheproof
  * aead_test_schema files of AES-GCM. The checks here are shared with the NIST toolkit's worked
- * examples (toolkit.c). */
+ * examples (read_toolkit.c). */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>

@@ -1,5 +1,8 @@
-/* What the parts of the KAT runner share: the per-file context, case bookkeeping, hex decoding
- * into a per-case arena, the CAVP line parser and the JSON field readers. */
+/* What the parts of the vector tool (`fipsmod kat`, `fipsmod acvp`) share: the per-file context,
+ * case bookkeeping, hex decoding into a per-case arena, the readers per format (CAVP lines, JSON
+ * fields, ACVP responses), the table of algorithm bindings and the binding functions.
+ * Layout of cli/vectors/: read_*.c the formats, dispatch.c the file-kind dispatch, bindings.c the
+ * table and name dispatcher, check.c the ACVP answer checker, <algorithm>.c the bindings. */
 #ifndef FIPSMOD_CLI_VECTORS_INTERNAL_H
 #define FIPSMOD_CLI_VECTORS_INTERNAL_H
 
@@ -188,7 +191,7 @@ void kj_test_id(json_t *group, json_t *test, char *out, size_t cap);
  * cavp_detect recognises it (bindings.c, table order). */
 int kat_run_cavp(kat_ctx *c);
 
-/* AES-GCM checks shared by the CAVP, Wycheproof and toolkit runners (run_gcm.c). Each records a
+/* AES-GCM checks shared by the CAVP, Wycheproof and toolkit runners (gcm.c). Each records a
  * failure naming |id| and returns 0, or returns 1 without counting anything.
  * kat_gcm_seal_check: one-shot and streamed encryption under |iv| give |ct| and |tag|.
  * kat_gcm_open_check: |pt| NULL: the tag must be rejected with the output wiped; else the
@@ -204,7 +207,7 @@ int kat_gcm_open_check(kat_ctx *c, const char *id, const kat_bytes *key, const k
 int kat_gcm_open_flipped(kat_ctx *c, const char *id, const kat_bytes *key, const kat_bytes *iv,
                          const kat_bytes *aad, const kat_bytes *ct, const kat_bytes *tag);
 
-/* NIST Crypto Toolkit worked examples (toolkit.c). kat_toolkit_detect returns 1 when the first
+/* NIST Crypto Toolkit worked examples (read_toolkit.c). kat_toolkit_detect returns 1 when the first
  * bytes |head| are laid out as one (a banner of '#' and a title, no CAVP comment); kat_run_toolkit
  * runs the AES-GCM examples and skips the others (one skip naming the file's title). */
 int kat_toolkit_detect(const char *head, size_t n);

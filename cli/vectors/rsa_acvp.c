@@ -35,9 +35,9 @@ static int hash_of(const char *name, fm_hash_alg *alg, size_t *hlen) {
   return 0;
 }
 
-/* rsa_acvp_num: a big-endian number field of the test, else of the group (NULL names try aliases).
+/* rsa_num: a big-endian number field of the test, else of the group (NULL names try aliases).
  * Returns 0, 1 when absent, -1 when malformed. */
-int rsa_acvp_num(kat_ctx *c, json_t *t, json_t *g, const char *const *names, const char *id,
+int rsa_num(kat_ctx *c, json_t *t, json_t *g, const char *const *names, const char *id,
                  kat_bytes *out) {
   const char *which = NULL;
   json_t *holder = av_get(t, names, &which) ? t : av_get(g, names, &which) ? g : NULL;
@@ -112,7 +112,7 @@ static int keygen(kat_ctx *c, json_t *set, json_t *groups) {
     }
     if (fixed) {
       kat_bytes fe;
-      if (rsa_acvp_num(c, g, NULL, NAMES("fixedPubExp", "fixedPubExpValue"), where, &fe) < 0) return -1;
+      if (rsa_num(c, g, NULL, NAMES("fixedPubExp", "fixedPubExpValue"), where, &fe) < 0) return -1;
       kat_bytes f4 = {(uint8_t *)"\x01\x00\x01", 3};
       if (fe.n != 0 && kat_num_cmp(fe, f4) != 0) {
         kat_skip_n(c, n, "keyGen fixed public exponent other than 65537 is not offered");
@@ -126,7 +126,7 @@ static int keygen(kat_ctx *c, json_t *set, json_t *groups) {
        * with infoGeneratedByServer false "the client will be provided with SOME of the inputs,
        * like an already agreed upon fixed public exponent"): the module generates e = 65537. */
       kat_bytes te;
-      int rte = rsa_acvp_num(c, t, NULL, NAMES("e"), id, &te);
+      int rte = rsa_num(c, t, NULL, NAMES("e"), id, &te);
       if (rte < 0) {
         json_decref(rg);
         return -1;
@@ -174,9 +174,9 @@ static int keygen(kat_ctx *c, json_t *set, json_t *groups) {
 
 /* ---- sigGen / sigVer: the group's scheme ---------------------------------------------------- */
 
-/* rsa_acvp_group_scheme reads sigType, hashAlg, saltLen, maskFunction and conformance. Returns 0 when
+/* rsa_scheme reads sigType, hashAlg, saltLen, maskFunction and conformance. Returns 0 when
  * offered, 1 when the group was skipped (counted), -1 when malformed. */
-int rsa_acvp_group_scheme(kat_ctx *c, json_t *g, const char *where, long n, int sign,
+int rsa_scheme(kat_ctx *c, json_t *g, const char *where, long n, int sign,
                           scheme *s) {
   const char *type, *hash, *mask = NULL, *conf = NULL;
   if (kj_str(c, g, "sigType", where, &type) < 0 || kj_str(c, g, "hashAlg", where, &hash) < 0 ||
@@ -226,7 +226,7 @@ static int siggen(kat_ctx *c, json_t *set, json_t *groups) {
     if (tests == NULL || av_int(c, g, "modulo", where, &modulo) < 0) return -1;
     long n = (long)json_array_size(tests);
     scheme s;
-    int sr = rsa_acvp_group_scheme(c, g, where, n, 1, &s);
+    int sr = rsa_scheme(c, g, where, n, 1, &s);
     if (sr < 0) return -1;
     if (sr > 0) continue;
     if (!modulo_offered(modulo)) {
@@ -281,7 +281,7 @@ static int siggen(kat_ctx *c, json_t *set, json_t *groups) {
  * counted) for a key the module's policy refuses, -100 on a malformed file. */
 static int public_key(kat_ctx *c, json_t *t, json_t *g, const char *id, fm_rsa_key **key) {
   kat_bytes n, e;
-  int a = rsa_acvp_num(c, t, g, NAMES("n"), id, &n), b = rsa_acvp_num(c, t, g, NAMES("e"), id, &e);
+  int a = rsa_num(c, t, g, NAMES("n"), id, &n), b = rsa_num(c, t, g, NAMES("e"), id, &e);
   if (a < 0 || b < 0) return -100;
   if (a == 1 || b == 1) {
     kat_error(c, "%s: %s: no n and e in the test or its group", c->path, id);
@@ -308,7 +308,7 @@ static int sigver(kat_ctx *c, json_t *set, json_t *groups) {
     json_t *tests = kj_array(c, g, "tests", where);
     if (tests == NULL) return -1;
     scheme s;
-    int sr = rsa_acvp_group_scheme(c, g, where, (long)json_array_size(tests), 0, &s);
+    int sr = rsa_scheme(c, g, where, (long)json_array_size(tests), 0, &s);
     if (sr < 0) return -1;
     if (sr > 0) continue;
     json_t *rg = ar_group(g);
@@ -370,14 +370,17 @@ static int sigver(kat_ctx *c, json_t *set, json_t *groups) {
 
 /* private_key builds the test's key for RSASP1 / RSADP: n, e and d (given, or computed by the
  * module from p, q and e for a key in CRT form). fm_rsa_key_import_private_nd and _pq serve
- * exactly these primitives. Returns the import status; 1 when skipped (counted); -100 when malformed. */
+ * exactly these primitives. Returns the import status; 1 when skipped (counted); -100 when
+ * malformed. */
 static int private_key(kat_ctx *c, json_t *t, json_t *g, const char *id, fm_rsa_key **key) {
   kat_bytes n, e, d, p, q;
   /* e is in each test (the test-case tables); with pubExpMode "fixed" the group's fixedPubExp
    * gives it too (rsa/sections/06-decprim-test-vectors.adoc, group table). */
-  int rn = rsa_acvp_num(c, t, g, NAMES("n"), id, &n), re = rsa_acvp_num(c, t, g, NAMES("e", "fixedPubExp"), id, &e);
-  int rd = rsa_acvp_num(c, t, g, NAMES("d", "D"), id, &d);
-  int rp = rsa_acvp_num(c, t, g, NAMES("p", "P"), id, &p), rq = rsa_acvp_num(c, t, g, NAMES("q", "Q"), id, &q);
+  int rn = rsa_num(c, t, g, NAMES("n"), id, &n);
+  int re = rsa_num(c, t, g, NAMES("e", "fixedPubExp"), id, &e);
+  int rd = rsa_num(c, t, g, NAMES("d", "D"), id, &d);
+  int rp = rsa_num(c, t, g, NAMES("p", "P"), id, &p);
+  int rq = rsa_num(c, t, g, NAMES("q", "Q"), id, &q);
   if (rn < 0 || re < 0 || rd < 0 || rp < 0 || rq < 0) return -100;
   /* A server may write the components a key format does not use as 0 (d of a CRT key). */
   if (rd == 0 && kat_num_bits(d) == 0) rd = 1;
@@ -431,7 +434,7 @@ static int primitive(kat_ctx *c, json_t *set, json_t *groups, int decrypt) {
       kj_test_id(g, t, id, sizeof(id));
       kat_bytes in;
       fm_rsa_key *key = NULL;
-      int ri = rsa_acvp_num(c, t, NULL, in_names, id, &in);
+      int ri = rsa_num(c, t, NULL, in_names, id, &in);
       if (ri != 0) {
         if (ri == 1) kat_error(c, "%s: %s: field \"%s\" is missing", c->path, id, in_names[0]);
         json_decref(rg);
@@ -544,10 +547,10 @@ static int pool_find(dp_pool *pl, kat_bytes cbytes, int want_pass, int *status) 
   }
 }
 
-/* rsa_acvp_total_failing reads how many of a decryptionPrimitive 1.0 group's tests the client must force
+/* rsa_total_failing reads how many of a decryptionPrimitive 1.0 group's tests the client must force
  * to fail: "totalFailingTests" in the specification (rsa/sections/06-decprim-test-vectors.adoc),
  * "totalFailingCases" in the sets NIST's server sends; both, when given, must agree. Absent: 0. */
-int rsa_acvp_total_failing(kat_ctx *c, json_t *g, const char *where, long long *fails) {
+int rsa_total_failing(kat_ctx *c, json_t *g, const char *where, long long *fails) {
   long long spec = -1, server = -1;
   if (av_int_opt(c, g, "totalFailingTests", where, &spec) < 0 ||
       av_int_opt(c, g, "totalFailingCases", where, &server) < 0)
@@ -570,7 +573,7 @@ static int decprim_v1(kat_ctx *c, json_t *set, json_t *groups) {
     snprintf(where, sizeof(where), "testGroups[%zu]", gi);
     json_t *tests = kj_array(c, g, "tests", where);
     long long fails = 0;
-    if (tests == NULL || rsa_acvp_total_failing(c, g, where, &fails) < 0) {
+    if (tests == NULL || rsa_total_failing(c, g, where, &fails) < 0) {
       rc = -1;
       break;
     }
@@ -590,7 +593,7 @@ static int decprim_v1(kat_ctx *c, json_t *set, json_t *groups) {
         break;
       }
       json_array_foreach(arr, ri, res) {
-        if (rsa_acvp_num(c, res, NULL, CT_NAMES, id, &cts[ri]) != 0) {
+        if (rsa_num(c, res, NULL, CT_NAMES, id, &cts[ri]) != 0) {
           if (!c->report->error) kat_error(c, "%s: %s: resultsArray[%zu] has no cipherText", c->path, id, ri);
           rc = -1;
           break;

@@ -19,15 +19,15 @@ typedef struct scheme {
   long long salt_len; /* -1: not given */
 } scheme;
 
-/* rsa_acvp_num: a big-endian number field of the test |t|, else of the group |g| (the first of
+/* rsa_num: a big-endian number field of the test |t|, else of the group |g| (the first of
  * |names| present). Returns 0, 1 when absent, -1 when malformed (error recorded). */
-int rsa_acvp_num(kat_ctx *c, json_t *t, json_t *g, const char *const *names, const char *id,
+int rsa_num(kat_ctx *c, json_t *t, json_t *g, const char *const *names, const char *id,
                  kat_bytes *out);
-/* rsa_acvp_group_scheme reads sigType, hashAlg, saltLen, maskFunction and conformance of group
+/* rsa_scheme reads sigType, hashAlg, saltLen, maskFunction and conformance of group
  * |g| (|n| tests). Returns 0 when offered, 1 when the group was skipped (counted), -1 when
  * malformed. */
-int rsa_acvp_group_scheme(kat_ctx *c, json_t *g, const char *where, long n, int sign, scheme *s);
-/* rsa_acvp_total_failing: how many tests of a decryptionPrimitive 1.0 group must fail. */
-int rsa_acvp_total_failing(kat_ctx *c, json_t *g, const char *where, long long *fails);
+int rsa_scheme(kat_ctx *c, json_t *g, const char *where, long n, int sign, scheme *s);
+/* rsa_total_failing: how many tests of a decryptionPrimitive 1.0 group must fail. */
+int rsa_total_failing(kat_ctx *c, json_t *g, const char *where, long long *fails);
 
 #endif

@@ -18,19 +18,21 @@
 static int check_keygen_test(kat_ctx *c, json_t *pg, json_t *rt, const char *id) {
   kat_bytes n, e, d, p, q, dp, dq, qi;
   long long modulo = 0;
-  if (rsa_acvp_num(c, rt, NULL, NAMES("n"), id, &n) != 0 || rsa_acvp_num(c, rt, NULL, NAMES("p"), id, &p) != 0 ||
-      rsa_acvp_num(c, rt, NULL, NAMES("q"), id, &q) != 0 || av_int(c, pg, "modulo", id, &modulo) < 0) {
+  if (rsa_num(c, rt, NULL, NAMES("n"), id, &n) != 0 ||
+      rsa_num(c, rt, NULL, NAMES("p"), id, &p) != 0 ||
+      rsa_num(c, rt, NULL, NAMES("q"), id, &q) != 0 || av_int(c, pg, "modulo", id, &modulo) < 0) {
     kat_fail(c, id, "keyGen response lacks n, p or q");
     return 0;
   }
-  if (rsa_acvp_num(c, rt, NULL, NAMES("e"), id, &e) != 0 &&
-      rsa_acvp_num(c, pg, NULL, NAMES("fixedPubExp"), id, &e) != 0) {
+  if (rsa_num(c, rt, NULL, NAMES("e"), id, &e) != 0 &&
+      rsa_num(c, pg, NULL, NAMES("fixedPubExp"), id, &e) != 0) {
     e.p = (uint8_t *)"\x01\x00\x01";
     e.n = 3;
   }
-  int rd = rsa_acvp_num(c, rt, NULL, NAMES("d"), id, &d);
-  int rdp = rsa_acvp_num(c, rt, NULL, NAMES("dmp1"), id, &dp), rdq = rsa_acvp_num(c, rt, NULL, NAMES("dmq1"), id, &dq);
-  int rqi = rsa_acvp_num(c, rt, NULL, NAMES("iqmp"), id, &qi);
+  int rd = rsa_num(c, rt, NULL, NAMES("d"), id, &d);
+  int rdp = rsa_num(c, rt, NULL, NAMES("dmp1"), id, &dp);
+  int rdq = rsa_num(c, rt, NULL, NAMES("dmq1"), id, &dq);
+  int rqi = rsa_num(c, rt, NULL, NAMES("iqmp"), id, &qi);
   if (rd < 0 || rdp < 0 || rdq < 0 || rqi < 0) return -1;
   uint8_t dbuf[FM_RSA_MAX_BYTES];
   if (rd == 1) {
@@ -63,7 +65,8 @@ static int check_keygen_test(kat_ctx *c, json_t *pg, json_t *rt, const char *id)
   if (r != FM_OK) {
     kat_fail(c, id, "the generated key does not import: %s", fm_strerror(r));
   } else if (kat_num_bits(n) != (size_t)modulo) {
-    kat_fail(c, id, "the generated modulus has %zu bits, the group asks %lld", kat_num_bits(n), modulo);
+    kat_fail(c, id, "the generated modulus has %zu bits, the group asks %lld", kat_num_bits(n),
+             modulo);
   } else {
     kat_pass(c);
   }
@@ -98,7 +101,7 @@ static int check_group(kat_ctx *c, const char *mode, json_t *pg, json_t *rg, jso
   }
   if (strcasecmp(mode, "sigGen") == 0) {
     scheme s;
-    int sr = rsa_acvp_group_scheme(c, pg, where, 0, 1, &s);
+    int sr = rsa_scheme(c, pg, where, 0, 1, &s);
     if (sr < 0) return -1;
     if (sr > 0) {
       /* The response answers only offered groups: the prompt group found for it is another
@@ -111,11 +114,12 @@ static int check_group(kat_ctx *c, const char *mode, json_t *pg, json_t *rg, jso
       kj_test_id(rg, t, id, sizeof(id));
       /* decoded per test: the arena is reset after each */
       kat_bytes n, e, en = {0}, ee = {0};
-      if (rsa_acvp_num(c, rg, NULL, NAMES("n"), where, &n) != 0 || rsa_acvp_num(c, rg, NULL, NAMES("e"), where, &e) != 0) {
+      if (rsa_num(c, rg, NULL, NAMES("n"), where, &n) != 0 ||
+          rsa_num(c, rg, NULL, NAMES("e"), where, &e) != 0) {
         return kat_error(c, "%s: %s: sigGen response group without n and e", c->path, where);
       }
-      int nist_key = eg != NULL && rsa_acvp_num(c, eg, NULL, NAMES("n"), where, &en) == 0 &&
-                     rsa_acvp_num(c, eg, NULL, NAMES("e"), where, &ee) == 0;
+      int nist_key = eg != NULL && rsa_num(c, eg, NULL, NAMES("n"), where, &en) == 0 &&
+                     rsa_num(c, eg, NULL, NAMES("e"), where, &ee) == 0;
       json_t *ptest = NULL, *etest = NULL, *x;
       size_t k;
       json_array_foreach(json_object_get(pg, "tests"), k, x) {
@@ -133,7 +137,7 @@ static int check_group(kat_ctx *c, const char *mode, json_t *pg, json_t *rg, jso
       }
       int mine = verify_with(n, e, &s, msg, sig);
       int theirs = 1;
-      if (nist_key && etest && rsa_acvp_num(c, etest, NULL, NAMES("signature"), id, &esig) == 0) {
+      if (nist_key && etest && rsa_num(c, etest, NULL, NAMES("signature"), id, &esig) == 0) {
         theirs = verify_with(en, ee, &s, msg, esig);
       }
       if (mine != 1) {
@@ -150,7 +154,7 @@ static int check_group(kat_ctx *c, const char *mode, json_t *pg, json_t *rg, jso
   /* decryptionPrimitive 1.0: the module's keys; failures forced where the modulus is at most
    * the ciphertext. */
   long long fails = 0;
-  if (rsa_acvp_total_failing(c, pg, where, &fails) < 0) return -1;
+  if (rsa_total_failing(c, pg, where, &fails) < 0) return -1;
   json_array_foreach(json_object_get(rg, "tests"), ti, t) {
     kj_test_id(rg, t, id, sizeof(id));
     json_t *ptest = NULL, *x;
@@ -169,8 +173,9 @@ static int check_group(kat_ctx *c, const char *mode, json_t *pg, json_t *rg, jso
     json_array_foreach(rarr, ri, r) {
       kat_bytes ct, n, pt;
       int passed = 0;
-      if (rsa_acvp_num(c, json_array_get(parr, ri), NULL, CT_NAMES, id, &ct) != 0 ||
-          rsa_acvp_num(c, r, NULL, NAMES("n"), id, &n) != 0 || av_bool(c, r, "testPassed", id, &passed) < 0) {
+      if (rsa_num(c, json_array_get(parr, ri), NULL, CT_NAMES, id, &ct) != 0 ||
+          rsa_num(c, r, NULL, NAMES("n"), id, &n) != 0 ||
+          av_bool(c, r, "testPassed", id, &passed) < 0) {
         if (!c->report->error) {
           kat_error(c, "%s: %s: resultsArray[%zu] lacks its ciphertext, or the answer its n", c->path,
                     id, ri);
@@ -180,7 +185,7 @@ static int check_group(kat_ctx *c, const char *mode, json_t *pg, json_t *rg, jso
       if (!passed) {
         nfail++;
         if (kat_num_cmp(ct, n) < 0) ok = 0;
-      } else if (rsa_acvp_num(c, r, NULL, NAMES("plainText"), id, &pt) != 0 || kat_num_cmp(pt, n) >= 0 ||
+      } else if (rsa_num(c, r, NULL, NAMES("plainText"), id, &pt) != 0 || kat_num_cmp(pt, n) >= 0 ||
                  kat_num_cmp(ct, n) >= 0) {
         ok = 0;
       }
@@ -201,9 +206,9 @@ static int check_group(kat_ctx *c, const char *mode, json_t *pg, json_t *rg, jso
 int acvp_rsa_check_group(kat_ctx *c, const vec_call *v, json_t *pg, json_t *rg, json_t *eg,
                          const char *where) {
   const char *mode = v->mode;
-  int chosen = mode != NULL && (strcasecmp(mode, "keyGen") == 0 || strcasecmp(mode, "sigGen") == 0 ||
-                                (strcasecmp(mode, "decryptionPrimitive") == 0 &&
-                                 strcmp(v->revision, "1.0") == 0));
+  int chosen = mode != NULL &&
+               (strcasecmp(mode, "keyGen") == 0 || strcasecmp(mode, "sigGen") == 0 ||
+                (strcasecmp(mode, "decryptionPrimitive") == 0 && strcmp(v->revision, "1.0") == 0));
   if (!chosen) return 0;
   return check_group(c, mode, pg, rg, eg, where) < 0 ? -1 : 1;
 }
