@@ -19,7 +19,7 @@ int cmd_policy(int argc, char **argv);
 int cmd_kat(int argc, char **argv);
 
 /* cmd_acvp: `fipsmod acvp PROMPT.json [-o RESPONSE.json]`, answers an ACVP vector set and
- * writes the response (cli/acvp/). */
+ * writes the response (cli/vectors/). */
 int cmd_acvp(int argc, char **argv);
 
 /* cmd_rand: `fipsmod rand N [--hex|--base64] [--out FILE]`, N random bytes from the module's

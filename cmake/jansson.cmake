@@ -1,4 +1,4 @@
-# jansson (the JSON vector files of the KAT runner, cli/kat, and the tests that read them),
+# jansson (the JSON vector files of the KAT runner, cli/vectors, and the tests that read them),
 # looked up once for the whole tree. Defines the interface target fipsmod_jansson and the variable
 # FIPSMOD_JANSSON naming it, and sets FIPSMOD_HAVE_JANSSON. Outside the boundary only: the module
 # links nothing but libc. Required by the tests; without them (a library-only build) a missing

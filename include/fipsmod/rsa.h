@@ -128,6 +128,25 @@ FM_API int fm_rsa_key_import_private_nd(const uint8_t *n, size_t n_len, const ui
                                         size_t e_len, const uint8_t *d, size_t d_len,
                                         fm_rsa_key **key);
 
+/** fm_rsa_key_import_private_pq builds a private key from e, p and q only, FOR COMPONENT
+ * KNOWN-ANSWER TESTS: ACVP gives its CRT-form test keys (signaturePrimitive, decryptionPrimitive,
+ * keyGen answers) without d. The module computes n = p q and d = e^-1 mod lcm(p-1, q-1)
+ * (FIPS 186-5 5.1) and builds the key as fm_rsa_key_import_private_nd(n, e, d) does, with its
+ * checks: the key serves fm_rsa_rsasp1, fm_rsa_rsadp and verification, and fm_rsa_key_export
+ * gives n, e and d (from which fm_rsa_key_import_private builds a full key when the key meets
+ * FIPS 186-5); every signing service refuses it. p and q are not tested for primality.
+ *   FM_ERR_BAD_ARGUMENT  key, e, p or q NULL, or a zero length.
+ *   FM_ERR_KEY_SIZE      n under 2048 or over 16384 bits (p or q wider than 8192 bits).
+ *   FM_ERR_BAD_KEY       p or q below 3; e even, or with no inverse modulo lcm(p-1, q-1); e
+ *                        wider than n; the checks of fm_rsa_key_import_private_nd.
+ *   FM_ERR_NO_MEMORY.
+ * Not approved. p and q (and the d computed) are secret: the arithmetic runs in constant time
+ * in their values; their byte lengths are public. Thread-safe. *key is NULL on error. */
+FM_MUST_CHECK
+FM_API int fm_rsa_key_import_private_pq(const uint8_t *e, size_t e_len, const uint8_t *p,
+                                        size_t p_len, const uint8_t *q, size_t q_len,
+                                        fm_rsa_key **key);
+
 /** fm_rsa_key_import_public builds a public key (n, e) for verification.
  *   FM_ERR_BAD_ARGUMENT  NULL pointer or zero length.
  *   FM_ERR_KEY_SIZE      n under 1024 or over 16384 bits.

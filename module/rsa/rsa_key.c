@@ -443,6 +443,73 @@ int fm_rsa_key_import_private_nd(const uint8_t *n, size_t n_len, const uint8_t *
   return FM_OK;
 }
 
+/* pq_to_nd writes n = p q and d = e^-1 mod lcm(p - 1, q - 1) (FIPS 186-5 5.1) as |*len|-byte
+ * big-endian numbers into nb and db (FM_RSA_MAX_BYTES each). The widths follow the byte lengths
+ * of p and q without leading zeros (public); the values are handled in constant time. */
+static int pq_to_nd(const uint8_t *e, size_t e_len, const uint8_t *p, size_t p_len,
+                    const uint8_t *q, size_t q_len, uint8_t *nb, uint8_t *db, size_t *len) {
+  while (p_len > 1 && p[0] == 0) p++, p_len--;
+  while (q_len > 1 && q[0] == 0) q++, q_len--;
+  while (e_len > 1 && e[0] == 0) e++, e_len--;
+  const size_t pl = ((p_len > q_len ? p_len : q_len) + 7) / 8, el = (e_len + 7) / 8;
+  if (2 * pl > BN_MAX_LIMBS) return FM_ERR_KEY_SIZE;
+  if (el > 2 * pl) return FM_ERR_BAD_KEY;
+  uint64_t pw[BN_MAX_LIMBS / 2], qw[BN_MAX_LIMBS / 2], three[BN_MAX_LIMBS / 2];
+  uint64_t ew[BN_MAX_LIMBS], lambda[BN_MAX_LIMBS], d[BN_MAX_LIMBS], n[BN_MAX_LIMBS];
+  int st = FM_OK;
+  (void)bn_from_bytes_be(pw, pl, p, p_len); /* fits: pl limbs hold the longer of p and q */
+  (void)bn_from_bytes_be(qw, pl, q, q_len);
+  (void)bn_from_bytes_be(ew, el, e, e_len);
+  bn_set_word(three, pl, 3);
+  if (fm_declassify_u64(bn_lt_mask(pw, three, pl) | bn_lt_mask(qw, three, pl)) != 0) {
+    st = FM_ERR_BAD_KEY;
+    goto done;
+  }
+  bn_mul(n, pw, qw, pl);
+  bn_sub_word(pw, pw, 1, pl);
+  bn_sub_word(qw, qw, 1, pl);
+  bn_lcm_consttime(lambda, pw, qw, pl);
+  /* e even or without an inverse modulo lambda: no private exponent */
+  if (bn_mod_inverse_odd_value(d, ew, el, lambda, 2 * pl) != FM_OK) {
+    st = FM_ERR_BAD_KEY;
+    goto done;
+  }
+  *len = 16 * pl;
+  bn_to_bytes_be(nb, *len, n, 2 * pl);
+  bn_to_bytes_be(db, *len, d, 2 * pl);
+done:
+  fm_zeroize(pw, sizeof(pw));
+  fm_zeroize(qw, sizeof(qw));
+  fm_zeroize(lambda, sizeof(lambda));
+  fm_zeroize(d, sizeof(d));
+  fm_zeroize(n, sizeof(n));
+  return st;
+}
+
+int fm_rsa_key_import_private_pq(const uint8_t *e, size_t e_len, const uint8_t *p, size_t p_len,
+                                 const uint8_t *q, size_t q_len, fm_rsa_key **key) {
+  int st = fm_service_gate();
+  if (st == FM_OK && (key == NULL || e == NULL || p == NULL || q == NULL || e_len == 0 ||
+                      p_len == 0 || q_len == 0))
+    st = FM_ERR_BAD_ARGUMENT;
+  if (st != FM_OK) return refuse_key(st, key);
+  *key = NULL;
+  uint8_t nb[FM_RSA_MAX_BYTES], db[FM_RSA_MAX_BYTES];
+  size_t len = 0;
+  st = pq_to_nd(e, e_len, p, p_len, q, q_len, nb, db, &len);
+  fm_rsa_key *k = NULL;
+  if (st == FM_OK && (k = rsa_key_alloc()) == NULL) st = FM_ERR_NO_MEMORY;
+  if (st == FM_OK) st = import_private_nd(k, nb, len, e, e_len, db, len);
+  fm_zeroize(db, sizeof(db));
+  if (st != FM_OK) {
+    fm_rsa_key_free(k);
+    return refuse_key(st, key);
+  }
+  *key = k;
+  fm_indicator_not_approved(); /* a key for the component tests only */
+  return FM_OK;
+}
+
 int fm_rsa_key_import_public(const uint8_t *n, size_t n_len, const uint8_t *e, size_t e_len,
                              fm_rsa_key **key) {
   int st = fm_service_gate();

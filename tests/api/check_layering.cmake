@@ -5,7 +5,9 @@
 # from its first commit. And the units own their self-tests: selftest/ keeps only the runner, the
 # report and the table, so no file there holds a vector (a byte array), a vector generator, a key
 # file or a header of vectors; each unit's vectors and their generator sit beside its CAST
-# (module/<unit>/<unit>_cast.c, <unit>_kat_vectors.h, gen_<unit>_kat.py).
+# (module/<unit>/<unit>_cast.c, <unit>_kat_vectors.h, gen_<unit>_kat.py). The vector tool of the command (cli/vectors/, `fipsmod kat` and
+# `fipsmod acvp`) reaches the module only through its public headers (fipsmod/*.h): no module/,
+# selftest/ or integrity/ header, and no header of the older cli/kat or cli/acvp folders.
 #   cmake -DSRC=<source dir> -P check_layering.cmake
 set(problems "")
 file(GLOB module_entries LIST_DIRECTORIES true ${SRC}/module/*)
@@ -32,6 +34,16 @@ endforeach()
 file(GLOB integrity_files ${SRC}/integrity/*)
 foreach(f IN LISTS integrity_files)
   file(STRINGS ${f} hits REGEX "#include \"selftest/")
+  if(hits)
+    list(APPEND problems "${f}: ${hits}")
+  endif()
+endforeach()
+file(GLOB vector_files ${SRC}/cli/vectors/*)
+if(NOT vector_files)
+  list(APPEND problems "${SRC}/cli/vectors: no files (the vector tool moved?)")
+endif()
+foreach(f IN LISTS vector_files)
+  file(STRINGS ${f} hits REGEX "#include \"(module|selftest|integrity|cli/kat|cli/acvp)/")
   if(hits)
     list(APPEND problems "${f}: ${hits}")
   endif()

@@ -140,6 +140,13 @@ static void case_fm_rsa_key_import_private_nd(void) {
   fm_rsa_key_free(k);
   FAILS(FM_ERR_BAD_ARGUMENT, fm_rsa_key_import_private_nd(NULL, 256, e65537, 3, d2048, 256, &k));
 }
+static void case_fm_rsa_key_import_private_pq(void) {
+  fm_rsa_key *k = NULL;
+  OK_NOT_APPROVED(fm_rsa_key_import_private_pq(e65537, 3, p2048, p2048_len, q2048, q2048_len, &k));
+  fm_rsa_key_free(k);
+  FAILS(FM_ERR_BAD_ARGUMENT, fm_rsa_key_import_private_pq(NULL, 3, p2048, p2048_len, q2048,
+                                                          q2048_len, &k));
+}
 static void case_fm_rsa_key_encode(void) {
   uint8_t der[600];
   size_t len;
@@ -284,6 +291,7 @@ service_case indicator_cases_rng_rsa[] = {
     CASE(fm_rsa_key_import_public),
     CASE(fm_rsa_key_import_private),
     CASE(fm_rsa_key_import_private_nd),
+    CASE(fm_rsa_key_import_private_pq),
     CASE(fm_rsa_key_encode),
     CASE(fm_rsa_key_decode),
     CASE(fm_rsa_key_generate),

@@ -1,5 +1,5 @@
 /* What the two KAT-reader targets share: the input is written to a vector file in a private
- * temporary directory and run by kat_run_file (cli/kat/kat.h, the fipsmod_kat library), which
+ * temporary directory and run by kat_run_file (cli/vectors/kat.h, the fipsmod_kat library), which
  * recognises the format from the content. The targets differ in their seed corpora (and file
  * name): CAVP response files for fuzz_kat_rsp, ACVP and Wycheproof JSON for fuzz_kat_json.
  * Properties: the runner returns (no crash, no leak, no undefined behaviour) and reports
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/kat/kat.h"
+#include "cli/vectors/kat.h"
 #include "tests/fuzz/fuzz_util.h"
 
 static char g_dir[64], g_path[128];

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/kat/kat.h"
+#include "cli/vectors/kat.h"
 #include "tests/common/test_util.h"
 
 /* fuzz_iters: the copies per file, from the environment variable |var| when set. */

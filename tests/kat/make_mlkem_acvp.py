@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes ACVP ML-KEM internalProjection files (the layout of draft-celi-acvp-ml-kem,
 ../shared/specs/acvp/ml-kem: prompt fields and answers in one file) from public vectors, so that
-the ACVP binding (cli/acvp/acvp_mlkem.c) is run on every function of the specification:
+the ACVP binding (cli/vectors/mlkem.c) is run on every function of the specification:
 - ML-KEM-keyGen-FIPS203: d, z -> ek, dk (Wycheproof mlkem_768_keygen_seed_test.json, the seed
   split into d and z);
 - ML-KEM-encapDecap-FIPS203: encapsulation (ek, m -> c, k; Wycheproof encaps_test valid cases),

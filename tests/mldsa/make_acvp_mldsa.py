@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes ACVP ML-DSA (FIPS204) internalProjection sets built from the Wycheproof ML-DSA-65 files
-(tests/vectors/mldsa), for the `fipsmod acvp` / `fipsmod kat` ML-DSA binding (cli/acvp/acvp_mldsa.c),
+(tests/vectors/mldsa), for the `fipsmod acvp` / `fipsmod kat` ML-DSA binding (cli/vectors/mldsa.c),
 in the format of draft-celi-acvp-ml-dsa: NIST's own sample sets are not in the project's store.
 
 - sigVer: the verify file as one external/pure group (testPassed = the Wycheproof result); the

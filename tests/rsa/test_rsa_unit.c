@@ -32,6 +32,47 @@ static void rsasp1_matches(const fm_rsa_key *key, const blob *s) {
   CHECK_MEM(out, s->b, s->len);
 }
 
+/* fm_rsa_key_import_private_pq: the n and d that the module derives from e, p and q are the
+ * vector key's (its d is below lambda(n), so it is the one inverse of e modulo lambda), in either
+ * order of the primes; the key serves RSASP1 and no signing; bad inputs are refused with the key
+ * pointer cleared. */
+static void test_import_private_pq(void) {
+  const key_blobs *k = &g_sp1;
+  uint8_t out[FM_RSA_MAX_BYTES], want[FM_RSA_MAX_BYTES];
+  size_t len = 0;
+  for (int swap = 0; swap < 2; swap++) {
+    const blob *a = swap ? &k->q : &k->p, *b = swap ? &k->p : &k->q;
+    fm_rsa_key *key = NULL;
+    CHECK_EQ_INT(fm_rsa_key_import_private_pq(k->e.b, k->e.len, a->b, a->len, b->b, b->len, &key),
+                 FM_OK);
+    CHECK_EQ_INT(fm_rsa_key_export(key, FM_RSA_N, out, sizeof out, &len), FM_OK);
+    CHECK_EQ_INT(len, k->n.len);
+    CHECK_MEM(out, k->n.b, k->n.len);
+    CHECK_EQ_INT(fm_rsa_key_export(key, FM_RSA_D, out, sizeof out, &len), FM_OK);
+    CHECK(len >= k->d.len);
+    memset(want, 0, len);
+    memcpy(want + len - k->d.len, k->d.b, k->d.len);
+    CHECK_MEM(out, want, len);
+    CHECK_EQ_INT(fm_rsa_sign_pkcs1v15(key, FM_HASH_SHA256, (const uint8_t *)"abc", 3, out,
+                                      sizeof out, &len), FM_ERR_BAD_ARGUMENT);
+    CHECK_EQ_INT(fm_rsa_rsasp1(key, (const uint8_t *)"\x02", 1, out, sizeof out, &len), FM_OK);
+    fm_rsa_key_free(key);
+  }
+  static const uint8_t e_even[3] = {0x01, 0x00, 0x00}, two[1] = {2}, three[1] = {3};
+  fm_rsa_key *key = (fm_rsa_key *)out; /* any non-NULL value: a refusal must clear it */
+  CHECK_EQ_INT(fm_rsa_key_import_private_pq(e_even, 3, k->p.b, k->p.len, k->q.b, k->q.len, &key),
+               FM_ERR_BAD_KEY);
+  CHECK(key == NULL);
+  key = (fm_rsa_key *)out;
+  CHECK_EQ_INT(fm_rsa_key_import_private_pq(k->e.b, k->e.len, two, 1, k->q.b, k->q.len, &key),
+               FM_ERR_BAD_KEY);
+  CHECK(key == NULL);
+  CHECK_EQ_INT(fm_rsa_key_import_private_pq(k->e.b, k->e.len, three, 1, k->q.b, k->q.len, &key),
+               FM_ERR_KEY_SIZE); /* n = 3 q: about 1026 bits */
+  CHECK_EQ_INT(fm_rsa_key_import_private_pq(NULL, 3, k->p.b, k->p.len, k->q.b, k->q.len, &key),
+               FM_ERR_BAD_ARGUMENT);
+}
+
 /* CAVP SigGen15: the key comes as (n, e, d), which serves only RSASP1 and RSADP: signing is
  * refused, the file's signature verifies, and RSASP1 reproduces it. */
 static void test_kat_pkcs1v15_siggen15(void) {
@@ -576,6 +617,7 @@ static const test_case cases[] = {
   TEST_CASE(kat_pss_siggenpss),
   TEST_CASE(kat_rsasp1_crt),
   TEST_CASE(round_trips_imported_key),
+  TEST_CASE(import_private_pq),
   TEST_CASE(generated_key_2048),
   TEST_CASE(generated_key_mod8),
   TEST_CASE(raw_out_of_range),

@@ -4,8 +4,8 @@
  *
  * This library uses only include/fipsmod/: the `fipsmod` command links it against
  * libfipsmod.so, the tests against the internal library. Not thread-safe (one report at a time). */
-#ifndef FIPSMOD_CLI_KAT_H
-#define FIPSMOD_CLI_KAT_H
+#ifndef FIPSMOD_CLI_VECTORS_KAT_H
+#define FIPSMOD_CLI_VECTORS_KAT_H
 
 #include <stddef.h>
 

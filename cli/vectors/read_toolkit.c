@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/kat/kat_internal.h"
+#include "cli/vectors/internal.h"
 #include "fipsmod/aes.h"
 #include "fipsmod/gcm.h"
 

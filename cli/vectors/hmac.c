@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/kat/kat_internal.h"
+#include "cli/vectors/internal.h"
 #include "fipsmod/hmac.h"
 
 static int alg_for_bytes(long bytes, fm_hash_alg *alg) {
@@ -91,7 +91,9 @@ int kat_cavp_hmac(kat_ctx *c, const rsp_file *f) {
 
 
 /* Wycheproof MacTest: "valid" tags must verify and match; "invalid" ones must be rejected. */
-int kat_wp_hmac(kat_ctx *c, json_t *root, fm_hash_alg alg, const char *name) {
+int kat_wp_hmac(kat_ctx *c, json_t *root, const vec_call *v) {
+  const fm_hash_alg alg = v->hash;
+  const char *name = v->alg;
   size_t dlen = 0;
   if (fm_hash_digest_len(alg, &dlen) != FM_OK) return kat_error(c, "%s: unsupported", c->path);
   const long digest_bits = (long)(8 * dlen);

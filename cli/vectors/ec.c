@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cli/kat/kat_internal.h"
+#include "cli/vectors/internal.h"
 #include "fipsmod/ec.h"
 
 typedef enum { EC_KEYPAIR, EC_PKV, EC_SIGGEN, EC_SIGVER, EC_CDH } ec_kind;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/acvp/acvp.h"
+#include "cli/vectors/internal.h"
 #include "cli/commands.h"
 
 static void usage(FILE *out) {

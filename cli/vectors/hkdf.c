@@ -19,7 +19,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cli/acvp/acvp.h"
+#include "cli/vectors/internal.h"
 #include "fipsmod/kdf.h"
 
 static fm_hash_alg hash_of(const char *name) {
@@ -27,11 +27,6 @@ static fm_hash_alg hash_of(const char *name) {
   if (strcmp(name, "SHA2-384") == 0) return FM_HASH_SHA384;
   if (strcmp(name, "SHA2-512") == 0) return FM_HASH_SHA512;
   return (fm_hash_alg)0;
-}
-
-static void wipe(void *p, size_t n) {
-  volatile uint8_t *v = p;
-  while (n--) *v++ = 0;
 }
 
 /* The most fixedInfo a test builds: party infos, context, label, algorithmId and literals. */
@@ -244,7 +239,7 @@ static int multi_group(kat_ctx *c, json_t *g, json_t *tests, int val, int hybrid
         json_decref(o);
       }
     }
-    wipe(prk, sizeof(prk));
+    kat_wipe(prk, sizeof(prk));
     if (bad) {
       json_decref(dkms);
       json_decref(rg);
@@ -270,7 +265,8 @@ static int multi_group(kat_ctx *c, json_t *g, json_t *tests, int val, int hybrid
   return 0;
 }
 
-int acvp_hkdf(kat_ctx *c, json_t *set, json_t *groups, const char *revision) {
+int acvp_hkdf(kat_ctx *c, json_t *set, json_t *groups, const vec_call *v) {
+  const char *revision = v->revision;
   int cr2 = strcasecmp(revision, "Sp800-56Cr2") == 0;
   size_t gi, ti;
   json_t *g, *t;

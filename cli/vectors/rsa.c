@@ -12,7 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cli/kat/kat_internal.h"
+#include "cli/vectors/internal.h"
 #include "fipsmod/rsa.h"
 
 /* hash_from_name maps "SHA256", "SHA-256", "SHA2-256" to the module's hash; -1 for others. */
@@ -35,114 +35,77 @@ static int hash_from_name(const char *name, fm_hash_alg *alg) {
   return 0;
 }
 
-/* ---- Signing with a key given as (n, e, d) -------------------------------------------------
+/* ---- Signatures of keys given as (n, e, d) -------------------------------------------------
  * The module keeps such keys for the RSASP1 and RSADP component tests only (its signing services
- * refuse them), so the SigGen files' (n, e, d) keys are tested as the component they
- * are: the runner encodes the message itself (RFC 8017 9.2 and 9.1.1 with the file's salt) and
- * the module computes RSASP1 of the encoding, compared with the file's S. */
+ * refuse them), and the runner has no encoder of its own: a signature S that the module's
+ * signature of the message should equal is checked through the module's public API, in two
+ * steps.
+ *   1. The module's verification under (n, e) accepts S for the message: sigma = S^e mod n is
+ *      the encoded message the module builds (EMSA-PKCS1-v1_5, RFC 8017 9.2; EMSA-PSS, 9.1,
+ *      with a salt of the given length). For PKCS#1 v1.5, whose encoding is deterministic, this
+ *      holds exactly when the module's signature is S.
+ *   2. RSASP1 with d maps that encoded message back to S. The encoded message comes from the
+ *      module too: RSASP1 of the key with its two exponents exchanged, (n, d, e), which is an
+ *      (n, e, d) key itself, gives S^e mod n. */
 
-/* emsa_pkcs1 writes the k-byte EMSA-PKCS1-v1_5 encoding of msg (RFC 8017 9.2). */
-static int emsa_pkcs1(fm_hash_alg alg, const uint8_t *msg, size_t msg_len, uint8_t *em, size_t k) {
-  static const uint8_t prefix[3][19] = {
-      {0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01,
-       0x05, 0x00, 0x04, 0x20},
-      {0x30, 0x41, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02,
-       0x05, 0x00, 0x04, 0x30},
-      {0x30, 0x51, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x03,
-       0x05, 0x00, 0x04, 0x40}};
-  size_t hlen = 0;
-  if (fm_hash_digest_len(alg, &hlen) != FM_OK || k < hlen + 19 + 11) return -1;
-  const uint8_t *pre = prefix[alg == FM_HASH_SHA256 ? 0 : alg == FM_HASH_SHA384 ? 1 : 2];
-  em[0] = 0x00;
-  em[1] = 0x01;
-  memset(em + 2, 0xff, k - hlen - 19 - 3);
-  em[k - hlen - 19 - 1] = 0x00;
-  memcpy(em + k - hlen - 19, pre, 19);
-  return fm_sha_digest(alg, msg, msg_len, em + k - hlen, hlen) == FM_OK ? 0 : -1;
-}
-
-/* emsa_pss writes EM for emBits = bits - 1 into em[0..k) (a leading zero byte when emLen < k),
- * MGF1 with the same hash (RFC 8017 9.1.1 steps 2-12, B.2.1). */
-static int emsa_pss(fm_hash_alg alg, const uint8_t *msg, size_t msg_len, const uint8_t *salt,
-                    size_t salt_len, size_t bits, uint8_t *em, size_t k) {
-  size_t hlen = 0;
-  if (fm_hash_digest_len(alg, &hlen) != FM_OK) return -1;
-  const size_t em_bits = bits - 1, em_len = (em_bits + 7) / 8, pad = k - em_len;
-  if (em_len < hlen + salt_len + 2 || salt_len > 512) return -1;
-  uint8_t m[8 + 64 + 512], h[64], seed[64 + 4], t[64];
-  memset(m, 0, 8);
-  if (fm_sha_digest(alg, msg, msg_len, m + 8, hlen) != FM_OK) return -1;
-  if (salt_len > 0) memcpy(m + 8 + hlen, salt, salt_len);
-  if (fm_sha_digest(alg, m, 8 + hlen + salt_len, h, hlen) != FM_OK) return -1;
-  uint8_t *db = em + pad;
-  const size_t db_len = em_len - hlen - 1;
-  memset(em, 0, k);
-  db[db_len - salt_len - 1] = 0x01;
-  if (salt_len > 0) memcpy(db + db_len - salt_len, salt, salt_len);
-  memcpy(seed, h, hlen);
-  for (uint32_t counter = 0, done = 0; done < db_len; counter++) {
-    seed[hlen] = (uint8_t)(counter >> 24);
-    seed[hlen + 1] = (uint8_t)(counter >> 16);
-    seed[hlen + 2] = (uint8_t)(counter >> 8);
-    seed[hlen + 3] = (uint8_t)counter;
-    if (fm_sha_digest(alg, seed, hlen + 4, t, hlen) != FM_OK) return -1;
-    for (size_t i = 0; i < hlen && done < db_len; i++, done++) db[done] ^= t[i];
+/* nd_key_signs sets *same to 1 when the two steps above hold for |sig| (k bytes) and the key
+ * |key| imported with fm_rsa_key_import_private_nd, 0 when the verification rejects |sig|.
+ * Returns FM_OK or the module status that stopped the check (FM_ERR_BAD_KEY: the public key
+ * (n, e) is refused, e.g. for e < 65537). */
+static int nd_key_signs(kat_ctx *c, const fm_rsa_key *key, int pss, fm_hash_alg alg,
+                        kat_bytes msg, size_t salt_len, kat_bytes sig, size_t k, int *same) {
+  uint8_t *n = kat_alloc(c, k), *e = kat_alloc(c, k), *d = kat_alloc(c, k);
+  uint8_t *em = kat_alloc(c, k), *back = kat_alloc(c, k);
+  size_t n_len = 0, e_len = 0, d_len = 0, em_len = 0, back_len = 0;
+  fm_rsa_key *pub = NULL, *swapped = NULL;
+  *same = 0;
+  if (n == NULL || e == NULL || d == NULL || em == NULL || back == NULL) return FM_ERR_NO_MEMORY;
+  int r = fm_rsa_key_export(key, FM_RSA_N, n, k, &n_len);
+  if (r == FM_OK) r = fm_rsa_key_export(key, FM_RSA_E, e, k, &e_len);
+  if (r == FM_OK) r = fm_rsa_key_export(key, FM_RSA_D, d, k, &d_len);
+  if (r == FM_OK) r = fm_rsa_key_import_public(n, n_len, e, e_len, &pub);
+  if (r == FM_OK) {
+    r = pss ? fm_rsa_verify_pss(pub, alg, msg.p, msg.n, salt_len, sig.p, sig.n)
+            : fm_rsa_verify_pkcs1v15(pub, alg, msg.p, msg.n, sig.p, sig.n);
+    if (r == FM_ERR_VERIFY) {
+      r = FM_OK; /* *same stays 0 */
+    } else if (r == FM_OK) {
+      r = fm_rsa_key_import_private_nd(n, n_len, d, d_len, e, e_len, &swapped);
+      if (r == FM_OK) r = fm_rsa_rsasp1(swapped, sig.p, sig.n, em, k, &em_len);
+      if (r == FM_OK) r = fm_rsa_rsasp1(key, em, em_len, back, k, &back_len);
+      *same = r == FM_OK && back_len == sig.n && memcmp(back, sig.p, sig.n) == 0;
+    }
   }
-  db[0] &= (uint8_t)(0xffu >> (8 * em_len - em_bits));
-  memcpy(db + db_len, h, hlen);
-  em[k - 1] = 0xbc;
-  return 0;
+  fm_rsa_key_free(pub);
+  fm_rsa_key_free(swapped);
+  kat_wipe(d, k);
+  return r;
 }
 
-/* sign_component signs msg with an (n, e, d) key of |bits| bits: encoding here, RSASP1 in the
- * module. Returns a module status, or FM_ERR_LENGTH when the encoding does not fit. */
-static int sign_component(kat_ctx *c, const fm_rsa_key *key, size_t bits, int pss,
-                          fm_hash_alg alg, kat_bytes msg, kat_bytes salt, uint8_t *out,
-                          size_t klen, size_t *out_len) {
-  uint8_t *em = kat_alloc(c, klen);
-  if (em == NULL) return FM_ERR_NO_MEMORY;
-  const int enc = pss ? emsa_pss(alg, msg.p, msg.n, salt.n ? salt.p : NULL, salt.n, bits, em, klen)
-                      : emsa_pkcs1(alg, msg.p, msg.n, em, klen);
-  if (enc != 0) return FM_ERR_LENGTH;
-  return fm_rsa_rsasp1(key, em, klen, out, klen, out_len);
-}
-
-/* kat_sign signs with the module's own PKCS#1 v1.5 or PSS service when the key has its factors,
- * and through sign_component when it came as (n, e, d) (exporting p then fails). */
-static int kat_sign(kat_ctx *c, const fm_rsa_key *key, size_t bits, int pss, fm_hash_alg alg,
-                    kat_bytes msg, kat_bytes salt, uint8_t *out, size_t klen, size_t *out_len) {
-  uint8_t *p = kat_alloc(c, klen);
-  size_t p_len = 0;
-  if (p == NULL) return FM_ERR_NO_MEMORY;
-  if (fm_rsa_key_export(key, FM_RSA_P, p, klen, &p_len) != FM_OK) {
-    return sign_component(c, key, bits, pss, alg, msg, salt, out, klen, out_len);
+/* kat_sign_is sets *same to 1 when the module's signature of |msg| with |key| is |want| (k
+ * bytes): made by the module's own PKCS#1 v1.5 or PSS service (with the given |salt|) when the
+ * key has its factors, checked by nd_key_signs when it came as (n, e, d) (exporting p then
+ * fails). Returns FM_OK or the module status that stopped it. */
+static int kat_sign_is(kat_ctx *c, const fm_rsa_key *key, int pss, fm_hash_alg alg, kat_bytes msg,
+                       kat_bytes salt, kat_bytes want, size_t k, int *same) {
+  uint8_t *out = kat_alloc(c, k);
+  size_t out_len = 0;
+  *same = 0;
+  if (out == NULL) return FM_ERR_NO_MEMORY;
+  if (fm_rsa_key_export(key, FM_RSA_P, out, k, &out_len) != FM_OK) {
+    return nd_key_signs(c, key, pss, alg, msg, salt.n, want, k, same);
   }
-  memset(p, 0, klen);
-  return pss ? fm_rsa_sign_pss_with_salt(key, alg, msg.p, msg.n, salt.n ? salt.p : NULL, salt.n,
-                                         out, klen, out_len)
-             : fm_rsa_sign_pkcs1v15(key, alg, msg.p, msg.n, out, klen, out_len);
-}
-
-/* strip leading zero bytes of a big-endian number (keeps at least one byte). */
-static kat_bytes strip(kat_bytes b) {
-  while (b.n > 1 && b.p[0] == 0) {
-    b.p++;
-    b.n--;
-  }
-  return b;
-}
-
-static size_t bit_len(kat_bytes b) {
-  b = strip(b);
-  if (b.n == 0 || (b.n == 1 && b.p[0] == 0)) return 0;
-  size_t bits = (b.n - 1) * 8;
-  for (uint8_t top = b.p[0]; top; top >>= 1) bits++;
-  return bits;
+  kat_wipe(out, k);
+  int r = pss ? fm_rsa_sign_pss_with_salt(key, alg, msg.p, msg.n, salt.n ? salt.p : NULL, salt.n,
+                                          out, k, &out_len)
+              : fm_rsa_sign_pkcs1v15(key, alg, msg.p, msg.n, out, k, &out_len);
+  *same = r == FM_OK && out_len == want.n && memcmp(out, want.p, want.n) == 0;
+  return r;
 }
 
 /* left_pad returns |b| as a |len|-byte big-endian number (b unchanged when longer). */
 static kat_bytes left_pad(kat_ctx *c, kat_bytes b, size_t len) {
-  kat_bytes s = strip(b);
+  kat_bytes s = kat_num_strip(b);
   if (s.n > len) return b;
   kat_bytes out = {kat_alloc(c, len), len};
   if (out.p == NULL) return b;
@@ -167,9 +130,18 @@ static int import_public(kat_bytes n, kat_bytes e, fm_rsa_key **key) {
   return fm_rsa_key_import_public(n.p, n.n, e.p, e.n, key);
 }
 
+/* e_below_65537 returns 1 when the big-endian |e| is smaller than 65537. */
+static int e_below_65537(kat_bytes e) {
+  e = kat_num_strip(e);
+  if (e.n > 3) return 0;
+  unsigned long v = 0;
+  for (size_t i = 0; i < e.n; i++) v = v << 8 | e.p[i];
+  return v < 65537;
+}
+
 /* ---- CAVP -------------------------------------------------------------------------------- */
 
-int kat_cavp_rsa_siggen(kat_ctx *c, const rsp_file *f, int pss) {
+static int cavp_rsa_siggen(kat_ctx *c, const rsp_file *f, int pss) {
   static const char *const start[] = {"SHAAlg", NULL};
   static const char *const sticky[] = {"n", "e", "d", NULL};
   rsp_walk w;
@@ -196,7 +168,7 @@ int kat_cavp_rsa_siggen(kat_ctx *c, const rsp_file *f, int pss) {
     }
     /* A salt written as "00" means an empty salt in NIST files. */
     if (pss && salt.n == 1 && salt.p[0] == 0) salt.n = 0;
-    size_t bits = bit_len(n);
+    size_t bits = kat_num_bits(n);
     fm_rsa_key *key = NULL;
     int r = have_d ? fm_rsa_key_import_private_nd(n.p, n.n, e.p, e.n, d.p, d.n, &key)
                    : import_public(n, e, &key);
@@ -211,17 +183,18 @@ int kat_cavp_rsa_siggen(kat_ctx *c, const rsp_file *f, int pss) {
     (void)!fm_rsa_key_size(key, &klen); /* fails only on NULL; key is set */
     kat_bytes want = left_pad(c, sig, klen);
     if (have_d) {
-      uint8_t *out = kat_alloc(c, klen);
-      size_t out_len = 0;
-      if (out == NULL) {
-        fm_rsa_key_free(key);
-        return -1;
-      }
-      r = kat_sign(c, key, bits, pss, alg, msg, salt, out, klen, &out_len);
-      if (r != FM_OK) {
-        kat_fail(c, cs.id, "sign returned %s", fm_strerror(r));
+      int same = 0;
+      r = kat_sign_is(c, key, pss, alg, msg, salt, want, klen, &same);
+      if (r == FM_ERR_BAD_KEY && e_below_65537(e)) {
+        kat_skip(c, "(n, e, d) key with e < 65537: the module verifies no signature under it, so "
+                 "its signature cannot be checked");
+      } else if (r != FM_OK) {
+        kat_fail(c, cs.id, "signing check returned %s", fm_strerror(r));
+      } else if (!same) {
+        kat_fail(c, cs.id, "S is not the module's signature (its verification%s rejects it)",
+                 pss ? " with the file's salt length" : "");
       } else {
-        kat_compare(c, cs.id, "S", out, out_len, want.p, want.n);
+        kat_pass(c);
       }
     } else {
       r = pss ? fm_rsa_verify_pss(key, alg, msg.p, msg.n, FM_RSA_PSS_SALT_LEN_ANY, want.p, want.n)
@@ -238,7 +211,7 @@ int kat_cavp_rsa_siggen(kat_ctx *c, const rsp_file *f, int pss) {
   return rc;
 }
 
-int kat_cavp_rsa_sigver(kat_ctx *c, const rsp_file *f, int pss) {
+static int cavp_rsa_sigver(kat_ctx *c, const rsp_file *f, int pss) {
   static const char *const start[] = {"SHAAlg", NULL};
   /* [mod = ...] sections give n, and in SigVerPSS_186-3.rsp also p and q, before the first
    * case (SHAAlg, e, d, Msg, S, SaltVal, Result). */
@@ -267,7 +240,7 @@ int kat_cavp_rsa_sigver(kat_ctx *c, const rsp_file *f, int pss) {
       continue;
     }
     int expect_ok = res[0] == 'P';
-    size_t bits = bit_len(n);
+    size_t bits = kat_num_bits(n);
     fm_rsa_key *key = NULL;
     int r = import_public(n, e, &key);
     if (r != FM_OK) {
@@ -297,6 +270,13 @@ int kat_cavp_rsa_sigver(kat_ctx *c, const rsp_file *f, int pss) {
     kat_arena_reset(c);
   }
   return rc;
+}
+
+/* kat_cavp_rsa_sig: SigGen files (no Result) and SigVer files, PSS when a case has a SaltVal or a
+ * comment names PSS. */
+int kat_cavp_rsa_sig(kat_ctx *c, const rsp_file *f) {
+  int pss = rsp_has_key(f, "SaltVal") || rsp_comment_has(f, "PSS");
+  return rsp_has_key(f, "Result") ? cavp_rsa_sigver(c, f, pss) : cavp_rsa_siggen(c, f, pss);
 }
 
 /* kat_cavp_rsa_keygen: the FIPS 186 KeyGen files (B.3.3 primality verdicts on prandom/qrandom,
@@ -373,7 +353,7 @@ int kat_cavp_rsa_sp1(kat_ctx *c, const rsp_file *f) {
     fm_rsa_key *key = NULL;
     int r = import_private(n, e, d, p, q, none, none, none, &key);
     if (r != FM_OK) {
-      if (!policy_skip(c, r, bit_len(n), "private")) {
+      if (!policy_skip(c, r, kat_num_bits(n), "private")) {
         kat_fail(c, cs.id, "key import returned %s", fm_strerror(r));
       }
       kat_arena_reset(c);
@@ -436,7 +416,7 @@ int kat_cavp_rsa_dp(kat_ctx *c, const rsp_file *f) {
     fm_rsa_key *key = NULL;
     int r = import_private(n, e, d, p, q, none, none, none, &key);
     if (r != FM_OK) {
-      if (!policy_skip(c, r, bit_len(n), "private")) {
+      if (!policy_skip(c, r, kat_num_bits(n), "private")) {
         kat_fail(c, cs.id, "key import returned %s", fm_strerror(r));
       }
       kat_arena_reset(c);
@@ -511,15 +491,6 @@ static int jwk_field(kat_ctx *c, json_t *jwk, const char *field, const char *whe
   return 0;
 }
 
-/* e_below_65537 returns 1 when the big-endian |e| is smaller than 65537. */
-static int e_below_65537(kat_bytes e) {
-  e = strip(e);
-  if (e.n > 3) return 0;
-  unsigned long v = 0;
-  for (size_t i = 0; i < e.n; i++) v = v << 8 | e.p[i];
-  return v < 65537;
-}
-
 /* wp_group_key imports the group's key: for signing the private key (from the JWK with CRT
  * values when present, else n, e, d from "privateKey"), for verifying the public key. Returns
  * FM_OK or the import status; -100 on a malformed file. */
@@ -534,7 +505,7 @@ static int wp_group_key(kat_ctx *c, json_t *g, int sign, const char *where, fm_r
         kj_num(c, pk, "privateExponent", where, &d) < 0) {
       return -100;
     }
-    *bits = bit_len(n);
+    *bits = kat_num_bits(n);
     *small_e = e_below_65537(e);
     if (json_is_object(jwk)) {
       if (jwk_field(c, jwk, "p", where, &p) < 0 || jwk_field(c, jwk, "q", where, &q) < 0 ||
@@ -557,7 +528,7 @@ static int wp_group_key(kat_ctx *c, json_t *g, int sign, const char *where, fm_r
   json_t *holder = json_is_object(pub) ? pub : g;
   const char *nf = json_is_object(pub) ? "modulus" : "n", *ef = json_is_object(pub) ? "publicExponent" : "e";
   if (kj_num(c, holder, nf, where, &n) < 0 || kj_num(c, holder, ef, where, &e) < 0) return -100;
-  *bits = bit_len(n);
+  *bits = kat_num_bits(n);
   *small_e = e_below_65537(e);
   return import_public(n, e, key);
 }
@@ -583,7 +554,8 @@ static void wp_key_refused(kat_ctx *c, json_t *tests, int rc, size_t bits, int s
   }
 }
 
-int kat_wp_rsa_sig(kat_ctx *c, json_t *root, int kind) {
+int kat_wp_rsa_sig(kat_ctx *c, json_t *root, const vec_call *v) {
+  const int kind = v->arg;
   int sign = kind == WP_RSA_PKCS1_SIGN, pss = kind == WP_RSA_PSS_VERIFY;
   kat_set_kind(c, "Wycheproof RSA %s %s", pss ? "PSS" : "PKCS#1 v1.5", sign ? "sign" : "verify");
   json_t *groups = kj_array(c, root, "testGroups", "file");
@@ -644,13 +616,8 @@ int kat_wp_rsa_sig(kat_ctx *c, json_t *root, int kind) {
         return kat_error(c, "%s: %s: unknown result \"%s\"", c->path, id, result);
       }
       if (sign) {
-        uint8_t *out = kat_alloc(c, klen);
-        size_t out_len = 0;
-        if (out == NULL) {
-          fm_rsa_key_free(key);
-          return -1;
-        }
-        r = kat_sign(c, key, bits, 0, alg, msg, (kat_bytes){0}, out, klen, &out_len);
+        int same = 0;
+        r = kat_sign_is(c, key, 0, alg, msg, (kat_bytes){0}, sig, klen, &same);
         if (r != FM_OK) {
           if (valid) {
             kat_fail(c, id, "sign returned %s", fm_strerror(r));
@@ -658,8 +625,12 @@ int kat_wp_rsa_sig(kat_ctx *c, json_t *root, int kind) {
             kat_pass(c);
           }
         } else if (valid || acceptable) {
-          kat_compare(c, id, "sig", out, out_len, sig.p, sig.n);
-        } else if (out_len == sig.n && memcmp(out, sig.p, sig.n) == 0) {
+          if (same) {
+            kat_pass(c);
+          } else {
+            kat_fail(c, id, "sig is not the module's signature");
+          }
+        } else if (same) {
           kat_fail(c, id, "produced the signature marked invalid");
         } else {
           kat_pass(c);

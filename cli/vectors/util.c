@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/kat/kat_internal.h"
+#include "cli/vectors/internal.h"
 
 void *kat_alloc(kat_ctx *c, size_t n) {
   if (c->arena_len == c->arena_cap) {
@@ -176,4 +176,33 @@ int kat_parse_long(const char *s, long *out) {
   if (errno != 0 || *end != '\0') return -1;
   *out = v;
   return 0;
+}
+
+void kat_wipe(void *p, size_t n) {
+  volatile uint8_t *v = p;
+  while (n--) *v++ = 0;
+}
+
+kat_bytes kat_num_strip(kat_bytes b) {
+  while (b.n > 1 && b.p[0] == 0) {
+    b.p++;
+    b.n--;
+  }
+  return b;
+}
+
+size_t kat_num_bits(kat_bytes b) {
+  b = kat_num_strip(b);
+  if (b.n == 0 || (b.n == 1 && b.p[0] == 0)) return 0;
+  size_t bits = (b.n - 1) * 8;
+  for (uint8_t top = b.p[0]; top; top >>= 1) bits++;
+  return bits;
+}
+
+int kat_num_cmp(kat_bytes a, kat_bytes b) {
+  a = kat_num_strip(a);
+  b = kat_num_strip(b);
+  if (a.n != b.n) return a.n < b.n ? -1 : 1;
+  int r = memcmp(a.p, b.p, a.n);
+  return r < 0 ? -1 : r > 0;
 }

@@ -15,14 +15,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cli/acvp/acvp.h"
-#include "cli/acvp/acvp_bn.h"
+#include "cli/vectors/internal.h"
+#include "cli/vectors/rsa_acvp.h"
 #include "fipsmod/rsa.h"
-
-static void wipe(void *p, size_t n) {
-  volatile uint8_t *v = p;
-  while (n--) *v++ = 0;
-}
 
 static int hash_of(const char *name, fm_hash_alg *alg, size_t *hlen) {
   if (strcmp(name, "SHA2-256") == 0) {
@@ -40,35 +35,10 @@ static int hash_of(const char *name, fm_hash_alg *alg, size_t *hlen) {
   return 0;
 }
 
-static kat_bytes strip(kat_bytes b) {
-  while (b.n > 1 && b.p[0] == 0) {
-    b.p++;
-    b.n--;
-  }
-  return b;
-}
-
-static size_t bit_len(kat_bytes b) {
-  b = strip(b);
-  if (b.n == 0 || (b.n == 1 && b.p[0] == 0)) return 0;
-  size_t bits = (b.n - 1) * 8;
-  for (uint8_t top = b.p[0]; top; top >>= 1) bits++;
-  return bits;
-}
-
-/* cmp_num compares two big-endian numbers. */
-static int cmp_num(kat_bytes a, kat_bytes b) {
-  a = strip(a);
-  b = strip(b);
-  if (a.n != b.n) return a.n < b.n ? -1 : 1;
-  int r = memcmp(a.p, b.p, a.n);
-  return r < 0 ? -1 : r > 0;
-}
-
-/* num: a big-endian number field of the test, else of the group (NULL names try aliases).
+/* rsa_num: a big-endian number field of the test, else of the group (NULL names try aliases).
  * Returns 0, 1 when absent, -1 when malformed. */
-static int num(kat_ctx *c, json_t *t, json_t *g, const char *const *names, const char *id,
-               kat_bytes *out) {
+int rsa_num(kat_ctx *c, json_t *t, json_t *g, const char *const *names, const char *id,
+                 kat_bytes *out) {
   const char *which = NULL;
   json_t *holder = av_get(t, names, &which) ? t : av_get(g, names, &which) ? g : NULL;
   out->p = NULL;
@@ -77,23 +47,17 @@ static int num(kat_ctx *c, json_t *t, json_t *g, const char *const *names, const
   return kj_num(c, holder, which, id, out) < 0 ? -1 : 0;
 }
 
-#define NAMES(...) ((const char *const[]){__VA_ARGS__, NULL})
-
-/* A ciphertext of decryptionPrimitive: "ct" in the Sp800-56Br2 example, "cipherText" in the 1.0
- * example, "ciphertext" in both test-case tables (rsa/sections/06-decprim-test-vectors.adoc). */
-#define CT_NAMES NAMES("ct", "cipherText", "ciphertext")
-
 static void put_component(json_t *o, const char *field, const fm_rsa_key *key,
                           fm_rsa_component which) {
   uint8_t buf[FM_RSA_MAX_BYTES];
   size_t len = 0;
   if (fm_rsa_key_export(key, which, buf, sizeof(buf), &len) == FM_OK) {
-    kat_bytes b = strip((kat_bytes){buf, len});
+    kat_bytes b = kat_num_strip((kat_bytes){buf, len});
     ar_hex(o, field, b.p, b.n);
   } else {
     json_object_set_new(o, field, json_null());
   }
-  wipe(buf, sizeof(buf));
+  kat_wipe(buf, sizeof(buf));
 }
 
 static int modulo_offered(long long m) { return m == 2048 || m == 3072 || m == 4096; }
@@ -148,9 +112,9 @@ static int keygen(kat_ctx *c, json_t *set, json_t *groups) {
     }
     if (fixed) {
       kat_bytes fe;
-      if (num(c, g, NULL, NAMES("fixedPubExp", "fixedPubExpValue"), where, &fe) < 0) return -1;
+      if (rsa_num(c, g, NULL, NAMES("fixedPubExp", "fixedPubExpValue"), where, &fe) < 0) return -1;
       kat_bytes f4 = {(uint8_t *)"\x01\x00\x01", 3};
-      if (fe.n != 0 && cmp_num(fe, f4) != 0) {
+      if (fe.n != 0 && kat_num_cmp(fe, f4) != 0) {
         kat_skip_n(c, n, "keyGen fixed public exponent other than 65537 is not offered");
         continue;
       }
@@ -162,7 +126,7 @@ static int keygen(kat_ctx *c, json_t *set, json_t *groups) {
        * with infoGeneratedByServer false "the client will be provided with SOME of the inputs,
        * like an already agreed upon fixed public exponent"): the module generates e = 65537. */
       kat_bytes te;
-      int rte = num(c, t, NULL, NAMES("e"), id, &te);
+      int rte = rsa_num(c, t, NULL, NAMES("e"), id, &te);
       if (rte < 0) {
         json_decref(rg);
         return -1;
@@ -170,7 +134,7 @@ static int keygen(kat_ctx *c, json_t *set, json_t *groups) {
       /* In an internalProjection the test also carries NIST's own generated key (n, p, q, d):
        * its e is that key's, an answer, not an exponent agreed on. */
       const int nist_key = json_object_get(t, "n") != NULL || json_object_get(t, "p") != NULL;
-      if (rte == 0 && !nist_key && cmp_num(te, (kat_bytes){(uint8_t *)"\x01\x00\x01", 3}) != 0) {
+      if (rte == 0 && !nist_key && kat_num_cmp(te, (kat_bytes){(uint8_t *)"\x01\x00\x01", 3}) != 0) {
         kat_skip(c, "keyGen with a given public exponent other than 65537 is not offered (the "
                  "module generates e = 65537)");
         ar_progress_tick(c);
@@ -210,16 +174,10 @@ static int keygen(kat_ctx *c, json_t *set, json_t *groups) {
 
 /* ---- sigGen / sigVer: the group's scheme ---------------------------------------------------- */
 
-typedef struct scheme {
-  int pss;
-  fm_hash_alg alg;
-  size_t hlen;
-  long long salt_len; /* -1: not given */
-} scheme;
-
-/* group_scheme reads sigType, hashAlg, saltLen, maskFunction and conformance. Returns 0 when
+/* rsa_scheme reads sigType, hashAlg, saltLen, maskFunction and conformance. Returns 0 when
  * offered, 1 when the group was skipped (counted), -1 when malformed. */
-static int group_scheme(kat_ctx *c, json_t *g, const char *where, long n, int sign, scheme *s) {
+int rsa_scheme(kat_ctx *c, json_t *g, const char *where, long n, int sign,
+                          scheme *s) {
   const char *type, *hash, *mask = NULL, *conf = NULL;
   if (kj_str(c, g, "sigType", where, &type) < 0 || kj_str(c, g, "hashAlg", where, &hash) < 0 ||
       av_str_opt(c, g, "maskFunction", where, &mask) < 0 ||
@@ -268,7 +226,7 @@ static int siggen(kat_ctx *c, json_t *set, json_t *groups) {
     if (tests == NULL || av_int(c, g, "modulo", where, &modulo) < 0) return -1;
     long n = (long)json_array_size(tests);
     scheme s;
-    int sr = group_scheme(c, g, where, n, 1, &s);
+    int sr = rsa_scheme(c, g, where, n, 1, &s);
     if (sr < 0) return -1;
     if (sr > 0) continue;
     if (!modulo_offered(modulo)) {
@@ -323,7 +281,7 @@ static int siggen(kat_ctx *c, json_t *set, json_t *groups) {
  * counted) for a key the module's policy refuses, -100 on a malformed file. */
 static int public_key(kat_ctx *c, json_t *t, json_t *g, const char *id, fm_rsa_key **key) {
   kat_bytes n, e;
-  int a = num(c, t, g, NAMES("n"), id, &n), b = num(c, t, g, NAMES("e"), id, &e);
+  int a = rsa_num(c, t, g, NAMES("n"), id, &n), b = rsa_num(c, t, g, NAMES("e"), id, &e);
   if (a < 0 || b < 0) return -100;
   if (a == 1 || b == 1) {
     kat_error(c, "%s: %s: no n and e in the test or its group", c->path, id);
@@ -331,7 +289,7 @@ static int public_key(kat_ctx *c, json_t *t, json_t *g, const char *id, fm_rsa_k
   }
   int r = fm_rsa_key_import_public(n.p, n.n, e.p, e.n, key);
   if (r == FM_ERR_KEY_SIZE) {
-    kat_skip(c, "public key of %zu bits is not offered (1024..16384)", bit_len(n));
+    kat_skip(c, "public key of %zu bits is not offered (1024..16384)", kat_num_bits(n));
     return 1;
   }
   if (r == FM_ERR_BAD_KEY) {
@@ -350,7 +308,7 @@ static int sigver(kat_ctx *c, json_t *set, json_t *groups) {
     json_t *tests = kj_array(c, g, "tests", where);
     if (tests == NULL) return -1;
     scheme s;
-    int sr = group_scheme(c, g, where, (long)json_array_size(tests), 0, &s);
+    int sr = rsa_scheme(c, g, where, (long)json_array_size(tests), 0, &s);
     if (sr < 0) return -1;
     if (sr > 0) continue;
     json_t *rg = ar_group(g);
@@ -410,40 +368,50 @@ static int sigver(kat_ctx *c, json_t *set, json_t *groups) {
 
 /* ---- primitives with the server's key ------------------------------------------------------ */
 
-/* private_key builds the test's key for RSASP1 / RSADP: n, e and d (given, or computed from
- * p, q and e for a key in CRT form). fm_rsa_key_import_private_nd serves exactly these
- * primitives. Returns the import status; 1 when skipped (counted); -100 when malformed. */
+/* private_key builds the test's key for RSASP1 / RSADP: n, e and d (given, or computed by the
+ * module from p, q and e for a key in CRT form). fm_rsa_key_import_private_nd and _pq serve
+ * exactly these primitives. Returns the import status; 1 when skipped (counted); -100 when
+ * malformed. */
 static int private_key(kat_ctx *c, json_t *t, json_t *g, const char *id, fm_rsa_key **key) {
   kat_bytes n, e, d, p, q;
   /* e is in each test (the test-case tables); with pubExpMode "fixed" the group's fixedPubExp
    * gives it too (rsa/sections/06-decprim-test-vectors.adoc, group table). */
-  int rn = num(c, t, g, NAMES("n"), id, &n), re = num(c, t, g, NAMES("e", "fixedPubExp"), id, &e);
-  int rd = num(c, t, g, NAMES("d", "D"), id, &d);
-  int rp = num(c, t, g, NAMES("p", "P"), id, &p), rq = num(c, t, g, NAMES("q", "Q"), id, &q);
+  int rn = rsa_num(c, t, g, NAMES("n"), id, &n);
+  int re = rsa_num(c, t, g, NAMES("e", "fixedPubExp"), id, &e);
+  int rd = rsa_num(c, t, g, NAMES("d", "D"), id, &d);
+  int rp = rsa_num(c, t, g, NAMES("p", "P"), id, &p);
+  int rq = rsa_num(c, t, g, NAMES("q", "Q"), id, &q);
   if (rn < 0 || re < 0 || rd < 0 || rp < 0 || rq < 0) return -100;
   /* A server may write the components a key format does not use as 0 (d of a CRT key). */
-  if (rd == 0 && bit_len(d) == 0) rd = 1;
-  if (rp == 0 && bit_len(p) == 0) rp = 1;
-  if (rq == 0 && bit_len(q) == 0) rq = 1;
+  if (rd == 0 && kat_num_bits(d) == 0) rd = 1;
+  if (rp == 0 && kat_num_bits(p) == 0) rp = 1;
+  if (rq == 0 && kat_num_bits(q) == 0) rq = 1;
   if (rn == 1 || re == 1 || (rd == 1 && (rp == 1 || rq == 1))) {
     kat_error(c, "%s: %s: the key needs n, e and d (or p and q)", c->path, id);
     return -100;
   }
-  uint8_t dbuf[FM_RSA_MAX_BYTES];
+  int r;
   if (rd == 1) {
-    size_t dl = 0;
-    if (acvp_rsa_private_exponent(e.p, e.n, p.p, p.n, q.p, q.n, dbuf, sizeof(dbuf), &dl) < 0) {
+    /* A CRT-form key: the module derives d from e, p and q; the test's n must be p q. */
+    r = fm_rsa_key_import_private_pq(e.p, e.n, p.p, p.n, q.p, q.n, key);
+    if (r == FM_ERR_BAD_KEY) {
       kat_skip(c, "CRT-form key without d and without an inverse of e mod lcm(p-1, q-1) (e "
                "even, or gcd(e, lambda) != 1): no private exponent to import");
       return 1;
     }
-    d.p = dbuf;
-    d.n = dl;
+    uint8_t nb[FM_RSA_MAX_BYTES];
+    size_t nl = 0;
+    if (r == FM_OK && (fm_rsa_key_export(*key, FM_RSA_N, nb, sizeof(nb), &nl) != FM_OK ||
+                       kat_num_cmp(n, (kat_bytes){nb, nl}) != 0)) {
+      fm_rsa_key_free(*key);
+      *key = NULL;
+      r = FM_ERR_BAD_KEY;
+    }
+  } else {
+    r = fm_rsa_key_import_private_nd(n.p, n.n, e.p, e.n, d.p, d.n, key);
   }
-  int r = fm_rsa_key_import_private_nd(n.p, n.n, e.p, e.n, d.p, d.n, key);
-  wipe(dbuf, sizeof(dbuf));
   if (r == FM_ERR_KEY_SIZE) {
-    kat_skip(c, "private key of %zu bits is not offered (2048..16384)", bit_len(n));
+    kat_skip(c, "private key of %zu bits is not offered (2048..16384)", kat_num_bits(n));
     return 1;
   }
   return r;
@@ -466,7 +434,7 @@ static int primitive(kat_ctx *c, json_t *set, json_t *groups, int decrypt) {
       kj_test_id(g, t, id, sizeof(id));
       kat_bytes in;
       fm_rsa_key *key = NULL;
-      int ri = num(c, t, NULL, in_names, id, &in);
+      int ri = rsa_num(c, t, NULL, in_names, id, &in);
       if (ri != 0) {
         if (ri == 1) kat_error(c, "%s: %s: field \"%s\" is missing", c->path, id, in_names[0]);
         json_decref(rg);
@@ -491,7 +459,7 @@ static int primitive(kat_ctx *c, json_t *set, json_t *groups, int decrypt) {
         } else {
           kat_fail(c, id, "%s returned %s", decrypt ? "RSADP" : "RSASP1", fm_strerror(r));
         }
-        wipe(out, sizeof(out));
+        kat_wipe(out, sizeof(out));
       } else if (r != 1) {
         kat_fail(c, id, "key import returned %s", fm_strerror(r));
       }
@@ -539,7 +507,7 @@ static int pool_grow(dp_pool *pl) {
  *   P(uv > x) = (x/a - a - x ln(2x) + (1 - a)(1 - x/a)) / (1 - a)^2     for 1/2 <= x < a,
  * 1 below 1/2 and 0 from 1 on. */
 static double fit_chance(kat_bytes cbytes, int want_pass) {
-  kat_bytes c = strip(cbytes);
+  kat_bytes c = kat_num_strip(cbytes);
   double x = 0;
   if (c.n > 256) {
     x = 2;
@@ -569,7 +537,7 @@ static int pool_find(dp_pool *pl, kat_bytes cbytes, int want_pass, int *status) 
   for (int attempt = 0;; attempt++) {
     for (int i = 0; i < pl->count; i++) {
       kat_bytes n = {pl->n[i], 256};
-      int cmp = cmp_num(cbytes, n);
+      int cmp = kat_num_cmp(cbytes, n);
       /* pass needs 1 < c < n - 1: c + 2 <= n; checked loosely as c < n, with RSADP refusing
        * c = n - 1, which then counts as the key not fitting. */
       if (want_pass ? cmp < 0 : cmp >= 0) return i;
@@ -579,10 +547,10 @@ static int pool_find(dp_pool *pl, kat_bytes cbytes, int want_pass, int *status) 
   }
 }
 
-/* total_failing reads how many of a decryptionPrimitive 1.0 group's tests the client must force
+/* rsa_total_failing reads how many of a decryptionPrimitive 1.0 group's tests the client must force
  * to fail: "totalFailingTests" in the specification (rsa/sections/06-decprim-test-vectors.adoc),
  * "totalFailingCases" in the sets NIST's server sends; both, when given, must agree. Absent: 0. */
-static int total_failing(kat_ctx *c, json_t *g, const char *where, long long *fails) {
+int rsa_total_failing(kat_ctx *c, json_t *g, const char *where, long long *fails) {
   long long spec = -1, server = -1;
   if (av_int_opt(c, g, "totalFailingTests", where, &spec) < 0 ||
       av_int_opt(c, g, "totalFailingCases", where, &server) < 0)
@@ -605,7 +573,7 @@ static int decprim_v1(kat_ctx *c, json_t *set, json_t *groups) {
     snprintf(where, sizeof(where), "testGroups[%zu]", gi);
     json_t *tests = kj_array(c, g, "tests", where);
     long long fails = 0;
-    if (tests == NULL || total_failing(c, g, where, &fails) < 0) {
+    if (tests == NULL || rsa_total_failing(c, g, where, &fails) < 0) {
       rc = -1;
       break;
     }
@@ -625,7 +593,7 @@ static int decprim_v1(kat_ctx *c, json_t *set, json_t *groups) {
         break;
       }
       json_array_foreach(arr, ri, res) {
-        if (num(c, res, NULL, CT_NAMES, id, &cts[ri]) != 0) {
+        if (rsa_num(c, res, NULL, CT_NAMES, id, &cts[ri]) != 0) {
           if (!c->report->error) kat_error(c, "%s: %s: resultsArray[%zu] has no cipherText", c->path, id, ri);
           rc = -1;
           break;
@@ -636,7 +604,7 @@ static int decprim_v1(kat_ctx *c, json_t *set, json_t *groups) {
       for (long long f = 0; f < fails && (size_t)f < m; f++) {
         size_t best = m;
         for (size_t i = 0; i < m; i++) {
-          if (!fail_it[i] && (best == m || cmp_num(cts[i], cts[best]) > 0)) best = i;
+          if (!fail_it[i] && (best == m || kat_num_cmp(cts[i], cts[best]) > 0)) best = i;
         }
         fail_it[best] = 1;
       }
@@ -672,7 +640,7 @@ static int decprim_v1(kat_ctx *c, json_t *set, json_t *groups) {
             ar_hex(o, "plainText", out, out_len);
             json_object_set_new(o, "testPassed", json_true());
           }
-          wipe(out, sizeof(out));
+          kat_wipe(out, sizeof(out));
         }
         json_array_append_new(out_arr, o);
       }
@@ -696,7 +664,8 @@ static int decprim_v1(kat_ctx *c, json_t *set, json_t *groups) {
   return rc;
 }
 
-int acvp_rsa(kat_ctx *c, json_t *set, json_t *groups, const char *mode, const char *revision) {
+int acvp_rsa(kat_ctx *c, json_t *set, json_t *groups, const vec_call *v) {
+  const char *mode = v->mode, *revision = v->revision;
   long total = 0;
   size_t gi;
   json_t *g;
@@ -729,183 +698,5 @@ int acvp_rsa(kat_ctx *c, json_t *set, json_t *groups, const char *mode, const ch
   }
 unknown:
   kat_skip_n(c, total, "RSA mode %s revision %s is not offered", mode, revision);
-  return 0;
-}
-
-/* ---- kat mode: answers the module chose itself ------------------------------------------- */
-
-static int check_keygen_test(kat_ctx *c, json_t *pg, json_t *rt, const char *id) {
-  kat_bytes n, e, d, p, q, dp, dq, qi;
-  long long modulo = 0;
-  if (num(c, rt, NULL, NAMES("n"), id, &n) != 0 || num(c, rt, NULL, NAMES("p"), id, &p) != 0 ||
-      num(c, rt, NULL, NAMES("q"), id, &q) != 0 || av_int(c, pg, "modulo", id, &modulo) < 0) {
-    kat_fail(c, id, "keyGen response lacks n, p or q");
-    return 0;
-  }
-  if (num(c, rt, NULL, NAMES("e"), id, &e) != 0 &&
-      num(c, pg, NULL, NAMES("fixedPubExp"), id, &e) != 0) {
-    e.p = (uint8_t *)"\x01\x00\x01";
-    e.n = 3;
-  }
-  int rd = num(c, rt, NULL, NAMES("d"), id, &d);
-  int rdp = num(c, rt, NULL, NAMES("dmp1"), id, &dp), rdq = num(c, rt, NULL, NAMES("dmq1"), id, &dq);
-  int rqi = num(c, rt, NULL, NAMES("iqmp"), id, &qi);
-  if (rd < 0 || rdp < 0 || rdq < 0 || rqi < 0) return -1;
-  uint8_t dbuf[FM_RSA_MAX_BYTES];
-  if (rd == 1) {
-    size_t dl = 0;
-    if (acvp_rsa_private_exponent(e.p, e.n, p.p, p.n, q.p, q.n, dbuf, sizeof(dbuf), &dl) < 0) {
-      kat_fail(c, id, "keyGen response: no d, and none follows from p, q and e");
-      return 0;
-    }
-    d.p = dbuf;
-    d.n = dl;
-  }
-  int crt = rdp == 0 && rdq == 0 && rqi == 0;
-  fm_rsa_private_components pc = {
-      .n = n.p, .n_len = n.n, .e = e.p, .e_len = e.n, .d = d.p, .d_len = d.n,
-      .p = p.p, .p_len = p.n, .q = q.p, .q_len = q.n,
-      .dp = crt ? dp.p : NULL, .dp_len = crt ? dp.n : 0,
-      .dq = crt ? dq.p : NULL, .dq_len = crt ? dq.n : 0,
-      .qinv = crt ? qi.p : NULL, .qinv_len = crt ? qi.n : 0,
-  };
-  fm_rsa_key *key = NULL;
-  /* The import validates n = p q, the sizes of p and q, d e = 1 mod p-1 and q-1 and the CRT
-   * values (rsa.h). */
-  int r = fm_rsa_key_import_private(&pc, &key);
-  wipe(dbuf, sizeof(dbuf));
-  if (r != FM_OK) {
-    kat_fail(c, id, "the generated key does not import: %s", fm_strerror(r));
-  } else if (bit_len(n) != (size_t)modulo) {
-    kat_fail(c, id, "the generated modulus has %zu bits, the group asks %lld", bit_len(n), modulo);
-  } else {
-    kat_pass(c);
-  }
-  fm_rsa_key_free(key);
-  return 0;
-}
-
-/* verify_with: 1 when |sig| verifies under (n, e) with the group's scheme, 0 when not, -1 when
- * the key does not import. */
-static int verify_with(kat_bytes n, kat_bytes e, const scheme *s, kat_bytes msg, kat_bytes sig) {
-  fm_rsa_key *key = NULL;
-  if (fm_rsa_key_import_public(n.p, n.n, e.p, e.n, &key) != FM_OK) return -1;
-  int r = s->pss ? fm_rsa_verify_pss(key, s->alg, msg.p, msg.n, (size_t)s->salt_len, sig.p, sig.n)
-                 : fm_rsa_verify_pkcs1v15(key, s->alg, msg.p, msg.n, sig.p, sig.n);
-  fm_rsa_key_free(key);
-  return r == FM_OK;
-}
-
-int acvp_rsa_check_group(kat_ctx *c, const char *mode, json_t *pg, json_t *rg, json_t *eg,
-                         const char *where) {
-  size_t ti, ri;
-  json_t *t, *r;
-  char id[96];
-  if (pg == NULL) return kat_error(c, "%s: %s: response group without a prompt group", c->path, where);
-  if (strcasecmp(mode, "keyGen") == 0) {
-    json_array_foreach(json_object_get(rg, "tests"), ti, t) {
-      kj_test_id(rg, t, id, sizeof(id));
-      if (check_keygen_test(c, pg, t, id) < 0) return -1;
-      kat_arena_reset(c);
-    }
-    return 0;
-  }
-  if (strcasecmp(mode, "sigGen") == 0) {
-    scheme s;
-    int sr = group_scheme(c, pg, where, 0, 1, &s);
-    if (sr < 0) return -1;
-    if (sr > 0) {
-      /* The response answers only offered groups: the prompt group found for it is another
-       * (its tgId is repeated). */
-      return kat_error(c, "%s: %s: the prompt group of this tgId has a scheme the module does not "
-                       "offer, yet it was answered (a repeated tgId?)", c->path, where);
-    }
-    json_t *etests = eg ? json_object_get(eg, "tests") : NULL;
-    json_array_foreach(json_object_get(rg, "tests"), ti, t) {
-      kj_test_id(rg, t, id, sizeof(id));
-      /* decoded per test: the arena is reset after each */
-      kat_bytes n, e, en = {0}, ee = {0};
-      if (num(c, rg, NULL, NAMES("n"), where, &n) != 0 || num(c, rg, NULL, NAMES("e"), where, &e) != 0) {
-        return kat_error(c, "%s: %s: sigGen response group without n and e", c->path, where);
-      }
-      int nist_key = eg != NULL && num(c, eg, NULL, NAMES("n"), where, &en) == 0 &&
-                     num(c, eg, NULL, NAMES("e"), where, &ee) == 0;
-      json_t *ptest = NULL, *etest = NULL, *x;
-      size_t k;
-      json_array_foreach(json_object_get(pg, "tests"), k, x) {
-        if (json_equal(json_object_get(x, "tcId"), json_object_get(t, "tcId"))) ptest = x;
-      }
-      json_array_foreach(etests, k, x) {
-        if (json_equal(json_object_get(x, "tcId"), json_object_get(t, "tcId"))) etest = x;
-      }
-      kat_bytes msg, sig, esig;
-      if (ptest == NULL) {
-        return kat_error(c, "%s: %s: no prompt test with this tcId in the group", c->path, id);
-      }
-      if (kj_hex(c, ptest, "message", id, &msg) < 0 || kj_num(c, t, "signature", id, &sig) < 0) {
-        return -1;
-      }
-      int mine = verify_with(n, e, &s, msg, sig);
-      int theirs = 1;
-      if (nist_key && etest && num(c, etest, NULL, NAMES("signature"), id, &esig) == 0) {
-        theirs = verify_with(en, ee, &s, msg, esig);
-      }
-      if (mine != 1) {
-        kat_fail(c, id, "the module's signature does not verify under its n, e");
-      } else if (theirs != 1) {
-        kat_fail(c, id, "the expected (NIST) signature does not verify under NIST's n, e");
-      } else {
-        kat_pass(c);
-      }
-      kat_arena_reset(c);
-    }
-    return 0;
-  }
-  /* decryptionPrimitive 1.0: the module's keys; failures forced where the modulus is at most
-   * the ciphertext. */
-  long long fails = 0;
-  if (total_failing(c, pg, where, &fails) < 0) return -1;
-  json_array_foreach(json_object_get(rg, "tests"), ti, t) {
-    kj_test_id(rg, t, id, sizeof(id));
-    json_t *ptest = NULL, *x;
-    size_t k;
-    json_array_foreach(json_object_get(pg, "tests"), k, x) {
-      if (json_equal(json_object_get(x, "tcId"), json_object_get(t, "tcId"))) ptest = x;
-    }
-    json_t *parr = json_object_get(ptest, "resultsArray"), *rarr = json_object_get(t, "resultsArray");
-    if (json_array_size(parr) != json_array_size(rarr)) {
-      kat_fail(c, id, "resultsArray has %zu entries, the prompt %zu", json_array_size(rarr),
-               json_array_size(parr));
-      continue;
-    }
-    long long nfail = 0;
-    int ok = 1;
-    json_array_foreach(rarr, ri, r) {
-      kat_bytes ct, n, pt;
-      int passed = 0;
-      if (num(c, json_array_get(parr, ri), NULL, CT_NAMES, id, &ct) != 0 ||
-          num(c, r, NULL, NAMES("n"), id, &n) != 0 || av_bool(c, r, "testPassed", id, &passed) < 0) {
-        if (!c->report->error) {
-          kat_error(c, "%s: %s: resultsArray[%zu] lacks its ciphertext, or the answer its n", c->path,
-                    id, ri);
-        }
-        return -1;
-      }
-      if (!passed) {
-        nfail++;
-        if (cmp_num(ct, n) < 0) ok = 0;
-      } else if (num(c, r, NULL, NAMES("plainText"), id, &pt) != 0 || cmp_num(pt, n) >= 0 ||
-                 cmp_num(ct, n) >= 0) {
-        ok = 0;
-      }
-    }
-    if (!ok || nfail != (fails < (long long)json_array_size(parr) ? fails : (long long)json_array_size(parr))) {
-      kat_fail(c, id, "resultsArray: %lld forced failures (expected %lld), or a verdict that does "
-               "not fit the modulus", nfail, fails);
-    } else {
-      kat_pass(c);
-    }
-    kat_arena_reset(c);
-  }
   return 0;
 }

@@ -8,17 +8,9 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "cli/acvp/acvp.h"
-#include "cli/kat/kat_internal.h"
+#include "cli/vectors/internal.h"
 
 /* ---- CAVP text files -------------------------------------------------------------------- */
-
-static int has_section_containing(const rsp_file *f, const char *text) {
-  for (size_t i = 0; i < f->n; i++) {
-    if (f->lines[i].type == RSP_SECTION && strstr(f->lines[i].key, text) != NULL) return 1;
-  }
-  return 0;
-}
 
 int kat_run_cavp(kat_ctx *c) {
   rsp_file f;
@@ -27,43 +19,11 @@ int kat_run_cavp(kat_ctx *c) {
     rsp_free(&f);
     return -1;
   }
-  if (rsp_has_key(&f, "ReturnedBits")) {
-    rc = kat_cavp_drbg(c, &f);
-  } else if (rsp_has_key(&f, "Seed") && rsp_has_key(&f, "MD")) {
-    rc = kat_cavp_sha_monte(c, &f);
-  } else if (rsp_has_key(&f, "MD") && rsp_has_key(&f, "Len")) {
-    rc = kat_cavp_sha(c, &f);
-  } else if (rsp_has_key(&f, "Mac") && rsp_has_key(&f, "Tlen")) {
-    rc = kat_cavp_hmac(c, &f);
-  } else if (rsp_has_key(&f, "AAD") && ((rsp_has_key(&f, "Tag") && rsp_has_key(&f, "IV")) ||
-                                         has_section_containing(&f, "Taglen"))) {
-    /* GCMVS files; the internal-IV request has no IV or Tag, only its [Taglen] sections. */
-    rc = kat_cavp_gcm(c, &f);
-  } else if (rsp_has_key(&f, "KI") && rsp_has_key(&f, "KO")) {
-    rc = kat_cavp_kbkdf(c, &f);
-  } else if (rsp_has_key(&f, "KEY") &&
-             (rsp_has_key(&f, "PLAINTEXT") || rsp_has_key(&f, "CIPHERTEXT"))) {
-    rc = kat_cavp_aes(c, &f);
-  } else if (rsp_has_key(&f, "SHAAlg") && rsp_has_key(&f, "S") &&
-             (rsp_comment_has(&f, "X9.31") || rsp_comment_has(&f, "X9_31"))) {
-    rc = kat_cavp_rsa_x931(c, &f);
-  } else if (rsp_has_key(&f, "SHAAlg") && rsp_has_key(&f, "S")) {
-    int pss = rsp_has_key(&f, "SaltVal") || rsp_comment_has(&f, "PSS");
-    if (rsp_has_key(&f, "Result")) {
-      rc = kat_cavp_rsa_sigver(c, &f, pss);
-    } else {
-      rc = kat_cavp_rsa_siggen(c, &f, pss);
-    }
-  } else if (rsp_has_key(&f, "EM") && rsp_has_key(&f, "S") && rsp_has_key(&f, "n")) {
-    rc = kat_cavp_rsa_sp1(c, &f);
-  } else if (rsp_has_key(&f, "c") && rsp_has_key(&f, "n") && rsp_has_key(&f, "Result")) {
-    rc = kat_cavp_rsa_dp(c, &f);
-  } else if (rsp_has_key(&f, "e") && (rsp_has_key(&f, "prandom") || rsp_has_key(&f, "xp1") ||
-                                       rsp_has_key(&f, "Xp") || rsp_has_key(&f, "bitlen1"))) {
-    rc = kat_cavp_rsa_keygen(c, &f);
-  } else if (rsp_has_key(&f, "Qx") || rsp_has_key(&f, "QCAVSx")) {
-    rc = kat_cavp_ec(c, &f);
-  } else if (has_section_containing(&f, "ENCRYPT") || has_section_containing(&f, "DECRYPT")) {
+  vec_call v;
+  const vec_binding *b = vec_find_cavp(&f, &v);
+  if (b != NULL) {
+    rc = b->cavp(c, &f);
+  } else if (rsp_has_section(&f, "ENCRYPT") || rsp_has_section(&f, "DECRYPT")) {
     rc = kat_error(c, "%s: AES-style file without KEY/PLAINTEXT/CIPHERTEXT lines", c->path);
   } else {
     rc = kat_error(c, "%s: not a CAVP file of an algorithm the runner knows (SHA-2, HMAC, AES, "
@@ -76,48 +36,13 @@ int kat_run_cavp(kat_ctx *c) {
 
 /* ---- JSON files ------------------------------------------------------------------------- */
 
-static int starts_with(const char *s, const char *prefix) {
-  return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
 static int run_wycheproof(kat_ctx *c, json_t *root, const char *schema) {
   const char *alg = "";
   json_t *a = json_object_get(root, "algorithm");
   if (json_is_string(a)) alg = json_string_value(a);
-  if (starts_with(schema, "ind_cpa_test_schema") && strcmp(alg, "AES-CBC-PKCS5") == 0) {
-    return kat_wp_aes_cbc_pkcs5(c, root);
-  }
-  if (starts_with(schema, "mac_test_schema")) {
-    static const struct {
-      const char *name;
-      fm_hash_alg alg;
-    } macs[] = {{"HMACSHA224", FM_HASH_SHA224},         {"HMACSHA256", FM_HASH_SHA256},
-                {"HMACSHA384", FM_HASH_SHA384},         {"HMACSHA512", FM_HASH_SHA512},
-                {"HMACSHA512/224", FM_HASH_SHA512_224}, {"HMACSHA512/256", FM_HASH_SHA512_256},
-                {"HMACSHA3-224", FM_HASH_SHA3_224},     {"HMACSHA3-256", FM_HASH_SHA3_256},
-                {"HMACSHA3-384", FM_HASH_SHA3_384},     {"HMACSHA3-512", FM_HASH_SHA3_512}};
-    for (size_t i = 0; i < sizeof macs / sizeof macs[0]; i++) {
-      if (strcmp(alg, macs[i].name) == 0) return kat_wp_hmac(c, root, macs[i].alg, alg);
-    }
-  }
-  if (starts_with(schema, "aead_test_schema") && strcmp(alg, "AES-GCM") == 0) {
-    return kat_wp_aes_gcm(c, root);
-  }
-  if (starts_with(schema, "hkdf_test_schema")) return kat_wp_hkdf(c, root, alg);
-  if (starts_with(schema, "pbkdf_test_schema")) return kat_wp_pbkdf2(c, root, alg);
-  if (starts_with(schema, "rsassa_pkcs1_verify_schema")) {
-    return kat_wp_rsa_sig(c, root, WP_RSA_PKCS1_VERIFY);
-  }
-  if (starts_with(schema, "rsassa_pkcs1_generate_schema")) {
-    return kat_wp_rsa_sig(c, root, WP_RSA_PKCS1_SIGN);
-  }
-  if (starts_with(schema, "mlkem_")) return kat_wp_mlkem(c, root, schema);
-  if (starts_with(schema, "rsassa_pss_verify_schema")) {
-    return kat_wp_rsa_sig(c, root, WP_RSA_PSS_VERIFY);
-  }
-  if (starts_with(schema, "mldsa_verify_schema")) return kat_wp_mldsa_verify(c, root, alg);
-  if (starts_with(schema, "mldsa_sign_seed_schema")) return kat_wp_mldsa_sign(c, root, alg, 1);
-  if (starts_with(schema, "mldsa_sign_noseed_schema")) return kat_wp_mldsa_sign(c, root, alg, 0);
+  vec_call v;
+  const vec_binding *b = vec_find_wycheproof(schema, alg, &v);
+  if (b != NULL) return b->wycheproof(c, root, &v);
   /* A well-formed file of an algorithm the module does not offer (AES-GCM-SIV, AES-GMAC, ECDSA,
    * ...): every test is a skip with the reason, not a malformed file. */
   json_t *groups = json_object_get(root, "testGroups");

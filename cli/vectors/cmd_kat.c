@@ -12,7 +12,7 @@
 #include <jansson.h>
 
 #include "cli/commands.h"
-#include "cli/kat/kat.h"
+#include "cli/vectors/kat.h"
 
 static void usage(FILE *out) {
   fprintf(out,

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cli/kat/kat_internal.h"
+#include "cli/vectors/internal.h"
 
 /* Files larger than this are not vector files; refuse them instead of exhausting memory. */
 #define RSP_MAX_FILE_BYTES (256u << 20)
@@ -313,6 +313,13 @@ int rsp_long(kat_ctx *c, const rsp_walk *w, const rsp_case *cs, const char *key,
   if (l == NULL) return kat_error(c, "%s:%d: case %s has no `%s`", c->path, cs->line, cs->id, key);
   if (kat_parse_long(l->val, out) < 0) {
     return kat_error(c, "%s:%d: `%s` is not a number", c->path, l->line, key);
+  }
+  return 0;
+}
+
+int rsp_has_section(const rsp_file *f, const char *text) {
+  for (size_t i = 0; i < f->n; i++) {
+    if (f->lines[i].type == RSP_SECTION && strstr(f->lines[i].key, text) != NULL) return 1;
   }
   return 0;
 }
