@@ -561,12 +561,75 @@ static bool ctx_text_sliced(gcm_ctx_state *c, const uint8_t *in, uint8_t *out, s
   return fm_service_may_continue(epoch);
 }
 
+/* A one-shot message with a 96-bit IV and at most GCM_SHORT_MAX bytes each of AAD and text (a
+ * TLS record header with a short record, say) runs without a context: one AES call makes E(J0)
+ * and the key stream together, and one GHASH call covers the padded AAD, the padded ciphertext
+ * and the lengths, laid out in one buffer (the general path makes two or three of each, and
+ * sets up and wipes a context). */
+#define GCM_SHORT_MAX 64
+
+static void short_one_shot(const gcm_key_state *k, const uint8_t iv[FM_GCM_IV_LEN],
+                           const uint8_t *aad, size_t aad_len, const uint8_t *in, uint8_t *out,
+                           size_t len, bool decrypt, uint8_t full[16]) {
+  const size_t abytes = (aad_len + 15) & ~(size_t)15, tbytes = (len + 15) & ~(size_t)15;
+  const size_t nstream = 1 + tbytes / 16, nghash = (abytes + tbytes) / 16 + 1;
+  /* The GHASH input (7.1 step 5): A || 0^v || C || 0^u || [len(A)]_64 || [len(C)]_64. */
+  uint8_t gin[2 * GCM_SHORT_MAX + 16];
+  /* E(J0), then the key stream from inc32(J0) on (secret). */
+  uint8_t stream[GCM_SHORT_MAX + 16];
+  /* J0 = IV || 0^31 || 1; the counter (public) runs on from it. */
+  uint8_t ctr[16] = {0};
+  memcpy(ctr, iv, FM_GCM_IV_LEN);
+  ctr[15] = 1;
+  aes_ctr32_blocks(&k->ks, ctr, NULL, stream, nstream);
+  if (aad_len != 0) memcpy(gin, aad, aad_len);
+  memset(gin + aad_len, 0, abytes - aad_len);
+  uint8_t *c = gin + abytes;
+  const uint8_t *ks = stream + 16;
+  size_t i = 0;
+  for (; i + 8 <= len; i += 8) {
+    uint64_t x, w;
+    memcpy(&x, in + i, 8);
+    memcpy(&w, ks + i, 8);
+    const uint64_t y = x ^ w;
+    memcpy(c + i, decrypt ? &x : &y, 8);
+    memcpy(out + i, &y, 8);
+  }
+  for (; i < len; i++) {
+    const uint8_t x = in[i];
+    const uint8_t y = x ^ ks[i];
+    c[i] = decrypt ? x : y;
+    out[i] = y;
+  }
+  memset(c + len, 0, tbytes - len);
+  const uint64_t abits = __builtin_bswap64((uint64_t)aad_len * 8);
+  const uint64_t cbits = __builtin_bswap64((uint64_t)len * 8);
+  memcpy(c + tbytes, &abits, 8);
+  memcpy(c + tbytes + 8, &cbits, 8);
+  uint64_t y[2] = {0, 0};
+  ghash_blocks(&k->gh, y, gin, nghash);
+  /* T = E(J0) ^ S, S as a big-endian block in one array that is wiped. */
+  uint64_t sv[2] = {__builtin_bswap64(y[1]), __builtin_bswap64(y[0])};
+  const uint8_t *sb = (const uint8_t *)sv;
+  for (int j = 0; j < 16; j++) full[j] = stream[j] ^ sb[j];
+  fm_zeroize(sv, sizeof sv);
+  fm_zeroize(y, sizeof y);
+  fm_zeroize(stream, 16 * nstream);
+  fm_zeroize(gin, 16 * nghash);
+  gcm_stack_wipe(k, nghash > nstream ? nghash : nstream);
+}
+
 /* one_shot runs a whole message through a context on the stack and leaves the full tag in
  * |full|; it returns false when a self-test run overlapped the call (nothing may be released).
  * The vector registers are cleared once, at the end (ctx_* leave them to their callers). */
 static bool one_shot(const gcm_key_state *s, const uint8_t *iv, size_t iv_len, const uint8_t *aad,
                      size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, bool decrypt,
                      uint8_t full[16], uint64_t epoch) {
+  if (iv_len == FM_GCM_IV_LEN && aad_len <= GCM_SHORT_MAX && len <= GCM_SHORT_MAX) {
+    short_one_shot(s, iv, aad, aad_len, in, out, len, decrypt, full);
+    gcm_clear_registers();
+    return fm_service_may_continue(epoch);
+  }
   gcm_ctx_state c;
   ctx_start(&c, s, iv, iv_len, decrypt);
   if (aad_len != 0) ctx_aad(&c, aad, aad_len);
