@@ -30,6 +30,7 @@ REPO = os.path.dirname(HERE)
 PAIRS = [
     ("AES-256-GCM-seal", [16, 256, 1350, 8192, 16384], "AES-256-GCM", "AEAD-AES-256-GCM seal ({size} bytes)"),
     ("AES-256-GCM-open", [16, 256, 1350, 8192, 16384], "AES-256-GCM", "AEAD-AES-256-GCM open ({size} bytes)"),
+    ("AES-256-GCM-seal-with-iv", [16, 256, 1350, 8192, 16384], "AES-256-GCM", "AEAD-AES-256-GCM seal ({size} bytes)"),
     ("AES-128-GCM-seal", [16, 256, 1350, 8192, 16384], "AES-128-GCM", "AEAD-AES-128-GCM seal ({size} bytes)"),
     ("AES-128-GCM-open", [16, 256, 1350, 8192, 16384], "AES-128-GCM", "AEAD-AES-128-GCM open ({size} bytes)"),
     ("SHA-256", [16, 256, 1350, 8192, 16384], "SHA-256", "SHA-256 ({size} bytes)"),
