@@ -452,7 +452,11 @@ bool hmac_ctx_iterate(const hmac_ctx *base, uint8_t *u, uint8_t *t, uint64_t cou
       if (base->u.s256.inner.nbytes != SHA256_BLOCK_LEN || base->u.s256.inner.buf_len != 0) {
         return false;
       }
-      iterate256(base->u.s256.inner.h, base->u.s256.outer, u, t, count);
+      if (fm_cpu_use(FM_CPU_SHANI)) {
+        sha256_shani_pbkdf2_iterate(base->u.s256.inner.h, base->u.s256.outer, u, t, count);
+      } else {
+        iterate256(base->u.s256.inner.h, base->u.s256.outer, u, t, count);
+      }
       break;
     case FM_HASH_SHA384:
     case FM_HASH_SHA512:
