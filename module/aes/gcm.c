@@ -7,7 +7,9 @@
  * used, else on 256-bit registers (gcm_vaes256.c). Elsewhere, and for the blocks
  * short of one pass, it runs in chunks that fit the L1 cache: encryption runs CTR over a chunk
  * and then GHASH over the ciphertext it wrote; decryption hashes the chunk of ciphertext first,
- * so that in-place decryption reads each ciphertext block before it is overwritten.
+ * so that in-place decryption reads each ciphertext block before it is overwritten. A one-shot
+ * with a 96-bit IV and at most 64 bytes each of AAD and text takes a short path without a
+ * context (short_one_shot).
  *
  * Secrets: the AES schedule, H and its powers, the GHASH state, the key stream, the data. The
  * IV, the lengths and the tag length are public; the tag is public once released, and the
@@ -82,8 +84,10 @@ static bool key_usable(const gcm_key_state *s) {
 /* ---- Vector registers ------------------------------------------------------------------
  * The kernels GCM runs (AES, GHASH, the stitched VAES kernels) leave round keys, H powers, key
  * stream and text in vector registers, where a signal frame or a lazy-binding trampoline can
- * write them to memory. Each step below that ran a kernel ends by zeroing every vector register
- * the CPU's widest path could have used (module/aes/internal.h). */
+ * write them to memory. Every service that ran a kernel ends by zeroing every vector register
+ * the CPU's widest path could have used (module/aes/internal.h), once per call: key_init, the
+ * one-shots and the streaming services clear after their last step; the ctx_* steps and the
+ * short one-shot leave it to them (nothing between the steps of one call leaves the module). */
 
 __attribute__((target("avx512f"), noinline)) static void gcm_clear_avx512(void) {
   aes_clear_avx512_registers();
