@@ -1,4 +1,4 @@
-/* AES-256-CTR, AES-256-CBC-encrypt, SHA-256, SHA-512, SHA3-256, SHA3-512, SHAKE-128,
+/* AES-256-CTR, AES-256-CBC-encrypt, AES-256-CBC-decrypt, SHA-256, SHA-512, SHA3-256, SHA3-512, SHAKE-128,
  * SHAKE-256 and HMAC-SHA-256: fipsmod's public API
  * (libfipsmod.so) against OpenSSL 3 in the same run.
  *
@@ -9,6 +9,7 @@
  * - AES-256-CBC-encrypt: fipsmod fm_aes_cbc_encrypt (chaining IV carried across calls) on a
  *   schedule expanded once; OpenSSL EVP_EncryptUpdate on an EVP_aes_256_cbc context set up once
  *   with padding off. CBC takes whole blocks only, so the 1350-byte size runs at 1344 bytes.
+ * - AES-256-CBC-decrypt: the same with fm_aes_cbc_decrypt and EVP_DecryptUpdate.
  * - SHA-256/SHA-512: one-shot fm_sha256/fm_sha512 against one-shot EVP_Digest with an EVP_MD
  *   fetched once (EVP_Digest still creates and frees its context in every call: that is the
  *   cost of OpenSSL's one-shot). SHA3-256/SHA3-512 the same with fm_sha3_256/fm_sha3_512.
@@ -39,6 +40,7 @@
 enum sym_op {
   OP_CTR,
   OP_CBC,
+  OP_CBC_DEC,
   OP_SHA256,
   OP_SHA512,
   OP_SHA3_256,
@@ -65,8 +67,9 @@ typedef struct {
   OSSL_PARAM mac_params[2];
 } sym_state;
 
-static const enum sym_op k_ops[] = {OP_CTR,      OP_CBC,      OP_SHA256,   OP_SHA512, OP_SHA3_256,
-                                    OP_SHA3_512, OP_SHAKE128, OP_SHAKE256, OP_HMAC256};
+static const enum sym_op k_ops[] = {OP_CTR,      OP_CBC,      OP_CBC_DEC,  OP_SHA256,
+                                    OP_SHA512,   OP_SHA3_256, OP_SHA3_512, OP_SHAKE128,
+                                    OP_SHAKE256, OP_HMAC256};
 
 static void sym_fini(void *p) {
   sym_state *s = p;
@@ -101,7 +104,7 @@ static sym_state *sym_alloc(const void *param, size_t size) {
 static void *fm_sym_init(const void *param, size_t size, char *why, size_t why_len) {
   sym_state *s = sym_alloc(param, size);
   if (s == NULL) return NULL;
-  if (s->op == OP_CTR || s->op == OP_CBC) {
+  if (s->op == OP_CTR || s->op == OP_CBC || s->op == OP_CBC_DEC) {
     int st = fm_aes_key_init(&s->ks, s->key, sizeof(s->key));
     if (st != FM_OK) {
       snprintf(why, why_len, "fm_aes_key_init: %s", fm_strerror(st));
@@ -123,6 +126,10 @@ static int fm_sym_run(void *p, size_t size, uint64_t n) {
     case OP_CBC:
       for (uint64_t i = 0; i < n && st == FM_OK; i++)
         st = fm_aes_cbc_encrypt(&s->ks, s->iv, s->in, s->out, size);
+      break;
+    case OP_CBC_DEC:
+      for (uint64_t i = 0; i < n && st == FM_OK; i++)
+        st = fm_aes_cbc_decrypt(&s->ks, s->iv, s->in, s->out, size);
       break;
     case OP_SHA256:
       for (uint64_t i = 0; i < n && st == FM_OK; i++) st = fm_sha256(s->in, size, s->out);
@@ -161,6 +168,12 @@ static void *ossl_sym_init(const void *param, size_t size, char *why, size_t why
       ok = s->cctx != NULL &&
            EVP_EncryptInit_ex(s->cctx, s->op == OP_CTR ? EVP_aes_256_ctr() : EVP_aes_256_cbc(),
                               NULL, s->key, s->iv) == 1 &&
+           EVP_CIPHER_CTX_set_padding(s->cctx, 0) == 1;
+      break;
+    case OP_CBC_DEC:
+      s->cctx = EVP_CIPHER_CTX_new();
+      ok = s->cctx != NULL &&
+           EVP_DecryptInit_ex(s->cctx, EVP_aes_256_cbc(), NULL, s->key, s->iv) == 1 &&
            EVP_CIPHER_CTX_set_padding(s->cctx, 0) == 1;
       break;
     case OP_SHA256:
@@ -211,6 +224,13 @@ static int ossl_sym_run(void *p, size_t size, uint64_t n) {
              (size_t)outl == size;
       }
       break;
+    case OP_CBC_DEC:
+      for (uint64_t i = 0; i < n && ok; i++) {
+        int outl = 0;
+        ok = EVP_DecryptUpdate(s->cctx, s->out, &outl, s->in, (int)size) == 1 &&
+             (size_t)outl == size;
+      }
+      break;
     case OP_SHA256:
     case OP_SHA512:
     case OP_SHA3_256:
@@ -242,6 +262,7 @@ static const char *op_name(enum sym_op op) {
   switch (op) {
     case OP_CTR: return "AES-256-CTR";
     case OP_CBC: return "AES-256-CBC-encrypt";
+    case OP_CBC_DEC: return "AES-256-CBC-decrypt";
     case OP_SHA256: return "SHA-256";
     case OP_SHA512: return "SHA-512";
     case OP_SHA3_256: return "SHA3-256";
@@ -266,7 +287,7 @@ void bench_sym(void) {
     };
     for (size_t i = 0; i < n_sizes; i++) {
       size_t size = sizes[i];
-      if (k_ops[o] == OP_CBC && size % 16 != 0) {
+      if ((k_ops[o] == OP_CBC || k_ops[o] == OP_CBC_DEC) && size % 16 != 0) {
         size -= size % 16;
         printf("%s: %zu bytes is not a whole number of blocks; timing %zu bytes\n", name,
                sizes[i], size);
@@ -283,6 +304,9 @@ void bench_sym(void) {
  *   a 16-byte tag, on a key set up once; OpenSSL: an EVP_aes_*_gcm context keyed once, then per
  *   operation EVP_EncryptInit_ex with the IV only, the AAD, EVP_EncryptUpdate, EVP_EncryptFinal_ex
  *   and EVP_CTRL_GCM_GET_TAG (OpenSSL is handed a fixed IV: it does strictly less work).
+ * - AES-256-GCM-seal-with-iv: fipsmod fm_gcm_seal_with_iv with the caller's 96-bit IV (not
+ *   approved: the like-for-like of OpenSSL's and AWS-LC's seal, which take the caller's nonce);
+ *   OpenSSL as for AES-256-GCM-seal.
  * - AES-{128,256}-GCM-open: fipsmod fm_gcm_open of a valid message (the whole tag checked);
  *   OpenSSL EVP_DecryptInit_ex with the IV, AAD, update, EVP_CTRL_GCM_SET_TAG, EVP_DecryptFinal_ex.
  * - HKDF: extract-and-expand with HMAC-SHA-256, 32-byte IKM and salt, 16-byte info, 32 bytes out
@@ -290,7 +314,15 @@ void bench_sym(void) {
  * - PBKDF2: HMAC-SHA-256, 10,000 iterations, 16-byte salt, 12-byte password, 32 bytes out;
  *   OpenSSL EVP_KDF "PBKDF2" with its parameters set once. */
 
-enum ak_op { AK_GCM128_SEAL, AK_GCM128_OPEN, AK_GCM256_SEAL, AK_GCM256_OPEN, AK_HKDF, AK_PBKDF2 };
+enum ak_op {
+  AK_GCM128_SEAL,
+  AK_GCM128_OPEN,
+  AK_GCM256_SEAL,
+  AK_GCM256_OPEN,
+  AK_GCM256_SEAL_IV,
+  AK_HKDF,
+  AK_PBKDF2
+};
 
 #define AK_AAD_LEN 13
 #define AK_PBKDF2_ITER 10000
@@ -305,14 +337,15 @@ typedef struct {
   EVP_KDF_CTX *kctx;
 } ak_state;
 
-static const enum ak_op k_ak_ops[] = {AK_GCM128_SEAL, AK_GCM128_OPEN, AK_GCM256_SEAL,
-                                      AK_GCM256_OPEN, AK_HKDF,        AK_PBKDF2};
+static const enum ak_op k_ak_ops[] = {AK_GCM128_SEAL, AK_GCM128_OPEN,    AK_GCM256_SEAL,
+                                      AK_GCM256_OPEN, AK_GCM256_SEAL_IV, AK_HKDF,
+                                      AK_PBKDF2};
 
 static size_t ak_klen(enum ak_op op) {
   return op == AK_GCM128_SEAL || op == AK_GCM128_OPEN ? 16 : 32;
 }
 static bool ak_is_open(enum ak_op op) { return op == AK_GCM128_OPEN || op == AK_GCM256_OPEN; }
-static bool ak_is_gcm(enum ak_op op) { return op <= AK_GCM256_OPEN; }
+static bool ak_is_gcm(enum ak_op op) { return op <= AK_GCM256_SEAL_IV; }
 
 static void ak_fini(void *p) {
   ak_state *s = p;
@@ -376,6 +409,11 @@ static int fm_ak_run(void *p, size_t size, uint64_t n) {
     case AK_GCM256_SEAL:
       for (uint64_t i = 0; i < n && st == FM_OK; i++)
         st = fm_gcm_seal(&s->gk, s->iv, s->aad, AK_AAD_LEN, s->in, size, s->out, s->tag, 16);
+      break;
+    case AK_GCM256_SEAL_IV:
+      for (uint64_t i = 0; i < n && st == FM_OK; i++)
+        st = fm_gcm_seal_with_iv(&s->gk, s->iv, 12, s->aad, AK_AAD_LEN, s->in, size, s->out,
+                                 s->tag, 16);
       break;
     case AK_GCM128_OPEN:
     case AK_GCM256_OPEN:
@@ -459,6 +497,7 @@ static int ossl_ak_run(void *p, size_t size, uint64_t n) {
   switch (s->op) {
     case AK_GCM128_SEAL:
     case AK_GCM256_SEAL:
+    case AK_GCM256_SEAL_IV:
       for (uint64_t i = 0; i < n && ok; i++) ok = ossl_gcm_seal_one(s, size, s->out, tag);
       break;
     case AK_GCM128_OPEN:
@@ -486,6 +525,7 @@ static const char *ak_name(enum ak_op op) {
     case AK_GCM128_OPEN: return "AES-128-GCM-open";
     case AK_GCM256_SEAL: return "AES-256-GCM-seal";
     case AK_GCM256_OPEN: return "AES-256-GCM-open";
+    case AK_GCM256_SEAL_IV: return "AES-256-GCM-seal-with-iv";
     case AK_HKDF: return "HKDF";
     case AK_PBKDF2: return "PBKDF2";
   }

@@ -345,8 +345,8 @@ int fm_aes_cbc_encrypt(const fm_aes_key *ks, uint8_t iv[FM_AES_BLOCK_LEN], const
     memcpy(iv0, iv, sizeof iv0);
     const bool ok = run_sliced(SLICE_CBC_ENC, &key_state(ks)->ks, iv, in, out, len,
                                fm_service_epoch());
-    /* Whatever the length: the AES-NI chain spills two round keys (internal.h). */
-    aes_bulk_stack_wipe();
+    /* The AES-NI chain keeps everything in registers (aes_ni.c); the bitsliced code spills. */
+    stack_wipe_after(&key_state(ks)->ks, false);
     if (!ok) {
       memcpy(iv, iv0, sizeof iv0);
       return fm_refuse(FM_ERR_NOT_OPERATIONAL, out, len);

@@ -239,44 +239,42 @@ AESNI_FN void aes_ni_sse_ecb_decrypt(const aes_ks *ks, const uint8_t *in, uint8_
   aes_clear_sse_registers();
 }
 
-/* CBC encryption (SP 800-38A 6.2) is one serial chain, bound by the rounds' latency. The round
- * keys stay in registers (the loop is specialized per round count so it unrolls), and the next
- * plaintext block and round key 0 are folded into the last round key of the previous block
- * (aesenclast XORs its key last), which takes one XOR off the chain per block. */
-/* With 15 round keys, the chain, the next block and the folded last key, AES-256 does not fit in
- * 16 xmm registers: gcc 12 keeps two, clang 14 three 16-byte values (round keys) in stack slots
- * outside |k|, which its fm_zeroize does not reach (test_aes_stack); fm_aes_cbc_encrypt wipes the
- * stack after every call (AES_BULK_STACK_WIPE in internal.h). */
+/* CBC encryption (SP 800-38A 6.2) is one serial chain, bound by the rounds' latency. The loop is
+ * specialized per round count so it unrolls, and the next plaintext block and round key 0 are
+ * folded into the last round key of the previous block (aesenclast XORs its key last), which
+ * takes one XOR off the chain per block. The round keys are read from the schedule for every
+ * block (the empty asm on the pointer keeps the compiler from hoisting the loads out of the
+ * loop): held in registers, 15 of them with the chain, the next block and the folded last key
+ * do not fit in 16 xmm registers and the compiler spills some to stack slots that no wipe here
+ * can name. Read each block, the loads run ahead of the chain off its critical path, and the loop
+ * needs a few registers and no stack: the call leaves no secret below it (test_aes_stack), so
+ * fm_aes_cbc_encrypt pays no stack wipe on this path. */
 AESNI_FN static inline void cbc_encrypt_nr(const __m128i *rk, const unsigned nr, uint8_t iv[16],
                                            const uint8_t *in, uint8_t *out, size_t nblocks) {
-  __m128i k[15];
-  /* Each key passes through a register on its way in: clang would otherwise turn the copy into a
-   * call of libc's memcpy, whose AVX-512 versions leave the round keys in zmm16-31, out of reach
-   * of this code's register clearing. */
-  AES_UNROLL
-  for (unsigned i = 0; i <= nr; i++) {
-    k[i] = rk[i];
-    __asm__("" : "+x"(k[i]));
-  }
+  const __m128i *r = rk;
+  __asm__("" : "+r"(r));
   /* x is the input of round 1: P_0 ^ IV ^ rk[0]. */
   __m128i x = _mm_xor_si128(_mm_loadu_si128((const __m128i *)in),
-                            _mm_xor_si128(_mm_loadu_si128((const __m128i *)iv), k[0]));
+                            _mm_xor_si128(_mm_loadu_si128((const __m128i *)iv), r[0]));
   for (size_t b = 0; b + 1 < nblocks; b++) {
+    r = rk;
+    __asm__("" : "+r"(r));
     /* pk = P_{b+1} ^ rk[0]: aesenclast with rk[Nr] ^ pk gives C_b ^ P_{b+1} ^ rk[0], the next
      * round-1 input; C_b comes back off the chain as that value ^ pk. */
-    const __m128i pk = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(in + 16 * (b + 1))), k[0]);
-    const __m128i last = _mm_xor_si128(k[nr], pk);
+    const __m128i pk = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(in + 16 * (b + 1))), r[0]);
+    const __m128i last = _mm_xor_si128(r[nr], pk);
     AES_UNROLL
-    for (unsigned i = 1; i < nr; i++) x = _mm_aesenc_si128(x, k[i]);
+    for (unsigned i = 1; i < nr; i++) x = _mm_aesenc_si128(x, r[i]);
     x = _mm_aesenclast_si128(x, last);
     _mm_storeu_si128((__m128i *)(out + 16 * b), _mm_xor_si128(x, pk));
   }
+  r = rk;
+  __asm__("" : "+r"(r));
   AES_UNROLL
-  for (unsigned i = 1; i < nr; i++) x = _mm_aesenc_si128(x, k[i]);
-  x = _mm_aesenclast_si128(x, k[nr]);
+  for (unsigned i = 1; i < nr; i++) x = _mm_aesenc_si128(x, r[i]);
+  x = _mm_aesenclast_si128(x, r[nr]);
   _mm_storeu_si128((__m128i *)(out + 16 * (nblocks - 1)), x);
   _mm_storeu_si128((__m128i *)iv, x);
-  fm_zeroize(k, sizeof k); /* round keys a register spill may have left on the stack */
 }
 
 AESNI_FN void aes_ni_cbc_encrypt(const aes_ks *ks, uint8_t iv[16], const uint8_t *in, uint8_t *out,

@@ -7,7 +7,9 @@
  * used, else on 256-bit registers (gcm_vaes256.c). Elsewhere, and for the blocks
  * short of one pass, it runs in chunks that fit the L1 cache: encryption runs CTR over a chunk
  * and then GHASH over the ciphertext it wrote; decryption hashes the chunk of ciphertext first,
- * so that in-place decryption reads each ciphertext block before it is overwritten.
+ * so that in-place decryption reads each ciphertext block before it is overwritten. A one-shot
+ * with a 96-bit IV and at most 64 bytes each of AAD and text takes a short path without a
+ * context (short_one_shot).
  *
  * Secrets: the AES schedule, H and its powers, the GHASH state, the key stream, the data. The
  * IV, the lengths and the tag length are public; the tag is public once released, and the
@@ -82,8 +84,10 @@ static bool key_usable(const gcm_key_state *s) {
 /* ---- Vector registers ------------------------------------------------------------------
  * The kernels GCM runs (AES, GHASH, the stitched VAES kernels) leave round keys, H powers, key
  * stream and text in vector registers, where a signal frame or a lazy-binding trampoline can
- * write them to memory. Each step below that ran a kernel ends by zeroing every vector register
- * the CPU's widest path could have used (module/aes/internal.h). */
+ * write them to memory. Every service that ran a kernel ends by zeroing every vector register
+ * the CPU's widest path could have used (module/aes/internal.h), once per call: key_init, the
+ * one-shots and the streaming services clear after their last step; the ctx_* steps and the
+ * short one-shot leave it to them (nothing between the steps of one call leaves the module). */
 
 __attribute__((target("avx512f"), noinline)) static void gcm_clear_avx512(void) {
   aes_clear_avx512_registers();
@@ -245,8 +249,10 @@ static int generate_iv(gcm_key_state *s, uint8_t iv[FM_GCM_IV_LEN]) {
     memcpy(iv + FM_GCM_FIXED_LEN, &be, 8);
     return FM_OK;
   }
-  /* 8.2.2: a random field of all 96 bits from the approved RBG, no free field. */
-  return fm_rand_bytes(iv, FM_GCM_IV_LEN);
+  /* 8.2.2: a random field of all 96 bits from the approved RBG, no free field: taken from the
+   * calling thread's batch of DRBG output (module/rand, rand_take_batch; the caller passed the
+   * gate), which costs a copy rather than a generate request of its own. */
+  return rand_take_batch(iv, FM_GCM_IV_LEN);
 }
 
 #if defined(FIPSMOD_TEST_HOOKS)
@@ -332,7 +338,6 @@ static void ctx_start(gcm_ctx_state *c, const gcm_key_state *k, const uint8_t *i
   c->decrypt = decrypt;
   c->magic = GCM_CTX_MAGIC;
   c->self = (uintptr_t)c;
-  gcm_clear_registers();
 }
 
 static void ctx_aad(gcm_ctx_state *c, const uint8_t *aad, size_t len) {
@@ -352,7 +357,6 @@ static void ctx_aad(gcm_ctx_state *c, const uint8_t *aad, size_t len) {
   memcpy(c->partial, aad, len % 16);
   c->npartial = (uint32_t)(len % 16);
   gcm_stack_wipe(c->key, len / 16);
-  gcm_clear_registers();
 }
 
 /* end_aad pads the AAD's last partial block with zeros (the 0^v of 7.1 step 5). */
@@ -382,7 +386,6 @@ static void ctx_text(gcm_ctx_state *c, const uint8_t *in, uint8_t *out, size_t l
     }
     if (c->npartial < 16) {
       gcm_stack_wipe(k, 1);  /* end_aad may have run GHASH */
-      gcm_clear_registers();
       return;
     }
     ghash_blocks(&k->gh, c->y, c->partial, 1);
@@ -432,7 +435,6 @@ static void ctx_text(gcm_ctx_state *c, const uint8_t *in, uint8_t *out, size_t l
    * blocks around them (the block completed first, the partial last one) spill nothing on the
    * AES-NI paths, so they do not count. */
   gcm_stack_wipe(k, len / 16);
-  gcm_clear_registers();
 }
 
 /* ctx_tag computes the full tag (7.1 steps 5-6): GHASH over the padded last block and the
@@ -457,10 +459,13 @@ static void ctx_tag(gcm_ctx_state *c, uint8_t tag[16]) {
   for (int i = 0; i < 16; i++) tag[i] ^= sb[i];
   fm_zeroize(s, sizeof s);
   gcm_stack_wipe(k, 3);
-  gcm_clear_registers();
 }
 
-/* ---- Argument checks ---------------------------------------------------------------------- */
+/* ---- Service checks ------------------------------------------------------------------------
+ * Every service below runs the module's one order (module/internal.h, "Refusing a call"): the
+ * gate (fm_service_gate), then its own check_* (arguments, key or context state, overlaps: pure,
+ * nothing written), then the work; a refusal goes through gcm_refuse, which wipes what the call
+ * could legitimately have written. */
 
 /* mark_short_tag marks the call not approved for a tag outside the approved set (64 or 32 bits:
  * module/approval.c). */
@@ -474,6 +479,26 @@ static bool tag_len_ok(size_t t) {
 }
 
 static bool text_len_ok(size_t len) { return (uint64_t)len <= FM_GCM_MAX_TEXT_LEN; }
+
+static bool iv_len_ok(size_t iv_len) { return iv_len != 0 && (uint64_t)iv_len <= GCM_MAX_IV_LEN; }
+
+/* gcm_refuse wipes the context |c| (when not NULL), |out1_len| bytes at |out1| and |out2_len|
+ * bytes at |out2| (the lengths the caller has checked, or 0), marks the call not approved and
+ * returns |st|. */
+static int gcm_refuse(int st, fm_gcm_ctx *c, void *out1, size_t out1_len, void *out2,
+                      size_t out2_len) {
+  if (c != NULL) fm_zeroize(c, sizeof *c);
+  return fm_refuse2(st, out1, out1_len, out2, out2_len);
+}
+
+/* text_wipe_len / tag_wipe_len: what a refused call may wipe of a text or tag output whose
+ * claimed length may itself be what is wrong. */
+static size_t text_wipe_len(const void *out, size_t len) {
+  return out != NULL && text_len_ok(len) ? len : 0;
+}
+static size_t tag_wipe_len(const void *tag, size_t tag_len) {
+  return tag != NULL && tag_len_ok(tag_len) ? tag_len : 0;
+}
 
 /* check_data: the checks shared by seal and open on the data, AAD and tag buffers. |out| is
  * written, |tag| is written by seal (|tag_written|) and read by open. */
@@ -496,10 +521,30 @@ static int check_data(const uint8_t *aad, size_t aad_len, const uint8_t *in, con
   return FM_OK;
 }
 
-/* refuse_text wipes the outputs of a refused seal or open whose lengths are valid, then returns
- * |st|. */
-static int refuse_text(int st, uint8_t *out, size_t len, uint8_t *tag, size_t tag_len) {
-  return fm_refuse2(st, out, text_len_ok(len) ? len : 0, tag, tag_len_ok(tag_len) ? tag_len : 0);
+/* check_one_shot: the checks of seal, seal_with_iv and open, in that order: key and IV present,
+ * the IV's length (for a caller's IV; |own_iv|: the module's own 96-bit IV, written), the data
+ * buffers, the key's state, and the IV against the buffers written. */
+static int check_one_shot(const fm_gcm_key *k, const uint8_t *iv, size_t iv_len, bool own_iv,
+                          const uint8_t *aad, size_t aad_len, const uint8_t *in,
+                          const uint8_t *out, size_t len, const uint8_t *tag, size_t tag_len,
+                          bool decrypt) {
+  if (k == NULL || iv == NULL) return FM_ERR_BAD_ARGUMENT;
+  if (!own_iv && !iv_len_ok(iv_len)) return FM_ERR_LENGTH;
+  int st = check_data(aad, aad_len, in, out, len, tag, tag_len, !decrypt);
+  if (st != FM_OK) return st;
+  if (!key_usable(key_state_c(k))) return FM_ERR_STATE;
+  if (own_iv) {
+    /* The module writes the IV: it must not overlap anything else the call reads or writes. */
+    if ((len != 0 && (fm_buffers_overlap(iv, FM_GCM_IV_LEN, out, len) ||
+                      fm_buffers_overlap(iv, FM_GCM_IV_LEN, in, len))) ||
+        (aad_len != 0 && fm_buffers_overlap(iv, FM_GCM_IV_LEN, aad, aad_len)) ||
+        fm_buffers_overlap(iv, FM_GCM_IV_LEN, tag, tag_len)) {
+      return FM_ERR_OVERLAP;
+    }
+  } else if (len != 0 && fm_buffers_overlap(iv, iv_len, out, len)) {
+    return FM_ERR_OVERLAP;
+  }
+  return FM_OK;
 }
 
 /* ---- One-shot ----------------------------------------------------------------------------- */
@@ -520,42 +565,100 @@ static bool ctx_text_sliced(gcm_ctx_state *c, const uint8_t *in, uint8_t *out, s
   return fm_service_may_continue(epoch);
 }
 
-/* seal_run returns false when a self-test run overlapped the call (nothing may be released). */
+/* A one-shot message with a 96-bit IV and at most GCM_SHORT_MAX bytes each of AAD and text (a
+ * TLS record header with a short record, say) runs without a context: one AES call makes E(J0)
+ * and the key stream together, and one GHASH call covers the padded AAD, the padded ciphertext
+ * and the lengths, laid out in one buffer (the general path makes two or three of each, and
+ * sets up and wipes a context). */
+#define GCM_SHORT_MAX 64
+
+static void short_one_shot(const gcm_key_state *k, const uint8_t iv[FM_GCM_IV_LEN],
+                           const uint8_t *aad, size_t aad_len, const uint8_t *in, uint8_t *out,
+                           size_t len, bool decrypt, uint8_t full[16]) {
+  const size_t abytes = (aad_len + 15) & ~(size_t)15, tbytes = (len + 15) & ~(size_t)15;
+  const size_t nstream = 1 + tbytes / 16, nghash = (abytes + tbytes) / 16 + 1;
+  /* The GHASH input (7.1 step 5): A || 0^v || C || 0^u || [len(A)]_64 || [len(C)]_64. */
+  uint8_t gin[2 * GCM_SHORT_MAX + 16];
+  /* E(J0), then the key stream from inc32(J0) on (secret). */
+  uint8_t stream[GCM_SHORT_MAX + 16];
+  /* J0 = IV || 0^31 || 1; the counter (public) runs on from it. */
+  uint8_t ctr[16] = {0};
+  memcpy(ctr, iv, FM_GCM_IV_LEN);
+  ctr[15] = 1;
+  aes_ctr32_blocks(&k->ks, ctr, NULL, stream, nstream);
+  if (aad_len != 0) memcpy(gin, aad, aad_len);
+  memset(gin + aad_len, 0, abytes - aad_len);
+  uint8_t *c = gin + abytes;
+  const uint8_t *ks = stream + 16;
+  size_t i = 0;
+  for (; i + 8 <= len; i += 8) {
+    uint64_t x, w;
+    memcpy(&x, in + i, 8);
+    memcpy(&w, ks + i, 8);
+    const uint64_t y = x ^ w;
+    memcpy(c + i, decrypt ? &x : &y, 8);
+    memcpy(out + i, &y, 8);
+  }
+  for (; i < len; i++) {
+    const uint8_t x = in[i];
+    const uint8_t y = x ^ ks[i];
+    c[i] = decrypt ? x : y;
+    out[i] = y;
+  }
+  memset(c + len, 0, tbytes - len);
+  const uint64_t abits = __builtin_bswap64((uint64_t)aad_len * 8);
+  const uint64_t cbits = __builtin_bswap64((uint64_t)len * 8);
+  memcpy(c + tbytes, &abits, 8);
+  memcpy(c + tbytes + 8, &cbits, 8);
+  uint64_t y[2] = {0, 0};
+  ghash_blocks(&k->gh, y, gin, nghash);
+  /* T = E(J0) ^ S, S as a big-endian block in one array that is wiped. */
+  uint64_t sv[2] = {__builtin_bswap64(y[1]), __builtin_bswap64(y[0])};
+  const uint8_t *sb = (const uint8_t *)sv;
+  for (int j = 0; j < 16; j++) full[j] = stream[j] ^ sb[j];
+  fm_zeroize(sv, sizeof sv);
+  fm_zeroize(y, sizeof y);
+  fm_zeroize(stream, 16 * nstream);
+  fm_zeroize(gin, 16 * nghash);
+  gcm_stack_wipe(k, nghash > nstream ? nghash : nstream);
+}
+
+/* one_shot runs a whole message through a context on the stack and leaves the full tag in
+ * |full|; it returns false when a self-test run overlapped the call (nothing may be released).
+ * The vector registers are cleared once, at the end (ctx_* leave them to their callers). */
+static bool one_shot(const gcm_key_state *s, const uint8_t *iv, size_t iv_len, const uint8_t *aad,
+                     size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, bool decrypt,
+                     uint8_t full[16], uint64_t epoch) {
+  if (iv_len == FM_GCM_IV_LEN && aad_len <= GCM_SHORT_MAX && len <= GCM_SHORT_MAX) {
+    short_one_shot(s, iv, aad, aad_len, in, out, len, decrypt, full);
+    gcm_clear_registers();
+    return fm_service_may_continue(epoch);
+  }
+  gcm_ctx_state c;
+  ctx_start(&c, s, iv, iv_len, decrypt);
+  if (aad_len != 0) ctx_aad(&c, aad, aad_len);
+  const bool ok = ctx_text_sliced(&c, in, out, len, epoch);
+  if (ok) ctx_tag(&c, full);
+  fm_zeroize(&c, sizeof c);
+  gcm_clear_registers();
+  return ok;
+}
+
+/* seal_run: one_shot for encryption, the first |tag_len| bytes of the tag to |tag|. */
 static bool seal_run(const gcm_key_state *s, const uint8_t *iv, size_t iv_len, const uint8_t *aad,
                      size_t aad_len, const uint8_t *pt, size_t len, uint8_t *ct, uint8_t *tag,
                      size_t tag_len, uint64_t epoch) {
-  gcm_ctx_state c;
   uint8_t full[16];
-  ctx_start(&c, s, iv, iv_len, false);
-  if (aad_len != 0) ctx_aad(&c, aad, aad_len);
-  const bool ok = ctx_text_sliced(&c, pt, ct, len, epoch);
-  if (ok) {
-    ctx_tag(&c, full);
-    memcpy(tag, full, tag_len);
-  }
+  const bool ok = one_shot(s, iv, iv_len, aad, aad_len, pt, ct, len, false, full, epoch);
+  if (ok) memcpy(tag, full, tag_len);
   fm_zeroize(full, sizeof full);
-  fm_zeroize(&c, sizeof c);
   return ok;
 }
 
 int fm_gcm_seal(fm_gcm_key *k, uint8_t iv[FM_GCM_IV_LEN], const uint8_t *aad, size_t aad_len,
                 const uint8_t *pt, size_t len, uint8_t *ct, uint8_t *tag, size_t tag_len) {
   int st = fm_service_gate();
-  if (st == FM_OK) {
-    if (k == NULL || iv == NULL) {
-      st = FM_ERR_BAD_ARGUMENT;
-    } else {
-      st = check_data(aad, aad_len, pt, ct, len, tag, tag_len, true);
-    }
-  }
-  if (st == FM_OK && !key_usable(key_state(k))) st = FM_ERR_STATE;
-  if (st == FM_OK &&
-      ((len != 0 && (fm_buffers_overlap(iv, FM_GCM_IV_LEN, ct, len) ||
-                     fm_buffers_overlap(iv, FM_GCM_IV_LEN, pt, len))) ||
-       (aad_len != 0 && fm_buffers_overlap(iv, FM_GCM_IV_LEN, aad, aad_len)) ||
-       fm_buffers_overlap(iv, FM_GCM_IV_LEN, tag, tag_len))) {
-    st = FM_ERR_OVERLAP;
-  }
+  if (st == FM_OK) st = check_one_shot(k, iv, FM_GCM_IV_LEN, true, aad, aad_len, pt, ct, len, tag, tag_len, false);
   const uint64_t epoch = fm_service_epoch();
   if (st == FM_OK) st = generate_iv(key_state(k), iv);
   if (st == FM_OK &&
@@ -564,7 +667,7 @@ int fm_gcm_seal(fm_gcm_key *k, uint8_t iv[FM_GCM_IV_LEN], const uint8_t *aad, si
   }
   if (st != FM_OK) {
     fm_refuse(FM_OK, iv, iv != NULL ? FM_GCM_IV_LEN : 0);
-    return refuse_text(st, ct, len, tag, tag_len);
+    return gcm_refuse(st, NULL, ct, text_wipe_len(ct, len), tag, tag_wipe_len(tag, tag_len));
   }
   mark_short_tag(tag_len);
   return FM_OK;
@@ -575,16 +678,8 @@ int fm_gcm_seal_with_iv(fm_gcm_key *k, const uint8_t *iv, size_t iv_len, const u
                         size_t tag_len) {
   int st = fm_service_gate();
   if (st == FM_OK) {
-    if (k == NULL || iv == NULL) {
-      st = FM_ERR_BAD_ARGUMENT;
-    } else if (iv_len == 0 || (uint64_t)iv_len > GCM_MAX_IV_LEN) {
-      st = FM_ERR_LENGTH;
-    } else {
-      st = check_data(aad, aad_len, pt, ct, len, tag, tag_len, true);
-    }
+    st = check_one_shot(k, iv, iv_len, false, aad, aad_len, pt, ct, len, tag, tag_len, false);
   }
-  if (st == FM_OK && !key_usable(key_state(k))) st = FM_ERR_STATE;
-  if (st == FM_OK && len != 0 && fm_buffers_overlap(iv, iv_len, ct, len)) st = FM_ERR_OVERLAP;
   uint64_t n;
   const uint64_t epoch = fm_service_epoch();
   if (st == FM_OK) st = take_invocation(key_state(k), &n);
@@ -592,7 +687,9 @@ int fm_gcm_seal_with_iv(fm_gcm_key *k, const uint8_t *iv, size_t iv_len, const u
       !seal_run(key_state(k), iv, iv_len, aad, aad_len, pt, len, ct, tag, tag_len, epoch)) {
     st = FM_ERR_NOT_OPERATIONAL; /* a self-test run began during the call */
   }
-  if (st != FM_OK) return refuse_text(st, ct, len, tag, tag_len);
+  if (st != FM_OK) {
+    return gcm_refuse(st, NULL, ct, text_wipe_len(ct, len), tag, tag_wipe_len(tag, tag_len));
+  }
   fm_indicator_not_approved(); /* a caller-chosen IV for encryption */
   return FM_OK;
 }
@@ -602,44 +699,34 @@ int fm_gcm_open(const fm_gcm_key *k, const uint8_t *iv, size_t iv_len, const uin
                 uint8_t *pt) {
   int st = fm_service_gate();
   if (st == FM_OK) {
-    if (k == NULL || iv == NULL) {
-      st = FM_ERR_BAD_ARGUMENT;
-    } else if (iv_len == 0 || (uint64_t)iv_len > GCM_MAX_IV_LEN) {
-      st = FM_ERR_LENGTH;
-    } else {
-      st = check_data(aad, aad_len, ct, pt, len, tag, tag_len, false);
-    }
+    st = check_one_shot(k, iv, iv_len, false, aad, aad_len, ct, pt, len, tag, tag_len, true);
   }
-  if (st == FM_OK && !key_usable(key_state_c(k))) st = FM_ERR_STATE;
-  if (st == FM_OK && len != 0 && fm_buffers_overlap(iv, iv_len, pt, len)) st = FM_ERR_OVERLAP;
-  if (st != FM_OK) return fm_refuse(st, pt, text_len_ok(len) ? len : 0);
+  if (st != FM_OK) return gcm_refuse(st, NULL, pt, text_wipe_len(pt, len), NULL, 0);
 
-  gcm_ctx_state c;
   uint8_t full[16];
   const uint64_t epoch = fm_service_epoch();
-  ctx_start(&c, key_state_c(k), iv, iv_len, true);
-  if (aad_len != 0) ctx_aad(&c, aad, aad_len);
-  if (!ctx_text_sliced(&c, ct, pt, len, epoch)) {
-    fm_zeroize(&c, sizeof c);
-    return fm_refuse(FM_ERR_NOT_OPERATIONAL, pt, len); /* a self-test run began during the call */
+  if (!one_shot(key_state_c(k), iv, iv_len, aad, aad_len, ct, pt, len, true, full, epoch)) {
+    fm_zeroize(full, sizeof full);
+    /* a self-test run began during the call */
+    return gcm_refuse(FM_ERR_NOT_OPERATIONAL, NULL, pt, len, NULL, 0);
   }
-  ctx_tag(&c, full);
   /* SP 800-38D 7.2 step 8: the plaintext only when T = T'; the comparison is constant time and
    * a mismatch takes back everything written. */
   /* The outcome of the comparison is public (it is the call's status). */
   const uint64_t ok = fm_declassify_u64((uint64_t)fm_ct_memeq(full, tag, tag_len));
   fm_zeroize(full, sizeof full);
-  fm_zeroize(&c, sizeof c);
-  if (!ok) return fm_refuse(FM_ERR_VERIFY, pt, len);
+  if (!ok) return gcm_refuse(FM_ERR_VERIFY, NULL, pt, len, NULL, 0);
   mark_short_tag(tag_len);
   return FM_OK;
 }
 
 /* ---- Streaming API ------------------------------------------------------------------------ */
 
-static int ctx_init_common(fm_gcm_ctx *c, const fm_gcm_key *k, const uint8_t *iv, size_t iv_len) {
+/* check_ctx_init: the checks of the three inits. */
+static int check_ctx_init(const fm_gcm_ctx *c, const fm_gcm_key *k, const uint8_t *iv,
+                          size_t iv_len) {
   if (c == NULL || k == NULL || iv == NULL) return FM_ERR_BAD_ARGUMENT;
-  if (iv_len == 0 || (uint64_t)iv_len > GCM_MAX_IV_LEN) return FM_ERR_LENGTH;
+  if (!iv_len_ok(iv_len)) return FM_ERR_LENGTH;
   if (!key_usable(key_state_c(k))) return FM_ERR_STATE;
   if (fm_buffers_overlap(c, sizeof *c, k, sizeof *k) || fm_buffers_overlap(iv, iv_len, c, sizeof *c)) {
     return FM_ERR_OVERLAP;
@@ -647,30 +734,30 @@ static int ctx_init_common(fm_gcm_ctx *c, const fm_gcm_key *k, const uint8_t *iv
   return FM_OK;
 }
 
+/* ctx_begin starts |c| for one message under |iv| after a passed check. */
+static void ctx_begin(fm_gcm_ctx *c, const gcm_key_state *k, const uint8_t *iv, size_t iv_len,
+                      bool decrypt) {
+  ctx_start(ctx_state(c), k, iv, iv_len, decrypt);
+  gcm_clear_registers();
+  if (!decrypt) ctx_state(c)->process = process_id();
+}
+
 int fm_gcm_encrypt_init(fm_gcm_ctx *c, fm_gcm_key *k, uint8_t iv[FM_GCM_IV_LEN]) {
   int st = fm_service_gate();
-  if (st == FM_OK) st = ctx_init_common(c, k, iv, FM_GCM_IV_LEN);
+  if (st == FM_OK) st = check_ctx_init(c, k, iv, FM_GCM_IV_LEN);
   if (st == FM_OK) st = generate_iv(key_state(k), iv);
-  if (st != FM_OK) {
-    if (c != NULL) fm_zeroize(c, sizeof *c);
-    return fm_refuse(st, iv, iv != NULL ? FM_GCM_IV_LEN : 0);
-  }
-  ctx_start(ctx_state(c), key_state(k), iv, FM_GCM_IV_LEN, false);
-  ctx_state(c)->process = process_id();
+  if (st != FM_OK) return gcm_refuse(st, c, iv, iv != NULL ? FM_GCM_IV_LEN : 0, NULL, 0);
+  ctx_begin(c, key_state(k), iv, FM_GCM_IV_LEN, false);
   return FM_OK;
 }
 
 int fm_gcm_encrypt_init_with_iv(fm_gcm_ctx *c, fm_gcm_key *k, const uint8_t *iv, size_t iv_len) {
   int st = fm_service_gate();
-  if (st == FM_OK) st = ctx_init_common(c, k, iv, iv_len);
+  if (st == FM_OK) st = check_ctx_init(c, k, iv, iv_len);
   uint64_t n;
   if (st == FM_OK) st = take_invocation(key_state(k), &n);
-  if (st != FM_OK) {
-    if (c != NULL) fm_zeroize(c, sizeof *c);
-    return fm_refuse(st, NULL, 0);
-  }
-  ctx_start(ctx_state(c), key_state(k), iv, iv_len, false);
-  ctx_state(c)->process = process_id();
+  if (st != FM_OK) return gcm_refuse(st, c, NULL, 0, NULL, 0);
+  ctx_begin(c, key_state(k), iv, iv_len, false);
   ctx_state(c)->caller_iv = 1; /* its final is not approved either */
   fm_indicator_not_approved(); /* a caller-chosen IV for encryption */
   return FM_OK;
@@ -678,12 +765,9 @@ int fm_gcm_encrypt_init_with_iv(fm_gcm_ctx *c, fm_gcm_key *k, const uint8_t *iv,
 
 int fm_gcm_decrypt_init(fm_gcm_ctx *c, const fm_gcm_key *k, const uint8_t *iv, size_t iv_len) {
   int st = fm_service_gate();
-  if (st == FM_OK) st = ctx_init_common(c, k, iv, iv_len);
-  if (st != FM_OK) {
-    if (c != NULL) fm_zeroize(c, sizeof *c);
-    return fm_refuse(st, NULL, 0);
-  }
-  ctx_start(ctx_state(c), key_state_c(k), iv, iv_len, true);
+  if (st == FM_OK) st = check_ctx_init(c, k, iv, iv_len);
+  if (st != FM_OK) return gcm_refuse(st, c, NULL, 0, NULL, 0);
+  ctx_begin(c, key_state_c(k), iv, iv_len, true);
   return FM_OK;
 }
 
@@ -696,99 +780,98 @@ static bool ctx_usable(const gcm_ctx_state *s) {
          key_usable(s->key) && s->npartial < 16 && (s->decrypt || same_process(s->process));
 }
 
+static int check_aad(fm_gcm_ctx *c, const uint8_t *aad, size_t len) {
+  if (c == NULL || (aad == NULL && len != 0)) return FM_ERR_BAD_ARGUMENT;
+  if (!ctx_usable(ctx_state(c)) || ctx_state(c)->phase != PHASE_AAD) return FM_ERR_STATE;
+  if ((uint64_t)len > GCM_MAX_AAD_LEN - ctx_state(c)->aad_len) return FM_ERR_LENGTH;
+  return FM_OK;
+}
+
 int fm_gcm_aad(fm_gcm_ctx *c, const uint8_t *aad, size_t len) {
   int st = fm_service_gate();
-  if (st == FM_OK) {
-    if (c == NULL || (aad == NULL && len != 0)) {
-      st = FM_ERR_BAD_ARGUMENT;
-    } else if (!ctx_usable(ctx_state(c)) || ctx_state(c)->phase != PHASE_AAD) {
-      st = FM_ERR_STATE;
-    } else if ((uint64_t)len > GCM_MAX_AAD_LEN - ctx_state(c)->aad_len) {
-      st = FM_ERR_LENGTH;
-    }
+  if (st == FM_OK) st = check_aad(c, aad, len);
+  if (st != FM_OK) return gcm_refuse(st, c, NULL, 0, NULL, 0);
+  if (len != 0) {
+    ctx_aad(ctx_state(c), aad, len);
+    gcm_clear_registers();
   }
-  if (st != FM_OK) {
-    if (c != NULL) fm_zeroize(c, sizeof *c);
-    return fm_refuse(st, NULL, 0);
+  return FM_OK;
+}
+
+static int check_update(fm_gcm_ctx *c, const uint8_t *in, const uint8_t *out, size_t len) {
+  if (c == NULL || (len != 0 && (in == NULL || out == NULL))) return FM_ERR_BAD_ARGUMENT;
+  if (!ctx_usable(ctx_state(c))) return FM_ERR_STATE;
+  if (!text_len_ok(len) || (uint64_t)len > FM_GCM_MAX_TEXT_LEN - ctx_state(c)->text_len) {
+    return FM_ERR_LENGTH;
   }
-  if (len != 0) ctx_aad(ctx_state(c), aad, len);
+  if (len != 0 && (fm_buffers_bad_overlap(in, out, len) ||
+                   fm_buffers_overlap(out, len, c, sizeof *c))) {
+    return FM_ERR_OVERLAP;
+  }
   return FM_OK;
 }
 
 int fm_gcm_update(fm_gcm_ctx *c, const uint8_t *in, uint8_t *out, size_t len) {
   int st = fm_service_gate();
-  bool len_ok = text_len_ok(len);
-  if (st == FM_OK) {
-    if (c == NULL || (len != 0 && (in == NULL || out == NULL))) {
-      st = FM_ERR_BAD_ARGUMENT;
-    } else if (!ctx_usable(ctx_state(c))) {
-      st = FM_ERR_STATE;
-    } else if (!len_ok || (uint64_t)len > FM_GCM_MAX_TEXT_LEN - ctx_state(c)->text_len) {
-      st = FM_ERR_LENGTH;
-    } else if (len != 0 && (fm_buffers_bad_overlap(in, out, len) ||
-                            fm_buffers_overlap(out, len, c, sizeof *c))) {
-      st = FM_ERR_OVERLAP;
-    }
-  }
+  if (st == FM_OK) st = check_update(c, in, out, len);
   if (st != FM_OK) {
-    if (c != NULL && !(len != 0 && out != NULL && fm_buffers_overlap(out, len, c, sizeof *c))) {
-      fm_zeroize(c, sizeof *c);
-    }
-    return fm_refuse(st, out, len_ok ? len : 0);
+    /* An output that overlaps the context is not wiped twice over it: the context stays. */
+    const bool out_on_ctx = c != NULL && len != 0 && out != NULL &&
+                            fm_buffers_overlap(out, len, c, sizeof *c);
+    return gcm_refuse(st, out_on_ctx ? NULL : c, out, text_len_ok(len) ? len : 0, NULL, 0);
   }
-  if (!ctx_text_sliced(ctx_state(c), in, out, len, fm_service_epoch())) {
-    fm_zeroize(c, sizeof *c); /* a self-test run began during the call */
-    return fm_refuse(FM_ERR_NOT_OPERATIONAL, out, len);
-  }
+  const bool ok = ctx_text_sliced(ctx_state(c), in, out, len, fm_service_epoch());
+  gcm_clear_registers();
+  /* a self-test run began during the call */
+  if (!ok) return gcm_refuse(FM_ERR_NOT_OPERATIONAL, c, out, len, NULL, 0);
   return FM_OK;
+}
+
+/* check_final: the checks of both finals; |decrypt| is the direction the call finishes. */
+static int check_final(const fm_gcm_ctx *c, const uint8_t *tag, size_t tag_len, bool decrypt) {
+  if (c == NULL || tag == NULL) return FM_ERR_BAD_ARGUMENT;
+  const gcm_ctx_state *s = (const gcm_ctx_state *)(const void *)c->opaque;
+  if (!ctx_usable(s) || (bool)s->decrypt != decrypt) return FM_ERR_STATE;
+  if (!tag_len_ok(tag_len)) return FM_ERR_LENGTH;
+  if (!decrypt && fm_buffers_overlap(tag, tag_len, c, sizeof *c)) return FM_ERR_OVERLAP;
+  return FM_OK;
+}
+
+/* ctx_finish computes the full tag of |c| into |full| and clears the registers. */
+static void ctx_finish(fm_gcm_ctx *c, uint8_t full[16]) {
+  ctx_tag(ctx_state(c), full);
+  gcm_clear_registers();
 }
 
 int fm_gcm_encrypt_final(fm_gcm_ctx *c, uint8_t *tag, size_t tag_len) {
   int st = fm_service_gate();
-  if (st == FM_OK) {
-    if (c == NULL || tag == NULL) {
-      st = FM_ERR_BAD_ARGUMENT;
-    } else if (!ctx_usable(ctx_state(c)) || ctx_state(c)->decrypt) {
-      st = FM_ERR_STATE;
-    } else if (!tag_len_ok(tag_len)) {
-      st = FM_ERR_LENGTH;
-    } else if (fm_buffers_overlap(tag, tag_len, c, sizeof *c)) {
-      st = FM_ERR_OVERLAP;
-    }
+  if (st == FM_OK) st = check_final(c, tag, tag_len, false);
+  if (st != FM_OK) {
+    /* A tag over the context: the context is not wiped under it. */
+    return gcm_refuse(st, st == FM_ERR_OVERLAP ? NULL : c, tag, tag_wipe_len(tag, tag_len), NULL,
+                      0);
   }
-  if (st == FM_OK) {
-    uint8_t full[16];
-    ctx_tag(ctx_state(c), full);
-    memcpy(tag, full, tag_len);
-    fm_zeroize(full, sizeof full);
-    mark_short_tag(tag_len);
-    if (ctx_state(c)->caller_iv) fm_indicator_not_approved();
-  }
-  if (c != NULL && st != FM_ERR_OVERLAP) fm_zeroize(c, sizeof *c);
-  if (st != FM_OK) return fm_refuse(st, tag, tag_len_ok(tag_len) ? tag_len : 0);
+  uint8_t full[16];
+  ctx_finish(c, full);
+  memcpy(tag, full, tag_len);
+  fm_zeroize(full, sizeof full);
+  mark_short_tag(tag_len);
+  if (ctx_state(c)->caller_iv) fm_indicator_not_approved();
+  fm_zeroize(c, sizeof *c);
   return FM_OK;
 }
 
 int fm_gcm_decrypt_final(fm_gcm_ctx *c, const uint8_t *tag, size_t tag_len) {
   int st = fm_service_gate();
-  if (st == FM_OK) {
-    if (c == NULL || tag == NULL) {
-      st = FM_ERR_BAD_ARGUMENT;
-    } else if (!ctx_usable(ctx_state(c)) || !ctx_state(c)->decrypt) {
-      st = FM_ERR_STATE;
-    } else if (!tag_len_ok(tag_len)) {
-      st = FM_ERR_LENGTH;
-    }
-  }
-  if (st == FM_OK) {
-    uint8_t full[16];
-    ctx_tag(ctx_state(c), full);
-    if (!fm_declassify_u64((uint64_t)fm_ct_memeq(full, tag, tag_len))) st = FM_ERR_VERIFY;
-    fm_zeroize(full, sizeof full);
-    mark_short_tag(tag_len);
-  }
-  if (c != NULL) fm_zeroize(c, sizeof *c);
-  return st == FM_OK ? FM_OK : fm_refuse(st, NULL, 0); /* a wrong tag: not approved */
+  if (st == FM_OK) st = check_final(c, tag, tag_len, true);
+  if (st != FM_OK) return gcm_refuse(st, c, NULL, 0, NULL, 0);
+  uint8_t full[16];
+  ctx_finish(c, full);
+  const bool ok = fm_declassify_u64((uint64_t)fm_ct_memeq(full, tag, tag_len)) != 0;
+  fm_zeroize(full, sizeof full);
+  mark_short_tag(tag_len);
+  fm_zeroize(c, sizeof *c);
+  return ok ? FM_OK : gcm_refuse(FM_ERR_VERIFY, NULL, NULL, 0, NULL, 0); /* a wrong tag: not approved */
 }
 
 int fm_gcm_ctx_wipe(fm_gcm_ctx *c) {

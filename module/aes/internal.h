@@ -237,8 +237,7 @@ void aes_drbg_stack_wipe(void);
  * power arrays reaches only the arrays): the 256-bit stitched GCM kernel (16 ymm registers for
  * eight cipher states, three GHASH sums and temporaries) spills cipher states, key stream and
  * GHASH sums; the 512-bit one and the VAES CTR/ECB/CBC loops spill cipher states and counter
- * blocks; the PCLMULQDQ GHASH loop the powers of H; AES-NI CBC encryption two round keys (15 of
- * them, the chain and the next block do not fit in 16 xmm registers); the 8-block CBC decryption
+ * blocks; the PCLMULQDQ GHASH loop the powers of H; the 8-block CBC decryption
  * blocks; the bitsliced AES and the portable GHASH their state words. Measured with objdump of
  * libfipsmod.so and with test_gcm_residue / test_aes_stack (which print the depth each service
  * reached): the deepest chain is gcm_vaes256_crypt's kernel, a 2304-byte frame (gcc 12, -O2; 1568

@@ -55,6 +55,12 @@ void sha256_blocks_portable(uint32_t h[8], const uint8_t *p, size_t nblocks);
  * fm_cpu_use(FM_CPU_SHANI) is true (it needs the SHA and SSE4.1 extensions). */
 void sha256_blocks_shani(uint32_t h[8], const uint8_t *p, size_t nblocks);
 
+/* sha256_shani_pbkdf2_iterate runs |count| PBKDF2 iterations of HMAC-SHA-256 (hmac.c,
+ * iterate256: U = HMAC(P, U), T ^= U) from the keyed states |inner| and |outer|, on U and T in
+ * |u| and |t| (bytes, updated), with SHA-NI. Call it only when fm_cpu_use(FM_CPU_SHANI). */
+void sha256_shani_pbkdf2_iterate(const uint32_t inner[8], const uint32_t outer[8], uint8_t u[32],
+                                 uint8_t t[32], uint64_t count);
+
 
 /* sha512_blocks runs the SHA-512 compression function (FIPS 180-4 6.4.2), used by SHA-384 and
  * SHA-512 alike (they differ only in the initial value and the truncation): the AVX2 + BMI2

@@ -130,3 +130,101 @@ SHANI_TARGET void sha256_blocks_shani(uint32_t h[8], const uint8_t *p, size_t nb
       : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",
         "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
 }
+
+/* ---- PBKDF2's iteration --------------------------------------------------------------------
+ * sha256_shani_pbkdf2_iterate is hmac.c's iterate256 with the states kept in registers: U_j is
+ * one compression from the keyed inner state of the block U_{j-1} || pad and one from the keyed
+ * outer state of the block (inner digest) || pad, the pad the same both times (0x80, zeros, the
+ * length (64 + 32) * 8 bits). A 32-byte digest is eight message words, so the digest moves from
+ * one compression to the next as two registers (the state split undone in registers), with no
+ * byte order change and nothing written to memory; T accumulates in word form. */
+
+/* The pad's message words W[8..15]: 0x80000000, six zeros, 768. */
+static const _Alignas(16) uint32_t k_pbkdf2_pad[8] = {0x80000000u, 0, 0, 0, 0, 0, 0, 768};
+
+/* The 64 rounds on the message groups m0..m3 (W[0..15]), state abef/cdgh, without the final
+ * addition. */
+#define ROUNDS64(m0, m1, m2, m3) \
+  do {                           \
+    ROUNDS4(m0, 0);              \
+    ROUNDS4(m1, 1);              \
+    ROUNDS4(m2, 2);              \
+    ROUNDS4(m3, 3);              \
+    SCHEDULE(m0, m1, m2, m3);    \
+    ROUNDS4(m0, 4);              \
+    SCHEDULE(m1, m2, m3, m0);    \
+    ROUNDS4(m1, 5);              \
+    SCHEDULE(m2, m3, m0, m1);    \
+    ROUNDS4(m2, 6);              \
+    SCHEDULE(m3, m0, m1, m2);    \
+    ROUNDS4(m3, 7);              \
+    SCHEDULE(m0, m1, m2, m3);    \
+    ROUNDS4(m0, 8);              \
+    SCHEDULE(m1, m2, m3, m0);    \
+    ROUNDS4(m1, 9);              \
+    SCHEDULE(m2, m3, m0, m1);    \
+    ROUNDS4(m2, 10);             \
+    SCHEDULE(m3, m0, m1, m2);    \
+    ROUNDS4(m3, 11);             \
+    SCHEDULE(m0, m1, m2, m3);    \
+    ROUNDS4(m0, 12);             \
+    SCHEDULE(m1, m2, m3, m0);    \
+    ROUNDS4(m1, 13);             \
+    SCHEDULE(m2, m3, m0, m1);    \
+    ROUNDS4(m2, 14);             \
+    SCHEDULE(m3, m0, m1, m2);    \
+    ROUNDS4(m3, 15);             \
+  } while (0)
+
+/* compress_digest runs one compression from the split state s_abef/s_cdgh of the block
+ * w0 || w1 || pad (w0 = W[0..3], w1 = W[4..7]) and leaves the digest's words A..D in *w0 and
+ * E..H in *w1. */
+SHANI_TARGET static inline void compress_digest(__m128i s_abef, __m128i s_cdgh, __m128i *w0,
+                                                __m128i *w1) {
+  __m128i abef = s_abef, cdgh = s_cdgh;
+  __m128i m0 = *w0, m1 = *w1;
+  __m128i m2 = _mm_load_si128((const __m128i *)k_pbkdf2_pad);
+  __m128i m3 = _mm_load_si128((const __m128i *)(k_pbkdf2_pad + 4));
+  ROUNDS64(m0, m1, m2, m3);
+  abef = _mm_add_epi32(abef, s_abef);
+  cdgh = _mm_add_epi32(cdgh, s_cdgh);
+  /* STORE_STATE's shuffles, into registers. */
+  const __m128i feba = _mm_shuffle_epi32(abef, 0x1b);
+  const __m128i dchg = _mm_shuffle_epi32(cdgh, 0xb1);
+  *w0 = _mm_blend_epi16(feba, dchg, 0xf0);
+  *w1 = _mm_alignr_epi8(dchg, feba, 8);
+}
+
+SHANI_TARGET void sha256_shani_pbkdf2_iterate(const uint32_t inner[8], const uint32_t outer[8],
+                                              uint8_t u[32], uint8_t t[32], uint64_t count) {
+  const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
+  __m128i in_abef, in_cdgh, out_abef, out_cdgh;
+  LOAD_STATE(inner, in_abef, in_cdgh);
+  LOAD_STATE(outer, out_abef, out_cdgh);
+  __m128i w0 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)u), bswap);
+  __m128i w1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(u + 16)), bswap);
+  __m128i t0 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)t), bswap);
+  __m128i t1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(t + 16)), bswap);
+  for (uint64_t j = 0; j < count; j++) {
+    compress_digest(in_abef, in_cdgh, &w0, &w1);
+    compress_digest(out_abef, out_cdgh, &w0, &w1);
+    t0 = _mm_xor_si128(t0, w0);
+    t1 = _mm_xor_si128(t1, w1);
+  }
+  _mm_storeu_si128((__m128i *)u, _mm_shuffle_epi8(w0, bswap));
+  _mm_storeu_si128((__m128i *)(u + 16), _mm_shuffle_epi8(w1, bswap));
+  _mm_storeu_si128((__m128i *)t, _mm_shuffle_epi8(t0, bswap));
+  _mm_storeu_si128((__m128i *)(t + 16), _mm_shuffle_epi8(t1, bswap));
+  /* Keyed states, U and T are in xmm0-15: cleared as in sha256_blocks_shani. */
+  __asm__ __volatile__(
+      "pxor %%xmm0, %%xmm0\n\tpxor %%xmm1, %%xmm1\n\tpxor %%xmm2, %%xmm2\n\t"
+      "pxor %%xmm3, %%xmm3\n\tpxor %%xmm4, %%xmm4\n\tpxor %%xmm5, %%xmm5\n\t"
+      "pxor %%xmm6, %%xmm6\n\tpxor %%xmm7, %%xmm7\n\tpxor %%xmm8, %%xmm8\n\t"
+      "pxor %%xmm9, %%xmm9\n\tpxor %%xmm10, %%xmm10\n\tpxor %%xmm11, %%xmm11\n\t"
+      "pxor %%xmm12, %%xmm12\n\tpxor %%xmm13, %%xmm13\n\tpxor %%xmm14, %%xmm14\n\t"
+      "pxor %%xmm15, %%xmm15"
+      :
+      :
+      : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",
+        "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
+}
