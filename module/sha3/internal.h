@@ -33,6 +33,12 @@ void keccak_f1600_portable(uint64_t a[25]);
 /* keccak_f1600_x4 applies the permutation to four independent states at once (the AVX2 path
  * interleaves them; the portable path runs them one after the other). */
 void keccak_f1600_x4(uint64_t a[4][25]);
+#if defined(__x86_64__)
+/* The interleaved forms (keccak_x4_avx2.c); call them only when fm_cpu_use(FM_CPU_AVX2), and
+ * fm_cpu_use(FM_CPU_AVX512) for the second. */
+void keccak_f1600_x4_avx2(uint64_t a[4][25]);
+void keccak_f1600_x4_avx512vl(uint64_t a[4][25]);
+#endif
 
 /* A sponge in progress. */
 typedef struct keccak_state {
