@@ -1,9 +1,9 @@
 /* ML-DSA's AVX2 kernels: the NTT and its inverse, the pointwise Montgomery products and
  * Decompose, eight coefficients per instruction. Each gives exactly the coefficients of its
  * portable twin in mldsa_poly.c (test_mldsa_diff checks it on random inputs): the same
- * Montgomery reduction lane by lane, the same butterflies in the same order. The NTT's layers of
- * length 8 and more run here; the three shortest, whose butterflies pair coefficients inside one
- * register, run on the portable code. Like the portable code, nothing here branches on or
+ * Montgomery reduction lane by lane, the same butterflies. The NTT's layers of length 8 and more
+ * pair whole registers; the three shortest regroup two registers first (split4, split2,
+ * split1). Like the portable code, nothing here branches on or
  * indexes by a coefficient. Selected by mldsa_poly.c when the CPU has AVX2 (fm_cpu_use). */
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -31,6 +31,69 @@ static inline AVX2 __m256i mont_mul(__m256i a, __m256i b) {
   return _mm256_blend_epi32(_mm256_srli_epi64(re, 32), ro, 0xaa);
 }
 
+/* ---- The three short layers ------------------------------------------------------------------
+ * Coefficients 16q .. 16q + 7 (x) and 16q + 8 .. 16q + 15 (y) are regrouped so that each
+ * butterfly's two inputs sit in the same lane of two registers; every regrouping is its own
+ * inverse. Block b of the layer of length len starts at coefficient 2 len b. */
+
+/* Length 4: (x[0:4], y[0:4]) and (x[4:8], y[4:8]); blocks 2q (x) and 2q + 1 (y). */
+static inline AVX2 void split4(__m256i *x, __m256i *y) {
+  const __m256i lo = _mm256_permute2x128_si256(*x, *y, 0x20);
+  const __m256i hi = _mm256_permute2x128_si256(*x, *y, 0x31);
+  *x = lo;
+  *y = hi;
+}
+/* Length 2: (x0 x1 y0 y1 x4 x5 y4 y5) and (x2 x3 y2 y3 x6 x7 y6 y7); blocks 4q, 4q + 2, 4q + 1,
+ * 4q + 3 in lane pairs. */
+static inline AVX2 void split2(__m256i *x, __m256i *y) {
+  const __m256i lo = _mm256_unpacklo_epi64(*x, *y);
+  const __m256i hi = _mm256_unpackhi_epi64(*x, *y);
+  *x = lo;
+  *y = hi;
+}
+/* Length 1: the even coefficients of x and y interleaved (x0 y0 x2 y2 ...), then the odd ones;
+ * lane 2i holds block 8q + i, lane 2i + 1 block 8q + 4 + i. */
+static inline AVX2 void split1(__m256i *x, __m256i *y) {
+  const __m256i ev = _mm256_blend_epi32(*x, _mm256_slli_epi64(*y, 32), 0xaa);
+  const __m256i od = _mm256_blend_epi32(_mm256_srli_epi64(*x, 32), *y, 0xaa);
+  *x = ev;
+  *y = od;
+}
+
+/* The twiddle of block b: zetas[base + b] (dir 1, the NTT) or -zetas[base - b] (dir -1, the
+ * inverse). Indices are public (the loop counter). */
+static inline int32_t tw(size_t base, int dir, size_t b) {
+  return dir > 0 ? mldsa_zetas[base + b] : -mldsa_zetas[base - b];
+}
+static inline AVX2 __m256i zetas_len4(size_t q, size_t base, int dir) {
+  const int32_t zx = tw(base, dir, 2 * q), zy = tw(base, dir, 2 * q + 1);
+  return _mm256_setr_epi32(zx, zx, zx, zx, zy, zy, zy, zy);
+}
+static inline AVX2 __m256i zetas_len2(size_t q, size_t base, int dir) {
+  const int32_t z0 = tw(base, dir, 4 * q), z1 = tw(base, dir, 4 * q + 1);
+  const int32_t z2 = tw(base, dir, 4 * q + 2), z3 = tw(base, dir, 4 * q + 3);
+  return _mm256_setr_epi32(z0, z0, z2, z2, z1, z1, z3, z3);
+}
+static inline AVX2 __m256i zetas_len1(size_t q, size_t base, int dir) {
+  const size_t b = 8 * q;
+  return _mm256_setr_epi32(tw(base, dir, b), tw(base, dir, b + 4), tw(base, dir, b + 1),
+                           tw(base, dir, b + 5), tw(base, dir, b + 2), tw(base, dir, b + 6),
+                           tw(base, dir, b + 3), tw(base, dir, b + 7));
+}
+
+/* Cooley-Tukey (NTT): t = b zeta 2^-32, b = a - t, a = a + t. */
+static inline AVX2 void ct_bfly(__m256i *a, __m256i *b, __m256i z) {
+  const __m256i t = mont_mul(*b, z);
+  *b = _mm256_sub_epi32(*a, t);
+  *a = _mm256_add_epi32(*a, t);
+}
+/* Gentleman-Sande (inverse): a = a + b, b = (a - b) zeta 2^-32, with zeta already negated. */
+static inline AVX2 void gs_bfly(__m256i *a, __m256i *b, __m256i z) {
+  const __m256i t = *a;
+  *a = _mm256_add_epi32(t, *b);
+  *b = mont_mul(_mm256_sub_epi32(t, *b), z);
+}
+
 AVX2 void mldsa_poly_ntt_avx2(mldsa_poly *p) {
   int32_t *w = p->c;
   size_t m = 0;
@@ -46,16 +109,22 @@ AVX2 void mldsa_poly_ntt_avx2(mldsa_poly *p) {
       }
     }
   }
-  /* Layers 4, 2, 1 (m continues from 31). */
-  for (size_t len = 4; len >= 1; len >>= 1) {
-    for (size_t start = 0; start < MLDSA_N; start += 2 * len) {
-      const int64_t z = mldsa_zetas[++m];
-      for (size_t j = start; j < start + len; j++) {
-        const int32_t t = mldsa_montgomery_reduce(z * w[j + len]);
-        w[j + len] = w[j] - t;
-        w[j] = w[j] + t;
-      }
-    }
+  /* Layers 4, 2, 1 on the register pairs (m continued from 31: blocks of these layers take
+   * zetas[32 + b], [64 + b] and [128 + b]). */
+  for (size_t q = 0; q < MLDSA_N / 16; q++) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(w + 16 * q));
+    __m256i y = _mm256_loadu_si256((const __m256i *)(w + 16 * q + 8));
+    split4(&x, &y);
+    ct_bfly(&x, &y, zetas_len4(q, 32, 1));
+    split4(&x, &y);
+    split2(&x, &y);
+    ct_bfly(&x, &y, zetas_len2(q, 64, 1));
+    split2(&x, &y);
+    split1(&x, &y);
+    ct_bfly(&x, &y, zetas_len1(q, 128, 1));
+    split1(&x, &y);
+    _mm256_storeu_si256((__m256i *)(w + 16 * q), x);
+    _mm256_storeu_si256((__m256i *)(w + 16 * q + 8), y);
   }
 }
 
@@ -63,17 +132,24 @@ AVX2 void mldsa_poly_ntt_avx2(mldsa_poly *p) {
 
 AVX2 void mldsa_poly_invntt_tomont_avx2(mldsa_poly *p) {
   int32_t *w = p->c;
-  size_t m = MLDSA_N;
-  for (size_t len = 1; len < 8; len <<= 1) {
-    for (size_t start = 0; start < MLDSA_N; start += 2 * len) {
-      const int64_t z = -(int64_t)mldsa_zetas[--m];
-      for (size_t j = start; j < start + len; j++) {
-        const int32_t t = w[j];
-        w[j] = t + w[j + len];
-        w[j + len] = mldsa_montgomery_reduce(z * (t - w[j + len]));
-      }
-    }
+  /* Layers 1, 2, 4 on the register pairs: block b of these layers takes -zetas[255 - b],
+   * [127 - b] and [63 - b]. */
+  for (size_t q = 0; q < MLDSA_N / 16; q++) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(w + 16 * q));
+    __m256i y = _mm256_loadu_si256((const __m256i *)(w + 16 * q + 8));
+    split1(&x, &y);
+    gs_bfly(&x, &y, zetas_len1(q, 255, -1));
+    split1(&x, &y);
+    split2(&x, &y);
+    gs_bfly(&x, &y, zetas_len2(q, 127, -1));
+    split2(&x, &y);
+    split4(&x, &y);
+    gs_bfly(&x, &y, zetas_len4(q, 63, -1));
+    split4(&x, &y);
+    _mm256_storeu_si256((__m256i *)(w + 16 * q), x);
+    _mm256_storeu_si256((__m256i *)(w + 16 * q + 8), y);
   }
+  size_t m = 32;
   for (size_t len = 8; len < MLDSA_N; len <<= 1) {
     for (size_t start = 0; start < MLDSA_N; start += 2 * len) {
       const __m256i z = _mm256_set1_epi32(-mldsa_zetas[--m]);
