@@ -146,6 +146,19 @@ static void sponge_block(uint8_t *out, const uint64_t a[25], unsigned rate) {
   }
 }
 
+/* block_bytes returns the first |rate| output bytes of the lanes |a|: the lanes themselves where
+ * memory order is little-endian (FIPS 202 B.1), else a copy in |buf|. */
+static const uint8_t *block_bytes(uint8_t *buf, const uint64_t a[25], unsigned rate) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  (void)buf;
+  (void)rate;
+  return (const uint8_t *)a;
+#else
+  sponge_block(buf, a, rate);
+  return buf;
+#endif
+}
+
 /* permute_live permutes the states whose |live| flag is set: all four at once while two or more
  * are, the one left on the single-state permutation (public: the flags come from loop counts). */
 static void permute_live(uint64_t st[4][25], const int live[4]) {
@@ -182,9 +195,9 @@ void mldsa_expand_a_x4(mldsa_poly *a, const uint8_t rho[32], unsigned first, uns
     int any = 0;
     for (unsigned s = 0; s < 4; s++) {
       if (!live[s]) continue;
-      sponge_block(buf, st[s], SHAKE128_RATE);
+      const uint8_t *bytes = block_bytes(buf, st[s], SHAKE128_RATE);
       for (size_t pos = 0; pos < SHAKE128_RATE && n[s] < MLDSA_N; pos += 3) {
-        const uint32_t v = coeff_from_three_bytes(buf + pos);
+        const uint32_t v = coeff_from_three_bytes(bytes + pos);
         if (v < MLDSA_Q) a[s].c[n[s]++] = (int32_t)v;
       }
       live[s] = n[s] < MLDSA_N;
@@ -219,8 +232,7 @@ void mldsa_expand_s_x4(const mldsa_params *p, mldsa_poly *a, const uint8_t rhop[
     int any = 0;
     for (unsigned s = 0; s < 4; s++) {
       if (!live[s]) continue;
-      sponge_block(buf, st[s], SHAKE256_RATE);
-      rej_eta_block(p, &a[s], &n[s], buf);
+      rej_eta_block(p, &a[s], &n[s], block_bytes(buf, st[s], SHAKE256_RATE));
       live[s] = n[s] < MLDSA_N;
       any |= live[s];
     }

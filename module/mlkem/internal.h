@@ -108,13 +108,15 @@ void mlkem_basemul_acc_portable(mlkem_poly *r, const mlkem_poly *a, const mlkem_
 
 /* mlkem_rej_uniform: SampleNTT's rejection step (Algorithm 7, steps 5-14) over |len| bytes of
  * XOF output (a multiple of 3): appends accepted values to r[*n..256) and updates *n. Public
- * data. Portable only: the sampling's time is in Keccak (keccak_f1600_x4). */
+ * data (the AVX2 form indexes a table by the acceptance mask). */
 void mlkem_rej_uniform(int16_t r[MLKEM_N], unsigned *n, const uint8_t *buf, size_t len);
+void mlkem_rej_uniform_portable(int16_t r[MLKEM_N], unsigned *n, const uint8_t *buf, size_t len);
 
 #if MLKEM_HAVE_AVX2
 void mlkem_ntt_avx2(mlkem_poly *a);
 void mlkem_invntt_avx2(mlkem_poly *a);
 void mlkem_basemul_acc_avx2(mlkem_poly *r, const mlkem_poly *a, const mlkem_poly *b, unsigned k);
+void mlkem_rej_uniform_avx2(int16_t r[MLKEM_N], unsigned *n, const uint8_t *buf, size_t len);
 #endif
 
 /* mlkem_path_name (module/internal.h) names the kernels the CPU path selects. */

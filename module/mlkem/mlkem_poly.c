@@ -164,6 +164,16 @@ void mlkem_basemul_acc(mlkem_poly *r, const mlkem_poly *a, const mlkem_poly *b, 
   mlkem_basemul_acc_portable(r, a, b, k);
 }
 
+void mlkem_rej_uniform(int16_t r[MLKEM_N], unsigned *n, const uint8_t *buf, size_t len) {
+#if MLKEM_HAVE_AVX2
+  if (use_avx2()) {
+    mlkem_rej_uniform_avx2(r, n, buf, len);
+    return;
+  }
+#endif
+  mlkem_rej_uniform_portable(r, n, buf, len);
+}
+
 const char *mlkem_path_name(void) { return use_avx2() ? "avx2" : "portable"; }
 
 /* ---- Element-wise operations ---------------------------------------------------------------- */
@@ -353,7 +363,7 @@ void mlkem_poly_cbd(mlkem_poly *r, const uint8_t *buf, unsigned eta) {
 
 /* ---- Rejection sampling (FIPS 203 Algorithm 7, steps 5-14) ------------------------------------ */
 
-void mlkem_rej_uniform(int16_t r[MLKEM_N], unsigned *n, const uint8_t *buf, size_t len) {
+void mlkem_rej_uniform_portable(int16_t r[MLKEM_N], unsigned *n, const uint8_t *buf, size_t len) {
   /* Every candidate is written and the count advances by the comparison's result: no branch
    * per candidate (a fifth are rejected, at random, which a branch predictor cannot follow).
    * The buffer has room for the two candidates the last step may write past 256; values past
