@@ -187,11 +187,19 @@ AVX2_FN void mlkem_rej_uniform_avx2(int16_t r[MLKEM_N], unsigned *n, const uint8
                                          4, 5, 5, 6, 7, 8, 8, 9, 10, 11, 11, 12, 13, 14, 14, 15);
   const __m256i mask12 = _mm256_set1_epi16(0x0fff), q = _mm256_set1_epi16(MLKEM_Q);
   size_t pos = 0;
-  /* Each step reads 32 bytes (24 used). */
-  while (pos + 32 <= len && ctr < MLKEM_N) {
-    __m256i v = _mm256_loadu_si256((const __m256i *)(buf + pos));
-    /* Bytes 0-15 to the low half, 8-23 to the high half (64-bit words 0, 1, 1, 2). */
-    v = _mm256_permute4x64_epi64(v, 0x94);
+  /* Each step reads 32 bytes (24 used): from pos, or for the last 24 bytes of the buffer from
+   * pos - 8, so that no byte past buf + len is read. */
+  while (pos + 24 <= len && ctr < MLKEM_N) {
+    __m256i v;
+    if (pos + 32 <= len) {
+      /* Bytes 0-15 to the low half, 8-23 to the high half (64-bit words 0, 1, 1, 2). */
+      v = _mm256_permute4x64_epi64(_mm256_loadu_si256((const __m256i *)(buf + pos)), 0x94);
+    } else if (pos >= 8) {
+      /* The same from 64-bit words 1, 2, 2, 3 of the load 8 bytes earlier. */
+      v = _mm256_permute4x64_epi64(_mm256_loadu_si256((const __m256i *)(buf + pos - 8)), 0xe9);
+    } else {
+      break;
+    }
     v = _mm256_shuffle_epi8(v, bytes);
     const __m256i d = _mm256_blend_epi16(_mm256_and_si256(v, mask12), _mm256_srli_epi16(v, 4),
                                          0xaa);
@@ -213,7 +221,7 @@ AVX2_FN void mlkem_rej_uniform_avx2(int16_t r[MLKEM_N], unsigned *n, const uint8
   if (ctr > MLKEM_N) ctr = MLKEM_N;
   memcpy(&r[start], &tmp[start], (ctr - start) * sizeof r[0]);
   *n = ctr;
-  /* The rest (under 32 bytes) one group at a time. */
+  /* The rest (under 24 bytes, or a buffer of 24 to 31) one group at a time. */
   if (ctr < MLKEM_N && pos < len) mlkem_rej_uniform_portable(r, n, buf + pos, len - pos);
 }
 #endif
