@@ -112,7 +112,14 @@ void mlkem_basemul_acc_portable(mlkem_poly *r, const mlkem_poly *a, const mlkem_
 void mlkem_rej_uniform(int16_t r[MLKEM_N], unsigned *n, const uint8_t *buf, size_t len);
 void mlkem_rej_uniform_portable(int16_t r[MLKEM_N], unsigned *n, const uint8_t *buf, size_t len);
 
+/* mlkem_poly_frombytes (poly.h) and mlkem_poly_decompress have these twins too; the AVX2
+ * decompression takes d = 4 and d = 10 only. */
+void mlkem_poly_frombytes_portable(mlkem_poly *r, const uint8_t in[384]);
+void mlkem_poly_decompress_portable(mlkem_poly *r, const uint8_t *in, unsigned d);
+
 #if MLKEM_HAVE_AVX2
+void mlkem_poly_frombytes_avx2(mlkem_poly *r, const uint8_t in[384]);
+void mlkem_poly_decompress_avx2(mlkem_poly *r, const uint8_t *in, unsigned d);
 void mlkem_ntt_avx2(mlkem_poly *a);
 void mlkem_invntt_avx2(mlkem_poly *a);
 void mlkem_basemul_acc_avx2(mlkem_poly *r, const mlkem_poly *a, const mlkem_poly *b, unsigned k);

@@ -224,4 +224,81 @@ AVX2_FN void mlkem_rej_uniform_avx2(int16_t r[MLKEM_N], unsigned *n, const uint8
   /* The rest (under 24 bytes, or a buffer of 24 to 31) one group at a time. */
   if (ctr < MLKEM_N && pos < len) mlkem_rej_uniform_portable(r, n, buf + pos, len - pos);
 }
+/* load_groups returns, for the |step|-th group of 24 bytes of |in| (|len| bytes in all), the
+ * bytes 24 step .. + 15 in the low half and 24 step + 8 .. + 23 in the high half: from a load at
+ * 24 step, or, for a group too close to the end for a 32-byte load, at 24 step - 8. Which load
+ * depends on the position only. */
+AVX2_FN static inline __m256i load_groups(const uint8_t *in, size_t pos, size_t len) {
+  if (pos + 32 <= len) {
+    return _mm256_permute4x64_epi64(_mm256_loadu_si256((const __m256i *)(in + pos)), 0x94);
+  }
+  return _mm256_permute4x64_epi64(_mm256_loadu_si256((const __m256i *)(in + pos - 8)), 0xe9);
+}
+
+/* unpack12 turns the two halves load_groups gives into sixteen 12-bit values (in the order of
+ * ByteDecode_12), as the rejection sampler does. */
+AVX2_FN static inline __m256i unpack12(__m256i v) {
+  const __m256i bytes = _mm256_setr_epi8(0, 1, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10, 10, 11,
+                                         4, 5, 5, 6, 7, 8, 8, 9, 10, 11, 11, 12, 13, 14, 14, 15);
+  v = _mm256_shuffle_epi8(v, bytes);
+  return _mm256_blend_epi16(_mm256_and_si256(v, _mm256_set1_epi16(0x0fff)),
+                            _mm256_srli_epi16(v, 4), 0xaa);
+}
+
+/* ByteDecode_12 reduced mod q as mlkem_poly_frombytes_portable: t - q, plus q where negative
+ * (the sign mask). Constant time: fixed loads, shuffles and arithmetic. */
+AVX2_FN void mlkem_poly_frombytes_avx2(mlkem_poly *r, const uint8_t in[MLKEM_POLY_BYTES]) {
+  const __m256i q = _mm256_set1_epi16(MLKEM_Q);
+  for (unsigned i = 0; i < MLKEM_N / 16; i++) {
+    const __m256i t = _mm256_sub_epi16(unpack12(load_groups(in, 24 * i, MLKEM_POLY_BYTES)), q);
+    const __m256i v = _mm256_add_epi16(t, _mm256_and_si256(_mm256_srai_epi16(t, 15), q));
+    _mm256_store_si256((__m256i *)&r->c[16 * i], v);
+  }
+}
+
+/* Decompress_d(y) = (q y + 2^(d-1)) >> d is MULHRS of y 2^(15-d) by q: (y 2^(15-d) q + 2^14) >>
+ * 15, exact since y 2^(15-d) < 2^15. ByteDecode_10 takes 16 values from 20 bytes: value i of a
+ * half starts at bit 10 i, in the 16-bit word at byte 10 i / 8, shifted by 10 i mod 8 (0, 2, 4,
+ * 6), which a multiplication by 2^(6 - shift) and a shift down by 6 take out. ByteDecode_4 takes
+ * a nibble per value. */
+AVX2_FN void mlkem_poly_decompress_avx2(mlkem_poly *r, const uint8_t *in, unsigned d) {
+  const __m256i q = _mm256_set1_epi16(MLKEM_Q);
+  if (d == 10) {
+    const size_t len = 320;
+    const __m256i align = _mm256_setr_epi16(64, 16, 4, 1, 64, 16, 4, 1, 64, 16, 4, 1, 64, 16, 4, 1);
+    for (unsigned i = 0; i < MLKEM_N / 16; i++) {
+      const size_t pos = 20 * (size_t)i;
+      __m256i v, idx;
+      if (pos + 32 <= len) {
+        /* Low half: bytes pos .. pos + 15; high half: pos + 8 .. pos + 23 (values 8-15 from
+         * pos + 10, offset 2). */
+        v = _mm256_permute4x64_epi64(_mm256_loadu_si256((const __m256i *)(in + pos)), 0x94);
+        idx = _mm256_setr_epi8(0, 1, 1, 2, 2, 3, 3, 4, 5, 6, 6, 7, 7, 8, 8, 9,
+                               2, 3, 3, 4, 4, 5, 5, 6, 7, 8, 8, 9, 9, 10, 10, 11);
+      } else {
+        /* From a load at pos - 12: low half pos - 4 .. pos + 11 (offset 4), high half pos + 4 ..
+         * pos + 19 (values 8-15 at offset 6). */
+        v = _mm256_permute4x64_epi64(_mm256_loadu_si256((const __m256i *)(in + pos - 12)), 0xe9);
+        idx = _mm256_setr_epi8(4, 5, 5, 6, 6, 7, 7, 8, 9, 10, 10, 11, 11, 12, 12, 13,
+                               6, 7, 7, 8, 8, 9, 9, 10, 11, 12, 12, 13, 13, 14, 14, 15);
+      }
+      v = _mm256_shuffle_epi8(v, idx);
+      v = _mm256_srli_epi16(_mm256_mullo_epi16(v, align), 6);
+      v = _mm256_mulhrs_epi16(_mm256_slli_epi16(v, 5), q);
+      _mm256_store_si256((__m256i *)&r->c[16 * i], v);
+    }
+    return;
+  }
+  /* d == 4: 16 bytes make 32 values, the low nibble of each byte first. */
+  const __m128i nib = _mm_set1_epi8(15);
+  for (unsigned i = 0; i < MLKEM_N / 32; i++) {
+    const __m128i b = _mm_loadu_si128((const __m128i *)(in + 16 * i));
+    const __m128i lo = _mm_and_si128(b, nib), hi = _mm_and_si128(_mm_srli_epi16(b, 4), nib);
+    const __m256i v0 = _mm256_cvtepu8_epi16(_mm_unpacklo_epi8(lo, hi));
+    const __m256i v1 = _mm256_cvtepu8_epi16(_mm_unpackhi_epi8(lo, hi));
+    _mm256_store_si256((__m256i *)&r->c[32 * i], _mm256_mulhrs_epi16(_mm256_slli_epi16(v0, 11), q));
+    _mm256_store_si256((__m256i *)&r->c[32 * i + 16],
+                       _mm256_mulhrs_epi16(_mm256_slli_epi16(v1, 11), q));
+  }
+}
 #endif

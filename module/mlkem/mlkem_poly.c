@@ -261,7 +261,7 @@ void mlkem_poly_tobytes(uint8_t out[MLKEM_POLY_BYTES], const mlkem_poly *a) {
 
 /* ByteDecode_12 (Algorithm 6 with m = q): each 12-bit value is reduced mod q by one conditional
  * subtraction done with a mask, so a secret s-hat costs the same whatever its values. */
-void mlkem_poly_frombytes(mlkem_poly *r, const uint8_t in[MLKEM_POLY_BYTES]) {
+void mlkem_poly_frombytes_portable(mlkem_poly *r, const uint8_t in[MLKEM_POLY_BYTES]) {
   for (unsigned i = 0; i < MLKEM_N / 2; i++) {
     const int16_t t0 = (int16_t)((in[3 * i] | ((uint16_t)in[3 * i + 1] << 8)) & 0xfff);
     const int16_t t1 = (int16_t)(((in[3 * i + 1] >> 4) | ((uint16_t)in[3 * i + 2] << 4)) & 0xfff);
@@ -299,8 +299,29 @@ void mlkem_poly_compress(uint8_t *out, const mlkem_poly *a, unsigned d) {
   }
 }
 
-/* mlkem_poly_decompress reads Decompress_d(ByteDecode_d(in)): coefficients in [0, q). */
+void mlkem_poly_frombytes(mlkem_poly *r, const uint8_t in[MLKEM_POLY_BYTES]) {
+#if MLKEM_HAVE_AVX2
+  if (use_avx2()) {
+    mlkem_poly_frombytes_avx2(r, in);
+    return;
+  }
+#endif
+  mlkem_poly_frombytes_portable(r, in);
+}
+
+/* mlkem_poly_decompress reads Decompress_d(ByteDecode_d(in)): coefficients in [0, q). The AVX2
+ * form takes d = 4 and 10 (ML-KEM-512 and -768). */
 void mlkem_poly_decompress(mlkem_poly *r, const uint8_t *in, unsigned d) {
+#if MLKEM_HAVE_AVX2
+  if (use_avx2() && (d == 4 || d == 10)) {
+    mlkem_poly_decompress_avx2(r, in, d);
+    return;
+  }
+#endif
+  mlkem_poly_decompress_portable(r, in, d);
+}
+
+void mlkem_poly_decompress_portable(mlkem_poly *r, const uint8_t *in, unsigned d) {
   uint16_t v[MLKEM_N];
   mlkem_decode(v, in, d);
   for (unsigned i = 0; i < MLKEM_N; i++) r->c[i] = (int16_t)mlkem_decompress(v[i], d);
