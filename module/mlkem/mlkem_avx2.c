@@ -170,6 +170,27 @@ AVX2_FN void mlkem_basemul_acc_avx2(mlkem_poly *r, const mlkem_poly *a, const ml
     _mm256_store_si256((__m256i *)&r->c[32 * p + 16], ry);
   }
 }
+/* load_groups returns, for the 24 bytes at in + pos (of |len| >= 32 bytes in all), the bytes
+ * pos .. pos + 15 in the low half and pos + 8 .. pos + 23 in the high half: from a load at pos,
+ * or, for a group too close to the end for a 32-byte load, at pos - 8 (64-bit words 1, 2, 2, 3
+ * instead of 0, 1, 1, 2). Which load depends on the position only. */
+AVX2_FN static inline __m256i load_groups(const uint8_t *in, size_t pos, size_t len) {
+  if (pos + 32 <= len) {
+    return _mm256_permute4x64_epi64(_mm256_loadu_si256((const __m256i *)(in + pos)), 0x94);
+  }
+  return _mm256_permute4x64_epi64(_mm256_loadu_si256((const __m256i *)(in + pos - 8)), 0xe9);
+}
+
+/* unpack12 turns the two halves load_groups gives into sixteen 12-bit values (in the order of
+ * ByteDecode_12), as the rejection sampler does. */
+AVX2_FN static inline __m256i unpack12(__m256i v) {
+  const __m256i bytes = _mm256_setr_epi8(0, 1, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10, 10, 11,
+                                         4, 5, 5, 6, 7, 8, 8, 9, 10, 11, 11, 12, 13, 14, 14, 15);
+  v = _mm256_shuffle_epi8(v, bytes);
+  return _mm256_blend_epi16(_mm256_and_si256(v, _mm256_set1_epi16(0x0fff)),
+                            _mm256_srli_epi16(v, 4), 0xaa);
+}
+
 /* Rejection sampling (SampleNTT's steps 5-14) sixteen candidates at a time: 24 bytes give 16
  * 12-bit values (d1 = b0 | (b1 & 15) << 8, d2 = b1 >> 4 | b2 << 4 for each 3 bytes). A byte
  * shuffle puts bytes 3i, 3i + 1 in word 2i and 3i + 1, 3i + 2 in word 2i + 1; the even words
@@ -183,26 +204,12 @@ AVX2_FN void mlkem_rej_uniform_avx2(int16_t r[MLKEM_N], unsigned *n, const uint8
   _Alignas(32) int16_t tmp[MLKEM_N + 16];
   const unsigned start = *n;
   unsigned ctr = start;
-  const __m256i bytes = _mm256_setr_epi8(0, 1, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10, 10, 11,
-                                         4, 5, 5, 6, 7, 8, 8, 9, 10, 11, 11, 12, 13, 14, 14, 15);
-  const __m256i mask12 = _mm256_set1_epi16(0x0fff), q = _mm256_set1_epi16(MLKEM_Q);
+  const __m256i q = _mm256_set1_epi16(MLKEM_Q);
   size_t pos = 0;
-  /* Each step reads 32 bytes (24 used): from pos, or for the last 24 bytes of the buffer from
-   * pos - 8, so that no byte past buf + len is read. */
-  while (pos + 24 <= len && ctr < MLKEM_N) {
-    __m256i v;
-    if (pos + 32 <= len) {
-      /* Bytes 0-15 to the low half, 8-23 to the high half (64-bit words 0, 1, 1, 2). */
-      v = _mm256_permute4x64_epi64(_mm256_loadu_si256((const __m256i *)(buf + pos)), 0x94);
-    } else if (pos >= 8) {
-      /* The same from 64-bit words 1, 2, 2, 3 of the load 8 bytes earlier. */
-      v = _mm256_permute4x64_epi64(_mm256_loadu_si256((const __m256i *)(buf + pos - 8)), 0xe9);
-    } else {
-      break;
-    }
-    v = _mm256_shuffle_epi8(v, bytes);
-    const __m256i d = _mm256_blend_epi16(_mm256_and_si256(v, mask12), _mm256_srli_epi16(v, 4),
-                                         0xaa);
+  /* Each step reads 32 bytes (24 used); a buffer shorter than 32 bytes goes to the portable
+   * code. */
+  while (pos + 24 <= len && len >= 32 && ctr < MLKEM_N) {
+    const __m256i d = unpack12(load_groups(buf, pos, len));
     const __m256i good = _mm256_cmpgt_epi16(q, d);
     const __m128i packed = _mm_packs_epi16(_mm256_castsi256_si128(good),
                                            _mm256_extracti128_si256(good, 1));
@@ -224,27 +231,6 @@ AVX2_FN void mlkem_rej_uniform_avx2(int16_t r[MLKEM_N], unsigned *n, const uint8
   /* The rest (under 24 bytes, or a buffer of 24 to 31) one group at a time. */
   if (ctr < MLKEM_N && pos < len) mlkem_rej_uniform_portable(r, n, buf + pos, len - pos);
 }
-/* load_groups returns, for the |step|-th group of 24 bytes of |in| (|len| bytes in all), the
- * bytes 24 step .. + 15 in the low half and 24 step + 8 .. + 23 in the high half: from a load at
- * 24 step, or, for a group too close to the end for a 32-byte load, at 24 step - 8. Which load
- * depends on the position only. */
-AVX2_FN static inline __m256i load_groups(const uint8_t *in, size_t pos, size_t len) {
-  if (pos + 32 <= len) {
-    return _mm256_permute4x64_epi64(_mm256_loadu_si256((const __m256i *)(in + pos)), 0x94);
-  }
-  return _mm256_permute4x64_epi64(_mm256_loadu_si256((const __m256i *)(in + pos - 8)), 0xe9);
-}
-
-/* unpack12 turns the two halves load_groups gives into sixteen 12-bit values (in the order of
- * ByteDecode_12), as the rejection sampler does. */
-AVX2_FN static inline __m256i unpack12(__m256i v) {
-  const __m256i bytes = _mm256_setr_epi8(0, 1, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10, 10, 11,
-                                         4, 5, 5, 6, 7, 8, 8, 9, 10, 11, 11, 12, 13, 14, 14, 15);
-  v = _mm256_shuffle_epi8(v, bytes);
-  return _mm256_blend_epi16(_mm256_and_si256(v, _mm256_set1_epi16(0x0fff)),
-                            _mm256_srli_epi16(v, 4), 0xaa);
-}
-
 /* ByteDecode_12 reduced mod q as mlkem_poly_frombytes_portable: t - q, plus q where negative
  * (the sign mask). Constant time: fixed loads, shuffles and arithmetic. */
 AVX2_FN void mlkem_poly_frombytes_avx2(mlkem_poly *r, const uint8_t in[MLKEM_POLY_BYTES]) {
