@@ -355,14 +355,16 @@ static void msg_bytes(uint8_t *dst, const keccak_msg *m, size_t at, size_t n) {
   }
 }
 
-/* oneshot_pieces is one sponge of keccak_oneshot_x2 on its own. */
-__attribute__((noinline)) static void oneshot_pieces(uint32_t rate, const keccak_msg *m) {
+/* oneshot_pieces runs the sponges of keccak_oneshot_x2 one after the other. */
+__attribute__((noinline)) static void oneshot_pieces(uint32_t rate, const keccak_msg m[2]) {
   keccak_state s;
-  keccak_init(&s, rate, m->dsep);
-  for (int p = 0; p < 2; p++) {
-    if (m->len[p] != 0) absorb(&s, m->piece[p], m->len[p]);
+  for (int i = 0; i < 2; i++) {
+    keccak_init(&s, rate, m[i].dsep);
+    for (int p = 0; p < 2; p++) {
+      if (m[i].len[p] != 0) absorb(&s, m[i].piece[p], m[i].len[p]);
+    }
+    squeeze(&s, m[i].out, m[i].out_len);
   }
-  squeeze(&s, m->out, m->out_len);
   keccak_wipe(&s);
 }
 
@@ -415,8 +417,9 @@ void keccak_oneshot_x2(uint32_t rate, const keccak_msg m[2]) {
     return;
   }
 #endif
-  oneshot_pieces(rate, &m[0]);
-  oneshot_pieces(rate, &m[1]);
+  /* One call per path, so that this entry point keeps nothing of its own across a call (its
+   * caller's registers saved in its frame would lie above the wipe). */
+  oneshot_pieces(rate, m);
   keccak_stack_wipe();
 }
 
