@@ -94,102 +94,77 @@ static inline AVX2 void gs_bfly(__m256i *a, __m256i *b, __m256i z) {
   *b = mont_mul(_mm256_sub_epi32(t, *b), z);
 }
 
-/* The NTT in two passes over memory. Pass 1, per column c (the eight coefficients 8c .. 8c + 7
- * at offsets 0, 64, 128 and 192): the layers of length 128 and 64. Pass 2, per group g of 64
- * coefficients (eight registers, 64g + 8r): the layers of length 32, 16 and 8, then the three
- * short ones on the register pairs. Block b of the layer of length len takes zetas[256 / (2 len)
- * + b], as the portable code's running index does; butterflies of one layer touch distinct
- * coefficients, so the order within a layer does not matter. */
 AVX2 void mldsa_poly_ntt_avx2(mldsa_poly *p) {
   int32_t *w = p->c;
-  const __m256i z1 = _mm256_set1_epi32(mldsa_zetas[1]);
-  const __m256i z2 = _mm256_set1_epi32(mldsa_zetas[2]), z3 = _mm256_set1_epi32(mldsa_zetas[3]);
-  for (size_t c = 0; c < 8; c++) {
-    __m256i u[4];
-    for (size_t i = 0; i < 4; i++) u[i] = _mm256_loadu_si256((const __m256i *)(w + 8 * c + 64 * i));
-    ct_bfly(&u[0], &u[2], z1);
-    ct_bfly(&u[1], &u[3], z1);
-    ct_bfly(&u[0], &u[1], z2);
-    ct_bfly(&u[2], &u[3], z3);
-    for (size_t i = 0; i < 4; i++) _mm256_storeu_si256((__m256i *)(w + 8 * c + 64 * i), u[i]);
+  size_t m = 0;
+  for (size_t len = 128; len >= 8; len >>= 1) {
+    for (size_t start = 0; start < MLDSA_N; start += 2 * len) {
+      const __m256i z = _mm256_set1_epi32(mldsa_zetas[++m]);
+      for (size_t j = start; j < start + len; j += 8) {
+        const __m256i a = _mm256_loadu_si256((const __m256i *)(w + j));
+        const __m256i b = _mm256_loadu_si256((const __m256i *)(w + j + len));
+        const __m256i t = mont_mul(b, z);
+        _mm256_storeu_si256((__m256i *)(w + j + len), _mm256_sub_epi32(a, t));
+        _mm256_storeu_si256((__m256i *)(w + j), _mm256_add_epi32(a, t));
+      }
+    }
   }
-  for (size_t g = 0; g < 4; g++) {
-    __m256i v[8];
-    for (size_t r = 0; r < 8; r++) v[r] = _mm256_loadu_si256((const __m256i *)(w + 64 * g + 8 * r));
-    const __m256i z32 = _mm256_set1_epi32(mldsa_zetas[4 + g]);
-    for (size_t r = 0; r < 4; r++) ct_bfly(&v[r], &v[r + 4], z32);
-    for (size_t h = 0; h < 2; h++) {
-      const __m256i z16 = _mm256_set1_epi32(mldsa_zetas[8 + 2 * g + h]);
-      ct_bfly(&v[4 * h], &v[4 * h + 2], z16);
-      ct_bfly(&v[4 * h + 1], &v[4 * h + 3], z16);
-    }
-    for (size_t r = 0; r < 8; r += 2) {
-      ct_bfly(&v[r], &v[r + 1], _mm256_set1_epi32(mldsa_zetas[16 + 4 * g + r / 2]));
-      /* The pair (v[r], v[r + 1]) is register pair q = 4g + r/2 of the short layers. */
-      const size_t q = 4 * g + r / 2;
-      __m256i x = v[r], y = v[r + 1];
-      split4(&x, &y);
-      ct_bfly(&x, &y, zetas_len4(q, 32, 1));
-      split4(&x, &y);
-      split2(&x, &y);
-      ct_bfly(&x, &y, zetas_len2(q, 64, 1));
-      split2(&x, &y);
-      split1(&x, &y);
-      ct_bfly(&x, &y, zetas_len1(q, 128, 1));
-      split1(&x, &y);
-      v[r] = x;
-      v[r + 1] = y;
-    }
-    for (size_t r = 0; r < 8; r++) _mm256_storeu_si256((__m256i *)(w + 64 * g + 8 * r), v[r]);
+  /* Layers 4, 2, 1 on the register pairs (m continued from 31: blocks of these layers take
+   * zetas[32 + b], [64 + b] and [128 + b]). */
+  for (size_t q = 0; q < MLDSA_N / 16; q++) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(w + 16 * q));
+    __m256i y = _mm256_loadu_si256((const __m256i *)(w + 16 * q + 8));
+    split4(&x, &y);
+    ct_bfly(&x, &y, zetas_len4(q, 32, 1));
+    split4(&x, &y);
+    split2(&x, &y);
+    ct_bfly(&x, &y, zetas_len2(q, 64, 1));
+    split2(&x, &y);
+    split1(&x, &y);
+    ct_bfly(&x, &y, zetas_len1(q, 128, 1));
+    split1(&x, &y);
+    _mm256_storeu_si256((__m256i *)(w + 16 * q), x);
+    _mm256_storeu_si256((__m256i *)(w + 16 * q + 8), y);
   }
 }
 
 #define INVNTT_F 41978 /* as in mldsa_poly.c */
 
-/* The inverse in two passes, the NTT's in reverse: per group of 64, the short layers and those of
- * length 8, 16 and 32 (block b of length len takes -zetas[256 / len - 1 - b]); then per column,
- * the layers of length 64 and 128 and the final scaling. */
 AVX2 void mldsa_poly_invntt_tomont_avx2(mldsa_poly *p) {
   int32_t *w = p->c;
-  for (size_t g = 0; g < 4; g++) {
-    __m256i v[8];
-    for (size_t r = 0; r < 8; r++) v[r] = _mm256_loadu_si256((const __m256i *)(w + 64 * g + 8 * r));
-    for (size_t r = 0; r < 8; r += 2) {
-      const size_t q = 4 * g + r / 2;
-      __m256i x = v[r], y = v[r + 1];
-      split1(&x, &y);
-      gs_bfly(&x, &y, zetas_len1(q, 255, -1));
-      split1(&x, &y);
-      split2(&x, &y);
-      gs_bfly(&x, &y, zetas_len2(q, 127, -1));
-      split2(&x, &y);
-      split4(&x, &y);
-      gs_bfly(&x, &y, zetas_len4(q, 63, -1));
-      split4(&x, &y);
-      gs_bfly(&x, &y, _mm256_set1_epi32(-mldsa_zetas[31 - q]));
-      v[r] = x;
-      v[r + 1] = y;
-    }
-    for (size_t h = 0; h < 2; h++) {
-      const __m256i z16 = _mm256_set1_epi32(-mldsa_zetas[15 - (2 * g + h)]);
-      gs_bfly(&v[4 * h], &v[4 * h + 2], z16);
-      gs_bfly(&v[4 * h + 1], &v[4 * h + 3], z16);
-    }
-    const __m256i z32 = _mm256_set1_epi32(-mldsa_zetas[7 - g]);
-    for (size_t r = 0; r < 4; r++) gs_bfly(&v[r], &v[r + 4], z32);
-    for (size_t r = 0; r < 8; r++) _mm256_storeu_si256((__m256i *)(w + 64 * g + 8 * r), v[r]);
+  /* Layers 1, 2, 4 on the register pairs: block b of these layers takes -zetas[255 - b],
+   * [127 - b] and [63 - b]. */
+  for (size_t q = 0; q < MLDSA_N / 16; q++) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(w + 16 * q));
+    __m256i y = _mm256_loadu_si256((const __m256i *)(w + 16 * q + 8));
+    split1(&x, &y);
+    gs_bfly(&x, &y, zetas_len1(q, 255, -1));
+    split1(&x, &y);
+    split2(&x, &y);
+    gs_bfly(&x, &y, zetas_len2(q, 127, -1));
+    split2(&x, &y);
+    split4(&x, &y);
+    gs_bfly(&x, &y, zetas_len4(q, 63, -1));
+    split4(&x, &y);
+    _mm256_storeu_si256((__m256i *)(w + 16 * q), x);
+    _mm256_storeu_si256((__m256i *)(w + 16 * q + 8), y);
   }
-  const __m256i z64a = _mm256_set1_epi32(-mldsa_zetas[3]), z64b = _mm256_set1_epi32(-mldsa_zetas[2]);
-  const __m256i z128 = _mm256_set1_epi32(-mldsa_zetas[1]), f = _mm256_set1_epi32(INVNTT_F);
-  for (size_t c = 0; c < 8; c++) {
-    __m256i u[4];
-    for (size_t i = 0; i < 4; i++) u[i] = _mm256_loadu_si256((const __m256i *)(w + 8 * c + 64 * i));
-    gs_bfly(&u[0], &u[1], z64a);
-    gs_bfly(&u[2], &u[3], z64b);
-    gs_bfly(&u[0], &u[2], z128);
-    gs_bfly(&u[1], &u[3], z128);
-    for (size_t i = 0; i < 4; i++)
-      _mm256_storeu_si256((__m256i *)(w + 8 * c + 64 * i), mont_mul(u[i], f));
+  size_t m = 32;
+  for (size_t len = 8; len < MLDSA_N; len <<= 1) {
+    for (size_t start = 0; start < MLDSA_N; start += 2 * len) {
+      const __m256i z = _mm256_set1_epi32(-mldsa_zetas[--m]);
+      for (size_t j = start; j < start + len; j += 8) {
+        const __m256i a = _mm256_loadu_si256((const __m256i *)(w + j));
+        const __m256i b = _mm256_loadu_si256((const __m256i *)(w + j + len));
+        _mm256_storeu_si256((__m256i *)(w + j), _mm256_add_epi32(a, b));
+        _mm256_storeu_si256((__m256i *)(w + j + len), mont_mul(_mm256_sub_epi32(a, b), z));
+      }
+    }
+  }
+  const __m256i f = _mm256_set1_epi32(INVNTT_F);
+  for (size_t j = 0; j < MLDSA_N; j += 8) {
+    const __m256i a = _mm256_loadu_si256((const __m256i *)(w + j));
+    _mm256_storeu_si256((__m256i *)(w + j), mont_mul(a, f));
   }
 }
 
