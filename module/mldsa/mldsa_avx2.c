@@ -60,26 +60,12 @@ static inline AVX2 void split1(__m256i *x, __m256i *y) {
   *y = od;
 }
 
-/* The twiddle of block b: zetas[base + b] (dir 1, the NTT) or -zetas[base - b] (dir -1, the
- * inverse). Indices are public (the loop counter). */
-static inline int32_t tw(size_t base, int dir, size_t b) {
-  return dir > 0 ? mldsa_zetas[base + b] : -mldsa_zetas[base - b];
-}
-static inline AVX2 __m256i zetas_len4(size_t q, size_t base, int dir) {
-  const int32_t zx = tw(base, dir, 2 * q), zy = tw(base, dir, 2 * q + 1);
-  return _mm256_setr_epi32(zx, zx, zx, zx, zy, zy, zy, zy);
-}
-static inline AVX2 __m256i zetas_len2(size_t q, size_t base, int dir) {
-  const int32_t z0 = tw(base, dir, 4 * q), z1 = tw(base, dir, 4 * q + 1);
-  const int32_t z2 = tw(base, dir, 4 * q + 2), z3 = tw(base, dir, 4 * q + 3);
-  return _mm256_setr_epi32(z0, z0, z2, z2, z1, z1, z3, z3);
-}
-static inline AVX2 __m256i zetas_len1(size_t q, size_t base, int dir) {
-  const size_t b = 8 * q;
-  return _mm256_setr_epi32(tw(base, dir, b), tw(base, dir, b + 4), tw(base, dir, b + 1),
-                           tw(base, dir, b + 5), tw(base, dir, b + 2), tw(base, dir, b + 6),
-                           tw(base, dir, b + 3), tw(base, dir, b + 7));
-}
+/* The twiddles of the short layers for register pair q, regrouped as the splits leave the
+ * lanes: [q][0] length 4, [q][1] length 2, [q][2] length 1 (gen_avx2_zetas.py writes them from
+ * the same zetas as mldsa_zetas; the inverse's are negated). */
+#include "module/mldsa/mldsa_avx2_zetas.inc"
+
+static inline AVX2 __m256i tw8(const int32_t *t) { return _mm256_load_si256((const __m256i *)t); }
 
 /* Cooley-Tukey (NTT): t = b zeta 2^-32, b = a - t, a = a + t. */
 static inline AVX2 void ct_bfly(__m256i *a, __m256i *b, __m256i z) {
@@ -115,13 +101,13 @@ AVX2 void mldsa_poly_ntt_avx2(mldsa_poly *p) {
     __m256i x = _mm256_loadu_si256((const __m256i *)(w + 16 * q));
     __m256i y = _mm256_loadu_si256((const __m256i *)(w + 16 * q + 8));
     split4(&x, &y);
-    ct_bfly(&x, &y, zetas_len4(q, 32, 1));
+    ct_bfly(&x, &y, tw8(k_ntt_short[q][0]));
     split4(&x, &y);
     split2(&x, &y);
-    ct_bfly(&x, &y, zetas_len2(q, 64, 1));
+    ct_bfly(&x, &y, tw8(k_ntt_short[q][1]));
     split2(&x, &y);
     split1(&x, &y);
-    ct_bfly(&x, &y, zetas_len1(q, 128, 1));
+    ct_bfly(&x, &y, tw8(k_ntt_short[q][2]));
     split1(&x, &y);
     _mm256_storeu_si256((__m256i *)(w + 16 * q), x);
     _mm256_storeu_si256((__m256i *)(w + 16 * q + 8), y);
@@ -138,13 +124,13 @@ AVX2 void mldsa_poly_invntt_tomont_avx2(mldsa_poly *p) {
     __m256i x = _mm256_loadu_si256((const __m256i *)(w + 16 * q));
     __m256i y = _mm256_loadu_si256((const __m256i *)(w + 16 * q + 8));
     split1(&x, &y);
-    gs_bfly(&x, &y, zetas_len1(q, 255, -1));
+    gs_bfly(&x, &y, tw8(k_invntt_short[q][2]));
     split1(&x, &y);
     split2(&x, &y);
-    gs_bfly(&x, &y, zetas_len2(q, 127, -1));
+    gs_bfly(&x, &y, tw8(k_invntt_short[q][1]));
     split2(&x, &y);
     split4(&x, &y);
-    gs_bfly(&x, &y, zetas_len4(q, 63, -1));
+    gs_bfly(&x, &y, tw8(k_invntt_short[q][0]));
     split4(&x, &y);
     _mm256_storeu_si256((__m256i *)(w + 16 * q), x);
     _mm256_storeu_si256((__m256i *)(w + 16 * q + 8), y);
