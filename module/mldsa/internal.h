@@ -178,6 +178,9 @@ void mldsa_pack_eta(const mldsa_params *p, uint8_t *out, const mldsa_poly *s);
 uint32_t mldsa_unpack_eta(const mldsa_params *p, mldsa_poly *s, const uint8_t *in);
 void mldsa_pack_z(const mldsa_params *p, uint8_t *out, const mldsa_poly *z);
 void mldsa_unpack_z(const mldsa_params *p, mldsa_poly *z, const uint8_t *in);
+/* The twins of mldsa_unpack_z (the AVX2 one in mldsa_avx2.c, x86-64 only), same values. */
+void mldsa_unpack_z_portable(const mldsa_params *p, mldsa_poly *z, const uint8_t *in);
+void mldsa_unpack_z_avx2(const mldsa_params *p, mldsa_poly *z, const uint8_t *in);
 void mldsa_pack_w1(const mldsa_params *p, uint8_t *out, const mldsa_poly *w1);
 void mldsa_pack_hint(const mldsa_params *p, uint8_t *out, const mldsa_poly *h);
 int mldsa_unpack_hint(const mldsa_params *p, mldsa_poly *h, const uint8_t *in);

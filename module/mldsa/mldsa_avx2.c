@@ -200,4 +200,46 @@ AVX2 void mldsa_poly_decompose_avx2(const mldsa_params *p, mldsa_poly *a1, mldsa
     _mm256_storeu_si256((__m256i *)(a0->c + j), r0);
   }
 }
+/* BitUnpack of z (Algorithm 27 with a = gamma1 - 1, b = gamma1), eight coefficients a step:
+ * gamma1 - v for each z_bits-bit value v (18 or 20 bits). Coefficient j of each half of a group
+ * (four coefficients, 9 or 10 bytes) starts in byte floor(z_bits j / 8) at bit (z_bits j) mod 8:
+ * three bytes are gathered into its 32-bit lane by a byte shuffle, shifted by that bit offset
+ * and masked. A group's 32-byte load starts at the group (64-bit words 0, 1, 1, 2 to the two
+ * halves of the register) or, for the last group, ends at the end of the 32 z_bits bytes (words
+ * 1, 2, 2, 3), with the shuffle moved by the offsets that gives. Constant time: fixed loads,
+ * shuffles and arithmetic. */
+AVX2 void mldsa_unpack_z_avx2(const mldsa_params *p, mldsa_poly *z, const uint8_t *in) {
+  const int wide = p->z_bits == 20; /* public: the parameter set */
+  const size_t group = wide ? 20 : 18, len = (size_t)32 * p->z_bits;
+  const __m256i gamma1 = _mm256_set1_epi32(p->gamma1);
+  const __m256i mask = _mm256_set1_epi32(wide ? 0xfffff : 0x3ffff);
+  const __m256i shift = wide ? _mm256_setr_epi32(0, 4, 0, 4, 0, 4, 0, 4)
+                             : _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+  /* Shuffles: [wide][tail]. Halves start at bytes 0 and 10 (wide) or 0 and 9 of the group; in
+   * the register's high half the group's byte 8 is at offset 0 (head) and the tail offsets are
+   * those of a load ending at byte len. */
+  const __m256i idx_w = _mm256_setr_epi8(0, 1, 2, -1, 2, 3, 4, -1, 5, 6, 7, -1, 7, 8, 9, -1,
+                                         2, 3, 4, -1, 4, 5, 6, -1, 7, 8, 9, -1, 9, 10, 11, -1);
+  const __m256i idx_wt = _mm256_setr_epi8(4, 5, 6, -1, 6, 7, 8, -1, 9, 10, 11, -1, 11, 12, 13, -1,
+                                          6, 7, 8, -1, 8, 9, 10, -1, 11, 12, 13, -1, 13, 14, 15, -1);
+  const __m256i idx_n = _mm256_setr_epi8(0, 1, 2, -1, 2, 3, 4, -1, 4, 5, 6, -1, 6, 7, 8, -1,
+                                         1, 2, 3, -1, 3, 4, 5, -1, 5, 6, 7, -1, 7, 8, 9, -1);
+  const __m256i idx_nt = _mm256_setr_epi8(6, 7, 8, -1, 8, 9, 10, -1, 10, 11, 12, -1, 12, 13, 14, -1,
+                                          7, 8, 9, -1, 9, 10, 11, -1, 11, 12, 13, -1, 13, 14, 15, -1);
+  for (size_t i = 0; i < MLDSA_N / 8; i++) {
+    const size_t pos = group * i;
+    __m256i v, idx;
+    if (pos + 32 <= len) {
+      v = _mm256_permute4x64_epi64(_mm256_loadu_si256((const __m256i *)(in + pos)), 0x94);
+      idx = wide ? idx_w : idx_n;
+    } else {
+      /* The last group: pos = len - group, the load at len - 32. */
+      v = _mm256_permute4x64_epi64(_mm256_loadu_si256((const __m256i *)(in + len - 32)), 0xe9);
+      idx = wide ? idx_wt : idx_nt;
+    }
+    v = _mm256_shuffle_epi8(v, idx);
+    v = _mm256_and_si256(_mm256_srlv_epi32(v, shift), mask);
+    _mm256_storeu_si256((__m256i *)(z->c + 8 * i), _mm256_sub_epi32(gamma1, v));
+  }
+}
 #endif
