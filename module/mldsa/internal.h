@@ -136,6 +136,21 @@ void mldsa_poly_use_hint(const mldsa_params *p, mldsa_poly *a, const mldsa_poly 
  * rho is public: variable time. */
 void mldsa_expand_a_entry(mldsa_poly *a, const uint8_t rho[32], unsigned r, unsigned s);
 
+/* mldsa_expand_a_x4 sets a[0..count) (count 1..4) to the entries first .. first + count - 1 of
+ * A-hat, entry e being A-hat[e / l][e mod l], four sponges at a time (keccak_f1600_x4). */
+void mldsa_expand_a_x4(mldsa_poly *a, const uint8_t rho[32], unsigned first, unsigned count,
+                       unsigned l);
+
+/* mldsa_expand_s_x4 sets a[i] = RejBoundedPoly(rho' || IntegerToBytes(nonce0 + i, 2)) for i <
+ * count (1..4), four sponges at a time; the same polynomials as mldsa_expand_s. */
+void mldsa_expand_s_x4(const mldsa_params *p, mldsa_poly *a, const uint8_t rhop[64],
+                       uint16_t nonce0, unsigned count);
+
+/* mldsa_expand_mask_x4 sets y[i] to ExpandMask's polynomial for kappa + i, i < count (1..4), four
+ * sponges at a time; the same polynomials as mldsa_expand_mask. Constant time. */
+void mldsa_expand_mask_x4(const mldsa_params *p, mldsa_poly *y, const uint8_t rhopp[64],
+                          uint16_t kappa, unsigned count);
+
 /* mldsa_expand_s sets a to RejBoundedPoly(rho' || IntegerToBytes(nonce, 2)) (Algorithms 31, 33).
  * rho' is secret; the one value that depends on it and is declassified is whether each half-byte
  * of the SHAKE256 stream is accepted (see mldsa_sample.c). */
@@ -163,6 +178,9 @@ void mldsa_pack_eta(const mldsa_params *p, uint8_t *out, const mldsa_poly *s);
 uint32_t mldsa_unpack_eta(const mldsa_params *p, mldsa_poly *s, const uint8_t *in);
 void mldsa_pack_z(const mldsa_params *p, uint8_t *out, const mldsa_poly *z);
 void mldsa_unpack_z(const mldsa_params *p, mldsa_poly *z, const uint8_t *in);
+/* The twins of mldsa_unpack_z (the AVX2 one in mldsa_avx2.c, x86-64 only), same values. */
+void mldsa_unpack_z_portable(const mldsa_params *p, mldsa_poly *z, const uint8_t *in);
+void mldsa_unpack_z_avx2(const mldsa_params *p, mldsa_poly *z, const uint8_t *in);
 void mldsa_pack_w1(const mldsa_params *p, uint8_t *out, const mldsa_poly *w1);
 void mldsa_pack_hint(const mldsa_params *p, uint8_t *out, const mldsa_poly *h);
 int mldsa_unpack_hint(const mldsa_params *p, mldsa_poly *h, const uint8_t *in);

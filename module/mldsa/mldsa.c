@@ -1,8 +1,9 @@
 /* ML-DSA's internal algorithms (FIPS 204 section 6): KeyGen_internal, Sign_internal from mu on,
  * Verify_internal from mu on, and the hashing of M' into mu.
  *
- * Memory. Key generation and verification work on the stack (about 12 KiB and 20 KiB for
- * ML-DSA-87). Signing puts its working set in one heap workspace (sign_ws: the matrix A-hat,
+ * Memory. Key generation and verification work on the stack (about 32 KiB and 28 KiB for
+ * ML-DSA-87: the k rows of A-hat s1 or A-hat z are accumulated together while A-hat is expanded
+ * four entries at a time). Signing puts its working set in one heap workspace (sign_ws: the matrix A-hat,
  * s1, s2 and t0 in the NTT domain, y, z, w and the hint; 114 KiB for ML-DSA-87) that it wipes
  * and frees before it returns, so its own stack use is under 4 KiB. A-hat is expanded once per
  * signature and kept for every iteration of the rejection loop (regenerating it per iteration
@@ -40,6 +41,26 @@ static size_t eta_poly_bytes(const mldsa_params *p) { return (size_t)32 * p->eta
 static size_t z_poly_bytes(const mldsa_params *p) { return (size_t)32 * p->z_bits; }
 static size_t w1_poly_bytes(const mldsa_params *p) { return (size_t)32 * p->w1_bits; }
 
+/* ---- A-hat times a vector ------------------------------------------------------------------ */
+
+/* a_times sets t[i] = sum over j of A-hat[i][j] o v[j] (pointwise Montgomery products, not
+ * reduced), for the k rows, expanding A-hat four entries at a time in row-major order; each
+ * entry is used once and dropped. rho is public. */
+static void a_times(const mldsa_params *p, mldsa_poly *t, const uint8_t rho[32],
+                    const mldsa_poly *v) {
+  const unsigned k = p->k, l = p->l, entries = k * l;
+  mldsa_poly a[4];
+  memset(t, 0, k * sizeof t[0]);
+  for (unsigned first = 0; first < entries; first += 4) {
+    const unsigned count = entries - first < 4 ? entries - first : 4;
+    mldsa_expand_a_x4(a, rho, first, count, l);
+    for (unsigned s = 0; s < count; s++) {
+      const unsigned e = first + s;
+      mldsa_poly_pointwise_acc_mont(&t[e / l], &a[s], &v[e % l]);
+    }
+  }
+}
+
 /* ---- KeyGen_internal (Algorithm 6) ---------------------------------------------------------- */
 
 void mldsa_keygen_internal(const mldsa_params *p, uint8_t *pk, uint8_t *sk, const uint8_t xi[32]) {
@@ -56,34 +77,33 @@ void mldsa_keygen_internal(const mldsa_params *p, uint8_t *pk, uint8_t *sk, cons
   uint8_t *s2_out = s1_out + p->l * eta_poly_bytes(p);
   uint8_t *t0_out = s2_out + p->k * eta_poly_bytes(p);
 
-  /* Step 4, s1: sampled, packed into sk, then kept in the NTT domain for step 5. */
-  mldsa_poly s1hat[MLDSA_MAX_L];
+  /* Step 4: s1 (nonces 0 .. l-1) and s2 (l .. l+k-1), four at a time; s1 is packed into sk,
+   * then kept in the NTT domain for step 5. */
+  mldsa_poly s12[MLDSA_MAX_L + MLDSA_MAX_K];
+  mldsa_poly *s1hat = s12, *s2 = s12 + p->l;
+  for (unsigned n = 0; n < p->l + p->k; n += 4) {
+    const unsigned count = p->l + p->k - n < 4 ? p->l + p->k - n : 4;
+    mldsa_expand_s_x4(p, &s12[n], rhop, (uint16_t)n, count);
+  }
   for (unsigned j = 0; j < p->l; j++) {
-    mldsa_expand_s(p, &s1hat[j], rhop, (uint16_t)j);
     mldsa_pack_eta(p, s1_out + j * eta_poly_bytes(p), &s1hat[j]);
     mldsa_poly_ntt(&s1hat[j]);
   }
 
-  /* Steps 3, 5, 6, one row at a time: t_i = NTT^-1(sum_j A[i][j] s1hat[j]) + s2_i, then
-   * Power2Round. A-hat is generated entry by entry and used once. */
-  mldsa_poly a, t, s2, t1;
+  /* Steps 3, 5, 6: t_i = NTT^-1(sum_j A[i][j] s1hat[j]) + s2_i, then Power2Round. */
+  mldsa_poly t[MLDSA_MAX_K], t1;
   memcpy(pk, rho, 32);
+  a_times(p, t, rho, s1hat);
   for (unsigned i = 0; i < p->k; i++) {
-    memset(&t, 0, sizeof t);
-    for (unsigned j = 0; j < p->l; j++) {
-      mldsa_expand_a_entry(&a, rho, i, j);
-      mldsa_poly_pointwise_acc_mont(&t, &a, &s1hat[j]);
-    }
-    mldsa_poly_reduce(&t);
-    mldsa_poly_invntt_tomont(&t);
-    mldsa_expand_s(p, &s2, rhop, (uint16_t)(p->l + i));
-    mldsa_pack_eta(p, s2_out + i * eta_poly_bytes(p), &s2);
-    mldsa_poly_add(&t, &t, &s2);
-    mldsa_poly_freeze(&t);
-    mldsa_poly_power2round(&t1, &t, &t);
+    mldsa_poly_reduce(&t[i]);
+    mldsa_poly_invntt_tomont(&t[i]);
+    mldsa_pack_eta(p, s2_out + i * eta_poly_bytes(p), &s2[i]);
+    mldsa_poly_add(&t[i], &t[i], &s2[i]);
+    mldsa_poly_freeze(&t[i]);
+    mldsa_poly_power2round(&t1, &t[i], &t[i]);
     fm_declassify(&t1, sizeof t1); /* t1 is the public key */
     mldsa_pack_t1(pk + 32 + 320 * i, &t1);
-    mldsa_pack_t0(t0_out + 416 * i, &t);
+    mldsa_pack_t0(t0_out + 416 * i, &t[i]);
   }
 
   /* Steps 8-10: pk = rho || t1; tr = H(pk, 64); sk = rho || K || tr || s1 || s2 || t0. */
@@ -93,9 +113,8 @@ void mldsa_keygen_internal(const mldsa_params *p, uint8_t *pk, uint8_t *sk, cons
 
   fm_zeroize(in, sizeof in);
   fm_zeroize(seeds, sizeof seeds);
-  fm_zeroize(s1hat, sizeof s1hat);
-  fm_zeroize(&t, sizeof t);
-  fm_zeroize(&s2, sizeof s2);
+  fm_zeroize(s12, sizeof s12);
+  fm_zeroize(t, sizeof t);
 }
 
 /* ---- Checking an expanded private key ----------------------------------------------------
@@ -118,23 +137,19 @@ int mldsa_pk_from_sk(const mldsa_params *p, uint8_t *pk, const uint8_t *sk) {
     ok &= mldsa_unpack_eta(p, &s1hat[j], s1_in + j * eta_poly_bytes(p));
     mldsa_poly_ntt(&s1hat[j]);
   }
-  mldsa_poly a, t, s2, t1;
+  mldsa_poly t[MLDSA_MAX_K], s2, t1;
   memcpy(pk, rho, 32);
+  a_times(p, t, rho, s1hat);
   for (unsigned i = 0; i < p->k; i++) {
-    memset(&t, 0, sizeof t);
-    for (unsigned j = 0; j < p->l; j++) {
-      mldsa_expand_a_entry(&a, rho, i, j);
-      mldsa_poly_pointwise_acc_mont(&t, &a, &s1hat[j]);
-    }
-    mldsa_poly_reduce(&t);
-    mldsa_poly_invntt_tomont(&t);
+    mldsa_poly_reduce(&t[i]);
+    mldsa_poly_invntt_tomont(&t[i]);
     ok &= mldsa_unpack_eta(p, &s2, s2_in + i * eta_poly_bytes(p));
-    mldsa_poly_add(&t, &t, &s2);
-    mldsa_poly_freeze(&t);
-    mldsa_poly_power2round(&t1, &t, &t);
+    mldsa_poly_add(&t[i], &t[i], &s2);
+    mldsa_poly_freeze(&t[i]);
+    mldsa_poly_power2round(&t1, &t[i], &t[i]);
     fm_declassify(&t1, sizeof t1); /* t1 is the public key */
     mldsa_pack_t1(pk + 32 + 320 * i, &t1);
-    mldsa_pack_t0(t0, &t);
+    mldsa_pack_t0(t0, &t[i]);
     /* fm_ct_memeq gives 1 or 0; 0 - 1 is all ones: a mask without a branch. */
     ok &= 0u - (uint32_t)fm_ct_memeq(t0, t0_in + 416 * i, sizeof t0);
   }
@@ -142,7 +157,7 @@ int mldsa_pk_from_sk(const mldsa_params *p, uint8_t *pk, const uint8_t *sk) {
   ok &= 0u - (uint32_t)fm_ct_memeq(tr, sk + SK_TR, sizeof tr);
 
   fm_zeroize(s1hat, sizeof s1hat);
-  fm_zeroize(&t, sizeof t);
+  fm_zeroize(t, sizeof t);
   fm_zeroize(&s2, sizeof s2);
   fm_zeroize(t0, sizeof t0);
   return fm_declassify_u64(ok) == 0xffffffffu ? FM_OK : FM_ERR_BAD_KEY; /* the verdict */
@@ -207,8 +222,9 @@ static int sign_ws_decode(const mldsa_params *p, sign_ws *ws, const uint8_t *sk)
   uint8_t rho[32];
   memcpy(rho, sk + SK_RHO, 32);
   fm_declassify(rho, sizeof rho); /* the public key's rho */
-  for (unsigned i = 0; i < p->k; i++) {
-    for (unsigned j = 0; j < p->l; j++) mldsa_expand_a_entry(&ws->a[i * p->l + j], rho, i, j);
+  for (unsigned e = 0; e < p->k * p->l; e += 4) {
+    const unsigned count = p->k * p->l - e < 4 ? p->k * p->l - e : 4;
+    mldsa_expand_a_x4(&ws->a[e], rho, e, count, p->l);
   }
   return FM_OK;
 }
@@ -219,8 +235,10 @@ static uint32_t sign_attempt(const mldsa_params *p, sign_ws *ws, const uint8_t m
                              uint16_t kappa) {
   const unsigned k = p->k, l = p->l;
   /* Steps 11-12: y = ExpandMask(rho'', kappa); w = NTT^-1(A-hat o NTT(y)). */
+  for (unsigned j = 0; j < l; j += 4) {
+    mldsa_expand_mask_x4(p, &ws->y[j], ws->rhopp, (uint16_t)(kappa + j), l - j < 4 ? l - j : 4);
+  }
   for (unsigned j = 0; j < l; j++) {
-    mldsa_expand_mask(p, &ws->y[j], ws->rhopp, (uint16_t)(kappa + j));
     ws->z[j] = ws->y[j];
     mldsa_poly_ntt(&ws->z[j]);
   }
@@ -340,7 +358,7 @@ int mldsa_verify_mu(const mldsa_params *p, const uint8_t *pk, const uint8_t mu[6
                     const uint8_t *sig) {
   const unsigned k = p->k, l = p->l;
   const uint8_t *rho = pk;
-  mldsa_poly zhat[MLDSA_MAX_L], h[MLDSA_MAX_K], c, a, w, t1;
+  mldsa_poly zhat[MLDSA_MAX_L], h[MLDSA_MAX_K], c, w[MLDSA_MAX_K], t1;
 
   /* Steps 2-4 and 13 (the norm half): sigDecode, h must decode, ||z|| < gamma1 - beta. */
   const uint8_t *ctilde = sig;
@@ -356,22 +374,18 @@ int mldsa_verify_mu(const mldsa_params *p, const uint8_t *pk, const uint8_t mu[6
   mldsa_sample_in_ball(p, &c, ctilde);
   mldsa_poly_ntt(&c);
   uint8_t w1enc[MLDSA_MAX_K * 192];
+  a_times(p, w, rho, zhat);
   for (unsigned i = 0; i < k; i++) {
-    memset(&w, 0, sizeof w);
-    for (unsigned j = 0; j < l; j++) {
-      mldsa_expand_a_entry(&a, rho, i, j);
-      mldsa_poly_pointwise_acc_mont(&w, &a, &zhat[j]);
-    }
     mldsa_unpack_t1(&t1, pk + 32 + 320 * i);
     mldsa_poly_shiftl(&t1);
     mldsa_poly_ntt(&t1);
     mldsa_poly_pointwise_mont(&t1, &c, &t1);
-    mldsa_poly_sub(&w, &w, &t1);
-    mldsa_poly_reduce(&w);
-    mldsa_poly_invntt_tomont(&w);
-    mldsa_poly_caddq(&w);
-    mldsa_poly_use_hint(p, &w, &h[i]);
-    mldsa_pack_w1(p, w1enc + i * w1_poly_bytes(p), &w);
+    mldsa_poly_sub(&w[i], &w[i], &t1);
+    mldsa_poly_reduce(&w[i]);
+    mldsa_poly_invntt_tomont(&w[i]);
+    mldsa_poly_caddq(&w[i]);
+    mldsa_poly_use_hint(p, &w[i], &h[i]);
+    mldsa_pack_w1(p, w1enc + i * w1_poly_bytes(p), &w[i]);
   }
 
   /* Steps 12-13: ctilde' = H(mu || w1Encode(w1'), lambda/4) must equal ctilde. */

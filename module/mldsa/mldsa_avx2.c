@@ -1,9 +1,9 @@
 /* ML-DSA's AVX2 kernels: the NTT and its inverse, the pointwise Montgomery products and
  * Decompose, eight coefficients per instruction. Each gives exactly the coefficients of its
  * portable twin in mldsa_poly.c (test_mldsa_diff checks it on random inputs): the same
- * Montgomery reduction lane by lane, the same butterflies in the same order. The NTT's layers of
- * length 8 and more run here; the three shortest, whose butterflies pair coefficients inside one
- * register, run on the portable code. Like the portable code, nothing here branches on or
+ * Montgomery reduction lane by lane, the same butterflies. The NTT's layers of length 8 and more
+ * pair whole registers; the three shortest regroup two registers first (split4, split2,
+ * split1). Like the portable code, nothing here branches on or
  * indexes by a coefficient. Selected by mldsa_poly.c when the CPU has AVX2 (fm_cpu_use). */
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -31,6 +31,55 @@ static inline AVX2 __m256i mont_mul(__m256i a, __m256i b) {
   return _mm256_blend_epi32(_mm256_srli_epi64(re, 32), ro, 0xaa);
 }
 
+/* ---- The three short layers ------------------------------------------------------------------
+ * Coefficients 16q .. 16q + 7 (x) and 16q + 8 .. 16q + 15 (y) are regrouped so that each
+ * butterfly's two inputs sit in the same lane of two registers; every regrouping is its own
+ * inverse. Block b of the layer of length len starts at coefficient 2 len b. */
+
+/* Length 4: (x[0:4], y[0:4]) and (x[4:8], y[4:8]); blocks 2q (x) and 2q + 1 (y). */
+static inline AVX2 void split4(__m256i *x, __m256i *y) {
+  const __m256i lo = _mm256_permute2x128_si256(*x, *y, 0x20);
+  const __m256i hi = _mm256_permute2x128_si256(*x, *y, 0x31);
+  *x = lo;
+  *y = hi;
+}
+/* Length 2: (x0 x1 y0 y1 x4 x5 y4 y5) and (x2 x3 y2 y3 x6 x7 y6 y7); blocks 4q, 4q + 2, 4q + 1,
+ * 4q + 3 in lane pairs. */
+static inline AVX2 void split2(__m256i *x, __m256i *y) {
+  const __m256i lo = _mm256_unpacklo_epi64(*x, *y);
+  const __m256i hi = _mm256_unpackhi_epi64(*x, *y);
+  *x = lo;
+  *y = hi;
+}
+/* Length 1: the even coefficients of x and y interleaved (x0 y0 x2 y2 ...), then the odd ones;
+ * lane 2i holds block 8q + i, lane 2i + 1 block 8q + 4 + i. */
+static inline AVX2 void split1(__m256i *x, __m256i *y) {
+  const __m256i ev = _mm256_blend_epi32(*x, _mm256_slli_epi64(*y, 32), 0xaa);
+  const __m256i od = _mm256_blend_epi32(_mm256_srli_epi64(*x, 32), *y, 0xaa);
+  *x = ev;
+  *y = od;
+}
+
+/* The twiddles of the short layers for register pair q, regrouped as the splits leave the
+ * lanes: [q][0] length 4, [q][1] length 2, [q][2] length 1 (gen_avx2_zetas.py writes them from
+ * the same zetas as mldsa_zetas; the inverse's are negated). */
+#include "module/mldsa/mldsa_avx2_zetas.inc"
+
+static inline AVX2 __m256i tw8(const int32_t *t) { return _mm256_load_si256((const __m256i *)t); }
+
+/* Cooley-Tukey (NTT): t = b zeta 2^-32, b = a - t, a = a + t. */
+static inline AVX2 void ct_bfly(__m256i *a, __m256i *b, __m256i z) {
+  const __m256i t = mont_mul(*b, z);
+  *b = _mm256_sub_epi32(*a, t);
+  *a = _mm256_add_epi32(*a, t);
+}
+/* Gentleman-Sande (inverse): a = a + b, b = (a - b) zeta 2^-32, with zeta already negated. */
+static inline AVX2 void gs_bfly(__m256i *a, __m256i *b, __m256i z) {
+  const __m256i t = *a;
+  *a = _mm256_add_epi32(t, *b);
+  *b = mont_mul(_mm256_sub_epi32(t, *b), z);
+}
+
 AVX2 void mldsa_poly_ntt_avx2(mldsa_poly *p) {
   int32_t *w = p->c;
   size_t m = 0;
@@ -46,16 +95,22 @@ AVX2 void mldsa_poly_ntt_avx2(mldsa_poly *p) {
       }
     }
   }
-  /* Layers 4, 2, 1 (m continues from 31). */
-  for (size_t len = 4; len >= 1; len >>= 1) {
-    for (size_t start = 0; start < MLDSA_N; start += 2 * len) {
-      const int64_t z = mldsa_zetas[++m];
-      for (size_t j = start; j < start + len; j++) {
-        const int32_t t = mldsa_montgomery_reduce(z * w[j + len]);
-        w[j + len] = w[j] - t;
-        w[j] = w[j] + t;
-      }
-    }
+  /* Layers 4, 2, 1 on the register pairs (m continued from 31: blocks of these layers take
+   * zetas[32 + b], [64 + b] and [128 + b]). */
+  for (size_t q = 0; q < MLDSA_N / 16; q++) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(w + 16 * q));
+    __m256i y = _mm256_loadu_si256((const __m256i *)(w + 16 * q + 8));
+    split4(&x, &y);
+    ct_bfly(&x, &y, tw8(k_ntt_short[q][0]));
+    split4(&x, &y);
+    split2(&x, &y);
+    ct_bfly(&x, &y, tw8(k_ntt_short[q][1]));
+    split2(&x, &y);
+    split1(&x, &y);
+    ct_bfly(&x, &y, tw8(k_ntt_short[q][2]));
+    split1(&x, &y);
+    _mm256_storeu_si256((__m256i *)(w + 16 * q), x);
+    _mm256_storeu_si256((__m256i *)(w + 16 * q + 8), y);
   }
 }
 
@@ -63,17 +118,24 @@ AVX2 void mldsa_poly_ntt_avx2(mldsa_poly *p) {
 
 AVX2 void mldsa_poly_invntt_tomont_avx2(mldsa_poly *p) {
   int32_t *w = p->c;
-  size_t m = MLDSA_N;
-  for (size_t len = 1; len < 8; len <<= 1) {
-    for (size_t start = 0; start < MLDSA_N; start += 2 * len) {
-      const int64_t z = -(int64_t)mldsa_zetas[--m];
-      for (size_t j = start; j < start + len; j++) {
-        const int32_t t = w[j];
-        w[j] = t + w[j + len];
-        w[j + len] = mldsa_montgomery_reduce(z * (t - w[j + len]));
-      }
-    }
+  /* Layers 1, 2, 4 on the register pairs: block b of these layers takes -zetas[255 - b],
+   * [127 - b] and [63 - b]. */
+  for (size_t q = 0; q < MLDSA_N / 16; q++) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(w + 16 * q));
+    __m256i y = _mm256_loadu_si256((const __m256i *)(w + 16 * q + 8));
+    split1(&x, &y);
+    gs_bfly(&x, &y, tw8(k_invntt_short[q][2]));
+    split1(&x, &y);
+    split2(&x, &y);
+    gs_bfly(&x, &y, tw8(k_invntt_short[q][1]));
+    split2(&x, &y);
+    split4(&x, &y);
+    gs_bfly(&x, &y, tw8(k_invntt_short[q][0]));
+    split4(&x, &y);
+    _mm256_storeu_si256((__m256i *)(w + 16 * q), x);
+    _mm256_storeu_si256((__m256i *)(w + 16 * q + 8), y);
   }
+  size_t m = 32;
   for (size_t len = 8; len < MLDSA_N; len <<= 1) {
     for (size_t start = 0; start < MLDSA_N; start += 2 * len) {
       const __m256i z = _mm256_set1_epi32(-mldsa_zetas[--m]);
@@ -136,6 +198,48 @@ AVX2 void mldsa_poly_decompose_avx2(const mldsa_params *p, mldsa_poly *a1, mldsa
     r0 = _mm256_sub_epi32(r0, _mm256_and_si256(above, q));
     _mm256_storeu_si256((__m256i *)(a1->c + j), r1);
     _mm256_storeu_si256((__m256i *)(a0->c + j), r0);
+  }
+}
+/* BitUnpack of z (Algorithm 27 with a = gamma1 - 1, b = gamma1), eight coefficients a step:
+ * gamma1 - v for each z_bits-bit value v (18 or 20 bits). Coefficient j of each half of a group
+ * (four coefficients, 9 or 10 bytes) starts in byte floor(z_bits j / 8) at bit (z_bits j) mod 8:
+ * three bytes are gathered into its 32-bit lane by a byte shuffle, shifted by that bit offset
+ * and masked. A group's 32-byte load starts at the group (64-bit words 0, 1, 1, 2 to the two
+ * halves of the register) or, for the last group, ends at the end of the 32 z_bits bytes (words
+ * 1, 2, 2, 3), with the shuffle moved by the offsets that gives. Constant time: fixed loads,
+ * shuffles and arithmetic. */
+AVX2 void mldsa_unpack_z_avx2(const mldsa_params *p, mldsa_poly *z, const uint8_t *in) {
+  const int wide = p->z_bits == 20; /* public: the parameter set */
+  const size_t group = wide ? 20 : 18, len = (size_t)32 * p->z_bits;
+  const __m256i gamma1 = _mm256_set1_epi32(p->gamma1);
+  const __m256i mask = _mm256_set1_epi32(wide ? 0xfffff : 0x3ffff);
+  const __m256i shift = wide ? _mm256_setr_epi32(0, 4, 0, 4, 0, 4, 0, 4)
+                             : _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+  /* Shuffles: [wide][tail]. Halves start at bytes 0 and 10 (wide) or 0 and 9 of the group; in
+   * the register's high half the group's byte 8 is at offset 0 (head) and the tail offsets are
+   * those of a load ending at byte len. */
+  const __m256i idx_w = _mm256_setr_epi8(0, 1, 2, -1, 2, 3, 4, -1, 5, 6, 7, -1, 7, 8, 9, -1,
+                                         2, 3, 4, -1, 4, 5, 6, -1, 7, 8, 9, -1, 9, 10, 11, -1);
+  const __m256i idx_wt = _mm256_setr_epi8(4, 5, 6, -1, 6, 7, 8, -1, 9, 10, 11, -1, 11, 12, 13, -1,
+                                          6, 7, 8, -1, 8, 9, 10, -1, 11, 12, 13, -1, 13, 14, 15, -1);
+  const __m256i idx_n = _mm256_setr_epi8(0, 1, 2, -1, 2, 3, 4, -1, 4, 5, 6, -1, 6, 7, 8, -1,
+                                         1, 2, 3, -1, 3, 4, 5, -1, 5, 6, 7, -1, 7, 8, 9, -1);
+  const __m256i idx_nt = _mm256_setr_epi8(6, 7, 8, -1, 8, 9, 10, -1, 10, 11, 12, -1, 12, 13, 14, -1,
+                                          7, 8, 9, -1, 9, 10, 11, -1, 11, 12, 13, -1, 13, 14, 15, -1);
+  for (size_t i = 0; i < MLDSA_N / 8; i++) {
+    const size_t pos = group * i;
+    __m256i v, idx;
+    if (pos + 32 <= len) {
+      v = _mm256_permute4x64_epi64(_mm256_loadu_si256((const __m256i *)(in + pos)), 0x94);
+      idx = wide ? idx_w : idx_n;
+    } else {
+      /* The last group: pos = len - group, the load at len - 32. */
+      v = _mm256_permute4x64_epi64(_mm256_loadu_si256((const __m256i *)(in + len - 32)), 0xe9);
+      idx = wide ? idx_wt : idx_nt;
+    }
+    v = _mm256_shuffle_epi8(v, idx);
+    v = _mm256_and_si256(_mm256_srlv_epi32(v, shift), mask);
+    _mm256_storeu_si256((__m256i *)(z->c + 8 * i), _mm256_sub_epi32(gamma1, v));
   }
 }
 #endif

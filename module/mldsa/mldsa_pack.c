@@ -76,8 +76,17 @@ uint32_t mldsa_unpack_eta(const mldsa_params *p, mldsa_poly *s, const uint8_t *i
 void mldsa_pack_z(const mldsa_params *p, uint8_t *out, const mldsa_poly *z) {
   pack_bits(out, z, p->z_bits, p->gamma1, 1);
 }
-void mldsa_unpack_z(const mldsa_params *p, mldsa_poly *z, const uint8_t *in) {
+void mldsa_unpack_z_portable(const mldsa_params *p, mldsa_poly *z, const uint8_t *in) {
   unpack_bits(z, in, p->z_bits, p->gamma1, 1);
+}
+void mldsa_unpack_z(const mldsa_params *p, mldsa_poly *z, const uint8_t *in) {
+#if defined(__x86_64__)
+  if (fm_cpu_use(FM_CPU_AVX2)) {
+    mldsa_unpack_z_avx2(p, z, in);
+    return;
+  }
+#endif
+  mldsa_unpack_z_portable(p, z, in);
 }
 
 /* w1: SimpleBitPack(w1, (q-1)/(2 gamma2) - 1) (Algorithm 28). */

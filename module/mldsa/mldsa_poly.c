@@ -72,38 +72,80 @@ static inline int32_t caddq(int32_t a) { return a + ((a >> 31) & MLDSA_Q); }
  * (q-1)/2 - a is negative. */
 static inline int32_t center(int32_t a) { return a - ((((MLDSA_Q - 1) / 2) - a) >> 31 & MLDSA_Q); }
 
-void mldsa_poly_reduce(mldsa_poly *p) {
-  for (size_t i = 0; i < MLDSA_N; i++) p->c[i] = reduce32(p->c[i]);
-}
-
-void mldsa_poly_caddq(mldsa_poly *p) {
-  for (size_t i = 0; i < MLDSA_N; i++) p->c[i] = caddq(p->c[i]);
-}
-
-void mldsa_poly_freeze(mldsa_poly *p) {
-  for (size_t i = 0; i < MLDSA_N; i++) p->c[i] = caddq(reduce32(p->c[i]));
-}
-
-void mldsa_poly_add(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b) {
-  for (size_t i = 0; i < MLDSA_N; i++) r->c[i] = a->c[i] + b->c[i];
-}
-
-void mldsa_poly_sub(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b) {
-  for (size_t i = 0; i < MLDSA_N; i++) r->c[i] = a->c[i] - b->c[i];
-}
-
-void mldsa_poly_shiftl(mldsa_poly *p) {
-  for (size_t i = 0; i < MLDSA_N; i++) p->c[i] = (int32_t)((uint32_t)p->c[i] << MLDSA_D);
-}
-
-uint32_t mldsa_poly_norm_exceeds(const mldsa_poly *p, int32_t bound) {
-  uint32_t bad = 0;
-  for (size_t i = 0; i < MLDSA_N; i++) {
-    const int32_t c = center(caddq(reduce32(p->c[i])));
-    const int32_t mag = c - ((c >> 31) & (2 * c)); /* |c|: c - 2c when c is negative */
-    bad |= (uint32_t)((bound - 1 - mag) >> 31);   /* negative exactly when mag >= bound */
+/* The element-wise functions below are written once (ELEMENTWISE) and built twice: for the
+ * baseline ISA and, on x86-64, for AVX2 (the same C, so the same values; the compiler widens the
+ * loops to eight lanes). The plain names dispatch on fm_cpu_use like the NTT below. */
+#define ELEMENTWISE(SFX, ATTR)                                                                    \
+  ATTR static void poly_reduce_##SFX(mldsa_poly *p) {                                           \
+    for (size_t i = 0; i < MLDSA_N; i++) p->c[i] = reduce32(p->c[i]);                            \
+  }                                                                                              \
+  ATTR static void poly_caddq_##SFX(mldsa_poly *p) {                                            \
+    for (size_t i = 0; i < MLDSA_N; i++) p->c[i] = caddq(p->c[i]);                               \
+  }                                                                                              \
+  ATTR static void poly_freeze_##SFX(mldsa_poly *p) {                                           \
+    for (size_t i = 0; i < MLDSA_N; i++) p->c[i] = caddq(reduce32(p->c[i]));                     \
+  }                                                                                              \
+  ATTR static void poly_add_##SFX(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b) {    \
+    for (size_t i = 0; i < MLDSA_N; i++) r->c[i] = a->c[i] + b->c[i];                            \
+  }                                                                                              \
+  ATTR static void poly_sub_##SFX(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b) {    \
+    for (size_t i = 0; i < MLDSA_N; i++) r->c[i] = a->c[i] - b->c[i];                            \
+  }                                                                                              \
+  ATTR static void poly_shiftl_##SFX(mldsa_poly *p) {                                           \
+    for (size_t i = 0; i < MLDSA_N; i++) p->c[i] = (int32_t)((uint32_t)p->c[i] << MLDSA_D);      \
+  }                                                                                              \
+  /* |c| >= bound for any coefficient, c centred: an OR of sign masks, no branch. */             \
+  ATTR static uint32_t poly_norm_exceeds_##SFX(const mldsa_poly *p, int32_t bound) {            \
+    uint32_t bad = 0;                                                                            \
+    for (size_t i = 0; i < MLDSA_N; i++) {                                                       \
+      const int32_t c = center(caddq(reduce32(p->c[i])));                                        \
+      const int32_t mag = c - ((c >> 31) & (2 * c)); /* |c|: c - 2c when c is negative */        \
+      bad |= (uint32_t)((bound - 1 - mag) >> 31);   /* negative exactly when mag >= bound */     \
+    }                                                                                            \
+    return ct_value_barrier_u32(bad);                                                            \
   }
-  return ct_value_barrier_u32(bad);
+
+ELEMENTWISE(base, )
+#if defined(__x86_64__)
+ELEMENTWISE(avx2, __attribute__((target("avx2"))))
+#define ELEMENTWISE_AVX2() fm_cpu_use(FM_CPU_AVX2)
+#else
+#define ELEMENTWISE_AVX2() false
+#define poly_reduce_avx2 poly_reduce_base
+#define poly_caddq_avx2 poly_caddq_base
+#define poly_freeze_avx2 poly_freeze_base
+#define poly_add_avx2 poly_add_base
+#define poly_sub_avx2 poly_sub_base
+#define poly_shiftl_avx2 poly_shiftl_base
+#define poly_norm_exceeds_avx2 poly_norm_exceeds_base
+#endif
+
+void mldsa_poly_reduce(mldsa_poly *p) {
+  if (ELEMENTWISE_AVX2()) poly_reduce_avx2(p);
+  else poly_reduce_base(p);
+}
+void mldsa_poly_caddq(mldsa_poly *p) {
+  if (ELEMENTWISE_AVX2()) poly_caddq_avx2(p);
+  else poly_caddq_base(p);
+}
+void mldsa_poly_freeze(mldsa_poly *p) {
+  if (ELEMENTWISE_AVX2()) poly_freeze_avx2(p);
+  else poly_freeze_base(p);
+}
+void mldsa_poly_add(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b) {
+  if (ELEMENTWISE_AVX2()) poly_add_avx2(r, a, b);
+  else poly_add_base(r, a, b);
+}
+void mldsa_poly_sub(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b) {
+  if (ELEMENTWISE_AVX2()) poly_sub_avx2(r, a, b);
+  else poly_sub_base(r, a, b);
+}
+void mldsa_poly_shiftl(mldsa_poly *p) {
+  if (ELEMENTWISE_AVX2()) poly_shiftl_avx2(p);
+  else poly_shiftl_base(p);
+}
+uint32_t mldsa_poly_norm_exceeds(const mldsa_poly *p, int32_t bound) {
+  return ELEMENTWISE_AVX2() ? poly_norm_exceeds_avx2(p, bound) : poly_norm_exceeds_base(p, bound);
 }
 
 /* ---- The NTT (FIPS 204 Algorithms 41 and 42) -------------------------------------------------

@@ -25,6 +25,11 @@
  * probability about 2^-10, so a sixth block is almost never squeezed. */
 #define REJ_NTT_BLOCKS 5
 
+/* CoeffFromThreeBytes (Algorithm 14): 23 bits, little-endian, the top bit of b2 cleared. */
+static inline uint32_t coeff_from_three_bytes(const uint8_t *b) {
+  return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)(b[2] & 0x7f) << 16;
+}
+
 void mldsa_expand_a_entry(mldsa_poly *a, const uint8_t rho[32], unsigned r, unsigned s) {
   uint8_t seed[34];
   memcpy(seed, rho, 32);
@@ -43,10 +48,8 @@ void mldsa_expand_a_entry(mldsa_poly *a, const uint8_t rho[32], unsigned r, unsi
       have = SHAKE128_RATE; /* a multiple of 3: no candidate straddles two blocks */
       pos = 0;
     }
-    /* CoeffFromThreeBytes (Algorithm 14): 23 bits, little-endian, the top bit of b2 cleared. */
-    const uint32_t v = (uint32_t)buf[pos] | (uint32_t)buf[pos + 1] << 8 |
-                       (uint32_t)(buf[pos + 2] & 0x7f) << 16;
     pos += 3;
+    const uint32_t v = coeff_from_three_bytes(buf + pos - 3);
     if (v < MLDSA_Q) a->c[j++] = (int32_t)v;
   }
   static_assert(SHAKE128_RATE % 3 == 0, "candidates never cross a block");
@@ -65,6 +68,23 @@ static inline int32_t coeff_from_half_byte(unsigned eta, uint32_t b) {
   return 4 - (int32_t)b;
 }
 
+/* rej_eta_block takes the half-bytes of one SHAKE256 block in order (RejBoundedPoly's loop
+ * body), appending the kept ones to a->c[*j..256). */
+static void rej_eta_block(const mldsa_params *p, mldsa_poly *a, size_t *jp,
+                          const uint8_t buf[SHAKE256_RATE]) {
+  const uint32_t limit = p->eta == 2 ? 15 : 9;
+  size_t j = *jp;
+  for (size_t pos = 0; pos < SHAKE256_RATE && j < MLDSA_N; pos++) {
+    const uint32_t z0 = buf[pos] & 15u, z1 = (uint32_t)buf[pos] >> 4;
+    /* The keep decisions, declassified (see the file comment). */
+    const uint64_t keep0 = fm_declassify_u64(ct_lt_u64(z0, limit));
+    const uint64_t keep1 = fm_declassify_u64(ct_lt_u64(z1, limit));
+    if (keep0) a->c[j++] = coeff_from_half_byte(p->eta, z0);
+    if (keep1 && j < MLDSA_N) a->c[j++] = coeff_from_half_byte(p->eta, z1);
+  }
+  *jp = j;
+}
+
 void mldsa_expand_s(const mldsa_params *p, mldsa_poly *a, const uint8_t rhop[64], uint16_t nonce) {
   uint8_t seed[66];
   memcpy(seed, rhop, 64);
@@ -78,18 +98,10 @@ void mldsa_expand_s(const mldsa_params *p, mldsa_poly *a, const uint8_t rhop[64]
   /* One block gives 272 half-bytes: enough almost always for eta = 4 (9/16 kept), two for
    * eta = 2 (15/16 kept) most of the time; more blocks when needed. */
   uint8_t buf[SHAKE256_RATE];
-  const uint32_t limit = p->eta == 2 ? 15 : 9;
   size_t j = 0;
   while (j < MLDSA_N) {
     keccak_squeeze_blocks(&st, buf, 1);
-    for (size_t pos = 0; pos < SHAKE256_RATE && j < MLDSA_N; pos++) {
-      const uint32_t z0 = buf[pos] & 15u, z1 = (uint32_t)buf[pos] >> 4;
-      /* The keep decisions, declassified (see the file comment). */
-      const uint64_t keep0 = fm_declassify_u64(ct_lt_u64(z0, limit));
-      const uint64_t keep1 = fm_declassify_u64(ct_lt_u64(z1, limit));
-      if (keep0) a->c[j++] = coeff_from_half_byte(p->eta, z0);
-      if (keep1 && j < MLDSA_N) a->c[j++] = coeff_from_half_byte(p->eta, z1);
-    }
+    rej_eta_block(p, a, &j, buf);
   }
   fm_zeroize(buf, sizeof buf);
   keccak_wipe(&st);
@@ -109,6 +121,154 @@ void mldsa_expand_mask(const mldsa_params *p, mldsa_poly *y, const uint8_t rhopp
   /* BitUnpack(v, gamma1 - 1, gamma1): each z_bits-bit value b gives gamma1 - b. */
   mldsa_unpack_z(p, y, buf);
   fm_zeroize(seed, sizeof seed);
+  fm_zeroize(buf, sizeof buf);
+}
+
+/* ---- Four sponges at once -------------------------------------------------------------------
+ * The x4 samplers run four SHAKE sponges on keccak_f1600_x4 (interleaved on AVX2, four
+ * sequential permutations on the portable path) and give exactly the polynomials of the
+ * one-sponge functions above. Each input (34 or 66 bytes) fits in one block, so absorbing is
+ * writing the bytes and FIPS 202's padding straight into the lanes. */
+
+/* sponge_start starts a SHAKE sponge of |rate| on the |len| (< rate) bytes |in|: the block, the
+ * SHAKE domain bits 1111, then pad10*1 closing at the last byte of the rate. */
+static void sponge_start(uint64_t a[25], const uint8_t *in, size_t len, unsigned rate) {
+  memset(a, 0, 25 * sizeof a[0]);
+  for (size_t i = 0; i < len; i++) a[i / 8] ^= (uint64_t)in[i] << (8 * (i % 8));
+  a[len / 8] ^= (uint64_t)KECCAK_DSEP_SHAKE << (8 * (len % 8));
+  a[rate / 8 - 1] ^= (uint64_t)0x80 << 56;
+}
+
+/* sponge_block writes the first |rate| bytes of the lanes |a|, little-endian. */
+static void sponge_block(uint8_t *out, const uint64_t a[25], unsigned rate) {
+  for (unsigned l = 0; l < rate / 8; l++) {
+    for (unsigned b = 0; b < 8; b++) out[8 * l + b] = (uint8_t)(a[l] >> (8 * b));
+  }
+}
+
+/* block_bytes returns the first |rate| output bytes of the lanes |a|: the lanes themselves where
+ * memory order is little-endian (FIPS 202 B.1), else a copy in |buf|. */
+static const uint8_t *block_bytes(uint8_t *buf, const uint64_t a[25], unsigned rate) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  (void)buf;
+  (void)rate;
+  return (const uint8_t *)a;
+#else
+  sponge_block(buf, a, rate);
+  return buf;
+#endif
+}
+
+/* permute_live permutes the states whose |live| flag is set: all four at once while two or more
+ * are, the one left on the single-state permutation (public: the flags come from loop counts). */
+static void permute_live(uint64_t st[4][25], const int live[4]) {
+  unsigned n = 0, last = 0;
+  for (unsigned s = 0; s < 4; s++) {
+    if (live[s]) {
+      n++;
+      last = s;
+    }
+  }
+  if (n == 1) keccak_f1600(st[last]);
+  else if (n > 1) keccak_f1600_x4(st);
+}
+
+void mldsa_expand_a_x4(mldsa_poly *a, const uint8_t rho[32], unsigned first, unsigned count,
+                       unsigned l) {
+  uint64_t st[4][25];
+  uint8_t buf[SHAKE128_RATE];
+  size_t n[4];
+  int live[4];
+  for (unsigned s = 0; s < 4; s++) {
+    /* An unused state repeats the first entry, never squeezed. */
+    const unsigned e = first + (s < count ? s : 0);
+    uint8_t seed[34];
+    memcpy(seed, rho, 32);
+    seed[32] = (uint8_t)(e % l); /* rho || s || r for A-hat[r][s], r = e / l, s = e mod l */
+    seed[33] = (uint8_t)(e / l);
+    sponge_start(st[s], seed, sizeof seed, SHAKE128_RATE);
+    n[s] = 0;
+    live[s] = s < count;
+  }
+  for (;;) {
+    permute_live(st, live);
+    int any = 0;
+    for (unsigned s = 0; s < 4; s++) {
+      if (!live[s]) continue;
+      const uint8_t *bytes = block_bytes(buf, st[s], SHAKE128_RATE);
+      for (size_t pos = 0; pos < SHAKE128_RATE && n[s] < MLDSA_N; pos += 3) {
+        const uint32_t v = coeff_from_three_bytes(bytes + pos);
+        if (v < MLDSA_Q) a[s].c[n[s]++] = (int32_t)v;
+      }
+      live[s] = n[s] < MLDSA_N;
+      any |= live[s];
+    }
+    if (!any) break;
+  }
+  fm_zeroize(st, sizeof st);
+  fm_zeroize(buf, sizeof buf);
+}
+
+void mldsa_expand_s_x4(const mldsa_params *p, mldsa_poly *a, const uint8_t rhop[64],
+                       uint16_t nonce0, unsigned count) {
+  uint64_t st[4][25];
+  uint8_t buf[SHAKE256_RATE];
+  size_t n[4];
+  int live[4];
+  for (unsigned s = 0; s < 4; s++) {
+    const uint16_t nonce = (uint16_t)(nonce0 + (s < count ? s : 0));
+    uint8_t seed[66];
+    memcpy(seed, rhop, 64);
+    seed[64] = (uint8_t)nonce;
+    seed[65] = (uint8_t)(nonce >> 8);
+    sponge_start(st[s], seed, sizeof seed, SHAKE256_RATE);
+    fm_zeroize(seed, sizeof seed);
+    n[s] = 0;
+    live[s] = s < count;
+  }
+  /* The loop counts follow the declassified keep decisions (see the file comment). */
+  for (;;) {
+    permute_live(st, live);
+    int any = 0;
+    for (unsigned s = 0; s < 4; s++) {
+      if (!live[s]) continue;
+      rej_eta_block(p, &a[s], &n[s], block_bytes(buf, st[s], SHAKE256_RATE));
+      live[s] = n[s] < MLDSA_N;
+      any |= live[s];
+    }
+    if (!any) break;
+  }
+  fm_zeroize(st, sizeof st);
+  fm_zeroize(buf, sizeof buf);
+}
+
+/* ExpandMask's stream is 32 z_bits bytes (576 or 640), five SHAKE256 blocks. */
+#define MASK_BLOCKS 5
+static_assert(MASK_BLOCKS * SHAKE256_RATE >= 32 * 20, "five blocks hold ExpandMask's stream");
+
+void mldsa_expand_mask_x4(const mldsa_params *p, mldsa_poly *y, const uint8_t rhopp[64],
+                          uint16_t kappa, unsigned count) {
+  if (count == 1) {
+    mldsa_expand_mask(p, y, rhopp, kappa);
+    return;
+  }
+  uint64_t st[4][25];
+  uint8_t buf[4][MASK_BLOCKS * SHAKE256_RATE];
+  for (unsigned s = 0; s < 4; s++) {
+    const uint16_t nonce = (uint16_t)(kappa + (s < count ? s : 0));
+    uint8_t seed[66];
+    memcpy(seed, rhopp, 64);
+    seed[64] = (uint8_t)nonce;
+    seed[65] = (uint8_t)(nonce >> 8);
+    sponge_start(st[s], seed, sizeof seed, SHAKE256_RATE);
+    fm_zeroize(seed, sizeof seed);
+  }
+  for (unsigned b = 0; b < MASK_BLOCKS; b++) {
+    keccak_f1600_x4(st);
+    for (unsigned s = 0; s < count; s++) sponge_block(buf[s] + b * SHAKE256_RATE, st[s], SHAKE256_RATE);
+  }
+  for (unsigned s = 0; s < count; s++) mldsa_unpack_z(p, &y[s], buf[s]);
+  fm_zeroize(st, sizeof st);
   fm_zeroize(buf, sizeof buf);
 }
 

@@ -69,6 +69,12 @@ void mlkem_encaps_internal(const mlkem_params *p, const uint8_t *ek, const uint8
 void mlkem_decaps_internal(const mlkem_params *p, const uint8_t *dk, const uint8_t *ct,
                            uint8_t k_out[32]);
 
+/* mlkem_decaps_checked is the hash check of FIPS 203 7.3 (step 3) followed, when it passes, by
+ * mlkem_decaps_internal: H(ek) and J(z || c) are computed side by side (keccak_oneshot_x2).
+ * Returns 1 with K in k_out, or 0 (a public verdict) with k_out untouched. */
+int mlkem_decaps_checked(const mlkem_params *p, const uint8_t *dk, const uint8_t *ct,
+                         uint8_t k_out[32]);
+
 /* mlkem_keygen_pct is mlkem_keygen_internal followed by the pairwise consistency test (FIPS
  * 140-3 IG 10.3.A): Encaps_internal to the new ek with the message m (secret), Decaps with the new
  * dk, reusing the matrix and H(ek) that key generation computed. 1 when both sides agree (a
@@ -108,13 +114,22 @@ void mlkem_basemul_acc_portable(mlkem_poly *r, const mlkem_poly *a, const mlkem_
 
 /* mlkem_rej_uniform: SampleNTT's rejection step (Algorithm 7, steps 5-14) over |len| bytes of
  * XOF output (a multiple of 3): appends accepted values to r[*n..256) and updates *n. Public
- * data. Portable only: the sampling's time is in Keccak (keccak_f1600_x4). */
+ * data (the AVX2 form indexes a table by the acceptance mask). */
 void mlkem_rej_uniform(int16_t r[MLKEM_N], unsigned *n, const uint8_t *buf, size_t len);
+void mlkem_rej_uniform_portable(int16_t r[MLKEM_N], unsigned *n, const uint8_t *buf, size_t len);
+
+/* mlkem_poly_frombytes (poly.h) and mlkem_poly_decompress have these twins too; the AVX2
+ * decompression takes d = 4 and d = 10 only. */
+void mlkem_poly_frombytes_portable(mlkem_poly *r, const uint8_t in[384]);
+void mlkem_poly_decompress_portable(mlkem_poly *r, const uint8_t *in, unsigned d);
 
 #if MLKEM_HAVE_AVX2
+void mlkem_poly_frombytes_avx2(mlkem_poly *r, const uint8_t in[384]);
+void mlkem_poly_decompress_avx2(mlkem_poly *r, const uint8_t *in, unsigned d);
 void mlkem_ntt_avx2(mlkem_poly *a);
 void mlkem_invntt_avx2(mlkem_poly *a);
 void mlkem_basemul_acc_avx2(mlkem_poly *r, const mlkem_poly *a, const mlkem_poly *b, unsigned k);
+void mlkem_rej_uniform_avx2(int16_t r[MLKEM_N], unsigned *n, const uint8_t *buf, size_t len);
 #endif
 
 /* mlkem_path_name (module/internal.h) names the kernels the CPU path selects. */

@@ -235,9 +235,10 @@ static void encaps_core(const mlkem_params *p, const uint8_t *ek, const uint8_t 
   fm_zeroize(h, sizeof h);
 }
 
-/* decaps_core is Algorithm 18 (at as encaps_core's). */
+/* decaps_core is Algorithm 18 (at as encaps_core's), with K-bar = J(z || c) given (kbar_given)
+ * or computed (NULL). */
 static void decaps_core(const mlkem_params *p, const uint8_t *dk, const uint8_t *ct,
-                        uint8_t k_out[32], const mlkem_poly *at) {
+                        uint8_t k_out[32], const mlkem_poly *at, const uint8_t *kbar_given) {
   const size_t pke_dk_len = MLKEM_POLY_BYTES * p->k;
   const uint8_t *ek = dk + pke_dk_len;
   const uint8_t *h = ek + p->ek_len;
@@ -249,11 +250,15 @@ static void decaps_core(const mlkem_params *p, const uint8_t *dk, const uint8_t 
   kpke_decrypt(p, dk, ct, m);
   hash_g(kr, m, sizeof m, h, MLKEM_SYM_BYTES);
   /* Step 7: K-bar = J(z || c). */
-  shake256_init(&j);
-  keccak_absorb(&j, z, MLKEM_SYM_BYTES);
-  keccak_absorb(&j, ct, p->ct_len);
-  keccak_squeeze(&j, kbar, sizeof kbar);
-  keccak_wipe(&j);
+  if (kbar_given != NULL) {
+    memcpy(kbar, kbar_given, sizeof kbar);
+  } else {
+    shake256_init(&j);
+    keccak_absorb(&j, z, MLKEM_SYM_BYTES);
+    keccak_absorb(&j, ct, p->ct_len);
+    keccak_squeeze(&j, kbar, sizeof kbar);
+    keccak_wipe(&j);
+  }
   /* Step 8: c' = K-PKE.Encrypt(ek_pke, m', r'). */
   kpke_encrypt(p, ek, m, kr + MLKEM_SYM_BYTES, ct2, at);
   /* Steps 9-11: K' if c == c', K-bar otherwise. The comparison reads every byte, and the choice
@@ -283,7 +288,27 @@ void mlkem_encaps_internal(const mlkem_params *p, const uint8_t *ek, const uint8
 
 void mlkem_decaps_internal(const mlkem_params *p, const uint8_t *dk, const uint8_t *ct,
                            uint8_t k_out[32]) {
-  decaps_core(p, dk, ct, k_out, NULL);
+  decaps_core(p, dk, ct, k_out, NULL, NULL);
+}
+
+int mlkem_decaps_checked(const mlkem_params *p, const uint8_t *dk, const uint8_t *ct,
+                         uint8_t k_out[32]) {
+  const uint8_t *ek = dk + MLKEM_POLY_BYTES * p->k;
+  const uint8_t *h = ek + p->ek_len, *z = h + MLKEM_SYM_BYTES;
+  uint8_t h2[MLKEM_SYM_BYTES], kbar[MLKEM_SYM_BYTES];
+  /* H(ek) (SHA3-256) for the hash check of 7.3 and K-bar = J(z || c) (SHAKE256): the same rate,
+   * two sponges side by side. */
+  const keccak_msg m[2] = {
+      {{ek, NULL}, {p->ek_len, 0}, KECCAK_DSEP_SHA3, h2, sizeof h2},
+      {{z, ct}, {MLKEM_SYM_BYTES, p->ct_len}, KECCAK_DSEP_SHAKE, kbar, sizeof kbar}};
+  static_assert(SHA3_256_RATE == SHAKE256_RATE, "H and J share the rate");
+  keccak_oneshot_x2(SHA3_256_RATE, m);
+  /* The verdict of a key check is public. */
+  const int ok = (int)fm_declassify_u64((uint64_t)fm_ct_memeq(h2, h, sizeof h2));
+  if (ok) decaps_core(p, dk, ct, k_out, NULL, kbar);
+  fm_zeroize(h2, sizeof h2);
+  fm_zeroize(kbar, sizeof kbar);
+  return ok;
 }
 
 int mlkem_keygen_pct(const mlkem_params *p, const uint8_t d[32], const uint8_t z[32],
@@ -297,7 +322,7 @@ int mlkem_keygen_pct(const mlkem_params *p, const uint8_t d[32], const uint8_t z
    * encapsulation's and decapsulation's own arithmetic on the new key, without sampling the
    * matrix or hashing ek again. */
   encaps_core(p, ek, dk + pke_dk_len + p->ek_len, m, ct, k1, at);
-  decaps_core(p, dk, ct, k2, at);
+  decaps_core(p, dk, ct, k2, at, NULL);
   /* The test's verdict is public. */
   const int ok = (int)fm_declassify_u64((uint64_t)fm_ct_memeq(k1, k2, sizeof k1));
   fm_zeroize(k1, sizeof k1);

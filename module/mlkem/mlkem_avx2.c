@@ -70,21 +70,11 @@ AVX2_FN static inline void split2(__m256i *x, __m256i *y) {
   *y = od;
 }
 
-/* zeta_vec: for two registers (coefficients 32p .. 32p + 31) regrouped for distance |len|, the
- * twiddle of each lane of the first register: block indices follow the regrouping. |base| is the
- * first twiddle of the layer, |dir| +1 (NTT) or -1 (inverse). */
-AVX2_FN static __m256i zeta_vec(unsigned p, unsigned len, unsigned base, int dir) {
-  int16_t z[16];
-  for (unsigned lane = 0; lane < 16; lane++) {
-    unsigned coeff; /* the first register's coefficient in this lane, before regrouping */
-    if (len == 8) coeff = 32 * p + (lane < 8 ? lane : 16 + lane - 8);
-    else if (len == 4) coeff = 32 * p + (lane / 8) * 8 + (lane % 8 < 4 ? lane % 8 : 16 + lane % 8 - 4);
-    else coeff = 32 * p + (lane / 4) * 4 + (lane % 4 < 2 ? lane % 4 : 16 + lane % 4 - 2);
-    const unsigned block = coeff / (2 * len);
-    z[lane] = mlkem_zetas[dir > 0 ? base + block : base - block];
-  }
-  return _mm256_loadu_si256((const __m256i *)z);
-}
+/* The twiddles of the in-register layers and of the base multiplication, and the rejection
+ * sampler's shuffles: constant tables written by gen_avx2_tables.py. */
+#include "module/mlkem/mlkem_avx2_tables.inc"
+
+AVX2_FN static inline __m256i zv(const int16_t *t) { return _mm256_load_si256((const __m256i *)t); }
 
 AVX2_FN void mlkem_ntt_avx2(mlkem_poly *a) {
   __m256i v[16];
@@ -102,13 +92,13 @@ AVX2_FN void mlkem_ntt_avx2(mlkem_poly *a) {
   for (unsigned p = 0; p < 8; p++) {
     __m256i x = v[2 * p], y = v[2 * p + 1];
     split8(&x, &y);
-    ct_bfly(&x, &y, zeta_vec(p, 8, 16, 1));
+    ct_bfly(&x, &y, zv(k_ntt_zv[p][0]));
     split8(&x, &y); /* back: (lo.lo, hi.lo) is x's order again */
     split4(&x, &y);
-    ct_bfly(&x, &y, zeta_vec(p, 4, 32, 1));
+    ct_bfly(&x, &y, zv(k_ntt_zv[p][1]));
     split4(&x, &y);
     split2(&x, &y);
-    ct_bfly(&x, &y, zeta_vec(p, 2, 64, 1));
+    ct_bfly(&x, &y, zv(k_ntt_zv[p][2]));
     split2(&x, &y);
     v[2 * p] = barrett_v(x);
     v[2 * p + 1] = barrett_v(y);
@@ -123,13 +113,13 @@ AVX2_FN void mlkem_invntt_avx2(mlkem_poly *a) {
   for (unsigned p = 0; p < 8; p++) {
     __m256i x = v[2 * p], y = v[2 * p + 1];
     split2(&x, &y);
-    gs_bfly(&x, &y, zeta_vec(p, 2, 127, -1));
+    gs_bfly(&x, &y, zv(k_invntt_zv[p][0]));
     split2(&x, &y);
     split4(&x, &y);
-    gs_bfly(&x, &y, zeta_vec(p, 4, 63, -1));
+    gs_bfly(&x, &y, zv(k_invntt_zv[p][1]));
     split4(&x, &y);
     split8(&x, &y);
-    gs_bfly(&x, &y, zeta_vec(p, 8, 31, -1));
+    gs_bfly(&x, &y, zv(k_invntt_zv[p][2]));
     split8(&x, &y);
     v[2 * p] = x;
     v[2 * p + 1] = y;
@@ -155,13 +145,7 @@ AVX2_FN void mlkem_basemul_acc_avx2(mlkem_poly *r, const mlkem_poly *a, const ml
    * (x.c0, y.c0, x.c2, y.c2, ...) and the odd ones; lane 2i holds x's pair i, lane 2i + 1 y's.
    * Pair m of the polynomial multiplies modulo X^2 - zeta_m, zeta_m = +-zetas[64 + m/2]. */
   for (unsigned p = 0; p < 8; p++) {
-    int16_t z[16];
-    for (unsigned lane = 0; lane < 16; lane++) {
-      const unsigned pair = 16 * p + (lane & 1) * 8 + lane / 2;
-      const int16_t zeta = mlkem_zetas[64 + pair / 2];
-      z[lane] = (int16_t)((pair & 1) ? -zeta : zeta);
-    }
-    const __m256i zv = _mm256_loadu_si256((const __m256i *)z);
+    const __m256i zeta = zv(k_basemul_zv[p]);
     __m256i acc0 = _mm256_setzero_si256(), acc1 = _mm256_setzero_si256();
     for (unsigned i = 0; i < k; i++) {
       __m256i ax = _mm256_load_si256((const __m256i *)&a[i].c[32 * p]);
@@ -173,7 +157,7 @@ AVX2_FN void mlkem_basemul_acc_avx2(mlkem_poly *r, const mlkem_poly *a, const ml
       const __m256i b0 = _mm256_blend_epi16(bx, _mm256_slli_epi32(by, 16), 0xaa);
       const __m256i b1 = _mm256_blend_epi16(_mm256_srli_epi32(bx, 16), by, 0xaa);
       /* Algorithm 12: c0 = a0 b0 + a1 b1 zeta, c1 = a0 b1 + a1 b0 (each product times 2^-16). */
-      const __m256i c0 = _mm256_add_epi16(fqmul_v(fqmul_v(a1, b1), zv), fqmul_v(a0, b0));
+      const __m256i c0 = _mm256_add_epi16(fqmul_v(fqmul_v(a1, b1), zeta), fqmul_v(a0, b0));
       const __m256i c1 = _mm256_add_epi16(fqmul_v(a0, b1), fqmul_v(a1, b0));
       acc0 = _mm256_add_epi16(acc0, c0);
       acc1 = _mm256_add_epi16(acc1, c1);
@@ -184,6 +168,123 @@ AVX2_FN void mlkem_basemul_acc_avx2(mlkem_poly *r, const mlkem_poly *a, const ml
     const __m256i ry = _mm256_blend_epi16(_mm256_srli_epi32(acc0, 16), acc1, 0xaa);
     _mm256_store_si256((__m256i *)&r->c[32 * p], rx);
     _mm256_store_si256((__m256i *)&r->c[32 * p + 16], ry);
+  }
+}
+/* load_groups returns, for the 24 bytes at in + pos (of |len| >= 32 bytes in all), the bytes
+ * pos .. pos + 15 in the low half and pos + 8 .. pos + 23 in the high half: from a load at pos,
+ * or, for a group too close to the end for a 32-byte load, at pos - 8 (64-bit words 1, 2, 2, 3
+ * instead of 0, 1, 1, 2). Which load depends on the position only. */
+AVX2_FN static inline __m256i load_groups(const uint8_t *in, size_t pos, size_t len) {
+  if (pos + 32 <= len) {
+    return _mm256_permute4x64_epi64(_mm256_loadu_si256((const __m256i *)(in + pos)), 0x94);
+  }
+  return _mm256_permute4x64_epi64(_mm256_loadu_si256((const __m256i *)(in + pos - 8)), 0xe9);
+}
+
+/* unpack12 turns the two halves load_groups gives into sixteen 12-bit values (in the order of
+ * ByteDecode_12), as the rejection sampler does. */
+AVX2_FN static inline __m256i unpack12(__m256i v) {
+  const __m256i bytes = _mm256_setr_epi8(0, 1, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10, 10, 11,
+                                         4, 5, 5, 6, 7, 8, 8, 9, 10, 11, 11, 12, 13, 14, 14, 15);
+  v = _mm256_shuffle_epi8(v, bytes);
+  return _mm256_blend_epi16(_mm256_and_si256(v, _mm256_set1_epi16(0x0fff)),
+                            _mm256_srli_epi16(v, 4), 0xaa);
+}
+
+/* Rejection sampling (SampleNTT's steps 5-14) sixteen candidates at a time: 24 bytes give 16
+ * 12-bit values (d1 = b0 | (b1 & 15) << 8, d2 = b1 >> 4 | b2 << 4 for each 3 bytes). A byte
+ * shuffle puts bytes 3i, 3i + 1 in word 2i and 3i + 1, 3i + 2 in word 2i + 1; the even words
+ * keep their low 12 bits and the odd ones are shifted down by 4. The accepted words (below q) of
+ * each half are moved to the front by the shuffle that k_rej_shuffle gives for their mask and
+ * stored; the count advances by the mask's population. The data are public (rho's stream):
+ * the table index and the counts may depend on them. Same output as mlkem_rej_uniform_portable. */
+AVX2_FN void mlkem_rej_uniform_avx2(int16_t r[MLKEM_N], unsigned *n, const uint8_t *buf,
+                                    size_t len) {
+  /* Room for the 16 words the last store may write past 256; they are dropped. */
+  _Alignas(32) int16_t tmp[MLKEM_N + 16];
+  const unsigned start = *n;
+  unsigned ctr = start;
+  const __m256i q = _mm256_set1_epi16(MLKEM_Q);
+  size_t pos = 0;
+  /* Each step reads 32 bytes (24 used); a buffer shorter than 32 bytes goes to the portable
+   * code. */
+  while (pos + 24 <= len && len >= 32 && ctr < MLKEM_N) {
+    const __m256i d = unpack12(load_groups(buf, pos, len));
+    const __m256i good = _mm256_cmpgt_epi16(q, d);
+    const __m128i packed = _mm_packs_epi16(_mm256_castsi256_si128(good),
+                                           _mm256_extracti128_si256(good, 1));
+    const unsigned m = (unsigned)_mm_movemask_epi8(packed);
+    const unsigned m0 = m & 0xff, m1 = m >> 8;
+    const __m128i lo = _mm_shuffle_epi8(_mm256_castsi256_si128(d),
+                                        _mm_load_si128((const __m128i *)k_rej_shuffle[m0]));
+    const __m128i hi = _mm_shuffle_epi8(_mm256_extracti128_si256(d, 1),
+                                        _mm_load_si128((const __m128i *)k_rej_shuffle[m1]));
+    _mm_storeu_si128((__m128i *)&tmp[ctr], lo);
+    ctr += k_rej_count[m0];
+    _mm_storeu_si128((__m128i *)&tmp[ctr], hi);
+    ctr += k_rej_count[m1];
+    pos += 24;
+  }
+  if (ctr > MLKEM_N) ctr = MLKEM_N;
+  memcpy(&r[start], &tmp[start], (ctr - start) * sizeof r[0]);
+  *n = ctr;
+  /* The rest (under 24 bytes, or a buffer of 24 to 31) one group at a time. */
+  if (ctr < MLKEM_N && pos < len) mlkem_rej_uniform_portable(r, n, buf + pos, len - pos);
+}
+/* ByteDecode_12 reduced mod q as mlkem_poly_frombytes_portable: t - q, plus q where negative
+ * (the sign mask). Constant time: fixed loads, shuffles and arithmetic. */
+AVX2_FN void mlkem_poly_frombytes_avx2(mlkem_poly *r, const uint8_t in[MLKEM_POLY_BYTES]) {
+  const __m256i q = _mm256_set1_epi16(MLKEM_Q);
+  for (unsigned i = 0; i < MLKEM_N / 16; i++) {
+    const __m256i t = _mm256_sub_epi16(unpack12(load_groups(in, 24 * i, MLKEM_POLY_BYTES)), q);
+    const __m256i v = _mm256_add_epi16(t, _mm256_and_si256(_mm256_srai_epi16(t, 15), q));
+    _mm256_store_si256((__m256i *)&r->c[16 * i], v);
+  }
+}
+
+/* Decompress_d(y) = (q y + 2^(d-1)) >> d is MULHRS of y 2^(15-d) by q: (y 2^(15-d) q + 2^14) >>
+ * 15, exact since y 2^(15-d) < 2^15. ByteDecode_10 takes 16 values from 20 bytes: value i of a
+ * half starts at bit 10 i, in the 16-bit word at byte 10 i / 8, shifted by 10 i mod 8 (0, 2, 4,
+ * 6), which a multiplication by 2^(6 - shift) and a shift down by 6 take out. ByteDecode_4 takes
+ * a nibble per value. */
+AVX2_FN void mlkem_poly_decompress_avx2(mlkem_poly *r, const uint8_t *in, unsigned d) {
+  const __m256i q = _mm256_set1_epi16(MLKEM_Q);
+  if (d == 10) {
+    const size_t len = 320;
+    const __m256i align = _mm256_setr_epi16(64, 16, 4, 1, 64, 16, 4, 1, 64, 16, 4, 1, 64, 16, 4, 1);
+    for (unsigned i = 0; i < MLKEM_N / 16; i++) {
+      const size_t pos = 20 * (size_t)i;
+      __m256i v, idx;
+      if (pos + 32 <= len) {
+        /* Low half: bytes pos .. pos + 15; high half: pos + 8 .. pos + 23 (values 8-15 from
+         * pos + 10, offset 2). */
+        v = _mm256_permute4x64_epi64(_mm256_loadu_si256((const __m256i *)(in + pos)), 0x94);
+        idx = _mm256_setr_epi8(0, 1, 1, 2, 2, 3, 3, 4, 5, 6, 6, 7, 7, 8, 8, 9,
+                               2, 3, 3, 4, 4, 5, 5, 6, 7, 8, 8, 9, 9, 10, 10, 11);
+      } else {
+        /* From a load at pos - 12: low half pos - 4 .. pos + 11 (offset 4), high half pos + 4 ..
+         * pos + 19 (values 8-15 at offset 6). */
+        v = _mm256_permute4x64_epi64(_mm256_loadu_si256((const __m256i *)(in + pos - 12)), 0xe9);
+        idx = _mm256_setr_epi8(4, 5, 5, 6, 6, 7, 7, 8, 9, 10, 10, 11, 11, 12, 12, 13,
+                               6, 7, 7, 8, 8, 9, 9, 10, 11, 12, 12, 13, 13, 14, 14, 15);
+      }
+      v = _mm256_shuffle_epi8(v, idx);
+      v = _mm256_srli_epi16(_mm256_mullo_epi16(v, align), 6);
+      v = _mm256_mulhrs_epi16(_mm256_slli_epi16(v, 5), q);
+      _mm256_store_si256((__m256i *)&r->c[16 * i], v);
+    }
+    return;
+  }
+  /* d == 4: 16 bytes make 32 values, the low nibble of each byte first. */
+  const __m128i nib = _mm_set1_epi8(15);
+  for (unsigned i = 0; i < MLKEM_N / 32; i++) {
+    const __m128i b = _mm_loadu_si128((const __m128i *)(in + 16 * i));
+    const __m128i lo = _mm_and_si128(b, nib), hi = _mm_and_si128(_mm_srli_epi16(b, 4), nib);
+    const __m256i v0 = _mm256_cvtepu8_epi16(_mm_unpacklo_epi8(lo, hi));
+    const __m256i v1 = _mm256_cvtepu8_epi16(_mm_unpackhi_epi8(lo, hi));
+    _mm256_store_si256((__m256i *)&r->c[32 * i], _mm256_mulhrs_epi16(_mm256_slli_epi16(v0, 11), q));
+    _mm256_store_si256((__m256i *)&r->c[32 * i + 16],
+                       _mm256_mulhrs_epi16(_mm256_slli_epi16(v1, 11), q));
   }
 }
 #endif

@@ -164,6 +164,16 @@ void mlkem_basemul_acc(mlkem_poly *r, const mlkem_poly *a, const mlkem_poly *b, 
   mlkem_basemul_acc_portable(r, a, b, k);
 }
 
+void mlkem_rej_uniform(int16_t r[MLKEM_N], unsigned *n, const uint8_t *buf, size_t len) {
+#if MLKEM_HAVE_AVX2
+  if (use_avx2()) {
+    mlkem_rej_uniform_avx2(r, n, buf, len);
+    return;
+  }
+#endif
+  mlkem_rej_uniform_portable(r, n, buf, len);
+}
+
 const char *mlkem_path_name(void) { return use_avx2() ? "avx2" : "portable"; }
 
 /* ---- Element-wise operations ---------------------------------------------------------------- */
@@ -251,7 +261,7 @@ void mlkem_poly_tobytes(uint8_t out[MLKEM_POLY_BYTES], const mlkem_poly *a) {
 
 /* ByteDecode_12 (Algorithm 6 with m = q): each 12-bit value is reduced mod q by one conditional
  * subtraction done with a mask, so a secret s-hat costs the same whatever its values. */
-void mlkem_poly_frombytes(mlkem_poly *r, const uint8_t in[MLKEM_POLY_BYTES]) {
+void mlkem_poly_frombytes_portable(mlkem_poly *r, const uint8_t in[MLKEM_POLY_BYTES]) {
   for (unsigned i = 0; i < MLKEM_N / 2; i++) {
     const int16_t t0 = (int16_t)((in[3 * i] | ((uint16_t)in[3 * i + 1] << 8)) & 0xfff);
     const int16_t t1 = (int16_t)(((in[3 * i + 1] >> 4) | ((uint16_t)in[3 * i + 2] << 4)) & 0xfff);
@@ -289,8 +299,29 @@ void mlkem_poly_compress(uint8_t *out, const mlkem_poly *a, unsigned d) {
   }
 }
 
-/* mlkem_poly_decompress reads Decompress_d(ByteDecode_d(in)): coefficients in [0, q). */
+void mlkem_poly_frombytes(mlkem_poly *r, const uint8_t in[MLKEM_POLY_BYTES]) {
+#if MLKEM_HAVE_AVX2
+  if (use_avx2()) {
+    mlkem_poly_frombytes_avx2(r, in);
+    return;
+  }
+#endif
+  mlkem_poly_frombytes_portable(r, in);
+}
+
+/* mlkem_poly_decompress reads Decompress_d(ByteDecode_d(in)): coefficients in [0, q). The AVX2
+ * form takes d = 4 and 10 (ML-KEM-512 and -768). */
 void mlkem_poly_decompress(mlkem_poly *r, const uint8_t *in, unsigned d) {
+#if MLKEM_HAVE_AVX2
+  if (use_avx2() && (d == 4 || d == 10)) {
+    mlkem_poly_decompress_avx2(r, in, d);
+    return;
+  }
+#endif
+  mlkem_poly_decompress_portable(r, in, d);
+}
+
+void mlkem_poly_decompress_portable(mlkem_poly *r, const uint8_t *in, unsigned d) {
   uint16_t v[MLKEM_N];
   mlkem_decode(v, in, d);
   for (unsigned i = 0; i < MLKEM_N; i++) r->c[i] = (int16_t)mlkem_decompress(v[i], d);
@@ -353,7 +384,7 @@ void mlkem_poly_cbd(mlkem_poly *r, const uint8_t *buf, unsigned eta) {
 
 /* ---- Rejection sampling (FIPS 203 Algorithm 7, steps 5-14) ------------------------------------ */
 
-void mlkem_rej_uniform(int16_t r[MLKEM_N], unsigned *n, const uint8_t *buf, size_t len) {
+void mlkem_rej_uniform_portable(int16_t r[MLKEM_N], unsigned *n, const uint8_t *buf, size_t len) {
   /* Every candidate is written and the count advances by the comparison's result: no branch
    * per candidate (a fifth are rejected, at random, which a branch predictor cannot follow).
    * The buffer has room for the two candidates the last step may write past 256; values past

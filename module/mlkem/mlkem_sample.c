@@ -88,8 +88,13 @@ void mlkem_sample_matrix(mlkem_poly *a, const uint8_t rho[MLKEM_SYM_BYTES], unsi
       left = 0;
       for (unsigned s = 0; s < count; s++) {
         if (n[s] < MLKEM_N) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+          /* The lanes in memory are the output bytes (FIPS 202 B.1). */
+          mlkem_rej_uniform(a[first + s].c, &n[s], (const uint8_t *)st[s], SHAKE128_RATE);
+#else
           store_block(block, st[s], SHAKE128_RATE);
           mlkem_rej_uniform(a[first + s].c, &n[s], block, sizeof block);
+#endif
         }
         left += n[s] < MLKEM_N;
       }

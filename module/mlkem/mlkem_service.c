@@ -167,13 +167,14 @@ int fm_mlkem_decaps(fm_mlkem_param param, const uint8_t *dk, size_t dk_len, cons
   if (st == FM_OK && (fm_buffers_overlap(dk, dk_len, ss, ss_len) ||
                       fm_buffers_overlap(ct, ct_len, ss, ss_len)))
     st = FM_ERR_OVERLAP;
-  /* Step 3: the hash check. */
-  if (st == FM_OK && !mlkem_check_dk(p, dk)) st = FM_ERR_BAD_KEY;
+  /* Step 3, the hash check, then decapsulation (one call: the check's hash and J share their
+   * permutations). */
+  if (st == FM_OK && !mlkem_decaps_checked(p, dk, ct, ss)) st = FM_ERR_BAD_KEY;
   if (st != FM_OK) {
     wipe_if(ss, ss_len, FM_MLKEM_SHARED_SECRET_LEN);
+    mlkem_stack_wipe();
     return fm_refuse(st, NULL, 0);
   }
-  mlkem_decaps_internal(p, dk, ct, ss);
   mlkem_stack_wipe();
   return FM_OK;
 }

@@ -33,6 +33,12 @@ void keccak_f1600_portable(uint64_t a[25]);
 /* keccak_f1600_x4 applies the permutation to four independent states at once (the AVX2 path
  * interleaves them; the portable path runs them one after the other). */
 void keccak_f1600_x4(uint64_t a[4][25]);
+#if defined(__x86_64__)
+/* The interleaved forms (keccak_x4_avx2.c); call them only when fm_cpu_use(FM_CPU_AVX2), and
+ * fm_cpu_use(FM_CPU_AVX512) for the second. */
+void keccak_f1600_x4_avx2(uint64_t a[4][25]);
+void keccak_f1600_x4_avx512vl(uint64_t a[4][25]);
+#endif
 
 /* A sponge in progress. */
 typedef struct keccak_state {
@@ -63,6 +69,20 @@ void keccak_squeeze(keccak_state *s, uint8_t *out, size_t len);
 /* keccak_squeeze_blocks squeezes |nblocks| whole blocks (nblocks * rate bytes) into |out|, for a
  * state that has squeezed nothing yet or only whole blocks (the samplers of ML-KEM and ML-DSA). */
 void keccak_squeeze_blocks(keccak_state *s, uint8_t *out, size_t nblocks);
+
+/* keccak_oneshot_x2 runs two one-shot sponges of the same |rate| side by side: for each i,
+ * m[i].out receives the first m[i].out_len (<= rate) bytes of the sponge with domain byte
+ * m[i].dsep over the message piece[0] || piece[1] (a piece of length 0 may be NULL). The
+ * interleaved paths permute both states in one keccak_f1600_x4; the portable path runs them one
+ * after the other. Inputs and outputs are treated as secret, lengths as public. */
+typedef struct keccak_msg {
+  const uint8_t *piece[2];
+  size_t len[2];
+  uint8_t dsep;
+  uint8_t *out;
+  size_t out_len;
+} keccak_msg;
+void keccak_oneshot_x2(uint32_t rate, const keccak_msg m[2]);
 
 /* keccak_wipe zeroizes the state. */
 void keccak_wipe(keccak_state *s);

@@ -1,5 +1,5 @@
 /* Differential test of ML-DSA's AVX2 kernels against their portable twins (module/mldsa): the
- * NTT, the inverse NTT, the pointwise products and Decompose must give the same coefficients on
+ * NTT, the inverse NTT, the pointwise products, Decompose and z's BitUnpack must give the same coefficients on
  * random inputs over their whole documented input ranges, plus the edges (0, +-(q-1), the
  * largest allowed magnitudes). Skips (exit 0 with a note) on a CPU without AVX2.
  *
@@ -102,7 +102,32 @@ static void test_decompose(void) {
 #endif
 }
 
-static const test_case cases[] = {TEST_CASE(ntt), TEST_CASE(pointwise), TEST_CASE(decompose)};
+/* BitUnpack of z (18 and 20 bits, ML-DSA-44 and -65) on random bytes and on all-ones and
+ * all-zeros encodings: the AVX2 form against the portable one. */
+static void test_unpack_z(void) {
+  if (!have_avx2()) return;
+#if defined(__x86_64__)
+  test_rng rng;
+  test_rng_seed(&rng, "test_mldsa_diff.unpack_z");
+  static const int levels[2] = {44, 65};
+  for (int r = 0; r < ROUNDS && test_failures == 0; r++) {
+    uint8_t in[32 * 20];
+    if (r == 0) memset(in, 0xff, sizeof in);
+    else if (r == 1) memset(in, 0, sizeof in);
+    else test_rng_bytes(&rng, in, sizeof in);
+    for (int l = 0; l < 2; l++) {
+      const mldsa_params *p = mldsa_params_get(levels[l]);
+      mldsa_poly a, b;
+      mldsa_unpack_z_portable(p, &a, in);
+      mldsa_unpack_z_avx2(p, &b, in);
+      CHECK_MEM(a.c, b.c, sizeof a.c);
+    }
+  }
+#endif
+}
+
+static const test_case cases[] = {TEST_CASE(ntt), TEST_CASE(pointwise), TEST_CASE(decompose),
+                                  TEST_CASE(unpack_z)};
 
 int main(int argc, char **argv) {
   if (!have_avx2()) fprintf(stderr, "test_mldsa_diff: no AVX2 on this CPU: nothing to compare\n");

@@ -1,7 +1,8 @@
 /* Differential test of the ML-KEM kernels: the AVX2 NTT, inverse NTT and base multiplication
  * against their portable twins, bit for bit, on random inputs across the whole range each
  * kernel takes (NTT |c| < q; inverse NTT |c| <= q; base multiplication |c| <= q, k = 2..4), and
- * the edge values. Skips (passes, saying so) where the CPU has no AVX2 or FIPSMOD_CPU=portable.
+ * the edge values; the AVX2 rejection sampler, ByteDecode_12 and decompression against the
+ * portable ones. Skips (passes, saying so) where the CPU has no AVX2 or FIPSMOD_CPU=portable.
  * FIPSMOD_TEST_SEED replays a run (the seed is printed). */
 #include <stdio.h>
 #include <string.h>
@@ -79,7 +80,67 @@ static void test_basemul(void) {
     CHECK_MEM(x.c, y.c, sizeof x.c);
   }
 }
+
+/* The AVX2 rejection sampler against the portable one: random streams of every length the
+ * sampler may get (multiples of 3 up to a few blocks), from random fill levels, with a quarter
+ * of the 12-bit values placed at q - 1, q and 4095 (the edges of acceptance). */
+static void test_rej_uniform(void) {
+  if (!have_avx2()) return;
+  test_rng rng;
+  test_rng_seed(&rng, "test_mlkem_diff.rej_uniform");
+  for (int r = 0; r < ROUNDS && test_failures == 0; r++) {
+    uint8_t buf[3 * 200];
+    const size_t len = 3 * (size_t)test_rng_below(&rng, 201);
+    test_rng_bytes(&rng, buf, sizeof buf);
+    for (size_t g = 0; g + 3 <= len; g += 3) {
+      const uint64_t e = test_rng_u64(&rng);
+      if ((e & 3) != 0) continue;
+      static const uint16_t edge[3] = {MLKEM_Q - 1, MLKEM_Q, 4095};
+      const uint16_t d = edge[(e >> 2) % 3];
+      if (e & 32) { /* the first value of the group */
+        buf[g] = (uint8_t)d;
+        buf[g + 1] = (uint8_t)((buf[g + 1] & 0xf0) | (d >> 8));
+      } else { /* the second */
+        buf[g + 1] = (uint8_t)((buf[g + 1] & 0x0f) | ((d & 15) << 4));
+        buf[g + 2] = (uint8_t)(d >> 4);
+      }
+    }
+    mlkem_poly a, b;
+    random_poly(&rng, &a, MLKEM_Q);
+    b = a;
+    unsigned na = (unsigned)test_rng_below(&rng, MLKEM_N + 1), nb = na;
+    mlkem_rej_uniform_portable(a.c, &na, buf, len);
+    mlkem_rej_uniform_avx2(b.c, &nb, buf, len);
+    CHECK(na == nb);
+    CHECK_MEM(a.c, b.c, sizeof a.c);
+  }
+}
+
+/* ByteDecode_12 with reduction and Decompress_d(ByteDecode_d) for d = 4 and 10: AVX2 against
+ * portable on random bytes (12-bit values from 0 to 4095, so above q too) and on all-ones. */
+static void test_decode(void) {
+  if (!have_avx2()) return;
+  test_rng rng;
+  test_rng_seed(&rng, "test_mlkem_diff.decode");
+  for (int r = 0; r < ROUNDS && test_failures == 0; r++) {
+    uint8_t in[MLKEM_POLY_BYTES];
+    if (r == 0) memset(in, 0xff, sizeof in);
+    else test_rng_bytes(&rng, in, sizeof in);
+    mlkem_poly a, b;
+    mlkem_poly_frombytes_portable(&a, in);
+    mlkem_poly_frombytes_avx2(&b, in);
+    CHECK_MEM(a.c, b.c, sizeof a.c);
+    static const unsigned ds[2] = {4, 10};
+    for (unsigned i = 0; i < 2; i++) {
+      mlkem_poly_decompress_portable(&a, in, ds[i]);
+      mlkem_poly_decompress_avx2(&b, in, ds[i]);
+      CHECK_MEM(a.c, b.c, sizeof a.c);
+    }
+  }
+}
 #else
+static void test_decode(void) {}
+static void test_rej_uniform(void) {}
 static void test_ntt(void) { (void)have_avx2(); }
 static void test_invntt(void) { (void)have_avx2(); }
 static void test_basemul(void) { (void)have_avx2(); (void)random_poly; }
@@ -105,6 +166,6 @@ static void test_prf_x4(void) {
 }
 
 static const test_case cases[] = {TEST_CASE(ntt), TEST_CASE(invntt), TEST_CASE(basemul),
-                                  TEST_CASE(prf_x4)};
+                                  TEST_CASE(rej_uniform), TEST_CASE(decode), TEST_CASE(prf_x4)};
 
 int main(int argc, char **argv) { return TEST_RUN(argc, argv, "test_mlkem_diff", cases); }
