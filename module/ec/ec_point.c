@@ -6,7 +6,7 @@
  * verification only, a variable-time interleaved wNAF double multiplication. */
 #include <string.h>
 
-#include "module/ec/ec_base_tables.h"
+#include "module/ec/ec_base_table.h"
 #include "module/ec/ec_curves.h"
 #include "module/ec/ec_field_inline.h"
 #include "module/ec/internal.h"
@@ -344,6 +344,7 @@ uint64_t ec_point_on_curve(const ec_curve *c, const uint64_t *x, const uint64_t 
  * ceil((bits + 1) / 5) windows take the carry out of the top one. */
 #define EC_WINDOW 5
 #define EC_TABLE 16 /* multiples 1..16 of the point; digit 0 is the point at infinity */
+_Static_assert(EC_TABLE == EC_BASE_ENTRIES, "a fixed-base row holds the multiples 1..16");
 #define EC_WINDOWS(c) (((c)->bits + 1 + EC_WINDOW - 1) / EC_WINDOW)
 
 /* booth_digit returns |d_i| (0..16) for window i of k and sets *neg all-ones when d_i < 0. k has
@@ -422,12 +423,12 @@ void ec_scalar_mul(const ec_curve *c, ec_point *r, const uint64_t *k, const ec_p
   fm_zeroize(&neg, sizeof neg);
 }
 
-/* mul_base_table sets r = k * G from the curve's fixed-base table (ec_base_tables.h): row(i)
+/* mul_base_table sets r = k * G from the curve's fixed-base table (ec_base_table.h): row i
  * holds j * 32^i * G for j = 1..16 in affine form, so k * G is the sum over the scalar's signed
  * 5-bit digits of +-row[i][|digit| - 1], with no doubling. Each row is read in full by
  * constant-time selection; a zero digit selects the point at infinity. */
 static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
-                           const uint64_t *(*row_of)(unsigned i)) {
+                           const uint64_t *table) {
   const unsigned n = c->limbs;
   const unsigned windows = EC_WINDOWS(c);
   ec_point acc, t;
@@ -437,7 +438,8 @@ static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
   memset(&t, 0, sizeof t);
   for (unsigned i = 0; i < windows; i++) {
     const uint64_t d = booth_digit(kk, i, &neg);
-    const uint64_t *row = row_of(i); /* i is public: the window's index */
+    /* i is public: the window's index */
+    const uint64_t *row = table + (size_t)i * EC_BASE_ENTRIES * 2 * n;
     for (unsigned j = 0; j < n; j++) t.x[j] = t.y[j] = 0;
     for (unsigned e = 0; e < EC_TABLE; e++) {
       const uint64_t mask = ct_eq_u64(e + 1, d); /* all-ones for the one wanted entry */
@@ -465,10 +467,10 @@ static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
 void ec_scalar_mul_base(const ec_curve *c, ec_point *r, const uint64_t *k) {
   /* The tables are chosen by the curve's id (public), not by a pointer in the curve's
    * descriptor, which stays free of relocations. */
-  switch (c->id) {
-    case FM_EC_P256: mul_base_table(c, r, k, p256_base_row); return;
-    case FM_EC_P384: mul_base_table(c, r, k, p384_base_row); return;
-    default: break;
+  const uint64_t *table = ec_base_table(c);
+  if (table != NULL) {
+    mul_base_table(c, r, k, table);
+    return;
   }
   ec_point g;
   ec_point_set_affine(c, &g, c->gx, c->gy);
@@ -553,9 +555,7 @@ void ec_double_mul_public(const ec_curve *c, ec_point *r, const uint64_t *u1, co
   ec_point tg[EC_WNAF_ODD], tq[EC_WNAF_ODD], acc;
   int8_t d1[EC_WNAF_MAX], d2[EC_WNAF_MAX];
   const unsigned n = c->limbs;
-  const uint64_t *row0 = c->id == FM_EC_P256 ? p256_base_row(0)
-                         : c->id == FM_EC_P384 ? p384_base_row(0)
-                                               : NULL;
+  const uint64_t *row0 = ec_base_table(c); /* row 0 starts the table */
   if (row0 != NULL) {
     /* Row 0, entry j is (j + 1) G, affine: (2i + 1) G is entry 2i. */
     for (unsigned i = 0; i < EC_WNAF_ODD; i++)
