@@ -42,18 +42,22 @@ const ec_curve *ec_curve_get(fm_ec_curve id) {
  * curve's prime as a compile-time constant, so that the compiler folds the special form of p
  * into the Montgomery reduction; the formulas call it rather than inline it, which keeps each
  * instance of the group law a few kilobytes (inlined, the four curves' add and double were
- * 480 KB of code, and compiling them took minutes). Additions and subtractions stay inline. */
+ * 480 KB of code, and compiling them took minutes). Additions and subtractions (fe_add,
+ * fe_sub) stay inline on P-256 and P-384; on P-224 and P-521, whose multiplications are the
+ * portable ones and cost several times a call, they are out-of-line functions too, which takes
+ * about 60 KB off the library (code the load-time integrity check hashes at every load). */
 typedef void (*fe_mul_fn)(uint64_t *r, const uint64_t *a, const uint64_t *b);
 
 #define MUL(r, a, b) fe_mul(r, a, b)
-#define ADD(r, a, b) mod_add_k(fp, r, a, b, L)
-#define SUB(r, a, b) mod_sub_k(fp, r, a, b, L)
+#define ADD(r, a, b) fe_add(r, a, b)
+#define SUB(r, a, b) fe_sub(r, a, b)
 
 static inline __attribute__((always_inline)) void point_add_k(const ec_curve *c, ec_point *r,
                                                                const ec_point *p, const ec_point *q,
                                                                const unsigned L,
-                                                               const ec_mod *fp,
-                                                               const fe_mul_fn fe_mul) {
+                                                               const fe_mul_fn fe_mul,
+                                                               const fe_mul_fn fe_add,
+                                                               const fe_mul_fn fe_sub) {
   uint64_t t0[EC_MAX_LIMBS], t1[EC_MAX_LIMBS], t2[EC_MAX_LIMBS], t3[EC_MAX_LIMBS],
       t4[EC_MAX_LIMBS], x3[EC_MAX_LIMBS], y3[EC_MAX_LIMBS], z3[EC_MAX_LIMBS];
   const uint64_t *b = c->b;
@@ -109,8 +113,9 @@ static inline __attribute__((always_inline)) void point_add_k(const ec_curve *c,
 
 static inline __attribute__((always_inline)) void point_dbl_k(const ec_curve *c, ec_point *r,
                                                                const ec_point *p, const unsigned L,
-                                                               const ec_mod *fp,
-                                                               const fe_mul_fn fe_mul) {
+                                                               const fe_mul_fn fe_mul,
+                                                               const fe_mul_fn fe_add,
+                                                               const fe_mul_fn fe_sub) {
   uint64_t t0[EC_MAX_LIMBS], t1[EC_MAX_LIMBS], t2[EC_MAX_LIMBS], t3[EC_MAX_LIMBS],
       x3[EC_MAX_LIMBS], y3[EC_MAX_LIMBS], z3[EC_MAX_LIMBS];
   const uint64_t *b = c->b;
@@ -165,7 +170,9 @@ static inline __attribute__((always_inline)) void point_dbl_k(const ec_curve *c,
 static inline __attribute__((always_inline)) void point_dbln_k(ec_point *r, const ec_point *p,
                                                                 unsigned count, const unsigned L,
                                                                 const ec_mod *fp,
-                                                                const fe_mul_fn fe_mul) {
+                                                                const fe_mul_fn fe_mul,
+                                                                const fe_mul_fn fe_add,
+                                                                const fe_mul_fn fe_sub) {
   uint64_t x[EC_MAX_LIMBS], y[EC_MAX_LIMBS], z[EC_MAX_LIMBS], t0[EC_MAX_LIMBS], t1[EC_MAX_LIMBS],
       t2[EC_MAX_LIMBS], t3[EC_MAX_LIMBS];
   const size_t n = L * sizeof(uint64_t);
@@ -224,7 +231,13 @@ static const ec_mod k_p521_p = {.m = P521_P, .rr = P521_P_RR, .one = P521_P_ONE,
  * P-256 and P-384, where it also does single doublings (8 multiplications and 6 for the two
  * conversions, against 13): each instance of either is 8 to 17 KB of code, so each curve has
  * one of them. */
-#define fe_ops(NAME, L, MOD, MULX)                                                            \
+#define fe_ops(NAME, L, MOD, MULX, ADDSUB)                                                    \
+  ADDSUB void NAME##_fadd(uint64_t *r, const uint64_t *a, const uint64_t *b) {                \
+    mod_add_k(MOD, r, a, b, L);                                                               \
+  }                                                                                           \
+  ADDSUB void NAME##_fsub(uint64_t *r, const uint64_t *a, const uint64_t *b) {                \
+    mod_sub_k(MOD, r, a, b, L);                                                               \
+  }                                                                                           \
   static __attribute__((noinline)) void NAME##_mul_portable(uint64_t *r, const uint64_t *a,   \
                                                             const uint64_t *b) {              \
     mont_mul_k(MOD, r, a, b, L);                                                              \
@@ -237,24 +250,26 @@ static const ec_mod k_p521_p = {.m = P521_P, .rr = P521_P_RR, .one = P521_P_ONE,
   }                                                                                           \
   static __attribute__((noinline)) void NAME##_add(const ec_curve *c, ec_point *r,            \
                                                    const ec_point *p, const ec_point *q) {    \
-    point_add_k(c, r, p, q, L, MOD, NAME##_mul);                                              \
+    point_add_k(c, r, p, q, L, NAME##_mul, NAME##_fadd, NAME##_fsub);                         \
   }
 #define dbl_ops(NAME, L, MOD)                                                                 \
   static __attribute__((noinline)) void NAME##_dbl(const ec_curve *c, ec_point *r,            \
                                                    const ec_point *p) {                       \
-    point_dbl_k(c, r, p, L, MOD, NAME##_mul);                                                 \
+    point_dbl_k(c, r, p, L, NAME##_mul, NAME##_fadd, NAME##_fsub);                            \
   }
 #define dbln_ops(NAME, L, MOD)                                                                \
   static __attribute__((noinline)) void NAME##_dbln(ec_point *r, const ec_point *p,           \
                                                     unsigned count) {                         \
-    point_dbln_k(r, p, count, L, MOD, NAME##_mul);                                            \
+    point_dbln_k(r, p, count, L, MOD, NAME##_mul, NAME##_fadd, NAME##_fsub);                  \
   }
 
 #define NO_MULX ((fe_mul_fn)NULL)
-fe_ops(p256, 4, &k_p256_p, ec_p256_mul_mulx)
-fe_ops(p384, 6, &k_p384_p, ec_p384_mul_mulx)
-fe_ops(p224, 4, &k_p224_p, NO_MULX)
-fe_ops(p521, 9, &k_p521_p, NO_MULX)
+#define INLINE_ADDSUB static inline __attribute__((always_inline))
+#define CALLED_ADDSUB static __attribute__((noinline))
+fe_ops(p256, 4, &k_p256_p, ec_p256_mul_mulx, INLINE_ADDSUB)
+fe_ops(p384, 6, &k_p384_p, ec_p384_mul_mulx, INLINE_ADDSUB)
+fe_ops(p224, 4, &k_p224_p, NO_MULX, CALLED_ADDSUB)
+fe_ops(p521, 9, &k_p521_p, NO_MULX, CALLED_ADDSUB)
 dbln_ops(p256, 4, &k_p256_p)
 dbln_ops(p384, 6, &k_p384_p)
 dbl_ops(p224, 4, &k_p224_p)
