@@ -11,6 +11,7 @@
  * (Montgomery's trick) turns them affine. Only public values are involved; the group law used is
  * the module's constant-time one anyway. */
 #include <pthread.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "module/ec/ec_base_table.h"
@@ -76,8 +77,21 @@ static void build(const ec_curve *c, uint64_t *table, unsigned rows) {
   }
 }
 
-static void build_p256(void) { build(ec_curve_get(FM_EC_P256), g_p256_table, P256_ROWS); }
-static void build_p384(void) { build(ec_curve_get(FM_EC_P384), g_p384_table, P384_ROWS); }
+/* Set while this thread builds a table: a signal handler that interrupts the build and asks for
+ * a table gets none (its caller takes the generic path) rather than waiting on the once-flag its
+ * own thread holds. */
+static __thread bool tl_building __attribute__((tls_model("initial-exec")));
+
+static void build_p256(void) {
+  tl_building = true;
+  build(ec_curve_get(FM_EC_P256), g_p256_table, P256_ROWS);
+  tl_building = false;
+}
+static void build_p384(void) {
+  tl_building = true;
+  build(ec_curve_get(FM_EC_P384), g_p384_table, P384_ROWS);
+  tl_building = false;
+}
 
 unsigned ec_base_rows(const ec_curve *c) {
   switch (c->id) {
@@ -88,6 +102,7 @@ unsigned ec_base_rows(const ec_curve *c) {
 }
 
 const uint64_t *ec_base_table(const ec_curve *c) {
+  if (tl_building) return NULL;
   /* The curve's id is public. */
   switch (c->id) {
     case FM_EC_P256:

@@ -14,7 +14,8 @@
  * scalar, ceil((bits + 1) / 5), or 0 for a curve without a table (P-224, P-521). */
 unsigned ec_base_rows(const ec_curve *c);
 
-/* ec_base_table returns curve |c|'s fixed-base table, or NULL for a curve without one. Row i is
+/* ec_base_table returns curve |c|'s fixed-base table, or NULL for a curve without one (and in a
+ * signal handler that interrupted a table's build on its own thread). Row i is
  * the EC_BASE_ENTRIES * 2 * c->limbs words at i * EC_BASE_ENTRIES * 2 * c->limbs: each entry is
  * its point's affine x, then y, Montgomery form, limbs least significant first. The tables are
  * public (multiples of the generator). They live in .bss and are computed from G with the

@@ -6,8 +6,10 @@
  * own, so each sees a first use. */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/time.h>
 #include <time.h>
 
 #include "fipsmod/sha.h"
@@ -89,11 +91,48 @@ static void test_first_use_race(void) {
   pthread_barrier_destroy(&start);
 }
 
+/* A signal handler that asks for the table while its own thread builds it must not wait on the
+ * once-flag that thread holds (it would never return): it gets NULL, and its caller the generic
+ * path. A timer interrupts the first use over and over; every answer after the build must be the
+ * finished table. Whether a tick lands inside the build depends on timing, so nothing asserts
+ * that one did: a deadlock is what this case can fail with (ctest's timeout). */
+static volatile sig_atomic_t g_ticks, g_null_answers, g_wrong_answers;
+static const uint64_t *volatile g_table_seen;
+
+static void on_tick(int sig) {
+  (void)sig;
+  g_ticks++;
+  const uint64_t *t = ec_base_table(ec_curve_get(FM_EC_P384));
+  if (t == NULL) g_null_answers++;
+  else if (g_table_seen != NULL && t != g_table_seen) g_wrong_answers++;
+}
+
+static void test_signal_during_build(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_tick;
+  sa.sa_flags = SA_RESTART;
+  CHECK_EQ_INT(sigaction(SIGALRM, &sa, NULL), 0);
+  const struct itimerval every = {{0, 50}, {0, 50}}, off = {{0, 0}, {0, 0}};
+  CHECK_EQ_INT(setitimer(ITIMER_REAL, &every, NULL), 0);
+  const uint64_t *t = ec_base_table(ec_curve_get(FM_EC_P384));
+  g_table_seen = t;
+  for (volatile int i = 0; i < 2000000; i++) {
+  }
+  CHECK_EQ_INT(setitimer(ITIMER_REAL, &off, NULL), 0);
+  signal(SIGALRM, SIG_DFL);
+  CHECK(table_ok(FM_EC_P384, t));
+  CHECK_EQ_INT(g_wrong_answers, 0);
+  printf("signal during build: %d ticks, %d answered NULL (inside the build)\n", (int)g_ticks,
+         (int)g_null_answers);
+}
+
 static const test_case cases[] = {
     {"p256_table", test_p256_table},
     {"p384_table", test_p384_table},
     {"no_table", test_no_table},
     {"first_use_race", test_first_use_race},
+    {"signal_during_build", test_signal_during_build},
 };
 
 int main(int argc, char **argv) { return TEST_RUN(argc, argv, "test_ec_base_table", cases); }
