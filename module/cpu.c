@@ -34,7 +34,11 @@ static uint64_t read_xcr0(void) {
 static uint32_t detect_features(void) {
   unsigned a, b, c, d;
   uint32_t f = 0;
-  if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
+  /* Three CPUIDs in all (leaves 0, 1 and 7): under a hypervisor each one can trap, at several
+   * microseconds a time, at every load. */
+  const unsigned max_leaf = __get_cpuid_max(0, NULL);
+  if (max_leaf < 1) return 0;
+  __cpuid(1, a, b, c, d);
   const bool osxsave = (c >> 27) & 1;
   if ((c >> 25) & 1) f |= FM_CPU_AESNI;
   if ((c >> 1) & 1) f |= FM_CPU_PCLMULQDQ;
@@ -42,7 +46,7 @@ static uint32_t detect_features(void) {
   if (!sse41 || !ssse3) f &= ~(uint32_t)(FM_CPU_AESNI | FM_CPU_PCLMULQDQ);
   uint64_t xcr0 = osxsave ? read_xcr0() : 0;
   const bool ymm_ok = (xcr0 & 0x6) == 0x6, zmm_ok = (xcr0 & 0xe6) == 0xe6;
-  if (__get_cpuid_max(0, NULL) >= 7) {
+  if (max_leaf >= 7) {
     __cpuid_count(7, 0, a, b, c, d);
     if (((b >> 5) & 1) && ymm_ok) f |= FM_CPU_AVX2;
     /* FM_CPU_BMI2 also stands for BMI1 (EBX bit 3: ANDN, used by module/sha3 with RORX). */

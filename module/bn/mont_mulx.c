@@ -14,15 +14,12 @@
 
 #define BN_MULX_TARGET __attribute__((target("bmi2")))
 
-/* The common widths get their own copies with n a constant, so the compiler can unroll the
- * short column loops (256 to 512-bit moduli: EC-sized setups) or at least drop the bounds
- * arithmetic (1024 to 4096 bits: RSA primes and moduli). */
+/* The common widths get their own copies with n a constant, so the compiler can drop the bounds
+ * arithmetic (1024 to 2048 bits: RSA primes and moduli; the module takes no RSA key under 1024
+ * bits, so no prime or modulus is under 16 words). Other widths take the generic copy. */
 BN_MULX_TARGET void bn_mont_mul_mulx(uint64_t *r, const uint64_t *a, const uint64_t *b,
                                     const uint64_t *N, uint64_t n0, size_t n) {
   switch (n) {
-    case 4: bn_kernel_mont_mul(r, a, b, N, n0, 4); return;
-    case 6: bn_kernel_mont_mul(r, a, b, N, n0, 6); return;
-    case 8: bn_kernel_mont_mul(r, a, b, N, n0, 8); return;
     case 16: bn_kernel_mont_mul(r, a, b, N, n0, 16); return;
     case 24: bn_kernel_mont_mul(r, a, b, N, n0, 24); return;
     case 32: bn_kernel_mont_mul(r, a, b, N, n0, 32); return;
@@ -33,9 +30,6 @@ BN_MULX_TARGET void bn_mont_mul_mulx(uint64_t *r, const uint64_t *a, const uint6
 BN_MULX_TARGET void bn_mont_sqr_mulx(uint64_t *r, const uint64_t *a, const uint64_t *N,
                                     uint64_t n0, size_t n) {
   switch (n) {
-    case 4: bn_kernel_mont_sqr(r, a, N, n0, 4); return;
-    case 6: bn_kernel_mont_sqr(r, a, N, n0, 6); return;
-    case 8: bn_kernel_mont_sqr(r, a, N, n0, 8); return;
     case 16: bn_kernel_mont_sqr(r, a, N, n0, 16); return;
     case 24: bn_kernel_mont_sqr(r, a, N, n0, 24); return;
     case 32: bn_kernel_mont_sqr(r, a, N, n0, 32); return;

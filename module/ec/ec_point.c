@@ -6,7 +6,7 @@
  * verification only, a variable-time interleaved wNAF double multiplication. */
 #include <string.h>
 
-#include "module/ec/ec_base_tables.h"
+#include "module/ec/ec_base_table.h"
 #include "module/ec/ec_curves.h"
 #include "module/ec/ec_field_inline.h"
 #include "module/ec/internal.h"
@@ -42,18 +42,22 @@ const ec_curve *ec_curve_get(fm_ec_curve id) {
  * curve's prime as a compile-time constant, so that the compiler folds the special form of p
  * into the Montgomery reduction; the formulas call it rather than inline it, which keeps each
  * instance of the group law a few kilobytes (inlined, the four curves' add and double were
- * 480 KB of code, and compiling them took minutes). Additions and subtractions stay inline. */
+ * 480 KB of code, and compiling them took minutes). Additions and subtractions (fe_add,
+ * fe_sub) stay inline on P-256 and P-384; on P-224 and P-521, whose multiplications are the
+ * portable ones and cost several times a call, they are out-of-line functions too, which takes
+ * about 60 KB off the library (code the load-time integrity check hashes at every load). */
 typedef void (*fe_mul_fn)(uint64_t *r, const uint64_t *a, const uint64_t *b);
 
 #define MUL(r, a, b) fe_mul(r, a, b)
-#define ADD(r, a, b) mod_add_k(fp, r, a, b, L)
-#define SUB(r, a, b) mod_sub_k(fp, r, a, b, L)
+#define ADD(r, a, b) fe_add(r, a, b)
+#define SUB(r, a, b) fe_sub(r, a, b)
 
 static inline __attribute__((always_inline)) void point_add_k(const ec_curve *c, ec_point *r,
                                                                const ec_point *p, const ec_point *q,
                                                                const unsigned L,
-                                                               const ec_mod *fp,
-                                                               const fe_mul_fn fe_mul) {
+                                                               const fe_mul_fn fe_mul,
+                                                               const fe_mul_fn fe_add,
+                                                               const fe_mul_fn fe_sub) {
   uint64_t t0[EC_MAX_LIMBS], t1[EC_MAX_LIMBS], t2[EC_MAX_LIMBS], t3[EC_MAX_LIMBS],
       t4[EC_MAX_LIMBS], x3[EC_MAX_LIMBS], y3[EC_MAX_LIMBS], z3[EC_MAX_LIMBS];
   const uint64_t *b = c->b;
@@ -109,8 +113,9 @@ static inline __attribute__((always_inline)) void point_add_k(const ec_curve *c,
 
 static inline __attribute__((always_inline)) void point_dbl_k(const ec_curve *c, ec_point *r,
                                                                const ec_point *p, const unsigned L,
-                                                               const ec_mod *fp,
-                                                               const fe_mul_fn fe_mul) {
+                                                               const fe_mul_fn fe_mul,
+                                                               const fe_mul_fn fe_add,
+                                                               const fe_mul_fn fe_sub) {
   uint64_t t0[EC_MAX_LIMBS], t1[EC_MAX_LIMBS], t2[EC_MAX_LIMBS], t3[EC_MAX_LIMBS],
       x3[EC_MAX_LIMBS], y3[EC_MAX_LIMBS], z3[EC_MAX_LIMBS];
   const uint64_t *b = c->b;
@@ -165,7 +170,9 @@ static inline __attribute__((always_inline)) void point_dbl_k(const ec_curve *c,
 static inline __attribute__((always_inline)) void point_dbln_k(ec_point *r, const ec_point *p,
                                                                 unsigned count, const unsigned L,
                                                                 const ec_mod *fp,
-                                                                const fe_mul_fn fe_mul) {
+                                                                const fe_mul_fn fe_mul,
+                                                                const fe_mul_fn fe_add,
+                                                                const fe_mul_fn fe_sub) {
   uint64_t x[EC_MAX_LIMBS], y[EC_MAX_LIMBS], z[EC_MAX_LIMBS], t0[EC_MAX_LIMBS], t1[EC_MAX_LIMBS],
       t2[EC_MAX_LIMBS], t3[EC_MAX_LIMBS];
   const size_t n = L * sizeof(uint64_t);
@@ -217,14 +224,22 @@ static const ec_mod k_p384_p = {.m = P384_P, .rr = P384_P_RR, .one = P384_P_ONE,
 static const ec_mod k_p224_p = {.m = P224_P, .rr = P224_P_RR, .one = P224_P_ONE, .n0 = P224_P_N0};
 static const ec_mod k_p521_p = {.m = P521_P, .rr = P521_P_RR, .one = P521_P_ONE, .n0 = P521_P_N0};
 
-/* fe_ops(NAME, L, MOD, MULX) defines NAME_mul (the out-of-line field multiplication of one
- * curve: MULX, its BMI2 build from ec_field_mulx.c, where the curve has one and the CPU BMI2,
- * else the portable build) and NAME_add, that curve's complete addition. dbl_ops adds NAME_dbl, the complete doubling, on
+/* fe_ops(NAME, L, MOD, MULX, ADX, ADDSUB) defines NAME_fadd and NAME_fsub (inline or out of
+ * line, as ADDSUB says), NAME_mul (the out-of-line field multiplication of one curve: ADX, the
+ * assembly product of ec_field_mulx.c, where the curve has one and the CPU BMI2 and ADX; else
+ * MULX, its BMI2 build, where the curve has one and the CPU BMI2; else the portable build) and
+ * NAME_add, that curve's complete addition. dbl_ops adds NAME_dbl, the complete doubling, on
  * P-224 and P-521; dbln_ops adds NAME_dbln, the Jacobian doubling chain of ec_point_dbl_n, on
  * P-256 and P-384, where it also does single doublings (8 multiplications and 6 for the two
  * conversions, against 13): each instance of either is 8 to 17 KB of code, so each curve has
  * one of them. */
-#define fe_ops(NAME, L, MOD, MULX, ADX)                                                       \
+#define fe_ops(NAME, L, MOD, MULX, ADX, ADDSUB)                                               \
+  ADDSUB void NAME##_fadd(uint64_t *r, const uint64_t *a, const uint64_t *b) {                \
+    mod_add_k(MOD, r, a, b, L);                                                               \
+  }                                                                                           \
+  ADDSUB void NAME##_fsub(uint64_t *r, const uint64_t *a, const uint64_t *b) {                \
+    mod_sub_k(MOD, r, a, b, L);                                                               \
+  }                                                                                           \
   static __attribute__((noinline)) void NAME##_mul_portable(uint64_t *r, const uint64_t *a,   \
                                                             const uint64_t *b) {              \
     mont_mul_k(MOD, r, a, b, L);                                                              \
@@ -240,24 +255,26 @@ static const ec_mod k_p521_p = {.m = P521_P, .rr = P521_P_RR, .one = P521_P_ONE,
   }                                                                                           \
   static __attribute__((noinline)) void NAME##_add(const ec_curve *c, ec_point *r,            \
                                                    const ec_point *p, const ec_point *q) {    \
-    point_add_k(c, r, p, q, L, MOD, NAME##_mul);                                              \
+    point_add_k(c, r, p, q, L, NAME##_mul, NAME##_fadd, NAME##_fsub);                         \
   }
 #define dbl_ops(NAME, L, MOD)                                                                 \
   static __attribute__((noinline)) void NAME##_dbl(const ec_curve *c, ec_point *r,            \
                                                    const ec_point *p) {                       \
-    point_dbl_k(c, r, p, L, MOD, NAME##_mul);                                                 \
+    point_dbl_k(c, r, p, L, NAME##_mul, NAME##_fadd, NAME##_fsub);                            \
   }
 #define dbln_ops(NAME, L, MOD)                                                                \
   static __attribute__((noinline)) void NAME##_dbln(ec_point *r, const ec_point *p,           \
                                                     unsigned count) {                         \
-    point_dbln_k(r, p, count, L, MOD, NAME##_mul);                                            \
+    point_dbln_k(r, p, count, L, MOD, NAME##_mul, NAME##_fadd, NAME##_fsub);                  \
   }
 
 #define NO_MULX ((fe_mul_fn)NULL)
-fe_ops(p256, 4, &k_p256_p, ec_p256_mul_mulx, ec_p256_mul_adx)
-fe_ops(p384, 6, &k_p384_p, ec_p384_mul_mulx, NO_MULX)
-fe_ops(p224, 4, &k_p224_p, NO_MULX, NO_MULX)
-fe_ops(p521, 9, &k_p521_p, NO_MULX, NO_MULX)
+#define INLINE_ADDSUB static inline __attribute__((always_inline))
+#define CALLED_ADDSUB static __attribute__((noinline))
+fe_ops(p256, 4, &k_p256_p, ec_p256_mul_mulx, ec_p256_mul_adx, INLINE_ADDSUB)
+fe_ops(p384, 6, &k_p384_p, ec_p384_mul_mulx, NO_MULX, INLINE_ADDSUB)
+fe_ops(p224, 4, &k_p224_p, NO_MULX, NO_MULX, CALLED_ADDSUB)
+fe_ops(p521, 9, &k_p521_p, NO_MULX, NO_MULX, CALLED_ADDSUB)
 dbln_ops(p256, 4, &k_p256_p)
 dbln_ops(p384, 6, &k_p384_p)
 dbl_ops(p224, 4, &k_p224_p)
@@ -350,6 +367,7 @@ uint64_t ec_point_on_curve(const ec_curve *c, const uint64_t *x, const uint64_t 
  * ceil((bits + 1) / 5) windows take the carry out of the top one. */
 #define EC_WINDOW 5
 #define EC_TABLE 16 /* multiples 1..16 of the point; digit 0 is the point at infinity */
+_Static_assert(EC_TABLE == EC_BASE_ENTRIES, "a fixed-base row holds the multiples 1..16");
 #define EC_WINDOWS(c) (((c)->bits + 1 + EC_WINDOW - 1) / EC_WINDOW)
 
 /* booth_digit returns |d_i| (0..16) for window i of k and sets *neg all-ones when d_i < 0. k has
@@ -428,12 +446,12 @@ void ec_scalar_mul(const ec_curve *c, ec_point *r, const uint64_t *k, const ec_p
   fm_zeroize(&neg, sizeof neg);
 }
 
-/* mul_base_table sets r = k * G from the curve's fixed-base table (ec_base_tables.h): row(i)
+/* mul_base_table sets r = k * G from the curve's fixed-base table (ec_base_table.h): row i
  * holds j * 32^i * G for j = 1..16 in affine form, so k * G is the sum over the scalar's signed
  * 5-bit digits of +-row[i][|digit| - 1], with no doubling. Each row is read in full by
  * constant-time selection; a zero digit selects the point at infinity. */
 static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
-                           const uint64_t *(*row_of)(unsigned i)) {
+                           const uint64_t *table) {
   const unsigned n = c->limbs;
   const unsigned windows = EC_WINDOWS(c);
   ec_point acc, t;
@@ -443,7 +461,8 @@ static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
   memset(&t, 0, sizeof t);
   for (unsigned i = 0; i < windows; i++) {
     const uint64_t d = booth_digit(kk, i, &neg);
-    const uint64_t *row = row_of(i); /* i is public: the window's index */
+    /* i is public: the window's index */
+    const uint64_t *row = table + (size_t)i * EC_BASE_ENTRIES * 2 * n;
     for (unsigned j = 0; j < n; j++) t.x[j] = t.y[j] = 0;
     for (unsigned e = 0; e < EC_TABLE; e++) {
       const uint64_t mask = ct_eq_u64(e + 1, d); /* all-ones for the one wanted entry */
@@ -471,10 +490,10 @@ static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
 void ec_scalar_mul_base(const ec_curve *c, ec_point *r, const uint64_t *k) {
   /* The tables are chosen by the curve's id (public), not by a pointer in the curve's
    * descriptor, which stays free of relocations. */
-  switch (c->id) {
-    case FM_EC_P256: mul_base_table(c, r, k, p256_base_row); return;
-    case FM_EC_P384: mul_base_table(c, r, k, p384_base_row); return;
-    default: break;
+  const uint64_t *table = ec_base_table(c);
+  if (table != NULL) {
+    mul_base_table(c, r, k, table);
+    return;
   }
   ec_point g;
   ec_point_set_affine(c, &g, c->gx, c->gy);
@@ -559,9 +578,7 @@ void ec_double_mul_public(const ec_curve *c, ec_point *r, const uint64_t *u1, co
   ec_point tg[EC_WNAF_ODD], tq[EC_WNAF_ODD], acc;
   int8_t d1[EC_WNAF_MAX], d2[EC_WNAF_MAX];
   const unsigned n = c->limbs;
-  const uint64_t *row0 = c->id == FM_EC_P256 ? p256_base_row(0)
-                         : c->id == FM_EC_P384 ? p384_base_row(0)
-                                               : NULL;
+  const uint64_t *row0 = ec_base_table(c); /* row 0 starts the table */
   if (row0 != NULL) {
     /* Row 0, entry j is (j + 1) G, affine: (2i + 1) G is entry 2i. */
     for (unsigned i = 0; i < EC_WNAF_ODD; i++)

@@ -1,0 +1,116 @@
+/* The fixed-base tables of P-256 and P-384 (ec_base_table.h), computed at their curve's first
+ * use rather than stored in the library file: the file would carry 171 KB of constants that the
+ * load-time integrity check hashes at every load, whether or not the process ever uses ECC. The
+ * code that computes them lies in the hashed image, and so do G and the field constants it
+ * starts from, so the tables are as well protected as constants would be; the EC self-tests run
+ * through them before the first EC output, like any other part of the EC code.
+ *
+ * Row i holds (j + 1) * 32^i * G for j = 0..15, affine, Montgomery form. Rows are built a few at
+ * a time: the multiples by complete additions (16 * B doubled is the next row's base 32 * B),
+ * X and Y written straight into the table and Z kept aside, then one inversion for the group
+ * (Montgomery's trick) turns them affine. Only public values are involved; the group law used is
+ * the module's constant-time one anyway. */
+#include <pthread.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "module/ec/ec_base_table.h"
+#include "module/internal.h"
+
+#define P256_ROWS 52 /* ceil((256 + 1) / 5) */
+#define P384_ROWS 77 /* ceil((384 + 1) / 5) */
+#define ENTRY_WORDS(limbs) (2u * (limbs))
+#define ROW_WORDS(limbs) (EC_BASE_ENTRIES * ENTRY_WORDS(limbs))
+
+static uint64_t g_p256_table[P256_ROWS * ROW_WORDS(4)];
+static uint64_t g_p384_table[P384_ROWS * ROW_WORDS(6)];
+static pthread_once_t g_p256_once = PTHREAD_ONCE_INIT;
+static pthread_once_t g_p384_once = PTHREAD_ONCE_INIT;
+
+/* Rows turned affine together with one inversion. */
+#define GROUP_ROWS 4
+#define GROUP_POINTS (GROUP_ROWS * EC_BASE_ENTRIES)
+#define TABLE_MAX_LIMBS 6 /* P-384 */
+
+/* build writes |rows| rows of curve |c|'s table to |table|. */
+static void build(const ec_curve *c, uint64_t *table, unsigned rows) {
+  const unsigned n = c->limbs; /* at most TABLE_MAX_LIMBS */
+  const size_t bytes = n * sizeof(uint64_t);
+  uint64_t z[GROUP_POINTS][TABLE_MAX_LIMBS], pre[GROUP_POINTS][TABLE_MAX_LIMBS];
+  uint64_t inv[EC_MAX_LIMBS], zi[EC_MAX_LIMBS], t[EC_MAX_LIMBS];
+  ec_point base, p;
+  ec_point_set_affine(c, &base, c->gx, c->gy);
+  for (unsigned r0 = 0; r0 < rows; r0 += GROUP_ROWS) {
+    const unsigned nr = rows - r0 < GROUP_ROWS ? rows - r0 : GROUP_ROWS;
+    const unsigned count = nr * EC_BASE_ENTRIES;
+    uint64_t *group = table + (size_t)r0 * ROW_WORDS(n);
+    for (unsigned r = 0; r < nr; r++) {
+      p = base;
+      for (unsigned j = 0; j < EC_BASE_ENTRIES; j++) {
+        if (j > 0) ec_point_add(c, &p, &p, &base);
+        const unsigned k = r * EC_BASE_ENTRIES + j;
+        memcpy(group + (size_t)k * ENTRY_WORDS(n), p.x, bytes);
+        memcpy(group + (size_t)k * ENTRY_WORDS(n) + n, p.y, bytes);
+        memcpy(z[k], p.z, bytes);
+      }
+      ec_point_dbl(c, &base, &p); /* 2 * 16 * B: the next row's base */
+    }
+    /* pre[k] = z[0] ... z[k]; no z is 0: (j + 1) 2^(5i) G is never the point at infinity, as
+     * G's order n is a prime larger than 16. */
+    memcpy(pre[0], z[0], bytes);
+    for (unsigned k = 1; k < count; k++) ec_mod_mul(c, &c->p, pre[k], pre[k - 1], z[k]);
+    ec_mod_inv(c, &c->p, inv, pre[count - 1]);
+    for (unsigned k = count; k-- > 0;) {
+      /* inv = 1 / (z[0] ... z[k]) here. */
+      if (k > 0) {
+        ec_mod_mul(c, &c->p, zi, inv, pre[k - 1]);
+        ec_mod_mul(c, &c->p, inv, inv, z[k]);
+      } else {
+        memcpy(zi, inv, bytes);
+      }
+      uint64_t *e = group + (size_t)k * ENTRY_WORDS(n);
+      ec_mod_mul(c, &c->p, t, e, zi);
+      memcpy(e, t, bytes);
+      ec_mod_mul(c, &c->p, t, e + n, zi);
+      memcpy(e + n, t, bytes);
+    }
+  }
+}
+
+/* Set while this thread builds a table: a signal handler that interrupts the build and asks for
+ * a table gets none (its caller takes the generic path) rather than waiting on the once-flag its
+ * own thread holds. */
+static __thread bool tl_building __attribute__((tls_model("initial-exec")));
+
+static void build_p256(void) {
+  tl_building = true;
+  build(ec_curve_get(FM_EC_P256), g_p256_table, P256_ROWS);
+  tl_building = false;
+}
+static void build_p384(void) {
+  tl_building = true;
+  build(ec_curve_get(FM_EC_P384), g_p384_table, P384_ROWS);
+  tl_building = false;
+}
+
+unsigned ec_base_rows(const ec_curve *c) {
+  switch (c->id) {
+    case FM_EC_P256: return P256_ROWS;
+    case FM_EC_P384: return P384_ROWS;
+    default: return 0;
+  }
+}
+
+const uint64_t *ec_base_table(const ec_curve *c) {
+  if (tl_building) return NULL;
+  /* The curve's id is public. */
+  switch (c->id) {
+    case FM_EC_P256:
+      pthread_once(&g_p256_once, build_p256);
+      return g_p256_table;
+    case FM_EC_P384:
+      pthread_once(&g_p384_once, build_p384);
+      return g_p384_table;
+    default: return NULL;
+  }
+}
