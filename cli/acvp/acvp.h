@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "cli/kat/kat_internal.h"
+#include "fipsmod/ec.h"
 
 /* acvp_body returns the vector-set object of |root|: the object itself, or in the server's
  * [{"acvVersion": ...}, {vector set}] form the element that carries "algorithm" or
@@ -87,6 +88,30 @@ int acvp_hkdf(kat_ctx *c, json_t *set, json_t *groups, const char *revision);
 /* ML-DSA keyGen, sigGen, sigVer (FIPS204): acvp_mldsa.c. */
 int acvp_mldsa(kat_ctx *c, json_t *set, json_t *groups, const char *mode);
 int acvp_mlkem(kat_ctx *c, json_t *set, json_t *groups, const char *mode);
+
+/* ECDSA keyGen, keyVer, sigGen, sigVer (1.0, FIPS186-5) and DetECDSA sigGen: acvp_ecdsa.c.
+ * KAS-ECC-SSC (Sp800-56Ar3) and KAS-ECC CDH-Component: acvp_kas_ecc.c. */
+int acvp_ecdsa(kat_ctx *c, json_t *set, json_t *groups, const char *alg, const char *mode,
+               const char *revision);
+int acvp_kas_ecc(kat_ctx *c, json_t *set, json_t *groups, const char *alg, const char *mode,
+                 const char *revision);
+/* Shared by the two: the curve of an ACVP name (0, or -1 for one the module lacks); the SEC1
+ * point 04 || x || y of two big-endian coordinates (-1 when one does not fit the curve); a
+ * public key from the fields fx, fy of |o| (a status; -1000 when a field is missing); the
+ * response fields fx, fy of a key's public point. */
+int acvp_ec_curve(const char *name, fm_ec_curve *curve);
+int acvp_ec_point(kat_bytes x, kat_bytes y, fm_ec_curve curve, uint8_t *out, size_t *out_len);
+int acvp_ec_import_public(kat_ctx *c, json_t *o, const char *fx, const char *fy, const char *id,
+                          fm_ec_curve curve, fm_ec_key **key);
+void ar_ec_public(json_t *o, const char *fx, const char *fy, const fm_ec_key *key);
+/* kat mode: whether an EC set carries answers, and the property checks of the groups whose
+ * answers the module chose (0 checked, 1 not such a group: compare field by field, -1 error). */
+int acvp_ec_has_answers(json_t *set);
+int acvp_kas_ecc_answers(const char *alg, const char *mode, const char *type, json_t *t);
+int acvp_ec_check_group(kat_ctx *c, json_t *set, json_t *pg, json_t *rg, json_t *eg,
+                        const char *where);
+int acvp_kas_ecc_check_group(kat_ctx *c, json_t *set, json_t *pg, json_t *rg, json_t *eg,
+                             const char *where);
 
 enum { ACVP_ECB = 1, ACVP_CBC = 2, ACVP_CTR = 3 };
 

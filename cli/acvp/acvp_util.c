@@ -304,6 +304,10 @@ int acvp_respond(kat_ctx *c, json_t *set, json_t **out) {
     rc = acvp_mldsa(c, set, groups, mode);
   } else if (strcmp(alg, "ML-KEM") == 0 && mode != NULL) {
     rc = acvp_mlkem(c, set, groups, mode);
+  } else if ((strcmp(alg, "ECDSA") == 0 || strcmp(alg, "DetECDSA") == 0) && mode != NULL) {
+    rc = acvp_ecdsa(c, set, groups, alg, mode, rev ? rev : "");
+  } else if (strcmp(alg, "KAS-ECC-SSC") == 0 || strcmp(alg, "KAS-ECC") == 0) {
+    rc = acvp_kas_ecc(c, set, groups, alg, mode, rev ? rev : "");
   } else if (strcmp(alg, "RSA") == 0 && mode != NULL) {
     rc = acvp_rsa(c, set, groups, mode, rev ? rev : "");
   } else {
