@@ -116,6 +116,10 @@ static int run_wycheproof(kat_ctx *c, json_t *root, const char *schema) {
     return kat_wp_rsa_sig(c, root, WP_RSA_PSS_VERIFY);
   }
   if (starts_with(schema, "mldsa_verify_schema")) return kat_wp_mldsa_verify(c, root, alg);
+  if (starts_with(schema, "ecdsa_verify_schema")) return kat_wp_ecdsa(c, root, 0);
+  if (starts_with(schema, "ecdsa_p1363_verify_schema")) return kat_wp_ecdsa(c, root, 1);
+  if (starts_with(schema, "ecdh_test_schema")) return kat_wp_ecdh(c, root, 0);
+  if (starts_with(schema, "ecdh_ecpoint_test_schema")) return kat_wp_ecdh(c, root, 1);
   if (starts_with(schema, "mldsa_sign_seed_schema")) return kat_wp_mldsa_sign(c, root, alg, 1);
   if (starts_with(schema, "mldsa_sign_noseed_schema")) return kat_wp_mldsa_sign(c, root, alg, 0);
   /* A well-formed file of an algorithm the module does not offer (AES-GCM-SIV, AES-GMAC, ECDSA,

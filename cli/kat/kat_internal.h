@@ -227,6 +227,10 @@ int kat_wp_mldsa_verify(kat_ctx *c, json_t *root, const char *alg);
 int kat_wp_mldsa_sign(kat_ctx *c, json_t *root, const char *alg, int seeded);
 /* kat_wp_mlkem: the four ML-KEM schemas (run_mlkem.c), told apart by |schema|. */
 int kat_wp_mlkem(kat_ctx *c, json_t *root, const char *schema);
+/* ECDSA verification (|p1363|: r || s signatures, else DER) and ECDH (|ecpoint|: SEC1 points,
+ * else SubjectPublicKeyInfo) on P-224 ... P-521 (run_ec_wp.c). */
+int kat_wp_ecdsa(kat_ctx *c, json_t *root, int p1363);
+int kat_wp_ecdh(kat_ctx *c, json_t *root, int ecpoint);
 enum { WP_RSA_PKCS1_VERIFY = 1, WP_RSA_PKCS1_SIGN = 2, WP_RSA_PSS_VERIFY = 3 };
 
 /* kat_set_kind names what the file was recognised as. */
