@@ -134,7 +134,7 @@ static int import_private(kat_ctx *c, json_t *t, const char *id, char type, cons
   }
   if (dz.n > nb) return FM_ERR_OUT_OF_RANGE;
   memset(dd, 0, nb - dz.n);
-  memcpy(dd + nb - dz.n, dz.p, dz.n);
+  if (dz.n) memcpy(dd + nb - dz.n, dz.p, dz.n);
   int rc;
   if (x.p != NULL && y.p != NULL) {
     rc = acvp_ec_point(x, y, curve, pt, &pl) < 0 ? FM_ERR_BAD_KEY
