@@ -1,7 +1,7 @@
 /* ECDSA (FIPS 186-5 6.4): signing with a per-message secret k from the module's DRBG (A.3.2)
- * or derived deterministically (6.3.2, RFC 6979), constant time in d, k and the digest; verification, variable time on its public inputs; and
- * the pairwise consistency test of new key pairs. Scalars mod n are kept in Montgomery form of n
- * while they are combined. */
+ * or derived deterministically (6.3.2, RFC 6979), constant time in d, k and the digest;
+ * verification, variable time on its public inputs; and the pairwise consistency test of new key
+ * pairs. Scalars mod n are kept in Montgomery form of n while they are combined. */
 #include <string.h>
 
 #include "module/ec/internal.h"
