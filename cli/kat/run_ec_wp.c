@@ -9,7 +9,7 @@
  * reason.
  *
  * Verification: the group's key is publicKey.uncompressed through fm_ec_key_import_public (full
- * validation); a DER signature goes through fm_ecdsa_sig_from_der (strict DER) and then
+ * validation), or publicKeyDer through fm_ec_key_decode when the file has no uncompressed point; a DER signature goes through fm_ecdsa_sig_from_der (strict DER) and then
  * fm_ecdsa_verify; a P1363 signature must be exactly 2 * fm_ec_curve_bytes octets.
  * ECDH: an SPKI through fm_ec_key_decode (strict DER, named curves only) whose curve must be the
  * group's, then fm_ecdh with the test's private scalar; an ecpoint straight to fm_ecdh.
@@ -136,10 +136,20 @@ int kat_wp_ecdsa(kat_ctx *c, json_t *root, int p1363) {
       skip_tests(c, g, "Wycheproof ECDSA with %s: not offered by the module", sha);
       continue;
     }
+    /* The key: publicKey.uncompressed, else the group's publicKeyDer (both optional in the
+     * schema; one is needed). */
     kat_bytes q;
-    if (kj_hex(c, pk, "uncompressed", where, &q) < 0) return -1;
     fm_ec_key *key = NULL;
-    const int kst = fm_ec_key_import_public(curve, q.p, q.n, &key);
+    int kst;
+    if (json_object_get(pk, "uncompressed") != NULL) {
+      if (kj_hex(c, pk, "uncompressed", where, &q) < 0) return -1;
+      kst = fm_ec_key_import_public(curve, q.p, q.n, &key);
+    } else {
+      if (kj_hex(c, g, "publicKeyDer", where, &q) < 0) return -1;
+      fm_ec_curve kc = (fm_ec_curve)0;
+      kst = fm_ec_key_decode(q.p, q.n, &key);
+      if (kst == FM_OK && (fm_ec_key_curve(key, &kc) != FM_OK || kc != curve)) kst = FM_ERR_BAD_KEY;
+    }
     kat_arena_reset(c);
     json_t *tests = kj_array(c, g, "tests", where);
     if (tests == NULL) {
