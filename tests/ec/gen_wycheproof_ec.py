@@ -229,7 +229,7 @@ def main():
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     g = Gen(a.seed, a.tests)
-    note = {"description": "self-generated case"}
+    note = {"bugType": "BASIC", "description": "self-generated case"}
     flags = ["ValidSignature", "ModifiedSignature", "ModifiedInteger", "RangeCheck",
              "InvalidSignature", "SignatureSize", "BerEncodedSignature", "SelfGeneratedUnknown",
              "Normal", "InvalidPublic", "CompressedPoint", "CompressedPublic", "WrongCurve",
