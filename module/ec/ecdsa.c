@@ -106,7 +106,7 @@ static int det_hmac(fm_hash_alg alg, const uint8_t *key, size_t hlen, const uint
   return st;
 }
 
-/* det_sign_digest signs |digest| (the output of |alg|, or any digest the caller computed) with
+/* ecdsa_sign_digest_deterministic signs |digest| (the output of |alg|, or any digest the caller computed) with
  * the nonce of RFC 6979 3.2 / FIPS 186-5 A.3.3: an HMAC_DRBG over |alg| seeded with
  * int2octets(d) || bits2octets(digest). Steps (b)..(g) seed K and V; step (h) draws candidates.
  *
@@ -116,8 +116,8 @@ static int det_hmac(fm_hash_alg alg, const uint8_t *key, size_t hlen, const uint
  * (2^bits - n) / 2^bits: below 2^-32 on P-256, 2^-112 on P-224, 2^-190 on P-384 and 2^-260 on
  * P-521; r or s is 0 with probability about 2^-bits. So the loop runs again only with that
  * negligible probability, and its running time reveals nothing about the k it returns. */
-static int det_sign_digest(const fm_ec_key *key, fm_hash_alg alg, const uint8_t *digest,
-                           size_t digest_len, uint8_t *sig) {
+int ecdsa_sign_digest_deterministic(const fm_ec_key *key, fm_hash_alg alg, const uint8_t *digest,
+                                    size_t digest_len, uint8_t *sig) {
   const ec_curve *c = key->curve;
   const size_t hlen = sha_alg_digest_len(alg), rlen = c->bytes;
   uint8_t kk[FM_MAX_DIGEST_LEN], v[FM_MAX_DIGEST_LEN], x[EC_MAX_BYTES], h1[EC_MAX_BYTES],
@@ -269,7 +269,7 @@ int fm_ecdsa_sign_deterministic(const fm_ec_key *key, fm_hash_alg hash, const ui
   if (st != FM_OK) return refuse_sig(st, key, sig, cap, sig_len);
   uint8_t digest[FM_MAX_DIGEST_LEN];
   (void)sha_digest_internal(hash, msg, msg_len, digest);
-  st = det_sign_digest(key, hash, digest, sha_alg_digest_len(hash), sig);
+  st = ecdsa_sign_digest_deterministic(key, hash, digest, sha_alg_digest_len(hash), sig);
   fm_zeroize(digest, sizeof digest);
   if (st != FM_OK) return refuse_sig(st, key, sig, cap, sig_len);
   *sig_len = 2 * key->curve->bytes;
@@ -285,7 +285,7 @@ int fm_ecdsa_sign_deterministic_digest(const fm_ec_key *key, fm_hash_alg hash,
   if (st == FM_OK && digest_len != sha_alg_digest_len(hash)) st = FM_ERR_LENGTH;
   if (st == FM_OK) st = sha_selftest_ensure(hash);
   if (st != FM_OK) return refuse_sig(st, key, sig, cap, sig_len);
-  st = det_sign_digest(key, hash, digest, digest_len, sig);
+  st = ecdsa_sign_digest_deterministic(key, hash, digest, digest_len, sig);
   if (st != FM_OK) return refuse_sig(st, key, sig, cap, sig_len);
   *sig_len = 2 * key->curve->bytes;
   return FM_OK;
