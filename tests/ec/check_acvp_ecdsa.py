@@ -179,6 +179,11 @@ def rfc6979(lib_path, count=40, seed=None):
     """Deterministic ECDSA through ctypes on libfipsmod.so against OpenSSL's RFC 6979
     (cryptography's deterministic_signing) for random keys and messages on every curve and
     hash."""
+    try:
+        ec.ECDSA(hashes.SHA256(), deterministic_signing=True)
+    except Exception:  # cryptography < 43 (or its OpenSSL < 3.2): nothing to compare with
+        print("RFC 6979 reference unavailable in this python3-cryptography: skipped")
+        return None
     seed = random.randrange(1 << 32) if seed is None else seed
     rng = random.Random(seed)
     lib = ctypes.CDLL(lib_path)
@@ -246,7 +251,8 @@ def main():
     if len(sys.argv) >= 3 and sys.argv[1] == "--rfc6979":
         HASH_ENUM.extend(read_hash_enum(sys.argv[3]))
         count = int(sys.argv[4]) if len(sys.argv) > 4 else 10
-        sys.exit(0 if rfc6979(sys.argv[2], count) else 1)
+        ok = rfc6979(sys.argv[2], count)
+        sys.exit(77 if ok is None else 0 if ok else 1)
     if len(sys.argv) != 4:
         sys.exit(__doc__)
     prompt, expected, response = (body(p) for p in sys.argv[1:4])
