@@ -189,7 +189,7 @@ const void *selftest_constants_probe(void) { return aes_cast_constants_probe(); 
   X(FM_ST_MLDSA_SIGN_KAT, "mldsa44-sign-kat", "ML-DSA-44 Sign (deterministic)", KAT,               \
     BEFORE_FIRST_USE, 0)                                                                           \
   X(FM_ST_MLDSA_VERIFY_KAT, "mldsa44-verify-kat", "ML-DSA-44 Verify", KAT, BEFORE_FIRST_USE, 0)    \
-  X(FM_ST_ECDSA_SIGN_KAT, "ecdsa-p256-sha256-sign-kat", "ECDSA P-256 SHA-256 sign", KAT,           \
+  X(FM_ST_ECDSA_SIGN_KAT, "ecdsa-p256-sha256-sign-kat", "ECDSA P-256 SHA-256 sign, RFC 6979", KAT, \
     BEFORE_FIRST_USE, 0)                                                                           \
   X(FM_ST_ECDSA_VERIFY_KAT, "ecdsa-p256-sha256-verify-kat", "ECDSA P-256 SHA-256 verify", KAT,     \
     BEFORE_FIRST_USE, 0)                                                                           \

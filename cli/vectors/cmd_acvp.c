@@ -19,7 +19,7 @@ static void usage(FILE *out) {
           "Algorithms: SHA2-224/256/384/512, SHA2-512/224, SHA2-512/256, SHA3-224/256/384/512,\n"
           "SHAKE-128/256, HMAC-<each SHA-2/SHA-3 hash>, ACVP-AES-ECB/CBC/CTR/GCM,\n"
           "ctrDRBG, RSA, KDA HKDF (Sp800-56Cr1, Sp800-56Cr2), KDF (SP 800-108 counter mode),\n"
-          "PBKDF.\n"
+          "PBKDF, ECDSA, DetECDSA, KAS-ECC-SSC, KAS-ECC CDH-Component.\n"
           "  -o, --output FILE  write the response to FILE\n"
           "  -h, --help         this text\n"
           "Exit status: 0 every offered test answered; 1 a test failed or none was offered;\n"

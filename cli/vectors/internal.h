@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "cli/vectors/kat.h"
+#include "fipsmod/ec.h"
 #include "fipsmod/sha.h"
 
 /* A decoded byte string (owned by the context's arena). */
@@ -283,6 +284,7 @@ typedef struct vec_call {
   const char *schema;   /* Wycheproof "schema" ("" for ACVP) */
   fm_hash_alg hash;     /* the row's hash (0 when it has none) */
   int arg;              /* the row's own argument (a cipher mode, a file kind, ...) */
+  json_t *set;          /* ACVP: the vector set (its set-level fields), or NULL */
 } vec_call;
 
 /* ACVP: fill |groups| (the response's testGroups) with answers to the tests of |set| (skips,
@@ -401,5 +403,28 @@ int kat_wp_mldsa_sign(kat_ctx *c, json_t *root, const vec_call *v);
 /* mlkem.c: ACVP ML-KEM keyGen and encapDecap; the four Wycheproof ML-KEM schemas. */
 int acvp_mlkem(kat_ctx *c, json_t *set, json_t *groups, const vec_call *v);
 int kat_wp_mlkem(kat_ctx *c, json_t *root, const vec_call *v);
+/* ecdsa_acvp.c: ACVP ECDSA keyGen, keyVer, sigGen, sigVer (1.0, FIPS186-5) and DetECDSA sigGen;
+ * kas_ecc.c: KAS-ECC-SSC (Sp800-56Ar3) and KAS-ECC CDH-Component; their kat-mode group checks
+ * of the keys, signatures and Z the module chose. ec_wycheproof.c: Wycheproof ECDSA (arg 1:
+ * IEEE P1363 r || s, 0: DER) and ECDH (arg 1: SEC1 points, 0: SubjectPublicKeyInfo) files. */
+int acvp_ecdsa(kat_ctx *c, json_t *set, json_t *groups, const vec_call *v);
+int acvp_ecdsa_check_group(kat_ctx *c, const vec_call *v, json_t *pg, json_t *rg, json_t *eg,
+                           const char *where);
+int acvp_kas_ecc(kat_ctx *c, json_t *set, json_t *groups, const vec_call *v);
+int acvp_kas_ecc_check_group(kat_ctx *c, const vec_call *v, json_t *pg, json_t *rg, json_t *eg,
+                             const char *where);
+int kat_wp_ecdsa(kat_ctx *c, json_t *root, const vec_call *v);
+int kat_wp_ecdh(kat_ctx *c, json_t *root, const vec_call *v);
+/* Shared by ecdsa_acvp.c and kas_ecc.c: the curve of an ACVP name (0, or -1 for one the module
+ * lacks); the SEC1 point 04 || x || y of two big-endian coordinates (-1 when one does not fit the
+ * curve); a public key from the fields fx, fy of |o| (a status; -1000 when a field is missing);
+ * the response fields fx, fy of a key's public point; whether an EC set carries answers. */
+int acvp_ec_curve(const char *name, fm_ec_curve *curve);
+int acvp_ec_point(kat_bytes x, kat_bytes y, fm_ec_curve curve, uint8_t *out, size_t *out_len);
+int acvp_ec_import_public(kat_ctx *c, json_t *o, const char *fx, const char *fy, const char *id,
+                          fm_ec_curve curve, fm_ec_key **key);
+void ar_ec_public(json_t *o, const char *fx, const char *fy, const fm_ec_key *key);
+int acvp_ec_has_answers(json_t *set);
+int acvp_kas_ecc_answers(const char *alg, const char *mode, const char *type, json_t *t);
 
 #endif

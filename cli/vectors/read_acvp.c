@@ -154,6 +154,7 @@ int acvp_respond(kat_ctx *c, json_t *set, json_t **out) {
   int rc;
   vec_call v;
   const vec_binding *b = vec_find_acvp(alg, mode, rev, &v);
+  v.set = set;
   if (b != NULL) {
     rc = b->acvp(c, set, groups, &v);
   } else {

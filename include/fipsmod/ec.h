@@ -17,7 +17,8 @@
  * both. fm_ecdsa_sig_to_der and fm_ecdsa_sig_from_der convert to and from the DER
  * ECDSA-Sig-Value of X9.62 / RFC 3279 2.2.3 (what OpenSSL and X.509 use), changing neither value.
  * Signing draws a fresh per-message secret k from the module's DRBG by FIPS 186-5 A.3.2
- * (rejection sampling); the same rejection sampling (A.2.2) makes private keys.
+ * (rejection sampling), or, in deterministic ECDSA, derives it from d and the digest (A.3.3,
+ * RFC 6979); the same rejection sampling (A.2.2) makes private keys.
  *
  * Approval (the service indicator): every operation on the four curves is approved, with
  * SHA-256, SHA-384 or SHA-512 (all of at least 112 bits of security). fm_ecdsa_sign_digest
@@ -124,6 +125,24 @@ FM_MUST_CHECK
 FM_API int fm_ecdsa_sign_digest(const fm_ec_key *key, const uint8_t *digest,
                                 size_t digest_len, uint8_t *sig, size_t cap,
                                 size_t *sig_len);
+
+/** fm_ecdsa_sign_deterministic signs msg hashed with |hash| by deterministic ECDSA (FIPS 186-5
+ * 6.3.2 and 6.4.1; the per-message secret k of RFC 6979 3.2 from an HMAC_DRBG over |hash| seeded
+ * with d and the digest): the same key, hash and message give the same signature. |hash| is any
+ * SHA-2 or SHA-3 hash of fipsmod/sha.h. Output and errors as fm_ecdsa_sign, without
+ * FM_ERR_ENTROPY (no randomness is drawn). Constant time in d, k and the digest. Thread-safe. */
+FM_MUST_CHECK
+FM_API int fm_ecdsa_sign_deterministic(const fm_ec_key *key, fm_hash_alg hash,
+                                       const uint8_t *msg, size_t msg_len, uint8_t *sig,
+                                       size_t cap, size_t *sig_len);
+
+/** fm_ecdsa_sign_deterministic_digest is fm_ecdsa_sign_deterministic on a digest the caller
+ * computed with |hash| (prehashed input): digest_len must be that hash's output length
+ * (FM_ERR_LENGTH otherwise), and the HMAC_DRBG of RFC 6979 runs over |hash|. */
+FM_MUST_CHECK
+FM_API int fm_ecdsa_sign_deterministic_digest(const fm_ec_key *key, fm_hash_alg hash,
+                                              const uint8_t *digest, size_t digest_len,
+                                              uint8_t *sig, size_t cap, size_t *sig_len);
 
 /** fm_ecdsa_verify checks the r || s signature over msg hashed with |hash| (FIPS 186-5 6.4.2).
  * FM_OK; FM_ERR_VERIFY (a bad signature, r or s out of [1, n-1], a wrong length);

@@ -1,17 +1,19 @@
-/* ECDSA (FIPS 186-5 6.4): signing with a per-message secret k from the module's DRBG (A.3.2),
- * constant time in d, k and the digest; verification, variable time on its public inputs; and
- * the pairwise consistency test of new key pairs. Scalars mod n are kept in Montgomery form of n
- * while they are combined. */
+/* ECDSA (FIPS 186-5 6.4): signing with a per-message secret k from the module's DRBG (A.3.2)
+ * or derived deterministically (6.3.2, RFC 6979), constant time in d, k and the digest;
+ * verification, variable time on its public inputs; and the pairwise consistency test of new key
+ * pairs. Scalars mod n are kept in Montgomery form of n while they are combined. */
 #include <string.h>
 
 #include "module/ec/internal.h"
 #include "module/internal.h"
 #include "module/sha/internal.h"
 
-/* digest_to_scalar sets e = bits2int(digest) mod n: the leftmost |bits| bits of the digest as an
+/* bits_to_int sets e = bits2int(digest) (RFC 6979 2.3.2): the leftmost |bits| bits of the
+ * digest as an integer, below 2^bits. digest_to_scalar reduces it mod n: it
+ * sets e = bits2int(digest) mod n: the leftmost |bits| bits of the digest as an
  * integer (FIPS 186-5 6.4.1 step 2 and 3), which is below 2^bits < 2n, so one conditional
  * subtraction reduces it. The digest is secret only as far as the signature is. */
-static void digest_to_scalar(const ec_curve *c, uint64_t *e, const uint8_t *digest, size_t len) {
+static void bits_to_int(const ec_curve *c, uint64_t *e, const uint8_t *digest, size_t len) {
   const size_t take = len < c->bytes ? len : c->bytes;
   ec_limbs_from_be(c->limbs, e, digest, take);
   const size_t extra = 8 * take > c->bits ? 8 * take - c->bits : 0; /* public: the lengths */
@@ -19,6 +21,10 @@ static void digest_to_scalar(const ec_curve *c, uint64_t *e, const uint8_t *dige
     for (unsigned i = 0; i < c->limbs; i++)
       e[i] = (e[i] >> extra) | (i + 1 < c->limbs ? e[i + 1] << (64 - extra) : 0);
   }
+}
+
+static void digest_to_scalar(const ec_curve *c, uint64_t *e, const uint8_t *digest, size_t len) {
+  bits_to_int(c, e, digest, len);
   ec_limbs_cond_sub(c->limbs, e, c->n.m);
 }
 
@@ -78,6 +84,83 @@ static int sign_digest(const fm_ec_key *key, const uint8_t *digest, size_t diges
     if (st != FM_OK) break;
     st = ecdsa_sign_digest_with_k(key, digest, digest_len, k, sig);
   } while (st == FM_ERR_INTERNAL);
+  fm_zeroize(k, sizeof k);
+  return st;
+}
+
+/* ---- Deterministic ECDSA (FIPS 186-5 6.3.2, RFC 6979 3.2) ---------------------------------- */
+
+/* det_hmac sets out = HMAC_K(V || sep || x || h1) with the first |parts| of (V, sep, x, h1):
+ * every input but V's length is secret, and HMAC's time depends on the lengths only. */
+static int det_hmac(fm_hash_alg alg, const uint8_t *key, size_t hlen, const uint8_t *v,
+                    const uint8_t *sep, const uint8_t *x, const uint8_t *h1, size_t rlen,
+                    unsigned parts, uint8_t *out) {
+  hmac_ctx h;
+  int st = hmac_ctx_init(&h, alg, key, hlen);
+  if (st == FM_OK) st = hmac_ctx_update(&h, v, hlen);
+  if (st == FM_OK && parts > 1) st = hmac_ctx_update(&h, sep, 1);
+  if (st == FM_OK && parts > 2) st = hmac_ctx_update(&h, x, rlen);
+  if (st == FM_OK && parts > 3) st = hmac_ctx_update(&h, h1, rlen);
+  if (st == FM_OK) st = hmac_ctx_final(&h, out);
+  hmac_ctx_wipe(&h);
+  return st;
+}
+
+/* ecdsa_sign_digest_deterministic signs |digest| (the output of |alg|, or any digest the caller computed) with
+ * the nonce of RFC 6979 3.2 / FIPS 186-5 A.3.3: an HMAC_DRBG over |alg| seeded with
+ * int2octets(d) || bits2octets(digest). Steps (b)..(g) seed K and V; step (h) draws candidates.
+ *
+ * Constant time: d, the digest, K, V and every candidate stay secret; only whether a candidate is
+ * rejected (k = 0, k >= n, or r = 0 or s = 0 after signing) is made public, and a rejected
+ * candidate is discarded, never used. A uniform bits2int(T) is >= n with probability
+ * (2^bits - n) / 2^bits: below 2^-32 on P-256, 2^-112 on P-224, 2^-190 on P-384 and 2^-260 on
+ * P-521; r or s is 0 with probability about 2^-bits. So the loop runs again only with that
+ * negligible probability, and its running time reveals nothing about the k it returns. */
+int ecdsa_sign_digest_deterministic(const fm_ec_key *key, fm_hash_alg alg, const uint8_t *digest,
+                                    size_t digest_len, uint8_t *sig) {
+  const ec_curve *c = key->curve;
+  const size_t hlen = sha_alg_digest_len(alg), rlen = c->bytes;
+  uint8_t kk[FM_MAX_DIGEST_LEN], v[FM_MAX_DIGEST_LEN], x[EC_MAX_BYTES], h1[EC_MAX_BYTES],
+      t[EC_MAX_BYTES + FM_MAX_DIGEST_LEN];
+  uint64_t e[EC_MAX_LIMBS], k[EC_MAX_LIMBS];
+  /* (a)-(c): x = int2octets(d), h1 = bits2octets(H(m)) = int2octets(bits2int(H(m)) mod n). */
+  ec_limbs_to_be(x, rlen, key->d);
+  digest_to_scalar(c, e, digest, digest_len);
+  ec_limbs_to_be(h1, rlen, e);
+  memset(v, 0x01, hlen);
+  memset(kk, 0x00, hlen);
+  int st = FM_OK;
+  /* (d)-(g): K = HMAC_K(V || 0x00 || x || h1), V = HMAC_K(V); again with 0x01. */
+  for (uint8_t round = 0; round < 2 && st == FM_OK; round++) {
+    st = det_hmac(alg, kk, hlen, v, &round, x, h1, rlen, 4, kk);
+    if (st == FM_OK) st = det_hmac(alg, kk, hlen, v, NULL, NULL, NULL, rlen, 1, v);
+  }
+  while (st == FM_OK) {
+    /* (h.1)-(h.2): T = V || V' || ... until it has rlen octets (qlen bits or more). */
+    for (size_t tlen = 0; tlen < rlen && st == FM_OK; tlen += hlen) {
+      st = det_hmac(alg, kk, hlen, v, NULL, NULL, NULL, rlen, 1, v);
+      memcpy(t + tlen, v, hlen);
+    }
+    if (st != FM_OK) break;
+    /* (h.3): k = bits2int(T); accept 1 <= k < n that gives r != 0 and s != 0. */
+    bits_to_int(c, k, t, rlen);
+    const uint64_t ok = ~ec_limbs_is_zero(c->limbs, k) & ec_limbs_lt(c->limbs, k, c->n.m);
+    if (fm_declassify_u64(ok)) {
+      st = ecdsa_sign_digest_with_k(key, digest, digest_len, k, sig);
+      if (st != FM_ERR_INTERNAL) break;
+      st = FM_OK;
+    }
+    /* Rejected: K = HMAC_K(V || 0x00), V = HMAC_K(V). */
+    static const uint8_t zero = 0;
+    st = det_hmac(alg, kk, hlen, v, &zero, NULL, NULL, rlen, 2, kk);
+    if (st == FM_OK) st = det_hmac(alg, kk, hlen, v, NULL, NULL, NULL, rlen, 1, v);
+  }
+  fm_zeroize(kk, sizeof kk);
+  fm_zeroize(v, sizeof v);
+  fm_zeroize(x, sizeof x);
+  fm_zeroize(h1, sizeof h1);
+  fm_zeroize(t, sizeof t);
+  fm_zeroize(e, sizeof e);
   fm_zeroize(k, sizeof k);
   return st;
 }
@@ -172,6 +255,37 @@ int fm_ecdsa_sign_digest(const fm_ec_key *key, const uint8_t *digest, size_t dig
   if (st == FM_OK && (digest_len < 28 || digest_len > FM_MAX_DIGEST_LEN)) st = FM_ERR_LENGTH;
   if (st != FM_OK) return refuse_sig(st, key, sig, cap, sig_len);
   st = sign_digest(key, digest, digest_len, sig);
+  if (st != FM_OK) return refuse_sig(st, key, sig, cap, sig_len);
+  *sig_len = 2 * key->curve->bytes;
+  return FM_OK;
+}
+
+int fm_ecdsa_sign_deterministic(const fm_ec_key *key, fm_hash_alg hash, const uint8_t *msg,
+                                size_t msg_len, uint8_t *sig, size_t cap, size_t *sig_len) {
+  int st = sign_prologue(key, sig, cap, sig_len);
+  if (st == FM_OK && msg == NULL && msg_len > 0) st = FM_ERR_BAD_ARGUMENT;
+  if (st == FM_OK && sha_alg_digest_len(hash) == 0) st = FM_ERR_UNSUPPORTED;
+  if (st == FM_OK) st = sha_selftest_ensure(hash);
+  if (st != FM_OK) return refuse_sig(st, key, sig, cap, sig_len);
+  uint8_t digest[FM_MAX_DIGEST_LEN];
+  (void)sha_digest_internal(hash, msg, msg_len, digest);
+  st = ecdsa_sign_digest_deterministic(key, hash, digest, sha_alg_digest_len(hash), sig);
+  fm_zeroize(digest, sizeof digest);
+  if (st != FM_OK) return refuse_sig(st, key, sig, cap, sig_len);
+  *sig_len = 2 * key->curve->bytes;
+  return FM_OK;
+}
+
+int fm_ecdsa_sign_deterministic_digest(const fm_ec_key *key, fm_hash_alg hash,
+                                       const uint8_t *digest, size_t digest_len, uint8_t *sig,
+                                       size_t cap, size_t *sig_len) {
+  int st = sign_prologue(key, sig, cap, sig_len);
+  if (st == FM_OK && digest == NULL) st = FM_ERR_BAD_ARGUMENT;
+  if (st == FM_OK && sha_alg_digest_len(hash) == 0) st = FM_ERR_UNSUPPORTED;
+  if (st == FM_OK && digest_len != sha_alg_digest_len(hash)) st = FM_ERR_LENGTH;
+  if (st == FM_OK) st = sha_selftest_ensure(hash);
+  if (st != FM_OK) return refuse_sig(st, key, sig, cap, sig_len);
+  st = ecdsa_sign_digest_deterministic(key, hash, digest, digest_len, sig);
   if (st != FM_OK) return refuse_sig(st, key, sig, cap, sig_len);
   *sig_len = 2 * key->curve->bytes;
   return FM_OK;

@@ -158,6 +158,13 @@ int ec_random_scalar(const ec_curve *c, uint64_t *k);
 int ecdsa_sign_digest_with_k(const fm_ec_key *key, const uint8_t *digest, size_t digest_len,
                              const uint64_t *k, uint8_t *sig);
 
+/* ecdsa_sign_digest_deterministic signs |digest| with the per-message secret k of RFC 6979 3.2 /
+ * FIPS 186-5 A.3.3 (an HMAC_DRBG over |alg| seeded with d and the digest) and writes r || s.
+ * FM_OK, or an HMAC status (FM_ERR_UNSUPPORTED for an unknown alg). Constant time in d, k and
+ * the digest; only the rejection of a candidate k (probability at most about 2^-32) is public. */
+int ecdsa_sign_digest_deterministic(const fm_ec_key *key, fm_hash_alg alg, const uint8_t *digest,
+                                    size_t digest_len, uint8_t *sig);
+
 /* ecdsa_verify_digest checks r || s over |digest| (FIPS 186-5 6.4.2): FM_OK or FM_ERR_VERIFY.
  * Variable time: the signature, key and digest are public. */
 int ecdsa_verify_digest(const fm_ec_key *key, const uint8_t *digest, size_t digest_len,

@@ -86,6 +86,23 @@ static void case_fm_ecdsa_sign_digest(void) {
   FAILS(FM_ERR_LENGTH, fm_ecdsa_sign_digest(k, key32, 20, s, sizeof s, &len));
   fm_ec_key_free(k);
 }
+static void case_fm_ecdsa_sign_deterministic(void) {
+  fm_ec_key *k = ec_key();
+  uint8_t s[64];
+  size_t len;
+  APPROVED(fm_ecdsa_sign_deterministic(k, FM_HASH_SHA3_256, msg, 3, s, sizeof s, &len));
+  FAILS(FM_ERR_UNSUPPORTED, fm_ecdsa_sign_deterministic(k, (fm_hash_alg)0, msg, 3, s, sizeof s, &len));
+  fm_ec_key_free(k);
+}
+static void case_fm_ecdsa_sign_deterministic_digest(void) {
+  fm_ec_key *k = ec_key();
+  uint8_t s[64];
+  size_t len;
+  APPROVED(fm_ecdsa_sign_deterministic_digest(k, FM_HASH_SHA256, key32, 32, s, sizeof s, &len));
+  FAILS(FM_ERR_LENGTH,
+        fm_ecdsa_sign_deterministic_digest(k, FM_HASH_SHA384, key32, 32, s, sizeof s, &len));
+  fm_ec_key_free(k);
+}
 static void case_fm_ecdsa_verify(void) {
   fm_ec_key *k = ec_key();
   uint8_t s[64];
@@ -485,6 +502,8 @@ service_case indicator_cases_ec_pq[] = {
     CASE(fm_ec_key_free),
     CASE(fm_ecdsa_sign),
     CASE(fm_ecdsa_sign_digest),
+    CASE(fm_ecdsa_sign_deterministic),
+    CASE(fm_ecdsa_sign_deterministic_digest),
     CASE(fm_ecdsa_verify),
     CASE(fm_ecdsa_verify_digest),
     CASE(fm_ecdh),

@@ -9,7 +9,8 @@
  * each k and each generated d), and the private scalars handed to import. What runs, on every
  * curve: private-key import (d's range check, Q = dG), signing with random k, signing with a
  * given secret k (compared with the CAVP answer on P-256), key generation with its pairwise test,
- * and ECDH (compared with the CAVP Z on P-256). Outside valgrind the client requests do nothing
+ * ECDH (compared with the CAVP Z on P-256), and deterministic signing (RFC 6979 nonces) with d and
+ * the digest secret. Outside valgrind the client requests do nothing
  * and the test is a plain known-answer test. */
 #include <string.h>
 #include <valgrind/memcheck.h>
@@ -82,9 +83,47 @@ static void test_every_curve(void) {
   }
 }
 
+/* Deterministic ECDSA on every curve with d and the digest undefined: the HMAC_DRBG nonce
+ * derivation, the candidate checks and the signing core must not branch on them. The signature
+ * is compared with the one the same call makes on public inputs. */
+static void test_deterministic_signing(void) {
+  static const fm_hash_alg hashes[] = {FM_HASH_SHA256, FM_HASH_SHA3_384, FM_HASH_SHA512};
+  for (size_t i = 0; i < sizeof k_curves / sizeof k_curves[0]; i++) {
+    fm_ec_key *a = NULL, *b = NULL;
+    CHECK_EQ_INT(fm_ec_key_generate(k_curves[i], &a), FM_OK);
+    if (a == NULL) continue;
+    uint8_t d[FM_EC_MAX_BYTES], s1[FM_EC_MAX_SIG_BYTES], s2[FM_EC_MAX_SIG_BYTES];
+    uint8_t digest[64];
+    size_t dl = 0, l1 = 0, l2 = 0;
+    CHECK_EQ_INT(fm_ec_key_export_private(a, d, sizeof d, &dl), FM_OK);
+    secret(d, dl);
+    CHECK_EQ_INT(fm_ec_key_import_private(k_curves[i], d, dl, NULL, 0, &b), FM_OK);
+    for (size_t h = 0; b != NULL && h < sizeof hashes / sizeof hashes[0]; h++) {
+      size_t hl = 0;
+      CHECK_EQ_INT(fm_hash_digest_len(hashes[h], &hl), FM_OK);
+      memset(digest, (int)(0x31 + h), sizeof digest);
+      secret(digest, hl);
+      CHECK_EQ_INT(fm_ecdsa_sign_deterministic_digest(b, hashes[h], digest, hl, s1, sizeof s1, &l1),
+                   FM_OK);
+      public(digest, hl);
+      CHECK_EQ_INT(fm_ecdsa_sign_deterministic_digest(a, hashes[h], digest, hl, s2, sizeof s2, &l2),
+                   FM_OK);
+      CHECK(l1 == l2);
+      CHECK_MEM(s1, s2, l1);
+      const uint8_t msg[] = "message";
+      CHECK_EQ_INT(fm_ecdsa_sign_deterministic(b, hashes[h], msg, sizeof msg, s1, sizeof s1, &l1),
+                   FM_OK);
+      CHECK_EQ_INT(fm_ecdsa_verify(a, hashes[h], msg, sizeof msg, s1, l1), FM_OK);
+    }
+    fm_ec_key_free(a);
+    fm_ec_key_free(b);
+  }
+}
+
 static const test_case cases[] = {
     TEST_CASE(known_answers_with_secret_scalars),
     TEST_CASE(every_curve),
+    TEST_CASE(deterministic_signing),
 };
 
 int main(int argc, char **argv) {
