@@ -2,7 +2,7 @@
  * (Q = dG for each d), PKV (public-key validation verdicts), SigGen (the file's signature verifies
  * and d gives the file's Q; the file's k cannot be given to the module, which draws its own),
  * SigVer (verdicts) and KAS_ECC_CDH_PrimitiveTest (Z). Sections name the curve ([P-256] or
- * [P-256,SHA-256]); K-/B-curves, P-192 and SHA-1/SHA-224 sections are skipped with the reason. */
+ * [P-256,SHA-256]); K-/B-curves, P-192 and SHA-1 sections are skipped with the reason. */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -38,9 +38,12 @@ static fm_hash_alg hash_of(const char *section, const char **name) {
   const char *h = strchr(section, ',');
   *name = h != NULL ? h + 1 : "";
   if (h == NULL) return (fm_hash_alg)0;
+  if (strcmp(h + 1, "SHA-224") == 0) return FM_HASH_SHA224;
   if (strcmp(h + 1, "SHA-256") == 0) return FM_HASH_SHA256;
   if (strcmp(h + 1, "SHA-384") == 0) return FM_HASH_SHA384;
   if (strcmp(h + 1, "SHA-512") == 0) return FM_HASH_SHA512;
+  if (strcmp(h + 1, "SHA-512/224") == 0) return FM_HASH_SHA512_224;
+  if (strcmp(h + 1, "SHA-512/256") == 0) return FM_HASH_SHA512_256;
   return (fm_hash_alg)0;
 }
 

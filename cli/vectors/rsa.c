@@ -6,7 +6,7 @@
  * Keys the module refuses by its documented policy (FM_ERR_KEY_SIZE: private keys under 2048
  * bits, any key over 16384 or a public key under 1024; FM_ERR_BAD_KEY for e < 65537 on keys
  * imported with fm_rsa_key_import_public / _private) are skipped with that reason; hashes the
- * module does not have (SHA-1, SHA-224, SHA-512/t) are skipped too. */
+ * module does not have (SHA-1) are skipped too. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,24 +15,33 @@
 #include "cli/vectors/internal.h"
 #include "fipsmod/rsa.h"
 
-/* hash_from_name maps "SHA256", "SHA-256", "SHA2-256" to the module's hash; -1 for others. */
+/* hash_from_name maps a hash name as CAVP and Wycheproof write it ("SHA256", "SHA-256",
+ * "SHA2-256", "SHA-512/224", "SHA3-256", any case) to the module's hash; -1 for others (SHA-1). */
 static int hash_from_name(const char *name, fm_hash_alg *alg) {
+  static const struct {
+    const char *norm;
+    fm_hash_alg alg;
+  } k[] = {{"SHA224", FM_HASH_SHA224},         {"SHA2224", FM_HASH_SHA224},
+           {"SHA256", FM_HASH_SHA256},         {"SHA2256", FM_HASH_SHA256},
+           {"SHA384", FM_HASH_SHA384},         {"SHA2384", FM_HASH_SHA384},
+           {"SHA512", FM_HASH_SHA512},         {"SHA2512", FM_HASH_SHA512},
+           {"SHA512/224", FM_HASH_SHA512_224}, {"SHA2512/224", FM_HASH_SHA512_224},
+           {"SHA512/256", FM_HASH_SHA512_256}, {"SHA2512/256", FM_HASH_SHA512_256},
+           {"SHA3224", FM_HASH_SHA3_224},      {"SHA3256", FM_HASH_SHA3_256},
+           {"SHA3384", FM_HASH_SHA3_384},      {"SHA3512", FM_HASH_SHA3_512}};
   char norm[32];
   size_t o = 0;
   for (const char *p = name; *p && o + 1 < sizeof(norm); p++) {
     if (*p != '-' && *p != '_' && *p != ' ') norm[o++] = *p;
   }
   norm[o] = '\0';
-  if (strcasecmp(norm, "SHA256") == 0 || strcasecmp(norm, "SHA2256") == 0) {
-    *alg = FM_HASH_SHA256;
-  } else if (strcasecmp(norm, "SHA384") == 0 || strcasecmp(norm, "SHA2384") == 0) {
-    *alg = FM_HASH_SHA384;
-  } else if (strcasecmp(norm, "SHA512") == 0 || strcasecmp(norm, "SHA2512") == 0) {
-    *alg = FM_HASH_SHA512;
-  } else {
-    return -1;
+  for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+    if (strcasecmp(norm, k[i].norm) == 0) {
+      *alg = k[i].alg;
+      return 0;
+    }
   }
-  return 0;
+  return -1;
 }
 
 /* ---- Signatures of keys given as (n, e, d) -------------------------------------------------
