@@ -85,6 +85,7 @@ static bool key_usable(const gcm_key_state *s) {
  * write them to memory. Each step below that ran a kernel ends by zeroing every vector register
  * the CPU's widest path could have used (module/aes/internal.h). */
 
+#if FM_HAVE_X86_64_PATHS
 __attribute__((target("avx512f"), noinline)) static void gcm_clear_avx512(void) {
   aes_clear_avx512_registers();
 }
@@ -102,6 +103,9 @@ static void gcm_clear_registers(void) {
     aes_clear_sse_registers();
   }
 }
+#else
+static void gcm_clear_registers(void) { aes_clear_portable_registers(); }
+#endif
 
 /* ---- Stack ------------------------------------------------------------------------------
  * The kernels also spill secrets to their frames (key stream, cipher states, GHASH sums, powers
@@ -390,6 +394,7 @@ static void ctx_text(gcm_ctx_state *c, const uint8_t *in, uint8_t *out, size_t l
   }
   /* Whole blocks: the stitched kernel where the CPU has it, then chunk by chunk. */
   size_t blocks = len / 16;
+#if FM_HAVE_X86_64_PATHS
   if (blocks >= 16 && k->ks.impl == AES_IMPL_AESNI) {
     const int aes_path = aes_ni_path(), gh_path = ghash_key_path(&k->gh);
     size_t done = 0;
@@ -402,6 +407,7 @@ static void ctx_text(gcm_ctx_state *c, const uint8_t *in, uint8_t *out, size_t l
     out += 16 * done;
     blocks -= done;
   }
+#endif
   while (blocks > 0) {
     const size_t n = blocks < GCM_CHUNK_BLOCKS ? blocks : GCM_CHUNK_BLOCKS;
     if (c->decrypt) {

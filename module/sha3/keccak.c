@@ -4,7 +4,9 @@
  * sequence of XORs, ANDs, NOTs and rotations by constants, so it is constant time by
  * construction: nothing here branches on or indexes by state or data. The sponge's only
  * branches are on lengths and positions, which are public. */
+#if defined(__x86_64__)
 #include <emmintrin.h>
+#endif
 #include <string.h>
 
 #include "module/internal.h"
@@ -119,10 +121,15 @@ static inline uint64_t rol64(uint64_t x, unsigned n) { return (x << n) | (x >> (
 /* Not instrumented by ASan, whose redzones around |area| would leave part of the region
  * unwiped. Volatile 16-byte stores: the compiler may neither drop them nor make them a call. */
 __attribute__((noinline, no_sanitize_address)) static void keccak_stack_wipe(void) {
+#if defined(__x86_64__)
   __m128i area[KECCAK_STACK_WIPE / 16];
   volatile __m128i *p = area;
   for (size_t i = 0; i < KECCAK_STACK_WIPE / 16; i++) p[i] = _mm_setzero_si128();
   __asm__ __volatile__("" : : "r"(area) : "memory");
+#else
+  _Alignas(16) uint8_t area[KECCAK_STACK_WIPE];
+  fm_stack_wipe_area(area, sizeof area);
+#endif
 }
 
 /* KECCAK_ROUND_TO is KECCAK_ROUND reading the lanes from |A| and writing them to |E| (another
@@ -173,18 +180,22 @@ __attribute__((noinline)) void keccak_f1600_portable(uint64_t a[25]) { keccak_ro
  * the rotations RORX, which leave the flags alone and need no copy of their source (about a fifth
  * fewer instructions). Constant time like the portable code: the same operations, no branch or
  * index on data. Call it only when fm_cpu_use(FM_CPU_BMI2) (cpu.c sets it with BMI1 only). */
+#if FM_HAVE_X86_64_PATHS
 __attribute__((noinline, target("bmi,bmi2"))) static void keccak_f1600_bmi(uint64_t a[25]) {
   keccak_rounds(a);
 }
+#endif
 
 /* keccak_permute is the permutation without the wipe, for the sponge below (which wipes once
  * per call instead of once per block). */
 static inline void keccak_permute(uint64_t a[25]) {
+#if FM_HAVE_X86_64_PATHS
   if (fm_cpu_use(FM_CPU_BMI2)) {
     keccak_f1600_bmi(a);
-  } else {
-    keccak_f1600_portable(a);
+    return;
   }
+#endif
+  keccak_f1600_portable(a);
 }
 
 void keccak_f1600(uint64_t a[25]) {
