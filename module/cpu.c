@@ -10,7 +10,7 @@
  *
  * Every FM_CPU_* feature is an x86-64 one. Elsewhere (aarch64) the fast paths are not built
  * (FM_HAVE_X86_64_PATHS, module/internal.h): detection finds no feature, since there is none the
- * module could use, so it reads nothing (no HWCAP: no ARMv8 crypto-extension path exists yet).
+ * module could use, so it reads nothing (no HWCAP: there is no ARMv8 crypto-extension path).
  *
  * Life-cycle code: it knows the algorithm folders only through module/internal.h (their path
  * names included). */

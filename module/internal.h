@@ -273,8 +273,8 @@ extern FM_INTERNAL uint32_t fm_g_cpu_in_use;
 #if defined(__aarch64__)
 /* fm_stack_wipe_area zeroes |len| bytes at |p| (a stack wipe's own array: 16-byte aligned, |len|
  * a non-zero multiple of 16) with pair stores of the zero register from inline asm: the compiler
- * can neither drop them nor make them a memset call, and no vector register is involved. The x86-64
- * wipes store from SSE/AVX registers instead (in each wipe's file). */
+ * can neither drop them nor make them a memset call, and no vector register is involved. The
+ * x86-64 wipes store from SSE/AVX registers instead (in each wipe's file). */
 static inline __attribute__((always_inline)) void fm_stack_wipe_area(void *p, size_t len) {
   __asm__ __volatile__(
       "add x10, %[a], %[n]\n\t"
