@@ -18,8 +18,9 @@
  * PT_LOAD segment has no zero-fill part; and the MAC's walk (fm_integrity_mac_image) accepts the
  * dynamic section and every relocation (no text relocations, no REL tables, only the relocation
  * types it knows, none targeting a read-only segment). It refuses (exit 1) a file that is not a
- * little-endian x86-64 ELF64 shared object, or whose placeholder marker is missing or occurs more
- * than once, or whose placeholder is not in a read-only loadable segment. */
+ * little-endian ELF64 shared object of the machine the tool was built for (FM_INTEGRITY_MACHINE:
+ * a cross build runs it under its emulator), or whose placeholder marker is missing or occurs
+ * more than once, or whose placeholder is not in a read-only loadable segment. */
 #define _GNU_SOURCE
 #include <elf.h>
 #include <errno.h>
@@ -75,7 +76,8 @@ static const char *check_header(struct image *im) {
   if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0) return "not an ELF file";
   if (eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_ident[EI_DATA] != ELFDATA2LSB)
     return "not a little-endian ELF64 file";
-  if (eh->e_type != ET_DYN || eh->e_machine != EM_X86_64) return "not an x86-64 shared object";
+  if (eh->e_type != ET_DYN || eh->e_machine != FM_INTEGRITY_MACHINE)
+    return "not an " FM_INTEGRITY_MACHINE_NAME " shared object";
   if (eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phnum == 0 ||
       !range_ok(im, eh->e_phoff, (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr)) ||
       eh->e_phoff % 8 != 0)

@@ -76,14 +76,14 @@ static bool is_hashed(const Elf64_Phdr *ph) { return ph->p_type == PT_LOAD && !(
 #define FIRST_PAGE 4096u
 
 /* find_self fills |im| from __ehdr_start. It checks what the injector checked on the file: an
- * x86-64 ELF64 shared object whose program headers lie in the read-only segment that maps file
+ * ELF64 shared object of the build's machine (FM_INTEGRITY_MACHINE) whose program headers lie in the read-only segment that maps file
  * offset 0 (and so are hashed), at the address that segment implies. */
 static bool find_self(struct self_image *im) {
   const Elf64_Ehdr *eh = (const Elf64_Ehdr *)(const void *)__ehdr_start;
   const uint8_t *id = eh->e_ident;
   if (id[EI_MAG0] != ELFMAG0 || id[EI_MAG1] != ELFMAG1 || id[EI_MAG2] != ELFMAG2 ||
       id[EI_MAG3] != ELFMAG3 || id[EI_CLASS] != ELFCLASS64 || id[EI_DATA] != ELFDATA2LSB ||
-      eh->e_type != ET_DYN || eh->e_machine != EM_X86_64 ||
+      eh->e_type != ET_DYN || eh->e_machine != FM_INTEGRITY_MACHINE ||
       eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phnum == 0 || eh->e_phoff % 8 != 0 ||
       eh->e_phoff < sizeof(Elf64_Ehdr) || eh->e_phoff > FIRST_PAGE ||
       (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr) > FIRST_PAGE - eh->e_phoff)

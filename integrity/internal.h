@@ -21,8 +21,8 @@
  *  - in the writable segment, the bytes the loader rewrites whatever the file holds are taken as
  *    zeros: the 8-byte target of every dynamic relocation (DT_RELA/DT_RELASZ, DT_JMPREL/
  *    DT_PLTRELSZ, DT_RELR/DT_RELRSZ, read from .dynamic; the tables themselves lie in a
- *    read-only segment), and GOT[1], GOT[2] (the words at DT_PLTGOT + 8 that the x86-64 psABI
- *    reserves for the dynamic linker);
+ *    read-only segment), and GOT[1], GOT[2] (the words at DT_PLTGOT + 8 that the x86-64 and
+ *    aarch64 psABIs reserve for the dynamic linker);
  *  - .dynamic is taken as the file has it. glibc's loader adds the load bias in memory to the
  *    last entry with each of DT_HASH, DT_PLTGOT, DT_STRTAB, DT_SYMTAB, DT_RELA, DT_RELR,
  *    DT_JMPREL, DT_VERSYM and DT_GNU_HASH (elf/get-dynamic-info.h, when PT_DYNAMIC is writable);
@@ -34,7 +34,7 @@
  * The injector computes the MAC over the file after linking and writes it into the placeholder;
  * at load the module computes it over its own image in memory. Both run fm_integrity_mac_image,
  * which also refuses what it cannot account for: text relocations, REL tables, relocation types
- * other than those x86-64 shared objects use, a relocation that targets a read-only segment or
+ * other than those x86-64 (or, in an aarch64 build, aarch64) shared objects use, a relocation that targets a read-only segment or
  * no segment, a relocation table outside the read-only segments.
  * Nothing here is secret: the key is a constant of the module, known to the build. */
 #ifndef FIPSMOD_INTEGRITY_INTERNAL_H
@@ -46,6 +46,18 @@
 #include <elf.h>
 
 #include "module/sha/internal.h"
+
+/* FM_INTEGRITY_MACHINE is the ELF machine of the library: the one the module and the injector are
+ * built for (the injector of a cross build runs under the build's emulator). */
+#if defined(__x86_64__)
+#define FM_INTEGRITY_MACHINE EM_X86_64
+#define FM_INTEGRITY_MACHINE_NAME "x86-64"
+#elif defined(__aarch64__)
+#define FM_INTEGRITY_MACHINE EM_AARCH64
+#define FM_INTEGRITY_MACHINE_NAME "aarch64"
+#else
+#error "the integrity check handles x86-64 and aarch64 shared objects only"
+#endif
 
 #define FM_INTEGRITY_MAC_LEN 32
 #define FM_INTEGRITY_MARKER_LEN 16

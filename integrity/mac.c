@@ -208,7 +208,7 @@ static const char *read_dynamic(const struct fm_integrity_image *im, struct dyn_
         break;
       case DT_REL:
       case DT_RELSZ:
-      case DT_RELENT: return "REL relocation tables are not supported (x86-64 uses RELA)";
+      case DT_RELENT: return "REL relocation tables are not supported (the module uses RELA)";
       case DT_RELA: d->rela = v; d->has_rela = true; break;
       case DT_RELASZ: d->relasz = v; break;
       case DT_RELAENT: d->relaent = v; break;
@@ -237,9 +237,10 @@ static const char *read_dynamic(const struct fm_integrity_image *im, struct dyn_
 /* ---- Relocation targets -----------------------------------------------------------------------
  * The bytes the loader rewrites whatever the file holds: the 8-byte targets of the dynamic
  * relocations (DT_RELA, DT_JMPREL, DT_RELR; every type below ignores the target's file bytes:
- * RELA carries its addend), and the two PLTGOT words the x86-64 psABI reserves for the dynamic
- * linker (GOT[1], GOT[2], written when it sets up lazy binding). They are hashed as zeros. Every
- * other byte of the writable segments' file image is hashed as the file has it. */
+ * RELA carries its addend; an aarch64 TLS descriptor is two words), and the two PLTGOT words the
+ * x86-64 and aarch64 psABIs reserve for the dynamic linker (GOT[1], GOT[2], written when it sets
+ * up lazy binding). They are hashed as zeros. Every other byte of the writable segments' file
+ * image is hashed as the file has it. */
 
 /* A window of the writable file image and the bytes of it that are relocation targets, one bit
  * per byte. The targets are found with one pass over the relocation tables per window (the tables
@@ -284,6 +285,7 @@ FM_INTEGRITY_UNCHECKED static const char *rela_target(const struct fm_integrity_
   const uint64_t r_offset = get_le64(entry + offsetof(Elf64_Rela, r_offset));
   const uint64_t r_info = get_le64(entry + offsetof(Elf64_Rela, r_info));
   switch (ELF64_R_TYPE(r_info)) {
+#if defined(__x86_64__)
     case R_X86_64_NONE: return NULL; /* the loader writes nothing */
     case R_X86_64_64:
     case R_X86_64_GLOB_DAT:
@@ -293,6 +295,22 @@ FM_INTEGRITY_UNCHECKED static const char *rela_target(const struct fm_integrity_
     case R_X86_64_DTPOFF64:
     case R_X86_64_TPOFF64:
     case R_X86_64_IRELATIVE: return take_target(im, r_offset, w);
+#elif defined(__aarch64__)
+    case R_AARCH64_NONE: return NULL; /* the loader writes nothing */
+    case R_AARCH64_ABS64:
+    case R_AARCH64_GLOB_DAT:
+    case R_AARCH64_JUMP_SLOT:
+    case R_AARCH64_RELATIVE:
+    case R_AARCH64_TLS_DTPMOD:
+    case R_AARCH64_TLS_DTPREL:
+    case R_AARCH64_TLS_TPREL:
+    case R_AARCH64_IRELATIVE: return take_target(im, r_offset, w);
+    case R_AARCH64_TLSDESC: {
+      /* A TLS descriptor is two words: the resolver and its argument. */
+      const char *why = take_target(im, r_offset, w);
+      return why != NULL ? why : take_target(im, r_offset + 8, w);
+    }
+#endif
     default: return "a dynamic relocation of a type the check does not handle";
   }
 }

@@ -8,10 +8,16 @@
  * with secure_getenv: a setuid or setgid program ignores it, so whoever starts such a program
  * cannot choose its code paths.
  *
+ * Every FM_CPU_* feature is an x86-64 one. Elsewhere (aarch64) the fast paths are not built
+ * (FM_HAVE_X86_64_PATHS, module/internal.h): detection finds no feature, since there is none the
+ * module could use, so it reads nothing (no HWCAP: there is no ARMv8 crypto-extension path).
+ *
  * Life-cycle code: it knows the algorithm folders only through module/internal.h (their path
  * names included). */
 #define _GNU_SOURCE
+#if defined(__x86_64__)
 #include <cpuid.h>
+#endif
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +30,7 @@ static uint32_t g_detected;
 uint32_t fm_g_cpu_in_use; /* read by fm_cpu_use (module/internal.h) */
 static bool g_forced_portable;
 
+#if defined(__x86_64__)
 /* xgetbv(0): which register states the OS saves; AVX needs XMM|YMM, AVX-512 also opmask/ZMM. */
 static uint64_t read_xcr0(void) {
   uint32_t eax, edx;
@@ -64,6 +71,10 @@ static uint32_t detect_features(void) {
   }
   return f;
 }
+#else
+/* No FM_CPU_* feature exists outside x86-64. */
+static uint32_t detect_features(void) { return 0; }
+#endif
 
 /* Set by fm_cpu_detect: fm_cpu_init then applies FIPSMOD_CPU without asking CPUID again (each
  * CPUID can trap to a hypervisor). */

@@ -261,11 +261,66 @@ void fm_cpu_init(void);
 /* The features in use (cpu.c): written once by fm_cpu_init, read-only afterwards. */
 extern FM_INTERNAL uint32_t fm_g_cpu_in_use;
 
+/* FM_HAVE_X86_64_PATHS: the fast paths (every FM_CPU_* feature is an x86-64 one) are built. On
+ * other architectures (aarch64) their sources are not compiled (the sources.cmake files) and only
+ * the portable twins run. */
+#if defined(__x86_64__)
+#define FM_HAVE_X86_64_PATHS 1
+#else
+#define FM_HAVE_X86_64_PATHS 0
+#endif
+
+#if defined(__aarch64__)
+/* fm_stack_wipe_area zeroes |len| bytes at |p| (a stack wipe's own array: 16-byte aligned, |len|
+ * a non-zero multiple of 16) with pair stores of the zero register from inline asm: the compiler
+ * can neither drop them nor make them a memset call, and no vector register is involved. The
+ * x86-64 wipes store from SSE/AVX registers instead (in each wipe's file). */
+static inline __attribute__((always_inline)) void fm_stack_wipe_area(void *p, size_t len) {
+  __asm__ __volatile__(
+      "add x10, %[a], %[n]\n\t"
+      "mov x9, %[a]\n"
+      "1:\n\t"
+      "stp xzr, xzr, [x9], #16\n\t"
+      "cmp x9, x10\n\t"
+      "b.ne 1b"
+      :
+      : [a] "r"(p), [n] "r"(len)
+      : "x9", "x10", "cc", "memory");
+}
+
+/* fm_clear_neon_registers zeroes the 32 SIMD registers v0-v31, where the compiler's vectorized
+ * code (copies, loops) leaves secrets that a signal frame could spill. v8-v15 are callee-saved in
+ * part (AAPCS64): naming them as clobbers makes the compiler restore the caller's values
+ * afterwards, never this code's. */
+static inline __attribute__((always_inline)) void fm_clear_neon_registers(void) {
+  __asm__ __volatile__(
+      "movi v0.16b, #0\n\tmovi v1.16b, #0\n\tmovi v2.16b, #0\n\tmovi v3.16b, #0\n\t"
+      "movi v4.16b, #0\n\tmovi v5.16b, #0\n\tmovi v6.16b, #0\n\tmovi v7.16b, #0\n\t"
+      "movi v8.16b, #0\n\tmovi v9.16b, #0\n\tmovi v10.16b, #0\n\tmovi v11.16b, #0\n\t"
+      "movi v12.16b, #0\n\tmovi v13.16b, #0\n\tmovi v14.16b, #0\n\tmovi v15.16b, #0\n\t"
+      "movi v16.16b, #0\n\tmovi v17.16b, #0\n\tmovi v18.16b, #0\n\tmovi v19.16b, #0\n\t"
+      "movi v20.16b, #0\n\tmovi v21.16b, #0\n\tmovi v22.16b, #0\n\tmovi v23.16b, #0\n\t"
+      "movi v24.16b, #0\n\tmovi v25.16b, #0\n\tmovi v26.16b, #0\n\tmovi v27.16b, #0\n\t"
+      "movi v28.16b, #0\n\tmovi v29.16b, #0\n\tmovi v30.16b, #0\n\tmovi v31.16b, #0"
+      :
+      :
+      : "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13",
+        "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26",
+        "v27", "v28", "v29", "v30", "v31", "memory");
+}
+#endif
+
 /* fm_cpu_use returns true when the module should use the FM_CPU_* feature(s) in |features| (all
- * of them detected and FIPSMOD_CPU not "portable"). Inline: one load. */
+ * of them detected and FIPSMOD_CPU not "portable"). Inline: one load. Without the x86-64 paths it
+ * is the constant false, so that every call of a fast kernel is compiled out (at -O0 too: a
+ * constant condition is folded) and no such kernel is referenced. */
+#if FM_HAVE_X86_64_PATHS
 static inline bool fm_cpu_use(uint32_t features) {
   return (fm_g_cpu_in_use & features) == features;
 }
+#else
+#define fm_cpu_use(features) ((void)(features), false)
+#endif
 
 /* The names of the kernels each algorithm folder chose at load, for fm_module_cpu_paths (cpu.c
  * joins them; each folder defines its own and reads only fm_cpu_use). Public, constant strings. */

@@ -27,3 +27,21 @@ foreach(area IN LISTS FIPSMOD_UNITS)
   endif()
   include(${CMAKE_CURRENT_LIST_DIR}/${area}/sources.cmake)
 endforeach()
+
+# The x86-64 fast paths (intrinsics and inline assembly of x86-64 instructions) are compiled for
+# x86-64 only. Elsewhere (aarch64) fm_cpu_use is the constant false (module/internal.h), every
+# call of these kernels is compiled out, and the portable twins run.
+set(FIPSMOD_X86_64_ONLY_SOURCES
+  aes/aes_ni.c aes/aes_vaes.c aes/drbg_ni.c aes/drbg_vaes.c aes/ghash_clmul.c aes/gcm_vaes.c
+  aes/gcm_vaes256.c bn/mont_mulx.c bn/mont_ifma.c ec/ec_field_mulx.c mlkem/mlkem_avx2.c
+  mldsa/mldsa_avx2.c sha/sha256_shani.c)
+list(TRANSFORM FIPSMOD_X86_64_ONLY_SOURCES PREPEND ${CMAKE_CURRENT_LIST_DIR}/)
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+  set(FIPSMOD_X86_64 ON)
+elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64|ARM64)$")
+  set(FIPSMOD_X86_64 OFF)
+  list(REMOVE_ITEM FIPSMOD_SOURCES ${FIPSMOD_X86_64_ONLY_SOURCES})
+  list(REMOVE_ITEM FIPSMOD_SHA_CORE_SOURCES ${FIPSMOD_X86_64_ONLY_SOURCES})
+else()
+  message(FATAL_ERROR "fipsmod builds for x86-64 and aarch64 Linux, not for ${CMAKE_SYSTEM_PROCESSOR}")
+endif()

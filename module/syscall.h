@@ -1,6 +1,7 @@
-/* Direct system calls for the module (x86-64).
+/* Direct system calls for the module (x86-64 and aarch64 Linux).
  *
- * The module asks the kernel for what must not be forged with the syscall instruction itself,
+ * The module asks the kernel for what must not be forged with the system call instruction itself
+ * (syscall on x86-64, svc #0 on aarch64),
  * not through libc's wrappers: those are dynamic symbols that an LD_PRELOAD library can replace.
  * module/rand/syscall.h builds entropy, fork detection and its mappings on fm_syscall; the
  * helpers below serve the rest: the process id that keys RSA blinding pairs (an interposed
@@ -15,10 +16,8 @@
 #include <sys/syscall.h>
 #include <time.h>
 
-#if !defined(__x86_64__)
-#error "the module issues its system calls with the x86-64 syscall instruction"
-#endif
-
+#if defined(__x86_64__)
+/* x86-64: number in rax, arguments in rdi, rsi, rdx, r10, r8, r9; the kernel clobbers rcx, r11. */
 static inline long fm_syscall(long nr, long a1, long a2, long a3) {
   long ret;
   __asm__ __volatile__("syscall"
@@ -40,6 +39,36 @@ static inline long fm_syscall6(long nr, long a1, long a2, long a3, long a4, long
                        : "rcx", "r11", "memory");
   return ret;
 }
+#elif defined(__aarch64__)
+/* aarch64: number in x8, arguments in x0-x5, the result in x0; svc #0 preserves every other
+ * register. */
+static inline long fm_syscall(long nr, long a1, long a2, long a3) {
+  register long x8 __asm__("x8") = nr;
+  register long x0 __asm__("x0") = a1;
+  register long x1 __asm__("x1") = a2;
+  register long x2 __asm__("x2") = a3;
+  __asm__ __volatile__("svc #0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2) : "memory");
+  return x0;
+}
+
+/* fm_syscall6 is fm_syscall with six arguments (mmap, clone, wait4). */
+static inline long fm_syscall6(long nr, long a1, long a2, long a3, long a4, long a5, long a6) {
+  register long x8 __asm__("x8") = nr;
+  register long x0 __asm__("x0") = a1;
+  register long x1 __asm__("x1") = a2;
+  register long x2 __asm__("x2") = a3;
+  register long x3 __asm__("x3") = a4;
+  register long x4 __asm__("x4") = a5;
+  register long x5 __asm__("x5") = a6;
+  __asm__ __volatile__("svc #0"
+                       : "+r"(x0)
+                       : "r"(x8), "r"(x1), "r"(x2), "r"(x3), "r"(x4), "r"(x5)
+                       : "memory");
+  return x0;
+}
+#else
+#error "module/syscall.h issues system calls on x86-64 and aarch64 Linux only"
+#endif
 
 /* fm_sys_getpid is getpid(2). */
 static inline long fm_sys_getpid(void) { return fm_syscall(SYS_getpid, 0, 0, 0); }

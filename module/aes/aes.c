@@ -22,6 +22,10 @@ static int g_path_cap = 0;
 void aes_limit_path_for_testing(int max_path) { g_path_cap = max_path; }
 #endif
 
+/* USES_AESNI: |ks| is an AES-NI schedule. Constant false where the x86-64 paths are not built
+ * (FM_HAVE_X86_64_PATHS), so that no AES-NI kernel is referenced there. */
+#define USES_AESNI(ks) (FM_HAVE_X86_64_PATHS && (ks)->impl == AES_IMPL_AESNI)
+
 int aes_ni_path(void) {
   int path = fm_cpu_use(FM_CPU_VAES | FM_CPU_AVX512) ? AES_PATH_VAES_AVX512
              : fm_cpu_use(FM_CPU_VAES)               ? AES_PATH_VAES_AVX2
@@ -47,7 +51,7 @@ static inline __attribute__((always_inline)) void stack_wipe_after(const aes_ks 
 /* wide_spills: ECB or CTR on |nblocks| blocks takes a loop that spills (AES-NI schedules only
  * reach one). */
 static bool wide_spills(const aes_ks *ks, size_t nblocks) {
-  return ks->impl == AES_IMPL_AESNI && aes_ni_bulk_spills(nblocks);
+  return USES_AESNI(ks) && aes_ni_bulk_spills(nblocks);
 }
 
 int aes_ks_init_encrypt(aes_ks *ks, const uint8_t *key, size_t key_len) {
@@ -66,13 +70,13 @@ int aes_ks_init_encrypt(aes_ks *ks, const uint8_t *key, size_t key_len) {
 }
 
 void aes_ks_add_decrypt(aes_ks *ks) {
-  if (ks->impl == AES_IMPL_AESNI) aes_ni_add_decrypt(ks);
+  if (USES_AESNI(ks)) aes_ni_add_decrypt(ks);
 }
 
 void aes_ks_wipe(aes_ks *ks) { fm_zeroize(ks, sizeof *ks); }
 
 void aes_encrypt_block(const aes_ks *ks, const uint8_t in[16], uint8_t out[16]) {
-  if (ks->impl == AES_IMPL_AESNI) {
+  if (USES_AESNI(ks)) {
     aes_ni_encrypt_block(ks, in, out);
   } else {
     aes_portable_ecb_encrypt(ks, in, out, 1);
@@ -81,7 +85,7 @@ void aes_encrypt_block(const aes_ks *ks, const uint8_t in[16], uint8_t out[16]) 
 }
 
 void aes_ecb_encrypt_blocks(const aes_ks *ks, const uint8_t *in, uint8_t *out, size_t nblocks) {
-  if (ks->impl == AES_IMPL_AESNI) {
+  if (USES_AESNI(ks)) {
     aes_ni_ecb_encrypt(ks, in, out, nblocks);
   } else {
     aes_portable_ecb_encrypt(ks, in, out, nblocks);
@@ -89,7 +93,7 @@ void aes_ecb_encrypt_blocks(const aes_ks *ks, const uint8_t *in, uint8_t *out, s
 }
 
 void aes_ecb_decrypt_blocks(const aes_ks *ks, const uint8_t *in, uint8_t *out, size_t nblocks) {
-  if (ks->impl == AES_IMPL_AESNI) {
+  if (USES_AESNI(ks)) {
     aes_ni_ecb_decrypt(ks, in, out, nblocks);
   } else {
     aes_portable_ecb_decrypt(ks, in, out, nblocks);
@@ -98,7 +102,7 @@ void aes_ecb_decrypt_blocks(const aes_ks *ks, const uint8_t *in, uint8_t *out, s
 
 void aes_cbc_encrypt_blocks(const aes_ks *ks, uint8_t iv[16], const uint8_t *in, uint8_t *out,
                             size_t nblocks) {
-  if (ks->impl == AES_IMPL_AESNI) {
+  if (USES_AESNI(ks)) {
     aes_ni_cbc_encrypt(ks, iv, in, out, nblocks);
   } else {
     aes_portable_cbc_encrypt(ks, iv, in, out, nblocks);
@@ -107,7 +111,7 @@ void aes_cbc_encrypt_blocks(const aes_ks *ks, uint8_t iv[16], const uint8_t *in,
 
 void aes_cbc_decrypt_blocks(const aes_ks *ks, uint8_t iv[16], const uint8_t *in, uint8_t *out,
                             size_t nblocks) {
-  if (ks->impl == AES_IMPL_AESNI) {
+  if (USES_AESNI(ks)) {
     aes_ni_cbc_decrypt(ks, iv, in, out, nblocks);
   } else {
     aes_portable_cbc_decrypt(ks, iv, in, out, nblocks);
@@ -118,7 +122,7 @@ void aes_cbc_decrypt_blocks(const aes_ks *ks, uint8_t iv[16], const uint8_t *in,
  * once at its own level). */
 static void ctr128_blocks(const aes_ks *ks, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
                           size_t nblocks) {
-  if (ks->impl == AES_IMPL_AESNI) {
+  if (USES_AESNI(ks)) {
     aes_ni_ctr(ks, 128, ctr, in, out, nblocks);
   } else {
     aes_portable_ctr(ks, 128, ctr, in, out, nblocks);
@@ -136,7 +140,7 @@ void aes_ctr128_blocks(const aes_ks *ks, uint8_t ctr[16], const uint8_t *in, uin
 
 void aes_ctr32_blocks(const aes_ks *ks, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
                       size_t nblocks) {
-  if (ks->impl == AES_IMPL_AESNI) {
+  if (USES_AESNI(ks)) {
     aes_ni_ctr(ks, 32, ctr, in, out, nblocks);
   } else {
     aes_portable_ctr(ks, 32, ctr, in, out, nblocks);

@@ -12,8 +12,8 @@
  * The round keys are stored in the same form, each replicated over the four block lanes, so
  * AddRoundKey is eight XORs. Decryption uses the same round keys with the inverse round.
  *
- * The compiler still uses SSE2 registers for copies and some loops, so each entry point ends
- * with aes_clear_sse_registers (internal.h says why).
+ * The compiler still uses SIMD registers (SSE2, NEON) for copies and some loops, so each entry
+ * point ends with aes_clear_portable_registers (internal.h says why).
  *
  * The eight state words, the round keys in use and the S-box circuit's temporaries do not fit in
  * 15 general registers: the compiler spills some to stack slots outside the locals each entry
@@ -342,7 +342,7 @@ void aes_portable_init(aes_ks *ks, const uint8_t *key, size_t key_len) {
   ks->rounds = nr;
   ks->impl = AES_IMPL_PORTABLE;
   fm_zeroize(w, sizeof w);
-  aes_clear_sse_registers(); /* the compiler vectorizes the copies of w with SSE2 */
+  aes_clear_portable_registers(); /* the compiler vectorizes the copies of w with SSE2 */
 }
 
 /* ---- Modes ------------------------------------------------------------------------------- */
@@ -363,7 +363,7 @@ void aes_portable_ecb_encrypt(const aes_ks *ks, const uint8_t *in, uint8_t *out,
   }
   fm_zeroize(q, sizeof q);
   fm_zeroize(col, sizeof col);
-  aes_clear_sse_registers();
+  aes_clear_portable_registers();
 }
 
 void aes_portable_ecb_decrypt(const aes_ks *ks, const uint8_t *in, uint8_t *out, size_t nblocks) {
@@ -382,7 +382,7 @@ void aes_portable_ecb_decrypt(const aes_ks *ks, const uint8_t *in, uint8_t *out,
   }
   fm_zeroize(q, sizeof q);
   fm_zeroize(col, sizeof col);
-  aes_clear_sse_registers();
+  aes_clear_portable_registers();
 }
 
 /* CBC encryption is a serial chain (SP 800-38A 6.2): one block per pass, three lanes idle. */
@@ -405,7 +405,7 @@ void aes_portable_cbc_encrypt(const aes_ks *ks, uint8_t iv[16], const uint8_t *i
   fm_zeroize(q, sizeof q);
   fm_zeroize(col, sizeof col);
   fm_zeroize(chain, sizeof chain);
-  aes_clear_sse_registers();
+  aes_clear_portable_registers();
 }
 
 /* CBC decryption is parallel: P_i = D(C_i) ^ C_{i-1}. The ciphertext is read before the
@@ -438,7 +438,7 @@ void aes_portable_cbc_decrypt(const aes_ks *ks, uint8_t iv[16], const uint8_t *i
   fm_zeroize(col, sizeof col);
   fm_zeroize(ct, sizeof ct);
   fm_zeroize(prev, sizeof prev);
-  aes_clear_sse_registers();
+  aes_clear_portable_registers();
 }
 
 /* ctr_next advances the big-endian counter (hi, lo) by one: with width 128 the carry out of the
@@ -482,5 +482,5 @@ void aes_portable_ctr(const aes_ks *ks, int width, uint8_t ctr[16], const uint8_
   fm_zeroize(blocks, sizeof blocks);
   fm_zeroize(ksbuf, sizeof ksbuf);
   hi = lo = 0;
-  aes_clear_sse_registers();
+  aes_clear_portable_registers();
 }

@@ -89,6 +89,7 @@ static bool key_usable(const gcm_key_state *s) {
  * one-shots and the streaming services clear after their last step; the ctx_* steps and the
  * short one-shot leave it to them (nothing between the steps of one call leaves the module). */
 
+#if FM_HAVE_X86_64_PATHS
 __attribute__((target("avx512f"), noinline)) static void gcm_clear_avx512(void) {
   aes_clear_avx512_registers();
 }
@@ -106,6 +107,9 @@ static void gcm_clear_registers(void) {
     aes_clear_sse_registers();
   }
 }
+#else
+static void gcm_clear_registers(void) { aes_clear_portable_registers(); }
+#endif
 
 /* ---- Stack ------------------------------------------------------------------------------
  * The kernels also spill secrets to their frames (key stream, cipher states, GHASH sums, powers
@@ -393,6 +397,7 @@ static void ctx_text(gcm_ctx_state *c, const uint8_t *in, uint8_t *out, size_t l
   }
   /* Whole blocks: the stitched kernel where the CPU has it, then chunk by chunk. */
   size_t blocks = len / 16;
+#if FM_HAVE_X86_64_PATHS
   if (blocks >= 16 && k->ks.impl == AES_IMPL_AESNI) {
     const int aes_path = aes_ni_path(), gh_path = ghash_key_path(&k->gh);
     size_t done = 0;
@@ -405,6 +410,7 @@ static void ctx_text(gcm_ctx_state *c, const uint8_t *in, uint8_t *out, size_t l
     out += 16 * done;
     blocks -= done;
   }
+#endif
   while (blocks > 0) {
     const size_t n = blocks < GCM_CHUNK_BLOCKS ? blocks : GCM_CHUNK_BLOCKS;
     if (c->decrypt) {

@@ -135,6 +135,11 @@ void ghash_key_init(ghash_key *gk, const uint8_t h[16]) {
   }
 }
 
+#if !FM_HAVE_X86_64_PATHS
+/* Without the x86-64 paths (ghash_clmul.c) there is only the portable GHASH. */
+int ghash_path(void) { return GHASH_PATH_PORTABLE; }
+#endif
+
 #if defined(FIPSMOD_TEST_HOOKS)
 /* Written by test code between GHASH calls only: 0 for no cap, else 1 + the widest path (in
  * .bss, like all mutable state). */
@@ -153,9 +158,11 @@ int ghash_key_path(const ghash_key *gk) {
 void ghash_blocks(const ghash_key *gk, uint64_t y[2], const uint8_t *in, size_t nblocks) {
   if (nblocks == 0) return;
   switch (ghash_key_path(gk)) {
+#if FM_HAVE_X86_64_PATHS
     case GHASH_PATH_VPCLMUL512: ghash_vpclmul512_blocks(gk, y, in, nblocks); break;
     case GHASH_PATH_VPCLMUL256: ghash_vpclmul256_blocks(gk, y, in, nblocks); break;
     case GHASH_PATH_CLMUL: ghash_clmul_blocks(gk, y, in, nblocks); break;
+#endif
     default: ghash_blocks_portable(gk, y, in, nblocks); break;
   }
 }

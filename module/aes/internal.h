@@ -259,6 +259,7 @@ void aes_drbg_stack_wipe(void);
  * of aes.c and gcm.c call it once, at the end of a call in which a kernel that spills ran (they
  * say which); their short messages, whose kernels keep every secret in registers, pay no wipe.
  * Inlined, so that the wipe lies below the service's own frame. */
+#if FM_HAVE_X86_64_PATHS
 void aes_bulk_stack_wipe_sse(void);
 void aes_bulk_stack_wipe_avx2(void);
 static inline __attribute__((always_inline)) void aes_bulk_stack_wipe(void) {
@@ -268,6 +269,13 @@ static inline __attribute__((always_inline)) void aes_bulk_stack_wipe(void) {
     aes_bulk_stack_wipe_sse();
   }
 }
+#else
+/* Elsewhere the wipe stores 16 bytes at a time from general-purpose registers. */
+void aes_bulk_stack_wipe_generic(void);
+static inline __attribute__((always_inline)) void aes_bulk_stack_wipe(void) {
+  aes_bulk_stack_wipe_generic();
+}
+#endif
 
 /* AES_STACK_WIPE_MIN_BLOCKS: below this many blocks the AES-NI kernels (one to seven blocks in
  * flight, round keys as memory operands) and the carry-less GHASH tails keep their secrets in
@@ -336,6 +344,7 @@ void aes_ni_vaes256_ctr(const aes_ks *ks, int width, uint8_t ctr[16], const uint
  * store of a secret is moved after it, and says which registers it clobbers, so that the compiler
  * keeps nothing in them across it. */
 
+#if FM_HAVE_X86_64_PATHS
 /* AES_XMM0_15 is the clobber list of xmm0-15 (naming them covers ymm0-15 and zmm0-15 too). */
 #define AES_XMM0_15                                                                         \
   "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", \
@@ -383,6 +392,20 @@ static inline __attribute__((always_inline, target("avx512f"))) void aes_clear_a
       : AES_XMM0_15, "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23",
         "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31", "memory");
 }
+
+/* aes_clear_portable_registers is the clear of the portable code (aes_portable.c, whose copies
+ * the compiler vectorizes with SSE2, and the portable GCM). */
+static inline __attribute__((always_inline)) void aes_clear_portable_registers(void) {
+  aes_clear_sse_registers();
+}
+#elif defined(__aarch64__)
+/* aes_clear_portable_registers zeroes v0-v31, which the compiler's vectorized copies use. */
+static inline __attribute__((always_inline)) void aes_clear_portable_registers(void) {
+  fm_clear_neon_registers();
+}
+#else
+#error "module/aes/internal.h clears the vector registers of x86-64 and aarch64 only"
+#endif
 
 /* aes_ctr_state is a counter block as a host-order 128-bit integer in two words, for the x86-64
  * fast paths (little-endian host, GCC/Clang builtins). The helpers below never branch on its

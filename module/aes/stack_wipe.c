@@ -10,9 +10,10 @@
  * ASan, whose redzones around the array would leave parts of the region unwiped. Volatile or asm
  * stores: the compiler may neither drop them nor turn them into a memset call or rep stos (slow
  * to start for a few hundred bytes). */
-#include <immintrin.h>
-
 #include "module/aes/internal.h"
+
+#if FM_HAVE_X86_64_PATHS
+#include <immintrin.h>
 
 /* SSE2, which every x86-64 CPU has: also the portable path's wipe. */
 __attribute__((noinline, no_sanitize_address)) void aes_drbg_stack_wipe(void) {
@@ -69,3 +70,18 @@ __attribute__((noinline, no_sanitize_address, target("avx2"))) void aes_bulk_sta
       : [a] "r"(area), [n] "i"(AES_BULK_STACK_WIPE)
       : "rax", "rcx", "xmm0", "cc", "memory");
 }
+#elif defined(__aarch64__)
+/* aarch64: zero-register pair stores (fm_stack_wipe_area, module/internal.h), no vector register;
+ * the array is the only local, 16-byte aligned like the frame. */
+__attribute__((noinline, no_sanitize_address)) void aes_drbg_stack_wipe(void) {
+  _Alignas(16) uint8_t area[AES_DRBG_STACK_WIPE];
+  fm_stack_wipe_area(area, sizeof area);
+}
+
+__attribute__((noinline, no_sanitize_address)) void aes_bulk_stack_wipe_generic(void) {
+  _Alignas(16) uint8_t area[AES_BULK_STACK_WIPE];
+  fm_stack_wipe_area(area, sizeof area);
+}
+#else
+#error "module/aes/stack_wipe.c wipes the stack on x86-64 and aarch64 only"
+#endif

@@ -163,7 +163,12 @@ BN_INLINE void bn_kernel_mont_sqr(uint64_t *r, const uint64_t *a, const uint64_t
 #define BN_IFMA_DIGIT_BITS 52
 #define BN_IFMA_DIGIT_MASK ((UINT64_C(1) << BN_IFMA_DIGIT_BITS) - 1)
 static_assert(BN_IFMA_DIGIT_MASK == 0xFFFFFFFFFFFFFull, "52-bit digits");
+#if FM_HAVE_X86_64_PATHS
 bool bn_ifma_available(void);
+#else
+/* No IFMA kernel is built: a constant, so that the radix-2^52 paths are compiled out. */
+#define bn_ifma_available() false
+#endif
 void bn_ifma_amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *N, uint64_t k0,
                  size_t L);
 /* bn_ifma_amm_x2: two bn_ifma_amm of the same L in one interleaved loop for L of 17 to 31 digits

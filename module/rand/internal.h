@@ -70,6 +70,7 @@ void ctr_drbg_wipe(ctr_drbg_state *st);
  * xmm0-xmm15 with legacy-SSE zero idioms (no execution unit is involved), and with AVX2 in use
  * also the upper bits of ymm0-15/zmm0-15, by vzeroupper, which leaves the upper state clean for
  * the SSE code that follows. */
+#if defined(__x86_64__)
 #define RAND_XMM_CLOBBERS                                                                      \
   "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", \
       "xmm12", "xmm13", "xmm14", "xmm15"
@@ -98,6 +99,12 @@ static inline void rand_wipe_vector_regs(void) {
         : RAND_XMM_CLOBBERS);
   }
 }
+#elif defined(__aarch64__)
+/* aarch64: v0-v31 (module/internal.h). */
+static inline void rand_wipe_vector_regs(void) { fm_clear_neon_registers(); }
+#else
+#error "module/rand/internal.h clears the vector registers of x86-64 and aarch64 only"
+#endif
 
 /* ---- Entropy source and health tests (entropy.c) ----------------------------------------- */
 

@@ -1,5 +1,5 @@
-/* Direct system calls of module/rand (x86-64). For the files of module/rand only: they define
- * _GNU_SOURCE before any include, as <sys/mman.h>'s MAP_ANONYMOUS needs. */
+/* Direct system calls of module/rand (x86-64 and aarch64). For the files of module/rand only:
+ * they define _GNU_SOURCE before any include, as <sys/mman.h>'s MAP_ANONYMOUS needs. */
 #ifndef FIPSMOD_MODULE_RAND_SYSCALL_H
 #define FIPSMOD_MODULE_RAND_SYSCALL_H
 
@@ -32,7 +32,7 @@ static inline int rand_advise(void *p, size_t len, int advice) {
 }
 
 /* RAND_MAX_PAGE is the largest page size rand_kernel_page_size looks for (x86-64 base pages are
- * 4 KiB; the probe does not assume it). */
+ * 4 KiB, aarch64's 4, 16 or 64 KiB; the probe assumes none of them). */
 #define RAND_MAX_PAGE ((size_t)1 << 16)
 
 /* rand_kernel_page_size returns the page size as the kernel applies it, not as libc reports it

@@ -11,7 +11,9 @@
 #include <stdatomic.h>
 #include <string.h>
 #include <time.h>
+#if defined(__x86_64__)
 #include <emmintrin.h>
+#endif
 
 #include "fipsmod/uuid.h"
 #include "module/internal.h"
@@ -83,8 +85,9 @@ int fm_uuid_v7(uint8_t out[FM_UUID_LEN]) {
   return uuid_v7_fill(out);
 }
 
-/* The string form is made with SSE2, the baseline of x86-64 (the module's only target): one text,
- * the one the tests run. */
+/* The string form is made with SSE2 on x86-64 (its baseline: one text, the one the tests run
+ * there), and with the scalar formatter below elsewhere (aarch64). */
+#if defined(__x86_64__)
 #if !defined(__SSE2__)
 #error "module/rand/uuid.c formats UUIDs with SSE2 (baseline on x86-64)"
 #endif
@@ -138,6 +141,36 @@ static void v4_string_fast(const uint8_t r[FM_UUID_LEN], char out[FM_UUID_STRING
   __m128i x = _mm_set_epi64x((long long)hi, (long long)lo);
   format_reg(_mm_or_si128(_mm_and_si128(x, keep), set), out);
 }
+#else
+/* hex_digit is '0' + n for n < 10 and 'a' + n - 10 above: plus 39 under a mask made from the sign
+ * of 9 - n, not a branch (the random bits are secret until the caller publishes the UUID). */
+static inline char hex_digit(unsigned n) {
+  const unsigned above9 = (unsigned)((9 - (int)n) >> 8) & 39u; /* n <= 15 */
+  return (char)('0' + n + above9);
+}
+
+/* format writes the 36 characters and the NUL: hyphens after octets 4, 6, 8 and 10. */
+static void format(const uint8_t u[FM_UUID_LEN], char out[FM_UUID_STRING_LEN + 1]) {
+  size_t o = 0;
+  for (size_t i = 0; i < FM_UUID_LEN; i++) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) out[o++] = '-';
+    out[o++] = hex_digit(u[i] >> 4);
+    out[o++] = hex_digit(u[i] & 15u);
+  }
+  out[o] = '\0';
+}
+
+/* v4_string_fast formats 16 random bytes as a version 4 UUID, setting the version and variant
+ * bits on a local copy, which it wipes. */
+static void v4_string_fast(const uint8_t r[FM_UUID_LEN], char out[FM_UUID_STRING_LEN + 1]) {
+  uint8_t u[FM_UUID_LEN];
+  memcpy(u, r, FM_UUID_LEN);
+  u[6] = (uint8_t)((u[6] & 0x0f) | 0x40);
+  u[8] = (uint8_t)((u[8] & 0x3f) | 0x80);
+  format(u, out);
+  fm_zeroize(u, sizeof u);
+}
+#endif
 
 static int uuid_format_checked(const uint8_t uuid[FM_UUID_LEN], char out[FM_UUID_STRING_LEN + 1]) {
   int st = fm_service_gate();

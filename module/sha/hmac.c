@@ -9,7 +9,11 @@
  * and all wiped. Keys and everything derived from them are secret; key and message lengths are
  * public. */
 #include <assert.h>
+#if defined(__x86_64__)
+#if defined(__x86_64__)
 #include <emmintrin.h>
+#endif
+#endif
 #include <string.h>
 
 #include "module/internal.h"
@@ -51,10 +55,15 @@ static_assert(_Alignof(hmac_ctx) <= _Alignof(fm_hmac_ctx),
 /* Not instrumented by ASan, whose redzones around |area| would leave part of the region
  * unwiped. Volatile 16-byte stores: the compiler may neither drop them nor make them a call. */
 __attribute__((noinline, no_sanitize_address)) static void hmac_stack_wipe(void) {
+#if defined(__x86_64__)
   __m128i area[HMAC_STACK_WIPE / 16];
   volatile __m128i *p = area;
   for (size_t i = 0; i < HMAC_STACK_WIPE / 16; i++) p[i] = _mm_setzero_si128();
   __asm__ __volatile__("" : : "r"(area) : "memory");
+#else
+  _Alignas(16) uint8_t area[HMAC_STACK_WIPE];
+  fm_stack_wipe_area(area, sizeof area);
+#endif
 }
 
 /* ---- HMAC-SHA-256 ------------------------------------------------------------------------ */
@@ -380,11 +389,16 @@ int hmac_ctx_final(hmac_ctx *c, uint8_t *out) {
  * same bytes in 16-byte stores, 4 KiB measured at about 50 against 210 cycles), from inline asm
  * so that the area is the function's only local and the stores cannot be dropped. */
 __attribute__((noinline, no_sanitize_address)) void hmac_kdf_stack_wipe(void) {
+#if defined(__x86_64__)
   __m128i area[KDF_STACK_WIPE / 16];
   void *d = area;
   size_t n = sizeof area;
   __asm__ __volatile__("rep stosb" : "+D"(d), "+c"(n) : "a"(0) : "memory");
   __asm__ __volatile__("" : : "r"(area) : "memory");
+#else
+  _Alignas(16) uint8_t area[KDF_STACK_WIPE];
+  fm_stack_wipe_area(area, sizeof area);
+#endif
 }
 
 void hmac_ctx_wipe(hmac_ctx *c) { fm_zeroize(c, sizeof *c); }

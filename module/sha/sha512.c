@@ -4,7 +4,9 @@
  *
  * Both compression functions are constant time by construction: 64-bit additions, shifts,
  * rotations and bitwise operations on data; every table index is the round number. */
+#if defined(__x86_64__)
 #include <immintrin.h>
+#endif
 #include <string.h>
 
 #include "module/internal.h"
@@ -118,6 +120,7 @@ void sha512_blocks_portable(uint64_t h[8], const uint8_t *p, size_t nblocks) {
   fm_zeroize(w, sizeof w);
 }
 
+#if FM_HAVE_X86_64_PATHS
 /* ---- AVX2 + BMI2 variant ------------------------------------------------------------------
  * The same computation with the message schedule (6.4.2 step 1) on the vector unit, two words per
  * operation, stored as W[t] + K[t] for the scalar rounds to read. The schedule for rounds t+16..
@@ -245,6 +248,7 @@ AVX2_TARGET void sha512_blocks_avx2(uint64_t h[8], const uint8_t *p, size_t nblo
    * frame) writes it to memory. */
   _mm256_zeroall();
 }
+#endif
 
 void sha512_blocks(uint64_t h[8], const uint8_t *p, size_t nblocks) {
   if (nblocks == 0) return;

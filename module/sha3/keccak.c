@@ -4,7 +4,9 @@
  * sequence of XORs, ANDs, NOTs and rotations by constants, so it is constant time by
  * construction: nothing here branches on or indexes by state or data. The sponge's only
  * branches are on lengths and positions, which are public. */
+#if defined(__x86_64__)
 #include <emmintrin.h>
+#endif
 #include <string.h>
 
 #include "module/internal.h"
@@ -117,10 +119,12 @@ static inline uint64_t rol64(uint64_t x, unsigned n) { return (x << n) | (x >> (
 #endif
 
 /* Not instrumented by ASan, whose redzones around |area| would leave part of the region
- * unwiped. Volatile 16-byte stores: the compiler may neither drop them nor make them a call.
- * The interleaved four-state permutations (keccak_x4_avx2.c) hold two interleaved copies of the
- * states and spill vector registers, a frame of about 3 KiB: keccak_f1600_x4 wipes 4 times as
- * much, and keccak_oneshot_x2 six times. */
+ * unwiped. Volatile 16-byte stores on x86-64: the compiler may neither drop them nor make them a
+ * call; elsewhere fm_stack_wipe_area. The interleaved four-state permutations
+ * (keccak_x4_avx2.c, x86-64 only) hold two interleaved copies of the states and spill vector
+ * registers, a frame of about 3 KiB: keccak_f1600_x4 wipes 4 times as much, and
+ * keccak_oneshot_x2 six times. */
+#if defined(__x86_64__)
 #define KECCAK_STACK_WIPE_FN(NAME, BYTES)                                                      \
   __attribute__((noinline, no_sanitize_address)) static void NAME(void) {                    \
     __m128i area[(BYTES) / 16];                                                               \
@@ -128,6 +132,13 @@ static inline uint64_t rol64(uint64_t x, unsigned n) { return (x << n) | (x >> (
     for (size_t i = 0; i < (BYTES) / 16; i++) p[i] = _mm_setzero_si128();                     \
     __asm__ __volatile__("" : : "r"(area) : "memory");                                        \
   }
+#else
+#define KECCAK_STACK_WIPE_FN(NAME, BYTES)                                                      \
+  __attribute__((noinline, no_sanitize_address)) static void NAME(void) {                    \
+    _Alignas(16) uint8_t area[BYTES];                                                         \
+    fm_stack_wipe_area(area, sizeof area);                                                    \
+  }
+#endif
 KECCAK_STACK_WIPE_FN(keccak_stack_wipe, KECCAK_STACK_WIPE)
 #if defined(__x86_64__)
 KECCAK_STACK_WIPE_FN(keccak_stack_wipe_x4, 4 * KECCAK_STACK_WIPE)
@@ -183,18 +194,22 @@ __attribute__((noinline)) void keccak_f1600_portable(uint64_t a[25]) { keccak_ro
  * the rotations RORX, which leave the flags alone and need no copy of their source (about a fifth
  * fewer instructions). Constant time like the portable code: the same operations, no branch or
  * index on data. Call it only when fm_cpu_use(FM_CPU_BMI2) (cpu.c sets it with BMI1 only). */
+#if FM_HAVE_X86_64_PATHS
 __attribute__((noinline, target("bmi,bmi2"))) static void keccak_f1600_bmi(uint64_t a[25]) {
   keccak_rounds(a);
 }
+#endif
 
 /* keccak_permute is the permutation without the wipe, for the sponge below (which wipes once
  * per call instead of once per block). */
 static inline void keccak_permute(uint64_t a[25]) {
+#if FM_HAVE_X86_64_PATHS
   if (fm_cpu_use(FM_CPU_BMI2)) {
     keccak_f1600_bmi(a);
-  } else {
-    keccak_f1600_portable(a);
+    return;
   }
+#endif
+  keccak_f1600_portable(a);
 }
 
 void keccak_f1600(uint64_t a[25]) {

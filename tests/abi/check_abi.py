@@ -33,7 +33,7 @@ def exported(lib):
     return syms
 
 
-def header_facts(include, cc):
+def header_facts(include, cc, run):
     headers = sorted(glob.glob(os.path.join(include, "fipsmod", "*.h")))
     types, consts = set(), set()
     for h in headers:
@@ -53,7 +53,8 @@ def header_facts(include, cc):
         src, exe = os.path.join(d, "abi.c"), os.path.join(d, "abi")
         open(src, "w").write("\n".join(prog) + "\n")
         subprocess.run([cc, "-std=c17", "-I", include, src, "-o", exe], check=True)
-        return set(subprocess.run([exe], check=True, capture_output=True, text=True).stdout.splitlines())
+        return set(subprocess.run(run + [exe], check=True, capture_output=True,
+                                  text=True).stdout.splitlines())
 
 
 def main():
@@ -62,9 +63,11 @@ def main():
     ap.add_argument("--include", required=True)
     ap.add_argument("--cc", default="cc")
     ap.add_argument("--baseline", required=True)
+    ap.add_argument("--run", action="append", default=[],
+                    help="a word of the command that runs the probe (a cross build's emulator)")
     ap.add_argument("--update", action="store_true")
     a = ap.parse_args()
-    now = exported(a.lib) | header_facts(a.include, a.cc)
+    now = exported(a.lib) | header_facts(a.include, a.cc, a.run)
     if a.update:
         with open(a.baseline, "w") as f:
             f.write("# The ABI baseline of libfipsmod.so.0 (tests/abi/check_abi.py --update).\n")

@@ -7,14 +7,18 @@
 # The entries are written to OUT, which the directory's CTest file includes (TEST_INCLUDE_FILES).
 # A static void test_<name>(void) left out of a program's table is an unused function, which
 # -Werror makes a compile error; a name listed twice fails here.
-#   cmake -DPROG=... -DNM=... -DNAME=... -DOUT=... -DLABELS=a|b -DTIMEOUT=300 -DPATHS=""|-portable
-#         [-DCASES=a|b] [-DARGS=a|b] [-DENV=VAR=value|...] -P discover_tests.cmake
+#   cmake -DPROG=... [-DRUN=...] -DNM=... -DNAME=... -DOUT=... -DLABELS=a|b -DTIMEOUT=300
+#         -DPATHS=""|-portable [-DCASES=a|b] [-DARGS=a|b] [-DENV=VAR=value|...] -P discover_tests.cmake
+# RUN is what runs the program (a cross build's wrapper, fipsmod_runner); PROG by default.
 cmake_minimum_required(VERSION 3.25)
 foreach(v PROG NM NAME OUT TIMEOUT)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "discover_tests.cmake: ${v} is not set")
   endif()
 endforeach()
+if(NOT RUN)
+  set(RUN ${PROG})
+endif()
 string(REPLACE "|" ";" labels "${LABELS}")
 string(REPLACE "|" ";" want_cases "${CASES}")
 string(REPLACE "|" ";" args "${ARGS}")
@@ -27,7 +31,7 @@ if(NOT rc EQUAL 0)
 endif()
 set(cases "")
 if(NOT args AND syms MATCHES "[ \t]T test_run_cases\n")
-  execute_process(COMMAND ${PROG} --list OUTPUT_VARIABLE listed RESULT_VARIABLE rc
+  execute_process(COMMAND ${RUN} --list OUTPUT_VARIABLE listed RESULT_VARIABLE rc
     ERROR_VARIABLE err TIMEOUT 60)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "${PROG} --list failed (${rc}): ${err}")
@@ -97,7 +101,7 @@ foreach(path IN ITEMS "" ${paths})
       endif()
     endif()
     quote(qargs ${targs})
-    string(APPEND text "add_test(\"${tname}\" \"${PROG}\"${qargs})\n")
+    string(APPEND text "add_test(\"${tname}\" \"${RUN}\"${qargs})\n")
     string(APPEND text "set_tests_properties(\"${tname}\" PROPERTIES")
     string(APPEND text " LABELS \"${labels_value}\" TIMEOUT ${TIMEOUT}")
     if(run_env)

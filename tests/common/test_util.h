@@ -84,8 +84,10 @@ typedef struct test_case {
 } test_case;
 
 /* TEST_ZERO_GENERAL_REGISTERS zeroes every general register a function may change or must save
- * (x86-64 System V), so that a stack-residue test's run starts with none of the previous run's
- * values in them: the module's prologues and spills would store those in their frames. */
+ * (x86-64 System V; aarch64: x0-x17 and x19-x28, AAPCS64, x18 being the platform's), so that a
+ * stack-residue test's run starts with none of the previous run's values in them: the module's
+ * prologues and spills would store those in their frames. */
+#if defined(__x86_64__)
 #define TEST_ZERO_GENERAL_REGISTERS()                                                           \
   __asm__ __volatile__("xorl %%ebx, %%ebx\n\txorl %%r12d, %%r12d\n\txorl %%r13d, %%r13d\n\t"      \
                        "xorl %%r14d, %%r14d\n\txorl %%r15d, %%r15d\n\txorl %%eax, %%eax\n\t"     \
@@ -96,6 +98,23 @@ typedef struct test_case {
                        :                                                                         \
                        : "rbx", "r12", "r13", "r14", "r15", "rax", "rcx", "rdx", "rsi", "rdi",   \
                          "r8", "r9", "r10", "r11")
+#elif defined(__aarch64__)
+#define TEST_ZERO_GENERAL_REGISTERS()                                                           \
+  __asm__ __volatile__("mov x0, xzr\n\tmov x1, xzr\n\tmov x2, xzr\n\tmov x3, xzr\n\t"              \
+                       "mov x4, xzr\n\tmov x5, xzr\n\tmov x6, xzr\n\tmov x7, xzr\n\t"              \
+                       "mov x8, xzr\n\tmov x9, xzr\n\tmov x10, xzr\n\tmov x11, xzr\n\t"            \
+                       "mov x12, xzr\n\tmov x13, xzr\n\tmov x14, xzr\n\tmov x15, xzr\n\t"          \
+                       "mov x16, xzr\n\tmov x17, xzr\n\tmov x19, xzr\n\tmov x20, xzr\n\t"          \
+                       "mov x21, xzr\n\tmov x22, xzr\n\tmov x23, xzr\n\tmov x24, xzr\n\t"          \
+                       "mov x25, xzr\n\tmov x26, xzr\n\tmov x27, xzr\n\tmov x28, xzr"                \
+                       :                                                                         \
+                       :                                                                         \
+                       : "x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10",      \
+                         "x11", "x12", "x13", "x14", "x15", "x16", "x17", "x19", "x20", "x21",   \
+                         "x22", "x23", "x24", "x25", "x26", "x27", "x28")
+#else
+#error "TEST_ZERO_GENERAL_REGISTERS is written for x86-64 and aarch64"
+#endif
 
 #define TEST_CASE(name) {#name, test_##name}
 #define TEST_RUN(argc, argv, program, table) \

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "fipsmod/selftest.h"
+#include "tests/integrity/load_probe.h"
 #include "tests/common/test_util.h"
 
 /* The placeholder's marker (integrity/internal.h, FM_INTEGRITY_MARKER_BYTES). */
@@ -163,7 +164,7 @@ enum { LOADED_OPERATIONAL = 10, INTEGRITY_FAILED = 11, OTHER_ERROR = 12, DLOPEN_
 
 /* load_in_child dlopens |path| in a child and classifies what the module reports. */
 static int load_in_child(const char *path) {
-  pid_t pid = fork();
+  pid_t pid = probe_fork();
   if (pid == 0) {
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {

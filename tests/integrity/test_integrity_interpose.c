@@ -59,7 +59,7 @@ int main(int argc, char **argv) {
   /* The replacement is in force: in a child with the module loaded, a walk hides it (in a child,
    * so that this process never has the module loaded when the probes fork). */
   fflush(NULL);
-  pid_t pid = fork();
+  pid_t pid = probe_fork();
   if (pid == 0) {
     void *h = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
     int seen = 0;

@@ -201,7 +201,7 @@ int main(int argc, char **argv) {
     snprintf(copy, sizeof copy, "%s/libfipsmod-sweep-%d.so", work, w);
     CHECK(write_copy(copy) == 0);
     fflush(NULL);
-    pids[w] = fork();
+    pids[w] = probe_fork();
     if (pids[w] == 0) worker(copy, slots, nslots, (size_t)w, (size_t)workers);
   }
   for (int w = 0; w < workers; w++) {

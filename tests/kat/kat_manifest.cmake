@@ -60,7 +60,7 @@ function(fipsmod_kat_test reader name file expect labels)
     if(NOT timeout)
       set(timeout 120)
     endif()
-    set(cmd $<TARGET_FILE:kat_driver> ${args} ${counts} ${path})
+    set(cmd ${KAT_DRIVER_RUN} ${args} ${counts} ${path})
     add_test(NAME kat-${name} COMMAND ${cmd})
     add_test(NAME kat-${name}-portable COMMAND ${cmd})
     set_tests_properties(kat-${name} PROPERTIES LABELS "kat;${labels}" TIMEOUT ${timeout})
@@ -83,7 +83,7 @@ function(fipsmod_kat_test reader name file expect labels)
     endforeach()
     # Without its expectedResults.json a prompt carries no answers: a clear error, not a pass.
     add_test(NAME kat-split-${name}-alone
-      COMMAND ${CMAKE_COMMAND} -DDRIVER=$<TARGET_FILE:kat_driver> -DSRC=${dir}/prompt.json
+      COMMAND ${CMAKE_COMMAND} -DDRIVER=${KAT_DRIVER_RUN} -DSRC=${dir}/prompt.json
         -DWORK=${dir}/alone/prompt.json -DEXPECT_RC=2 -DCOPY=1
         "-DEXPECT_REGEX=ERROR: .*alone/expectedResults\\.json.*cannot open|ERROR: .*alone/expectedResults"
         -P ${PROJECT_SOURCE_DIR}/tests/kat/kat_corrupt.cmake)
@@ -94,7 +94,7 @@ function(fipsmod_kat_test reader name file expect labels)
     set(work ${CMAKE_CURRENT_BINARY_DIR}/corrupt)
     file(MAKE_DIRECTORY ${work})
     add_test(NAME kat-corrupt-${name}
-      COMMAND ${CMAKE_COMMAND} -DDRIVER=$<TARGET_FILE:kat_driver> -DSRC=${path}
+      COMMAND ${CMAKE_COMMAND} -DDRIVER=${KAT_DRIVER_RUN} -DSRC=${path}
         -DWORK=${work}/${name}${ext} -DEXPECT_RC=${expect} -DEXPECT_REGEX=${regex} ${defines}
         -P ${PROJECT_SOURCE_DIR}/tests/kat/kat_corrupt.cmake)
     set_tests_properties(kat-corrupt-${name} PROPERTIES LABELS "kat;unit;${labels}" TIMEOUT 120)
@@ -108,7 +108,7 @@ function(fipsmod_kat_test reader name file expect labels)
     set(out ${CMAKE_CURRENT_BINARY_DIR}/acvp)
     file(MAKE_DIRECTORY ${out})
     add_test(NAME acvp-${name}
-      COMMAND ${CMAKE_COMMAND} -DFIPSMOD=$<TARGET_FILE:fipsmod_cli> -DPYTHON=${Python3_EXECUTABLE}
+      COMMAND ${CMAKE_COMMAND} -DFIPSMOD=${FIPSMOD_RUN_CLI} -DPYTHON=${Python3_EXECUTABLE}
         -DCHECKER=${PROJECT_SOURCE_DIR}/tests/acvp/acvp_check.py -DPROMPT=${path}
         -DEXPECTED=${expected} -DOUT=${out}/${name}.json -DEXPECT_RC=${expect} ${acvp_extra}
         -P ${PROJECT_SOURCE_DIR}/tests/acvp/acvp_response.cmake)

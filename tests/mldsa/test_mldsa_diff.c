@@ -30,6 +30,7 @@ static int have_avx2(void) {
 #endif
 }
 
+#if defined(__x86_64__)
 /* fill sets coefficients in [-bound, bound], with the edges at a few places. */
 static void fill(test_rng *rng, mldsa_poly *p, int32_t bound) {
   for (size_t i = 0; i < MLDSA_N; i++)
@@ -38,6 +39,7 @@ static void fill(test_rng *rng, mldsa_poly *p, int32_t bound) {
   p->c[1] = -bound;
   p->c[2] = 0;
 }
+#endif
 
 static void test_ntt(void) {
   if (!have_avx2()) return;

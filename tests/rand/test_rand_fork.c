@@ -8,6 +8,7 @@
  * random bytes is impossible for a correct RNG, so any repeat is a failure). */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,12 @@ static int draw(draw_rec *r) {
 }
 
 static pid_t do_fork(int raw) {
+#if defined(SYS_fork)
   return raw ? (pid_t)syscall(SYS_fork) : fork();
+#else
+  /* No fork system call (aarch64): clone with SIGCHLD as the exit signal is the same. */
+  return raw ? (pid_t)syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0) : fork();
+#endif
 }
 
 /* fork_round forks |n| children; each child draws and reports; the parent draws after each fork.
