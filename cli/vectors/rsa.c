@@ -581,7 +581,7 @@ int kat_wp_rsa_sig(kat_ctx *c, json_t *root, const vec_call *v) {
     fm_hash_alg alg;
     if (kj_str(c, g, "sha", where, &sha) < 0) return -1;
     if (hash_from_name(sha, &alg) < 0) {
-      kat_skip_n(c, count, "hash %s is not offered (SHA-256/384/512 only)", sha);
+      kat_skip_n(c, count, "hash %s is not offered (SHA-2 and SHA-3 only)", sha);
       continue;
     }
     long slen = 0;
