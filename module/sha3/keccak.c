@@ -353,6 +353,20 @@ void keccak_wipe(keccak_state *s) { fm_zeroize(s, sizeof *s); }
 
 /* ---- Two sponges side by side ------------------------------------------------------------- */
 
+/* oneshot_pieces runs the sponges of keccak_oneshot_x2 one after the other. */
+__attribute__((noinline)) static void oneshot_pieces(uint32_t rate, const keccak_msg m[2]) {
+  keccak_state s;
+  for (int i = 0; i < 2; i++) {
+    keccak_init(&s, rate, m[i].dsep);
+    for (int p = 0; p < 2; p++) {
+      if (m[i].len[p] != 0) absorb(&s, m[i].piece[p], m[i].len[p]);
+    }
+    squeeze(&s, m[i].out, m[i].out_len);
+  }
+  keccak_wipe(&s);
+}
+
+#if defined(__x86_64__)
 static size_t msg_len(const keccak_msg *m) { return m->len[0] + m->len[1]; }
 
 /* msg_bytes copies |n| bytes of the message |m| from offset |at| (across its two pieces). */
@@ -370,20 +384,6 @@ static void msg_bytes(uint8_t *dst, const keccak_msg *m, size_t at, size_t n) {
   }
 }
 
-/* oneshot_pieces runs the sponges of keccak_oneshot_x2 one after the other. */
-__attribute__((noinline)) static void oneshot_pieces(uint32_t rate, const keccak_msg m[2]) {
-  keccak_state s;
-  for (int i = 0; i < 2; i++) {
-    keccak_init(&s, rate, m[i].dsep);
-    for (int p = 0; p < 2; p++) {
-      if (m[i].len[p] != 0) absorb(&s, m[i].piece[p], m[i].len[p]);
-    }
-    squeeze(&s, m[i].out, m[i].out_len);
-  }
-  keccak_wipe(&s);
-}
-
-#if defined(__x86_64__)
 /* oneshot_x2_interleaved: block b of each message (the last one padded: the domain byte after
  * the message, 0x80 in the rate's last byte) is XORed into its state, then both states are
  * permuted by one interleaved call while both have blocks left, and the longer one alone after;

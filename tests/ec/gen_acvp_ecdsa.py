@@ -158,14 +158,17 @@ def ecdsa_keyver(g, rev, vs_id):
 
 def sign(key, hname, msg, component, det=False):
     """The server's sample signature (random k when this cryptography has no RFC 6979)."""
-    try:
-        ec.ECDSA(HASHES[hname](), deterministic_signing=det)
-    except (TypeError, Exception):  # cryptography < 43: no deterministic_signing
-        det = False
+    kw = {}
+    if det:
+        try:
+            ec.ECDSA(HASHES[hname](), deterministic_signing=True)
+            kw = {"deterministic_signing": True}
+        except TypeError:  # cryptography < 43: no deterministic_signing
+            kw = {}
     alg = HASHES[hname]()
     if component:
-        return key.sign(msg, ec.ECDSA(utils.Prehashed(alg), deterministic_signing=det))
-    return key.sign(msg, ec.ECDSA(alg, deterministic_signing=det))
+        return key.sign(msg, ec.ECDSA(utils.Prehashed(alg), **kw))
+    return key.sign(msg, ec.ECDSA(alg, **kw))
 
 
 def ecdsa_siggen(g, alg, rev, vs_id):
