@@ -5,8 +5,10 @@
 #ifndef FIPSMOD_MODULE_EC_FIELD_INLINE_H
 #define FIPSMOD_MODULE_EC_FIELD_INLINE_H
 
-#include <immintrin.h>
 #include <stdint.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include "module/ec/internal.h"
 #include "module/internal.h"
@@ -15,10 +17,12 @@ typedef unsigned __int128 u128;
 
 /* sub_borrow sets r = a - b over |limbs| words and returns the borrow out (0 or 1); add_carry
  * sets r = a + b and returns the carry out. The x86-64 carry intrinsics compile to one sbb or adc
- * chain (the u128 form they replace took about four times the instructions). */
+ * chain (the u128 form they replace took about four times the instructions); elsewhere the
+ * 128-bit form computes the same. */
 static inline __attribute__((always_inline)) uint64_t sub_borrow(uint64_t *r, const uint64_t *a,
                                                                   const uint64_t *b,
                                                                   const unsigned limbs) {
+#if defined(__x86_64__)
   unsigned char borrow = 0;
   _Pragma("GCC unroll 9")
   for (unsigned i = 0; i < limbs; i++) {
@@ -27,11 +31,22 @@ static inline __attribute__((always_inline)) uint64_t sub_borrow(uint64_t *r, co
     r[i] = (uint64_t)d;
   }
   return borrow;
+#else
+  uint64_t borrow = 0;
+  _Pragma("GCC unroll 9")
+  for (unsigned i = 0; i < limbs; i++) {
+    const u128 d = (u128)a[i] - b[i] - borrow;
+    r[i] = (uint64_t)d;
+    borrow = (uint64_t)(d >> 64) & 1;
+  }
+  return borrow;
+#endif
 }
 
 static inline __attribute__((always_inline)) uint64_t add_carry(uint64_t *r, const uint64_t *a,
                                                                  const uint64_t *b,
                                                                  const unsigned limbs) {
+#if defined(__x86_64__)
   unsigned char carry = 0;
   _Pragma("GCC unroll 9")
   for (unsigned i = 0; i < limbs; i++) {
@@ -40,6 +55,16 @@ static inline __attribute__((always_inline)) uint64_t add_carry(uint64_t *r, con
     r[i] = (uint64_t)s;
   }
   return carry;
+#else
+  uint64_t carry = 0;
+  _Pragma("GCC unroll 9")
+  for (unsigned i = 0; i < limbs; i++) {
+    const u128 s = (u128)a[i] + b[i] + carry;
+    r[i] = (uint64_t)s;
+    carry = (uint64_t)(s >> 64);
+  }
+  return carry;
+#endif
 }
 
 /* mont_mul_k: CIOS Montgomery multiplication (Koc, Acar and Kaliski 1996). With a, b < m the
