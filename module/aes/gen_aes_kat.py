@@ -15,37 +15,20 @@ so one test runs every path the CPU uses.
 Run:  python3 module/aes/gen_aes_kat.py > module/aes/aes_kat_vectors.h
 """
 import hashlib
+import os
 import sys
 
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-
-def derive(label, n):
-    """n bytes derived from a label (SHA-512 in counter mode): unique per test and per field."""
-    out = b""
-    i = 0
-    while len(out) < n:
-        out += hashlib.sha512(b"fipsmod KAT input|%s|%d" % (label.encode(), i)).digest()
-        i += 1
-    return out[:n]
-
-
-out = []
-
-
-def emit(name, data):
-    lines = []
-    for i in range(0, len(data), 16):
-        lines.append("    " + " ".join("0x%02x," % b for b in data[i:i + 16]))
-    out.append("static const uint8_t %s[%d] = {\n%s\n};\n" % (name, len(data), "\n".join(lines)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from kat_gen import derive, emit, out  # noqa: E402  (module/kat_gen.py)
 
 
 def aes(key, mode, data, encrypt):
     c = Cipher(algorithms.AES(key), mode)
     op = c.encryptor() if encrypt else c.decryptor()
     return op.update(data) + op.finalize()
-
 
 
 # AES: ECB and CBC on two blocks; CTR on 45 bytes (a partial last block) with a 128-bit counter

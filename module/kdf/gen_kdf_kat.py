@@ -10,6 +10,7 @@ is unique and a failing test names one algorithm, mode and direction.
 Run:  python3 module/kdf/gen_kdf_kat.py > module/kdf/kdf_kat_vectors.h
 """
 import hashlib
+import os
 import sys
 
 from cryptography.hazmat.primitives import hashes
@@ -17,25 +18,8 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from cryptography.hazmat.primitives.kdf.kbkdf import KBKDFHMAC, CounterLocation, Mode
 from cryptography.hazmat.primitives.kdf.pbkdf2 import PBKDF2HMAC
 
-
-def derive(label, n):
-    """n bytes derived from a label (SHA-512 in counter mode): unique per test and per field."""
-    out = b""
-    i = 0
-    while len(out) < n:
-        out += hashlib.sha512(b"fipsmod KAT input|%s|%d" % (label.encode(), i)).digest()
-        i += 1
-    return out[:n]
-
-
-out = []
-
-
-def emit(name, data):
-    lines = []
-    for i in range(0, len(data), 16):
-        lines.append("    " + " ".join("0x%02x," % b for b in data[i:i + 16]))
-    out.append("static const uint8_t %s[%d] = {\n%s\n};\n" % (name, len(data), "\n".join(lines)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from kat_gen import derive, emit, out  # noqa: E402  (module/kat_gen.py)
 
 
 ikm, salt, info = derive("hkdf|ikm", 32), derive("hkdf|salt", 32), derive("hkdf|info", 16)

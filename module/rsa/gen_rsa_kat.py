@@ -16,25 +16,8 @@ import sys
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding
 
-
-def derive(label, n):
-    """n bytes derived from a label (SHA-512 in counter mode): unique per test and per field."""
-    out = b""
-    i = 0
-    while len(out) < n:
-        out += hashlib.sha512(b"fipsmod KAT input|%s|%d" % (label.encode(), i)).digest()
-        i += 1
-    return out[:n]
-
-
-out = []
-
-
-def emit(name, data):
-    lines = []
-    for i in range(0, len(data), 16):
-        lines.append("    " + " ".join("0x%02x," % b for b in data[i:i + 16]))
-    out.append("static const uint8_t %s[%d] = {\n%s\n};\n" % (name, len(data), "\n".join(lines)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from kat_gen import derive, emit, out  # noqa: E402  (module/kat_gen.py)
 
 
 # RSA-2048: a fixed key (rsa_kat_key.pem, made once with `openssl genpkey
