@@ -35,7 +35,7 @@ from cryptography.hazmat.primitives.asymmetric import padding, rsa
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 HASHES = {"SHA2-256": ("sha256", 32), "SHA2-384": ("sha384", 48), "SHA2-512": ("sha512", 64)}
-# The hashes of the SHA2-*, SHA3-* and HMAC-* sets (the KDF, PBKDF and RSA groups use HASHES).
+# The hashes of the SHA2-*, SHA3-*, HMAC-* and RSA sets (the KDF and PBKDF groups use HASHES).
 DIGESTS = dict(HASHES, **{"SHA2-224": ("sha224", 28), "SHA2-512/224": ("sha512_224", 28),
                           "SHA2-512/256": ("sha512_256", 32), "SHA3-224": ("sha3_224", 28),
                           "SHA3-256": ("sha3_256", 32), "SHA3-384": ("sha3_384", 48),
@@ -49,7 +49,11 @@ def digest_name(name):
         if isinstance(name, str) and k.lower() == name.lower():
             return k
     return None
-CRYPTO_HASH = {"SHA2-256": hashes.SHA256, "SHA2-384": hashes.SHA384, "SHA2-512": hashes.SHA512}
+CRYPTO_HASH = {"SHA2-256": hashes.SHA256, "SHA2-384": hashes.SHA384, "SHA2-512": hashes.SHA512,
+               "SHA2-224": hashes.SHA224, "SHA2-512/224": hashes.SHA512_224,
+               "SHA2-512/256": hashes.SHA512_256, "SHA3-224": hashes.SHA3_224,
+               "SHA3-256": hashes.SHA3_256, "SHA3-384": hashes.SHA3_384,
+               "SHA3-512": hashes.SHA3_512}
 
 failures = []
 
@@ -499,12 +503,12 @@ def sig_scheme(g, sign):
         return None
     if g.get("conformance"):
         return None
-    if g.get("hashAlg") not in HASHES:
+    if g.get("hashAlg") not in CRYPTO_HASH:  # RSA signs and verifies with every SHA-2 and SHA-3 hash
         return None
     if st == "pss" and g.get("maskFunction", "mgf1").lower() != "mgf1":
         return None
     salt = as_int(g.get("saltLen"))
-    if st == "pss" and sign and salt > HASHES[g["hashAlg"]][1]:
+    if st == "pss" and sign and salt > DIGESTS[g["hashAlg"]][1]:
         return None
     return (st, g["hashAlg"], salt)
 
