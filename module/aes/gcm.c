@@ -578,7 +578,9 @@ static bool ctx_text_sliced(gcm_ctx_state *c, const uint8_t *in, uint8_t *out, s
  * sets up and wipes a context). */
 #define GCM_SHORT_MAX 64
 
-static void short_one_shot(const gcm_key_state *k, const uint8_t iv[FM_GCM_IV_LEN],
+/* Never inlined, and it wipes no stack itself: its caller wipes below its own frame once this
+ * returns, which covers this frame too (instrumented builds keep the loop's words there). */
+__attribute__((noinline)) static void short_one_shot(const gcm_key_state *k, const uint8_t iv[FM_GCM_IV_LEN],
                            const uint8_t *aad, size_t aad_len, const uint8_t *in, uint8_t *out,
                            size_t len, bool decrypt, uint8_t full[16]) {
   const size_t abytes = (aad_len + 15) & ~(size_t)15, tbytes = (len + 15) & ~(size_t)15;
@@ -626,7 +628,6 @@ static void short_one_shot(const gcm_key_state *k, const uint8_t iv[FM_GCM_IV_LE
   fm_zeroize(y, sizeof y);
   fm_zeroize(stream, 16 * nstream);
   fm_zeroize(gin, 16 * nghash);
-  gcm_stack_wipe(k, nghash > nstream ? nghash : nstream);
 }
 
 /* one_shot runs a whole message through a context on the stack and leaves the full tag in
@@ -637,6 +638,7 @@ static bool one_shot(const gcm_key_state *s, const uint8_t *iv, size_t iv_len, c
                      uint8_t full[16], uint64_t epoch) {
   if (iv_len == FM_GCM_IV_LEN && aad_len <= GCM_SHORT_MAX && len <= GCM_SHORT_MAX) {
     short_one_shot(s, iv, aad, aad_len, in, out, len, decrypt, full);
+    gcm_stack_wipe(s, (aad_len + 15) / 16 + (len + 15) / 16 + 1); /* the blocks it ran */
     gcm_clear_registers();
     return fm_service_may_continue(epoch);
   }
