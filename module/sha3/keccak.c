@@ -246,21 +246,46 @@ const char *keccak_path_name(void) {
 
 /* ---- The sponge (FIPS 202 section 4) ------------------------------------------------------- */
 
-/* Lanes hold bytes little-endian (FIPS 202 B.1), which on x86-64 and aarch64 Linux is memory
- * order; the byte helpers below still say so explicitly. */
-static inline void xor_byte(uint64_t a[25], size_t i, uint8_t b) {
-  a[i / 8] ^= (uint64_t)b << (8 * (i % 8));
+/* Lanes hold bytes little-endian (FIPS 202 B.1). On a little-endian host that is memory order,
+ * so bytes move in and out of the state as a byte array, eight at a time; elsewhere a byte at a
+ * time through shifts. Every loop runs on public lengths and positions only. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define KECCAK_LANES_IN_MEMORY_ORDER 1
+#else
+#define KECCAK_LANES_IN_MEMORY_ORDER 0
+#endif
+
+/* xor_bytes XORs the |n| bytes at |in| into the state from byte |at| on. */
+static inline void xor_bytes(uint64_t a[25], size_t at, const uint8_t *in, size_t n) {
+#if KECCAK_LANES_IN_MEMORY_ORDER
+  uint8_t *b = (uint8_t *)a + at;
+  for (; n >= 8; n -= 8, b += 8, in += 8) {
+    uint64_t x, y;
+    memcpy(&x, b, 8);
+    memcpy(&y, in, 8);
+    x ^= y;
+    memcpy(b, &x, 8);
+  }
+  for (size_t i = 0; i < n; i++) b[i] ^= in[i];
+#else
+  for (size_t i = 0; i < n; i++) a[(at + i) / 8] ^= (uint64_t)in[i] << (8 * ((at + i) % 8));
+#endif
 }
-static inline uint8_t get_byte(const uint64_t a[25], size_t i) {
-  return (uint8_t)(a[i / 8] >> (8 * (i % 8)));
+
+/* get_bytes copies |n| bytes of the state from byte |at| on to |out|. */
+static inline void get_bytes(const uint64_t a[25], size_t at, uint8_t *out, size_t n) {
+#if KECCAK_LANES_IN_MEMORY_ORDER
+  memcpy(out, (const uint8_t *)a + at, n);
+#else
+  for (size_t i = 0; i < n; i++) out[i] = (uint8_t)(a[(at + i) / 8] >> (8 * ((at + i) % 8)));
+#endif
 }
+
+static inline void xor_byte(uint64_t a[25], size_t i, uint8_t b) { xor_bytes(a, i, &b, 1); }
 static inline uint64_t load64_le(const uint8_t *p) {
   uint64_t v = 0;
   for (int i = 7; i >= 0; i--) v = (v << 8) | p[i];
   return v;
-}
-static inline void store64_le(uint8_t *p, uint64_t v) {
-  for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
 
 void keccak_init(keccak_state *s, uint32_t rate, uint8_t dsep) {
@@ -278,25 +303,30 @@ void shake128_init(keccak_state *s) { keccak_init(s, SHAKE128_RATE, KECCAK_DSEP_
 void shake256_init(keccak_state *s) { keccak_init(s, SHAKE256_RATE, KECCAK_DSEP_SHAKE); }
 
 __attribute__((noinline)) static void absorb(keccak_state *s, const uint8_t *in, size_t len) {
-  size_t rate = s->rate, pos = s->pos;
-  /* Fill a partial block byte by byte. */
-  while (len > 0 && pos != 0) {
-    xor_byte(s->a, pos, *in++);
-    len--;
-    if (++pos == rate) {
-      keccak_permute(s->a);
-      pos = 0;
+  const size_t rate = s->rate;
+  size_t pos = s->pos;
+  if (len == 0) return;
+  /* Fill a partial block first. */
+  if (pos != 0) {
+    const size_t n = rate - pos < len ? rate - pos : len;
+    xor_bytes(s->a, pos, in, n);
+    in += n;
+    len -= n;
+    pos += n;
+    if (pos < rate) {
+      s->pos = (uint32_t)pos;
+      return;
     }
-  }
-  /* Whole blocks a lane at a time. */
-  while (len >= rate) {
-    for (size_t i = 0; i < rate / 8; i++) s->a[i] ^= load64_le(in + 8 * i);
     keccak_permute(s->a);
-    in += rate;
-    len -= rate;
+    pos = 0;
   }
-  for (size_t i = 0; i < len; i++) xor_byte(s->a, pos + i, in[i]);
-  s->pos = (uint32_t)(pos + len);
+  /* Whole blocks. */
+  for (; len >= rate; in += rate, len -= rate) {
+    xor_bytes(s->a, 0, in, rate);
+    keccak_permute(s->a);
+  }
+  xor_bytes(s->a, 0, in, len);
+  s->pos = (uint32_t)len;
 }
 
 /* pad pads the absorbed message (pad10*1 after the domain bits) and permutes once, so that the
@@ -311,21 +341,15 @@ static void pad(keccak_state *s) {
 
 __attribute__((noinline)) static void squeeze(keccak_state *s, uint8_t *out, size_t len) {
   if (!s->squeezing) pad(s);
-  size_t rate = s->rate, pos = s->pos;
+  const size_t rate = s->rate;
+  size_t pos = s->pos;
   while (len > 0) {
     if (pos == rate) {
       keccak_permute(s->a);
       pos = 0;
     }
-    if (pos == 0 && len >= rate) {
-      for (size_t i = 0; i < rate / 8; i++) store64_le(out + 8 * i, s->a[i]);
-      out += rate;
-      len -= rate;
-      pos = rate;
-      continue;
-    }
-    size_t n = rate - pos < len ? rate - pos : len;
-    for (size_t i = 0; i < n; i++) out[i] = get_byte(s->a, pos + i);
+    const size_t n = rate - pos < len ? rate - pos : len;
+    get_bytes(s->a, pos, out, n);
     out += n;
     len -= n;
     pos += n;
@@ -416,7 +440,7 @@ __attribute__((noinline)) static void oneshot_x2_interleaved(uint32_t rate, cons
     }
     for (int i = 0; i < 2; i++) {
       if (b != nb[i] - 1) continue;
-      for (size_t j = 0; j < m[i].out_len; j++) m[i].out[j] = get_byte(st[i], j);
+      get_bytes(st[i], 0, m[i].out, m[i].out_len);
     }
   }
   fm_zeroize(st, sizeof st);
