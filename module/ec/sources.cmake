@@ -12,3 +12,8 @@ list(APPEND FIPSMOD_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/ec_cast.c
   ${CMAKE_CURRENT_LIST_DIR}/ec_keyfile.c
   ${CMAKE_CURRENT_LIST_DIR}/ecdsa_der.c)
+# The kernels built at -O3 in Release builds (see FIPSMOD_SPEED_SOURCES in CMakeLists.txt).
+list(APPEND FIPSMOD_SPEED_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/ec_field.c
+  ${CMAKE_CURRENT_LIST_DIR}/ec_field_mulx.c
+  ${CMAKE_CURRENT_LIST_DIR}/ec_point.c)
