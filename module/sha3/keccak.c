@@ -129,7 +129,7 @@ static inline uint64_t rol64(uint64_t x, unsigned n) { return (x << n) | (x >> (
   __attribute__((noinline, no_sanitize_address)) static void NAME(void) {                    \
     __m128i area[(BYTES) / 16];                                                               \
     volatile __m128i *p = area;                                                               \
-    for (size_t i = 0; i < (BYTES) / 16; i++) p[i] = _mm_setzero_si128();                     \
+    _Pragma("GCC unroll 8") for (size_t i = 0; i < (BYTES) / 16; i++) p[i] = _mm_setzero_si128(); \
     __asm__ __volatile__("" : : "r"(area) : "memory");                                        \
   }
 #else
