@@ -8,15 +8,22 @@
  * with secure_getenv: a setuid or setgid program ignores it, so whoever starts such a program
  * cannot choose its code paths.
  *
- * Every FM_CPU_* feature is an x86-64 one. Elsewhere (aarch64) the fast paths are not built
- * (FM_HAVE_X86_64_PATHS, module/internal.h): detection finds no feature, since there is none the
- * module could use, so it reads nothing (no HWCAP: there is no ARMv8 crypto-extension path).
+ * The fast paths are x86-64's. On aarch64 they are not built (FM_HAVE_X86_64_PATHS,
+ * module/internal.h); detection reads the kernel's HWCAP from the auxiliary vector
+ * (/proc/self/auxv, by direct system calls, as the first check requires) and reports the ARMv8
+ * crypto extensions (FM_CPU_ARM_*), which no path uses yet, so they are never in use.
  *
  * Life-cycle code: it knows the algorithm folders only through module/internal.h (their path
  * names included). */
 #define _GNU_SOURCE
 #if defined(__x86_64__)
 #include <cpuid.h>
+#elif defined(__aarch64__)
+#include <asm/hwcap.h>
+#include <elf.h>
+#include <fcntl.h>
+
+#include "module/syscall.h"
 #endif
 #include <stdatomic.h>
 #include <stdio.h>
@@ -71,10 +78,49 @@ static uint32_t detect_features(void) {
   }
   return f;
 }
+#elif defined(__aarch64__)
+/* The HWCAP word of the auxiliary vector, read from /proc/self/auxv by direct system calls (no
+ * libc function, which a preloaded library could replace, decides what is detected); 0 when the
+ * file cannot be read. The vector is (type, value) pairs of 64-bit words up to AT_NULL. */
+static uint64_t read_hwcap(void) {
+  static const char path[] = "/proc/self/auxv";
+  const long fd = fm_syscall6(SYS_openat, AT_FDCWD, (long)path, O_RDONLY | O_CLOEXEC, 0, 0, 0);
+  if (fd < 0) return 0;
+  uint64_t pair[2], hwcap = 0;
+  size_t have = 0;
+  for (;;) {
+    const long n = fm_syscall(SYS_read, fd, (long)((uint8_t *)pair + have), (long)(sizeof pair - have));
+    if (n <= 0) break;
+    have += (size_t)n;
+    if (have < sizeof pair) continue;
+    have = 0;
+    if (pair[0] == AT_NULL) break;
+    if (pair[0] == AT_HWCAP) {
+      hwcap = pair[1];
+      break;
+    }
+  }
+  (void)fm_syscall(SYS_close, fd, 0, 0);
+  return hwcap;
+}
+
+static uint32_t detect_features(void) {
+  const uint64_t hwcap = read_hwcap();
+  uint32_t f = 0;
+  if (hwcap & HWCAP_AES) f |= FM_CPU_ARM_AES;
+  if (hwcap & HWCAP_PMULL) f |= FM_CPU_ARM_PMULL;
+  if (hwcap & HWCAP_SHA2) f |= FM_CPU_ARM_SHA2;
+  if (hwcap & HWCAP_SHA512) f |= FM_CPU_ARM_SHA512;
+  return f;
+}
 #else
-/* No FM_CPU_* feature exists outside x86-64. */
-static uint32_t detect_features(void) { return 0; }
+#error "module/cpu.c detects features on x86-64 and aarch64 only"
 #endif
+
+/* The detected features that a built path can use: only they are ever in use. */
+#define FM_CPU_USABLE                                                                          \
+  (FM_CPU_AESNI | FM_CPU_VAES | FM_CPU_PCLMULQDQ | FM_CPU_SHANI | FM_CPU_BMI2 | FM_CPU_ADX |   \
+   FM_CPU_AVX2 | FM_CPU_AVX512 | FM_CPU_VPCLMULQDQ | FM_CPU_AVX512IFMA)
 
 /* Set by fm_cpu_detect: fm_cpu_init then applies FIPSMOD_CPU without asking CPUID again (each
  * CPUID can trap to a hypervisor). */
@@ -82,7 +128,7 @@ static bool g_detect_done;
 
 void fm_cpu_detect(void) {
   g_detected = detect_features();
-  fm_g_cpu_in_use = g_detected;
+  fm_g_cpu_in_use = g_detected & FM_CPU_USABLE;
   g_detect_done = true;
 }
 
@@ -90,7 +136,7 @@ void fm_cpu_init(void) {
   if (!g_detect_done) fm_cpu_detect();
   const char *env = secure_getenv("FIPSMOD_CPU");
   g_forced_portable = env != NULL && strcmp(env, "portable") == 0;
-  fm_g_cpu_in_use = g_forced_portable ? 0 : g_detected;
+  fm_g_cpu_in_use = g_forced_portable ? 0 : g_detected & FM_CPU_USABLE;
 }
 
 int fm_module_cpu_features(uint32_t *detected, uint32_t *in_use) {
@@ -111,6 +157,10 @@ const char *fm_module_cpu_feature_name(uint32_t feature) {
     case FM_CPU_AVX512: return "avx512";
     case FM_CPU_VPCLMULQDQ: return "vpclmulqdq";
     case FM_CPU_AVX512IFMA: return "avx512ifma";
+    case FM_CPU_ARM_AES: return "aes";
+    case FM_CPU_ARM_PMULL: return "pmull";
+    case FM_CPU_ARM_SHA2: return "sha2";
+    case FM_CPU_ARM_SHA512: return "sha512";
   }
   return "unknown";
 }

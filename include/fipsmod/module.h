@@ -56,6 +56,12 @@ enum {
   FM_CPU_AVX512 = 1u << 7, /**< AVX-512F + VL + BW (for 512-bit VAES) */
   FM_CPU_VPCLMULQDQ = 1u << 8,  /**< carry-less multiply on 256-bit registers (GHASH) */
   FM_CPU_AVX512IFMA = 1u << 9,  /**< 52-bit multiply-add (big-number Montgomery kernels) */
+  /* aarch64, from the kernel's HWCAP: detected and reported, not used (no ARMv8
+   * crypto-extension path exists yet, so they are never in |in_use|). */
+  FM_CPU_ARM_AES = 1u << 16,    /**< AES instructions (HWCAP_AES) */
+  FM_CPU_ARM_PMULL = 1u << 17,  /**< 64-bit polynomial multiply (HWCAP_PMULL) */
+  FM_CPU_ARM_SHA2 = 1u << 18,   /**< SHA-256 instructions (HWCAP_SHA2) */
+  FM_CPU_ARM_SHA512 = 1u << 19, /**< SHA-512 instructions (HWCAP_SHA512) */
 };
 
 /** fm_module_cpu_features writes the features the CPU has (|detected|) and those the module uses
