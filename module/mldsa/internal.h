@@ -122,9 +122,11 @@ void mldsa_poly_decompose_portable(const mldsa_params *p, mldsa_poly *a1, mldsa_
                                    const mldsa_poly *a);
 
 /* mldsa_poly_make_hint sets h[i] = 1 where HighBits(r[i]) != v1[i] (Algorithm 39 with v1 =
- * HighBits(r + z) given) and returns the number of ones. Constant time. */
+ * HighBits(r + z) given) and returns the number of ones. Constant time. h may be v1. */
 unsigned mldsa_poly_make_hint(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *r,
                               const mldsa_poly *v1);
+unsigned mldsa_poly_make_hint_portable(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *r,
+                                       const mldsa_poly *v1);
 
 /* mldsa_poly_use_hint sets a to UseHint(h, a) (Algorithm 40); a in [0, q). Verification only:
  * public inputs. */

@@ -3,11 +3,12 @@
  *
  * Memory. Key generation and verification work on the stack (about 32 KiB and 28 KiB for
  * ML-DSA-87: the k rows of A-hat s1 or A-hat z are accumulated together while A-hat is expanded
- * four entries at a time). Signing puts its working set in one heap workspace (sign_ws: the matrix A-hat,
- * s1, s2 and t0 in the NTT domain, y, z, w and the hint; 114 KiB for ML-DSA-87) that it wipes
- * and frees before it returns, so its own stack use is under 4 KiB. A-hat is expanded once per
- * signature and kept for every iteration of the rejection loop (regenerating it per iteration
- * costs k * l SHAKE128 expansions each time, about 25% more signing time for ML-DSA-65).
+ * four entries at a time). Signing puts its working set in one heap workspace (sign_ws: the
+ * matrix A-hat, s1, s2 and t0 in the NTT domain, y, z, w and the hint; 114 KiB for ML-DSA-87)
+ * that it wipes (all but A-hat, which is public) and frees before it returns, so its own stack
+ * use is under 4 KiB. A-hat is expanded once per signature and kept for every iteration of the
+ * rejection loop (regenerating it per iteration costs k * l SHAKE128 expansions each time, about
+ * 25% more signing time for ML-DSA-65).
  *
  * What signing reveals (the declassifications, each at its call):
  * - ctilde, at every iteration, before SampleInBall. ctilde = H(mu || w1Encode(w1)) with
@@ -15,15 +16,19 @@
  *   iteration) is independent of s1, s2 and t0, so ctilde says nothing about them; for the
  *   accepted iteration it is part of the signature. rho'' itself stays secret (it is a hash
  *   output, and ctilde is a one-way function of it).
- * - One bit per iteration: whether the candidate (z, h) is rejected, the OR of all four tests of
- *   Algorithm 7 steps 23 and 28 (||z|| >= gamma1 - beta, ||r0|| >= gamma2 - beta,
- *   ||ct0|| >= gamma2, more than omega ones in h). All four are computed at every iteration, so
- *   which test failed is never visible. FIPS 204 treats the number of iterations as public; the
- *   rejected z, r0, ct0 and h are wiped with the workspace and never leave.
+ * - Per iteration, which stage of Algorithm 7's tests rejected the candidate, if any: the z test
+ *   (||z|| >= gamma1 - beta, over all l polynomials), then the r0 test (||r0|| >= gamma2 - beta,
+ *   over all k rows), then the last stage (||ct0|| >= gamma2 or more than omega ones in h). A
+ *   stage runs only when the ones before it passed. Each verdict is one bit, the OR over every
+ *   coefficient of every polynomial of that stage, so no polynomial, row or coefficient is
+ *   singled out. FIPS 204 treats the number of iterations as public, and revealing which
+ *   condition caused a rejection is allowed; the rejected z, r0, ct0 and h are wiped with the
+ *   workspace and never leave.
  * - The accepted signature (z, h) once it is final: it is the output.
  * Key generation declassifies rho (part of the public key) and, in RejBoundedPoly, the
  * keep/reject outcome of each half-byte (mldsa_sample.c says why that is independent of s1, s2).
  * Signing declassifies rho read from the private key (it is the public key's rho). */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -183,7 +188,7 @@ void mldsa_mu_from_tr(uint8_t mu[64], const uint8_t tr[64], const uint8_t *prefi
 /* ---- Sign_internal (Algorithm 7) ------------------------------------------------------------ */
 
 typedef struct sign_ws {
-  mldsa_poly a[MLDSA_MAX_K * MLDSA_MAX_L]; /* A-hat, row-major */
+  mldsa_poly a[MLDSA_MAX_K * MLDSA_MAX_L]; /* A-hat, row-major: public, first, not wiped */
   mldsa_poly s1[MLDSA_MAX_L];              /* NTT(s1) */
   mldsa_poly s2[MLDSA_MAX_K];              /* NTT(s2) */
   mldsa_poly t0[MLDSA_MAX_K];              /* NTT(t0) */
@@ -230,7 +235,8 @@ static int sign_ws_decode(const mldsa_params *p, sign_ws *ws, const uint8_t *sk)
 }
 
 /* sign_attempt runs one iteration of the loop (steps 11-30) for kappa and returns an all-ones
- * mask when the candidate is rejected. Every test is evaluated whatever the others give. */
+ * mask when the candidate is rejected: after the z test, the r0 test or the last stage, each
+ * verdict declassified as it is reached (see "What signing reveals"). */
 static uint32_t sign_attempt(const mldsa_params *p, sign_ws *ws, const uint8_t mu[64],
                              uint16_t kappa) {
   const unsigned k = p->k, l = p->l;
@@ -274,26 +280,33 @@ static uint32_t sign_attempt(const mldsa_params *p, sign_ws *ws, const uint8_t m
     mldsa_poly_reduce(&ws->z[j]);
     reject |= mldsa_poly_norm_exceeds(&ws->z[j], p->gamma1 - p->beta);
   }
+  /* The z test's verdict over all l polynomials (see "What signing reveals"). */
+  if (fm_declassify_u64(reject)) return ~0u;
 
-  /* Row by row: steps 19, 21, 23 (second half), 25, 26, 28. */
-  unsigned ones = 0;
+  /* Steps 19, 21, 23 (second half), every row: r = w - cs2 in [0, q), kept in w;
+   * (v1, r0) = Decompose(r), v1 = HighBits(w - cs2) kept in h until the hint replaces it. */
   for (unsigned i = 0; i < k; i++) {
-    /* r = w - cs2 in [0, q); (v1, r0) = Decompose(r): v1 = HighBits(w - cs2), r0 = LowBits. */
     mldsa_poly_pointwise_mont(&ws->r, &ws->c, &ws->s2[i]);
     mldsa_poly_invntt_tomont(&ws->r);
-    mldsa_poly_sub(&ws->r, &ws->w[i], &ws->r);
-    mldsa_poly_freeze(&ws->r);
-    mldsa_poly_decompose(p, &ws->v1, &ws->r0, &ws->r);
+    mldsa_poly_sub(&ws->w[i], &ws->w[i], &ws->r);
+    mldsa_poly_freeze(&ws->w[i]);
+    mldsa_poly_decompose(p, &ws->h[i], &ws->r0, &ws->w[i]);
     reject |= mldsa_poly_norm_exceeds(&ws->r0, p->gamma2 - p->beta);
+  }
+  /* The r0 test's verdict over all k rows. */
+  if (fm_declassify_u64(reject)) return ~0u;
 
-    /* ct0; ||ct0|| < gamma2; h = MakeHint(-ct0, w - cs2 + ct0) = [HighBits(r + ct0) != v1]. */
+  /* Steps 25, 26, 28: ct0, ||ct0|| < gamma2; h = MakeHint(-ct0, w - cs2 + ct0), that is
+   * [HighBits(r + ct0) != v1]; at most omega ones. */
+  unsigned ones = 0;
+  for (unsigned i = 0; i < k; i++) {
     mldsa_poly_pointwise_mont(&ws->ct0, &ws->c, &ws->t0[i]);
     mldsa_poly_invntt_tomont(&ws->ct0);
     mldsa_poly_reduce(&ws->ct0);
     reject |= mldsa_poly_norm_exceeds(&ws->ct0, p->gamma2);
-    mldsa_poly_add(&ws->r, &ws->r, &ws->ct0);
+    mldsa_poly_add(&ws->r, &ws->w[i], &ws->ct0);
     mldsa_poly_freeze(&ws->r);
-    ones += mldsa_poly_make_hint(p, &ws->h[i], &ws->r, &ws->v1);
+    ones += mldsa_poly_make_hint(p, &ws->h[i], &ws->r, &ws->h[i]);
   }
   /* More than omega ones: omega - ones is negative (both are below 2^16). */
   reject |= (uint32_t)(((int32_t)p->omega - (int32_t)ones) >> 31);
@@ -347,7 +360,8 @@ int mldsa_sign_mu(const mldsa_params *p, uint8_t *sig, const uint8_t *sk, const 
     }
   }
   if (st != FM_OK) fm_zeroize(sig, p->sig_len);
-  fm_zeroize(ws, sizeof *ws);
+  /* A-hat is public (a function of rho): the rest is wiped. */
+  fm_zeroize((uint8_t *)ws + offsetof(sign_ws, s1), sizeof *ws - offsetof(sign_ws, s1));
   free(ws);
   return st;
 }

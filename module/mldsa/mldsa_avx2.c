@@ -1,10 +1,10 @@
-/* ML-DSA's AVX2 kernels: the NTT and its inverse, the pointwise Montgomery products and
- * Decompose, eight coefficients per instruction. Each gives exactly the coefficients of its
+/* ML-DSA's AVX2 kernels: the NTT and its inverse, the pointwise Montgomery products, Decompose
+ * and MakeHint, eight coefficients per instruction. Each gives exactly the coefficients of its
  * portable twin in mldsa_poly.c (test_mldsa_diff checks it on random inputs): the same
  * Montgomery reduction lane by lane, the same butterflies. The NTT's layers of length 8 and more
  * pair whole registers; the three shortest regroup two registers first (split4, split2,
- * split1). Like the portable code, nothing here branches on or
- * indexes by a coefficient. Selected by mldsa_poly.c when the CPU has AVX2 (fm_cpu_use). */
+ * split1). Like the portable code, nothing here branches on or indexes by a coefficient.
+ * Selected by mldsa_poly.c when the CPU has AVX2 (fm_cpu_use). */
 #if defined(__x86_64__)
 #include <immintrin.h>
 #include <stdint.h>
@@ -172,34 +172,65 @@ AVX2 void mldsa_poly_pointwise_acc_mont_avx2(mldsa_poly *r, const mldsa_poly *a,
   }
 }
 
-/* Decompose as decompose_one in mldsa_poly.c: r1 = ceil(r / 128), then the multiply-shift by the
- * reciprocal of 2 gamma2 / 128, the top value wrapped to 0, r0 = r - 2 gamma2 r1 lowered by q when
- * above (q-1)/2. Products stay below 2^31: ceil(r/128) < 2^16 times 11275 or 1025. */
+/* decompose8: Decompose as decompose_one in mldsa_poly.c, eight lanes: r1 = ceil(r / 128), then
+ * the multiply-shift by the reciprocal of 2 gamma2 / 128, the top value wrapped to 0, r0 = r -
+ * 2 gamma2 r1 lowered by q when above (q-1)/2. Products stay below 2^31: ceil(r/128) < 2^16
+ * times 11275 or 1025. |wide| (gamma2 = (q-1)/32) is the parameter set: public. */
+static inline AVX2 __m256i decompose8(int wide, __m256i two_g2, __m256i r, __m256i *r0_out) {
+  const __m256i q = _mm256_set1_epi32(MLDSA_Q), half = _mm256_set1_epi32((MLDSA_Q - 1) / 2);
+  __m256i r1 = _mm256_srai_epi32(_mm256_add_epi32(r, _mm256_set1_epi32(127)), 7);
+  if (wide) {
+    r1 = _mm256_mullo_epi32(r1, _mm256_set1_epi32(1025));
+    r1 = _mm256_srai_epi32(_mm256_add_epi32(r1, _mm256_set1_epi32(1 << 21)), 22);
+    r1 = _mm256_and_si256(r1, _mm256_set1_epi32(15));
+  } else {
+    r1 = _mm256_mullo_epi32(r1, _mm256_set1_epi32(11275));
+    r1 = _mm256_srai_epi32(_mm256_add_epi32(r1, _mm256_set1_epi32(1 << 23)), 24);
+    const __m256i over = _mm256_srai_epi32(_mm256_sub_epi32(_mm256_set1_epi32(43), r1), 31);
+    r1 = _mm256_xor_si256(r1, _mm256_and_si256(over, r1));
+  }
+  __m256i r0 = _mm256_sub_epi32(r, _mm256_mullo_epi32(r1, two_g2));
+  const __m256i above = _mm256_srai_epi32(_mm256_sub_epi32(half, r0), 31);
+  *r0_out = _mm256_sub_epi32(r0, _mm256_and_si256(above, q));
+  return r1;
+}
+
 AVX2 void mldsa_poly_decompose_avx2(const mldsa_params *p, mldsa_poly *a1, mldsa_poly *a0,
                                     const mldsa_poly *a) {
-  const __m256i q = _mm256_set1_epi32(MLDSA_Q), half = _mm256_set1_epi32((MLDSA_Q - 1) / 2);
   const __m256i two_g2 = _mm256_set1_epi32(2 * p->gamma2);
   const int wide = p->gamma2 == (MLDSA_Q - 1) / 32; /* public: the parameter set */
   for (size_t j = 0; j < MLDSA_N; j += 8) {
+    __m256i r0;
     const __m256i r = _mm256_loadu_si256((const __m256i *)(a->c + j));
-    __m256i r1 = _mm256_srai_epi32(_mm256_add_epi32(r, _mm256_set1_epi32(127)), 7);
-    if (wide) {
-      r1 = _mm256_mullo_epi32(r1, _mm256_set1_epi32(1025));
-      r1 = _mm256_srai_epi32(_mm256_add_epi32(r1, _mm256_set1_epi32(1 << 21)), 22);
-      r1 = _mm256_and_si256(r1, _mm256_set1_epi32(15));
-    } else {
-      r1 = _mm256_mullo_epi32(r1, _mm256_set1_epi32(11275));
-      r1 = _mm256_srai_epi32(_mm256_add_epi32(r1, _mm256_set1_epi32(1 << 23)), 24);
-      const __m256i over = _mm256_srai_epi32(_mm256_sub_epi32(_mm256_set1_epi32(43), r1), 31);
-      r1 = _mm256_xor_si256(r1, _mm256_and_si256(over, r1));
-    }
-    __m256i r0 = _mm256_sub_epi32(r, _mm256_mullo_epi32(r1, two_g2));
-    const __m256i above = _mm256_srai_epi32(_mm256_sub_epi32(half, r0), 31);
-    r0 = _mm256_sub_epi32(r0, _mm256_and_si256(above, q));
+    const __m256i r1 = decompose8(wide, two_g2, r, &r0);
     _mm256_storeu_si256((__m256i *)(a1->c + j), r1);
     _mm256_storeu_si256((__m256i *)(a0->c + j), r0);
   }
 }
+
+/* MakeHint as mldsa_poly_make_hint_portable: h = 1 where HighBits(r) differs from v1, else 0;
+ * the ones are counted lane by lane (a lane's count stays below 2^6) and summed at the end. Each
+ * lane's r and v1 are read before its h is written, so h may be v1. */
+AVX2 unsigned mldsa_poly_make_hint_avx2(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *r,
+                                        const mldsa_poly *v1) {
+  const __m256i two_g2 = _mm256_set1_epi32(2 * p->gamma2), one = _mm256_set1_epi32(1);
+  const int wide = p->gamma2 == (MLDSA_Q - 1) / 32; /* public: the parameter set */
+  __m256i count = _mm256_setzero_si256();
+  for (size_t j = 0; j < MLDSA_N; j += 8) {
+    __m256i r0;
+    const __m256i x = _mm256_loadu_si256((const __m256i *)(r->c + j));
+    const __m256i v = _mm256_loadu_si256((const __m256i *)(v1->c + j));
+    const __m256i r1 = decompose8(wide, two_g2, x, &r0);
+    const __m256i differ = _mm256_andnot_si256(_mm256_cmpeq_epi32(r1, v), one);
+    _mm256_storeu_si256((__m256i *)(h->c + j), differ);
+    count = _mm256_add_epi32(count, differ);
+  }
+  __m128i c = _mm_add_epi32(_mm256_castsi256_si128(count), _mm256_extracti128_si256(count, 1));
+  c = _mm_add_epi32(c, _mm_shuffle_epi32(c, 0x4e));
+  c = _mm_add_epi32(c, _mm_shuffle_epi32(c, 0xb1));
+  return (unsigned)_mm_cvtsi128_si32(c);
+}
+
 /* BitUnpack of z (Algorithm 27 with a = gamma1 - 1, b = gamma1), eight coefficients a step:
  * gamma1 - v for each z_bits-bit value v (18 or 20 bits). Coefficient j of each half of a group
  * (four coefficients, 9 or 10 bytes) starts in byte floor(z_bits j / 8) at bit (z_bits j) mod 8:

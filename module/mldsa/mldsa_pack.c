@@ -91,7 +91,20 @@ void mldsa_unpack_z(const mldsa_params *p, mldsa_poly *z, const uint8_t *in) {
 
 /* w1: SimpleBitPack(w1, (q-1)/(2 gamma2) - 1) (Algorithm 28). */
 void mldsa_pack_w1(const mldsa_params *p, uint8_t *out, const mldsa_poly *w1) {
-  pack_bits(out, w1, p->w1_bits, 0, 0);
+  const int32_t *c = w1->c;
+  if (p->w1_bits == 4) { /* public: the parameter set. Two values a byte. */
+    for (size_t i = 0; i < MLDSA_N / 2; i++)
+      out[i] = (uint8_t)((c[2 * i] & 15) | (c[2 * i + 1] & 15) << 4);
+  } else { /* six bits: four values in three bytes */
+    for (size_t i = 0; i < MLDSA_N / 4; i++) {
+      const uint32_t v = ((uint32_t)c[4 * i] & 63) | ((uint32_t)c[4 * i + 1] & 63) << 6 |
+                         ((uint32_t)c[4 * i + 2] & 63) << 12 |
+                         ((uint32_t)c[4 * i + 3] & 63) << 18;
+      out[3 * i] = (uint8_t)v;
+      out[3 * i + 1] = (uint8_t)(v >> 8);
+      out[3 * i + 2] = (uint8_t)(v >> 16);
+    }
+  }
 }
 
 /* The hint: one polynomial at a time, given the running index. The caller packs all k. */

@@ -247,8 +247,8 @@ void mldsa_poly_decompose_portable(const mldsa_params *p, mldsa_poly *a1, mldsa_
   }
 }
 
-unsigned mldsa_poly_make_hint(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *r,
-                              const mldsa_poly *v1) {
+unsigned mldsa_poly_make_hint_portable(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *r,
+                                       const mldsa_poly *v1) {
   /* Algorithm 39: h = [HighBits(r) != HighBits(r + z)], with HighBits(r + z) given as v1. */
   unsigned count = 0;
   for (size_t i = 0; i < MLDSA_N; i++) {
@@ -285,6 +285,8 @@ void mldsa_poly_pointwise_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const ml
 void mldsa_poly_pointwise_acc_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b);
 void mldsa_poly_decompose_avx2(const mldsa_params *p, mldsa_poly *a1, mldsa_poly *a0,
                                const mldsa_poly *a);
+unsigned mldsa_poly_make_hint_avx2(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *r,
+                                   const mldsa_poly *v1);
 #define MLDSA_HAVE_AVX2 1
 #endif
 
@@ -343,6 +345,14 @@ void mldsa_poly_decompose(const mldsa_params *p, mldsa_poly *a1, mldsa_poly *a0,
   }
 #endif
   mldsa_poly_decompose_portable(p, a1, a0, a);
+}
+
+unsigned mldsa_poly_make_hint(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *r,
+                              const mldsa_poly *v1) {
+#if defined(MLDSA_HAVE_AVX2)
+  if (use_avx2()) return mldsa_poly_make_hint_avx2(p, h, r, v1);
+#endif
+  return mldsa_poly_make_hint_portable(p, h, r, v1);
 }
 
 const char *mldsa_path_name(void) { return use_avx2() ? "avx2" : "portable"; }
