@@ -194,6 +194,13 @@ int mldsa_unpack_hint(const mldsa_params *p, mldsa_poly *h, const uint8_t *in);
  * public key and p->sk_len of private key. xi and sk are secret. */
 void mldsa_keygen_internal(const mldsa_params *p, uint8_t *pk, uint8_t *sk, const uint8_t xi[32]);
 
+/* mldsa_keygen_pct is mldsa_keygen_internal followed by the pairwise consistency test: a
+ * deterministic signature (Sign_internal) over M' = msg with the new private key, checked with
+ * the new public key (Verify_internal). FM_OK; FM_ERR_KEYGEN when the test
+ * fails; FM_ERR_NO_MEMORY when the workspace cannot be allocated (pk and sk then untouched). */
+int mldsa_keygen_pct(const mldsa_params *p, uint8_t *pk, uint8_t *sk, const uint8_t xi[32],
+                     const uint8_t *msg, size_t msg_len);
+
 /* mldsa_pk_from_sk recomputes the public key of the private key |sk| (p->sk_len bytes, secret)
  * into |pk| (p->pk_len bytes) and checks sk against it: FM_OK when s1 and s2 are in range and t0
  * and tr are those of KeyGen_internal, FM_ERR_BAD_KEY otherwise (pk is then meaningless). Constant
