@@ -57,9 +57,9 @@ void mldsa_expand_a_entry(mldsa_poly *a, const uint8_t rho[32], unsigned r, unsi
 
 /* ---- RejBoundedPoly (Algorithm 31), ExpandS (Algorithm 33) -------------------------------- */
 
-/* coeff_from_half_byte: CoeffFromHalfByte (Algorithm 15) for a half-byte b already known to be
- * kept. For eta = 2, b < 15 and b mod 5 = b - 5 * floor(b * 205 / 1024), exact for b < 15; for
- * eta = 4, b < 9. */
+/* coeff_from_half_byte: CoeffFromHalfByte (Algorithm 15) for a kept half-byte b (any b < 16
+ * gives some value, without overflow). For eta = 2, b < 15 and b mod 5 = b - 5 * floor(b * 205 /
+ * 1024), exact for b < 15; for eta = 4, b < 9. */
 static inline int32_t coeff_from_half_byte(unsigned eta, uint32_t b) {
   if (eta == 2) { /* public: the parameter set */
     const uint32_t q5 = (b * 205) >> 10;
@@ -69,18 +69,24 @@ static inline int32_t coeff_from_half_byte(unsigned eta, uint32_t b) {
 }
 
 /* rej_eta_block takes the half-bytes of one SHAKE256 block in order (RejBoundedPoly's loop
- * body), appending the kept ones to a->c[*j..256). */
+ * body), appending the kept ones to a->c[*j..256). The keep decisions of the whole block are
+ * computed first, without a branch, and declassified together (see the file comment); then each
+ * half-byte's coefficient is written to the next free slot, which advances only when it is kept:
+ * the slot index depends on the declassified decisions alone. */
 static void rej_eta_block(const mldsa_params *p, mldsa_poly *a, size_t *jp,
                           const uint8_t buf[SHAKE256_RATE]) {
   const uint32_t limit = p->eta == 2 ? 15 : 9;
+  uint8_t keep[2 * SHAKE256_RATE];
+  for (size_t pos = 0; pos < SHAKE256_RATE; pos++) {
+    keep[2 * pos] = (uint8_t)(((buf[pos] & 15u) - limit) >> 31);
+    keep[2 * pos + 1] = (uint8_t)((((uint32_t)buf[pos] >> 4) - limit) >> 31);
+  }
+  fm_declassify(keep, sizeof keep);
   size_t j = *jp;
-  for (size_t pos = 0; pos < SHAKE256_RATE && j < MLDSA_N; pos++) {
-    const uint32_t z0 = buf[pos] & 15u, z1 = (uint32_t)buf[pos] >> 4;
-    /* The keep decisions, declassified (see the file comment). */
-    const uint64_t keep0 = fm_declassify_u64(ct_lt_u64(z0, limit));
-    const uint64_t keep1 = fm_declassify_u64(ct_lt_u64(z1, limit));
-    if (keep0) a->c[j++] = coeff_from_half_byte(p->eta, z0);
-    if (keep1 && j < MLDSA_N) a->c[j++] = coeff_from_half_byte(p->eta, z1);
+  for (size_t h = 0; h < 2 * SHAKE256_RATE && j < MLDSA_N; h++) {
+    const uint32_t b = (uint32_t)buf[h / 2] >> (4 * (h & 1)) & 15u;
+    a->c[j] = coeff_from_half_byte(p->eta, b); /* replaced by the next one when not kept */
+    j += keep[h];
   }
   *jp = j;
 }
@@ -196,10 +202,21 @@ void mldsa_expand_a_x4(mldsa_poly *a, const uint8_t rho[32], unsigned first, uns
     for (unsigned s = 0; s < 4; s++) {
       if (!live[s]) continue;
       const uint8_t *bytes = block_bytes(buf, st[s], SHAKE128_RATE);
-      for (size_t pos = 0; pos < SHAKE128_RATE && n[s] < MLDSA_N; pos += 3) {
-        const uint32_t v = coeff_from_three_bytes(bytes + pos);
-        if (v < MLDSA_Q) a[s].c[n[s]++] = (int32_t)v;
+      size_t pos = 0, j = n[s];
+      /* While a whole block's candidates fit, each is written to the next slot, which advances
+       * when the candidate is below q (rho is public, but this needs no branch per candidate). */
+      if (j + SHAKE128_RATE / 3 <= MLDSA_N) {
+        for (; pos < SHAKE128_RATE; pos += 3) {
+          const uint32_t v = coeff_from_three_bytes(bytes + pos);
+          a[s].c[j] = (int32_t)v;
+          j += v < MLDSA_Q;
+        }
       }
+      for (; pos < SHAKE128_RATE && j < MLDSA_N; pos += 3) {
+        const uint32_t v = coeff_from_three_bytes(bytes + pos);
+        if (v < MLDSA_Q) a[s].c[j++] = (int32_t)v;
+      }
+      n[s] = j;
       live[s] = n[s] < MLDSA_N;
       any |= live[s];
     }
