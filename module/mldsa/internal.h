@@ -83,6 +83,9 @@ void mldsa_poly_ntt_portable(mldsa_poly *p);
  * (-q, q). */
 void mldsa_poly_invntt_tomont(mldsa_poly *p);
 void mldsa_poly_invntt_tomont_portable(mldsa_poly *p);
+/* mldsa_invntt_last_zeta is the factor of the inverse's last layer's differences, with the final
+ * scaling by 2^64 / 256 folded in: -zetas[1] * (2^64 / 256) * 2^-32 mod q, in (-q, q). */
+int32_t mldsa_invntt_last_zeta(void);
 
 /* mldsa_poly_pointwise_mont sets r = a * b * 2^-32 coefficient by coefficient (inputs' product
  * below 2^31 q in magnitude); mldsa_poly_pointwise_acc_mont adds that product to r instead. */

@@ -136,7 +136,7 @@ AVX2 void mldsa_poly_invntt_tomont_avx2(mldsa_poly *p) {
     _mm256_storeu_si256((__m256i *)(w + 16 * q + 8), y);
   }
   size_t m = 32;
-  for (size_t len = 8; len < MLDSA_N; len <<= 1) {
+  for (size_t len = 8; len < MLDSA_N / 2; len <<= 1) {
     for (size_t start = 0; start < MLDSA_N; start += 2 * len) {
       const __m256i z = _mm256_set1_epi32(-mldsa_zetas[--m]);
       for (size_t j = start; j < start + len; j += 8) {
@@ -147,10 +147,14 @@ AVX2 void mldsa_poly_invntt_tomont_avx2(mldsa_poly *p) {
       }
     }
   }
+  /* The last layer with the scaling folded in, as in the portable twin. */
   const __m256i f = _mm256_set1_epi32(INVNTT_F);
-  for (size_t j = 0; j < MLDSA_N; j += 8) {
+  const __m256i fz = _mm256_set1_epi32(mldsa_invntt_last_zeta());
+  for (size_t j = 0; j < MLDSA_N / 2; j += 8) {
     const __m256i a = _mm256_loadu_si256((const __m256i *)(w + j));
-    _mm256_storeu_si256((__m256i *)(w + j), mont_mul(a, f));
+    const __m256i b = _mm256_loadu_si256((const __m256i *)(w + j + MLDSA_N / 2));
+    _mm256_storeu_si256((__m256i *)(w + j), mont_mul(_mm256_add_epi32(a, b), f));
+    _mm256_storeu_si256((__m256i *)(w + j + MLDSA_N / 2), mont_mul(_mm256_sub_epi32(a, b), fz));
   }
 }
 

@@ -180,7 +180,7 @@ static_assert((uint64_t)INVNTT_F * 256 % MLDSA_Q == ((uint64_t)1 << 63) % MLDSA_
 void mldsa_poly_invntt_tomont_portable(mldsa_poly *p) {
   int32_t *w = p->c;
   size_t m = MLDSA_N;
-  for (size_t len = 1; len < MLDSA_N; len <<= 1) {
+  for (size_t len = 1; len < MLDSA_N / 2; len <<= 1) {
     for (size_t start = 0; start < MLDSA_N; start += 2 * len) {
       const int64_t z = -(int64_t)mldsa_zetas[--m];
       for (size_t j = start; j < start + len; j++) {
@@ -190,7 +190,18 @@ void mldsa_poly_invntt_tomont_portable(mldsa_poly *p) {
       }
     }
   }
-  for (size_t j = 0; j < MLDSA_N; j++) w[j] = mldsa_montgomery_reduce((int64_t)INVNTT_F * w[j]);
+  /* The last layer (length 128, -zetas[1]) with the scaling folded in: the sums times F, the
+   * differences times mldsa_invntt_last_zeta(), -zetas[1] F 2^-32. */
+  const int64_t fz = mldsa_invntt_last_zeta();
+  for (size_t j = 0; j < MLDSA_N / 2; j++) {
+    const int32_t t = w[j];
+    w[j] = mldsa_montgomery_reduce((int64_t)INVNTT_F * (t + w[j + MLDSA_N / 2]));
+    w[j + MLDSA_N / 2] = mldsa_montgomery_reduce(fz * (t - w[j + MLDSA_N / 2]));
+  }
+}
+
+int32_t mldsa_invntt_last_zeta(void) {
+  return mldsa_montgomery_reduce(-(int64_t)mldsa_zetas[1] * INVNTT_F);
 }
 
 void mldsa_poly_pointwise_mont_portable(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b) {
