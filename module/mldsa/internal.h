@@ -141,6 +141,14 @@ void mldsa_poly_use_hint(const mldsa_params *p, mldsa_poly *a, const mldsa_poly 
  * rho is public: variable time. */
 void mldsa_expand_a_entry(mldsa_poly *a, const uint8_t rho[32], unsigned r, unsigned s);
 
+/* mldsa_rej_ntt_block_portable appends to out the candidates of one SHAKE128 block (168 bytes,
+ * 56 candidates) that RejNTTPoly keeps, in order, and returns their number. Both may write
+ * anything to out[n .. 56) past the n kept: out has room for 56 values. Public data: rho's
+ * stream. mldsa_rej_ntt_block_avx2 (x86-64) is the AVX2 twin; it reads up to 8 bytes past the
+ * block, which must be readable. */
+size_t mldsa_rej_ntt_block_portable(int32_t *out, const uint8_t *block);
+size_t mldsa_rej_ntt_block_avx2(int32_t *out, const uint8_t *block);
+
 /* mldsa_expand_a_x4 sets a[0..count) (count 1..4) to the entries first .. first + count - 1 of
  * A-hat, entry e being A-hat[e / l][e mod l], four sponges at a time (keccak_f1600_x4). */
 void mldsa_expand_a_x4(mldsa_poly *a, const uint8_t rho[32], unsigned first, unsigned count,

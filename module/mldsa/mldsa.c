@@ -379,9 +379,17 @@ static int sign_loop(const mldsa_params *p, sign_ws *ws, uint8_t *sig, const uin
   return FM_OK;
 }
 
-/* sign_ws_free wipes all of the workspace but A-hat (public: a function of rho) and frees it. */
-static void sign_ws_free(sign_ws *ws) {
-  fm_zeroize((uint8_t *)ws + offsetof(sign_ws, s), sizeof *ws - offsetof(sign_ws, s));
+/* sign_ws_free wipes what the workspace held for the parameter set p, all but A-hat (public: a
+ * function of rho), and frees it. The vectors' entries past k or l are never written. */
+static void sign_ws_free(const mldsa_params *p, sign_ws *ws) {
+  const size_t k = p->k, l = p->l, poly = sizeof(mldsa_poly);
+  fm_zeroize(ws->s, (l + k) * poly);
+  fm_zeroize(ws->t0, k * poly);
+  fm_zeroize(ws->y, l * poly);
+  fm_zeroize(ws->z, l * poly);
+  fm_zeroize(ws->w, k * poly);
+  fm_zeroize(ws->h, k * poly);
+  fm_zeroize(&ws->c, sizeof *ws - offsetof(sign_ws, c)); /* c to the end */
   free(ws);
 }
 
@@ -395,7 +403,7 @@ int mldsa_sign_mu(const mldsa_params *p, uint8_t *sig, const uint8_t *sk, const 
   int st = sign_ws_decode(p, ws, sk);
   if (st == FM_OK) st = sign_loop(p, ws, sig, sk + SK_KEY, mu, rnd);
   if (st != FM_OK) fm_zeroize(sig, p->sig_len);
-  sign_ws_free(ws);
+  sign_ws_free(p, ws);
   return st;
 }
 
@@ -479,6 +487,6 @@ int mldsa_keygen_pct(const mldsa_params *p, uint8_t *pk, uint8_t *sk, const uint
   }
   fm_zeroize(mu, sizeof mu);
   fm_zeroize(sig, sizeof sig);
-  sign_ws_free(ws);
+  sign_ws_free(p, ws);
   return st == FM_OK ? FM_OK : FM_ERR_KEYGEN;
 }

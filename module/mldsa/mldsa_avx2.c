@@ -235,6 +235,34 @@ AVX2 unsigned mldsa_poly_make_hint_avx2(const mldsa_params *p, mldsa_poly *h, co
   return (unsigned)_mm_cvtsi128_si32(c);
 }
 
+/* RejNTTPoly's block (as mldsa_rej_ntt_block_portable): the 56 three-byte candidates of one
+ * SHAKE128 block, eight a step. A step's 24 bytes are loaded as 32 (the load may read up to 8
+ * bytes past the block's 168, which the caller guarantees are readable), spread so that each
+ * candidate's three bytes start a 32-bit lane, masked to 23 bits and compared with q; the
+ * accepted lanes are moved to the front (k_rej_idx) and all eight stored, and the count advances
+ * by the number accepted. Reads public data only (rho's stream). */
+#include "module/mldsa/mldsa_avx2_rej.inc"
+
+AVX2 size_t mldsa_rej_ntt_block_avx2(int32_t *out, const uint8_t *block) {
+  const __m256i idx = _mm256_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1,
+                                       4, 5, 6, -1, 7, 8, 9, -1, 10, 11, 12, -1, 13, 14, 15, -1);
+  const __m256i mask = _mm256_set1_epi32(0x7fffff), q = _mm256_set1_epi32(MLDSA_Q);
+  size_t n = 0;
+  for (size_t pos = 0; pos < 168; pos += 24) {
+    /* Bytes 0..15 to the low half, 8..23 to the high half: the high half's candidates start at
+     * its byte 4. */
+    __m256i v = _mm256_loadu_si256((const __m256i *)(block + pos));
+    v = _mm256_permute4x64_epi64(v, 0x94);
+    v = _mm256_and_si256(_mm256_shuffle_epi8(v, idx), mask);
+    const __m256i good = _mm256_cmpgt_epi32(q, v);
+    const unsigned m = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(good));
+    const __m256i perm = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)k_rej_idx[m]));
+    _mm256_storeu_si256((__m256i *)(out + n), _mm256_permutevar8x32_epi32(v, perm));
+    n += (size_t)__builtin_popcount(m);
+  }
+  return n;
+}
+
 /* BitUnpack of z (Algorithm 27 with a = gamma1 - 1, b = gamma1), eight coefficients a step:
  * gamma1 - v for each z_bits-bit value v (18 or 20 bits). Coefficient j of each half of a group
  * (four coefficients, 9 or 10 bytes) starts in byte floor(z_bits j / 8) at bit (z_bits j) mod 8:

@@ -55,6 +55,18 @@ void mldsa_expand_a_entry(mldsa_poly *a, const uint8_t rho[32], unsigned r, unsi
   static_assert(SHAKE128_RATE % 3 == 0, "candidates never cross a block");
 }
 
+size_t mldsa_rej_ntt_block_portable(int32_t *out, const uint8_t *block) {
+  /* Each candidate is written to the next slot, which advances when it is below q (rho is
+   * public, but this needs no branch per candidate). */
+  size_t n = 0;
+  for (size_t pos = 0; pos < SHAKE128_RATE; pos += 3) {
+    const uint32_t v = coeff_from_three_bytes(block + pos);
+    out[n] = (int32_t)v;
+    n += v < MLDSA_Q;
+  }
+  return n;
+}
+
 /* ---- RejBoundedPoly (Algorithm 31), ExpandS (Algorithm 33) -------------------------------- */
 
 /* coeff_from_half_byte: CoeffFromHalfByte (Algorithm 15) for a kept half-byte b (any b < 16
@@ -203,14 +215,17 @@ void mldsa_expand_a_x4(mldsa_poly *a, const uint8_t rho[32], unsigned first, uns
       if (!live[s]) continue;
       const uint8_t *bytes = block_bytes(buf, st[s], SHAKE128_RATE);
       size_t pos = 0, j = n[s];
-      /* While a whole block's candidates fit, each is written to the next slot, which advances
-       * when the candidate is below q (rho is public, but this needs no branch per candidate). */
+      /* While a whole block's candidates fit, the block sampler takes them all. */
       if (j + SHAKE128_RATE / 3 <= MLDSA_N) {
-        for (; pos < SHAKE128_RATE; pos += 3) {
-          const uint32_t v = coeff_from_three_bytes(bytes + pos);
-          a[s].c[j] = (int32_t)v;
-          j += v < MLDSA_Q;
-        }
+#if defined(__x86_64__)
+        /* The AVX2 form reads up to 8 bytes past the rate: still in the lanes (x86-64 is
+         * little-endian, bytes is st[s]). */
+        if (fm_cpu_use(FM_CPU_AVX2)) j += mldsa_rej_ntt_block_avx2(&a[s].c[j], bytes);
+        else j += mldsa_rej_ntt_block_portable(&a[s].c[j], bytes);
+#else
+        j += mldsa_rej_ntt_block_portable(&a[s].c[j], bytes);
+#endif
+        pos = SHAKE128_RATE;
       }
       for (; pos < SHAKE128_RATE && j < MLDSA_N; pos += 3) {
         const uint32_t v = coeff_from_three_bytes(bytes + pos);

@@ -1,6 +1,6 @@
 /* Differential test of ML-DSA's AVX2 kernels against their portable twins (module/mldsa): the
- * NTT, the inverse NTT, the pointwise products, Decompose, MakeHint and z's BitUnpack must give
- * the same coefficients on random inputs over their whole documented input ranges, plus the
+ * NTT, the inverse NTT, the pointwise products, Decompose, MakeHint, z's BitUnpack and
+ * RejNTTPoly's block sampler must give the same coefficients on random inputs over their whole documented input ranges, plus the
  * edges (0, +-(q-1), the largest allowed magnitudes). Skips (exit 0 with a note) on a CPU
  * without AVX2.
  *
@@ -143,6 +143,38 @@ static void test_make_hint(void) {
 #endif
 }
 
+/* RejNTTPoly's block sampler: random blocks, with candidates set to q - 1, q, 2^23 - 1 and 0
+ * at random places and, in some rounds, every candidate rejected or every one kept. The number
+ * kept and the kept values must agree. */
+static void test_rej_ntt_block(void) {
+  if (!have_avx2()) return;
+#if defined(__x86_64__)
+  test_rng rng;
+  test_rng_seed(&rng, "test_mldsa_diff.rej_ntt_block");
+  static const uint32_t edges[4] = {MLDSA_Q - 1, MLDSA_Q, 0x7fffff, 0};
+  for (int round = 0; round < ROUNDS && test_failures == 0; round++) {
+    uint8_t block[168 + 8];
+    test_rng_bytes(&rng, block, sizeof block);
+    for (int e = 0; e < 8; e++) {
+      const size_t at = 3 * (size_t)test_rng_below(&rng, 56);
+      const uint32_t v = edges[test_rng_below(&rng, 4)] | (uint32_t)(block[at + 2] & 0x80) << 16;
+      block[at] = (uint8_t)v;
+      block[at + 1] = (uint8_t)(v >> 8);
+      block[at + 2] = (uint8_t)(v >> 16);
+    }
+    if (round == 0) memset(block, 0xff, sizeof block); /* every candidate rejected */
+    if (round == 1) memset(block, 0x00, sizeof block); /* every candidate kept */
+    int32_t x[56], y[56];
+    const size_t nx = mldsa_rej_ntt_block_portable(x, block);
+    const size_t ny = mldsa_rej_ntt_block_avx2(y, block);
+    if (nx != ny || memcmp(x, y, nx * sizeof x[0]) != 0) {
+      fprintf(stderr, "rej_ntt_block: round %d: portable kept %zu, avx2 %zu\n", round, nx, ny);
+      CHECK(0);
+    }
+  }
+#endif
+}
+
 /* BitUnpack of z (18 and 20 bits, ML-DSA-44 and -65) on random bytes and on all-ones and
  * all-zeros encodings: the AVX2 form against the portable one. */
 static void test_unpack_z(void) {
@@ -168,7 +200,8 @@ static void test_unpack_z(void) {
 }
 
 static const test_case cases[] = {TEST_CASE(ntt), TEST_CASE(pointwise), TEST_CASE(decompose),
-                                  TEST_CASE(make_hint), TEST_CASE(unpack_z)};
+                                  TEST_CASE(make_hint), TEST_CASE(unpack_z),
+                                  TEST_CASE(rej_ntt_block)};
 
 int main(int argc, char **argv) {
   if (!have_avx2()) fprintf(stderr, "test_mldsa_diff: no AVX2 on this CPU: nothing to compare\n");
