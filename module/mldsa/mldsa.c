@@ -227,6 +227,8 @@ typedef struct sign_ws {
   mldsa_poly h[MLDSA_MAX_K];
   mldsa_poly c;                            /* NTT(c) */
   mldsa_poly r, v1, r0, ct0;               /* one row's scratch */
+  mldsa_poly mask[4];                      /* ExpandMask's, made ahead (mask_next) */
+  unsigned mask_used, mask_count;
   uint8_t rhopp[64];
   uint8_t w1enc[MLDSA_MAX_K * 192];
   uint8_t ctilde[MLDSA_MAX_CTILDE];
@@ -260,6 +262,18 @@ static int sign_ws_decode(const mldsa_params *p, sign_ws *ws, const uint8_t *sk)
   return FM_OK;
 }
 
+/* mask_next sets y to ExpandMask's polynomial for |nonce| (kappa + r), which is the one after
+ * the previous call's (the loop's nonces are consecutive across iterations). The polynomials are
+ * made four at a time, whatever l is, and those not yet used wait in the workspace. */
+static void mask_next(const mldsa_params *p, sign_ws *ws, mldsa_poly *y, uint16_t nonce) {
+  if (ws->mask_used == ws->mask_count) {
+    mldsa_expand_mask_x4(p, ws->mask, ws->rhopp, nonce, 4);
+    ws->mask_used = 0;
+    ws->mask_count = 4;
+  }
+  *y = ws->mask[ws->mask_used++];
+}
+
 /* sign_attempt runs one iteration of the loop (steps 11-30) for kappa and returns an all-ones
  * mask when the candidate is rejected: after the z test, the r0 test or the last stage, each
  * verdict declassified as it is reached (see "What signing reveals"). */
@@ -267,10 +281,8 @@ static uint32_t sign_attempt(const mldsa_params *p, sign_ws *ws, const uint8_t m
                              uint16_t kappa) {
   const unsigned k = p->k, l = p->l;
   /* Steps 11-12: y = ExpandMask(rho'', kappa); w = NTT^-1(A-hat o NTT(y)). */
-  for (unsigned j = 0; j < l; j += 4) {
-    mldsa_expand_mask_x4(p, &ws->y[j], ws->rhopp, (uint16_t)(kappa + j), l - j < 4 ? l - j : 4);
-  }
   for (unsigned j = 0; j < l; j++) {
+    mask_next(p, ws, &ws->y[j], (uint16_t)(kappa + j));
     ws->z[j] = ws->y[j];
     mldsa_poly_ntt(&ws->z[j]);
   }
@@ -351,6 +363,7 @@ static int sign_loop(const mldsa_params *p, sign_ws *ws, uint8_t *sig, const uin
   /* Steps 10-32. kappa grows by l per iteration. FIPS 204 Appendix C lets the loop be bounded,
    * by no fewer than 814 iterations (Table 3), a bound reached with probability about 2^-256;
    * reaching it is reported as an internal failure, with no signature. */
+  ws->mask_used = ws->mask_count = 0;
   unsigned kappa = 0;
   uint32_t reject = ~0u;
   for (unsigned iter = 0; iter < 814 && reject != 0; iter++, kappa += p->l) {
