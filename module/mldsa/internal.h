@@ -149,6 +149,14 @@ void mldsa_expand_a_entry(mldsa_poly *a, const uint8_t rho[32], unsigned r, unsi
 size_t mldsa_rej_ntt_block_portable(int32_t *out, const uint8_t *block);
 size_t mldsa_rej_ntt_block_avx2(int32_t *out, const uint8_t *block);
 
+/* mldsa_rej_eta_block_portable appends to a[j..256) the coefficients RejBoundedPoly keeps from
+ * one SHAKE256 block (136 bytes, 272 half-bytes, in order) and returns the new count (it stops
+ * at 256). Secret stream: only the keep decision of each half-byte is declassified (see
+ * mldsa_sample.c). mldsa_rej_eta_block_avx2 (x86-64) is its AVX2 twin, the same values. */
+size_t mldsa_rej_eta_block_portable(const mldsa_params *p, int32_t *a, size_t j,
+                                    const uint8_t *buf);
+size_t mldsa_rej_eta_block_avx2(const mldsa_params *p, int32_t *a, size_t j, const uint8_t *buf);
+
 /* mldsa_expand_a_x4 sets a[0..count) (count 1..4) to the entries first .. first + count - 1 of
  * A-hat, entry e being A-hat[e / l][e mod l], four sponges at a time (keccak_f1600_x4). */
 void mldsa_expand_a_x4(mldsa_poly *a, const uint8_t rho[32], unsigned first, unsigned count,

@@ -148,8 +148,8 @@ static void keygen_core(const mldsa_params *p, uint8_t *pk, uint8_t *sk, const u
 void mldsa_keygen_internal(const mldsa_params *p, uint8_t *pk, uint8_t *sk, const uint8_t xi[32]) {
   mldsa_poly s12[MLDSA_MAX_L + MLDSA_MAX_K], t[MLDSA_MAX_K];
   keygen_core(p, pk, sk, xi, NULL, s12, t);
-  fm_zeroize(s12, sizeof s12);
-  fm_zeroize(t, sizeof t);
+  fm_zeroize(s12, (size_t)(p->l + p->k) * sizeof s12[0]); /* the entries keygen_core wrote */
+  fm_zeroize(t, p->k * sizeof t[0]);
 }
 
 /* ---- Checking an expanded private key ----------------------------------------------------

@@ -263,6 +263,58 @@ AVX2 size_t mldsa_rej_ntt_block_avx2(int32_t *out, const uint8_t *block) {
   return n;
 }
 
+/* RejBoundedPoly's block (as mldsa_rej_eta_block_portable), eight half-bytes a step: four bytes
+ * are split into their low and high half-bytes, interleaved in stream order, one per lane. A
+ * first pass gathers the keep masks of all 34 steps, declassified together as the portable twin
+ * declassifies its decisions; the second maps each half-byte b to eta - (b mod 5) (eta 2: the
+ * multiply-shift of coeff_from_half_byte) or 4 - b, moves the kept lanes to the front
+ * (k_rej_idx) and stores eight, while eight fit below 256; the last steps go lane by lane. The
+ * stored values are secret; the indices and the branches depend on the declassified masks. */
+static inline AVX2 __m256i half_bytes8(const uint8_t *in) {
+  const __m128i x = _mm_cvtsi32_si128((int)((uint32_t)in[0] | (uint32_t)in[1] << 8 |
+                                            (uint32_t)in[2] << 16 | (uint32_t)in[3] << 24));
+  const __m128i lo4 = _mm_set1_epi8(15);
+  const __m128i lo = _mm_and_si128(x, lo4), hi = _mm_and_si128(_mm_srli_epi16(x, 4), lo4);
+  return _mm256_cvtepu8_epi32(_mm_unpacklo_epi8(lo, hi));
+}
+
+AVX2 size_t mldsa_rej_eta_block_avx2(const mldsa_params *p, int32_t *a, size_t j,
+                                     const uint8_t *buf) {
+  enum { STEPS = 136 / 4 };
+  const int eta2 = p->eta == 2; /* public: the parameter set */
+  const __m256i limit = _mm256_set1_epi32(eta2 ? 15 : 9), eta = _mm256_set1_epi32(p->eta);
+  uint8_t keep[STEPS];
+  for (size_t g = 0; g < STEPS; g++) {
+    const __m256i ok = _mm256_cmpgt_epi32(limit, half_bytes8(buf + 4 * g));
+    keep[g] = (uint8_t)_mm256_movemask_ps(_mm256_castsi256_ps(ok));
+  }
+  fm_declassify(keep, sizeof keep);
+  for (size_t g = 0; g < STEPS && j < MLDSA_N; g++) {
+    const __m256i b = half_bytes8(buf + 4 * g);
+    __m256i c;
+    if (eta2) {
+      const __m256i q5 = _mm256_srli_epi32(_mm256_mullo_epi32(b, _mm256_set1_epi32(205)), 10);
+      c = _mm256_sub_epi32(eta, _mm256_sub_epi32(b, _mm256_mullo_epi32(q5, _mm256_set1_epi32(5))));
+    } else {
+      c = _mm256_sub_epi32(eta, b);
+    }
+    if (j + 8 <= MLDSA_N) {
+      const __m256i perm = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)k_rej_idx[keep[g]]));
+      _mm256_storeu_si256((__m256i *)(a + j), _mm256_permutevar8x32_epi32(c, perm));
+      j += (size_t)__builtin_popcount(keep[g]);
+    } else {
+      int32_t lanes[8];
+      _mm256_storeu_si256((__m256i *)lanes, c);
+      for (unsigned i = 0; i < 8 && j < MLDSA_N; i++) {
+        a[j] = lanes[i];
+        j += (keep[g] >> i) & 1u;
+      }
+      fm_zeroize(lanes, sizeof lanes);
+    }
+  }
+  return j;
+}
+
 /* BitUnpack of z (Algorithm 27 with a = gamma1 - 1, b = gamma1), eight coefficients a step:
  * gamma1 - v for each z_bits-bit value v (18 or 20 bits). Coefficient j of each half of a group
  * (four coefficients, 9 or 10 bytes) starts in byte floor(z_bits j / 8) at bit (z_bits j) mod 8:

@@ -80,13 +80,13 @@ static inline int32_t coeff_from_half_byte(unsigned eta, uint32_t b) {
   return 4 - (int32_t)b;
 }
 
-/* rej_eta_block takes the half-bytes of one SHAKE256 block in order (RejBoundedPoly's loop
- * body), appending the kept ones to a->c[*j..256). The keep decisions of the whole block are
- * computed first, without a branch, and declassified together (see the file comment); then each
- * half-byte's coefficient is written to the next free slot, which advances only when it is kept:
- * the slot index depends on the declassified decisions alone. */
-static void rej_eta_block(const mldsa_params *p, mldsa_poly *a, size_t *jp,
-                          const uint8_t buf[SHAKE256_RATE]) {
+/* mldsa_rej_eta_block_portable: RejBoundedPoly's loop body over one SHAKE256 block. The keep
+ * decisions of the whole block are computed first, without a branch, and declassified together
+ * (see the file comment); then each half-byte's coefficient is written to the next free slot,
+ * which advances only when it is kept: the slot index depends on the declassified decisions
+ * alone. */
+size_t mldsa_rej_eta_block_portable(const mldsa_params *p, int32_t *a, size_t j,
+                                    const uint8_t *buf) {
   const uint32_t limit = p->eta == 2 ? 15 : 9;
   uint8_t keep[2 * SHAKE256_RATE];
   for (size_t pos = 0; pos < SHAKE256_RATE; pos++) {
@@ -94,13 +94,25 @@ static void rej_eta_block(const mldsa_params *p, mldsa_poly *a, size_t *jp,
     keep[2 * pos + 1] = (uint8_t)((((uint32_t)buf[pos] >> 4) - limit) >> 31);
   }
   fm_declassify(keep, sizeof keep);
-  size_t j = *jp;
   for (size_t h = 0; h < 2 * SHAKE256_RATE && j < MLDSA_N; h++) {
     const uint32_t b = (uint32_t)buf[h / 2] >> (4 * (h & 1)) & 15u;
-    a->c[j] = coeff_from_half_byte(p->eta, b); /* replaced by the next one when not kept */
+    a[j] = coeff_from_half_byte(p->eta, b); /* replaced by the next one when not kept */
     j += keep[h];
   }
-  *jp = j;
+  return j;
+}
+
+/* rej_eta_block appends the kept coefficients of one block to a->c[*jp..256), on the AVX2 twin
+ * where the CPU has it. */
+static void rej_eta_block(const mldsa_params *p, mldsa_poly *a, size_t *jp,
+                          const uint8_t buf[SHAKE256_RATE]) {
+#if defined(__x86_64__)
+  if (fm_cpu_use(FM_CPU_AVX2)) {
+    *jp = mldsa_rej_eta_block_avx2(p, a->c, *jp, buf);
+    return;
+  }
+#endif
+  *jp = mldsa_rej_eta_block_portable(p, a->c, *jp, buf);
 }
 
 void mldsa_expand_s(const mldsa_params *p, mldsa_poly *a, const uint8_t rhop[64], uint16_t nonce) {

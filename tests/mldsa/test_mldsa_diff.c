@@ -1,6 +1,6 @@
 /* Differential test of ML-DSA's AVX2 kernels against their portable twins (module/mldsa): the
- * NTT, the inverse NTT, the pointwise products, Decompose, MakeHint, z's BitUnpack and
- * RejNTTPoly's block sampler must give the same coefficients on random inputs over their whole documented input ranges, plus the
+ * NTT, the inverse NTT, the pointwise products, Decompose, MakeHint, z's BitUnpack and the
+ * block samplers of RejNTTPoly and RejBoundedPoly must give the same coefficients on random inputs over their whole documented input ranges, plus the
  * edges (0, +-(q-1), the largest allowed magnitudes). Skips (exit 0 with a note) on a CPU
  * without AVX2.
  *
@@ -175,6 +175,35 @@ static void test_rej_ntt_block(void) {
 #endif
 }
 
+/* RejBoundedPoly's block sampler for eta 2 and 4: random blocks (in some rounds all 0xff, every
+ * half-byte rejected, or all zero, every one kept), appended after a random number of
+ * coefficients already there, so that the end at 256 falls anywhere in a block. */
+static void test_rej_eta_block(void) {
+  if (!have_avx2()) return;
+#if defined(__x86_64__)
+  test_rng rng;
+  test_rng_seed(&rng, "test_mldsa_diff.rej_eta_block");
+  static const int levels[2] = {44, 65};
+  for (int round = 0; round < ROUNDS && test_failures == 0; round++) {
+    const mldsa_params *p = mldsa_params_get(levels[round & 1]);
+    uint8_t block[136];
+    test_rng_bytes(&rng, block, sizeof block);
+    if (round % 50 == 2) memset(block, 0xff, sizeof block);
+    if (round % 50 == 3) memset(block, 0x00, sizeof block);
+    const size_t start = (size_t)test_rng_below(&rng, MLDSA_N);
+    int32_t x[MLDSA_N], y[MLDSA_N];
+    for (size_t i = 0; i < MLDSA_N; i++) x[i] = y[i] = (int32_t)i;
+    const size_t nx = mldsa_rej_eta_block_portable(p, x, start, block);
+    const size_t ny = mldsa_rej_eta_block_avx2(p, y, start, block);
+    if (nx != ny || memcmp(x, y, nx * sizeof x[0]) != 0) {
+      fprintf(stderr, "rej_eta_block: ML-DSA-%d round %d start %zu: portable %zu, avx2 %zu\n",
+              levels[round & 1], round, start, nx, ny);
+      CHECK(0);
+    }
+  }
+#endif
+}
+
 /* BitUnpack of z (18 and 20 bits, ML-DSA-44 and -65) on random bytes and on all-ones and
  * all-zeros encodings: the AVX2 form against the portable one. */
 static void test_unpack_z(void) {
@@ -201,7 +230,7 @@ static void test_unpack_z(void) {
 
 static const test_case cases[] = {TEST_CASE(ntt), TEST_CASE(pointwise), TEST_CASE(decompose),
                                   TEST_CASE(make_hint), TEST_CASE(unpack_z),
-                                  TEST_CASE(rej_ntt_block)};
+                                  TEST_CASE(rej_ntt_block), TEST_CASE(rej_eta_block)};
 
 int main(int argc, char **argv) {
   if (!have_avx2()) fprintf(stderr, "test_mldsa_diff: no AVX2 on this CPU: nothing to compare\n");
