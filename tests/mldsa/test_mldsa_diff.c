@@ -1,8 +1,8 @@
 /* Differential test of ML-DSA's AVX2 kernels against their portable twins (module/mldsa): the
  * NTT, the inverse NTT, the pointwise products, Decompose, MakeHint, z's BitUnpack and the
- * block samplers of RejNTTPoly and RejBoundedPoly must give the same coefficients on random inputs over their whole documented input ranges, plus the
- * edges (0, +-(q-1), the largest allowed magnitudes). Skips (exit 0 with a note) on a CPU
- * without AVX2.
+ * block samplers of RejNTTPoly and RejBoundedPoly must give the same coefficients on random
+ * inputs over their whole documented input ranges, plus the edges (0, +-(q-1), the largest
+ * allowed magnitudes). Skips (exit 0 with a note) on a CPU without AVX2.
  *
  * usage: test_mldsa_diff [case]; FIPSMOD_TEST_SEED replays a run (the seed is printed). */
 #include <string.h>
