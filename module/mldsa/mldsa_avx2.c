@@ -1,10 +1,11 @@
-/* ML-DSA's AVX2 kernels: the NTT and its inverse, the pointwise Montgomery products, Decompose
- * and MakeHint, eight coefficients per instruction. Each gives exactly the coefficients of its
- * portable twin in mldsa_poly.c (test_mldsa_diff checks it on random inputs): the same
- * Montgomery reduction lane by lane, the same butterflies. The NTT's layers of length 8 and more
- * pair whole registers; the three shortest regroup two registers first (split4, split2,
- * split1). Like the portable code, nothing here branches on or indexes by a coefficient.
- * Selected by mldsa_poly.c when the CPU has AVX2 (fm_cpu_use). */
+/* ML-DSA's AVX2 kernels: the NTT and its inverse, the pointwise Montgomery products, Decompose,
+ * MakeHint and the block samplers of RejNTTPoly and RejBoundedPoly, eight coefficients per
+ * instruction. Each gives exactly the values of its portable twin (test_mldsa_diff checks it on
+ * random inputs): the same Montgomery reduction lane by lane, the same butterflies. The NTT's
+ * layers of length 8 and more pair whole registers, two or three layers per pass over memory
+ * (128 and 64; 32, 16 and 8 on eight registers); the three shortest regroup two registers first
+ * (split4, split2, split1). Like the portable code, nothing here branches on or indexes by a
+ * secret value. Selected by mldsa_poly.c and mldsa_sample.c when the CPU has AVX2 (fm_cpu_use). */
 #if defined(__x86_64__)
 #include <immintrin.h>
 #include <stdint.h>
@@ -65,6 +66,11 @@ static inline AVX2 void split1(__m256i *x, __m256i *y) {
  * the same zetas as mldsa_zetas; the inverse's are negated). */
 #include "module/mldsa/mldsa_avx2_zetas.inc"
 
+static inline AVX2 __m256i ld8(const int32_t *p) {
+  return _mm256_loadu_si256((const __m256i *)p);
+}
+static inline AVX2 void st8(int32_t *p, __m256i v) { _mm256_storeu_si256((__m256i *)p, v); }
+
 static inline AVX2 __m256i tw8(const int32_t *t) { return _mm256_load_si256((const __m256i *)t); }
 
 /* Cooley-Tukey (NTT): t = b zeta 2^-32, b = a - t, a = a + t. */
@@ -82,18 +88,37 @@ static inline AVX2 void gs_bfly(__m256i *a, __m256i *b, __m256i z) {
 
 AVX2 void mldsa_poly_ntt_avx2(mldsa_poly *p) {
   int32_t *w = p->c;
-  size_t m = 0;
-  for (size_t len = 128; len >= 8; len >>= 1) {
-    for (size_t start = 0; start < MLDSA_N; start += 2 * len) {
-      const __m256i z = _mm256_set1_epi32(mldsa_zetas[++m]);
-      for (size_t j = start; j < start + len; j += 8) {
-        const __m256i a = _mm256_loadu_si256((const __m256i *)(w + j));
-        const __m256i b = _mm256_loadu_si256((const __m256i *)(w + j + len));
-        const __m256i t = mont_mul(b, z);
-        _mm256_storeu_si256((__m256i *)(w + j + len), _mm256_sub_epi32(a, t));
-        _mm256_storeu_si256((__m256i *)(w + j), _mm256_add_epi32(a, t));
-      }
-    }
+  /* Layers 128 and 64 together: four registers 64 apart (zetas[1]; zetas[2], [3]). */
+  const __m256i z1 = _mm256_set1_epi32(mldsa_zetas[1]);
+  const __m256i z2 = _mm256_set1_epi32(mldsa_zetas[2]), z3 = _mm256_set1_epi32(mldsa_zetas[3]);
+  for (size_t j = 0; j < 64; j += 8) {
+    __m256i x0 = ld8(w + j), x1 = ld8(w + j + 64), x2 = ld8(w + j + 128), x3 = ld8(w + j + 192);
+    ct_bfly(&x0, &x2, z1);
+    ct_bfly(&x1, &x3, z1);
+    ct_bfly(&x0, &x1, z2);
+    ct_bfly(&x2, &x3, z3);
+    st8(w + j, x0);
+    st8(w + j + 64, x1);
+    st8(w + j + 128, x2);
+    st8(w + j + 192, x3);
+  }
+  /* Layers 32, 16 and 8 together on each block of 64 coefficients (eight registers): block b of
+   * the layer of length len takes zetas[128 / len + b]. */
+  for (size_t blk = 0; blk < 4; blk++) {
+    int32_t *v = w + 64 * blk;
+    __m256i r[8];
+    for (size_t i = 0; i < 8; i++) r[i] = ld8(v + 8 * i);
+    const __m256i za = _mm256_set1_epi32(mldsa_zetas[4 + blk]);
+    for (size_t i = 0; i < 4; i++) ct_bfly(&r[i], &r[i + 4], za);
+    const __m256i zb0 = _mm256_set1_epi32(mldsa_zetas[8 + 2 * blk]);
+    const __m256i zb1 = _mm256_set1_epi32(mldsa_zetas[9 + 2 * blk]);
+    ct_bfly(&r[0], &r[2], zb0);
+    ct_bfly(&r[1], &r[3], zb0);
+    ct_bfly(&r[4], &r[6], zb1);
+    ct_bfly(&r[5], &r[7], zb1);
+    for (size_t i = 0; i < 4; i++)
+      ct_bfly(&r[2 * i], &r[2 * i + 1], _mm256_set1_epi32(mldsa_zetas[16 + 4 * blk + i]));
+    for (size_t i = 0; i < 8; i++) st8(v + 8 * i, r[i]);
   }
   /* Layers 4, 2, 1 on the register pairs (m continued from 31: blocks of these layers take
    * zetas[32 + b], [64 + b] and [128 + b]). */
@@ -135,26 +160,37 @@ AVX2 void mldsa_poly_invntt_tomont_avx2(mldsa_poly *p) {
     _mm256_storeu_si256((__m256i *)(w + 16 * q), x);
     _mm256_storeu_si256((__m256i *)(w + 16 * q + 8), y);
   }
-  size_t m = 32;
-  for (size_t len = 8; len < MLDSA_N / 2; len <<= 1) {
-    for (size_t start = 0; start < MLDSA_N; start += 2 * len) {
-      const __m256i z = _mm256_set1_epi32(-mldsa_zetas[--m]);
-      for (size_t j = start; j < start + len; j += 8) {
-        const __m256i a = _mm256_loadu_si256((const __m256i *)(w + j));
-        const __m256i b = _mm256_loadu_si256((const __m256i *)(w + j + len));
-        _mm256_storeu_si256((__m256i *)(w + j), _mm256_add_epi32(a, b));
-        _mm256_storeu_si256((__m256i *)(w + j + len), mont_mul(_mm256_sub_epi32(a, b), z));
-      }
-    }
+  /* Layers 8, 16 and 32 together on each block of 64 coefficients (eight registers): block b of
+   * the layer of length len takes -zetas[256 / len - 1 - b]. */
+  for (size_t blk = 0; blk < 4; blk++) {
+    int32_t *v = w + 64 * blk;
+    __m256i r[8];
+    for (size_t i = 0; i < 8; i++) r[i] = ld8(v + 8 * i);
+    for (size_t i = 0; i < 4; i++)
+      gs_bfly(&r[2 * i], &r[2 * i + 1], _mm256_set1_epi32(-mldsa_zetas[31 - 4 * blk - i]));
+    const __m256i zb0 = _mm256_set1_epi32(-mldsa_zetas[15 - 2 * blk]);
+    const __m256i zb1 = _mm256_set1_epi32(-mldsa_zetas[14 - 2 * blk]);
+    gs_bfly(&r[0], &r[2], zb0);
+    gs_bfly(&r[1], &r[3], zb0);
+    gs_bfly(&r[4], &r[6], zb1);
+    gs_bfly(&r[5], &r[7], zb1);
+    const __m256i za = _mm256_set1_epi32(-mldsa_zetas[7 - blk]);
+    for (size_t i = 0; i < 4; i++) gs_bfly(&r[i], &r[i + 4], za);
+    for (size_t i = 0; i < 8; i++) st8(v + 8 * i, r[i]);
   }
-  /* The last layer with the scaling folded in, as in the portable twin. */
+  /* Layers 64 (-zetas[3], -zetas[2]) and 128, with the scaling folded into the last as in the
+   * portable twin: the sums times F, the differences times mldsa_invntt_last_zeta(). */
+  const __m256i z3 = _mm256_set1_epi32(-mldsa_zetas[3]), z2 = _mm256_set1_epi32(-mldsa_zetas[2]);
   const __m256i f = _mm256_set1_epi32(INVNTT_F);
   const __m256i fz = _mm256_set1_epi32(mldsa_invntt_last_zeta());
-  for (size_t j = 0; j < MLDSA_N / 2; j += 8) {
-    const __m256i a = _mm256_loadu_si256((const __m256i *)(w + j));
-    const __m256i b = _mm256_loadu_si256((const __m256i *)(w + j + MLDSA_N / 2));
-    _mm256_storeu_si256((__m256i *)(w + j), mont_mul(_mm256_add_epi32(a, b), f));
-    _mm256_storeu_si256((__m256i *)(w + j + MLDSA_N / 2), mont_mul(_mm256_sub_epi32(a, b), fz));
+  for (size_t j = 0; j < 64; j += 8) {
+    __m256i x0 = ld8(w + j), x1 = ld8(w + j + 64), x2 = ld8(w + j + 128), x3 = ld8(w + j + 192);
+    gs_bfly(&x0, &x1, z3);
+    gs_bfly(&x2, &x3, z2);
+    st8(w + j, mont_mul(_mm256_add_epi32(x0, x2), f));
+    st8(w + j + 128, mont_mul(_mm256_sub_epi32(x0, x2), fz));
+    st8(w + j + 64, mont_mul(_mm256_add_epi32(x1, x3), f));
+    st8(w + j + 192, mont_mul(_mm256_sub_epi32(x1, x3), fz));
   }
 }
 
