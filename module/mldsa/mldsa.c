@@ -1,12 +1,13 @@
 /* ML-DSA's internal algorithms (FIPS 204 section 6): KeyGen_internal, Sign_internal from mu on,
  * Verify_internal from mu on, and the hashing of M' into mu.
  *
- * Memory. Key generation and verification work on the stack (about 32 KiB and 28 KiB for
+ * Memory. KeyGen_internal and verification work on the stack (about 32 KiB and 28 KiB for
  * ML-DSA-87: the k rows of A-hat s1 or A-hat z are accumulated together while A-hat is expanded
  * four entries at a time). Signing puts its working set in one heap workspace (sign_ws: the
- * matrix A-hat, s1, s2 and t0 in the NTT domain, y, z, w and the hint; 114 KiB for ML-DSA-87)
- * that it wipes (all but A-hat, which is public) and frees before it returns, so its own stack
- * use is under 4 KiB. A-hat is expanded once per signature and kept for every iteration of the
+ * matrix A-hat, s1, s2 and t0 in the NTT domain, y, z, w, the hint and four ExpandMask
+ * polynomials; about 118 KiB for ML-DSA-87) that it wipes (all but A-hat, which is public) and
+ * frees before it returns, so its own stack use is under 4 KiB. Key generation with its pairwise
+ * test (mldsa_keygen_pct) generates into such a workspace and signs from it. A-hat is expanded once per signature and kept for every iteration of the
  * rejection loop (regenerating it per iteration costs k * l SHAKE128 expansions each time, about
  * 25% more signing time for ML-DSA-65).
  *
