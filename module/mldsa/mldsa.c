@@ -7,9 +7,10 @@
  * matrix A-hat, s1, s2 and t0 in the NTT domain, y, z, w, the hint and four ExpandMask
  * polynomials; about 118 KiB for ML-DSA-87) that it wipes (all but A-hat, which is public) and
  * frees before it returns, so its own stack use is under 4 KiB. Key generation with its pairwise
- * test (mldsa_keygen_pct) generates into such a workspace and signs from it. A-hat is expanded once per signature and kept for every iteration of the
- * rejection loop (regenerating it per iteration costs k * l SHAKE128 expansions each time, about
- * 25% more signing time for ML-DSA-65).
+ * test (mldsa_keygen_pct) generates into such a workspace and signs from it. A-hat is expanded
+ * once per signature and kept for every iteration of the rejection loop (regenerating it per
+ * iteration costs k * l SHAKE128 expansions each time, about 25% more signing time for
+ * ML-DSA-65).
  *
  * What signing reveals (the declassifications, each at its call):
  * - ctilde, at every iteration, before SampleInBall. ctilde = H(mu || w1Encode(w1)) with
