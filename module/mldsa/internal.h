@@ -83,6 +83,9 @@ void mldsa_poly_ntt_portable(mldsa_poly *p);
  * (-q, q). */
 void mldsa_poly_invntt_tomont(mldsa_poly *p);
 void mldsa_poly_invntt_tomont_portable(mldsa_poly *p);
+/* mldsa_invntt_last_zeta is the factor of the inverse's last layer's differences, with the final
+ * scaling by 2^64 / 256 folded in: -zetas[1] * (2^64 / 256) * 2^-32 mod q, in (-q, q). */
+int32_t mldsa_invntt_last_zeta(void);
 
 /* mldsa_poly_pointwise_mont sets r = a * b * 2^-32 coefficient by coefficient (inputs' product
  * below 2^31 q in magnitude); mldsa_poly_pointwise_acc_mont adds that product to r instead. */
@@ -122,9 +125,11 @@ void mldsa_poly_decompose_portable(const mldsa_params *p, mldsa_poly *a1, mldsa_
                                    const mldsa_poly *a);
 
 /* mldsa_poly_make_hint sets h[i] = 1 where HighBits(r[i]) != v1[i] (Algorithm 39 with v1 =
- * HighBits(r + z) given) and returns the number of ones. Constant time. */
+ * HighBits(r + z) given) and returns the number of ones. Constant time. h may be v1. */
 unsigned mldsa_poly_make_hint(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *r,
                               const mldsa_poly *v1);
+unsigned mldsa_poly_make_hint_portable(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *r,
+                                       const mldsa_poly *v1);
 
 /* mldsa_poly_use_hint sets a to UseHint(h, a) (Algorithm 40); a in [0, q). Verification only:
  * public inputs. */
@@ -135,6 +140,22 @@ void mldsa_poly_use_hint(const mldsa_params *p, mldsa_poly *a, const mldsa_poly 
 /* mldsa_expand_a_entry sets a to A-hat[r][s] = RejNTTPoly(rho || s || r) (Algorithms 30, 32).
  * rho is public: variable time. */
 void mldsa_expand_a_entry(mldsa_poly *a, const uint8_t rho[32], unsigned r, unsigned s);
+
+/* mldsa_rej_ntt_block_portable appends to out the candidates of one SHAKE128 block (168 bytes,
+ * 56 candidates) that RejNTTPoly keeps, in order, and returns their number. Both may write
+ * anything to out[n .. 56) past the n kept: out has room for 56 values. Public data: rho's
+ * stream. mldsa_rej_ntt_block_avx2 (x86-64) is the AVX2 twin; it reads up to 8 bytes past the
+ * block, which must be readable. */
+size_t mldsa_rej_ntt_block_portable(int32_t *out, const uint8_t *block);
+size_t mldsa_rej_ntt_block_avx2(int32_t *out, const uint8_t *block);
+
+/* mldsa_rej_eta_block_portable appends to a[j..256) the coefficients RejBoundedPoly keeps from
+ * one SHAKE256 block (136 bytes, 272 half-bytes, in order) and returns the new count (it stops
+ * at 256). Secret stream: only the keep decision of each half-byte is declassified (see
+ * mldsa_sample.c). mldsa_rej_eta_block_avx2 (x86-64) is its AVX2 twin, the same values. */
+size_t mldsa_rej_eta_block_portable(const mldsa_params *p, int32_t *a, size_t j,
+                                    const uint8_t *buf);
+size_t mldsa_rej_eta_block_avx2(const mldsa_params *p, int32_t *a, size_t j, const uint8_t *buf);
 
 /* mldsa_expand_a_x4 sets a[0..count) (count 1..4) to the entries first .. first + count - 1 of
  * A-hat, entry e being A-hat[e / l][e mod l], four sponges at a time (keccak_f1600_x4). */
@@ -191,6 +212,13 @@ int mldsa_unpack_hint(const mldsa_params *p, mldsa_poly *h, const uint8_t *in);
 /* mldsa_keygen_internal is ML-DSA.KeyGen_internal(xi) (Algorithm 6): writes p->pk_len bytes of
  * public key and p->sk_len of private key. xi and sk are secret. */
 void mldsa_keygen_internal(const mldsa_params *p, uint8_t *pk, uint8_t *sk, const uint8_t xi[32]);
+
+/* mldsa_keygen_pct is mldsa_keygen_internal followed by the pairwise consistency test: a
+ * deterministic signature (Sign_internal) over M' = msg with the new private key, checked with
+ * the new public key (Verify_internal). FM_OK; FM_ERR_KEYGEN when the test
+ * fails; FM_ERR_NO_MEMORY when the workspace cannot be allocated (pk and sk then untouched). */
+int mldsa_keygen_pct(const mldsa_params *p, uint8_t *pk, uint8_t *sk, const uint8_t xi[32],
+                     const uint8_t *msg, size_t msg_len);
 
 /* mldsa_pk_from_sk recomputes the public key of the private key |sk| (p->sk_len bytes, secret)
  * into |pk| (p->pk_len bytes) and checks sk against it: FM_OK when s1 and s2 are in range and t0

@@ -1,13 +1,16 @@
 /* ML-DSA's internal algorithms (FIPS 204 section 6): KeyGen_internal, Sign_internal from mu on,
  * Verify_internal from mu on, and the hashing of M' into mu.
  *
- * Memory. Key generation and verification work on the stack (about 32 KiB and 28 KiB for
+ * Memory. KeyGen_internal and verification work on the stack (about 32 KiB and 28 KiB for
  * ML-DSA-87: the k rows of A-hat s1 or A-hat z are accumulated together while A-hat is expanded
- * four entries at a time). Signing puts its working set in one heap workspace (sign_ws: the matrix A-hat,
- * s1, s2 and t0 in the NTT domain, y, z, w and the hint; 114 KiB for ML-DSA-87) that it wipes
- * and frees before it returns, so its own stack use is under 4 KiB. A-hat is expanded once per
- * signature and kept for every iteration of the rejection loop (regenerating it per iteration
- * costs k * l SHAKE128 expansions each time, about 25% more signing time for ML-DSA-65).
+ * four entries at a time). Signing puts its working set in one heap workspace (sign_ws: the
+ * matrix A-hat, s1, s2 and t0 in the NTT domain, y, z, w, the hint and four ExpandMask
+ * polynomials; about 118 KiB for ML-DSA-87) that it wipes (all but A-hat, which is public) and
+ * frees before it returns, so its own stack use is under 4 KiB. Key generation with its pairwise
+ * test (mldsa_keygen_pct) generates into such a workspace and signs from it. A-hat is expanded
+ * once per signature and kept for every iteration of the rejection loop (regenerating it per
+ * iteration costs k * l SHAKE128 expansions each time, about 25% more signing time for
+ * ML-DSA-65).
  *
  * What signing reveals (the declassifications, each at its call):
  * - ctilde, at every iteration, before SampleInBall. ctilde = H(mu || w1Encode(w1)) with
@@ -15,15 +18,19 @@
  *   iteration) is independent of s1, s2 and t0, so ctilde says nothing about them; for the
  *   accepted iteration it is part of the signature. rho'' itself stays secret (it is a hash
  *   output, and ctilde is a one-way function of it).
- * - One bit per iteration: whether the candidate (z, h) is rejected, the OR of all four tests of
- *   Algorithm 7 steps 23 and 28 (||z|| >= gamma1 - beta, ||r0|| >= gamma2 - beta,
- *   ||ct0|| >= gamma2, more than omega ones in h). All four are computed at every iteration, so
- *   which test failed is never visible. FIPS 204 treats the number of iterations as public; the
- *   rejected z, r0, ct0 and h are wiped with the workspace and never leave.
+ * - Per iteration, which stage of Algorithm 7's tests rejected the candidate, if any: the z test
+ *   (||z|| >= gamma1 - beta, over all l polynomials), then the r0 test (||r0|| >= gamma2 - beta,
+ *   over all k rows), then the last stage (||ct0|| >= gamma2 or more than omega ones in h). A
+ *   stage runs only when the ones before it passed. Each verdict is one bit, the OR over every
+ *   coefficient of every polynomial of that stage, so no polynomial, row or coefficient is
+ *   singled out. FIPS 204 treats the number of iterations as public, and revealing which
+ *   condition caused a rejection is allowed; the rejected z, r0, ct0 and h are wiped with the
+ *   workspace and never leave.
  * - The accepted signature (z, h) once it is final: it is the output.
  * Key generation declassifies rho (part of the public key) and, in RejBoundedPoly, the
  * keep/reject outcome of each half-byte (mldsa_sample.c says why that is independent of s1, s2).
  * Signing declassifies rho read from the private key (it is the public key's rho). */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,9 +68,30 @@ static void a_times(const mldsa_params *p, mldsa_poly *t, const uint8_t rho[32],
   }
 }
 
+/* a_hat_expand sets a[0 .. k l) to A-hat, row-major, four entries at a time. rho is public. */
+static void a_hat_expand(const mldsa_params *p, mldsa_poly *a, const uint8_t rho[32]) {
+  const unsigned entries = p->k * p->l;
+  for (unsigned e = 0; e < entries; e += 4)
+    mldsa_expand_a_x4(&a[e], rho, e, entries - e < 4 ? entries - e : 4, p->l);
+}
+
+/* a_times_cached is a_times with A-hat already expanded in a (row-major). */
+static void a_times_cached(const mldsa_params *p, mldsa_poly *t, const mldsa_poly *a,
+                           const mldsa_poly *v) {
+  for (unsigned i = 0; i < p->k; i++) {
+    mldsa_poly_pointwise_mont(&t[i], &a[i * p->l], &v[0]);
+    for (unsigned j = 1; j < p->l; j++)
+      mldsa_poly_pointwise_acc_mont(&t[i], &a[i * p->l + j], &v[j]);
+  }
+}
+
 /* ---- KeyGen_internal (Algorithm 6) ---------------------------------------------------------- */
 
-void mldsa_keygen_internal(const mldsa_params *p, uint8_t *pk, uint8_t *sk, const uint8_t xi[32]) {
+/* keygen_core is Algorithm 6 into pk and sk, leaving NTT(s1) in s12[0 .. l), s2 in s12[l .. l+k)
+ * and t0 in t (the caller wipes them). With a (k l polynomials) A-hat is expanded into it whole
+ * and kept; with a NULL it is streamed (a_times). */
+static void keygen_core(const mldsa_params *p, uint8_t *pk, uint8_t *sk, const uint8_t xi[32],
+                        mldsa_poly *a, mldsa_poly *s12, mldsa_poly *t) {
   /* Step 1: (rho, rho', K) = H(xi || IntegerToBytes(k, 1) || IntegerToBytes(l, 1), 128). */
   uint8_t in[34], seeds[128];
   memcpy(in, xi, 32);
@@ -79,7 +107,6 @@ void mldsa_keygen_internal(const mldsa_params *p, uint8_t *pk, uint8_t *sk, cons
 
   /* Step 4: s1 (nonces 0 .. l-1) and s2 (l .. l+k-1), four at a time; s1 is packed into sk,
    * then kept in the NTT domain for step 5. */
-  mldsa_poly s12[MLDSA_MAX_L + MLDSA_MAX_K];
   mldsa_poly *s1hat = s12, *s2 = s12 + p->l;
   for (unsigned n = 0; n < p->l + p->k; n += 4) {
     const unsigned count = p->l + p->k - n < 4 ? p->l + p->k - n : 4;
@@ -91,9 +118,14 @@ void mldsa_keygen_internal(const mldsa_params *p, uint8_t *pk, uint8_t *sk, cons
   }
 
   /* Steps 3, 5, 6: t_i = NTT^-1(sum_j A[i][j] s1hat[j]) + s2_i, then Power2Round. */
-  mldsa_poly t[MLDSA_MAX_K], t1;
+  mldsa_poly t1;
   memcpy(pk, rho, 32);
-  a_times(p, t, rho, s1hat);
+  if (a != NULL) {
+    a_hat_expand(p, a, rho);
+    a_times_cached(p, t, a, s1hat);
+  } else {
+    a_times(p, t, rho, s1hat);
+  }
   for (unsigned i = 0; i < p->k; i++) {
     mldsa_poly_reduce(&t[i]);
     mldsa_poly_invntt_tomont(&t[i]);
@@ -113,8 +145,13 @@ void mldsa_keygen_internal(const mldsa_params *p, uint8_t *pk, uint8_t *sk, cons
 
   fm_zeroize(in, sizeof in);
   fm_zeroize(seeds, sizeof seeds);
-  fm_zeroize(s12, sizeof s12);
-  fm_zeroize(t, sizeof t);
+}
+
+void mldsa_keygen_internal(const mldsa_params *p, uint8_t *pk, uint8_t *sk, const uint8_t xi[32]) {
+  mldsa_poly s12[MLDSA_MAX_L + MLDSA_MAX_K], t[MLDSA_MAX_K];
+  keygen_core(p, pk, sk, xi, NULL, s12, t);
+  fm_zeroize(s12, (size_t)(p->l + p->k) * sizeof s12[0]); /* the entries keygen_core wrote */
+  fm_zeroize(t, p->k * sizeof t[0]);
 }
 
 /* ---- Checking an expanded private key ----------------------------------------------------
@@ -183,9 +220,8 @@ void mldsa_mu_from_tr(uint8_t mu[64], const uint8_t tr[64], const uint8_t *prefi
 /* ---- Sign_internal (Algorithm 7) ------------------------------------------------------------ */
 
 typedef struct sign_ws {
-  mldsa_poly a[MLDSA_MAX_K * MLDSA_MAX_L]; /* A-hat, row-major */
-  mldsa_poly s1[MLDSA_MAX_L];              /* NTT(s1) */
-  mldsa_poly s2[MLDSA_MAX_K];              /* NTT(s2) */
+  mldsa_poly a[MLDSA_MAX_K * MLDSA_MAX_L]; /* A-hat, row-major: public, first, not wiped */
+  mldsa_poly s[MLDSA_MAX_L + MLDSA_MAX_K];  /* NTT(s1) in [0, l), NTT(s2) in [l, l + k) */
   mldsa_poly t0[MLDSA_MAX_K];              /* NTT(t0) */
   mldsa_poly y[MLDSA_MAX_L];
   mldsa_poly z[MLDSA_MAX_L];               /* NTT(y), then z */
@@ -193,6 +229,8 @@ typedef struct sign_ws {
   mldsa_poly h[MLDSA_MAX_K];
   mldsa_poly c;                            /* NTT(c) */
   mldsa_poly r, v1, r0, ct0;               /* one row's scratch */
+  mldsa_poly mask[4];                      /* ExpandMask's, made ahead (mask_next) */
+  unsigned mask_used, mask_count;
   uint8_t rhopp[64];
   uint8_t w1enc[MLDSA_MAX_K * 192];
   uint8_t ctilde[MLDSA_MAX_CTILDE];
@@ -208,12 +246,12 @@ static int sign_ws_decode(const mldsa_params *p, sign_ws *ws, const uint8_t *sk)
   const uint8_t *t0_in = s2_in + p->k * eta_poly_bytes(p);
   uint32_t ok = ~0u;
   for (unsigned j = 0; j < p->l; j++) {
-    ok &= mldsa_unpack_eta(p, &ws->s1[j], s1_in + j * eta_poly_bytes(p));
-    mldsa_poly_ntt(&ws->s1[j]);
+    ok &= mldsa_unpack_eta(p, &ws->s[j], s1_in + j * eta_poly_bytes(p));
+    mldsa_poly_ntt(&ws->s[j]);
   }
   for (unsigned i = 0; i < p->k; i++) {
-    ok &= mldsa_unpack_eta(p, &ws->s2[i], s2_in + i * eta_poly_bytes(p));
-    mldsa_poly_ntt(&ws->s2[i]);
+    ok &= mldsa_unpack_eta(p, &ws->s[p->l + i], s2_in + i * eta_poly_bytes(p));
+    mldsa_poly_ntt(&ws->s[p->l + i]);
     mldsa_unpack_t0(&ws->t0[i], t0_in + 416 * i);
     mldsa_poly_ntt(&ws->t0[i]);
   }
@@ -222,30 +260,36 @@ static int sign_ws_decode(const mldsa_params *p, sign_ws *ws, const uint8_t *sk)
   uint8_t rho[32];
   memcpy(rho, sk + SK_RHO, 32);
   fm_declassify(rho, sizeof rho); /* the public key's rho */
-  for (unsigned e = 0; e < p->k * p->l; e += 4) {
-    const unsigned count = p->k * p->l - e < 4 ? p->k * p->l - e : 4;
-    mldsa_expand_a_x4(&ws->a[e], rho, e, count, p->l);
-  }
+  a_hat_expand(p, ws->a, rho);
   return FM_OK;
 }
 
+/* mask_next sets y to ExpandMask's polynomial for |nonce| (kappa + r), which is the one after
+ * the previous call's (the loop's nonces are consecutive across iterations). The polynomials are
+ * made four at a time, whatever l is, and those not yet used wait in the workspace. */
+static void mask_next(const mldsa_params *p, sign_ws *ws, mldsa_poly *y, uint16_t nonce) {
+  if (ws->mask_used == ws->mask_count) {
+    mldsa_expand_mask_x4(p, ws->mask, ws->rhopp, nonce, 4);
+    ws->mask_used = 0;
+    ws->mask_count = 4;
+  }
+  *y = ws->mask[ws->mask_used++];
+}
+
 /* sign_attempt runs one iteration of the loop (steps 11-30) for kappa and returns an all-ones
- * mask when the candidate is rejected. Every test is evaluated whatever the others give. */
+ * mask when the candidate is rejected: after the z test, the r0 test or the last stage, each
+ * verdict declassified as it is reached (see "What signing reveals"). */
 static uint32_t sign_attempt(const mldsa_params *p, sign_ws *ws, const uint8_t mu[64],
                              uint16_t kappa) {
   const unsigned k = p->k, l = p->l;
   /* Steps 11-12: y = ExpandMask(rho'', kappa); w = NTT^-1(A-hat o NTT(y)). */
-  for (unsigned j = 0; j < l; j += 4) {
-    mldsa_expand_mask_x4(p, &ws->y[j], ws->rhopp, (uint16_t)(kappa + j), l - j < 4 ? l - j : 4);
-  }
   for (unsigned j = 0; j < l; j++) {
+    mask_next(p, ws, &ws->y[j], (uint16_t)(kappa + j));
     ws->z[j] = ws->y[j];
     mldsa_poly_ntt(&ws->z[j]);
   }
+  a_times_cached(p, ws->w, ws->a, ws->z);
   for (unsigned i = 0; i < k; i++) {
-    mldsa_poly_pointwise_mont(&ws->w[i], &ws->a[i * l], &ws->z[0]);
-    for (unsigned j = 1; j < l; j++)
-      mldsa_poly_pointwise_acc_mont(&ws->w[i], &ws->a[i * l + j], &ws->z[j]);
     mldsa_poly_reduce(&ws->w[i]);
     mldsa_poly_invntt_tomont(&ws->w[i]);
     mldsa_poly_caddq(&ws->w[i]);
@@ -268,36 +312,100 @@ static uint32_t sign_attempt(const mldsa_params *p, sign_ws *ws, const uint8_t m
   /* Steps 18, 20, 23 (first half): z = y + NTT^-1(c s1), ||z|| < gamma1 - beta. */
   uint32_t reject = 0;
   for (unsigned j = 0; j < l; j++) {
-    mldsa_poly_pointwise_mont(&ws->z[j], &ws->c, &ws->s1[j]);
+    mldsa_poly_pointwise_mont(&ws->z[j], &ws->c, &ws->s[j]);
     mldsa_poly_invntt_tomont(&ws->z[j]);
     mldsa_poly_add(&ws->z[j], &ws->z[j], &ws->y[j]);
     mldsa_poly_reduce(&ws->z[j]);
     reject |= mldsa_poly_norm_exceeds(&ws->z[j], p->gamma1 - p->beta);
   }
+  /* The z test's verdict over all l polynomials (see "What signing reveals"). */
+  if (fm_declassify_u64(reject)) return ~0u;
 
-  /* Row by row: steps 19, 21, 23 (second half), 25, 26, 28. */
+  /* Steps 19, 21, 23 (second half), every row: r = w - cs2 in [0, q), kept in w;
+   * (v1, r0) = Decompose(r), v1 = HighBits(w - cs2) kept in h until the hint replaces it. */
+  for (unsigned i = 0; i < k; i++) {
+    mldsa_poly_pointwise_mont(&ws->r, &ws->c, &ws->s[l + i]);
+    mldsa_poly_invntt_tomont(&ws->r);
+    mldsa_poly_sub(&ws->w[i], &ws->w[i], &ws->r);
+    mldsa_poly_freeze(&ws->w[i]);
+    mldsa_poly_decompose(p, &ws->h[i], &ws->r0, &ws->w[i]);
+    reject |= mldsa_poly_norm_exceeds(&ws->r0, p->gamma2 - p->beta);
+  }
+  /* The r0 test's verdict over all k rows. */
+  if (fm_declassify_u64(reject)) return ~0u;
+
+  /* Steps 25, 26, 28: ct0, ||ct0|| < gamma2; h = MakeHint(-ct0, w - cs2 + ct0), that is
+   * [HighBits(r + ct0) != v1]; at most omega ones. */
   unsigned ones = 0;
   for (unsigned i = 0; i < k; i++) {
-    /* r = w - cs2 in [0, q); (v1, r0) = Decompose(r): v1 = HighBits(w - cs2), r0 = LowBits. */
-    mldsa_poly_pointwise_mont(&ws->r, &ws->c, &ws->s2[i]);
-    mldsa_poly_invntt_tomont(&ws->r);
-    mldsa_poly_sub(&ws->r, &ws->w[i], &ws->r);
-    mldsa_poly_freeze(&ws->r);
-    mldsa_poly_decompose(p, &ws->v1, &ws->r0, &ws->r);
-    reject |= mldsa_poly_norm_exceeds(&ws->r0, p->gamma2 - p->beta);
-
-    /* ct0; ||ct0|| < gamma2; h = MakeHint(-ct0, w - cs2 + ct0) = [HighBits(r + ct0) != v1]. */
     mldsa_poly_pointwise_mont(&ws->ct0, &ws->c, &ws->t0[i]);
     mldsa_poly_invntt_tomont(&ws->ct0);
     mldsa_poly_reduce(&ws->ct0);
     reject |= mldsa_poly_norm_exceeds(&ws->ct0, p->gamma2);
-    mldsa_poly_add(&ws->r, &ws->r, &ws->ct0);
+    mldsa_poly_add(&ws->r, &ws->w[i], &ws->ct0);
     mldsa_poly_freeze(&ws->r);
-    ones += mldsa_poly_make_hint(p, &ws->h[i], &ws->r, &ws->v1);
+    ones += mldsa_poly_make_hint(p, &ws->h[i], &ws->r, &ws->h[i]);
   }
   /* More than omega ones: omega - ones is negative (both are below 2^16). */
   reject |= (uint32_t)(((int32_t)p->omega - (int32_t)ones) >> 31);
   return reject;
+}
+
+/* sign_loop is Algorithm 7 steps 7-33 on a workspace whose A-hat, s and t0 are filled, with the
+ * private key's K: FM_OK with the signature in sig, or FM_ERR_INTERNAL when the loop's bound is
+ * reached (sig is then the caller's to wipe). */
+static int sign_loop(const mldsa_params *p, sign_ws *ws, uint8_t *sig, const uint8_t key[32],
+                     const uint8_t mu[64], const uint8_t rnd[32]) {
+  /* Step 7: rho'' = H(K || rnd || mu, 64). */
+  memcpy(ws->hash_in, key, 32);
+  memcpy(ws->hash_in + 32, rnd, MLDSA_RND_BYTES);
+  memcpy(ws->hash_in + 64, mu, MLDSA_CRH_BYTES);
+  shake256(ws->rhopp, sizeof ws->rhopp, ws->hash_in, sizeof ws->hash_in);
+
+  /* Steps 10-32. kappa grows by l per iteration. FIPS 204 Appendix C lets the loop be bounded,
+   * by no fewer than 814 iterations (Table 3), a bound reached with probability about 2^-256;
+   * reaching it is reported as an internal failure, with no signature. */
+  ws->mask_used = ws->mask_count = 0;
+  unsigned kappa = 0;
+  uint32_t reject = ~0u;
+  for (unsigned iter = 0; iter < 814 && reject != 0; iter++, kappa += p->l) {
+    /* The last declassified outcome of an iteration (see "What signing reveals"). */
+    reject = (uint32_t)fm_declassify_u64(sign_attempt(p, ws, mu, (uint16_t)kappa));
+  }
+  if (reject != 0) return FM_ERR_INTERNAL;
+
+  /* Step 33: sigEncode(ctilde, z mod+- q, h). z is in reduce32's range; centred for packing.
+   * The signature is public from here on. */
+  uint8_t *out = sig;
+  memcpy(out, ws->ctilde, p->ctilde_len);
+  out += p->ctilde_len;
+  for (unsigned j = 0; j < p->l; j++) {
+    mldsa_poly_freeze(&ws->z[j]);
+    for (size_t n = 0; n < MLDSA_N; n++) {
+      const int32_t c = ws->z[j].c[n];
+      ws->z[j].c[n] = c - ((((MLDSA_Q - 1) / 2) - c) >> 31 & MLDSA_Q);
+    }
+    fm_declassify(&ws->z[j], sizeof ws->z[j]);
+    mldsa_pack_z(p, out, &ws->z[j]);
+    out += z_poly_bytes(p);
+  }
+  fm_declassify(ws->h, sizeof ws->h[0] * p->k);
+  mldsa_pack_hint(p, out, ws->h);
+  return FM_OK;
+}
+
+/* sign_ws_free wipes what the workspace held for the parameter set p, all but A-hat (public: a
+ * function of rho), and frees it. The vectors' entries past k or l are never written. */
+static void sign_ws_free(const mldsa_params *p, sign_ws *ws) {
+  const size_t k = p->k, l = p->l, poly = sizeof(mldsa_poly);
+  fm_zeroize(ws->s, (l + k) * poly);
+  fm_zeroize(ws->t0, k * poly);
+  fm_zeroize(ws->y, l * poly);
+  fm_zeroize(ws->z, l * poly);
+  fm_zeroize(ws->w, k * poly);
+  fm_zeroize(ws->h, k * poly);
+  fm_zeroize(&ws->c, sizeof *ws - offsetof(sign_ws, c)); /* c to the end */
+  free(ws);
 }
 
 int mldsa_sign_mu(const mldsa_params *p, uint8_t *sig, const uint8_t *sk, const uint8_t mu[64],
@@ -308,54 +416,17 @@ int mldsa_sign_mu(const mldsa_params *p, uint8_t *sig, const uint8_t *sk, const 
     return FM_ERR_NO_MEMORY;
   }
   int st = sign_ws_decode(p, ws, sk);
-  if (st == FM_OK) {
-    /* Step 7: rho'' = H(K || rnd || mu, 64). */
-    memcpy(ws->hash_in, sk + SK_KEY, 32);
-    memcpy(ws->hash_in + 32, rnd, MLDSA_RND_BYTES);
-    memcpy(ws->hash_in + 64, mu, MLDSA_CRH_BYTES);
-    shake256(ws->rhopp, sizeof ws->rhopp, ws->hash_in, sizeof ws->hash_in);
-
-    /* Steps 10-32. kappa grows by l per iteration. FIPS 204 Appendix C lets the loop be bounded,
-     * by no fewer than 814 iterations (Table 3), a bound reached with probability about 2^-256;
-     * reaching it is reported as an internal failure, with no signature. */
-    unsigned kappa = 0;
-    uint32_t reject = ~0u;
-    for (unsigned iter = 0; iter < 814 && reject != 0; iter++, kappa += p->l) {
-      /* The one declassified outcome of an iteration (see "What signing reveals"). */
-      reject = (uint32_t)fm_declassify_u64(sign_attempt(p, ws, mu, (uint16_t)kappa));
-    }
-    if (reject != 0) {
-      st = FM_ERR_INTERNAL;
-    } else {
-      /* Step 33: sigEncode(ctilde, z mod+- q, h). z is in reduce32's range; centred for packing.
-       * The signature is public from here on. */
-      uint8_t *out = sig;
-      memcpy(out, ws->ctilde, p->ctilde_len);
-      out += p->ctilde_len;
-      for (unsigned j = 0; j < p->l; j++) {
-        mldsa_poly_freeze(&ws->z[j]);
-        for (size_t n = 0; n < MLDSA_N; n++) {
-          const int32_t c = ws->z[j].c[n];
-          ws->z[j].c[n] = c - ((((MLDSA_Q - 1) / 2) - c) >> 31 & MLDSA_Q);
-        }
-        fm_declassify(&ws->z[j], sizeof ws->z[j]);
-        mldsa_pack_z(p, out, &ws->z[j]);
-        out += z_poly_bytes(p);
-      }
-      fm_declassify(ws->h, sizeof ws->h[0] * p->k);
-      mldsa_pack_hint(p, out, ws->h);
-    }
-  }
+  if (st == FM_OK) st = sign_loop(p, ws, sig, sk + SK_KEY, mu, rnd);
   if (st != FM_OK) fm_zeroize(sig, p->sig_len);
-  fm_zeroize(ws, sizeof *ws);
-  free(ws);
+  sign_ws_free(p, ws);
   return st;
 }
 
 /* ---- Verify_internal (Algorithm 8) ---------------------------------------------------------- */
 
-int mldsa_verify_mu(const mldsa_params *p, const uint8_t *pk, const uint8_t mu[64],
-                    const uint8_t *sig) {
+/* verify_core is Verify_internal given mu, with A-hat expanded in a or, a NULL, streamed. */
+static int verify_core(const mldsa_params *p, const uint8_t *pk, const uint8_t mu[64],
+                       const uint8_t *sig, const mldsa_poly *a) {
   const unsigned k = p->k, l = p->l;
   const uint8_t *rho = pk;
   mldsa_poly zhat[MLDSA_MAX_L], h[MLDSA_MAX_K], c, w[MLDSA_MAX_K], t1;
@@ -374,7 +445,8 @@ int mldsa_verify_mu(const mldsa_params *p, const uint8_t *pk, const uint8_t mu[6
   mldsa_sample_in_ball(p, &c, ctilde);
   mldsa_poly_ntt(&c);
   uint8_t w1enc[MLDSA_MAX_K * 192];
-  a_times(p, w, rho, zhat);
+  if (a != NULL) a_times_cached(p, w, a, zhat);
+  else a_times(p, w, rho, zhat);
   for (unsigned i = 0; i < k; i++) {
     mldsa_unpack_t1(&t1, pk + 32 + 320 * i);
     mldsa_poly_shiftl(&t1);
@@ -396,4 +468,40 @@ int mldsa_verify_mu(const mldsa_params *p, const uint8_t *pk, const uint8_t mu[6
   keccak_absorb(&st, w1enc, k * w1_poly_bytes(p));
   keccak_squeeze(&st, ctilde2, p->ctilde_len);
   return fm_ct_memeq(ctilde, ctilde2, p->ctilde_len) ? FM_OK : FM_ERR_VERIFY;
+}
+
+int mldsa_verify_mu(const mldsa_params *p, const uint8_t *pk, const uint8_t mu[64],
+                    const uint8_t *sig) {
+  return verify_core(p, pk, mu, sig, NULL);
+}
+
+/* ---- Key generation with its pairwise consistency test -------------------------------------
+ * The test signs with the new private key and verifies with the new public key, as the public
+ * services do, but on what key generation already holds: A-hat (expanded once, in the signing
+ * workspace), NTT(s1), s2 and t0 (taken to the NTT domain in place), K and tr from the written
+ * sk. Signing is deterministic (rnd = 0): the test needs no DRBG output. Verification reads t1
+ * from pk and hashes pk for its tr, like mldsa_verify_mu. */
+
+int mldsa_keygen_pct(const mldsa_params *p, uint8_t *pk, uint8_t *sk, const uint8_t xi[32],
+                     const uint8_t *msg, size_t msg_len) {
+  static const uint8_t kZeroRnd[MLDSA_RND_BYTES];
+  sign_ws *ws = malloc(sizeof *ws);
+  if (ws == NULL) return FM_ERR_NO_MEMORY;
+  keygen_core(p, pk, sk, xi, ws->a, ws->s, ws->t0);
+  for (unsigned i = 0; i < p->k; i++) {
+    mldsa_poly_ntt(&ws->s[p->l + i]);
+    mldsa_poly_ntt(&ws->t0[i]);
+  }
+  uint8_t mu[MLDSA_CRH_BYTES], tr[MLDSA_TR_BYTES], sig[MLDSA_MAX_SIGNATURE_BYTES];
+  mldsa_mu_from_tr(mu, sk + SK_TR, NULL, 0, msg, msg_len);
+  int st = sign_loop(p, ws, sig, sk + SK_KEY, mu, kZeroRnd);
+  if (st == FM_OK) {
+    mldsa_tr_from_pk(p, tr, pk);
+    mldsa_mu_from_tr(mu, tr, NULL, 0, msg, msg_len);
+    st = verify_core(p, pk, mu, sig, ws->a);
+  }
+  fm_zeroize(mu, sizeof mu);
+  fm_zeroize(sig, sizeof sig);
+  sign_ws_free(p, ws);
+  return st == FM_OK ? FM_OK : FM_ERR_KEYGEN;
 }

@@ -1,10 +1,11 @@
-/* ML-DSA's AVX2 kernels: the NTT and its inverse, the pointwise Montgomery products and
- * Decompose, eight coefficients per instruction. Each gives exactly the coefficients of its
- * portable twin in mldsa_poly.c (test_mldsa_diff checks it on random inputs): the same
- * Montgomery reduction lane by lane, the same butterflies. The NTT's layers of length 8 and more
- * pair whole registers; the three shortest regroup two registers first (split4, split2,
- * split1). Like the portable code, nothing here branches on or
- * indexes by a coefficient. Selected by mldsa_poly.c when the CPU has AVX2 (fm_cpu_use). */
+/* ML-DSA's AVX2 kernels: the NTT and its inverse, the pointwise Montgomery products, Decompose,
+ * MakeHint and the block samplers of RejNTTPoly and RejBoundedPoly, eight coefficients per
+ * instruction. Each gives exactly the values of its portable twin (test_mldsa_diff checks it on
+ * random inputs): the same Montgomery reduction lane by lane, the same butterflies. The NTT's
+ * layers of length 8 and more pair whole registers, two or three layers per pass over memory
+ * (128 and 64; 32, 16 and 8 on eight registers); the three shortest regroup two registers first
+ * (split4, split2, split1). Like the portable code, nothing here branches on or indexes by a
+ * secret value. Selected by mldsa_poly.c and mldsa_sample.c when the CPU has AVX2 (fm_cpu_use). */
 #if defined(__x86_64__)
 #include <immintrin.h>
 #include <stdint.h>
@@ -65,6 +66,11 @@ static inline AVX2 void split1(__m256i *x, __m256i *y) {
  * the same zetas as mldsa_zetas; the inverse's are negated). */
 #include "module/mldsa/mldsa_avx2_zetas.inc"
 
+static inline AVX2 __m256i ld8(const int32_t *p) {
+  return _mm256_loadu_si256((const __m256i *)p);
+}
+static inline AVX2 void st8(int32_t *p, __m256i v) { _mm256_storeu_si256((__m256i *)p, v); }
+
 static inline AVX2 __m256i tw8(const int32_t *t) { return _mm256_load_si256((const __m256i *)t); }
 
 /* Cooley-Tukey (NTT): t = b zeta 2^-32, b = a - t, a = a + t. */
@@ -82,18 +88,37 @@ static inline AVX2 void gs_bfly(__m256i *a, __m256i *b, __m256i z) {
 
 AVX2 void mldsa_poly_ntt_avx2(mldsa_poly *p) {
   int32_t *w = p->c;
-  size_t m = 0;
-  for (size_t len = 128; len >= 8; len >>= 1) {
-    for (size_t start = 0; start < MLDSA_N; start += 2 * len) {
-      const __m256i z = _mm256_set1_epi32(mldsa_zetas[++m]);
-      for (size_t j = start; j < start + len; j += 8) {
-        const __m256i a = _mm256_loadu_si256((const __m256i *)(w + j));
-        const __m256i b = _mm256_loadu_si256((const __m256i *)(w + j + len));
-        const __m256i t = mont_mul(b, z);
-        _mm256_storeu_si256((__m256i *)(w + j + len), _mm256_sub_epi32(a, t));
-        _mm256_storeu_si256((__m256i *)(w + j), _mm256_add_epi32(a, t));
-      }
-    }
+  /* Layers 128 and 64 together: four registers 64 apart (zetas[1]; zetas[2], [3]). */
+  const __m256i z1 = _mm256_set1_epi32(mldsa_zetas[1]);
+  const __m256i z2 = _mm256_set1_epi32(mldsa_zetas[2]), z3 = _mm256_set1_epi32(mldsa_zetas[3]);
+  for (size_t j = 0; j < 64; j += 8) {
+    __m256i x0 = ld8(w + j), x1 = ld8(w + j + 64), x2 = ld8(w + j + 128), x3 = ld8(w + j + 192);
+    ct_bfly(&x0, &x2, z1);
+    ct_bfly(&x1, &x3, z1);
+    ct_bfly(&x0, &x1, z2);
+    ct_bfly(&x2, &x3, z3);
+    st8(w + j, x0);
+    st8(w + j + 64, x1);
+    st8(w + j + 128, x2);
+    st8(w + j + 192, x3);
+  }
+  /* Layers 32, 16 and 8 together on each block of 64 coefficients (eight registers): block b of
+   * the layer of length len takes zetas[128 / len + b]. */
+  for (size_t blk = 0; blk < 4; blk++) {
+    int32_t *v = w + 64 * blk;
+    __m256i r[8];
+    for (size_t i = 0; i < 8; i++) r[i] = ld8(v + 8 * i);
+    const __m256i za = _mm256_set1_epi32(mldsa_zetas[4 + blk]);
+    for (size_t i = 0; i < 4; i++) ct_bfly(&r[i], &r[i + 4], za);
+    const __m256i zb0 = _mm256_set1_epi32(mldsa_zetas[8 + 2 * blk]);
+    const __m256i zb1 = _mm256_set1_epi32(mldsa_zetas[9 + 2 * blk]);
+    ct_bfly(&r[0], &r[2], zb0);
+    ct_bfly(&r[1], &r[3], zb0);
+    ct_bfly(&r[4], &r[6], zb1);
+    ct_bfly(&r[5], &r[7], zb1);
+    for (size_t i = 0; i < 4; i++)
+      ct_bfly(&r[2 * i], &r[2 * i + 1], _mm256_set1_epi32(mldsa_zetas[16 + 4 * blk + i]));
+    for (size_t i = 0; i < 8; i++) st8(v + 8 * i, r[i]);
   }
   /* Layers 4, 2, 1 on the register pairs (m continued from 31: blocks of these layers take
    * zetas[32 + b], [64 + b] and [128 + b]). */
@@ -135,22 +160,37 @@ AVX2 void mldsa_poly_invntt_tomont_avx2(mldsa_poly *p) {
     _mm256_storeu_si256((__m256i *)(w + 16 * q), x);
     _mm256_storeu_si256((__m256i *)(w + 16 * q + 8), y);
   }
-  size_t m = 32;
-  for (size_t len = 8; len < MLDSA_N; len <<= 1) {
-    for (size_t start = 0; start < MLDSA_N; start += 2 * len) {
-      const __m256i z = _mm256_set1_epi32(-mldsa_zetas[--m]);
-      for (size_t j = start; j < start + len; j += 8) {
-        const __m256i a = _mm256_loadu_si256((const __m256i *)(w + j));
-        const __m256i b = _mm256_loadu_si256((const __m256i *)(w + j + len));
-        _mm256_storeu_si256((__m256i *)(w + j), _mm256_add_epi32(a, b));
-        _mm256_storeu_si256((__m256i *)(w + j + len), mont_mul(_mm256_sub_epi32(a, b), z));
-      }
-    }
+  /* Layers 8, 16 and 32 together on each block of 64 coefficients (eight registers): block b of
+   * the layer of length len takes -zetas[256 / len - 1 - b]. */
+  for (size_t blk = 0; blk < 4; blk++) {
+    int32_t *v = w + 64 * blk;
+    __m256i r[8];
+    for (size_t i = 0; i < 8; i++) r[i] = ld8(v + 8 * i);
+    for (size_t i = 0; i < 4; i++)
+      gs_bfly(&r[2 * i], &r[2 * i + 1], _mm256_set1_epi32(-mldsa_zetas[31 - 4 * blk - i]));
+    const __m256i zb0 = _mm256_set1_epi32(-mldsa_zetas[15 - 2 * blk]);
+    const __m256i zb1 = _mm256_set1_epi32(-mldsa_zetas[14 - 2 * blk]);
+    gs_bfly(&r[0], &r[2], zb0);
+    gs_bfly(&r[1], &r[3], zb0);
+    gs_bfly(&r[4], &r[6], zb1);
+    gs_bfly(&r[5], &r[7], zb1);
+    const __m256i za = _mm256_set1_epi32(-mldsa_zetas[7 - blk]);
+    for (size_t i = 0; i < 4; i++) gs_bfly(&r[i], &r[i + 4], za);
+    for (size_t i = 0; i < 8; i++) st8(v + 8 * i, r[i]);
   }
+  /* Layers 64 (-zetas[3], -zetas[2]) and 128, with the scaling folded into the last as in the
+   * portable twin: the sums times F, the differences times mldsa_invntt_last_zeta(). */
+  const __m256i z3 = _mm256_set1_epi32(-mldsa_zetas[3]), z2 = _mm256_set1_epi32(-mldsa_zetas[2]);
   const __m256i f = _mm256_set1_epi32(INVNTT_F);
-  for (size_t j = 0; j < MLDSA_N; j += 8) {
-    const __m256i a = _mm256_loadu_si256((const __m256i *)(w + j));
-    _mm256_storeu_si256((__m256i *)(w + j), mont_mul(a, f));
+  const __m256i fz = _mm256_set1_epi32(mldsa_invntt_last_zeta());
+  for (size_t j = 0; j < 64; j += 8) {
+    __m256i x0 = ld8(w + j), x1 = ld8(w + j + 64), x2 = ld8(w + j + 128), x3 = ld8(w + j + 192);
+    gs_bfly(&x0, &x1, z3);
+    gs_bfly(&x2, &x3, z2);
+    st8(w + j, mont_mul(_mm256_add_epi32(x0, x2), f));
+    st8(w + j + 128, mont_mul(_mm256_sub_epi32(x0, x2), fz));
+    st8(w + j + 64, mont_mul(_mm256_add_epi32(x1, x3), f));
+    st8(w + j + 192, mont_mul(_mm256_sub_epi32(x1, x3), fz));
   }
 }
 
@@ -172,34 +212,145 @@ AVX2 void mldsa_poly_pointwise_acc_mont_avx2(mldsa_poly *r, const mldsa_poly *a,
   }
 }
 
-/* Decompose as decompose_one in mldsa_poly.c: r1 = ceil(r / 128), then the multiply-shift by the
- * reciprocal of 2 gamma2 / 128, the top value wrapped to 0, r0 = r - 2 gamma2 r1 lowered by q when
- * above (q-1)/2. Products stay below 2^31: ceil(r/128) < 2^16 times 11275 or 1025. */
+/* decompose8: Decompose as decompose_one in mldsa_poly.c, eight lanes: r1 = ceil(r / 128), then
+ * the multiply-shift by the reciprocal of 2 gamma2 / 128, the top value wrapped to 0, r0 = r -
+ * 2 gamma2 r1 lowered by q when above (q-1)/2. Products stay below 2^31: ceil(r/128) < 2^16
+ * times 11275 or 1025. |wide| (gamma2 = (q-1)/32) is the parameter set: public. */
+static inline AVX2 __m256i decompose8(int wide, __m256i two_g2, __m256i r, __m256i *r0_out) {
+  const __m256i q = _mm256_set1_epi32(MLDSA_Q), half = _mm256_set1_epi32((MLDSA_Q - 1) / 2);
+  __m256i r1 = _mm256_srai_epi32(_mm256_add_epi32(r, _mm256_set1_epi32(127)), 7);
+  if (wide) {
+    r1 = _mm256_mullo_epi32(r1, _mm256_set1_epi32(1025));
+    r1 = _mm256_srai_epi32(_mm256_add_epi32(r1, _mm256_set1_epi32(1 << 21)), 22);
+    r1 = _mm256_and_si256(r1, _mm256_set1_epi32(15));
+  } else {
+    r1 = _mm256_mullo_epi32(r1, _mm256_set1_epi32(11275));
+    r1 = _mm256_srai_epi32(_mm256_add_epi32(r1, _mm256_set1_epi32(1 << 23)), 24);
+    const __m256i over = _mm256_srai_epi32(_mm256_sub_epi32(_mm256_set1_epi32(43), r1), 31);
+    r1 = _mm256_xor_si256(r1, _mm256_and_si256(over, r1));
+  }
+  __m256i r0 = _mm256_sub_epi32(r, _mm256_mullo_epi32(r1, two_g2));
+  const __m256i above = _mm256_srai_epi32(_mm256_sub_epi32(half, r0), 31);
+  *r0_out = _mm256_sub_epi32(r0, _mm256_and_si256(above, q));
+  return r1;
+}
+
 AVX2 void mldsa_poly_decompose_avx2(const mldsa_params *p, mldsa_poly *a1, mldsa_poly *a0,
                                     const mldsa_poly *a) {
-  const __m256i q = _mm256_set1_epi32(MLDSA_Q), half = _mm256_set1_epi32((MLDSA_Q - 1) / 2);
   const __m256i two_g2 = _mm256_set1_epi32(2 * p->gamma2);
   const int wide = p->gamma2 == (MLDSA_Q - 1) / 32; /* public: the parameter set */
   for (size_t j = 0; j < MLDSA_N; j += 8) {
+    __m256i r0;
     const __m256i r = _mm256_loadu_si256((const __m256i *)(a->c + j));
-    __m256i r1 = _mm256_srai_epi32(_mm256_add_epi32(r, _mm256_set1_epi32(127)), 7);
-    if (wide) {
-      r1 = _mm256_mullo_epi32(r1, _mm256_set1_epi32(1025));
-      r1 = _mm256_srai_epi32(_mm256_add_epi32(r1, _mm256_set1_epi32(1 << 21)), 22);
-      r1 = _mm256_and_si256(r1, _mm256_set1_epi32(15));
-    } else {
-      r1 = _mm256_mullo_epi32(r1, _mm256_set1_epi32(11275));
-      r1 = _mm256_srai_epi32(_mm256_add_epi32(r1, _mm256_set1_epi32(1 << 23)), 24);
-      const __m256i over = _mm256_srai_epi32(_mm256_sub_epi32(_mm256_set1_epi32(43), r1), 31);
-      r1 = _mm256_xor_si256(r1, _mm256_and_si256(over, r1));
-    }
-    __m256i r0 = _mm256_sub_epi32(r, _mm256_mullo_epi32(r1, two_g2));
-    const __m256i above = _mm256_srai_epi32(_mm256_sub_epi32(half, r0), 31);
-    r0 = _mm256_sub_epi32(r0, _mm256_and_si256(above, q));
+    const __m256i r1 = decompose8(wide, two_g2, r, &r0);
     _mm256_storeu_si256((__m256i *)(a1->c + j), r1);
     _mm256_storeu_si256((__m256i *)(a0->c + j), r0);
   }
 }
+
+/* MakeHint as mldsa_poly_make_hint_portable: h = 1 where HighBits(r) differs from v1, else 0;
+ * the ones are counted lane by lane (a lane's count stays below 2^6) and summed at the end. Each
+ * lane's r and v1 are read before its h is written, so h may be v1. */
+AVX2 unsigned mldsa_poly_make_hint_avx2(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *r,
+                                        const mldsa_poly *v1) {
+  const __m256i two_g2 = _mm256_set1_epi32(2 * p->gamma2), one = _mm256_set1_epi32(1);
+  const int wide = p->gamma2 == (MLDSA_Q - 1) / 32; /* public: the parameter set */
+  __m256i count = _mm256_setzero_si256();
+  for (size_t j = 0; j < MLDSA_N; j += 8) {
+    __m256i r0;
+    const __m256i x = _mm256_loadu_si256((const __m256i *)(r->c + j));
+    const __m256i v = _mm256_loadu_si256((const __m256i *)(v1->c + j));
+    const __m256i r1 = decompose8(wide, two_g2, x, &r0);
+    const __m256i differ = _mm256_andnot_si256(_mm256_cmpeq_epi32(r1, v), one);
+    _mm256_storeu_si256((__m256i *)(h->c + j), differ);
+    count = _mm256_add_epi32(count, differ);
+  }
+  __m128i c = _mm_add_epi32(_mm256_castsi256_si128(count), _mm256_extracti128_si256(count, 1));
+  c = _mm_add_epi32(c, _mm_shuffle_epi32(c, 0x4e));
+  c = _mm_add_epi32(c, _mm_shuffle_epi32(c, 0xb1));
+  return (unsigned)_mm_cvtsi128_si32(c);
+}
+
+/* RejNTTPoly's block (as mldsa_rej_ntt_block_portable): the 56 three-byte candidates of one
+ * SHAKE128 block, eight a step. A step's 24 bytes are loaded as 32 (the load may read up to 8
+ * bytes past the block's 168, which the caller guarantees are readable), spread so that each
+ * candidate's three bytes start a 32-bit lane, masked to 23 bits and compared with q; the
+ * accepted lanes are moved to the front (k_rej_idx) and all eight stored, and the count advances
+ * by the number accepted. Reads public data only (rho's stream). */
+#include "module/mldsa/mldsa_avx2_rej.inc"
+
+AVX2 size_t mldsa_rej_ntt_block_avx2(int32_t *out, const uint8_t *block) {
+  const __m256i idx = _mm256_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1,
+                                       4, 5, 6, -1, 7, 8, 9, -1, 10, 11, 12, -1, 13, 14, 15, -1);
+  const __m256i mask = _mm256_set1_epi32(0x7fffff), q = _mm256_set1_epi32(MLDSA_Q);
+  size_t n = 0;
+  for (size_t pos = 0; pos < 168; pos += 24) {
+    /* Bytes 0..15 to the low half, 8..23 to the high half: the high half's candidates start at
+     * its byte 4. */
+    __m256i v = _mm256_loadu_si256((const __m256i *)(block + pos));
+    v = _mm256_permute4x64_epi64(v, 0x94);
+    v = _mm256_and_si256(_mm256_shuffle_epi8(v, idx), mask);
+    const __m256i good = _mm256_cmpgt_epi32(q, v);
+    const unsigned m = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(good));
+    const __m256i perm = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)k_rej_idx[m]));
+    _mm256_storeu_si256((__m256i *)(out + n), _mm256_permutevar8x32_epi32(v, perm));
+    n += (size_t)__builtin_popcount(m);
+  }
+  return n;
+}
+
+/* RejBoundedPoly's block (as mldsa_rej_eta_block_portable), eight half-bytes a step: four bytes
+ * are split into their low and high half-bytes, interleaved in stream order, one per lane. A
+ * first pass gathers the keep masks of all 34 steps, declassified together as the portable twin
+ * declassifies its decisions; the second maps each half-byte b to eta - (b mod 5) (eta 2: the
+ * multiply-shift of coeff_from_half_byte) or 4 - b, moves the kept lanes to the front
+ * (k_rej_idx) and stores eight, while eight fit below 256; the last steps go lane by lane. The
+ * stored values are secret; the indices and the branches depend on the declassified masks. */
+static inline AVX2 __m256i half_bytes8(const uint8_t *in) {
+  const __m128i x = _mm_cvtsi32_si128((int)((uint32_t)in[0] | (uint32_t)in[1] << 8 |
+                                            (uint32_t)in[2] << 16 | (uint32_t)in[3] << 24));
+  const __m128i lo4 = _mm_set1_epi8(15);
+  const __m128i lo = _mm_and_si128(x, lo4), hi = _mm_and_si128(_mm_srli_epi16(x, 4), lo4);
+  return _mm256_cvtepu8_epi32(_mm_unpacklo_epi8(lo, hi));
+}
+
+AVX2 size_t mldsa_rej_eta_block_avx2(const mldsa_params *p, int32_t *a, size_t j,
+                                     const uint8_t *buf) {
+  enum { STEPS = 136 / 4 };
+  const int eta2 = p->eta == 2; /* public: the parameter set */
+  const __m256i limit = _mm256_set1_epi32(eta2 ? 15 : 9), eta = _mm256_set1_epi32(p->eta);
+  uint8_t keep[STEPS];
+  for (size_t g = 0; g < STEPS; g++) {
+    const __m256i ok = _mm256_cmpgt_epi32(limit, half_bytes8(buf + 4 * g));
+    keep[g] = (uint8_t)_mm256_movemask_ps(_mm256_castsi256_ps(ok));
+  }
+  fm_declassify(keep, sizeof keep);
+  for (size_t g = 0; g < STEPS && j < MLDSA_N; g++) {
+    const __m256i b = half_bytes8(buf + 4 * g);
+    __m256i c;
+    if (eta2) {
+      const __m256i q5 = _mm256_srli_epi32(_mm256_mullo_epi32(b, _mm256_set1_epi32(205)), 10);
+      c = _mm256_sub_epi32(eta, _mm256_sub_epi32(b, _mm256_mullo_epi32(q5, _mm256_set1_epi32(5))));
+    } else {
+      c = _mm256_sub_epi32(eta, b);
+    }
+    if (j + 8 <= MLDSA_N) {
+      const __m256i perm = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)k_rej_idx[keep[g]]));
+      _mm256_storeu_si256((__m256i *)(a + j), _mm256_permutevar8x32_epi32(c, perm));
+      j += (size_t)__builtin_popcount(keep[g]);
+    } else {
+      int32_t lanes[8];
+      _mm256_storeu_si256((__m256i *)lanes, c);
+      for (unsigned i = 0; i < 8 && j < MLDSA_N; i++) {
+        a[j] = lanes[i];
+        j += (keep[g] >> i) & 1u;
+      }
+      fm_zeroize(lanes, sizeof lanes);
+    }
+  }
+  return j;
+}
+
 /* BitUnpack of z (Algorithm 27 with a = gamma1 - 1, b = gamma1), eight coefficients a step:
  * gamma1 - v for each z_bits-bit value v (18 or 20 bits). Coefficient j of each half of a group
  * (four coefficients, 9 or 10 bytes) starts in byte floor(z_bits j / 8) at bit (z_bits j) mod 8:

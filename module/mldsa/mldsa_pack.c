@@ -9,40 +9,69 @@
 #include "module/internal.h"
 #include "module/mldsa/internal.h"
 
-/* pack_bits writes the low |bits| bits of each of the 256 values (offset - c[i] when negate,
- * c[i] otherwise) as one bit stream of 32 * bits bytes. */
-static void pack_bits(uint8_t *out, const mldsa_poly *p, unsigned bits, int32_t offset,
-                      int negate) {
-  uint64_t acc = 0;
-  unsigned n = 0;
+/* Both codecs work in groups of eight values, which take exactly |bits| bytes. They are inlined
+ * at every call with a constant width, so that the compiler unrolls a group and resolves every
+ * test on n and o (counts of bits and bytes, fixed by the width) at compile time. */
+#define MLDSA_INLINE static inline __attribute__((always_inline))
+
+/* pack_bits writes the low |bits| bits (bits <= 20) of each of the 256 values (offset - c[i] when
+ * negate, c[i] otherwise) as one bit stream of 32 * bits bytes. */
+MLDSA_INLINE void pack_bits(uint8_t *out, const mldsa_poly *p, unsigned bits, int32_t offset,
+                            int negate) {
   const uint32_t mask = (1u << bits) - 1;
-  for (size_t i = 0; i < MLDSA_N; i++) {
-    const uint32_t v = (uint32_t)(negate ? offset - p->c[i] : p->c[i]) & mask;
-    acc |= (uint64_t)v << n;
-    n += bits;
-    while (n >= 8) {
+  for (size_t g = 0; g < MLDSA_N; g += 8) {
+    uint64_t acc = 0;
+    unsigned n = 0;
+#pragma GCC unroll 8
+    for (size_t i = 0; i < 8; i++) {
+      const int32_t c = p->c[g + i];
+      acc |= (uint64_t)((uint32_t)(negate ? offset - c : c) & mask) << n;
+      n += bits;
+      if (n >= 32) {
+        out[0] = (uint8_t)acc;
+        out[1] = (uint8_t)(acc >> 8);
+        out[2] = (uint8_t)(acc >> 16);
+        out[3] = (uint8_t)(acc >> 24);
+        out += 4;
+        acc >>= 32;
+        n -= 32;
+      }
+    }
+    for (; n != 0; n -= 8) { /* 8 * bits is a whole number of bytes */
       *out++ = (uint8_t)acc;
       acc >>= 8;
-      n -= 8;
     }
   }
 }
 
-/* unpack_bits reads 256 values of |bits| bits into p as offset - v (negate) or v. */
-static void unpack_bits(mldsa_poly *p, const uint8_t *in, unsigned bits, int32_t offset,
-                        int negate) {
-  uint64_t acc = 0;
-  unsigned n = 0;
+/* unpack_bits reads 256 values of |bits| bits (bits <= 20) into p as offset - v (negate) or v,
+ * never reading past a group's |bits| bytes. */
+MLDSA_INLINE void unpack_bits(mldsa_poly *p, const uint8_t *in, unsigned bits, int32_t offset,
+                              int negate) {
   const uint32_t mask = (1u << bits) - 1;
-  for (size_t i = 0; i < MLDSA_N; i++) {
-    while (n < bits) {
-      acc |= (uint64_t)*in++ << n;
-      n += 8;
+  for (size_t g = 0; g < MLDSA_N; g += 8, in += bits) {
+    uint64_t acc = 0;
+    unsigned n = 0, o = 0;
+#pragma GCC unroll 8
+    for (size_t i = 0; i < 8; i++) {
+      while (n < bits) {
+        if (o + 4 <= bits) {
+          const uint32_t w = (uint32_t)in[o] | (uint32_t)in[o + 1] << 8 |
+                             (uint32_t)in[o + 2] << 16 | (uint32_t)in[o + 3] << 24;
+          acc |= (uint64_t)w << n;
+          o += 4;
+          n += 32;
+        } else {
+          acc |= (uint64_t)in[o] << n;
+          o += 1;
+          n += 8;
+        }
+      }
+      const int32_t v = (int32_t)((uint32_t)acc & mask);
+      acc >>= bits;
+      n -= bits;
+      p->c[g + i] = negate ? offset - v : v;
     }
-    const int32_t v = (int32_t)((uint32_t)acc & mask);
-    acc >>= bits;
-    n -= bits;
-    p->c[i] = negate ? offset - v : v;
   }
 }
 
@@ -60,11 +89,13 @@ void mldsa_unpack_t0(mldsa_poly *t0, const uint8_t in[416]) {
 
 /* s1, s2: BitPack(s, eta, eta). */
 void mldsa_pack_eta(const mldsa_params *p, uint8_t *out, const mldsa_poly *s) {
-  pack_bits(out, s, p->eta_bits, p->eta, 1);
+  if (p->eta_bits == 3) pack_bits(out, s, 3, 2, 1); /* public: the parameter set (eta 2 or 4) */
+  else pack_bits(out, s, 4, 4, 1);
 }
 
 uint32_t mldsa_unpack_eta(const mldsa_params *p, mldsa_poly *s, const uint8_t *in) {
-  unpack_bits(s, in, p->eta_bits, p->eta, 1);
+  if (p->eta_bits == 3) unpack_bits(s, in, 3, 2, 1); /* public: the parameter set */
+  else unpack_bits(s, in, 4, 4, 1);
   /* A well-formed key has eta - s in [0, 2 eta]; the decoded value is below 2^eta_bits, so only
    * the upper end needs a check: 2 eta - (eta - s) = eta + s must not be negative. */
   uint32_t bad = 0;
@@ -74,10 +105,12 @@ uint32_t mldsa_unpack_eta(const mldsa_params *p, mldsa_poly *s, const uint8_t *i
 
 /* z: BitPack(z, gamma1 - 1, gamma1) (Algorithm 26 packs; ExpandMask's BitUnpack too). */
 void mldsa_pack_z(const mldsa_params *p, uint8_t *out, const mldsa_poly *z) {
-  pack_bits(out, z, p->z_bits, p->gamma1, 1);
+  if (p->z_bits == 18) pack_bits(out, z, 18, 1 << 17, 1); /* public: the parameter set */
+  else pack_bits(out, z, 20, 1 << 19, 1);
 }
 void mldsa_unpack_z_portable(const mldsa_params *p, mldsa_poly *z, const uint8_t *in) {
-  unpack_bits(z, in, p->z_bits, p->gamma1, 1);
+  if (p->z_bits == 18) unpack_bits(z, in, 18, 1 << 17, 1); /* public: the parameter set */
+  else unpack_bits(z, in, 20, 1 << 19, 1);
 }
 void mldsa_unpack_z(const mldsa_params *p, mldsa_poly *z, const uint8_t *in) {
 #if defined(__x86_64__)
@@ -91,7 +124,20 @@ void mldsa_unpack_z(const mldsa_params *p, mldsa_poly *z, const uint8_t *in) {
 
 /* w1: SimpleBitPack(w1, (q-1)/(2 gamma2) - 1) (Algorithm 28). */
 void mldsa_pack_w1(const mldsa_params *p, uint8_t *out, const mldsa_poly *w1) {
-  pack_bits(out, w1, p->w1_bits, 0, 0);
+  const int32_t *c = w1->c;
+  if (p->w1_bits == 4) { /* public: the parameter set. Two values a byte. */
+    for (size_t i = 0; i < MLDSA_N / 2; i++)
+      out[i] = (uint8_t)((c[2 * i] & 15) | (c[2 * i + 1] & 15) << 4);
+  } else { /* six bits: four values in three bytes */
+    for (size_t i = 0; i < MLDSA_N / 4; i++) {
+      const uint32_t v = ((uint32_t)c[4 * i] & 63) | ((uint32_t)c[4 * i + 1] & 63) << 6 |
+                         ((uint32_t)c[4 * i + 2] & 63) << 12 |
+                         ((uint32_t)c[4 * i + 3] & 63) << 18;
+      out[3 * i] = (uint8_t)v;
+      out[3 * i + 1] = (uint8_t)(v >> 8);
+      out[3 * i + 2] = (uint8_t)(v >> 16);
+    }
+  }
 }
 
 /* The hint: one polynomial at a time, given the running index. The caller packs all k. */

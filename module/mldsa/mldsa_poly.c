@@ -180,7 +180,7 @@ static_assert((uint64_t)INVNTT_F * 256 % MLDSA_Q == ((uint64_t)1 << 63) % MLDSA_
 void mldsa_poly_invntt_tomont_portable(mldsa_poly *p) {
   int32_t *w = p->c;
   size_t m = MLDSA_N;
-  for (size_t len = 1; len < MLDSA_N; len <<= 1) {
+  for (size_t len = 1; len < MLDSA_N / 2; len <<= 1) {
     for (size_t start = 0; start < MLDSA_N; start += 2 * len) {
       const int64_t z = -(int64_t)mldsa_zetas[--m];
       for (size_t j = start; j < start + len; j++) {
@@ -190,7 +190,18 @@ void mldsa_poly_invntt_tomont_portable(mldsa_poly *p) {
       }
     }
   }
-  for (size_t j = 0; j < MLDSA_N; j++) w[j] = mldsa_montgomery_reduce((int64_t)INVNTT_F * w[j]);
+  /* The last layer (length 128, -zetas[1]) with the scaling folded in: the sums times F, the
+   * differences times mldsa_invntt_last_zeta(), -zetas[1] F 2^-32. */
+  const int64_t fz = mldsa_invntt_last_zeta();
+  for (size_t j = 0; j < MLDSA_N / 2; j++) {
+    const int32_t t = w[j];
+    w[j] = mldsa_montgomery_reduce((int64_t)INVNTT_F * (t + w[j + MLDSA_N / 2]));
+    w[j + MLDSA_N / 2] = mldsa_montgomery_reduce(fz * (t - w[j + MLDSA_N / 2]));
+  }
+}
+
+int32_t mldsa_invntt_last_zeta(void) {
+  return mldsa_montgomery_reduce(-(int64_t)mldsa_zetas[1] * INVNTT_F);
 }
 
 void mldsa_poly_pointwise_mont_portable(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b) {
@@ -247,8 +258,8 @@ void mldsa_poly_decompose_portable(const mldsa_params *p, mldsa_poly *a1, mldsa_
   }
 }
 
-unsigned mldsa_poly_make_hint(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *r,
-                              const mldsa_poly *v1) {
+unsigned mldsa_poly_make_hint_portable(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *r,
+                                       const mldsa_poly *v1) {
   /* Algorithm 39: h = [HighBits(r) != HighBits(r + z)], with HighBits(r + z) given as v1. */
   unsigned count = 0;
   for (size_t i = 0; i < MLDSA_N; i++) {
@@ -285,6 +296,8 @@ void mldsa_poly_pointwise_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const ml
 void mldsa_poly_pointwise_acc_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b);
 void mldsa_poly_decompose_avx2(const mldsa_params *p, mldsa_poly *a1, mldsa_poly *a0,
                                const mldsa_poly *a);
+unsigned mldsa_poly_make_hint_avx2(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *r,
+                                   const mldsa_poly *v1);
 #define MLDSA_HAVE_AVX2 1
 #endif
 
@@ -343,6 +356,14 @@ void mldsa_poly_decompose(const mldsa_params *p, mldsa_poly *a1, mldsa_poly *a0,
   }
 #endif
   mldsa_poly_decompose_portable(p, a1, a0, a);
+}
+
+unsigned mldsa_poly_make_hint(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *r,
+                              const mldsa_poly *v1) {
+#if defined(MLDSA_HAVE_AVX2)
+  if (use_avx2()) return mldsa_poly_make_hint_avx2(p, h, r, v1);
+#endif
+  return mldsa_poly_make_hint_portable(p, h, r, v1);
 }
 
 const char *mldsa_path_name(void) { return use_avx2() ? "avx2" : "portable"; }

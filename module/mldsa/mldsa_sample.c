@@ -55,11 +55,23 @@ void mldsa_expand_a_entry(mldsa_poly *a, const uint8_t rho[32], unsigned r, unsi
   static_assert(SHAKE128_RATE % 3 == 0, "candidates never cross a block");
 }
 
+size_t mldsa_rej_ntt_block_portable(int32_t *out, const uint8_t *block) {
+  /* Each candidate is written to the next slot, which advances when it is below q (rho is
+   * public, but this needs no branch per candidate). */
+  size_t n = 0;
+  for (size_t pos = 0; pos < SHAKE128_RATE; pos += 3) {
+    const uint32_t v = coeff_from_three_bytes(block + pos);
+    out[n] = (int32_t)v;
+    n += v < MLDSA_Q;
+  }
+  return n;
+}
+
 /* ---- RejBoundedPoly (Algorithm 31), ExpandS (Algorithm 33) -------------------------------- */
 
-/* coeff_from_half_byte: CoeffFromHalfByte (Algorithm 15) for a half-byte b already known to be
- * kept. For eta = 2, b < 15 and b mod 5 = b - 5 * floor(b * 205 / 1024), exact for b < 15; for
- * eta = 4, b < 9. */
+/* coeff_from_half_byte: CoeffFromHalfByte (Algorithm 15) for a kept half-byte b (any b < 16
+ * gives some value, without overflow). For eta = 2, b < 15 and b mod 5 = b - 5 * floor(b * 205 /
+ * 1024), exact for b < 15; for eta = 4, b < 9. */
 static inline int32_t coeff_from_half_byte(unsigned eta, uint32_t b) {
   if (eta == 2) { /* public: the parameter set */
     const uint32_t q5 = (b * 205) >> 10;
@@ -68,21 +80,39 @@ static inline int32_t coeff_from_half_byte(unsigned eta, uint32_t b) {
   return 4 - (int32_t)b;
 }
 
-/* rej_eta_block takes the half-bytes of one SHAKE256 block in order (RejBoundedPoly's loop
- * body), appending the kept ones to a->c[*j..256). */
+/* mldsa_rej_eta_block_portable: RejBoundedPoly's loop body over one SHAKE256 block. The keep
+ * decisions of the whole block are computed first, without a branch, and declassified together
+ * (see the file comment); then each half-byte's coefficient is written to the next free slot,
+ * which advances only when it is kept: the slot index depends on the declassified decisions
+ * alone. */
+size_t mldsa_rej_eta_block_portable(const mldsa_params *p, int32_t *a, size_t j,
+                                    const uint8_t *buf) {
+  const uint32_t limit = p->eta == 2 ? 15 : 9;
+  uint8_t keep[2 * SHAKE256_RATE];
+  for (size_t pos = 0; pos < SHAKE256_RATE; pos++) {
+    keep[2 * pos] = (uint8_t)(((buf[pos] & 15u) - limit) >> 31);
+    keep[2 * pos + 1] = (uint8_t)((((uint32_t)buf[pos] >> 4) - limit) >> 31);
+  }
+  fm_declassify(keep, sizeof keep);
+  for (size_t h = 0; h < 2 * SHAKE256_RATE && j < MLDSA_N; h++) {
+    const uint32_t b = (uint32_t)buf[h / 2] >> (4 * (h & 1)) & 15u;
+    a[j] = coeff_from_half_byte(p->eta, b); /* replaced by the next one when not kept */
+    j += keep[h];
+  }
+  return j;
+}
+
+/* rej_eta_block appends the kept coefficients of one block to a->c[*jp..256), on the AVX2 twin
+ * where the CPU has it. */
 static void rej_eta_block(const mldsa_params *p, mldsa_poly *a, size_t *jp,
                           const uint8_t buf[SHAKE256_RATE]) {
-  const uint32_t limit = p->eta == 2 ? 15 : 9;
-  size_t j = *jp;
-  for (size_t pos = 0; pos < SHAKE256_RATE && j < MLDSA_N; pos++) {
-    const uint32_t z0 = buf[pos] & 15u, z1 = (uint32_t)buf[pos] >> 4;
-    /* The keep decisions, declassified (see the file comment). */
-    const uint64_t keep0 = fm_declassify_u64(ct_lt_u64(z0, limit));
-    const uint64_t keep1 = fm_declassify_u64(ct_lt_u64(z1, limit));
-    if (keep0) a->c[j++] = coeff_from_half_byte(p->eta, z0);
-    if (keep1 && j < MLDSA_N) a->c[j++] = coeff_from_half_byte(p->eta, z1);
+#if defined(__x86_64__)
+  if (fm_cpu_use(FM_CPU_AVX2)) {
+    *jp = mldsa_rej_eta_block_avx2(p, a->c, *jp, buf);
+    return;
   }
-  *jp = j;
+#endif
+  *jp = mldsa_rej_eta_block_portable(p, a->c, *jp, buf);
 }
 
 void mldsa_expand_s(const mldsa_params *p, mldsa_poly *a, const uint8_t rhop[64], uint16_t nonce) {
@@ -139,11 +169,16 @@ static void sponge_start(uint64_t a[25], const uint8_t *in, size_t len, unsigned
   a[rate / 8 - 1] ^= (uint64_t)0x80 << 56;
 }
 
-/* sponge_block writes the first |rate| bytes of the lanes |a|, little-endian. */
+/* sponge_block writes the first |rate| bytes of the lanes |a|, little-endian: a copy where that
+ * is memory order (FIPS 202 B.1). */
 static void sponge_block(uint8_t *out, const uint64_t a[25], unsigned rate) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  memcpy(out, a, rate);
+#else
   for (unsigned l = 0; l < rate / 8; l++) {
     for (unsigned b = 0; b < 8; b++) out[8 * l + b] = (uint8_t)(a[l] >> (8 * b));
   }
+#endif
 }
 
 /* block_bytes returns the first |rate| output bytes of the lanes |a|: the lanes themselves where
@@ -196,10 +231,24 @@ void mldsa_expand_a_x4(mldsa_poly *a, const uint8_t rho[32], unsigned first, uns
     for (unsigned s = 0; s < 4; s++) {
       if (!live[s]) continue;
       const uint8_t *bytes = block_bytes(buf, st[s], SHAKE128_RATE);
-      for (size_t pos = 0; pos < SHAKE128_RATE && n[s] < MLDSA_N; pos += 3) {
-        const uint32_t v = coeff_from_three_bytes(bytes + pos);
-        if (v < MLDSA_Q) a[s].c[n[s]++] = (int32_t)v;
+      size_t pos = 0, j = n[s];
+      /* While a whole block's candidates fit, the block sampler takes them all. */
+      if (j + SHAKE128_RATE / 3 <= MLDSA_N) {
+#if defined(__x86_64__)
+        /* The AVX2 form reads up to 8 bytes past the rate: still in the lanes (x86-64 is
+         * little-endian, bytes is st[s]). */
+        if (fm_cpu_use(FM_CPU_AVX2)) j += mldsa_rej_ntt_block_avx2(&a[s].c[j], bytes);
+        else j += mldsa_rej_ntt_block_portable(&a[s].c[j], bytes);
+#else
+        j += mldsa_rej_ntt_block_portable(&a[s].c[j], bytes);
+#endif
+        pos = SHAKE128_RATE;
       }
+      for (; pos < SHAKE128_RATE && j < MLDSA_N; pos += 3) {
+        const uint32_t v = coeff_from_three_bytes(bytes + pos);
+        if (v < MLDSA_Q) a[s].c[j++] = (int32_t)v;
+      }
+      n[s] = j;
       live[s] = n[s] < MLDSA_N;
       any |= live[s];
     }

@@ -36,27 +36,9 @@ static size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
 /* ---- Key generation -------------------------------------------------------------------------- */
 
 /* The pairwise consistency test (FIPS 140-3 IG 10.3.A; FIPS 204 section 3.6.1 leaves it to the
- * module): sign and verify a fixed message with the new pair. Deterministic signing: the test needs no DRBG
- * output, and the message is public. */
-static int keygen_pct(const mldsa_params *p, const uint8_t *pk, const uint8_t *sk) {
-  static const uint8_t kMsg[] = "fipsmod ML-DSA pairwise consistency test";
-  static const uint8_t kRnd[MLDSA_RND_BYTES];
-  uint8_t tr[MLDSA_TR_BYTES], mu[MLDSA_CRH_BYTES];
-  uint8_t sig[MLDSA_MAX_SIGNATURE_BYTES];
-  memcpy(tr, sk + 64, sizeof tr);
-  mldsa_mu_from_tr(mu, tr, NULL, 0, kMsg, sizeof kMsg - 1);
-  int st = mldsa_sign_mu(p, sig, sk, mu, kRnd);
-  if (st == FM_OK) {
-    mldsa_tr_from_pk(p, tr, pk);
-    mldsa_mu_from_tr(mu, tr, NULL, 0, kMsg, sizeof kMsg - 1);
-    st = mldsa_verify_mu(p, pk, mu, sig) == FM_OK ? FM_OK : FM_ERR_KEYGEN;
-  } else if (st != FM_ERR_NO_MEMORY) {
-    st = FM_ERR_KEYGEN;
-  }
-  fm_zeroize(mu, sizeof mu);
-  fm_zeroize(sig, sizeof sig);
-  return st;
-}
+ * module): mldsa_keygen_pct signs this fixed, public message with the new private key
+ * (deterministically: the test needs no DRBG output) and verifies it with the new public key. */
+static const uint8_t kPctMsg[] = "fipsmod ML-DSA pairwise consistency test";
 
 /* keygen_gate: the state, then the CASTs key generation relies on (its own, and signing's and
  * verification's for the PCT). */
@@ -88,8 +70,7 @@ static int keygen_checks(const mldsa_params *p, const uint8_t *pk, size_t pk_len
 /* keygen_from_seed_checked runs KeyGen_internal and the PCT on checked arguments. */
 static int keygen_from_seed_checked(const mldsa_params *p, const uint8_t *seed, uint8_t *pk,
                                     uint8_t *sk) {
-  mldsa_keygen_internal(p, pk, sk, seed);
-  int st = keygen_pct(p, pk, sk);
+  int st = mldsa_keygen_pct(p, pk, sk, seed, kPctMsg, sizeof kPctMsg - 1);
   if (st != FM_ERR_NO_MEMORY) {
     fm_selftest_record_conditional(FM_ST_MLDSA_PCT, st);
     /* A failed pairwise test has put the module in ERROR: no key leaves it then. */

@@ -6,7 +6,7 @@
  * memcheck, so a branch or memory index on it fails the test.
  *
  * What runs, for ML-DSA-44, -65 and -87:
- *   - KeyGen_internal with the seed xi undefined;
+ *   - KeyGen_internal with the seed xi undefined, alone and with the pairwise consistency test;
  *   - Sign (from mu, hedged: rnd undefined too; and deterministic) with the whole private key
  *     undefined, and mu undefined;
  * The outputs are then made defined and checked: the public key against a run on defined
@@ -33,6 +33,18 @@ static void run_level(int level) {
   mldsa_keygen_internal(p, pk, sk, xi);
   public(pk, p->pk_len);
   public(sk, p->sk_len);
+  CHECK_MEM(pk, pk_ref, p->pk_len);
+  CHECK_MEM(sk, sk_ref, p->sk_len);
+
+  /* Key generation with its pairwise consistency test (a signature and its verification on
+   * key generation's own A-hat, s1, s2 and t0), xi undefined. */
+  static const uint8_t kMsg[] = "ct pairwise test";
+  secret(xi, sizeof xi);
+  const int pct = mldsa_keygen_pct(p, pk, sk, xi, kMsg, sizeof kMsg - 1);
+  public(&pct, sizeof pct);
+  public(pk, p->pk_len);
+  public(sk, p->sk_len);
+  CHECK_EQ_INT(pct, FM_OK);
   CHECK_MEM(pk, pk_ref, p->pk_len);
   CHECK_MEM(sk, sk_ref, p->sk_len);
 

@@ -1,7 +1,8 @@
 /* Differential test of ML-DSA's AVX2 kernels against their portable twins (module/mldsa): the
- * NTT, the inverse NTT, the pointwise products, Decompose and z's BitUnpack must give the same coefficients on
- * random inputs over their whole documented input ranges, plus the edges (0, +-(q-1), the
- * largest allowed magnitudes). Skips (exit 0 with a note) on a CPU without AVX2.
+ * NTT, the inverse NTT, the pointwise products, Decompose, MakeHint, z's BitUnpack and the
+ * block samplers of RejNTTPoly and RejBoundedPoly must give the same coefficients on random
+ * inputs over their whole documented input ranges, plus the edges (0, +-(q-1), the largest
+ * allowed magnitudes). Skips (exit 0 with a note) on a CPU without AVX2.
  *
  * usage: test_mldsa_diff [case]; FIPSMOD_TEST_SEED replays a run (the seed is printed). */
 #include <string.h>
@@ -18,6 +19,8 @@ void mldsa_poly_pointwise_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const ml
 void mldsa_poly_pointwise_acc_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b);
 void mldsa_poly_decompose_avx2(const mldsa_params *p, mldsa_poly *a1, mldsa_poly *a0,
                                const mldsa_poly *a);
+unsigned mldsa_poly_make_hint_avx2(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *r,
+                                   const mldsa_poly *v1);
 #endif
 
 enum { ROUNDS = 2000 };
@@ -104,6 +107,103 @@ static void test_decompose(void) {
 #endif
 }
 
+/* MakeHint for both gamma2: r uniform in [0, q) and v1 the HighBits of r moved by a small
+ * random amount (so that some hints are set, as in signing) or, in some rounds, any value in
+ * range; the hint and the count must agree, and also with h written over v1. */
+static void test_make_hint(void) {
+  if (!have_avx2()) return;
+#if defined(__x86_64__)
+  test_rng rng;
+  test_rng_seed(&rng, "test_mldsa_diff.make_hint");
+  static const int levels[2] = {44, 65};
+  for (int round = 0; round < ROUNDS && test_failures == 0; round++) {
+    const mldsa_params *p = mldsa_params_get(levels[round & 1]);
+    const int32_t m = (MLDSA_Q - 1) / (2 * p->gamma2);
+    mldsa_poly r, moved, v1, r0, hx, hy, alias;
+    for (size_t i = 0; i < MLDSA_N; i++) {
+      r.c[i] = (int32_t)test_rng_below(&rng, MLDSA_Q);
+      const int32_t d = (int32_t)test_rng_below(&rng, 2 * (uint64_t)p->gamma2) - p->gamma2;
+      moved.c[i] = (r.c[i] + d + MLDSA_Q) % MLDSA_Q;
+    }
+    mldsa_poly_decompose_portable(p, &v1, &r0, &moved);
+    if (round % 7 == 0) {
+      for (size_t i = 0; i < MLDSA_N; i++) v1.c[i] = (int32_t)test_rng_below(&rng, (uint64_t)m);
+    }
+    const unsigned nx = mldsa_poly_make_hint_portable(p, &hx, &r, &v1);
+    const unsigned ny = mldsa_poly_make_hint_avx2(p, &hy, &r, &v1);
+    alias = v1;
+    const unsigned na = mldsa_poly_make_hint_avx2(p, &alias, &r, &alias);
+    if (nx != ny || na != nx || memcmp(hx.c, hy.c, sizeof hx.c) != 0 ||
+        memcmp(hx.c, alias.c, sizeof hx.c) != 0) {
+      fprintf(stderr, "make_hint: ML-DSA-%d round %d: portable %u, avx2 %u, aliased %u\n",
+              levels[round & 1], round, nx, ny, na);
+      CHECK(0);
+    }
+  }
+#endif
+}
+
+/* RejNTTPoly's block sampler: random blocks, with candidates set to q - 1, q, 2^23 - 1 and 0
+ * at random places and, in some rounds, every candidate rejected or every one kept. The number
+ * kept and the kept values must agree. */
+static void test_rej_ntt_block(void) {
+  if (!have_avx2()) return;
+#if defined(__x86_64__)
+  test_rng rng;
+  test_rng_seed(&rng, "test_mldsa_diff.rej_ntt_block");
+  static const uint32_t edges[4] = {MLDSA_Q - 1, MLDSA_Q, 0x7fffff, 0};
+  for (int round = 0; round < ROUNDS && test_failures == 0; round++) {
+    uint8_t block[168 + 8];
+    test_rng_bytes(&rng, block, sizeof block);
+    for (int e = 0; e < 8; e++) {
+      const size_t at = 3 * (size_t)test_rng_below(&rng, 56);
+      const uint32_t v = edges[test_rng_below(&rng, 4)] | (uint32_t)(block[at + 2] & 0x80) << 16;
+      block[at] = (uint8_t)v;
+      block[at + 1] = (uint8_t)(v >> 8);
+      block[at + 2] = (uint8_t)(v >> 16);
+    }
+    if (round == 0) memset(block, 0xff, sizeof block); /* every candidate rejected */
+    if (round == 1) memset(block, 0x00, sizeof block); /* every candidate kept */
+    int32_t x[56], y[56];
+    const size_t nx = mldsa_rej_ntt_block_portable(x, block);
+    const size_t ny = mldsa_rej_ntt_block_avx2(y, block);
+    if (nx != ny || memcmp(x, y, nx * sizeof x[0]) != 0) {
+      fprintf(stderr, "rej_ntt_block: round %d: portable kept %zu, avx2 %zu\n", round, nx, ny);
+      CHECK(0);
+    }
+  }
+#endif
+}
+
+/* RejBoundedPoly's block sampler for eta 2 and 4: random blocks (in some rounds all 0xff, every
+ * half-byte rejected, or all zero, every one kept), appended after a random number of
+ * coefficients already there, so that the end at 256 falls anywhere in a block. */
+static void test_rej_eta_block(void) {
+  if (!have_avx2()) return;
+#if defined(__x86_64__)
+  test_rng rng;
+  test_rng_seed(&rng, "test_mldsa_diff.rej_eta_block");
+  static const int levels[2] = {44, 65};
+  for (int round = 0; round < ROUNDS && test_failures == 0; round++) {
+    const mldsa_params *p = mldsa_params_get(levels[round & 1]);
+    uint8_t block[136];
+    test_rng_bytes(&rng, block, sizeof block);
+    if (round % 50 == 2) memset(block, 0xff, sizeof block);
+    if (round % 50 == 3) memset(block, 0x00, sizeof block);
+    const size_t start = (size_t)test_rng_below(&rng, MLDSA_N);
+    int32_t x[MLDSA_N], y[MLDSA_N];
+    for (size_t i = 0; i < MLDSA_N; i++) x[i] = y[i] = (int32_t)i;
+    const size_t nx = mldsa_rej_eta_block_portable(p, x, start, block);
+    const size_t ny = mldsa_rej_eta_block_avx2(p, y, start, block);
+    if (nx != ny || memcmp(x, y, nx * sizeof x[0]) != 0) {
+      fprintf(stderr, "rej_eta_block: ML-DSA-%d round %d start %zu: portable %zu, avx2 %zu\n",
+              levels[round & 1], round, start, nx, ny);
+      CHECK(0);
+    }
+  }
+#endif
+}
+
 /* BitUnpack of z (18 and 20 bits, ML-DSA-44 and -65) on random bytes and on all-ones and
  * all-zeros encodings: the AVX2 form against the portable one. */
 static void test_unpack_z(void) {
@@ -129,7 +229,8 @@ static void test_unpack_z(void) {
 }
 
 static const test_case cases[] = {TEST_CASE(ntt), TEST_CASE(pointwise), TEST_CASE(decompose),
-                                  TEST_CASE(unpack_z)};
+                                  TEST_CASE(make_hint), TEST_CASE(unpack_z),
+                                  TEST_CASE(rej_ntt_block), TEST_CASE(rej_eta_block)};
 
 int main(int argc, char **argv) {
   if (!have_avx2()) fprintf(stderr, "test_mldsa_diff: no AVX2 on this CPU: nothing to compare\n");
