@@ -18,13 +18,11 @@
  *   iteration) is independent of s1, s2 and t0, so ctilde says nothing about them; for the
  *   accepted iteration it is part of the signature. rho'' itself stays secret (it is a hash
  *   output, and ctilde is a one-way function of it).
- * - Per iteration, which stage of Algorithm 7's tests rejected the candidate, if any: the z test
- *   (||z|| >= gamma1 - beta, over all l polynomials), then the r0 test (||r0|| >= gamma2 - beta,
- *   over all k rows), then the last stage (||ct0|| >= gamma2 or more than omega ones in h). A
- *   stage runs only when the ones before it passed. Each verdict is one bit, the OR over every
- *   coefficient of every polynomial of that stage, so no polynomial, row or coefficient is
- *   singled out. FIPS 204 treats the number of iterations as public, and revealing which
- *   condition caused a rejection is allowed; the rejected z, r0, ct0 and h are wiped with the
+ * - One bit per iteration: whether the candidate (z, h) is rejected, the OR of all four tests of
+ *   Algorithm 7 steps 23 and 28 (||z|| >= gamma1 - beta, ||r0|| >= gamma2 - beta,
+ *   ||ct0|| >= gamma2, more than omega ones in h). All four are computed at every iteration, so
+ *   which test failed is never visible: the only secret-dependent behaviour is the number of
+ *   iterations, which FIPS 204 treats as public. The rejected z, r0, ct0 and h are wiped with the
  *   workspace and never leave.
  * - The accepted signature (z, h) once it is final: it is the output.
  * Key generation declassifies rho (part of the public key) and, in RejBoundedPoly, the
@@ -277,8 +275,8 @@ static void mask_next(const mldsa_params *p, sign_ws *ws, mldsa_poly *y, uint16_
 }
 
 /* sign_attempt runs one iteration of the loop (steps 11-30) for kappa and returns an all-ones
- * mask when the candidate is rejected: after the z test, the r0 test or the last stage, each
- * verdict declassified as it is reached (see "What signing reveals"). */
+ * mask when the candidate is rejected: every test runs, and only their joint verdict is
+ * declassified, by the caller (see "What signing reveals"). */
 static uint32_t sign_attempt(const mldsa_params *p, sign_ws *ws, const uint8_t mu[64],
                              uint16_t kappa) {
   const unsigned k = p->k, l = p->l;
@@ -318,8 +316,6 @@ static uint32_t sign_attempt(const mldsa_params *p, sign_ws *ws, const uint8_t m
     mldsa_poly_reduce(&ws->z[j]);
     reject |= mldsa_poly_norm_exceeds(&ws->z[j], p->gamma1 - p->beta);
   }
-  /* The z test's verdict over all l polynomials (see "What signing reveals"). */
-  if (fm_declassify_u64(reject)) return ~0u;
 
   /* Steps 19, 21, 23 (second half), every row: r = w - cs2 in [0, q), kept in w;
    * (v1, r0) = Decompose(r), v1 = HighBits(w - cs2) kept in h until the hint replaces it. */
@@ -331,8 +327,6 @@ static uint32_t sign_attempt(const mldsa_params *p, sign_ws *ws, const uint8_t m
     mldsa_poly_decompose(p, &ws->h[i], &ws->r0, &ws->w[i]);
     reject |= mldsa_poly_norm_exceeds(&ws->r0, p->gamma2 - p->beta);
   }
-  /* The r0 test's verdict over all k rows. */
-  if (fm_declassify_u64(reject)) return ~0u;
 
   /* Steps 25, 26, 28: ct0, ||ct0|| < gamma2; h = MakeHint(-ct0, w - cs2 + ct0), that is
    * [HighBits(r + ct0) != v1]; at most omega ones. */
