@@ -36,6 +36,10 @@
 #include "fipsmod/sha.h"
 #include "module/sha3/internal.h"
 
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
+
 #define SHA256_BLOCK_LEN 64
 #define SHA512_BLOCK_LEN 128
 #define SHA2_MAX_INPUT_BYTES ((UINT64_C(1) << 61) - 1)
@@ -351,6 +355,67 @@ static inline void sha_store_be32(uint8_t *p, uint32_t v) {
 static inline void sha_store_be64(uint8_t *p, uint64_t v) {
   v = SHA_BE64(v);
   memcpy(p, &v, sizeof v);
+}
+
+/* ---- Short copies and wipes of the padding path ---------------------------------------------
+ * A one-shot hash of a short message spends as long on its copies and wipes as on its one
+ * compression when each is a rep movsb / rep stosb call (module/mem.c: tens of cycles to start on
+ * a CPU without fast short stores). The padding path uses these instead. */
+
+/* sha_zeroize_fixed is fm_zeroize for a |len| (a multiple of 8) known at compile time: a few
+ * inline stores of a zeroed register (16 bytes each on x86-64, 8 elsewhere; nothing secret goes
+ * through the register). The empty asm on the index keeps the compiler from turning the loop
+ * into a memset call or a rep stos, and the barrier, which claims to read |p|, keeps the stores
+ * from being dropped as dead. */
+static inline __attribute__((always_inline)) void sha_zeroize_fixed(void *p, size_t len) {
+  uint8_t *d = p;
+  size_t i = 0;
+#if defined(__x86_64__)
+  for (; i + 16 <= len; i += 16) {
+    __asm__("" : "+r"(i));
+    _mm_storeu_si128((__m128i *)(void *)(d + i), _mm_setzero_si128());
+  }
+#endif
+  for (; i + 8 <= len; i += 8) {
+    const uint64_t z = 0;
+    __asm__("" : "+r"(i));
+    memcpy(d + i, &z, 8);
+  }
+  __asm__ __volatile__("" : : "r"(p) : "memory");
+}
+
+/* sha_copy_tail copies |n| (< 128) message bytes from |src| to |dst| through general-purpose
+ * registers only (8-byte words, then the overlapping last 8, 4 or single bytes), so that no
+ * message byte is left in a vector register; the empty asm keeps the compiler from merging the
+ * words into vector moves. The branches depend on n alone. */
+static inline __attribute__((always_inline)) void sha_copy_tail(uint8_t *dst, const uint8_t *src,
+                                                                size_t n) {
+  if (n >= 8) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+      uint64_t v;
+      memcpy(&v, src + i, 8);
+      __asm__("" : "+r"(v));
+      memcpy(dst + i, &v, 8);
+    }
+    if (i < n) {
+      uint64_t v;
+      memcpy(&v, src + n - 8, 8);
+      __asm__("" : "+r"(v));
+      memcpy(dst + n - 8, &v, 8);
+    }
+  } else if (n >= 4) {
+    uint32_t a, b;
+    memcpy(&a, src, 4);
+    memcpy(&b, src + n - 4, 4);
+    __asm__("" : "+r"(a), "+r"(b));
+    memcpy(dst, &a, 4);
+    memcpy(dst + n - 4, &b, 4);
+  } else {
+    if (n > 0) dst[0] = src[0];
+    if (n > 1) dst[1] = src[1];
+    if (n > 2) dst[2] = src[2];
+  }
 }
 
 #endif
