@@ -256,11 +256,14 @@ typedef struct __attribute__((may_alias)) hmac_ctx {
  * functions below, it leaves the stack to the caller's hmac_kdf_stack_wipe. */
 bool hmac_ctx_iterate(const hmac_ctx *base, uint8_t *u, uint8_t *t, uint64_t count);
 
-/* hmac_ctx_init_nowipe, hmac_ctx_update_nowipe and hmac_ctx_final_nowipe are hmac_ctx_init,
- * hmac_ctx_update and hmac_ctx_final without the stack wipe each of those ends with: for a
+/* hmac_ctx_init_nowipe, hmac_ctx_update_nowipe, hmac_ctx_final_nowipe and hmac_internal_nowipe
+ * are hmac_ctx_init, hmac_ctx_update, hmac_ctx_final and hmac_internal without the stack wipe each
+ * of those ends with: for a
  * service that chains many of them (the KDFs) and ends with one hmac_kdf_stack_wipe, which
  * zeroizes the stack below its caller deep enough for the caller's own frames too. */
 int hmac_ctx_init_nowipe(hmac_ctx *c, fm_hash_alg alg, const uint8_t *key, size_t key_len);
+int hmac_internal_nowipe(fm_hash_alg alg, const uint8_t *key, size_t key_len, const void *data,
+                         size_t len, uint8_t *out);
 int hmac_ctx_update_nowipe(hmac_ctx *c, const void *data, size_t len);
 int hmac_ctx_final_nowipe(hmac_ctx *c, uint8_t *out);
 void hmac_kdf_stack_wipe(void);
@@ -282,6 +285,11 @@ bool hmac_ctx_live(const hmac_ctx *c);
 
 /* hmac_ctx_wipe zeroizes |c|. */
 void hmac_ctx_wipe(hmac_ctx *c);
+
+/* hmac_ctx_clone copies the keyed (or live) |src| to |dst|: the header and the part of the union
+ * |src|'s hash family uses, through general-purpose registers (a KDF's per-block copy of its
+ * keyed base). |dst| is live afterwards exactly when |src| is; wipe it with hmac_ctx_wipe. */
+void hmac_ctx_clone(hmac_ctx *dst, const hmac_ctx *src);
 
 /* hmac_sha256_internal writes HMAC-SHA-256(key, data) to |out| in one pass with no copy of the
  * message. key may be NULL when key_len is 0, data when len is 0. */
@@ -384,11 +392,12 @@ static inline __attribute__((always_inline)) void sha_zeroize_fixed(void *p, siz
   __asm__ __volatile__("" : : "r"(p) : "memory");
 }
 
-/* sha_copy_tail copies |n| (< 128) message bytes from |src| to |dst| through general-purpose
- * registers only (8-byte words, then the overlapping last 8, 4 or single bytes), so that no
- * message byte is left in a vector register; the empty asm keeps the compiler from merging the
- * words into vector moves. The branches depend on n alone. */
-static inline __attribute__((always_inline)) void sha_copy_tail(uint8_t *dst, const uint8_t *src,
+/* sha_copy_gpr copies |n| bytes (a short run: a message tail, a key block, a digest, a keyed
+ * state; n is public) from |src| to |dst| (not overlapping) through general-purpose registers
+ * only (8-byte words, then the overlapping last 8, 4 or single bytes), so that no message or key
+ * byte is left in a vector register; the empty asm keeps the compiler from merging the words into
+ * vector moves. The branches depend on n alone. */
+static inline __attribute__((always_inline)) void sha_copy_gpr(uint8_t *dst, const uint8_t *src,
                                                                 size_t n) {
   if (n >= 8) {
     size_t i = 0;

@@ -121,7 +121,7 @@ size_t sha256_pad(uint8_t block[2 * SHA256_BLOCK_LEN], const uint8_t *tail, size
   } else {
     sha_zeroize_fixed(block, 2 * SHA256_BLOCK_LEN);
   }
-  sha_copy_tail(block, tail, tail_len);
+  sha_copy_gpr(block, tail, tail_len);
   block[tail_len] = 0x80;
   sha_store_be64(block + end - 8, total_bytes << 3);
   return nblocks;

@@ -285,7 +285,7 @@ void sha512_finish(uint64_t h[8], const uint8_t *tail, size_t tail_len, uint64_t
   } else {
     sha_zeroize_fixed(block, 2 * SHA512_BLOCK_LEN);
   }
-  sha_copy_tail(block, tail, tail_len);
+  sha_copy_gpr(block, tail, tail_len);
   block[tail_len] = 0x80;
   sha_store_be64(block + end - 16, total_bytes >> 61);
   sha_store_be64(block + end - 8, total_bytes << 3);
