@@ -53,12 +53,15 @@ static_assert(_Alignof(hmac_ctx) <= _Alignof(fm_hmac_ctx),
 #endif
 
 /* Not instrumented by ASan, whose redzones around |area| would leave part of the region
- * unwiped. Volatile 16-byte stores: the compiler may neither drop them nor make them a call. */
+ * unwiped. One rep stosb over the area from inline asm (as hmac_kdf_stack_wipe below: the
+ * fast-string microcode clears 2 KiB in a fraction of the time of 128 16-byte stores), so that
+ * the area is the function's only local and the stores cannot be dropped. */
 __attribute__((noinline, no_sanitize_address)) static void hmac_stack_wipe(void) {
 #if defined(__x86_64__)
   __m128i area[HMAC_STACK_WIPE / 16];
-  volatile __m128i *p = area;
-  for (size_t i = 0; i < HMAC_STACK_WIPE / 16; i++) p[i] = _mm_setzero_si128();
+  void *d = area;
+  size_t n = sizeof area;
+  __asm__ __volatile__("rep stosb" : "+D"(d), "+c"(n) : "a"(0) : "memory");
   __asm__ __volatile__("" : : "r"(area) : "memory");
 #else
   _Alignas(16) uint8_t area[HMAC_STACK_WIPE];
