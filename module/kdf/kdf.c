@@ -225,6 +225,34 @@ static bool pbkdf2_out_ok(size_t hlen, size_t out_len) {
   return out_len != 0 && hlen != 0 && (uint64_t)out_len <= (uint64_t)UINT32_MAX * hlen;
 }
 
+/* pbkdf2_first sets |u| and |t| to U_1 = PRF(P, S || INT(i)) of block |i|, with |c| a clone of
+ * the keyed |base|. */
+static int pbkdf2_first(hmac_ctx *c, const hmac_ctx *base, const uint8_t *salt, size_t salt_len,
+                        uint32_t i, uint8_t *u, uint8_t *t, size_t hlen) {
+  const uint8_t be[4] = {(uint8_t)(i >> 24), (uint8_t)(i >> 16), (uint8_t)(i >> 8), (uint8_t)i};
+  hmac_ctx_clone(c, base);
+  int st = hmac_ctx_update_nowipe(c, salt, salt_len);
+  if (st == FM_OK) st = hmac_ctx_update_nowipe(c, be, 4);
+  if (st == FM_OK) st = hmac_ctx_final_nowipe(c, u);
+  sha_copy_gpr(t, u, hlen);
+  return st;
+}
+
+/* pbkdf2_rest runs iterations |j| .. |iterations| - 1 of one block one PRF call at a time (the
+ * hashes hmac_ctx_iterate has no direct path for), with the self-test check every 1024. */
+static int pbkdf2_rest(hmac_ctx *c, const hmac_ctx *base, uint8_t *u, uint8_t *t, size_t hlen,
+                       uint64_t j, uint64_t iterations, uint64_t epoch) {
+  int st = FM_OK;
+  for (; st == FM_OK && j < iterations; j++) {
+    hmac_ctx_clone(c, base);
+    st = hmac_ctx_update_nowipe(c, u, hlen);
+    if (st == FM_OK) st = hmac_ctx_final_nowipe(c, u);
+    for (size_t b = 0; b < hlen; b++) t[b] ^= u[b];
+    if ((j & 1023) == 0 && !fm_service_may_continue(epoch)) st = FM_ERR_NOT_OPERATIONAL;
+  }
+  return st;
+}
+
 int fm_pbkdf2_hmac(fm_hash_alg alg, const uint8_t *password, size_t password_len,
                    const uint8_t *salt, size_t salt_len, uint64_t iterations, uint8_t *out,
                    size_t out_len) {
@@ -246,42 +274,45 @@ int fm_pbkdf2_hmac(fm_hash_alg alg, const uint8_t *password, size_t password_len
   if (st != FM_OK) return fm_refuse(st, out, pbkdf2_out_ok(hlen, out_len) ? out_len : 0);
 
   hmac_ctx base, c;
-  uint8_t u[FM_MAX_DIGEST_LEN], t[FM_MAX_DIGEST_LEN];
+  /* Two output blocks at a time where two remain: their iteration chains are independent, and
+   * the direct path runs them interleaved (hmac_ctx_iterate2), which fills the gaps of one
+   * chain's latency-bound compressions with the other's. */
+  uint8_t u[2][FM_MAX_DIGEST_LEN], t[2][FM_MAX_DIGEST_LEN];
   const uint64_t epoch = fm_service_epoch();
   st = hmac_ctx_init_nowipe(&base, alg, password, password_len);
   size_t done = 0;
   /* SP 800-132 5.3 step 4 (RFC 8018 5.2): T_i = U_1 ^ ... ^ U_C, U_1 = PRF(P, S || INT(i)),
    * U_j = PRF(P, U_{j-1}). */
-  for (uint32_t i = 1; st == FM_OK && done < out_len; i++) {
-    const uint8_t be[4] = {(uint8_t)(i >> 24), (uint8_t)(i >> 16), (uint8_t)(i >> 8), (uint8_t)i};
-    hmac_ctx_clone(&c, &base);
-    st = hmac_ctx_update_nowipe(&c, salt, salt_len);
-    if (st == FM_OK) st = hmac_ctx_update_nowipe(&c, be, 4);
-    if (st == FM_OK) st = hmac_ctx_final_nowipe(&c, u);
-    sha_copy_gpr(t, u, hlen);
-    /* The remaining iterations in slices of 1024 on the direct path (hmac_ctx_iterate), each
-     * slice followed by the self-test check below; else one PRF call at a time. */
+  for (uint32_t i = 1; st == FM_OK && done < out_len;) {
+    const unsigned lanes = out_len - done > hlen ? 2 : 1;
+    for (unsigned l = 0; st == FM_OK && l < lanes; l++) {
+      st = pbkdf2_first(&c, &base, salt, salt_len, i + l, u[l], t[l], hlen);
+    }
+    /* The remaining iterations in slices of 1024 on the direct path (hmac_ctx_iterate,
+     * hmac_ctx_iterate2), each slice followed by the self-test check below; else one PRF call
+     * at a time. */
     uint64_t j = 1;
     while (st == FM_OK && j < iterations) {
       const uint64_t n = iterations - j < 1024 ? iterations - j : 1024;
-      if (!hmac_ctx_iterate(&base, u, t, n)) break;
+      const bool direct = lanes == 2 ? hmac_ctx_iterate2(&base, u[0], t[0], u[1], t[1], n)
+                                     : hmac_ctx_iterate(&base, u[0], t[0], n);
+      if (!direct) break;
       j += n;
       if (j < iterations && !fm_service_may_continue(epoch)) st = FM_ERR_NOT_OPERATIONAL;
     }
-    for (; st == FM_OK && j < iterations; j++) {
-      hmac_ctx_clone(&c, &base);
-      st = hmac_ctx_update_nowipe(&c, u, hlen);
-      if (st == FM_OK) st = hmac_ctx_final_nowipe(&c, u);
-      for (size_t b = 0; b < hlen; b++) t[b] ^= u[b];
-      if ((j & 1023) == 0 && !fm_service_may_continue(epoch)) st = FM_ERR_NOT_OPERATIONAL;
+    for (unsigned l = 0; st == FM_OK && l < lanes; l++) {
+      st = pbkdf2_rest(&c, &base, u[l], t[l], hlen, j, iterations, epoch);
     }
     /* Every 1024 iterations and per output block: a self-test run that began meanwhile stops
      * the call (internal.h). */
     if (st == FM_OK && !fm_service_may_continue(epoch)) st = FM_ERR_NOT_OPERATIONAL;
     if (st != FM_OK) break;
-    const size_t take = out_len - done < hlen ? out_len - done : hlen;
-    sha_copy_gpr(out + done, t, take);
-    done += take;
+    for (unsigned l = 0; l < lanes; l++) {
+      const size_t take = out_len - done < hlen ? out_len - done : hlen;
+      sha_copy_gpr(out + done, t[l], take);
+      done += take;
+    }
+    i += lanes;
   }
   hmac_ctx_wipe(&base);
   hmac_ctx_wipe(&c);

@@ -533,3 +533,17 @@ bool hmac_ctx_iterate(const hmac_ctx *base, uint8_t *u, uint8_t *t, uint64_t cou
   }
   return true;
 }
+
+bool hmac_ctx_iterate2(const hmac_ctx *base, uint8_t *ua, uint8_t *ta, uint8_t *ub, uint8_t *tb,
+                       uint64_t count) {
+#if FM_HAVE_X86_64_PATHS
+  if (hmac_ctx_live(base) && (fm_hash_alg)base->alg == FM_HASH_SHA256 &&
+      base->u.s256.inner.nbytes == SHA256_BLOCK_LEN && base->u.s256.inner.buf_len == 0 &&
+      fm_cpu_use(FM_CPU_SHANI)) {
+    sha256_shani_pbkdf2_iterate2(base->u.s256.inner.h, base->u.s256.outer, ua, ta, ub, tb, count);
+    return true;
+  }
+#endif
+  /* Both blocks share |base|: either both have a direct path or neither. */
+  return hmac_ctx_iterate(base, ua, ta, count) && hmac_ctx_iterate(base, ub, tb, count);
+}

@@ -65,6 +65,11 @@ void sha256_blocks_shani(uint32_t h[8], const uint8_t *p, size_t nblocks);
 void sha256_shani_pbkdf2_iterate(const uint32_t inner[8], const uint32_t outer[8], uint8_t u[32],
                                  uint8_t t[32], uint64_t count);
 
+/* sha256_shani_pbkdf2_iterate2 is sha256_shani_pbkdf2_iterate on two output blocks' U and T
+ * (ua, ta and ub, tb) at once, their compressions interleaved. */
+void sha256_shani_pbkdf2_iterate2(const uint32_t inner[8], const uint32_t outer[8], uint8_t ua[32],
+                                  uint8_t ta[32], uint8_t ub[32], uint8_t tb[32], uint64_t count);
+
 
 /* sha512_blocks runs the SHA-512 compression function (FIPS 180-4 6.4.2), used by SHA-384 and
  * SHA-512 alike (they differ only in the initial value and the truncation): the AVX2 + BMI2
@@ -255,6 +260,12 @@ typedef struct __attribute__((may_alias)) hmac_ctx {
  * with hmac_ctx_update and hmac_ctx_final, which give the same values. Like the _nowipe
  * functions below, it leaves the stack to the caller's hmac_kdf_stack_wipe. */
 bool hmac_ctx_iterate(const hmac_ctx *base, uint8_t *u, uint8_t *t, uint64_t count);
+
+/* hmac_ctx_iterate2 is hmac_ctx_iterate on two output blocks (ua, ta and ub, tb) keyed by the
+ * same |base|: HMAC-SHA-256 with SHA-NI runs both chains interleaved, the rest one block after
+ * the other on hmac_ctx_iterate's paths. Returns false, touching nothing, where that would. */
+bool hmac_ctx_iterate2(const hmac_ctx *base, uint8_t *ua, uint8_t *ta, uint8_t *ub, uint8_t *tb,
+                       uint64_t count);
 
 /* hmac_ctx_init_nowipe, hmac_ctx_update_nowipe, hmac_ctx_final_nowipe and hmac_internal_nowipe
  * are hmac_ctx_init, hmac_ctx_update, hmac_ctx_final and hmac_internal without the stack wipe each
