@@ -3,7 +3,8 @@
  *
  * Each keys one HMAC context once and clones it for every PRF call (an hmac_ctx holds the
  * state after the inner key block and the chaining value after the outer one, so a clone costs
- * a copy, not two compressions). Every context, PRF output and intermediate value is wiped
+ * a copy of the hash family's part, not two compressions); HKDF's extract is one HMAC over the
+ * IKM in place. Every context, PRF output and intermediate value is wiped
  * before return. */
 #include <string.h>
 
@@ -35,15 +36,16 @@ static bool out_overlaps(const uint8_t *out, size_t out_len, const void *p, size
 /* ---- HKDF --------------------------------------------------------------------------------- */
 
 /* hkdf_extract_raw: RFC 5869 2.2 step 1, PRK = HMAC-Hash(salt, IKM); an empty salt is hLen
- * zeros, which as an HMAC key is the same as the empty key (K0 is zero-padded either way). */
+ * zeros, which as an HMAC key is the same as the empty key (K0 is zero-padded either way). One
+ * HMAC over the IKM in place (hmac_internal_nowipe: no context, no copy of the IKM); an IKM
+ * that would take the inner hash past SHA-2's length limit is refused as the context would. */
 static int hkdf_extract_raw(fm_hash_alg alg, const uint8_t *salt, size_t salt_len,
                             const uint8_t *ikm, size_t ikm_len, uint8_t *prk) {
-  hmac_ctx c;
-  int st = hmac_ctx_init_nowipe(&c, alg, salt, salt_len);
-  if (st == FM_OK) st = hmac_ctx_update_nowipe(&c, ikm, ikm_len);
-  if (st == FM_OK) st = hmac_ctx_final_nowipe(&c, prk);
-  hmac_ctx_wipe(&c);
-  return st;
+  if (sha_alg_family(alg) != SHA_FAMILY_SHA3 &&
+      ikm_len > SHA2_MAX_INPUT_BYTES - sha_alg_block_len(alg)) {
+    return FM_ERR_LENGTH;
+  }
+  return hmac_internal_nowipe(alg, salt, salt_len, ikm, ikm_len, prk);
 }
 
 /* hkdf_expand_raw: RFC 5869 2.3: T(0) = empty, T(i) = HMAC-Hash(PRK, T(i-1) || info || i). */
@@ -55,19 +57,19 @@ static int hkdf_expand_raw(fm_hash_alg alg, size_t hlen, const uint8_t *prk, siz
   size_t done = 0;
   for (unsigned i = 1; st == FM_OK && done < out_len; i++) {
     const uint8_t ctr = (uint8_t)i;
-    c = base;
+    hmac_ctx_clone(&c, &base);
     if (i > 1) st = hmac_ctx_update_nowipe(&c, t, hlen);
     if (st == FM_OK) st = hmac_ctx_update_nowipe(&c, info, info_len);
     if (st == FM_OK) st = hmac_ctx_update_nowipe(&c, &ctr, 1);
     if (st == FM_OK) st = hmac_ctx_final_nowipe(&c, t);
     if (st != FM_OK) break;
     const size_t take = out_len - done < hlen ? out_len - done : hlen;
-    memcpy(out + done, t, take);
+    sha_copy_gpr(out + done, t, take);
     done += take;
   }
   hmac_ctx_wipe(&base);
   hmac_ctx_wipe(&c);
-  fm_zeroize(t, sizeof t);
+  sha_zeroize_fixed(t, sizeof t);
   return st;
 }
 
@@ -146,7 +148,7 @@ int fm_hkdf(fm_hash_alg alg, const uint8_t *ikm, size_t ikm_len, const uint8_t *
   uint8_t prk[FM_MAX_DIGEST_LEN];
   if (st == FM_OK) st = hkdf_extract_raw(alg, salt, salt_len, ikm, ikm_len, prk);
   if (st == FM_OK) st = hkdf_expand_raw(alg, hlen, prk, hlen, info, info_len, out, out_len);
-  fm_zeroize(prk, sizeof prk);
+  sha_zeroize_fixed(prk, sizeof prk);
   hmac_kdf_stack_wipe();
   if (st != FM_OK) return fm_refuse(st, out, hkdf_out_ok(hlen, out_len) ? out_len : 0);
   if (!fm_approval_hkdf(ikm_len, out_len)) fm_indicator_not_approved();
@@ -196,7 +198,7 @@ int fm_kbkdf_ctr_hmac(fm_hash_alg alg, const uint8_t *key, size_t key_len, const
   for (uint32_t i = 1; st == FM_OK && done < out_len; i++) {
     uint8_t ctr[4];
     for (size_t b = 0; b < rbytes; b++) ctr[b] = (uint8_t)(i >> (8 * (rbytes - 1 - b)));
-    c = base;
+    hmac_ctx_clone(&c, &base);
     st = hmac_ctx_update_nowipe(&c, fixed, ctr_pos);
     if (st == FM_OK) st = hmac_ctx_update_nowipe(&c, ctr, rbytes);
     if (st == FM_OK) {
@@ -205,12 +207,12 @@ int fm_kbkdf_ctr_hmac(fm_hash_alg alg, const uint8_t *key, size_t key_len, const
     if (st == FM_OK) st = hmac_ctx_final_nowipe(&c, k);
     if (st != FM_OK) break;
     const size_t take = out_len - done < hlen ? out_len - done : hlen;
-    memcpy(out + done, k, take);
+    sha_copy_gpr(out + done, k, take);
     done += take;
   }
   hmac_ctx_wipe(&base);
   hmac_ctx_wipe(&c);
-  fm_zeroize(k, sizeof k);
+  sha_zeroize_fixed(k, sizeof k);
   hmac_kdf_stack_wipe();
   if (st != FM_OK) return fm_refuse(st, out, out_len);
   if (!fm_approval_kbkdf(key_len, out_len)) fm_indicator_not_approved();
@@ -221,6 +223,34 @@ int fm_kbkdf_ctr_hmac(fm_hash_alg alg, const uint8_t *key, size_t key_len, const
 
 static bool pbkdf2_out_ok(size_t hlen, size_t out_len) {
   return out_len != 0 && hlen != 0 && (uint64_t)out_len <= (uint64_t)UINT32_MAX * hlen;
+}
+
+/* pbkdf2_first sets |u| and |t| to U_1 = PRF(P, S || INT(i)) of block |i|, with |c| a clone of
+ * the keyed |base|. */
+static int pbkdf2_first(hmac_ctx *c, const hmac_ctx *base, const uint8_t *salt, size_t salt_len,
+                        uint32_t i, uint8_t *u, uint8_t *t, size_t hlen) {
+  const uint8_t be[4] = {(uint8_t)(i >> 24), (uint8_t)(i >> 16), (uint8_t)(i >> 8), (uint8_t)i};
+  hmac_ctx_clone(c, base);
+  int st = hmac_ctx_update_nowipe(c, salt, salt_len);
+  if (st == FM_OK) st = hmac_ctx_update_nowipe(c, be, 4);
+  if (st == FM_OK) st = hmac_ctx_final_nowipe(c, u);
+  sha_copy_gpr(t, u, hlen);
+  return st;
+}
+
+/* pbkdf2_rest runs iterations |j| .. |iterations| - 1 of one block one PRF call at a time (the
+ * hashes hmac_ctx_iterate has no direct path for), with the self-test check every 1024. */
+static int pbkdf2_rest(hmac_ctx *c, const hmac_ctx *base, uint8_t *u, uint8_t *t, size_t hlen,
+                       uint64_t j, uint64_t iterations, uint64_t epoch) {
+  int st = FM_OK;
+  for (; st == FM_OK && j < iterations; j++) {
+    hmac_ctx_clone(c, base);
+    st = hmac_ctx_update_nowipe(c, u, hlen);
+    if (st == FM_OK) st = hmac_ctx_final_nowipe(c, u);
+    for (size_t b = 0; b < hlen; b++) t[b] ^= u[b];
+    if ((j & 1023) == 0 && !fm_service_may_continue(epoch)) st = FM_ERR_NOT_OPERATIONAL;
+  }
+  return st;
 }
 
 int fm_pbkdf2_hmac(fm_hash_alg alg, const uint8_t *password, size_t password_len,
@@ -244,47 +274,50 @@ int fm_pbkdf2_hmac(fm_hash_alg alg, const uint8_t *password, size_t password_len
   if (st != FM_OK) return fm_refuse(st, out, pbkdf2_out_ok(hlen, out_len) ? out_len : 0);
 
   hmac_ctx base, c;
-  uint8_t u[FM_MAX_DIGEST_LEN], t[FM_MAX_DIGEST_LEN];
+  /* Two output blocks at a time where two remain: their iteration chains are independent, and
+   * the direct path runs them interleaved (hmac_ctx_iterate2), which fills the gaps of one
+   * chain's latency-bound compressions with the other's. */
+  uint8_t u[2][FM_MAX_DIGEST_LEN], t[2][FM_MAX_DIGEST_LEN];
   const uint64_t epoch = fm_service_epoch();
   st = hmac_ctx_init_nowipe(&base, alg, password, password_len);
   size_t done = 0;
   /* SP 800-132 5.3 step 4 (RFC 8018 5.2): T_i = U_1 ^ ... ^ U_C, U_1 = PRF(P, S || INT(i)),
    * U_j = PRF(P, U_{j-1}). */
-  for (uint32_t i = 1; st == FM_OK && done < out_len; i++) {
-    const uint8_t be[4] = {(uint8_t)(i >> 24), (uint8_t)(i >> 16), (uint8_t)(i >> 8), (uint8_t)i};
-    c = base;
-    st = hmac_ctx_update_nowipe(&c, salt, salt_len);
-    if (st == FM_OK) st = hmac_ctx_update_nowipe(&c, be, 4);
-    if (st == FM_OK) st = hmac_ctx_final_nowipe(&c, u);
-    memcpy(t, u, hlen);
-    /* The remaining iterations in slices of 1024 on the direct path (hmac_ctx_iterate), each
-     * slice followed by the self-test check below; else one PRF call at a time. */
+  for (uint32_t i = 1; st == FM_OK && done < out_len;) {
+    const unsigned lanes = out_len - done > hlen ? 2 : 1;
+    for (unsigned l = 0; st == FM_OK && l < lanes; l++) {
+      st = pbkdf2_first(&c, &base, salt, salt_len, i + l, u[l], t[l], hlen);
+    }
+    /* The remaining iterations in slices of 1024 on the direct path (hmac_ctx_iterate,
+     * hmac_ctx_iterate2), each slice followed by the self-test check below; else one PRF call
+     * at a time. */
     uint64_t j = 1;
     while (st == FM_OK && j < iterations) {
       const uint64_t n = iterations - j < 1024 ? iterations - j : 1024;
-      if (!hmac_ctx_iterate(&base, u, t, n)) break;
+      const bool direct = lanes == 2 ? hmac_ctx_iterate2(&base, u[0], t[0], u[1], t[1], n)
+                                     : hmac_ctx_iterate(&base, u[0], t[0], n);
+      if (!direct) break;
       j += n;
       if (j < iterations && !fm_service_may_continue(epoch)) st = FM_ERR_NOT_OPERATIONAL;
     }
-    for (; st == FM_OK && j < iterations; j++) {
-      c = base;
-      st = hmac_ctx_update_nowipe(&c, u, hlen);
-      if (st == FM_OK) st = hmac_ctx_final_nowipe(&c, u);
-      for (size_t b = 0; b < hlen; b++) t[b] ^= u[b];
-      if ((j & 1023) == 0 && !fm_service_may_continue(epoch)) st = FM_ERR_NOT_OPERATIONAL;
+    for (unsigned l = 0; st == FM_OK && l < lanes; l++) {
+      st = pbkdf2_rest(&c, &base, u[l], t[l], hlen, j, iterations, epoch);
     }
     /* Every 1024 iterations and per output block: a self-test run that began meanwhile stops
      * the call (internal.h). */
     if (st == FM_OK && !fm_service_may_continue(epoch)) st = FM_ERR_NOT_OPERATIONAL;
     if (st != FM_OK) break;
-    const size_t take = out_len - done < hlen ? out_len - done : hlen;
-    memcpy(out + done, t, take);
-    done += take;
+    for (unsigned l = 0; l < lanes; l++) {
+      const size_t take = out_len - done < hlen ? out_len - done : hlen;
+      sha_copy_gpr(out + done, t[l], take);
+      done += take;
+    }
+    i += lanes;
   }
   hmac_ctx_wipe(&base);
   hmac_ctx_wipe(&c);
-  fm_zeroize(u, sizeof u);
-  fm_zeroize(t, sizeof t);
+  sha_zeroize_fixed(u, sizeof u);
+  sha_zeroize_fixed(t, sizeof t);
   hmac_kdf_stack_wipe();
   if (st != FM_OK) return fm_refuse(st, out, out_len);
   if (!fm_approval_pbkdf2(password_len, salt_len, iterations, out_len)) {

@@ -36,6 +36,10 @@
 #include "fipsmod/sha.h"
 #include "module/sha3/internal.h"
 
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
+
 #define SHA256_BLOCK_LEN 64
 #define SHA512_BLOCK_LEN 128
 #define SHA2_MAX_INPUT_BYTES ((UINT64_C(1) << 61) - 1)
@@ -60,6 +64,11 @@ void sha256_blocks_shani(uint32_t h[8], const uint8_t *p, size_t nblocks);
  * |u| and |t| (bytes, updated), with SHA-NI. Call it only when fm_cpu_use(FM_CPU_SHANI). */
 void sha256_shani_pbkdf2_iterate(const uint32_t inner[8], const uint32_t outer[8], uint8_t u[32],
                                  uint8_t t[32], uint64_t count);
+
+/* sha256_shani_pbkdf2_iterate2 is sha256_shani_pbkdf2_iterate on two output blocks' U and T
+ * (ua, ta and ub, tb) at once, their compressions interleaved. */
+void sha256_shani_pbkdf2_iterate2(const uint32_t inner[8], const uint32_t outer[8], uint8_t ua[32],
+                                  uint8_t ta[32], uint8_t ub[32], uint8_t tb[32], uint64_t count);
 
 
 /* sha512_blocks runs the SHA-512 compression function (FIPS 180-4 6.4.2), used by SHA-384 and
@@ -252,11 +261,20 @@ typedef struct __attribute__((may_alias)) hmac_ctx {
  * functions below, it leaves the stack to the caller's hmac_kdf_stack_wipe. */
 bool hmac_ctx_iterate(const hmac_ctx *base, uint8_t *u, uint8_t *t, uint64_t count);
 
-/* hmac_ctx_init_nowipe, hmac_ctx_update_nowipe and hmac_ctx_final_nowipe are hmac_ctx_init,
- * hmac_ctx_update and hmac_ctx_final without the stack wipe each of those ends with: for a
+/* hmac_ctx_iterate2 is hmac_ctx_iterate on two output blocks (ua, ta and ub, tb) keyed by the
+ * same |base|: HMAC-SHA-256 with SHA-NI runs both chains interleaved, the rest one block after
+ * the other on hmac_ctx_iterate's paths. Returns false, touching nothing, where that would. */
+bool hmac_ctx_iterate2(const hmac_ctx *base, uint8_t *ua, uint8_t *ta, uint8_t *ub, uint8_t *tb,
+                       uint64_t count);
+
+/* hmac_ctx_init_nowipe, hmac_ctx_update_nowipe, hmac_ctx_final_nowipe and hmac_internal_nowipe
+ * are hmac_ctx_init, hmac_ctx_update, hmac_ctx_final and hmac_internal without the stack wipe each
+ * of those ends with: for a
  * service that chains many of them (the KDFs) and ends with one hmac_kdf_stack_wipe, which
  * zeroizes the stack below its caller deep enough for the caller's own frames too. */
 int hmac_ctx_init_nowipe(hmac_ctx *c, fm_hash_alg alg, const uint8_t *key, size_t key_len);
+int hmac_internal_nowipe(fm_hash_alg alg, const uint8_t *key, size_t key_len, const void *data,
+                         size_t len, uint8_t *out);
 int hmac_ctx_update_nowipe(hmac_ctx *c, const void *data, size_t len);
 int hmac_ctx_final_nowipe(hmac_ctx *c, uint8_t *out);
 void hmac_kdf_stack_wipe(void);
@@ -278,6 +296,11 @@ bool hmac_ctx_live(const hmac_ctx *c);
 
 /* hmac_ctx_wipe zeroizes |c|. */
 void hmac_ctx_wipe(hmac_ctx *c);
+
+/* hmac_ctx_clone copies the keyed (or live) |src| to |dst|: the header and the part of the union
+ * |src|'s hash family uses, through general-purpose registers (a KDF's per-block copy of its
+ * keyed base). |dst| is live afterwards exactly when |src| is; wipe it with hmac_ctx_wipe. */
+void hmac_ctx_clone(hmac_ctx *dst, const hmac_ctx *src);
 
 /* hmac_sha256_internal writes HMAC-SHA-256(key, data) to |out| in one pass with no copy of the
  * message. key may be NULL when key_len is 0, data when len is 0. */
@@ -351,6 +374,68 @@ static inline void sha_store_be32(uint8_t *p, uint32_t v) {
 static inline void sha_store_be64(uint8_t *p, uint64_t v) {
   v = SHA_BE64(v);
   memcpy(p, &v, sizeof v);
+}
+
+/* ---- Short copies and wipes of the padding path ---------------------------------------------
+ * A one-shot hash of a short message spends as long on its copies and wipes as on its one
+ * compression when each is a rep movsb / rep stosb call (module/mem.c: tens of cycles to start on
+ * a CPU without fast short stores). The padding path uses these instead. */
+
+/* sha_zeroize_fixed is fm_zeroize for a |len| (a multiple of 8) known at compile time: a few
+ * inline stores of a zeroed register (16 bytes each on x86-64, 8 elsewhere; nothing secret goes
+ * through the register). The empty asm on the index keeps the compiler from turning the loop
+ * into a memset call or a rep stos, and the barrier, which claims to read |p|, keeps the stores
+ * from being dropped as dead. */
+static inline __attribute__((always_inline)) void sha_zeroize_fixed(void *p, size_t len) {
+  uint8_t *d = p;
+  size_t i = 0;
+#if defined(__x86_64__)
+  for (; i + 16 <= len; i += 16) {
+    __asm__("" : "+r"(i));
+    _mm_storeu_si128((__m128i *)(void *)(d + i), _mm_setzero_si128());
+  }
+#endif
+  for (; i + 8 <= len; i += 8) {
+    const uint64_t z = 0;
+    __asm__("" : "+r"(i));
+    memcpy(d + i, &z, 8);
+  }
+  __asm__ __volatile__("" : : "r"(p) : "memory");
+}
+
+/* sha_copy_gpr copies |n| bytes (a short run: a message tail, a key block, a digest, a keyed
+ * state; n is public) from |src| to |dst| (not overlapping) through general-purpose registers
+ * only (8-byte words, then the overlapping last 8, 4 or single bytes), so that no message or key
+ * byte is left in a vector register; the empty asm keeps the compiler from merging the words into
+ * vector moves. The branches depend on n alone. */
+static inline __attribute__((always_inline)) void sha_copy_gpr(uint8_t *dst, const uint8_t *src,
+                                                                size_t n) {
+  if (n >= 8) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+      uint64_t v;
+      memcpy(&v, src + i, 8);
+      __asm__("" : "+r"(v));
+      memcpy(dst + i, &v, 8);
+    }
+    if (i < n) {
+      uint64_t v;
+      memcpy(&v, src + n - 8, 8);
+      __asm__("" : "+r"(v));
+      memcpy(dst + n - 8, &v, 8);
+    }
+  } else if (n >= 4) {
+    uint32_t a, b;
+    memcpy(&a, src, 4);
+    memcpy(&b, src + n - 4, 4);
+    __asm__("" : "+r"(a), "+r"(b));
+    memcpy(dst, &a, 4);
+    memcpy(dst + n - 4, &b, 4);
+  } else {
+    if (n > 0) dst[0] = src[0];
+    if (n > 1) dst[1] = src[1];
+    if (n > 2) dst[2] = src[2];
+  }
 }
 
 #endif

@@ -93,7 +93,7 @@ void sha256_blocks_portable(uint32_t h[8], const uint8_t *p, size_t nblocks) {
     p += SHA256_BLOCK_LEN;
   }
   /* The schedule is derived from the message, which may be key material (HMAC pads). */
-  fm_zeroize(w, sizeof w);
+  sha_zeroize_fixed(w, sizeof w);
 }
 
 void sha256_blocks(uint32_t h[8], const uint8_t *p, size_t nblocks) {
@@ -112,21 +112,31 @@ const char *sha256_path_name(void) { return fm_cpu_use(FM_CPU_SHANI) ? "sha-ni" 
 size_t sha256_pad(uint8_t block[2 * SHA256_BLOCK_LEN], const uint8_t *tail, size_t tail_len,
                   uint64_t total_bytes) {
   /* FIPS 180-4 5.1.1: append 0x80, zeros up to 56 mod 64, then the 64-bit bit count. One block
-   * when the tail leaves room for the 9 bytes of 0x80 and length, two otherwise. */
+   * when the tail leaves room for the 9 bytes of 0x80 and length, two otherwise. The blocks are
+   * zeroed whole (inline stores), then the tail goes over the zeros. */
   size_t nblocks = tail_len < SHA256_BLOCK_LEN - 8 ? 1 : 2;
   size_t end = nblocks * SHA256_BLOCK_LEN;
-  if (tail_len > 0) memcpy(block, tail, tail_len);
+  if (nblocks == 1) {
+    sha_zeroize_fixed(block, SHA256_BLOCK_LEN);
+  } else {
+    sha_zeroize_fixed(block, 2 * SHA256_BLOCK_LEN);
+  }
+  sha_copy_gpr(block, tail, tail_len);
   block[tail_len] = 0x80;
-  memset(block + tail_len + 1, 0, end - 8 - tail_len - 1);
   sha_store_be64(block + end - 8, total_bytes << 3);
   return nblocks;
 }
 
 void sha256_finish(uint32_t h[8], const uint8_t *tail, size_t tail_len, uint64_t total_bytes) {
-  uint8_t block[2 * SHA256_BLOCK_LEN];
+  _Alignas(16) uint8_t block[2 * SHA256_BLOCK_LEN];
   size_t nblocks = sha256_pad(block, tail, tail_len, total_bytes);
   sha256_blocks(h, block, nblocks);
-  fm_zeroize(block, nblocks * SHA256_BLOCK_LEN);
+  /* What the padding wrote: one block or two. */
+  if (nblocks == 1) {
+    sha_zeroize_fixed(block, SHA256_BLOCK_LEN);
+  } else {
+    sha_zeroize_fixed(block, 2 * SHA256_BLOCK_LEN);
+  }
 }
 
 void sha256_state_init_iv(sha256_state *s, const uint32_t iv[8]) {
@@ -171,7 +181,7 @@ static void sha256_serialize(const uint32_t h[8], uint8_t *out, size_t out_len) 
 void sha256_state_final_len(sha256_state *s, uint8_t *out, size_t out_len) {
   sha256_finish(s->h, s->buf, s->buf_len, s->nbytes);
   sha256_serialize(s->h, out, out_len);
-  fm_zeroize(s, sizeof *s);
+  sha_zeroize_fixed(s, sizeof *s);
 }
 
 void sha256_state_final(sha256_state *s, uint8_t out[32]) { sha256_state_final_len(s, out, 32); }
@@ -186,7 +196,7 @@ static void sha256_family_digest(const uint32_t iv[8], const void *data, size_t 
   sha256_blocks(h, p, full);
   sha256_finish(h, full > 0 ? p + full * SHA256_BLOCK_LEN : p, len % SHA256_BLOCK_LEN, len);
   sha256_serialize(h, out, out_len);
-  fm_zeroize(h, sizeof h);
+  sha_zeroize_fixed(h, sizeof h);
 }
 
 void sha256_digest_internal(const void *data, size_t len, uint8_t out[32]) {

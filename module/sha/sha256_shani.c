@@ -228,3 +228,53 @@ SHANI_TARGET void sha256_shani_pbkdf2_iterate(const uint32_t inner[8], const uin
       : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",
         "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
 }
+
+/* sha256_shani_pbkdf2_iterate2 is sha256_shani_pbkdf2_iterate on two independent blocks (U, T)
+ * at once: the two chains' compressions alternate, so one runs in the other's latency. */
+SHANI_TARGET void sha256_shani_pbkdf2_iterate2(const uint32_t inner[8], const uint32_t outer[8],
+                                               uint8_t ua[32], uint8_t ta[32], uint8_t ub[32],
+                                               uint8_t tb[32], uint64_t count) {
+  const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
+  __m128i in_abef, in_cdgh, out_abef, out_cdgh;
+  LOAD_STATE(inner, in_abef, in_cdgh);
+  LOAD_STATE(outer, out_abef, out_cdgh);
+  __m128i a0 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)ua), bswap);
+  __m128i a1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(ua + 16)), bswap);
+  __m128i b0 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)ub), bswap);
+  __m128i b1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(ub + 16)), bswap);
+  __m128i sa0 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)ta), bswap);
+  __m128i sa1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(ta + 16)), bswap);
+  __m128i sb0 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)tb), bswap);
+  __m128i sb1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(tb + 16)), bswap);
+  for (uint64_t j = 0; j < count; j++) {
+    compress_digest(in_abef, in_cdgh, &a0, &a1);
+    compress_digest(in_abef, in_cdgh, &b0, &b1);
+    compress_digest(out_abef, out_cdgh, &a0, &a1);
+    compress_digest(out_abef, out_cdgh, &b0, &b1);
+    sa0 = _mm_xor_si128(sa0, a0);
+    sa1 = _mm_xor_si128(sa1, a1);
+    sb0 = _mm_xor_si128(sb0, b0);
+    sb1 = _mm_xor_si128(sb1, b1);
+  }
+  _mm_storeu_si128((__m128i *)ua, _mm_shuffle_epi8(a0, bswap));
+  _mm_storeu_si128((__m128i *)(ua + 16), _mm_shuffle_epi8(a1, bswap));
+  _mm_storeu_si128((__m128i *)ub, _mm_shuffle_epi8(b0, bswap));
+  _mm_storeu_si128((__m128i *)(ub + 16), _mm_shuffle_epi8(b1, bswap));
+  _mm_storeu_si128((__m128i *)ta, _mm_shuffle_epi8(sa0, bswap));
+  _mm_storeu_si128((__m128i *)(ta + 16), _mm_shuffle_epi8(sa1, bswap));
+  _mm_storeu_si128((__m128i *)tb, _mm_shuffle_epi8(sb0, bswap));
+  _mm_storeu_si128((__m128i *)(tb + 16), _mm_shuffle_epi8(sb1, bswap));
+  /* Keyed states, both U and both T are in xmm0-15 (and in the frame where the compiler spilled
+   * them, under the KDF's stack wipe): the registers are cleared as in sha256_blocks_shani. */
+  __asm__ __volatile__(
+      "pxor %%xmm0, %%xmm0\n\tpxor %%xmm1, %%xmm1\n\tpxor %%xmm2, %%xmm2\n\t"
+      "pxor %%xmm3, %%xmm3\n\tpxor %%xmm4, %%xmm4\n\tpxor %%xmm5, %%xmm5\n\t"
+      "pxor %%xmm6, %%xmm6\n\tpxor %%xmm7, %%xmm7\n\tpxor %%xmm8, %%xmm8\n\t"
+      "pxor %%xmm9, %%xmm9\n\tpxor %%xmm10, %%xmm10\n\tpxor %%xmm11, %%xmm11\n\t"
+      "pxor %%xmm12, %%xmm12\n\tpxor %%xmm13, %%xmm13\n\tpxor %%xmm14, %%xmm14\n\t"
+      "pxor %%xmm15, %%xmm15"
+      :
+      :
+      : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",
+        "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
+}

@@ -117,7 +117,7 @@ void sha512_blocks_portable(uint64_t h[8], const uint8_t *p, size_t nblocks) {
     h[7] += hh;
     p += SHA512_BLOCK_LEN;
   }
-  fm_zeroize(w, sizeof w);
+  sha_zeroize_fixed(w, sizeof w);
 }
 
 #if FM_HAVE_X86_64_PATHS
@@ -212,7 +212,7 @@ void sha512_blocks_portable(uint64_t h[8], const uint8_t *p, size_t nblocks) {
 #define LOAD_PAIR(i) _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 8 * (i))), bswap)
 
 AVX2_TARGET void sha512_blocks_avx2(uint64_t h[8], const uint8_t *p, size_t nblocks) {
-  _Alignas(16) uint64_t wk[80];
+  _Alignas(32) uint64_t wk[80];
   const __m128i bswap = _mm_set_epi8(8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
   while (nblocks-- > 0) {
     __m128i x0 = LOAD_PAIR(0), x1 = LOAD_PAIR(2), x2 = LOAD_PAIR(4), x3 = LOAD_PAIR(6);
@@ -242,7 +242,16 @@ AVX2_TARGET void sha512_blocks_avx2(uint64_t h[8], const uint8_t *p, size_t nblo
     h[7] += hh;
     p += SHA512_BLOCK_LEN;
   }
-  fm_zeroize(wk, sizeof wk);
+  /* Every block writes all of wk: twenty 32-byte stores of a zeroed register clear it (a
+   * rep stosb call costs more to start than these take); the barrier keeps them. */
+  {
+    const __m256i z = _mm256_setzero_si256();
+    for (size_t i = 0; i < 80 * sizeof(uint64_t) / 32; i++) {
+      __asm__("" : "+r"(i));
+      _mm256_store_si256((__m256i *)(void *)wk + i, z);
+    }
+    __asm__ __volatile__("" : : "r"(wk) : "memory");
+  }
   /* The message schedule (derived from the block, which may be an HMAC key pad) is still in the
    * vector registers: clear them all, so that no later spill (a lazy-binding trampoline, a signal
    * frame) writes it to memory. */
@@ -266,17 +275,26 @@ const char *sha512_path_name(void) {
 /* ---- Padding and the streaming state ---------------------------------------------------- */
 
 void sha512_finish(uint64_t h[8], const uint8_t *tail, size_t tail_len, uint64_t total_bytes) {
-  /* FIPS 180-4 5.1.2: 0x80, zeros up to 112 mod 128, then the 128-bit bit count. */
-  uint8_t block[2 * SHA512_BLOCK_LEN];
+  /* FIPS 180-4 5.1.2: 0x80, zeros up to 112 mod 128, then the 128-bit bit count. The blocks are
+   * zeroed whole (inline stores), then the tail goes over the zeros. */
+  _Alignas(16) uint8_t block[2 * SHA512_BLOCK_LEN];
   size_t nblocks = tail_len < SHA512_BLOCK_LEN - 16 ? 1 : 2;
   size_t end = nblocks * SHA512_BLOCK_LEN;
-  if (tail_len > 0) memcpy(block, tail, tail_len);
+  if (nblocks == 1) {
+    sha_zeroize_fixed(block, SHA512_BLOCK_LEN);
+  } else {
+    sha_zeroize_fixed(block, 2 * SHA512_BLOCK_LEN);
+  }
+  sha_copy_gpr(block, tail, tail_len);
   block[tail_len] = 0x80;
-  memset(block + tail_len + 1, 0, end - 16 - tail_len - 1);
   sha_store_be64(block + end - 16, total_bytes >> 61);
   sha_store_be64(block + end - 8, total_bytes << 3);
   sha512_blocks(h, block, nblocks);
-  fm_zeroize(block, end);
+  if (nblocks == 1) {
+    sha_zeroize_fixed(block, SHA512_BLOCK_LEN);
+  } else {
+    sha_zeroize_fixed(block, 2 * SHA512_BLOCK_LEN);
+  }
 }
 
 void sha512_state_init(sha512_state *s) {
@@ -318,18 +336,18 @@ int sha512_state_update(sha512_state *s, const void *data, size_t len) {
   return FM_OK;
 }
 
-/* sha512_serialize writes the first |out_len| bytes of the big-endian chaining value. */
+/* sha512_serialize writes the first |out_len| bytes of the big-endian chaining value: whole
+ * words, then the bytes of a partial one (SHA-512/224 ends in half a word), with no copy. */
 static void sha512_serialize(const uint64_t h[8], uint8_t *out, size_t out_len) {
-  uint8_t full[64];
-  for (int i = 0; i < 8; i++) sha_store_be64(full + 8 * i, h[i]);
-  memcpy(out, full, out_len);
-  fm_zeroize(full, sizeof full);
+  size_t i = 0;
+  for (; i + 8 <= out_len; i += 8) sha_store_be64(out + i, h[i / 8]);
+  for (; i < out_len; i++) out[i] = (uint8_t)(h[i / 8] >> (56 - 8 * (i % 8)));
 }
 
 void sha512_state_final(sha512_state *s, uint8_t *out, size_t out_len) {
   sha512_finish(s->h, s->buf, s->buf_len, s->nbytes);
   sha512_serialize(s->h, out, out_len);
-  fm_zeroize(s, sizeof *s);
+  sha_zeroize_fixed(s, sizeof *s);
 }
 
 static void sha512_family_digest(const uint64_t iv[8], const void *data, size_t len, uint8_t *out,
@@ -341,7 +359,7 @@ static void sha512_family_digest(const uint64_t iv[8], const void *data, size_t 
   sha512_blocks(h, p, full);
   sha512_finish(h, full > 0 ? p + full * SHA512_BLOCK_LEN : p, len % SHA512_BLOCK_LEN, len);
   sha512_serialize(h, out, out_len);
-  fm_zeroize(h, sizeof h);
+  sha_zeroize_fixed(h, sizeof h);
 }
 
 void sha384_digest_internal(const void *data, size_t len, uint8_t out[48]) {
