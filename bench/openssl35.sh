@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Runs fipsmod-speed against OpenSSL 3.5 on Debian 12, whose own libcrypto is OpenSSL 3.0 (no
 # ML-KEM or ML-DSA): Debian 13's libcrypto (libssl3t64) and the C library it needs (libc6) are
-# fetched with apt-get download through a private sources list, unpacked with dpkg -x, and a copy
-# of fipsmod-speed is pointed at that loader and libcrypto with patchelf. The system is left as it
-# was: nothing is installed, no apt state outside the work folder changes.
+# unpacked into the work folder by cmake/debian13-packages.sh, and a copy of fipsmod-speed is
+# pointed at that loader and libcrypto with patchelf. The system is left as it was: nothing is
+# installed, no apt state outside the work folder changes.
 #
 # usage: bench/openssl35.sh [--build DIR] [--work DIR] [fipsmod-speed options...]
 #   --build DIR  the build folder holding bench/fipsmod-speed and libfipsmod.so (build/release)
@@ -30,18 +30,10 @@ speed="$build/bench/fipsmod-speed"
 [ -x "$speed" ] || { echo "openssl35.sh: $speed not built (cmake --build $build --target fipsmod-speed)" >&2; exit 2; }
 command -v patchelf >/dev/null || { echo "openssl35.sh: patchelf is missing (apt-get install patchelf)" >&2; exit 2; }
 
-mkdir -p "$work/lists/partial" "$work/cache/archives/partial" "$work/debs" "$work/root"
 root="$work/root"
 lib="$root/usr/lib/x86_64-linux-gnu"
 if [ ! -e "$lib/libcrypto.so.3" ] || [ ! -e "$lib/ld-linux-x86-64.so.2" ]; then
-  echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main" \
-    > "$work/sources.list"
-  apt_opts=(-o "Dir::Etc::SourceList=$work/sources.list" -o "Dir::Etc::SourceParts=/dev/null"
-            -o "Dir::State::Lists=$work/lists" -o "Dir::Cache=$work/cache"
-            -o "APT::Sandbox::User=root")
-  apt-get "${apt_opts[@]}" update -qq
-  (cd "$work/debs" && apt-get "${apt_opts[@]}" download libssl3t64 libc6)
-  for deb in "$work"/debs/*.deb; do dpkg -x "$deb" "$root"; done
+  "$here/../cmake/debian13-packages.sh" amd64 "$work" libssl3t64 libc6
 fi
 
 copy="$work/fipsmod-speed-openssl35"

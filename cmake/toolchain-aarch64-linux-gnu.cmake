@@ -19,7 +19,14 @@ find_program(FIPSMOD_QEMU_AARCH64 NAMES qemu-aarch64 qemu-aarch64-static)
 if(NOT FIPSMOD_QEMU_AARCH64)
   message(FATAL_ERROR "qemu-aarch64 not found (Debian: qemu-user or qemu-user-static)")
 endif()
-set(CMAKE_CROSSCOMPILING_EMULATOR ${FIPSMOD_QEMU_AARCH64} -L ${FIPSMOD_CROSS_SYSROOT})
+# FIPSMOD_QEMU_SYSROOT: the guest root qemu runs the programs against (-L). The default is the
+# cross compiler's, with Debian 12's glibc 2.36, whose fork() never returns in the child under
+# qemu-user here; cmake/aarch64-qemu-setup.sh makes one with Debian 13's glibc, where fork()
+# works (README, "aarch64"). QEMU_LD_PREFIX carries the same root to the programs a test starts
+# with execve, which the kernel hands to qemu through binfmt_misc.
+set(FIPSMOD_QEMU_SYSROOT ${FIPSMOD_CROSS_SYSROOT} CACHE PATH "Guest root for qemu-aarch64 -L")
+set(CMAKE_CROSSCOMPILING_EMULATOR /usr/bin/env QEMU_LD_PREFIX=${FIPSMOD_QEMU_SYSROOT}
+    ${FIPSMOD_QEMU_AARCH64} -L ${FIPSMOD_QEMU_SYSROOT})
 
 # Libraries and headers: the cross sysroot and Debian's multiarch arm64 folders; programs (python3,
 # openssl, valgrind) from the host.
