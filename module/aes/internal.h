@@ -255,15 +255,19 @@ void aes_drbg_stack_wipe(void);
 #endif
 
 /* aes_bulk_stack_wipe zeroizes AES_BULK_STACK_WIPE bytes of stack just below its caller's frame
- * (stack_wipe.c: 32-byte stores where the CPU has AVX2, else 16-byte ones). The public services
+ * (stack_wipe.c: 64-byte stores where AVX-512 is in use, 32-byte ones where the CPU has AVX2,
+ * else 16-byte ones). The public services
  * of aes.c and gcm.c call it once, at the end of a call in which a kernel that spills ran (they
  * say which); their short messages, whose kernels keep every secret in registers, pay no wipe.
  * Inlined, so that the wipe lies below the service's own frame. */
 #if FM_HAVE_X86_64_PATHS
 void aes_bulk_stack_wipe_sse(void);
 void aes_bulk_stack_wipe_avx2(void);
+void aes_bulk_stack_wipe_avx512(void);
 static inline __attribute__((always_inline)) void aes_bulk_stack_wipe(void) {
-  if (fm_cpu_use(FM_CPU_AVX2)) {
+  if (fm_cpu_use(FM_CPU_AVX512)) {
+    aes_bulk_stack_wipe_avx512();
+  } else if (fm_cpu_use(FM_CPU_AVX2)) {
     aes_bulk_stack_wipe_avx2();
   } else {
     aes_bulk_stack_wipe_sse();
