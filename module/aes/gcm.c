@@ -8,7 +8,7 @@
  * short of one pass, it runs in chunks that fit the L1 cache: encryption runs CTR over a chunk
  * and then GHASH over the ciphertext it wrote; decryption hashes the chunk of ciphertext first,
  * so that in-place decryption reads each ciphertext block before it is overwritten. A one-shot
- * with a 96-bit IV and at most 64 bytes each of AAD and text takes a short path without a
+ * with a 96-bit IV and at most 240 bytes each of AAD and text takes a short path without a
  * context (short_one_shot).
  *
  * Secrets: the AES schedule, H and its powers, the GHASH state, the key stream, the data. The
@@ -447,20 +447,26 @@ static void ctx_text(gcm_ctx_state *c, const uint8_t *in, uint8_t *out, size_t l
  * lengths, then GCTR(J0, S). */
 static void ctx_tag(gcm_ctx_state *c, uint8_t tag[16]) {
   const gcm_key_state *k = c->key;
+  /* E(J0) first: nothing below depends on it, so its rounds overlap the GHASH. */
+  aes_encrypt_block(&k->ks, c->j0, tag);
   end_aad(c);
+  /* The zero-padded last block (when there is one) and the lengths block, in one GHASH call
+   * (one reduction). */
+  uint8_t last[32];
+  size_t nlast = 0;
   if (c->npartial != 0) {
     memset(c->partial + c->npartial, 0, 16 - c->npartial);
-    ghash_blocks(&k->gh, c->y, c->partial, 1);
+    memcpy(last, c->partial, 16);
+    nlast = 16;
   }
-  uint8_t lens[16];
   const uint64_t abits = __builtin_bswap64(c->aad_len * 8), cbits = __builtin_bswap64(c->text_len * 8);
-  memcpy(lens, &abits, 8);
-  memcpy(lens + 8, &cbits, 8);
-  ghash_blocks(&k->gh, c->y, lens, 1);
+  memcpy(last + nlast, &abits, 8);
+  memcpy(last + nlast + 8, &cbits, 8);
+  ghash_blocks(&k->gh, c->y, last, nlast / 16 + 1);
+  fm_zeroize(last, nlast + 16);
   /* S as a big-endian block, in one array that is wiped (no other local holds it, also at -O0:
    * test_gcm_residue). */
   uint64_t s[2] = {__builtin_bswap64(c->y[1]), __builtin_bswap64(c->y[0])};
-  aes_encrypt_block(&k->ks, c->j0, tag);
   const uint8_t *sb = (const uint8_t *)s;
   for (int i = 0; i < 16; i++) tag[i] ^= sb[i];
   fm_zeroize(s, sizeof s);
@@ -575,8 +581,10 @@ static bool ctx_text_sliced(gcm_ctx_state *c, const uint8_t *in, uint8_t *out, s
  * TLS record header with a short record, say) runs without a context: one AES call makes E(J0)
  * and the key stream together, and one GHASH call covers the padded AAD, the padded ciphertext
  * and the lengths, laid out in one buffer (the general path makes two or three of each, and
- * sets up and wipes a context). */
-#define GCM_SHORT_MAX 64
+ * sets up and wipes a context). Up to 15 blocks of text: from 16 on, one pass of the stitched
+ * kernels (where the CPU has them) is faster. A multiple of 16: the buffers hold whole blocks. */
+#define GCM_SHORT_MAX 240
+static_assert(GCM_SHORT_MAX % 16 == 0, "short_one_shot's buffers hold whole blocks");
 
 /* Never inlined, and it wipes no stack itself: its caller wipes below its own frame once this
  * returns, which covers this frame too (instrumented builds keep the loop's words there). */

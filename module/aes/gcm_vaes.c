@@ -8,15 +8,15 @@
  * The arithmetic is ghash.c's (reflected form, Montgomery product with the powers H'^16..H'^1 of
  * ghash_key.hdesc, one reduction per 16 blocks) and aes_vaes.c's (round keys broadcast to every
  * lane, inc32 counters built in registers: the counter's last dword byte-swapped to host order,
- * where 32-bit adds wrap mod 2^32 as inc32 does). The broadcast round keys and powers live in
- * local arrays the compiler may spill; both are wiped before return.
+ * where 32-bit adds wrap mod 2^32 as inc32 does). Each direction and key size has a kernel of its
+ * own, rounds unrolled; encryption keeps the ciphertext it hashes next in registers, and the GHASH
+ * state stays in a register across passes. The broadcast round keys and powers live in local
+ * arrays the compiler may spill; both are wiped before return.
  *
  * Even with 32 zmm registers the compiler keeps some cipher states and GHASH operands in stack
- * slots of its own (objdump of libfipsmod.so: frames of 1600 and 2048 bytes for the two clones
- * with gcc 12 -O2, 336-528 bytes of them such slots, the rest the zeroized arrays; 896 with
- * clang 14; test_gcm_residue saw about 340 secret-dependent bytes left after a 1350-byte seal),
- * which the arrays' wipe does not reach: gcm.c ends the call with aes_bulk_stack_wipe
- * (internal.h, AES_BULK_STACK_WIPE). */
+ * slots of its own (-fstack-usage: frames of 1224-1544 bytes for the six kernels with gcc 12 -O3,
+ * 1272-1784 with clang 14, the zeroized arrays 1216 of them), which the arrays' wipe does not
+ * reach: gcm.c ends the call with aes_bulk_stack_wipe (internal.h, AES_BULK_STACK_WIPE). */
 #include <immintrin.h>
 
 #include "module/aes/clmul_reduce.h"
@@ -54,14 +54,56 @@ GCM512_FN static inline __m128i ghash16(const __m512i g[4], const __m512i p[4]) 
   return ghash_clmul_reduce(fold4(lo), fold4(mid), fold4(hi));
 }
 
-GCM512_FN static inline size_t crypt_nr(const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16],
-                                        uint64_t y[2], const uint8_t *in, uint8_t *out,
-                                        size_t nblocks, const int decrypt, const unsigned nr) {
+/* pass_rounds runs the AES rounds of one 16-block pass on the counter blocks |x| and, in the
+ * same stream when |hash|, the GHASH multiplies of |g| (one register of four blocks per round,
+ * the one that carries the state last, so the chain from the state is one multiply); returns the
+ * reduced GHASH state (or a zero vector when !hash). */
+/* Forced inlining makes the constant direction and round count unroll; unoptimized builds
+ * (which unroll nothing) keep one copy of each helper, whose frame there is large enough. */
+#if defined(__OPTIMIZE__)
+#define GCM512_INLINE GCM512_FN static inline __attribute__((always_inline))
+#else
+#define GCM512_INLINE GCM512_FN static inline
+#endif
+
+GCM512_INLINE __m128i pass_rounds(__m512i x[4], const __m512i *k, const __m512i g[4],
+                                  const __m512i p[4], const int hash, const unsigned nr) {
+  __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo;
+  AES_UNROLL
+  for (unsigned i = 1; i < nr; i++) {
+    AES_UNROLL
+    for (int j = 0; j < 4; j++) x[j] = _mm512_aesenc_epi128(x[j], k[i]);
+    if (hash && i >= 1 && i <= 4) mul4(g[i % 4], p[i % 4], &lo, &mid, &hi);
+  }
+  AES_UNROLL
+  for (int j = 0; j < 4; j++) x[j] = _mm512_aesenclast_epi128(x[j], k[nr]);
+  return hash ? ghash_clmul_reduce(fold4(lo), fold4(mid), fold4(hi)) : _mm_setzero_si128();
+}
+
+/* wipe_zmm zeroes the |n| vectors of |a| (a constant where it is inlined) with aligned 64-byte
+ * stores from inline asm, which the compiler may neither drop nor turn into a memset call: as
+ * fm_zeroize does, in a few stores rather than a string instruction's start-up. */
+GCM512_INLINE void wipe_zmm(__m512i *a, const unsigned n) {
+  const __m512i z = _mm512_setzero_si512();
+  AES_UNROLL
+  for (unsigned i = 0; i < n; i++) __asm__ __volatile__("vmovdqa64 %1, %0" : "=m"(a[i]) : "v"(z));
+}
+
+/* crypt_nr is the kernel for one direction and key size (both constants where it is inlined, so
+ * that the rounds and the direction unroll). Encryption runs its first pass without GHASH and
+ * keeps each pass's ciphertext in registers for the next pass to hash (no reload of what it just
+ * stored); decryption loads the pass's ciphertext once, hashes it and XORs it. The GHASH state
+ * stays in a register across passes. */
+GCM512_INLINE size_t crypt_nr(const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16],
+                              uint64_t y[2], const uint8_t *in, uint8_t *out, size_t nblocks,
+                              const int decrypt, const unsigned nr) {
   const size_t passes = nblocks / 16;
   if (passes == 0) return 0;
   const __m128i *rk = (const __m128i *)ks->words;
   __m512i k[15], p[4];
+  AES_UNROLL
   for (unsigned i = 0; i <= nr; i++) k[i] = _mm512_broadcast_i32x4(_mm_loadu_si128(rk + i));
+  AES_UNROLL
   for (int j = 0; j < 4; j++) p[j] = _mm512_loadu_si512((const void *)gk->hdesc[4 * j]);
   const __m512i swap = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)k_swap32));
   const __m512i rev = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)k_rev16));
@@ -70,73 +112,89 @@ GCM512_FN static inline size_t crypt_nr(const aes_ks *ks, const ghash_key *gk, u
       _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)ctr)), swap);
   base = _mm512_add_epi32(base, _mm512_set_epi32(3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0));
   __m128i acc = _mm_loadu_si128((const __m128i *)y);
-
-  for (size_t pass = 0; pass < passes; pass++) {
-    const uint8_t *src = in + 256 * pass;
-    uint8_t *dst = out + 256 * pass;
-    /* The ciphertext this pass hashes: its own (decryption) or the previous pass's output. */
-    const bool hash = decrypt || pass > 0;
-    const uint8_t *hsrc = decrypt ? src : dst - 256;
-    __m512i g[4], c[4], x[4];
-    if (hash) {
-      AES_UNROLL
-      for (int j = 0; j < 4; j++) {
-        c[j] = _mm512_loadu_si512((const void *)(hsrc + 64 * j));
-        g[j] = _mm512_shuffle_epi8(c[j], rev);
-      }
-      g[0] = _mm512_xor_si512(g[0], _mm512_zextsi128_si512(acc));
-    }
+  /* The ciphertext the next pass hashes (encryption: the last pass's output). */
+  __m512i c[4];
+  __m512i x[4], g[4];
+  size_t pass = 0;
+  if (!decrypt) {
     AES_UNROLL
     for (int j = 0; j < 4; j++) {
       x[j] = _mm512_xor_si512(_mm512_shuffle_epi8(base, swap), k[0]);
       base = _mm512_add_epi32(base, inc4);
     }
-    /* The rounds, with the GHASH of 16 blocks in the same stream. */
-    __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo;
-    AES_UNROLL
-    for (unsigned i = 1; i < nr; i++) {
-      AES_UNROLL
-      for (int j = 0; j < 4; j++) x[j] = _mm512_aesenc_epi128(x[j], k[i]);
-      if (hash && i >= 1 && i <= 4) mul4(g[i % 4], p[i % 4], &lo, &mid, &hi);
-    }
-    AES_UNROLL
-    for (int j = 0; j < 4; j++) x[j] = _mm512_aesenclast_epi128(x[j], k[nr]);
-    if (hash) acc = ghash_clmul_reduce(fold4(lo), fold4(mid), fold4(hi));
+    (void)pass_rounds(x, k, g, p, 0, nr);
     AES_UNROLL
     for (int j = 0; j < 4; j++) {
-      /* Decryption XORs the ciphertext already in registers (in place is safe). */
-      const __m512i d = decrypt ? c[j] : _mm512_loadu_si512((const void *)(src + 64 * j));
-      _mm512_storeu_si512((void *)(dst + 64 * j), _mm512_xor_si512(x[j], d));
+      c[j] = _mm512_xor_si512(x[j], _mm512_loadu_si512((const void *)(in + 64 * j)));
+      _mm512_storeu_si512((void *)(out + 64 * j), c[j]);
+    }
+    pass = 1;
+  }
+  for (; pass < passes; pass++) {
+    const uint8_t *src = in + 256 * pass;
+    uint8_t *dst = out + 256 * pass;
+    AES_UNROLL
+    for (int j = 0; j < 4; j++) {
+      /* Decryption reads the whole pass's ciphertext before it stores (in place is safe). */
+      if (decrypt) c[j] = _mm512_loadu_si512((const void *)(src + 64 * j));
+      g[j] = _mm512_shuffle_epi8(c[j], rev);
+    }
+    g[0] = _mm512_xor_si512(g[0], _mm512_zextsi128_si512(acc));
+    AES_UNROLL
+    for (int j = 0; j < 4; j++) {
+      x[j] = _mm512_xor_si512(_mm512_shuffle_epi8(base, swap), k[0]);
+      base = _mm512_add_epi32(base, inc4);
+    }
+    acc = pass_rounds(x, k, g, p, 1, nr);
+    AES_UNROLL
+    for (int j = 0; j < 4; j++) {
+      if (decrypt) {
+        _mm512_storeu_si512((void *)(dst + 64 * j), _mm512_xor_si512(x[j], c[j]));
+      } else {
+        c[j] = _mm512_xor_si512(x[j], _mm512_loadu_si512((const void *)(src + 64 * j)));
+        _mm512_storeu_si512((void *)(dst + 64 * j), c[j]);
+      }
     }
   }
   if (!decrypt) {
     /* The last pass's ciphertext. */
-    const uint8_t *hsrc = out + 256 * (passes - 1);
-    __m512i g[4];
-    for (int j = 0; j < 4; j++) {
-      g[j] = _mm512_shuffle_epi8(_mm512_loadu_si512((const void *)(hsrc + 64 * j)), rev);
-    }
+    AES_UNROLL
+    for (int j = 0; j < 4; j++) g[j] = _mm512_shuffle_epi8(c[j], rev);
     g[0] = _mm512_xor_si512(g[0], _mm512_zextsi128_si512(acc));
     acc = ghash16(g, p);
   }
   _mm_storeu_si128((__m128i *)y, acc);
   aes_ctr_store(ctr, aes_ctr_add(aes_ctr_load(ctr), 16 * passes, 32));
-  fm_zeroize(k, sizeof k);
-  fm_zeroize(p, sizeof p);
+  wipe_zmm(k, 15);
+  wipe_zmm(p, 4);
   return 16 * passes;
 }
+
+/* One function per direction and key size: each has its rounds unrolled and its direction fixed. */
+#define GCM512_KERNEL(name, dec, nr)                                                            \
+  GCM512_FN __attribute__((noinline)) static size_t name(                                       \
+      const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16], uint64_t y[2], const uint8_t *in, \
+      uint8_t *out, size_t nblocks) {                                                           \
+    return crypt_nr(ks, gk, ctr, y, in, out, nblocks, dec, nr);                                 \
+  }
+GCM512_KERNEL(enc10, 0, 10)
+GCM512_KERNEL(dec10, 1, 10)
+GCM512_KERNEL(enc12, 0, 12)
+GCM512_KERNEL(dec12, 1, 12)
+GCM512_KERNEL(enc14, 0, 14)
+GCM512_KERNEL(dec14, 1, 14)
 
 GCM512_FN size_t gcm_vaes512_crypt(const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16],
                                    uint64_t y[2], const uint8_t *in, uint8_t *out, size_t nblocks,
                                    int decrypt) {
   if (ks->rounds == 14) {
-    return decrypt ? crypt_nr(ks, gk, ctr, y, in, out, nblocks, 1, 14)
-                   : crypt_nr(ks, gk, ctr, y, in, out, nblocks, 0, 14);
+    return decrypt ? dec14(ks, gk, ctr, y, in, out, nblocks)
+                   : enc14(ks, gk, ctr, y, in, out, nblocks);
   }
   if (ks->rounds == 12) {
-    return decrypt ? crypt_nr(ks, gk, ctr, y, in, out, nblocks, 1, 12)
-                   : crypt_nr(ks, gk, ctr, y, in, out, nblocks, 0, 12);
+    return decrypt ? dec12(ks, gk, ctr, y, in, out, nblocks)
+                   : enc12(ks, gk, ctr, y, in, out, nblocks);
   }
-  return decrypt ? crypt_nr(ks, gk, ctr, y, in, out, nblocks, 1, 10)
-                 : crypt_nr(ks, gk, ctr, y, in, out, nblocks, 0, 10);
+  return decrypt ? dec10(ks, gk, ctr, y, in, out, nblocks)
+                 : enc10(ks, gk, ctr, y, in, out, nblocks);
 }

@@ -23,12 +23,10 @@
  *
  * Spills the arrays' wipe does not reach: with 16 ymm registers the compiler also keeps cipher
  * states, key stream and the three GHASH sums in stack slots of its own inside the pass loop
- * (objdump of libfipsmod.so: frames of 2144 and 2304 bytes for the two clones with gcc 12 -O2,
- * 1568 with clang 14, of which 1260-1550 and 800 bytes are such slots, the rest the zeroized
- * arrays; test_gcm_residue saw about 1500 secret-dependent bytes
- * left after a 1350-byte seal). C cannot name them, so gcm.c ends the call with
- * aes_bulk_stack_wipe, whose AES_BULK_STACK_WIPE (internal.h) is sized for this frame, the
- * deepest of all the kernels. */
+ * (-fstack-usage: frames of 2120-2248 bytes for the six kernels, one per direction and key size,
+ * with gcc 12 -O3, 1304-1560 with clang 14, the zeroized arrays 736 of them). C cannot name
+ * them, so gcm.c ends the call with aes_bulk_stack_wipe, whose AES_BULK_STACK_WIPE (internal.h)
+ * is sized for this frame, the deepest of all the kernels. */
 #include <immintrin.h>
 
 #include "module/aes/clmul_reduce.h"
@@ -67,9 +65,69 @@ GCM256_FN static inline __m128i ghash16(const uint8_t *src, __m128i acc, const _
   return ghash_clmul_reduce(fold2(lo), fold2(mid), fold2(hi));
 }
 
-GCM256_FN static inline size_t crypt_nr(const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16],
-                                        uint64_t y[2], const uint8_t *in, uint8_t *out,
-                                        size_t nblocks, const int decrypt, const unsigned nr) {
+/* one_pass runs the pass at |src| -> |dst| on the counters from |*base| and returns the GHASH
+ * state; |hash| (a constant where it is inlined) is false only for encryption's first pass. */
+/* Forced inlining makes the constant direction and round count unroll; unoptimized builds
+ * (which unroll nothing) keep one copy of each helper, whose frame there is large enough. */
+#if defined(__OPTIMIZE__)
+#define GCM256_INLINE GCM256_FN static inline __attribute__((always_inline))
+#else
+#define GCM256_INLINE GCM256_FN static inline
+#endif
+GCM256_INLINE __m128i one_pass(const __m256i *k, const __m256i p[8], __m256i *basep, __m128i acc,
+                               const uint8_t *src, uint8_t *dst, const int hash,
+                               const int decrypt, const unsigned nr) {
+  const __m256i swap = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)k_swap32));
+  const __m256i rev = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)k_rev16));
+  const __m256i inc2 = _mm256_set_epi32(2, 0, 0, 0, 2, 0, 0, 0);
+  __m256i base = *basep;
+  /* The ciphertext this pass hashes: its own (decryption) or the previous pass's output. */
+  const uint8_t *hsrc = decrypt ? src : dst - 256;
+  __m256i x[8];
+  AES_UNROLL
+  for (int j = 0; j < 8; j++) {
+    x[j] = _mm256_xor_si256(_mm256_shuffle_epi8(base, swap), k[0]);
+    base = _mm256_add_epi32(base, inc2);
+  }
+  /* The rounds, with the GHASH of 16 blocks in the same stream: one pair of blocks in each of
+   * rounds 1..8. All of the pass's ciphertext is read before any of its output is stored. */
+  __m256i lo = _mm256_setzero_si256(), mid = lo, hi = lo;
+  AES_UNROLL
+  for (unsigned i = 1; i < nr; i++) {
+    AES_UNROLL
+    for (int j = 0; j < 8; j++) x[j] = _mm256_aesenc_epi128(x[j], k[i]);
+    if (hash && i <= 8) {
+      const int j = (int)(i % 8);
+      __m256i g = load_ct(hsrc, j, rev);
+      if (j == 0) g = _mm256_xor_si256(g, _mm256_zextsi128_si256(acc));
+      mul2(g, p[j], &lo, &mid, &hi);
+    }
+  }
+  AES_UNROLL
+  for (int j = 0; j < 8; j++) x[j] = _mm256_aesenclast_epi128(x[j], k[nr]);
+  if (hash) acc = ghash_clmul_reduce(fold2(lo), fold2(mid), fold2(hi));
+  AES_UNROLL
+  for (int j = 0; j < 8; j++) {
+    /* Block j's input is read before block j's output is written: in place is safe. */
+    const __m256i d = _mm256_loadu_si256((const __m256i *)(src + 32 * j));
+    _mm256_storeu_si256((__m256i *)(dst + 32 * j), _mm256_xor_si256(x[j], d));
+  }
+  *basep = base;
+  return acc;
+}
+
+/* wipe_ymm zeroes the |n| vectors of |a| (a constant where it is inlined) with aligned 32-byte
+ * stores from inline asm, which the compiler may neither drop nor turn into a memset call: as
+ * fm_zeroize does, in a few stores rather than a string instruction's start-up. */
+GCM256_INLINE void wipe_ymm(__m256i *a, const unsigned n) {
+  const __m256i z = _mm256_setzero_si256();
+  AES_UNROLL
+  for (unsigned i = 0; i < n; i++) __asm__ __volatile__("vmovdqa %1, %0" : "=m"(a[i]) : "x"(z));
+}
+
+GCM256_INLINE size_t crypt_nr(const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16],
+                              uint64_t y[2], const uint8_t *in, uint8_t *out, size_t nblocks,
+                              const int decrypt, const unsigned nr) {
   const size_t passes = nblocks / 16;
   if (passes == 0) return 0;
   const __m128i *rk = (const __m128i *)ks->words;
@@ -79,69 +137,55 @@ GCM256_FN static inline size_t crypt_nr(const aes_ks *ks, const ghash_key *gk, u
   for (int j = 0; j < 8; j++) p[j] = _mm256_loadu_si256((const __m256i *)gk->hdesc[2 * j]);
   const __m256i swap = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)k_swap32));
   const __m256i rev = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)k_rev16));
-  const __m256i inc2 = _mm256_set_epi32(2, 0, 0, 0, 2, 0, 0, 0);
   /* Lane 0 holds ctr, lane 1 ctr + 1 (inc32), in the working form. */
   __m256i base = _mm256_shuffle_epi8(
       _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)ctr)), swap);
   base = _mm256_add_epi32(base, _mm256_set_epi32(1, 0, 0, 0, 0, 0, 0, 0));
   __m128i acc = _mm_loadu_si128((const __m128i *)y);
 
-  for (size_t pass = 0; pass < passes; pass++) {
-    const uint8_t *src = in + 256 * pass;
-    uint8_t *dst = out + 256 * pass;
-    /* The ciphertext this pass hashes: its own (decryption) or the previous pass's output. */
-    const bool hash = decrypt || pass > 0;
-    const uint8_t *hsrc = decrypt ? src : dst - 256;
-    __m256i x[8];
-    AES_UNROLL
-    for (int j = 0; j < 8; j++) {
-      x[j] = _mm256_xor_si256(_mm256_shuffle_epi8(base, swap), k[0]);
-      base = _mm256_add_epi32(base, inc2);
-    }
-    /* The rounds, with the GHASH of 16 blocks in the same stream: one pair of blocks in each of
-     * rounds 1..8. All of the pass's ciphertext is read before any of its output is stored. */
-    __m256i lo = _mm256_setzero_si256(), mid = lo, hi = lo;
-    AES_UNROLL
-    for (unsigned i = 1; i < nr; i++) {
-      AES_UNROLL
-      for (int j = 0; j < 8; j++) x[j] = _mm256_aesenc_epi128(x[j], k[i]);
-      if (hash && i <= 8) {
-        const int j = (int)(i % 8);
-        __m256i g = load_ct(hsrc, j, rev);
-        if (j == 0) g = _mm256_xor_si256(g, _mm256_zextsi128_si256(acc));
-        mul2(g, p[j], &lo, &mid, &hi);
-      }
-    }
-    AES_UNROLL
-    for (int j = 0; j < 8; j++) x[j] = _mm256_aesenclast_epi128(x[j], k[nr]);
-    if (hash) acc = ghash_clmul_reduce(fold2(lo), fold2(mid), fold2(hi));
-    AES_UNROLL
-    for (int j = 0; j < 8; j++) {
-      /* Block j's input is read before block j's output is written: in place is safe. */
-      const __m256i d = _mm256_loadu_si256((const __m256i *)(src + 32 * j));
-      _mm256_storeu_si256((__m256i *)(dst + 32 * j), _mm256_xor_si256(x[j], d));
-    }
+  /* Encryption's first pass hashes nothing (its ciphertext does not exist yet). */
+  size_t pass = 0;
+  if (!decrypt) {
+    acc = one_pass(k, p, &base, acc, in, out, 0, 0, nr);
+    pass = 1;
+  }
+  for (; pass < passes; pass++) {
+    acc = one_pass(k, p, &base, acc, in + 256 * pass, out + 256 * pass, 1, decrypt, nr);
   }
   /* Encryption: the last pass's ciphertext. */
   if (!decrypt) acc = ghash16(out + 256 * (passes - 1), acc, p, rev);
   _mm_storeu_si128((__m128i *)y, acc);
   aes_ctr_store(ctr, aes_ctr_add(aes_ctr_load(ctr), 16 * passes, 32));
-  fm_zeroize(k, sizeof k);
-  fm_zeroize(p, sizeof p);
+  wipe_ymm(k, 15);
+  wipe_ymm(p, 8);
   return 16 * passes;
 }
+
+/* One function per direction and key size: each has its rounds unrolled and its direction fixed. */
+#define GCM256_KERNEL(name, dec, nr)                                                            \
+  GCM256_FN __attribute__((noinline)) static size_t name(                                       \
+      const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16], uint64_t y[2], const uint8_t *in, \
+      uint8_t *out, size_t nblocks) {                                                           \
+    return crypt_nr(ks, gk, ctr, y, in, out, nblocks, dec, nr);                                 \
+  }
+GCM256_KERNEL(enc10, 0, 10)
+GCM256_KERNEL(dec10, 1, 10)
+GCM256_KERNEL(enc12, 0, 12)
+GCM256_KERNEL(dec12, 1, 12)
+GCM256_KERNEL(enc14, 0, 14)
+GCM256_KERNEL(dec14, 1, 14)
 
 GCM256_FN size_t gcm_vaes256_crypt(const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16],
                                    uint64_t y[2], const uint8_t *in, uint8_t *out, size_t nblocks,
                                    int decrypt) {
   if (ks->rounds == 14) {
-    return decrypt ? crypt_nr(ks, gk, ctr, y, in, out, nblocks, 1, 14)
-                   : crypt_nr(ks, gk, ctr, y, in, out, nblocks, 0, 14);
+    return decrypt ? dec14(ks, gk, ctr, y, in, out, nblocks)
+                   : enc14(ks, gk, ctr, y, in, out, nblocks);
   }
   if (ks->rounds == 12) {
-    return decrypt ? crypt_nr(ks, gk, ctr, y, in, out, nblocks, 1, 12)
-                   : crypt_nr(ks, gk, ctr, y, in, out, nblocks, 0, 12);
+    return decrypt ? dec12(ks, gk, ctr, y, in, out, nblocks)
+                   : enc12(ks, gk, ctr, y, in, out, nblocks);
   }
-  return decrypt ? crypt_nr(ks, gk, ctr, y, in, out, nblocks, 1, 10)
-                 : crypt_nr(ks, gk, ctr, y, in, out, nblocks, 0, 10);
+  return decrypt ? dec10(ks, gk, ctr, y, in, out, nblocks)
+                 : enc10(ks, gk, ctr, y, in, out, nblocks);
 }

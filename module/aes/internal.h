@@ -245,8 +245,9 @@ void aes_drbg_stack_wipe(void);
  * below gcm.c's caller of the wipe (test_gcm_residue, without the wipe: secret-dependent bytes
  * down to 2.7 KiB below the service's caller, whose frames above ctx_text take about 400 of
  * them); 3 KiB leaves room. Sanitizer instrumentation and -O0 keep
- * every intermediate in memory: -fstack-usage gives the 512-bit GCM kernel 5.7 KiB at -O0 with
- * gcc 12, with the multiply helper's frame below it, hence 8 KiB there. The tests scan 4 KiB
+ * every intermediate in memory: -fstack-usage gives the 512-bit GCM kernel 5.8 KiB at -O0 with
+ * gcc 12, with the pass and multiply helpers' frames (0.8 and 0.4 KiB) below it, hence 8 KiB
+ * there (clang 14 at -O0, which no preset builds, takes 10 KiB for the kernel alone). The tests scan 4 KiB
  * beyond this size, so that a larger frame shows. A multiple of 128 (stack_wipe.c). */
 #if defined(AES_INSTRUMENTED)
 #define AES_BULK_STACK_WIPE 8192
@@ -255,15 +256,19 @@ void aes_drbg_stack_wipe(void);
 #endif
 
 /* aes_bulk_stack_wipe zeroizes AES_BULK_STACK_WIPE bytes of stack just below its caller's frame
- * (stack_wipe.c: 32-byte stores where the CPU has AVX2, else 16-byte ones). The public services
+ * (stack_wipe.c: 64-byte stores where AVX-512 is in use, 32-byte ones where the CPU has AVX2,
+ * else 16-byte ones). The public services
  * of aes.c and gcm.c call it once, at the end of a call in which a kernel that spills ran (they
  * say which); their short messages, whose kernels keep every secret in registers, pay no wipe.
  * Inlined, so that the wipe lies below the service's own frame. */
 #if FM_HAVE_X86_64_PATHS
 void aes_bulk_stack_wipe_sse(void);
 void aes_bulk_stack_wipe_avx2(void);
+void aes_bulk_stack_wipe_avx512(void);
 static inline __attribute__((always_inline)) void aes_bulk_stack_wipe(void) {
-  if (fm_cpu_use(FM_CPU_AVX2)) {
+  if (fm_cpu_use(FM_CPU_AVX512)) {
+    aes_bulk_stack_wipe_avx512();
+  } else if (fm_cpu_use(FM_CPU_AVX2)) {
     aes_bulk_stack_wipe_avx2();
   } else {
     aes_bulk_stack_wipe_sse();

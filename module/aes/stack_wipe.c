@@ -70,6 +70,32 @@ __attribute__((noinline, no_sanitize_address, target("avx2"))) void aes_bulk_sta
       : [a] "r"(area), [n] "i"(AES_BULK_STACK_WIPE)
       : "rax", "rcx", "xmm0", "cc", "memory");
 }
+
+/* The same with 64-byte stores where AVX-512 is in use: an unaligned store at each end of the
+ * array and aligned ones between them (a store that crosses a cache line costs two). */
+static_assert(AES_BULK_STACK_WIPE >= 128, "the two end stores lie inside the array");
+
+__attribute__((noinline, no_sanitize_address, target("avx512f"))) void
+aes_bulk_stack_wipe_avx512(void) {
+  __m128i area[AES_BULK_STACK_WIPE / 16];
+  __asm__ __volatile__(
+      "vpxor %%xmm0, %%xmm0, %%xmm0\n\t"
+      "lea %c[n](%[a]), %%rcx\n\t"
+      "vmovdqu64 %%zmm0, (%[a])\n\t"
+      "vmovdqu64 %%zmm0, -64(%%rcx)\n\t"
+      "lea 64(%[a]), %%rax\n\t"
+      "and $-64, %%rax\n\t"
+      "and $-64, %%rcx\n"
+      "1:\n\t"
+      "vmovdqa64 %%zmm0, (%%rax)\n\t"
+      "add $64, %%rax\n\t"
+      "cmp %%rcx, %%rax\n\t"
+      "jb 1b\n\t"
+      "vzeroupper"
+      :
+      : [a] "r"(area), [n] "i"(AES_BULK_STACK_WIPE)
+      : "rax", "rcx", "xmm0", "cc", "memory");
+}
 #elif defined(__aarch64__)
 /* aarch64: zero-register pair stores (fm_stack_wipe_area, module/internal.h), no vector register;
  * the array is the only local, 16-byte aligned like the frame. */
