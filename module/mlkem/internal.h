@@ -118,14 +118,21 @@ void mlkem_basemul_acc_portable(mlkem_poly *r, const mlkem_poly *a, const mlkem_
 void mlkem_rej_uniform(int16_t r[MLKEM_N], unsigned *n, const uint8_t *buf, size_t len);
 void mlkem_rej_uniform_portable(int16_t r[MLKEM_N], unsigned *n, const uint8_t *buf, size_t len);
 
-/* mlkem_poly_frombytes (poly.h) and mlkem_poly_decompress have these twins too; the AVX2
- * decompression takes d = 4 and d = 10 only. */
+/* mlkem_poly_frombytes, mlkem_poly_decompress, mlkem_poly_compress, mlkem_poly_tomsg and
+ * mlkem_poly_frommsg (poly.h) have these twins too; the AVX2 decompression takes d = 4 and d = 10
+ * only, the AVX2 compression d = 4, 5, 10 and 11. */
 void mlkem_poly_frombytes_portable(mlkem_poly *r, const uint8_t in[384]);
 void mlkem_poly_decompress_portable(mlkem_poly *r, const uint8_t *in, unsigned d);
+void mlkem_poly_compress_portable(uint8_t *out, const mlkem_poly *a, unsigned d);
+void mlkem_poly_tomsg_portable(uint8_t m[MLKEM_SYM_BYTES], const mlkem_poly *a);
+void mlkem_poly_frommsg_portable(mlkem_poly *r, const uint8_t m[MLKEM_SYM_BYTES]);
 
 #if MLKEM_HAVE_AVX2
 void mlkem_poly_frombytes_avx2(mlkem_poly *r, const uint8_t in[384]);
 void mlkem_poly_decompress_avx2(mlkem_poly *r, const uint8_t *in, unsigned d);
+void mlkem_poly_compress_avx2(uint8_t *out, const mlkem_poly *a, unsigned d);
+void mlkem_poly_tomsg_avx2(uint8_t m[MLKEM_SYM_BYTES], const mlkem_poly *a);
+void mlkem_poly_frommsg_avx2(mlkem_poly *r, const uint8_t m[MLKEM_SYM_BYTES]);
 void mlkem_ntt_avx2(mlkem_poly *a);
 void mlkem_invntt_avx2(mlkem_poly *a);
 void mlkem_basemul_acc_avx2(mlkem_poly *r, const mlkem_poly *a, const mlkem_poly *b, unsigned k);

@@ -14,6 +14,7 @@
 #include <immintrin.h>
 #include <string.h>
 
+#include "module/internal.h"
 #include "module/mlkem/poly.h"
 
 #define AVX2_FN __attribute__((target("avx2")))
@@ -285,6 +286,119 @@ AVX2_FN void mlkem_poly_decompress_avx2(mlkem_poly *r, const uint8_t *in, unsign
     _mm256_store_si256((__m256i *)&r->c[32 * i], _mm256_mulhrs_epi16(_mm256_slli_epi16(v0, 11), q));
     _mm256_store_si256((__m256i *)&r->c[32 * i + 16],
                        _mm256_mulhrs_epi16(_mm256_slli_epi16(v1, 11), q));
+  }
+}
+
+/* ---- Compression (FIPS 203 section 4.2.1) ----------------------------------------------------
+ * Compress_d(x) = round(2^d x / q) mod 2^d for x in [0, q), with 16-bit multiplies and no
+ * division (KyberSlash came from a divide). Every form below gives mlkem_compress's value for
+ * each of the q inputs (test_mlkem_diff runs all of them):
+ *   - d = 1: the bit is 1 exactly for x in [833, 2496] (round(2x / q) = 1), two comparisons;
+ *   - d = 4, 5: t = floor(x M / 2^16) with M = 630 2^(d-4), about x 2^(d+1) / q, then rounded
+ *     halving (MULHRS by 2^14);
+ *   - d = 10, 11: an estimate c0 = round(x 2^3 M / 2^15), M = 2^(20+d) / q rounded, within one of
+ *     the answer, then corrected by the remainder rem = 2^(d+1) x + q - 2q c0 (in [-2q, 4q), so
+ *     exact in 16 bits): c = c0 + [rem >= 2q] - [rem < 0]. */
+
+/* compress16 returns Compress_d of the sixteen coefficients in x (d = 4, 5, 10 or 11). */
+AVX2_FN __attribute__((always_inline)) static inline __m256i compress16(__m256i x, unsigned d) {
+  const __m256i mask = _mm256_set1_epi16((int16_t)((1 << d) - 1));
+  if (d <= 5) {
+    const __m256i t = _mm256_mulhi_epu16(x, _mm256_set1_epi16((int16_t)(630 << (d - 4))));
+    return _mm256_and_si256(_mm256_mulhrs_epi16(t, _mm256_set1_epi16(1 << 14)), mask);
+  }
+  const __m256i q = _mm256_set1_epi16(MLKEM_Q), q2 = _mm256_set1_epi16(2 * MLKEM_Q);
+  const int16_t m = d == 10 ? 1260 : 2520;
+  __m256i c = _mm256_mulhrs_epi16(_mm256_slli_epi16(x, 3), _mm256_set1_epi16(m));
+  const __m256i rem = _mm256_sub_epi16(
+      _mm256_add_epi16(_mm256_sll_epi16(x, _mm_cvtsi32_si128((int)d + 1)), q),
+      _mm256_mullo_epi16(c, q2));
+  c = _mm256_sub_epi16(c, _mm256_cmpgt_epi16(rem, _mm256_set1_epi16(2 * MLKEM_Q - 1)));
+  c = _mm256_add_epi16(c, _mm256_cmpgt_epi16(_mm256_setzero_si256(), rem));
+  return _mm256_and_si256(c, mask);
+}
+
+/* pack16 is ByteEncode_d of the sixteen d-bit values in v: each 128-bit half ends with its eight
+ * values' d bytes at its start. Pairs are joined in 32-bit words (v0 + 2^d v1), pairs of words in
+ * 64-bit words (shifting the upper word down to bit 2d), and the two 4d-bit words of each half by
+ * a byte shuffle of the upper one, after a shift left by s = (8 - 4d mod 8) mod 8 bits that
+ * byte-aligns it: its bytes move down by (64 + s - 4d) / 8. */
+AVX2_FN __attribute__((always_inline)) static inline __m256i pack16(__m256i v, unsigned d) {
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i a = _mm256_madd_epi16(v, _mm256_set1_epi32((int32_t)((1u << d) << 16 | 1u)));
+  const __m256i b = _mm256_or_si256(
+      _mm256_and_si256(a, lo32),
+      _mm256_srl_epi64(_mm256_andnot_si256(lo32, a), _mm_cvtsi32_si128(32 - 2 * (int)d)));
+  /* The upper 64-bit word of each half: shifted left by s, then its bytes moved down so that
+   * its value starts at bit 4d of the half. */
+  const unsigned s = (8 - (4 * d) % 8) % 8, from = (64 + s - 4 * d) / 8;
+  const __m256i up = _mm256_sll_epi64(_mm256_andnot_si256(_mm256_set_epi64x(0, -1, 0, -1), b),
+                                      _mm_cvtsi32_si128((int)s));
+  uint8_t idx[16];
+  for (unsigned i = 0; i < 16; i++) idx[i] = i + from < 16 ? (uint8_t)(i + from) : 0x80;
+  const __m256i sh = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)idx));
+  return _mm256_or_si256(_mm256_and_si256(b, _mm256_set_epi64x(0, -1, 0, -1)),
+                         _mm256_shuffle_epi8(up, sh));
+}
+
+/* compress_d is ByteEncode_d(Compress_d(a)) of a normalized polynomial, inlined for each d so
+ * that every shift count and shuffle is a constant. Each sixteen coefficients give 2d bytes,
+ * stored as two 16-byte writes of which the next group's overwrite the excess; the last two
+ * groups (whose excess would pass the end for d <= 5) go through a buffer. */
+AVX2_FN __attribute__((always_inline)) static inline void compress_d(uint8_t *out,
+                                                                     const mlkem_poly *a,
+                                                                     unsigned d) {
+  _Alignas(32) uint8_t last[32];
+  for (unsigned i = 0; i < MLKEM_N / 16; i++) {
+    const __m256i x = _mm256_load_si256((const __m256i *)&a->c[16 * i]);
+    const __m256i p = pack16(compress16(x, d), d);
+    if (i + 2 < MLKEM_N / 16) {
+      _mm_storeu_si128((__m128i *)(out + 2 * d * i), _mm256_castsi256_si128(p));
+      _mm_storeu_si128((__m128i *)(out + 2 * d * i + d), _mm256_extracti128_si256(p, 1));
+    } else {
+      _mm256_store_si256((__m256i *)last, p);
+      memcpy(out + 2 * d * i, last, d);
+      memcpy(out + 2 * d * i + d, last + 16, d);
+    }
+  }
+  fm_zeroize(last, sizeof last);
+}
+
+/* mlkem_poly_compress_avx2 takes d = 4, 5, 10 or 11. */
+AVX2_FN void mlkem_poly_compress_avx2(uint8_t *out, const mlkem_poly *a, unsigned d) {
+  switch (d) {
+    case 4: compress_d(out, a, 4); break;
+    case 5: compress_d(out, a, 5); break;
+    case 10: compress_d(out, a, 10); break;
+    default: compress_d(out, a, 11); break;
+  }
+}
+
+/* mlkem_poly_tomsg_avx2 is ByteEncode_1(Compress_1(a)): sign masks of the two comparisons, packed
+ * to bytes in coefficient order and gathered by MOVMSKB, 32 bits a step. */
+AVX2_FN void mlkem_poly_tomsg_avx2(uint8_t m[MLKEM_SYM_BYTES], const mlkem_poly *a) {
+  const __m256i lo = _mm256_set1_epi16(832), hi = _mm256_set1_epi16(2497);
+  for (unsigned i = 0; i < MLKEM_N / 32; i++) {
+    const __m256i x0 = _mm256_load_si256((const __m256i *)&a->c[32 * i]);
+    const __m256i x1 = _mm256_load_si256((const __m256i *)&a->c[32 * i + 16]);
+    const __m256i b0 = _mm256_and_si256(_mm256_cmpgt_epi16(x0, lo), _mm256_cmpgt_epi16(hi, x0));
+    const __m256i b1 = _mm256_and_si256(_mm256_cmpgt_epi16(x1, lo), _mm256_cmpgt_epi16(hi, x1));
+    const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packs_epi16(b0, b1), 0xd8);
+    const uint32_t bits = (uint32_t)_mm256_movemask_epi8(bytes);
+    for (unsigned j = 0; j < 4; j++) m[4 * i + j] = (uint8_t)(bits >> (8 * j));
+  }
+}
+
+/* mlkem_poly_frommsg_avx2 is Decompress_1(ByteDecode_1(m)): sixteen bits of m broadcast to every
+ * lane, each lane's bit tested by a mask, and 1665 kept where it is set. */
+AVX2_FN void mlkem_poly_frommsg_avx2(mlkem_poly *r, const uint8_t m[MLKEM_SYM_BYTES]) {
+  const __m256i bit = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096,
+                                        8192, 16384, -32768);
+  const __m256i half = _mm256_set1_epi16((MLKEM_Q + 1) / 2);
+  for (unsigned i = 0; i < MLKEM_N / 16; i++) {
+    const __m256i w = _mm256_set1_epi16((int16_t)(m[2 * i] | (m[2 * i + 1] << 8)));
+    const __m256i set = _mm256_cmpeq_epi16(_mm256_and_si256(w, bit), bit);
+    _mm256_store_si256((__m256i *)&r->c[16 * i], _mm256_and_si256(set, half));
   }
 }
 #endif

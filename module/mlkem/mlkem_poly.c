@@ -270,33 +270,30 @@ void mlkem_poly_frombytes_portable(mlkem_poly *r, const uint8_t in[MLKEM_POLY_BY
   }
 }
 
-/* compress_fixed is ByteEncode_d(Compress_d(a)) for a d known at compile time where it is
- * inlined: eight values make d bytes, packed in a 128-bit accumulator the compiler keeps in two
- * registers. */
-static inline void compress_fixed(uint8_t *out, const mlkem_poly *a, unsigned d) {
-  for (unsigned i = 0; i < MLKEM_N / 8; i++) {
-    unsigned __int128 acc = 0;
-    for (unsigned j = 0; j < 8; j++)
-      acc |= (unsigned __int128)mlkem_compress((uint16_t)a->c[8 * i + j], d) << (d * j);
-    for (unsigned b = 0; b < d; b++) out[d * i + b] = (uint8_t)(acc >> (8 * b));
+/* mlkem_poly_compress_portable is ByteEncode_d(Compress_d(a)) of a normalized polynomial: one
+ * loop for every d, each value shifted into a 64-bit accumulator that gives up whole bytes (at
+ * most 7 bits wait in it, so d <= 11 fits). Which bytes are written depends on d alone. The loop
+ * is kept compact (the module's image is hashed at every load): the AVX2 form is the fast one. */
+void mlkem_poly_compress_portable(uint8_t *out, const mlkem_poly *a, unsigned d) {
+  uint64_t acc = 0;
+  unsigned bits = 0;
+  for (unsigned i = 0; i < MLKEM_N; i++) {
+    acc |= (uint64_t)mlkem_compress((uint16_t)a->c[i], d) << bits;
+    bits += d;
+    for (; bits >= 8; bits -= 8, acc >>= 8) *out++ = (uint8_t)acc;
   }
 }
 
-/* mlkem_poly_compress writes ByteEncode_d(Compress_d(a)) of a normalized polynomial. */
+/* mlkem_poly_compress writes ByteEncode_d(Compress_d(a)) of a normalized polynomial. The AVX2
+ * form takes d = 4, 5, 10 and 11 (every du and dv). */
 void mlkem_poly_compress(uint8_t *out, const mlkem_poly *a, unsigned d) {
-  switch (d) {
-    case 1: compress_fixed(out, a, 1); break;
-    case 4: compress_fixed(out, a, 4); break;
-    case 5: compress_fixed(out, a, 5); break;
-    case 10: compress_fixed(out, a, 10); break;
-    case 11: compress_fixed(out, a, 11); break;
-    default: {
-      uint16_t v[MLKEM_N];
-      for (unsigned i = 0; i < MLKEM_N; i++) v[i] = mlkem_compress((uint16_t)a->c[i], d);
-      mlkem_encode(out, v, d);
-      fm_zeroize(v, sizeof v);
-    }
+#if MLKEM_HAVE_AVX2
+  if (use_avx2() && (d == 4 || d == 5 || d == 10 || d == 11)) {
+    mlkem_poly_compress_avx2(out, a, d);
+    return;
   }
+#endif
+  mlkem_poly_compress_portable(out, a, d);
 }
 
 void mlkem_poly_frombytes(mlkem_poly *r, const uint8_t in[MLKEM_POLY_BYTES]) {
@@ -328,21 +325,41 @@ void mlkem_poly_decompress_portable(mlkem_poly *r, const uint8_t *in, unsigned d
   fm_zeroize(v, sizeof v);
 }
 
-/* mlkem_poly_frommsg: Decompress_1(ByteDecode_1(m)), 0 or round(q/2) = 1665 per bit, selected by
- * a mask. */
-void mlkem_poly_frommsg(mlkem_poly *r, const uint8_t m[MLKEM_SYM_BYTES]) {
+/* mlkem_poly_frommsg_portable: Decompress_1(ByteDecode_1(m)), 0 or round(q/2) = 1665 per bit,
+ * selected by a mask. */
+void mlkem_poly_frommsg_portable(mlkem_poly *r, const uint8_t m[MLKEM_SYM_BYTES]) {
   for (unsigned i = 0; i < MLKEM_N; i++) {
     const int16_t bit = (int16_t)((m[i / 8] >> (i % 8)) & 1);
     r->c[i] = (int16_t)(-bit & ((MLKEM_Q + 1) / 2));
   }
 }
 
-/* mlkem_poly_tomsg: ByteEncode_1(Compress_1(a)) of a normalized polynomial. */
-void mlkem_poly_tomsg(uint8_t m[MLKEM_SYM_BYTES], const mlkem_poly *a) {
+/* mlkem_poly_tomsg_portable: ByteEncode_1(Compress_1(a)) of a normalized polynomial. */
+void mlkem_poly_tomsg_portable(uint8_t m[MLKEM_SYM_BYTES], const mlkem_poly *a) {
   memset(m, 0, MLKEM_SYM_BYTES);
   for (unsigned i = 0; i < MLKEM_N; i++) {
     m[i / 8] = (uint8_t)(m[i / 8] | (mlkem_compress((uint16_t)a->c[i], 1) << (i % 8)));
   }
+}
+
+void mlkem_poly_frommsg(mlkem_poly *r, const uint8_t m[MLKEM_SYM_BYTES]) {
+#if MLKEM_HAVE_AVX2
+  if (use_avx2()) {
+    mlkem_poly_frommsg_avx2(r, m);
+    return;
+  }
+#endif
+  mlkem_poly_frommsg_portable(r, m);
+}
+
+void mlkem_poly_tomsg(uint8_t m[MLKEM_SYM_BYTES], const mlkem_poly *a) {
+#if MLKEM_HAVE_AVX2
+  if (use_avx2()) {
+    mlkem_poly_tomsg_avx2(m, a);
+    return;
+  }
+#endif
+  mlkem_poly_tomsg_portable(m, a);
 }
 
 /* ---- Centred binomial distribution (FIPS 203 Algorithm 8) ------------------------------------

@@ -138,7 +138,55 @@ static void test_decode(void) {
     }
   }
 }
+
+/* Compress_d with ByteEncode_d (d = 4, 5, 10, 11), ByteEncode_1(Compress_1) and
+ * Decompress_1(ByteDecode_1): AVX2 against portable. Round 0 runs every coefficient value in
+ * [0, q) (thirteen polynomials of consecutive values); the others random normalized polynomials
+ * with a quarter of the values at the edges 0, q - 1 and the rounding boundaries of Compress_1. */
+static void test_compress(void) {
+  if (!have_avx2()) return;
+  test_rng rng;
+  test_rng_seed(&rng, "test_mlkem_diff.compress");
+  static const unsigned ds[4] = {4, 5, 10, 11};
+  static const int16_t edge[6] = {0, MLKEM_Q - 1, 832, 833, 2496, 2497};
+  for (int r = 0; r < ROUNDS && test_failures == 0; r++) {
+    const unsigned polys = r == 0 ? (MLKEM_Q + MLKEM_N - 1) / MLKEM_N : 1;
+    for (unsigned p = 0; p < polys; p++) {
+      mlkem_poly a;
+      for (unsigned i = 0; i < MLKEM_N; i++) {
+        const uint64_t e = test_rng_u64(&rng);
+        if (r == 0) a.c[i] = (int16_t)((MLKEM_N * p + i) % MLKEM_Q);
+        else if ((e & 3) == 0) a.c[i] = edge[(e >> 2) % 6];
+        else a.c[i] = (int16_t)((e >> 8) % MLKEM_Q);
+      }
+      uint8_t x[32 * 11 + 1], y[32 * 11 + 1];
+      for (unsigned j = 0; j < 4; j++) {
+        memset(x, 0xa5, sizeof x);
+        memset(y, 0xa5, sizeof y);
+        mlkem_poly_compress_portable(x, &a, ds[j]);
+        mlkem_poly_compress_avx2(y, &a, ds[j]);
+        /* The byte past 32 d is untouched by both. */
+        for (size_t o = 0; o < sizeof x; o++) {
+          if (x[o] != y[o]) {
+            printf("compress d = %u: first difference at byte %zu (round %d)\n", ds[j], o, r);
+            break;
+          }
+        }
+        CHECK_MEM(x, y, sizeof x);
+      }
+      mlkem_poly_tomsg_portable(x, &a);
+      mlkem_poly_tomsg_avx2(y, &a);
+      CHECK_MEM(x, y, MLKEM_SYM_BYTES);
+      mlkem_poly b, c;
+      test_rng_bytes(&rng, x, MLKEM_SYM_BYTES);
+      mlkem_poly_frommsg_portable(&b, x);
+      mlkem_poly_frommsg_avx2(&c, x);
+      CHECK_MEM(b.c, c.c, sizeof b.c);
+    }
+  }
+}
 #else
+static void test_compress(void) {}
 static void test_decode(void) {}
 static void test_rej_uniform(void) {}
 static void test_ntt(void) { (void)have_avx2(); }
@@ -166,6 +214,7 @@ static void test_prf_x4(void) {
 }
 
 static const test_case cases[] = {TEST_CASE(ntt), TEST_CASE(invntt), TEST_CASE(basemul),
-                                  TEST_CASE(rej_uniform), TEST_CASE(decode), TEST_CASE(prf_x4)};
+                                  TEST_CASE(rej_uniform), TEST_CASE(decode), TEST_CASE(compress),
+                                  TEST_CASE(prf_x4)};
 
 int main(int argc, char **argv) { return TEST_RUN(argc, argv, "test_mlkem_diff", cases); }
