@@ -131,18 +131,14 @@ static void kpke_keygen(const mlkem_params *p, const uint8_t d[MLKEM_SYM_BYTES],
 }
 
 /* K-PKE.Encrypt (Algorithm 14) of m with randomness r (both secret) under ek_pke. ek_pke passed
- * the modulus check, so ByteDecode_12 returns it unchanged (step 2). |at_given|, when not NULL,
- * is the transpose of A-hat for ek's rho, already sampled (steps 3-8). */
+ * the modulus check, so ByteDecode_12 returns it unchanged (step 2). |at| is the transpose of
+ * A-hat for ek's rho, already sampled (steps 3-8). */
 static void kpke_encrypt(const mlkem_params *p, const uint8_t *ek, const uint8_t m[MLKEM_SYM_BYTES],
-                         const uint8_t r[MLKEM_SYM_BYTES], uint8_t *ct,
-                         const mlkem_poly *at_given) {
+                         const uint8_t r[MLKEM_SYM_BYTES], uint8_t *ct, const mlkem_poly *at) {
   const unsigned k = p->k;
-  mlkem_poly at_local[MLKEM_MAX_K * MLKEM_MAX_K];
-  const mlkem_poly *at = at_given ? at_given : at_local;
   mlkem_poly t[MLKEM_MAX_K], y[MLKEM_MAX_K], e1[MLKEM_MAX_K], u, v, noise;
-  /* Steps 2-8: t-hat and the transpose of A-hat. */
+  /* Step 2: t-hat. */
   for (unsigned i = 0; i < k; i++) mlkem_poly_frombytes(&t[i], ek + MLKEM_POLY_BYTES * i);
-  if (at_given == NULL) mlkem_sample_matrix(at_local, ek + MLKEM_POLY_BYTES * k, k, 1);
   /* Steps 9-16: y (N = 0 .. k-1, eta1), e1 (N = k .. 2k-1, eta2) and e2 (N = 2k, eta2). */
   mlkem_poly *polys[2 * MLKEM_MAX_K + 1] = {0};
   unsigned etas[2 * MLKEM_MAX_K + 1] = {0};
@@ -179,7 +175,6 @@ static void kpke_encrypt(const mlkem_params *p, const uint8_t *ek, const uint8_t
   fm_zeroize(&v, sizeof v);
   fm_zeroize(&noise, sizeof noise);
   fm_zeroize(t, sizeof t);
-  if (at_given == NULL) fm_zeroize(at_local, sizeof at_local);
 }
 
 /* K-PKE.Decrypt (Algorithm 15): m' from dk_pke (secret) and c. */
@@ -220,19 +215,30 @@ static void keygen_core(const mlkem_params *p, const uint8_t d[32], const uint8_
 }
 
 /* encaps_core is Algorithm 17 with H(ek) given (|h|) or computed (h NULL), and A-hat's
- * transpose given or sampled (at NULL). */
+ * transpose given or sampled (at NULL). When both are computed, H(ek) runs in a lane of the
+ * matrix's permutations (mlkem_sample_matrix_hash). */
 static void encaps_core(const mlkem_params *p, const uint8_t *ek, const uint8_t *h_given,
                         const uint8_t m[32], uint8_t *ct, uint8_t k_out[32],
                         const mlkem_poly *at) {
   uint8_t h[MLKEM_SYM_BYTES], kr[64];
-  /* Algorithm 17, step 1: (K, r) = G(m || H(ek)); step 2: c = K-PKE.Encrypt(ek, m, r). */
+  mlkem_poly at_local[MLKEM_MAX_K * MLKEM_MAX_K];
+  if (at == NULL) {
+    /* K-PKE.Encrypt, steps 3-8: the transpose of A-hat from ek's rho. */
+    const keccak_msg hm = {{ek, NULL}, {p->ek_len, 0}, KECCAK_DSEP_SHA3, h, sizeof h};
+    mlkem_sample_matrix_hash(at_local, ek + MLKEM_POLY_BYTES * p->k, p->k, 1, &hm,
+                             h_given == NULL ? 1 : 0);
+    at = at_local;
+  } else if (h_given == NULL) {
+    sha3_digest(256, ek, p->ek_len, h);
+  }
   if (h_given != NULL) memcpy(h, h_given, sizeof h);
-  else sha3_digest(256, ek, p->ek_len, h);
+  /* Algorithm 17, step 1: (K, r) = G(m || H(ek)); step 2: c = K-PKE.Encrypt(ek, m, r). */
   hash_g(kr, m, MLKEM_SYM_BYTES, h, sizeof h);
   kpke_encrypt(p, ek, m, kr + MLKEM_SYM_BYTES, ct, at);
   memcpy(k_out, kr, MLKEM_SYM_BYTES);
   fm_zeroize(kr, sizeof kr);
   fm_zeroize(h, sizeof h);
+  if (at == at_local) fm_zeroize(at_local, sizeof at_local);
 }
 
 /* decaps_core is Algorithm 18 (at as encaps_core's), with K-bar = J(z || c) given (kbar_given)
@@ -245,6 +251,7 @@ static void decaps_core(const mlkem_params *p, const uint8_t *dk, const uint8_t 
   const uint8_t *z = h + MLKEM_SYM_BYTES;
   uint8_t m[MLKEM_SYM_BYTES], kr[64], kbar[MLKEM_SYM_BYTES];
   uint8_t ct2[1568]; /* the largest ciphertext, ML-KEM-1024's */
+  mlkem_poly at_local[MLKEM_MAX_K * MLKEM_MAX_K];
   keccak_state j;
   /* Algorithm 18, step 5: m' = K-PKE.Decrypt(dk_pke, c); step 6: (K', r') = G(m' || h). */
   kpke_decrypt(p, dk, ct, m);
@@ -259,8 +266,9 @@ static void decaps_core(const mlkem_params *p, const uint8_t *dk, const uint8_t 
     keccak_squeeze(&j, kbar, sizeof kbar);
     keccak_wipe(&j);
   }
-  /* Step 8: c' = K-PKE.Encrypt(ek_pke, m', r'). */
-  kpke_encrypt(p, ek, m, kr + MLKEM_SYM_BYTES, ct2, at);
+  /* Step 8: c' = K-PKE.Encrypt(ek_pke, m', r'), with A-hat's transpose from ek's rho. */
+  if (at == NULL) mlkem_sample_matrix(at_local, ek + MLKEM_POLY_BYTES * p->k, p->k, 1);
+  kpke_encrypt(p, ek, m, kr + MLKEM_SYM_BYTES, ct2, at != NULL ? at : at_local);
   /* Steps 9-11: K' if c == c', K-bar otherwise. The comparison reads every byte, and the choice
    * is a mask (all-ones when equal) applied to both keys: no branch and no address depends on
    * whether the ciphertext was valid. */
@@ -274,6 +282,7 @@ static void decaps_core(const mlkem_params *p, const uint8_t *dk, const uint8_t 
   fm_zeroize(kr, sizeof kr);
   fm_zeroize(kbar, sizeof kbar);
   fm_zeroize(ct2, sizeof ct2);
+  if (at == NULL) fm_zeroize(at_local, sizeof at_local);
 }
 
 void mlkem_keygen_internal(const mlkem_params *p, const uint8_t d[32], const uint8_t z[32],
@@ -296,18 +305,21 @@ int mlkem_decaps_checked(const mlkem_params *p, const uint8_t *dk, const uint8_t
   const uint8_t *ek = dk + MLKEM_POLY_BYTES * p->k;
   const uint8_t *h = ek + p->ek_len, *z = h + MLKEM_SYM_BYTES;
   uint8_t h2[MLKEM_SYM_BYTES], kbar[MLKEM_SYM_BYTES];
-  /* H(ek) (SHA3-256) for the hash check of 7.3 and K-bar = J(z || c) (SHAKE256): the same rate,
-   * two sponges side by side. */
+  mlkem_poly at[MLKEM_MAX_K * MLKEM_MAX_K];
+  /* H(ek) (SHA3-256) for the hash check of 7.3 and K-bar = J(z || c) (SHAKE256), each in a lane
+   * of the permutations that sample the transpose of A-hat (public, from ek's rho) for the
+   * re-encryption: the key is sampled before its check, which decides only whether it is used. */
   const keccak_msg m[2] = {
       {{ek, NULL}, {p->ek_len, 0}, KECCAK_DSEP_SHA3, h2, sizeof h2},
       {{z, ct}, {MLKEM_SYM_BYTES, p->ct_len}, KECCAK_DSEP_SHAKE, kbar, sizeof kbar}};
   static_assert(SHA3_256_RATE == SHAKE256_RATE, "H and J share the rate");
-  keccak_oneshot_x2(SHA3_256_RATE, m);
+  mlkem_sample_matrix_hash(at, ek + MLKEM_POLY_BYTES * p->k, p->k, 1, m, 2);
   /* The verdict of a key check is public. */
   const int ok = (int)fm_declassify_u64((uint64_t)fm_ct_memeq(h2, h, sizeof h2));
-  if (ok) decaps_core(p, dk, ct, k_out, NULL, kbar);
+  if (ok) decaps_core(p, dk, ct, k_out, at, kbar);
   fm_zeroize(h2, sizeof h2);
   fm_zeroize(kbar, sizeof kbar);
+  fm_zeroize(at, sizeof at);
   return ok;
 }
 

@@ -53,6 +53,13 @@ void mlkem_poly_cbd(mlkem_poly *r, const uint8_t *buf, unsigned eta);
 void mlkem_sample_matrix(mlkem_poly *a, const uint8_t rho[MLKEM_SYM_BYTES], unsigned k,
                          int transposed);
 
+/* mlkem_sample_matrix_hash is mlkem_sample_matrix that also runs the |nmsg| one-shot sponges of
+ * rate 136 (SHA3-256 or SHAKE256, out_len <= 136) described by msg (keccak_oneshot_x2's form) in
+ * the same permutations. The sponges' inputs and outputs are treated as secret. */
+struct keccak_msg;
+void mlkem_sample_matrix_hash(mlkem_poly *a, const uint8_t rho[MLKEM_SYM_BYTES], unsigned k,
+                              int transposed, const struct keccak_msg *msg, unsigned nmsg);
+
 /* mlkem_prf_x4 squeezes |nblocks| (1 or 2) blocks of SHAKE256(key || nonce[s]) for four nonces
  * at once (PRF_eta of FIPS 203 4.1, whose 64 eta bytes are a prefix), on keccak_f1600_x4. key
  * and the output are secret. */

@@ -213,8 +213,62 @@ static void test_prf_x4(void) {
   }
 }
 
+/* The lane pool (mlkem_sample_matrix_hash) against one-shot functions: each matrix entry against
+ * SampleNTT written out (SHAKE128 of rho || j || i, then the portable rejection step), each
+ * sponge against sha3_digest or shake256 of its two pieces joined. Random rho, k = 2..4, either
+ * orientation, 0 to 2 sponges of random lengths (0 to 700 bytes, a quarter on a multiple of the
+ * rate, where the padding takes a block of its own), on every path. */
+static void test_matrix_hash(void) {
+  test_rng rng;
+  test_rng_seed(&rng, "test_mlkem_diff.matrix_hash");
+  for (int r = 0; r < 200 && test_failures == 0; r++) {
+    uint8_t rho[32], in[2][700], joined[700], out[2][64], want[64];
+    test_rng_bytes(&rng, rho, sizeof rho);
+    const unsigned k = 2 + (unsigned)test_rng_below(&rng, 3);
+    const int transposed = (int)test_rng_below(&rng, 2);
+    const unsigned nmsg = (unsigned)test_rng_below(&rng, 3);
+    keccak_msg m[2];
+    for (unsigned i = 0; i < nmsg; i++) {
+      size_t len = (size_t)test_rng_below(&rng, 701);
+      if (test_rng_below(&rng, 4) == 0) len = SHAKE256_RATE * (size_t)test_rng_below(&rng, 6);
+      const size_t first = (size_t)test_rng_below(&rng, len + 1);
+      test_rng_bytes(&rng, in[i], len);
+      m[i].piece[0] = first ? in[i] : NULL;
+      m[i].piece[1] = len - first ? in[i] + first : NULL;
+      m[i].len[0] = first;
+      m[i].len[1] = len - first;
+      m[i].dsep = (i + (unsigned)r) % 2 ? KECCAK_DSEP_SHA3 : KECCAK_DSEP_SHAKE;
+      m[i].out = out[i];
+      m[i].out_len = m[i].dsep == KECCAK_DSEP_SHA3 ? 32 : 1 + (size_t)test_rng_below(&rng, 64);
+    }
+    mlkem_poly a[16];
+    mlkem_sample_matrix_hash(a, rho, k, transposed, m, nmsg);
+    for (unsigned i = 0; i < nmsg; i++) {
+      const size_t len = m[i].len[0] + m[i].len[1];
+      memcpy(joined, in[i], len);
+      if (m[i].dsep == KECCAK_DSEP_SHA3) sha3_digest(256, joined, len, want);
+      else shake256(want, m[i].out_len, joined, len);
+      CHECK_MEM(out[i], want, m[i].out_len);
+    }
+    for (unsigned e = 0; e < k * k; e++) {
+      const unsigned i = e / k, j = e % k;
+      uint8_t seed[34], stream[SHAKE128_RATE * 12];
+      memcpy(seed, rho, 32);
+      seed[32] = (uint8_t)(transposed ? i : j);
+      seed[33] = (uint8_t)(transposed ? j : i);
+      shake128(stream, sizeof stream, seed, sizeof seed);
+      mlkem_poly ref;
+      unsigned n = 0;
+      for (size_t b = 0; b < sizeof stream && n < MLKEM_N; b += SHAKE128_RATE)
+        mlkem_rej_uniform_portable(ref.c, &n, stream + b, SHAKE128_RATE);
+      CHECK(n == MLKEM_N);
+      CHECK_MEM(a[e].c, ref.c, sizeof ref.c);
+    }
+  }
+}
+
 static const test_case cases[] = {TEST_CASE(ntt), TEST_CASE(invntt), TEST_CASE(basemul),
                                   TEST_CASE(rej_uniform), TEST_CASE(decode), TEST_CASE(compress),
-                                  TEST_CASE(prf_x4)};
+                                  TEST_CASE(prf_x4), TEST_CASE(matrix_hash)};
 
 int main(int argc, char **argv) { return TEST_RUN(argc, argv, "test_mlkem_diff", cases); }
