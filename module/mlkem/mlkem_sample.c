@@ -62,11 +62,12 @@ void mlkem_prf_x4(uint8_t out[4][MLKEM_PRF_X4_BYTES], const uint8_t key[MLKEM_SY
 
 /* A job on one lane of the pool: a matrix entry (msg NULL), squeezed until it has 256
  * coefficients, or a one-shot sponge of rate 136 over msg's pieces, one block absorbed per
- * permutation. */
+ * permutation, then squeezed a block per permutation. */
 typedef struct lane_job {
   const keccak_msg *msg;
-  size_t blocks; /* sponge: blocks to absorb, the padding's included */
-  size_t done;   /* sponge: blocks permuted so far */
+  size_t blocks; /* sponge: blocks to absorb (the padding's included) */
+  size_t perms;  /* sponge: permutations in all (blocks, and one per further output block) */
+  size_t done;   /* sponge: permutations so far */
   unsigned entry; /* matrix: the entry's index i k + j */
   unsigned n;     /* matrix: coefficients so far */
 } lane_job;
@@ -88,11 +89,16 @@ static void msg_block(uint8_t blk[SHAKE256_RATE], const keccak_msg *m, size_t of
   }
 }
 
-/* xor_block adds a 136-byte block into the lanes (little-endian). */
+/* xor_block adds a 136-byte block into the lanes (little-endian: on such a host, a lane is its
+ * eight bytes in memory order). */
 static void xor_block(uint64_t a[25], const uint8_t blk[SHAKE256_RATE]) {
   for (unsigned l = 0; l < SHAKE256_RATE / 8; l++) {
     uint64_t v = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(&v, blk + 8 * l, 8);
+#else
     for (unsigned b = 0; b < 8; b++) v |= (uint64_t)blk[8 * l + b] << (8 * b);
+#endif
     a[l] ^= v;
   }
 }
@@ -116,6 +122,7 @@ void mlkem_sample_matrix_hash(mlkem_poly *a, const uint8_t rho[MLKEM_SYM_BYTES],
         const keccak_msg *m = &msg[next_msg++];
         job[s].msg = m;
         job[s].blocks = (m->len[0] + m->len[1]) / SHAKE256_RATE + 1;
+        job[s].perms = job[s].blocks + (m->out_len + SHAKE256_RATE - 1) / SHAKE256_RATE - 1;
         job[s].done = 0;
         memset(st[s], 0, sizeof st[s]);
         msg_block(block, m, 0);
@@ -146,13 +153,20 @@ void mlkem_sample_matrix_hash(mlkem_poly *a, const uint8_t rho[MLKEM_SYM_BYTES],
       if (!busy[s]) continue;
       lane_job *jb = &job[s];
       if (jb->msg != NULL) {
-        if (++jb->done == jb->blocks) {
-          store_block(block, st[s], SHAKE256_RATE);
-          memcpy(jb->msg->out, block, jb->msg->out_len);
-          busy[s] = 0;
-        } else {
+        if (++jb->done < jb->blocks) {
           msg_block(block, jb->msg, jb->done * SHAKE256_RATE);
           xor_block(st[s], block);
+        } else {
+          /* Output block done - blocks. */
+          const size_t off = (jb->done - jb->blocks) * SHAKE256_RATE;
+          const size_t len = jb->msg->out_len - off;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+          memcpy(jb->msg->out + off, st[s], len < SHAKE256_RATE ? len : SHAKE256_RATE);
+#else
+          store_block(block, st[s], SHAKE256_RATE);
+          memcpy(jb->msg->out + off, block, len < SHAKE256_RATE ? len : SHAKE256_RATE);
+#endif
+          if (jb->done == jb->perms) busy[s] = 0;
         }
         continue;
       }
