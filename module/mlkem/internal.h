@@ -119,8 +119,8 @@ void mlkem_rej_uniform(int16_t r[MLKEM_N], unsigned *n, const uint8_t *buf, size
 void mlkem_rej_uniform_portable(int16_t r[MLKEM_N], unsigned *n, const uint8_t *buf, size_t len);
 
 /* mlkem_poly_frombytes, mlkem_poly_decompress, mlkem_poly_compress, mlkem_poly_tomsg and
- * mlkem_poly_frommsg (poly.h) have these twins too; the AVX2 decompression takes d = 4 and d = 10
- * only, the AVX2 compression d = 4, 5, 10 and 11. */
+ * mlkem_poly_frommsg (poly.h) have these twins too; the AVX2 compression and decompression take
+ * d = 4, 5, 10 and 11. */
 void mlkem_poly_frombytes_portable(mlkem_poly *r, const uint8_t in[384]);
 void mlkem_poly_decompress_portable(mlkem_poly *r, const uint8_t *in, unsigned d);
 void mlkem_poly_compress_portable(uint8_t *out, const mlkem_poly *a, unsigned d);

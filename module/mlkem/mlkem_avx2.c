@@ -276,6 +276,55 @@ AVX2_FN void mlkem_poly_decompress_avx2(mlkem_poly *r, const uint8_t *in, unsign
     }
     return;
   }
+  if (d == 11) {
+    /* Eight values from 11 bytes: value j starts at bit 11 j, in byte 11 j / 8 at shift 11 j mod
+     * 8 (0, 3, 6, 1, 4, 7, 2, 5); its (two or three) bytes go to 32-bit word j of a 16-byte load
+     * seen by both halves, a variable shift and a mask take it out. The last group loads 5 bytes
+     * early (no read past the 352 bytes) and its indices are 5 higher. */
+    const __m256i idx = _mm256_setr_epi8(0, 1, -1, -1, 1, 2, -1, -1, 2, 3, 4, -1, 4, 5, -1, -1,
+                                         5, 6, -1, -1, 6, 7, 8, -1, 8, 9, -1, -1, 9, 10, -1, -1);
+    const __m256i idx_last = _mm256_add_epi8(idx, _mm256_and_si256(
+                                                      _mm256_cmpgt_epi8(idx, _mm256_set1_epi8(-1)),
+                                                      _mm256_set1_epi8(5)));
+    const __m256i shift = _mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5);
+    const __m256i mask = _mm256_set1_epi32(0x7ff);
+    __m256i g[2];
+    for (unsigned i = 0; i < MLKEM_N / 16; i++) {
+      for (unsigned h = 0; h < 2; h++) {
+        const unsigned grp = 2 * i + h;
+        const int last = grp == MLKEM_N / 8 - 1;
+        const __m128i b = _mm_loadu_si128((const __m128i *)(in + 11 * grp - (last ? 5 : 0)));
+        const __m256i w = _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(b), last ? idx_last : idx);
+        g[h] = _mm256_and_si256(_mm256_srlv_epi32(w, shift), mask);
+      }
+      __m256i v = _mm256_permute4x64_epi64(_mm256_packus_epi32(g[0], g[1]), 0xd8);
+      v = _mm256_mulhrs_epi16(_mm256_slli_epi16(v, 4), q);
+      _mm256_store_si256((__m256i *)&r->c[16 * i], v);
+    }
+    return;
+  }
+  if (d == 5) {
+    /* Sixteen values from 10 bytes, eight per half (the high half's 5 bytes later): value j's
+     * byte 5 j / 8 (and the next one where its 5 bits cross into it) go to word j; a multiply by
+     * 2^(11 - s), s = 5 j mod 8, puts its top bit at bit 15, and a shift down by 11 leaves it. The
+     * last group loads 6 bytes early and its indices are 6 higher. */
+    const __m256i idx = _mm256_setr_epi8(0, -1, 0, 1, 1, -1, 1, 2, 2, 3, 3, -1, 3, 4, 4, -1,
+                                         5, -1, 5, 6, 6, -1, 6, 7, 7, 8, 8, -1, 8, 9, 9, -1);
+    const __m256i idx_last = _mm256_add_epi8(idx, _mm256_and_si256(
+                                                      _mm256_cmpgt_epi8(idx, _mm256_set1_epi8(-1)),
+                                                      _mm256_set1_epi8(6)));
+    const __m256i mul = _mm256_setr_epi16(2048, 64, 512, 16, 128, 1024, 32, 256, 2048, 64, 512,
+                                          16, 128, 1024, 32, 256);
+    for (unsigned i = 0; i < MLKEM_N / 16; i++) {
+      const int last = i == MLKEM_N / 16 - 1;
+      const __m128i b = _mm_loadu_si128((const __m128i *)(in + 10 * i - (last ? 6 : 0)));
+      __m256i v = _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(b), last ? idx_last : idx);
+      v = _mm256_srli_epi16(_mm256_mullo_epi16(v, mul), 11);
+      v = _mm256_mulhrs_epi16(_mm256_slli_epi16(v, 10), q);
+      _mm256_store_si256((__m256i *)&r->c[16 * i], v);
+    }
+    return;
+  }
   /* d == 4: 16 bytes make 32 values, the low nibble of each byte first. */
   const __m128i nib = _mm_set1_epi8(15);
   for (unsigned i = 0; i < MLKEM_N / 32; i++) {

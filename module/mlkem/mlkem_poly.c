@@ -307,10 +307,10 @@ void mlkem_poly_frombytes(mlkem_poly *r, const uint8_t in[MLKEM_POLY_BYTES]) {
 }
 
 /* mlkem_poly_decompress reads Decompress_d(ByteDecode_d(in)): coefficients in [0, q). The AVX2
- * form takes d = 4 and 10 (ML-KEM-512 and -768). */
+ * form takes d = 4, 5, 10 and 11 (every du and dv). */
 void mlkem_poly_decompress(mlkem_poly *r, const uint8_t *in, unsigned d) {
 #if MLKEM_HAVE_AVX2
-  if (use_avx2() && (d == 4 || d == 10)) {
+  if (use_avx2() && (d == 4 || d == 5 || d == 10 || d == 11)) {
     mlkem_poly_decompress_avx2(r, in, d);
     return;
   }
