@@ -386,14 +386,8 @@ int mlkem_keygen_pct(const mlkem_params *p, const uint8_t d[32], const uint8_t z
 
 int mlkem_check_ek(const mlkem_params *p, const uint8_t *ek) {
   /* 7.2, step 2: ByteEncode_12(ByteDecode_12(ek[0 : 384k])) == ek[0 : 384k], that is every
-   * 12-bit value below q. ek is public: a plain scan. */
-  uint32_t bad = 0;
-  for (size_t i = 0; i < MLKEM_POLY_BYTES * p->k; i += 3) {
-    const uint32_t t0 = ek[i] | ((uint32_t)(ek[i + 1] & 0xf) << 8);
-    const uint32_t t1 = (ek[i + 1] >> 4) | ((uint32_t)ek[i + 2] << 4);
-    bad |= (uint32_t)(t0 >= MLKEM_Q) | (uint32_t)(t1 >= MLKEM_Q);
-  }
-  return bad == 0;
+   * 12-bit value below q. */
+  return mlkem_below_q(ek, MLKEM_POLY_BYTES * p->k);
 }
 
 int mlkem_check_dk(const mlkem_params *p, const uint8_t *dk) {

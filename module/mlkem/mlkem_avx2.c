@@ -243,6 +243,16 @@ AVX2_FN void mlkem_poly_frombytes_avx2(mlkem_poly *r, const uint8_t in[MLKEM_POL
   }
 }
 
+/* mlkem_below_q_avx2: sixteen 12-bit values a step (24 bytes, as ByteDecode_12 reads them),
+ * compared with q - 1 and the results ORed. len is a multiple of 384 (so of 24, and >= 32). */
+AVX2_FN int mlkem_below_q_avx2(const uint8_t *in, size_t len) {
+  const __m256i qm1 = _mm256_set1_epi16(MLKEM_Q - 1);
+  __m256i bad = _mm256_setzero_si256();
+  for (size_t pos = 0; pos < len; pos += 24)
+    bad = _mm256_or_si256(bad, _mm256_cmpgt_epi16(unpack12(load_groups(in, pos, len)), qm1));
+  return _mm256_testz_si256(bad, bad);
+}
+
 /* Decompress_d(y) = (q y + 2^(d-1)) >> d is MULHRS of y 2^(15-d) by q: (y 2^(15-d) q + 2^14) >>
  * 15, exact since y 2^(15-d) < 2^15. ByteDecode_10 takes 16 values from 20 bytes: value i of a
  * half starts at bit 10 i, in the 16-bit word at byte 10 i / 8, shifted by 10 i mod 8 (0, 2, 4,

@@ -249,6 +249,25 @@ void mlkem_decode(uint16_t v[MLKEM_N], const uint8_t *in, unsigned d) {
   }
 }
 
+/* mlkem_below_q_portable: every 12-bit value (two per three bytes) compared with q. The bytes
+ * are public: a plain scan. */
+int mlkem_below_q_portable(const uint8_t *in, size_t len) {
+  uint32_t bad = 0;
+  for (size_t i = 0; i + 3 <= len; i += 3) {
+    const uint32_t t0 = in[i] | ((uint32_t)(in[i + 1] & 0xf) << 8);
+    const uint32_t t1 = (in[i + 1] >> 4) | ((uint32_t)in[i + 2] << 4);
+    bad |= (uint32_t)(t0 >= MLKEM_Q) | (uint32_t)(t1 >= MLKEM_Q);
+  }
+  return bad == 0;
+}
+
+int mlkem_below_q(const uint8_t *in, size_t len) {
+#if MLKEM_HAVE_AVX2
+  if (use_avx2()) return mlkem_below_q_avx2(in, len);
+#endif
+  return mlkem_below_q_portable(in, len);
+}
+
 /* ByteEncode_12 of a normalized polynomial (coefficients in [0, q)). */
 void mlkem_poly_tobytes(uint8_t out[MLKEM_POLY_BYTES], const mlkem_poly *a) {
   for (unsigned i = 0; i < MLKEM_N / 2; i++) {

@@ -21,6 +21,10 @@ uint16_t mlkem_decompress(uint16_t y, unsigned d);
 void mlkem_encode(uint8_t *out, const uint16_t v[MLKEM_N], unsigned d);
 void mlkem_decode(uint16_t v[MLKEM_N], const uint8_t *in, unsigned d);
 
+/* mlkem_below_q returns 1 when every 12-bit value of ByteDecode_12 over the |len| bytes at in (a
+ * multiple of 384) is below q, 0 otherwise. The bytes are public (an encapsulation key). */
+int mlkem_below_q(const uint8_t *in, size_t len);
+
 /* r += a; r = a - b (no reduction: the caller keeps the bounds). */
 void mlkem_poly_add(mlkem_poly *r, const mlkem_poly *a);
 void mlkem_poly_sub(mlkem_poly *r, const mlkem_poly *a, const mlkem_poly *b);

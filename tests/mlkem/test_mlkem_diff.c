@@ -146,6 +146,47 @@ static void test_decode(void) {
   }
 }
 
+/* The modulus check's scan (every 12-bit value below q): AVX2 against portable on keys of 2 to
+ * 4 polynomials, valid ones with a few values set to q - 1, q or 4095 at random places (or
+ * none), on exact-size buffers. */
+static void test_below_q(void) {
+  if (!have_avx2()) return;
+  test_rng rng;
+  test_rng_seed(&rng, "test_mlkem_diff.below_q");
+  int seen[2] = {0, 0};
+  for (int r = 0; r < ROUNDS && test_failures == 0; r++) {
+    const size_t len = MLKEM_POLY_BYTES * (2 + (size_t)test_rng_below(&rng, 3));
+    uint8_t *in = malloc(len);
+    CHECK(in != NULL);
+    if (in == NULL) return;
+    for (size_t i = 0; i < len; i += 3) {
+      const uint32_t t0 = (uint32_t)test_rng_below(&rng, MLKEM_Q);
+      const uint32_t t1 = (uint32_t)test_rng_below(&rng, MLKEM_Q);
+      in[i] = (uint8_t)t0;
+      in[i + 1] = (uint8_t)((t0 >> 8) | (t1 << 4));
+      in[i + 2] = (uint8_t)(t1 >> 4);
+    }
+    const unsigned edits = (unsigned)test_rng_below(&rng, 3);
+    for (unsigned e = 0; e < edits; e++) {
+      static const uint16_t v[3] = {MLKEM_Q - 1, MLKEM_Q, 4095};
+      const uint16_t d = v[test_rng_below(&rng, 3)];
+      const size_t g = 3 * (size_t)test_rng_below(&rng, len / 3);
+      if (test_rng_below(&rng, 2)) {
+        in[g] = (uint8_t)d;
+        in[g + 1] = (uint8_t)((in[g + 1] & 0xf0) | (d >> 8));
+      } else {
+        in[g + 1] = (uint8_t)((in[g + 1] & 0x0f) | ((d & 15) << 4));
+        in[g + 2] = (uint8_t)(d >> 4);
+      }
+    }
+    const int want = mlkem_below_q_portable(in, len);
+    CHECK(mlkem_below_q_avx2(in, len) == want);
+    seen[want]++;
+    free(in);
+  }
+  CHECK(seen[0] > 0 && seen[1] > 0); /* both verdicts were compared */
+}
+
 /* Compress_d with ByteEncode_d (d = 4, 5, 10, 11), ByteEncode_1(Compress_1) and
  * Decompress_1(ByteDecode_1): AVX2 against portable. Round 0 runs every coefficient value in
  * [0, q) (thirteen polynomials of consecutive values); the others random normalized polynomials
@@ -193,6 +234,7 @@ static void test_compress(void) {
   }
 }
 #else
+static void test_below_q(void) {}
 static void test_compress(void) {}
 static void test_decode(void) {}
 static void test_rej_uniform(void) {}
@@ -275,7 +317,7 @@ static void test_matrix_hash(void) {
 }
 
 static const test_case cases[] = {TEST_CASE(ntt), TEST_CASE(invntt), TEST_CASE(basemul),
-                                  TEST_CASE(rej_uniform), TEST_CASE(decode), TEST_CASE(compress),
+                                  TEST_CASE(rej_uniform), TEST_CASE(decode), TEST_CASE(below_q), TEST_CASE(compress),
                                   TEST_CASE(prf_x4), TEST_CASE(matrix_hash)};
 
 int main(int argc, char **argv) { return TEST_RUN(argc, argv, "test_mlkem_diff", cases); }
