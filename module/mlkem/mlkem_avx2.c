@@ -243,6 +243,37 @@ AVX2_FN void mlkem_poly_frombytes_avx2(mlkem_poly *r, const uint8_t in[MLKEM_POL
   }
 }
 
+/* mlkem_poly_cbd2_avx2 is SamplePolyCBD_2 of 128 bytes: coefficient n is the difference of the
+ * two bit sums of nibble n of the stream. Per byte, pairs of bits are summed in place (masks
+ * 0x55), the nibbles' two sums a and b split (masks 0x33) and a - b + 3 formed in each nibble
+ * (no borrow), then the nibbles are interleaved in coefficient order, widened, and 3 taken
+ * off. Fixed instructions whatever the (secret) bytes. */
+AVX2_FN void mlkem_poly_cbd2_avx2(mlkem_poly *r, const uint8_t buf[128]) {
+  const __m256i m55 = _mm256_set1_epi8(0x55), m33 = _mm256_set1_epi8(0x33);
+  const __m256i m0f = _mm256_set1_epi8(0x0f), three = _mm256_set1_epi16(3);
+  for (unsigned i = 0; i < 4; i++) {
+    const __m256i x = _mm256_loadu_si256((const __m256i *)(buf + 32 * i));
+    const __m256i d = _mm256_add_epi8(_mm256_and_si256(x, m55),
+                                      _mm256_and_si256(_mm256_srli_epi16(x, 1), m55));
+    const __m256i a = _mm256_and_si256(d, m33);
+    const __m256i b = _mm256_and_si256(_mm256_srli_epi16(d, 2), m33);
+    const __m256i v = _mm256_sub_epi8(_mm256_add_epi8(a, m33), b);
+    const __m256i lo = _mm256_and_si256(v, m0f);
+    const __m256i hi = _mm256_and_si256(_mm256_srli_epi16(v, 4), m0f);
+    /* Per 128-bit half: unpacklo gives its bytes 0-7 as 16 coefficients, unpackhi bytes 8-15. */
+    const __m256i e0 = _mm256_unpacklo_epi8(lo, hi), e1 = _mm256_unpackhi_epi8(lo, hi);
+    int16_t *c = &r->c[64 * i];
+    _mm256_store_si256((__m256i *)c,
+                       _mm256_sub_epi16(_mm256_cvtepi8_epi16(_mm256_castsi256_si128(e0)), three));
+    _mm256_store_si256((__m256i *)(c + 16),
+                       _mm256_sub_epi16(_mm256_cvtepi8_epi16(_mm256_castsi256_si128(e1)), three));
+    _mm256_store_si256((__m256i *)(c + 32),
+                       _mm256_sub_epi16(_mm256_cvtepi8_epi16(_mm256_extracti128_si256(e0, 1)), three));
+    _mm256_store_si256((__m256i *)(c + 48),
+                       _mm256_sub_epi16(_mm256_cvtepi8_epi16(_mm256_extracti128_si256(e1, 1)), three));
+  }
+}
+
 /* mlkem_below_q_avx2: sixteen 12-bit values a step (24 bytes, as ByteDecode_12 reads them),
  * compared with q - 1 and the results ORed. len is a multiple of 384 (so of 24, and >= 32). */
 AVX2_FN int mlkem_below_q_avx2(const uint8_t *in, size_t len) {

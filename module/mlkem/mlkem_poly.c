@@ -393,6 +393,16 @@ static uint32_t load32_le(const uint8_t *x) {
 }
 
 void mlkem_poly_cbd(mlkem_poly *r, const uint8_t *buf, unsigned eta) {
+#if MLKEM_HAVE_AVX2
+  if (eta == 2 && use_avx2()) {
+    mlkem_poly_cbd2_avx2(r, buf);
+    return;
+  }
+#endif
+  mlkem_poly_cbd_portable(r, buf, eta);
+}
+
+void mlkem_poly_cbd_portable(mlkem_poly *r, const uint8_t *buf, unsigned eta) {
   if (eta == 2) {
     for (unsigned i = 0; i < MLKEM_N / 8; i++) {
       const uint32_t t = load32_le(buf + 4 * i);

@@ -146,6 +146,22 @@ static void test_decode(void) {
   }
 }
 
+/* SamplePolyCBD_2: AVX2 against portable on random bytes, all-zero and all-one buffers. */
+static void test_cbd(void) {
+  if (!have_avx2()) return;
+  test_rng rng;
+  test_rng_seed(&rng, "test_mlkem_diff.cbd");
+  for (int r = 0; r < ROUNDS && test_failures == 0; r++) {
+    uint8_t buf[128];
+    if (r < 2) memset(buf, r ? 0xff : 0, sizeof buf);
+    else test_rng_bytes(&rng, buf, sizeof buf);
+    mlkem_poly a, b;
+    mlkem_poly_cbd_portable(&a, buf, 2);
+    mlkem_poly_cbd2_avx2(&b, buf);
+    CHECK_MEM(a.c, b.c, sizeof a.c);
+  }
+}
+
 /* The modulus check's scan (every 12-bit value below q): AVX2 against portable on keys of 2 to
  * 4 polynomials, valid ones with a few values set to q - 1, q or 4095 at random places (or
  * none), on exact-size buffers. */
@@ -234,6 +250,7 @@ static void test_compress(void) {
   }
 }
 #else
+static void test_cbd(void) {}
 static void test_below_q(void) {}
 static void test_compress(void) {}
 static void test_decode(void) {}
@@ -317,7 +334,7 @@ static void test_matrix_hash(void) {
 }
 
 static const test_case cases[] = {TEST_CASE(ntt), TEST_CASE(invntt), TEST_CASE(basemul),
-                                  TEST_CASE(rej_uniform), TEST_CASE(decode), TEST_CASE(below_q), TEST_CASE(compress),
+                                  TEST_CASE(rej_uniform), TEST_CASE(decode), TEST_CASE(below_q), TEST_CASE(cbd), TEST_CASE(compress),
                                   TEST_CASE(prf_x4), TEST_CASE(matrix_hash)};
 
 int main(int argc, char **argv) { return TEST_RUN(argc, argv, "test_mlkem_diff", cases); }
