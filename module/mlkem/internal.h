@@ -127,7 +127,7 @@ void mlkem_poly_compress_portable(uint8_t *out, const mlkem_poly *a, unsigned d)
 void mlkem_poly_tomsg_portable(uint8_t m[MLKEM_SYM_BYTES], const mlkem_poly *a);
 void mlkem_poly_frommsg_portable(mlkem_poly *r, const uint8_t m[MLKEM_SYM_BYTES]);
 int mlkem_below_q_portable(const uint8_t *in, size_t len);
-/* SamplePolyCBD_eta (poly.h: mlkem_poly_cbd); the AVX2 form takes eta = 2. */
+/* SamplePolyCBD_eta (poly.h: mlkem_poly_cbd), eta 2 or 3. */
 void mlkem_poly_cbd_portable(mlkem_poly *r, const uint8_t *buf, unsigned eta);
 
 #if MLKEM_HAVE_AVX2
@@ -138,6 +138,7 @@ void mlkem_poly_tomsg_avx2(uint8_t m[MLKEM_SYM_BYTES], const mlkem_poly *a);
 void mlkem_poly_frommsg_avx2(mlkem_poly *r, const uint8_t m[MLKEM_SYM_BYTES]);
 int mlkem_below_q_avx2(const uint8_t *in, size_t len);
 void mlkem_poly_cbd2_avx2(mlkem_poly *r, const uint8_t buf[128]);
+void mlkem_poly_cbd3_avx2(mlkem_poly *r, const uint8_t buf[192]);
 void mlkem_ntt_avx2(mlkem_poly *a);
 void mlkem_invntt_avx2(mlkem_poly *a);
 void mlkem_basemul_acc_avx2(mlkem_poly *r, const mlkem_poly *a, const mlkem_poly *b, unsigned k);

@@ -274,6 +274,43 @@ AVX2_FN void mlkem_poly_cbd2_avx2(mlkem_poly *r, const uint8_t buf[128]) {
   }
 }
 
+/* mlkem_poly_cbd3_avx2 is SamplePolyCBD_3 of 192 bytes: each 3 bytes (24 bits) give 4
+ * coefficients, each the difference of two sums of three bits. 24 bytes a step: 3 bytes to each
+ * 32-bit word (a word permutation, then a byte shuffle; the last step loads 8 bytes early), the
+ * triples of bits summed in place (masks 0x249249), the sums of coefficients 4i, 4i + 1 and of
+ * 4i + 2, 4i + 3 spread to 16-bit words (6 bits each: a | b << 3), a - b formed, and the words
+ * interleaved back into coefficient order. Fixed instructions whatever the (secret) bytes. */
+AVX2_FN void mlkem_poly_cbd3_avx2(mlkem_poly *r, const uint8_t buf[192]) {
+  const __m256i bytes = _mm256_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1,
+                                         0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1);
+  const __m256i m249 = _mm256_set1_epi32(0x249249), m3f = _mm256_set1_epi32(0x3f);
+  const __m256i mfc0 = _mm256_set1_epi32(0xfc0), m7 = _mm256_set1_epi16(7);
+  for (unsigned i = 0; i < 8; i++) {
+    const int last = i == 7;
+    const __m256i raw = _mm256_loadu_si256((const __m256i *)(buf + 24 * i - (last ? 8 : 0)));
+    const __m256i words = last ? _mm256_setr_epi32(2, 3, 4, 5, 5, 6, 7, 7)
+                               : _mm256_setr_epi32(0, 1, 2, 3, 3, 4, 5, 6);
+    const __m256i t = _mm256_shuffle_epi8(_mm256_permutevar8x32_epi32(raw, words), bytes);
+    const __m256i d = _mm256_add_epi32(
+        _mm256_add_epi32(_mm256_and_si256(t, m249), _mm256_and_si256(_mm256_srli_epi32(t, 1), m249)),
+        _mm256_and_si256(_mm256_srli_epi32(t, 2), m249));
+    /* x: fields 0-3 (coefficients 4i, 4i + 1); y: fields 4-7 (4i + 2, 4i + 3). */
+    const __m256i y = _mm256_srli_epi32(d, 12);
+    const __m256i px = _mm256_or_si256(_mm256_and_si256(d, m3f),
+                                       _mm256_slli_epi32(_mm256_and_si256(d, mfc0), 10));
+    const __m256i py = _mm256_or_si256(_mm256_and_si256(y, m3f),
+                                       _mm256_slli_epi32(_mm256_and_si256(y, mfc0), 10));
+    const __m256i cx = _mm256_sub_epi16(_mm256_and_si256(px, m7),
+                                        _mm256_and_si256(_mm256_srli_epi16(px, 3), m7));
+    const __m256i cy = _mm256_sub_epi16(_mm256_and_si256(py, m7),
+                                        _mm256_and_si256(_mm256_srli_epi16(py, 3), m7));
+    /* Per half: unpacklo gives coefficients 0-7 of its 16, unpackhi 8-15. */
+    const __m256i lo = _mm256_unpacklo_epi32(cx, cy), hi = _mm256_unpackhi_epi32(cx, cy);
+    _mm256_store_si256((__m256i *)&r->c[32 * i], _mm256_permute2x128_si256(lo, hi, 0x20));
+    _mm256_store_si256((__m256i *)&r->c[32 * i + 16], _mm256_permute2x128_si256(lo, hi, 0x31));
+  }
+}
+
 /* mlkem_below_q_avx2: sixteen 12-bit values a step (24 bytes, as ByteDecode_12 reads them),
  * compared with q - 1 and the results ORed. len is a multiple of 384 (so of 24, and >= 32). */
 AVX2_FN int mlkem_below_q_avx2(const uint8_t *in, size_t len) {

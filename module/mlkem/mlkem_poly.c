@@ -394,8 +394,9 @@ static uint32_t load32_le(const uint8_t *x) {
 
 void mlkem_poly_cbd(mlkem_poly *r, const uint8_t *buf, unsigned eta) {
 #if MLKEM_HAVE_AVX2
-  if (eta == 2 && use_avx2()) {
-    mlkem_poly_cbd2_avx2(r, buf);
+  if (use_avx2()) {
+    if (eta == 2) mlkem_poly_cbd2_avx2(r, buf);
+    else mlkem_poly_cbd3_avx2(r, buf);
     return;
   }
 #endif

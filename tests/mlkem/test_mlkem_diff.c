@@ -146,19 +146,26 @@ static void test_decode(void) {
   }
 }
 
-/* SamplePolyCBD_2: AVX2 against portable on random bytes, all-zero and all-one buffers. */
+/* SamplePolyCBD_2 and SamplePolyCBD_3: AVX2 against portable on random bytes, all-zero and
+ * all-one buffers (exact-size buffers, for ASan builds). */
 static void test_cbd(void) {
   if (!have_avx2()) return;
   test_rng rng;
   test_rng_seed(&rng, "test_mlkem_diff.cbd");
   for (int r = 0; r < ROUNDS && test_failures == 0; r++) {
-    uint8_t buf[128];
-    if (r < 2) memset(buf, r ? 0xff : 0, sizeof buf);
-    else test_rng_bytes(&rng, buf, sizeof buf);
-    mlkem_poly a, b;
-    mlkem_poly_cbd_portable(&a, buf, 2);
-    mlkem_poly_cbd2_avx2(&b, buf);
-    CHECK_MEM(a.c, b.c, sizeof a.c);
+    for (unsigned eta = 2; eta <= 3; eta++) {
+      uint8_t *buf = malloc(64 * eta);
+      CHECK(buf != NULL);
+      if (buf == NULL) return;
+      if (r < 2) memset(buf, r ? 0xff : 0, 64 * eta);
+      else test_rng_bytes(&rng, buf, 64 * eta);
+      mlkem_poly a, b;
+      mlkem_poly_cbd_portable(&a, buf, eta);
+      if (eta == 2) mlkem_poly_cbd2_avx2(&b, buf);
+      else mlkem_poly_cbd3_avx2(&b, buf);
+      CHECK_MEM(a.c, b.c, sizeof a.c);
+      free(buf);
+    }
   }
 }
 
