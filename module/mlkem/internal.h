@@ -70,14 +70,15 @@ void mlkem_decaps_internal(const mlkem_params *p, const uint8_t *dk, const uint8
                            uint8_t k_out[32]);
 
 /* mlkem_decaps_checked is the hash check of FIPS 203 7.3 (step 3) followed, when it passes, by
- * mlkem_decaps_internal: H(ek) and J(z || c) are computed side by side (keccak_oneshot_x2).
- * Returns 1 with K in k_out, or 0 (a public verdict) with k_out untouched. */
+ * mlkem_decaps_internal: H(ek) and J(z || c) are computed in lanes of the permutations that
+ * sample A-hat (mlkem_sample_matrix_hash). Returns 1 with K in k_out, or 0 (a public verdict)
+ * with k_out untouched. */
 int mlkem_decaps_checked(const mlkem_params *p, const uint8_t *dk, const uint8_t *ct,
                          uint8_t k_out[32]);
 
 /* mlkem_keygen_pct is mlkem_keygen_internal followed by the pairwise consistency test (FIPS
  * 140-3 IG 10.3.A): Encaps_internal to the new ek with the message m (secret), Decaps with the new
- * dk, reusing the matrix and H(ek) that key generation computed. 1 when both sides agree (a
+ * dk, reusing the matrix, t-hat, s-hat and H(ek) that key generation computed. 1 when both sides agree (a
  * public verdict), 0 otherwise; ek and dk are written either way. */
 int mlkem_keygen_pct(const mlkem_params *p, const uint8_t d[32], const uint8_t z[32],
                      const uint8_t m[32], uint8_t *ek, uint8_t *dk);
