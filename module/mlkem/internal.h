@@ -120,7 +120,8 @@ void mlkem_rej_uniform(int16_t r[MLKEM_N], unsigned *n, const uint8_t *buf, size
 void mlkem_rej_uniform_portable(int16_t r[MLKEM_N], unsigned *n, const uint8_t *buf, size_t len);
 
 /* mlkem_poly_frombytes, mlkem_poly_decompress, mlkem_poly_compress, mlkem_poly_tomsg and
- * mlkem_poly_frommsg (poly.h) have these twins too; the AVX2 compression and decompression take
+ * mlkem_poly_frommsg, mlkem_poly_normalize, mlkem_poly_tomont and mlkem_poly_tobytes (poly.h)
+ * have these twins too; the AVX2 compression and decompression take
  * d = 4, 5, 10 and 11. */
 void mlkem_poly_frombytes_portable(mlkem_poly *r, const uint8_t in[384]);
 void mlkem_poly_decompress_portable(mlkem_poly *r, const uint8_t *in, unsigned d);
@@ -128,6 +129,9 @@ void mlkem_poly_compress_portable(uint8_t *out, const mlkem_poly *a, unsigned d)
 void mlkem_poly_tomsg_portable(uint8_t m[MLKEM_SYM_BYTES], const mlkem_poly *a);
 void mlkem_poly_frommsg_portable(mlkem_poly *r, const uint8_t m[MLKEM_SYM_BYTES]);
 int mlkem_below_q_portable(const uint8_t *in, size_t len);
+void mlkem_poly_normalize_portable(mlkem_poly *r);
+void mlkem_poly_tomont_portable(mlkem_poly *r);
+void mlkem_poly_tobytes_portable(uint8_t out[MLKEM_POLY_BYTES], const mlkem_poly *a);
 /* SamplePolyCBD_eta (poly.h: mlkem_poly_cbd), eta 2 or 3. */
 void mlkem_poly_cbd_portable(mlkem_poly *r, const uint8_t *buf, unsigned eta);
 
@@ -138,6 +142,9 @@ void mlkem_poly_compress_avx2(uint8_t *out, const mlkem_poly *a, unsigned d);
 void mlkem_poly_tomsg_avx2(uint8_t m[MLKEM_SYM_BYTES], const mlkem_poly *a);
 void mlkem_poly_frommsg_avx2(mlkem_poly *r, const uint8_t m[MLKEM_SYM_BYTES]);
 int mlkem_below_q_avx2(const uint8_t *in, size_t len);
+void mlkem_poly_normalize_avx2(mlkem_poly *r);
+void mlkem_poly_tomont_avx2(mlkem_poly *r);
+void mlkem_poly_tobytes_avx2(uint8_t out[MLKEM_POLY_BYTES], const mlkem_poly *a);
 void mlkem_poly_cbd2_avx2(mlkem_poly *r, const uint8_t buf[128]);
 void mlkem_poly_cbd3_avx2(mlkem_poly *r, const uint8_t buf[192]);
 void mlkem_ntt_avx2(mlkem_poly *a);

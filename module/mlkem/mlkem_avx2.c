@@ -311,6 +311,50 @@ AVX2_FN void mlkem_poly_cbd3_avx2(mlkem_poly *r, const uint8_t buf[192]) {
   }
 }
 
+/* mlkem_poly_normalize_avx2: Barrett reduction, then q added where negative (the sign mask), as
+ * mlkem_poly_normalize_portable. */
+AVX2_FN void mlkem_poly_normalize_avx2(mlkem_poly *r) {
+  const __m256i q = _mm256_set1_epi16(MLKEM_Q);
+  for (unsigned i = 0; i < MLKEM_N / 16; i++) {
+    const __m256i t = barrett_v(_mm256_load_si256((const __m256i *)&r->c[16 * i]));
+    _mm256_store_si256((__m256i *)&r->c[16 * i],
+                       _mm256_add_epi16(t, _mm256_and_si256(_mm256_srai_epi16(t, 15), q)));
+  }
+}
+
+/* mlkem_poly_tomont_avx2: the Montgomery product by 2^32 mod q, as the portable form. */
+AVX2_FN void mlkem_poly_tomont_avx2(mlkem_poly *r) {
+  const __m256i f = _mm256_set1_epi16(1353);
+  for (unsigned i = 0; i < MLKEM_N / 16; i++) {
+    const __m256i x = _mm256_load_si256((const __m256i *)&r->c[16 * i]);
+    _mm256_store_si256((__m256i *)&r->c[16 * i], fqmul_v(x, f));
+  }
+}
+
+/* mlkem_poly_tobytes_avx2 is ByteEncode_12 of a normalized polynomial: pairs joined in 32-bit
+ * words (c0 + 2^12 c1, three bytes), the three low bytes of each word gathered to the front of
+ * its 128-bit half, and the two halves' 12 bytes stored; the last group goes through a buffer so
+ * that no 16-byte store passes the 384 bytes. */
+AVX2_FN void mlkem_poly_tobytes_avx2(uint8_t out[MLKEM_POLY_BYTES], const mlkem_poly *a) {
+  const __m256i join = _mm256_set1_epi32(1 | (1 << 28));
+  const __m256i gather = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
+                                          0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+  _Alignas(32) uint8_t last[32];
+  for (unsigned i = 0; i < MLKEM_N / 16; i++) {
+    const __m256i x = _mm256_load_si256((const __m256i *)&a->c[16 * i]);
+    const __m256i p = _mm256_shuffle_epi8(_mm256_madd_epi16(x, join), gather);
+    if (i + 1 < MLKEM_N / 16) {
+      _mm_storeu_si128((__m128i *)(out + 24 * i), _mm256_castsi256_si128(p));
+      _mm_storeu_si128((__m128i *)(out + 24 * i + 12), _mm256_extracti128_si256(p, 1));
+    } else {
+      _mm256_store_si256((__m256i *)last, p);
+      memcpy(out + 24 * i, last, 12);
+      memcpy(out + 24 * i + 12, last + 16, 12);
+    }
+  }
+  fm_zeroize(last, sizeof last);
+}
+
 /* mlkem_below_q_avx2: sixteen 12-bit values a step (24 bytes, as ByteDecode_12 reads them),
  * compared with q - 1 and the results ORed. len is a multiple of 384 (so of 24, and >= 32). */
 AVX2_FN int mlkem_below_q_avx2(const uint8_t *in, size_t len) {

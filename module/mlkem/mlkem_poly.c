@@ -186,13 +186,33 @@ void mlkem_poly_sub(mlkem_poly *r, const mlkem_poly *a, const mlkem_poly *b) {
   for (unsigned i = 0; i < MLKEM_N; i++) r->c[i] = (int16_t)(a->c[i] - b->c[i]);
 }
 
-void mlkem_poly_normalize(mlkem_poly *r) {
+void mlkem_poly_normalize_portable(mlkem_poly *r) {
   for (unsigned i = 0; i < MLKEM_N; i++) r->c[i] = caddq(mlkem_barrett_reduce(r->c[i]));
 }
 
-void mlkem_poly_tomont(mlkem_poly *r) {
+void mlkem_poly_normalize(mlkem_poly *r) {
+#if MLKEM_HAVE_AVX2
+  if (use_avx2()) {
+    mlkem_poly_normalize_avx2(r);
+    return;
+  }
+#endif
+  mlkem_poly_normalize_portable(r);
+}
+
+void mlkem_poly_tomont_portable(mlkem_poly *r) {
   const int16_t f = 1353; /* 2^32 mod q: fqmul by it multiplies by 2^16 */
   for (unsigned i = 0; i < MLKEM_N; i++) r->c[i] = fqmul(r->c[i], f);
+}
+
+void mlkem_poly_tomont(mlkem_poly *r) {
+#if MLKEM_HAVE_AVX2
+  if (use_avx2()) {
+    mlkem_poly_tomont_avx2(r);
+    return;
+  }
+#endif
+  mlkem_poly_tomont_portable(r);
 }
 
 /* ---- Compression (FIPS 203 section 4.2.1) ----------------------------------------------------
@@ -268,8 +288,18 @@ int mlkem_below_q(const uint8_t *in, size_t len) {
   return mlkem_below_q_portable(in, len);
 }
 
-/* ByteEncode_12 of a normalized polynomial (coefficients in [0, q)). */
 void mlkem_poly_tobytes(uint8_t out[MLKEM_POLY_BYTES], const mlkem_poly *a) {
+#if MLKEM_HAVE_AVX2
+  if (use_avx2()) {
+    mlkem_poly_tobytes_avx2(out, a);
+    return;
+  }
+#endif
+  mlkem_poly_tobytes_portable(out, a);
+}
+
+/* ByteEncode_12 of a normalized polynomial (coefficients in [0, q)). */
+void mlkem_poly_tobytes_portable(uint8_t out[MLKEM_POLY_BYTES], const mlkem_poly *a) {
   for (unsigned i = 0; i < MLKEM_N / 2; i++) {
     const uint16_t t0 = (uint16_t)a->c[2 * i], t1 = (uint16_t)a->c[2 * i + 1];
     out[3 * i] = (uint8_t)t0;

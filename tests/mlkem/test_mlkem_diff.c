@@ -146,6 +146,41 @@ static void test_decode(void) {
   }
 }
 
+/* Normalization (inputs |c| < 2^15 - q), the multiplication by 2^16 (any int16) and
+ * ByteEncode_12 (normalized inputs, edges 0 and q - 1 a quarter of the time): AVX2 against
+ * portable. */
+static void test_elementwise(void) {
+  if (!have_avx2()) return;
+  test_rng rng;
+  test_rng_seed(&rng, "test_mlkem_diff.elementwise");
+  for (int r = 0; r < ROUNDS && test_failures == 0; r++) {
+    mlkem_poly a, b;
+    random_poly(&rng, &a, 32768 - MLKEM_Q);
+    b = a;
+    mlkem_poly_normalize_portable(&a);
+    mlkem_poly_normalize_avx2(&b);
+    CHECK_MEM(a.c, b.c, sizeof a.c);
+    for (unsigned i = 0; i < MLKEM_N; i++) a.c[i] = (int16_t)test_rng_u64(&rng);
+    b = a;
+    mlkem_poly_tomont_portable(&a);
+    mlkem_poly_tomont_avx2(&b);
+    CHECK_MEM(a.c, b.c, sizeof a.c);
+    for (unsigned i = 0; i < MLKEM_N; i++) {
+      const uint64_t e = test_rng_u64(&rng);
+      a.c[i] = (e & 3) == 0 ? (int16_t)((e & 4) ? MLKEM_Q - 1 : 0) : (int16_t)((e >> 8) % MLKEM_Q);
+    }
+    uint8_t *x = malloc(MLKEM_POLY_BYTES), *y = malloc(MLKEM_POLY_BYTES);
+    CHECK(x != NULL && y != NULL);
+    if (x != NULL && y != NULL) {
+      mlkem_poly_tobytes_portable(x, &a);
+      mlkem_poly_tobytes_avx2(y, &a);
+      CHECK_MEM(x, y, MLKEM_POLY_BYTES);
+    }
+    free(x);
+    free(y);
+  }
+}
+
 /* SamplePolyCBD_2 and SamplePolyCBD_3: AVX2 against portable on random bytes, all-zero and
  * all-one buffers (exact-size buffers, for ASan builds). */
 static void test_cbd(void) {
@@ -257,6 +292,7 @@ static void test_compress(void) {
   }
 }
 #else
+static void test_elementwise(void) {}
 static void test_cbd(void) {}
 static void test_below_q(void) {}
 static void test_compress(void) {}
@@ -341,7 +377,7 @@ static void test_matrix_hash(void) {
 }
 
 static const test_case cases[] = {TEST_CASE(ntt), TEST_CASE(invntt), TEST_CASE(basemul),
-                                  TEST_CASE(rej_uniform), TEST_CASE(decode), TEST_CASE(below_q), TEST_CASE(cbd), TEST_CASE(compress),
+                                  TEST_CASE(rej_uniform), TEST_CASE(decode), TEST_CASE(below_q), TEST_CASE(cbd), TEST_CASE(elementwise), TEST_CASE(compress),
                                   TEST_CASE(prf_x4), TEST_CASE(matrix_hash)};
 
 int main(int argc, char **argv) { return TEST_RUN(argc, argv, "test_mlkem_diff", cases); }
