@@ -70,14 +70,15 @@ void mlkem_decaps_internal(const mlkem_params *p, const uint8_t *dk, const uint8
                            uint8_t k_out[32]);
 
 /* mlkem_decaps_checked is the hash check of FIPS 203 7.3 (step 3) followed, when it passes, by
- * mlkem_decaps_internal: H(ek) and J(z || c) are computed side by side (keccak_oneshot_x2).
- * Returns 1 with K in k_out, or 0 (a public verdict) with k_out untouched. */
+ * mlkem_decaps_internal: H(ek) and J(z || c) are computed in lanes of the permutations that
+ * sample A-hat (mlkem_sample_matrix_hash). Returns 1 with K in k_out, or 0 (a public verdict)
+ * with k_out untouched. */
 int mlkem_decaps_checked(const mlkem_params *p, const uint8_t *dk, const uint8_t *ct,
                          uint8_t k_out[32]);
 
 /* mlkem_keygen_pct is mlkem_keygen_internal followed by the pairwise consistency test (FIPS
  * 140-3 IG 10.3.A): Encaps_internal to the new ek with the message m (secret), Decaps with the new
- * dk, reusing the matrix and H(ek) that key generation computed. 1 when both sides agree (a
+ * dk, reusing the matrix, t-hat, s-hat and H(ek) that key generation computed. 1 when both sides agree (a
  * public verdict), 0 otherwise; ek and dk are written either way. */
 int mlkem_keygen_pct(const mlkem_params *p, const uint8_t d[32], const uint8_t z[32],
                      const uint8_t m[32], uint8_t *ek, uint8_t *dk);
@@ -118,14 +119,34 @@ void mlkem_basemul_acc_portable(mlkem_poly *r, const mlkem_poly *a, const mlkem_
 void mlkem_rej_uniform(int16_t r[MLKEM_N], unsigned *n, const uint8_t *buf, size_t len);
 void mlkem_rej_uniform_portable(int16_t r[MLKEM_N], unsigned *n, const uint8_t *buf, size_t len);
 
-/* mlkem_poly_frombytes (poly.h) and mlkem_poly_decompress have these twins too; the AVX2
- * decompression takes d = 4 and d = 10 only. */
+/* mlkem_poly_frombytes, mlkem_poly_decompress, mlkem_poly_compress, mlkem_poly_tomsg and
+ * mlkem_poly_frommsg, mlkem_poly_normalize, mlkem_poly_tomont and mlkem_poly_tobytes (poly.h)
+ * have these twins too; the AVX2 compression and decompression take
+ * d = 4, 5, 10 and 11. */
 void mlkem_poly_frombytes_portable(mlkem_poly *r, const uint8_t in[384]);
 void mlkem_poly_decompress_portable(mlkem_poly *r, const uint8_t *in, unsigned d);
+void mlkem_poly_compress_portable(uint8_t *out, const mlkem_poly *a, unsigned d);
+void mlkem_poly_tomsg_portable(uint8_t m[MLKEM_SYM_BYTES], const mlkem_poly *a);
+void mlkem_poly_frommsg_portable(mlkem_poly *r, const uint8_t m[MLKEM_SYM_BYTES]);
+int mlkem_below_q_portable(const uint8_t *in, size_t len);
+void mlkem_poly_normalize_portable(mlkem_poly *r);
+void mlkem_poly_tomont_portable(mlkem_poly *r);
+void mlkem_poly_tobytes_portable(uint8_t out[MLKEM_POLY_BYTES], const mlkem_poly *a);
+/* SamplePolyCBD_eta (poly.h: mlkem_poly_cbd), eta 2 or 3. */
+void mlkem_poly_cbd_portable(mlkem_poly *r, const uint8_t *buf, unsigned eta);
 
 #if MLKEM_HAVE_AVX2
 void mlkem_poly_frombytes_avx2(mlkem_poly *r, const uint8_t in[384]);
 void mlkem_poly_decompress_avx2(mlkem_poly *r, const uint8_t *in, unsigned d);
+void mlkem_poly_compress_avx2(uint8_t *out, const mlkem_poly *a, unsigned d);
+void mlkem_poly_tomsg_avx2(uint8_t m[MLKEM_SYM_BYTES], const mlkem_poly *a);
+void mlkem_poly_frommsg_avx2(mlkem_poly *r, const uint8_t m[MLKEM_SYM_BYTES]);
+int mlkem_below_q_avx2(const uint8_t *in, size_t len);
+void mlkem_poly_normalize_avx2(mlkem_poly *r);
+void mlkem_poly_tomont_avx2(mlkem_poly *r);
+void mlkem_poly_tobytes_avx2(uint8_t out[MLKEM_POLY_BYTES], const mlkem_poly *a);
+void mlkem_poly_cbd2_avx2(mlkem_poly *r, const uint8_t buf[128]);
+void mlkem_poly_cbd3_avx2(mlkem_poly *r, const uint8_t buf[192]);
 void mlkem_ntt_avx2(mlkem_poly *a);
 void mlkem_invntt_avx2(mlkem_poly *a);
 void mlkem_basemul_acc_avx2(mlkem_poly *r, const mlkem_poly *a, const mlkem_poly *b, unsigned k);

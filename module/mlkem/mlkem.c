@@ -65,6 +65,29 @@ static void sample_noise_batch(mlkem_poly *const *polys, const unsigned *etas, u
   fm_zeroize(buf, sizeof buf);
 }
 
+/* noise_pool samples polys[i] = SamplePolyCBD_eta[i](PRF_eta[i](s, i)) for i < count (the same
+ * output as sample_noise_batch) on the lane pool of mlkem_sample_matrix_hash, together with the
+ * k x k matrix from rho into |a| (k = 0: none) and the one-shot sponge |extra| (NULL: none),
+ * which goes first: its chain of permutations is the longest. */
+static void noise_pool(mlkem_poly *const *polys, const unsigned *etas, unsigned count,
+                       const uint8_t s[MLKEM_SYM_BYTES], mlkem_poly *a, const uint8_t *rho,
+                       unsigned k, int transposed, const keccak_msg *extra) {
+  keccak_msg msg[2 * MLKEM_MAX_K + 2];
+  uint8_t nonce[2 * MLKEM_MAX_K + 1];
+  uint8_t buf[2 * MLKEM_MAX_K + 1][64 * 3];
+  unsigned n = 0;
+  if (extra != NULL) msg[n++] = *extra;
+  for (unsigned i = 0; i < count; i++) {
+    nonce[i] = (uint8_t)i;
+    const keccak_msg prf = {{s, &nonce[i]}, {MLKEM_SYM_BYTES, 1}, KECCAK_DSEP_SHAKE, buf[i],
+                            64 * (size_t)etas[i]};
+    msg[n++] = prf;
+  }
+  mlkem_sample_matrix_hash(a, rho, k, transposed, msg, n);
+  for (unsigned i = 0; i < count; i++) mlkem_poly_cbd(polys[i], buf[i], etas[i]);
+  fm_zeroize(buf, sizeof buf);
+}
+
 /* G(x || y) = SHA3-512 of the two pieces (4.5), split into two 32-byte halves. */
 static void hash_g(uint8_t out[64], const uint8_t *x, size_t x_len, const uint8_t *y, size_t y_len) {
   keccak_state s;
@@ -77,11 +100,19 @@ static void hash_g(uint8_t out[64], const uint8_t *x, size_t x_len, const uint8_
 
 /* ---- K-PKE (section 5) ----------------------------------------------------------------------- */
 
+/* What key generation computed that the pairwise test's encryptions and decryption use again:
+ * the transpose of A-hat (public), t-hat (public) and s-hat (secret), as the encodings in ek and
+ * dk decode (normalized). */
+typedef struct kpke_expanded {
+  mlkem_poly at[MLKEM_MAX_K * MLKEM_MAX_K];
+  mlkem_poly t[MLKEM_MAX_K];
+  mlkem_poly s[MLKEM_MAX_K];
+} kpke_expanded;
+
 /* K-PKE.KeyGen (Algorithm 13) from d: ek_pke (384k + 32 bytes) and dk_pke (384k bytes). With
- * |at_out| non-NULL, the transpose of A-hat is written there too (k^2 polynomials, public), for
- * the pairwise test's encryptions. */
+ * |x| non-NULL, the expanded key is written there too. */
 static void kpke_keygen(const mlkem_params *p, const uint8_t d[MLKEM_SYM_BYTES], uint8_t *ek,
-                        uint8_t *dk, mlkem_poly *at_out) {
+                        uint8_t *dk, kpke_expanded *x) {
   const unsigned k = p->k;
   uint8_t seeds[64]; /* rho (public) || sigma (secret) */
   const uint8_t kbyte = (uint8_t)k;
@@ -93,9 +124,8 @@ static void kpke_keygen(const mlkem_params *p, const uint8_t d[MLKEM_SYM_BYTES],
   /* rho is published in ek (step 19): public from here on, so that SampleNTT's rejection loop may
    * branch on the bytes it squeezes. */
   fm_declassify(rho, MLKEM_SYM_BYTES);
-  /* Steps 3-7: A-hat. */
-  mlkem_sample_matrix(a, rho, k, 0);
-  /* Steps 8-15: s and e, N counting 0 .. 2k-1; steps 16-17: their NTTs. */
+  /* Steps 3-7: A-hat; steps 8-15: s and e, N counting 0 .. 2k-1, in the same permutations;
+   * steps 16-17: their NTTs. */
   mlkem_poly *noise[2 * MLKEM_MAX_K] = {0};
   unsigned etas[2 * MLKEM_MAX_K] = {0};
   for (unsigned i = 0; i < k; i++) {
@@ -103,7 +133,7 @@ static void kpke_keygen(const mlkem_params *p, const uint8_t d[MLKEM_SYM_BYTES],
     noise[k + i] = &e[i];
     etas[i] = etas[k + i] = p->eta1;
   }
-  sample_noise_batch(noise, etas, 2 * k, sigma, 0);
+  noise_pool(noise, etas, 2 * k, sigma, a, rho, k, 0, NULL);
   for (unsigned i = 0; i < k; i++) {
     mlkem_ntt(&s[i]);
     mlkem_ntt(&e[i]);
@@ -117,11 +147,15 @@ static void kpke_keygen(const mlkem_params *p, const uint8_t d[MLKEM_SYM_BYTES],
     mlkem_poly_tobytes(ek + MLKEM_POLY_BYTES * i, &t);
     mlkem_poly_normalize(&s[i]);
     mlkem_poly_tobytes(dk + MLKEM_POLY_BYTES * i, &s[i]);
+    if (x != NULL) {
+      x->t[i] = t;
+      x->s[i] = s[i];
+    }
   }
   memcpy(ek + MLKEM_POLY_BYTES * k, rho, MLKEM_SYM_BYTES);
-  if (at_out != NULL) {
+  if (x != NULL) {
     for (unsigned i = 0; i < k; i++)
-      for (unsigned j = 0; j < k; j++) at_out[i * k + j] = a[j * k + i];
+      for (unsigned j = 0; j < k; j++) x->at[i * k + j] = a[j * k + i];
   }
   fm_zeroize(seeds, sizeof seeds);
   fm_zeroize(s, sizeof s);
@@ -131,18 +165,18 @@ static void kpke_keygen(const mlkem_params *p, const uint8_t d[MLKEM_SYM_BYTES],
 }
 
 /* K-PKE.Encrypt (Algorithm 14) of m with randomness r (both secret) under ek_pke. ek_pke passed
- * the modulus check, so ByteDecode_12 returns it unchanged (step 2). |at_given|, when not NULL,
- * is the transpose of A-hat for ek's rho, already sampled (steps 3-8). */
+ * the modulus check, so ByteDecode_12 returns it unchanged (step 2): |t_given|, when not NULL, is
+ * that decoding, already made. |at| is the transpose of A-hat for ek's rho, already sampled
+ * (steps 3-8). |extra|, when not NULL, is a one-shot sponge run in the noise's permutations. */
 static void kpke_encrypt(const mlkem_params *p, const uint8_t *ek, const uint8_t m[MLKEM_SYM_BYTES],
-                         const uint8_t r[MLKEM_SYM_BYTES], uint8_t *ct,
-                         const mlkem_poly *at_given) {
+                         const uint8_t r[MLKEM_SYM_BYTES], uint8_t *ct, const mlkem_poly *at,
+                         const mlkem_poly *t_given, const keccak_msg *extra) {
   const unsigned k = p->k;
-  mlkem_poly at_local[MLKEM_MAX_K * MLKEM_MAX_K];
-  const mlkem_poly *at = at_given ? at_given : at_local;
-  mlkem_poly t[MLKEM_MAX_K], y[MLKEM_MAX_K], e1[MLKEM_MAX_K], u, v, noise;
-  /* Steps 2-8: t-hat and the transpose of A-hat. */
-  for (unsigned i = 0; i < k; i++) mlkem_poly_frombytes(&t[i], ek + MLKEM_POLY_BYTES * i);
-  if (at_given == NULL) mlkem_sample_matrix(at_local, ek + MLKEM_POLY_BYTES * k, k, 1);
+  mlkem_poly t_local[MLKEM_MAX_K], y[MLKEM_MAX_K], e1[MLKEM_MAX_K], u, v, noise;
+  const mlkem_poly *t = t_given != NULL ? t_given : t_local;
+  /* Step 2: t-hat. */
+  if (t_given == NULL)
+    for (unsigned i = 0; i < k; i++) mlkem_poly_frombytes(&t_local[i], ek + MLKEM_POLY_BYTES * i);
   /* Steps 9-16: y (N = 0 .. k-1, eta1), e1 (N = k .. 2k-1, eta2) and e2 (N = 2k, eta2). */
   mlkem_poly *polys[2 * MLKEM_MAX_K + 1] = {0};
   unsigned etas[2 * MLKEM_MAX_K + 1] = {0};
@@ -154,7 +188,8 @@ static void kpke_encrypt(const mlkem_params *p, const uint8_t *ek, const uint8_t
   }
   polys[2 * k] = &noise;
   etas[2 * k] = p->eta2;
-  sample_noise_batch(polys, etas, 2 * k + 1, r, 0);
+  if (extra != NULL) noise_pool(polys, etas, 2 * k + 1, r, NULL, NULL, 0, 0, extra);
+  else sample_noise_batch(polys, etas, 2 * k + 1, r, 0);
   /* Step 18: y-hat. */
   for (unsigned i = 0; i < k; i++) mlkem_ntt(&y[i]);
   /* Step 19: u = NTT^-1(A-hat^T y-hat) + e1; step 22: c1. */
@@ -178,20 +213,21 @@ static void kpke_encrypt(const mlkem_params *p, const uint8_t *ek, const uint8_t
   fm_zeroize(&u, sizeof u);
   fm_zeroize(&v, sizeof v);
   fm_zeroize(&noise, sizeof noise);
-  fm_zeroize(t, sizeof t);
-  if (at_given == NULL) fm_zeroize(at_local, sizeof at_local);
+  if (t_given == NULL) fm_zeroize(t_local, sizeof t_local);
 }
 
-/* K-PKE.Decrypt (Algorithm 15): m' from dk_pke (secret) and c. */
+/* K-PKE.Decrypt (Algorithm 15): m' from dk_pke (secret) and c. |s_given|, when not NULL, is
+ * ByteDecode_12(dk_pke), already made. */
 static void kpke_decrypt(const mlkem_params *p, const uint8_t *dk, const uint8_t *ct,
-                         uint8_t m[MLKEM_SYM_BYTES]) {
+                         uint8_t m[MLKEM_SYM_BYTES], const mlkem_poly *s_given) {
   const unsigned k = p->k;
-  mlkem_poly u[MLKEM_MAX_K], s[MLKEM_MAX_K], v, w;
+  mlkem_poly u[MLKEM_MAX_K], s_local[MLKEM_MAX_K], v, w;
+  const mlkem_poly *s = s_given != NULL ? s_given : s_local;
   /* Steps 1-4: u' and v' decompressed, s-hat decoded (reduced mod q). */
   for (unsigned i = 0; i < k; i++) {
     mlkem_poly_decompress(&u[i], ct + 32 * p->du * i, p->du);
     mlkem_ntt(&u[i]);
-    mlkem_poly_frombytes(&s[i], dk + MLKEM_POLY_BYTES * i);
+    if (s_given == NULL) mlkem_poly_frombytes(&s_local[i], dk + MLKEM_POLY_BYTES * i);
   }
   mlkem_poly_decompress(&v, ct + 32 * p->du * k, p->dv);
   /* Step 6: w = v' - NTT^-1(s-hat^T NTT(u')); step 7: m = ByteEncode_1(Compress_1(w)). */
@@ -201,66 +237,72 @@ static void kpke_decrypt(const mlkem_params *p, const uint8_t *dk, const uint8_t
   mlkem_poly_normalize(&w);
   mlkem_poly_tomsg(m, &w);
   fm_zeroize(u, sizeof u);
-  fm_zeroize(s, sizeof s);
+  fm_zeroize(s_local, sizeof s_local);
   fm_zeroize(&v, sizeof v);
   fm_zeroize(&w, sizeof w);
 }
 
 /* ---- ML-KEM (section 6) ---------------------------------------------------------------------- */
 
-/* keygen_core is Algorithm 16 (at_out as kpke_keygen's). */
+/* keygen_core is Algorithm 16 (x as kpke_keygen's). */
 static void keygen_core(const mlkem_params *p, const uint8_t d[32], const uint8_t z[32],
-                        uint8_t *ek, uint8_t *dk, mlkem_poly *at_out) {
+                        uint8_t *ek, uint8_t *dk, kpke_expanded *x) {
   const size_t pke_dk_len = MLKEM_POLY_BYTES * p->k;
   /* Algorithm 16, steps 1-3: dk = dk_pke || ek || H(ek) || z. */
-  kpke_keygen(p, d, ek, dk, at_out);
+  kpke_keygen(p, d, ek, dk, x);
   memcpy(dk + pke_dk_len, ek, p->ek_len);
   sha3_digest(256, ek, p->ek_len, dk + pke_dk_len + p->ek_len);
   memcpy(dk + pke_dk_len + p->ek_len + MLKEM_SYM_BYTES, z, MLKEM_SYM_BYTES);
 }
 
-/* encaps_core is Algorithm 17 with H(ek) given (|h|) or computed (h NULL), and A-hat's
- * transpose given or sampled (at NULL). */
+/* encaps_core is Algorithm 17 with H(ek) given (|h|) or computed (h NULL), and the expanded key
+ * given (x: its at and t) or A-hat's transpose sampled (x NULL). When both are computed, H(ek)
+ * runs in a lane of the matrix's permutations (mlkem_sample_matrix_hash). */
 static void encaps_core(const mlkem_params *p, const uint8_t *ek, const uint8_t *h_given,
                         const uint8_t m[32], uint8_t *ct, uint8_t k_out[32],
-                        const mlkem_poly *at) {
+                        const kpke_expanded *x) {
+  const mlkem_poly *at = x != NULL ? x->at : NULL;
   uint8_t h[MLKEM_SYM_BYTES], kr[64];
-  /* Algorithm 17, step 1: (K, r) = G(m || H(ek)); step 2: c = K-PKE.Encrypt(ek, m, r). */
+  mlkem_poly at_local[MLKEM_MAX_K * MLKEM_MAX_K];
+  if (at == NULL) {
+    /* K-PKE.Encrypt, steps 3-8: the transpose of A-hat from ek's rho. */
+    const keccak_msg hm = {{ek, NULL}, {p->ek_len, 0}, KECCAK_DSEP_SHA3, h, sizeof h};
+    mlkem_sample_matrix_hash(at_local, ek + MLKEM_POLY_BYTES * p->k, p->k, 1, &hm,
+                             h_given == NULL ? 1 : 0);
+    at = at_local;
+  } else if (h_given == NULL) {
+    sha3_digest(256, ek, p->ek_len, h);
+  }
   if (h_given != NULL) memcpy(h, h_given, sizeof h);
-  else sha3_digest(256, ek, p->ek_len, h);
+  /* Algorithm 17, step 1: (K, r) = G(m || H(ek)); step 2: c = K-PKE.Encrypt(ek, m, r). */
   hash_g(kr, m, MLKEM_SYM_BYTES, h, sizeof h);
-  kpke_encrypt(p, ek, m, kr + MLKEM_SYM_BYTES, ct, at);
+  kpke_encrypt(p, ek, m, kr + MLKEM_SYM_BYTES, ct, at, x != NULL ? x->t : NULL, NULL);
   memcpy(k_out, kr, MLKEM_SYM_BYTES);
   fm_zeroize(kr, sizeof kr);
   fm_zeroize(h, sizeof h);
+  if (at == at_local) fm_zeroize(at_local, sizeof at_local);
 }
 
-/* decaps_core is Algorithm 18 (at as encaps_core's), with K-bar = J(z || c) given (kbar_given)
- * or computed (NULL). */
+/* decaps_core is Algorithm 18 with A-hat's transpose |at| already sampled, t-hat and s-hat
+ * decoded (t and s, or NULL to decode them from dk), and K-bar = J(z || c) given (kbar_given) or
+ * computed (NULL: in the re-encryption's noise permutations). */
 static void decaps_core(const mlkem_params *p, const uint8_t *dk, const uint8_t *ct,
-                        uint8_t k_out[32], const mlkem_poly *at, const uint8_t *kbar_given) {
+                        uint8_t k_out[32], const mlkem_poly *at, const mlkem_poly *t,
+                        const mlkem_poly *s, const uint8_t *kbar_given) {
   const size_t pke_dk_len = MLKEM_POLY_BYTES * p->k;
   const uint8_t *ek = dk + pke_dk_len;
   const uint8_t *h = ek + p->ek_len;
   const uint8_t *z = h + MLKEM_SYM_BYTES;
   uint8_t m[MLKEM_SYM_BYTES], kr[64], kbar[MLKEM_SYM_BYTES];
   uint8_t ct2[1568]; /* the largest ciphertext, ML-KEM-1024's */
-  keccak_state j;
   /* Algorithm 18, step 5: m' = K-PKE.Decrypt(dk_pke, c); step 6: (K', r') = G(m' || h). */
-  kpke_decrypt(p, dk, ct, m);
+  kpke_decrypt(p, dk, ct, m, s);
   hash_g(kr, m, sizeof m, h, MLKEM_SYM_BYTES);
-  /* Step 7: K-bar = J(z || c). */
-  if (kbar_given != NULL) {
-    memcpy(kbar, kbar_given, sizeof kbar);
-  } else {
-    shake256_init(&j);
-    keccak_absorb(&j, z, MLKEM_SYM_BYTES);
-    keccak_absorb(&j, ct, p->ct_len);
-    keccak_squeeze(&j, kbar, sizeof kbar);
-    keccak_wipe(&j);
-  }
-  /* Step 8: c' = K-PKE.Encrypt(ek_pke, m', r'). */
-  kpke_encrypt(p, ek, m, kr + MLKEM_SYM_BYTES, ct2, at);
+  /* Step 7: K-bar = J(z || c); step 8: c' = K-PKE.Encrypt(ek_pke, m', r'). */
+  const keccak_msg j = {{z, ct}, {MLKEM_SYM_BYTES, p->ct_len}, KECCAK_DSEP_SHAKE, kbar,
+                        sizeof kbar};
+  if (kbar_given != NULL) memcpy(kbar, kbar_given, sizeof kbar);
+  kpke_encrypt(p, ek, m, kr + MLKEM_SYM_BYTES, ct2, at, t, kbar_given != NULL ? NULL : &j);
   /* Steps 9-11: K' if c == c', K-bar otherwise. The comparison reads every byte, and the choice
    * is a mask (all-ones when equal) applied to both keys: no branch and no address depends on
    * whether the ciphertext was valid. */
@@ -288,7 +330,11 @@ void mlkem_encaps_internal(const mlkem_params *p, const uint8_t *ek, const uint8
 
 void mlkem_decaps_internal(const mlkem_params *p, const uint8_t *dk, const uint8_t *ct,
                            uint8_t k_out[32]) {
-  decaps_core(p, dk, ct, k_out, NULL, NULL);
+  const uint8_t *ek = dk + MLKEM_POLY_BYTES * p->k;
+  mlkem_poly at[MLKEM_MAX_K * MLKEM_MAX_K];
+  mlkem_sample_matrix(at, ek + MLKEM_POLY_BYTES * p->k, p->k, 1);
+  decaps_core(p, dk, ct, k_out, at, NULL, NULL, NULL);
+  fm_zeroize(at, sizeof at);
 }
 
 int mlkem_decaps_checked(const mlkem_params *p, const uint8_t *dk, const uint8_t *ct,
@@ -296,39 +342,43 @@ int mlkem_decaps_checked(const mlkem_params *p, const uint8_t *dk, const uint8_t
   const uint8_t *ek = dk + MLKEM_POLY_BYTES * p->k;
   const uint8_t *h = ek + p->ek_len, *z = h + MLKEM_SYM_BYTES;
   uint8_t h2[MLKEM_SYM_BYTES], kbar[MLKEM_SYM_BYTES];
-  /* H(ek) (SHA3-256) for the hash check of 7.3 and K-bar = J(z || c) (SHAKE256): the same rate,
-   * two sponges side by side. */
+  mlkem_poly at[MLKEM_MAX_K * MLKEM_MAX_K];
+  /* H(ek) (SHA3-256) for the hash check of 7.3 and K-bar = J(z || c) (SHAKE256), each in a lane
+   * of the permutations that sample the transpose of A-hat (public, from ek's rho) for the
+   * re-encryption: the key is sampled before its check, which decides only whether it is used. */
   const keccak_msg m[2] = {
       {{ek, NULL}, {p->ek_len, 0}, KECCAK_DSEP_SHA3, h2, sizeof h2},
       {{z, ct}, {MLKEM_SYM_BYTES, p->ct_len}, KECCAK_DSEP_SHAKE, kbar, sizeof kbar}};
   static_assert(SHA3_256_RATE == SHAKE256_RATE, "H and J share the rate");
-  keccak_oneshot_x2(SHA3_256_RATE, m);
+  mlkem_sample_matrix_hash(at, ek + MLKEM_POLY_BYTES * p->k, p->k, 1, m, 2);
   /* The verdict of a key check is public. */
   const int ok = (int)fm_declassify_u64((uint64_t)fm_ct_memeq(h2, h, sizeof h2));
-  if (ok) decaps_core(p, dk, ct, k_out, NULL, kbar);
+  if (ok) decaps_core(p, dk, ct, k_out, at, NULL, NULL, kbar);
   fm_zeroize(h2, sizeof h2);
   fm_zeroize(kbar, sizeof kbar);
+  fm_zeroize(at, sizeof at);
   return ok;
 }
 
 int mlkem_keygen_pct(const mlkem_params *p, const uint8_t d[32], const uint8_t z[32],
                      const uint8_t m[32], uint8_t *ek, uint8_t *dk) {
   const size_t pke_dk_len = MLKEM_POLY_BYTES * p->k;
-  mlkem_poly at[MLKEM_MAX_K * MLKEM_MAX_K];
+  kpke_expanded x;
   uint8_t ct[1568], k1[MLKEM_SYM_BYTES], k2[MLKEM_SYM_BYTES];
-  keygen_core(p, d, z, ek, dk, at);
+  keygen_core(p, d, z, ek, dk, &x);
   /* The pairwise test: Encaps to ek, Decaps with dk, the same K on both sides. A-hat (public,
-   * from rho) and H(ek) (in dk) are those key generation computed: the test runs the
-   * encapsulation's and decapsulation's own arithmetic on the new key, without sampling the
-   * matrix or hashing ek again. */
-  encaps_core(p, ek, dk + pke_dk_len + p->ek_len, m, ct, k1, at);
-  decaps_core(p, dk, ct, k2, at, NULL);
+   * from rho), t-hat and s-hat (what ek and dk decode to) and H(ek) (in dk) are those key
+   * generation computed: the test runs the encapsulation's and decapsulation's own arithmetic
+   * on the new key, with its own noise, hashes and implicit-rejection key J(z || c), without
+   * sampling the matrix, decoding the keys or hashing ek again. */
+  encaps_core(p, ek, dk + pke_dk_len + p->ek_len, m, ct, k1, &x);
+  decaps_core(p, dk, ct, k2, x.at, x.t, x.s, NULL);
   /* The test's verdict is public. */
   const int ok = (int)fm_declassify_u64((uint64_t)fm_ct_memeq(k1, k2, sizeof k1));
   fm_zeroize(k1, sizeof k1);
   fm_zeroize(k2, sizeof k2);
   fm_zeroize(ct, sizeof ct);
-  fm_zeroize(at, sizeof at);
+  fm_zeroize(&x, sizeof x);
   return ok;
 }
 
@@ -336,14 +386,8 @@ int mlkem_keygen_pct(const mlkem_params *p, const uint8_t d[32], const uint8_t z
 
 int mlkem_check_ek(const mlkem_params *p, const uint8_t *ek) {
   /* 7.2, step 2: ByteEncode_12(ByteDecode_12(ek[0 : 384k])) == ek[0 : 384k], that is every
-   * 12-bit value below q. ek is public: a plain scan. */
-  uint32_t bad = 0;
-  for (size_t i = 0; i < MLKEM_POLY_BYTES * p->k; i += 3) {
-    const uint32_t t0 = ek[i] | ((uint32_t)(ek[i + 1] & 0xf) << 8);
-    const uint32_t t1 = (ek[i + 1] >> 4) | ((uint32_t)ek[i + 2] << 4);
-    bad |= (uint32_t)(t0 >= MLKEM_Q) | (uint32_t)(t1 >= MLKEM_Q);
-  }
-  return bad == 0;
+   * 12-bit value below q. */
+  return mlkem_below_q(ek, MLKEM_POLY_BYTES * p->k);
 }
 
 int mlkem_check_dk(const mlkem_params *p, const uint8_t *dk) {

@@ -186,13 +186,33 @@ void mlkem_poly_sub(mlkem_poly *r, const mlkem_poly *a, const mlkem_poly *b) {
   for (unsigned i = 0; i < MLKEM_N; i++) r->c[i] = (int16_t)(a->c[i] - b->c[i]);
 }
 
-void mlkem_poly_normalize(mlkem_poly *r) {
+void mlkem_poly_normalize_portable(mlkem_poly *r) {
   for (unsigned i = 0; i < MLKEM_N; i++) r->c[i] = caddq(mlkem_barrett_reduce(r->c[i]));
 }
 
-void mlkem_poly_tomont(mlkem_poly *r) {
+void mlkem_poly_normalize(mlkem_poly *r) {
+#if MLKEM_HAVE_AVX2
+  if (use_avx2()) {
+    mlkem_poly_normalize_avx2(r);
+    return;
+  }
+#endif
+  mlkem_poly_normalize_portable(r);
+}
+
+void mlkem_poly_tomont_portable(mlkem_poly *r) {
   const int16_t f = 1353; /* 2^32 mod q: fqmul by it multiplies by 2^16 */
   for (unsigned i = 0; i < MLKEM_N; i++) r->c[i] = fqmul(r->c[i], f);
+}
+
+void mlkem_poly_tomont(mlkem_poly *r) {
+#if MLKEM_HAVE_AVX2
+  if (use_avx2()) {
+    mlkem_poly_tomont_avx2(r);
+    return;
+  }
+#endif
+  mlkem_poly_tomont_portable(r);
 }
 
 /* ---- Compression (FIPS 203 section 4.2.1) ----------------------------------------------------
@@ -249,8 +269,37 @@ void mlkem_decode(uint16_t v[MLKEM_N], const uint8_t *in, unsigned d) {
   }
 }
 
-/* ByteEncode_12 of a normalized polynomial (coefficients in [0, q)). */
+/* mlkem_below_q_portable: every 12-bit value (two per three bytes) compared with q. The bytes
+ * are public: a plain scan. */
+int mlkem_below_q_portable(const uint8_t *in, size_t len) {
+  uint32_t bad = 0;
+  for (size_t i = 0; i + 3 <= len; i += 3) {
+    const uint32_t t0 = in[i] | ((uint32_t)(in[i + 1] & 0xf) << 8);
+    const uint32_t t1 = (in[i + 1] >> 4) | ((uint32_t)in[i + 2] << 4);
+    bad |= (uint32_t)(t0 >= MLKEM_Q) | (uint32_t)(t1 >= MLKEM_Q);
+  }
+  return bad == 0;
+}
+
+int mlkem_below_q(const uint8_t *in, size_t len) {
+#if MLKEM_HAVE_AVX2
+  if (use_avx2()) return mlkem_below_q_avx2(in, len);
+#endif
+  return mlkem_below_q_portable(in, len);
+}
+
 void mlkem_poly_tobytes(uint8_t out[MLKEM_POLY_BYTES], const mlkem_poly *a) {
+#if MLKEM_HAVE_AVX2
+  if (use_avx2()) {
+    mlkem_poly_tobytes_avx2(out, a);
+    return;
+  }
+#endif
+  mlkem_poly_tobytes_portable(out, a);
+}
+
+/* ByteEncode_12 of a normalized polynomial (coefficients in [0, q)). */
+void mlkem_poly_tobytes_portable(uint8_t out[MLKEM_POLY_BYTES], const mlkem_poly *a) {
   for (unsigned i = 0; i < MLKEM_N / 2; i++) {
     const uint16_t t0 = (uint16_t)a->c[2 * i], t1 = (uint16_t)a->c[2 * i + 1];
     out[3 * i] = (uint8_t)t0;
@@ -270,33 +319,30 @@ void mlkem_poly_frombytes_portable(mlkem_poly *r, const uint8_t in[MLKEM_POLY_BY
   }
 }
 
-/* compress_fixed is ByteEncode_d(Compress_d(a)) for a d known at compile time where it is
- * inlined: eight values make d bytes, packed in a 128-bit accumulator the compiler keeps in two
- * registers. */
-static inline void compress_fixed(uint8_t *out, const mlkem_poly *a, unsigned d) {
-  for (unsigned i = 0; i < MLKEM_N / 8; i++) {
-    unsigned __int128 acc = 0;
-    for (unsigned j = 0; j < 8; j++)
-      acc |= (unsigned __int128)mlkem_compress((uint16_t)a->c[8 * i + j], d) << (d * j);
-    for (unsigned b = 0; b < d; b++) out[d * i + b] = (uint8_t)(acc >> (8 * b));
+/* mlkem_poly_compress_portable is ByteEncode_d(Compress_d(a)) of a normalized polynomial: one
+ * loop for every d, each value shifted into a 64-bit accumulator that gives up whole bytes (at
+ * most 7 bits wait in it, so d <= 11 fits). Which bytes are written depends on d alone. The loop
+ * is kept compact (the module's image is hashed at every load): the AVX2 form is the fast one. */
+void mlkem_poly_compress_portable(uint8_t *out, const mlkem_poly *a, unsigned d) {
+  uint64_t acc = 0;
+  unsigned bits = 0;
+  for (unsigned i = 0; i < MLKEM_N; i++) {
+    acc |= (uint64_t)mlkem_compress((uint16_t)a->c[i], d) << bits;
+    bits += d;
+    for (; bits >= 8; bits -= 8, acc >>= 8) *out++ = (uint8_t)acc;
   }
 }
 
-/* mlkem_poly_compress writes ByteEncode_d(Compress_d(a)) of a normalized polynomial. */
+/* mlkem_poly_compress writes ByteEncode_d(Compress_d(a)) of a normalized polynomial. The AVX2
+ * form takes d = 4, 5, 10 and 11 (every du and dv). */
 void mlkem_poly_compress(uint8_t *out, const mlkem_poly *a, unsigned d) {
-  switch (d) {
-    case 1: compress_fixed(out, a, 1); break;
-    case 4: compress_fixed(out, a, 4); break;
-    case 5: compress_fixed(out, a, 5); break;
-    case 10: compress_fixed(out, a, 10); break;
-    case 11: compress_fixed(out, a, 11); break;
-    default: {
-      uint16_t v[MLKEM_N];
-      for (unsigned i = 0; i < MLKEM_N; i++) v[i] = mlkem_compress((uint16_t)a->c[i], d);
-      mlkem_encode(out, v, d);
-      fm_zeroize(v, sizeof v);
-    }
+#if MLKEM_HAVE_AVX2
+  if (use_avx2() && (d == 4 || d == 5 || d == 10 || d == 11)) {
+    mlkem_poly_compress_avx2(out, a, d);
+    return;
   }
+#endif
+  mlkem_poly_compress_portable(out, a, d);
 }
 
 void mlkem_poly_frombytes(mlkem_poly *r, const uint8_t in[MLKEM_POLY_BYTES]) {
@@ -310,10 +356,10 @@ void mlkem_poly_frombytes(mlkem_poly *r, const uint8_t in[MLKEM_POLY_BYTES]) {
 }
 
 /* mlkem_poly_decompress reads Decompress_d(ByteDecode_d(in)): coefficients in [0, q). The AVX2
- * form takes d = 4 and 10 (ML-KEM-512 and -768). */
+ * form takes d = 4, 5, 10 and 11 (every du and dv). */
 void mlkem_poly_decompress(mlkem_poly *r, const uint8_t *in, unsigned d) {
 #if MLKEM_HAVE_AVX2
-  if (use_avx2() && (d == 4 || d == 10)) {
+  if (use_avx2() && (d == 4 || d == 5 || d == 10 || d == 11)) {
     mlkem_poly_decompress_avx2(r, in, d);
     return;
   }
@@ -328,21 +374,41 @@ void mlkem_poly_decompress_portable(mlkem_poly *r, const uint8_t *in, unsigned d
   fm_zeroize(v, sizeof v);
 }
 
-/* mlkem_poly_frommsg: Decompress_1(ByteDecode_1(m)), 0 or round(q/2) = 1665 per bit, selected by
- * a mask. */
-void mlkem_poly_frommsg(mlkem_poly *r, const uint8_t m[MLKEM_SYM_BYTES]) {
+/* mlkem_poly_frommsg_portable: Decompress_1(ByteDecode_1(m)), 0 or round(q/2) = 1665 per bit,
+ * selected by a mask. */
+void mlkem_poly_frommsg_portable(mlkem_poly *r, const uint8_t m[MLKEM_SYM_BYTES]) {
   for (unsigned i = 0; i < MLKEM_N; i++) {
     const int16_t bit = (int16_t)((m[i / 8] >> (i % 8)) & 1);
     r->c[i] = (int16_t)(-bit & ((MLKEM_Q + 1) / 2));
   }
 }
 
-/* mlkem_poly_tomsg: ByteEncode_1(Compress_1(a)) of a normalized polynomial. */
-void mlkem_poly_tomsg(uint8_t m[MLKEM_SYM_BYTES], const mlkem_poly *a) {
+/* mlkem_poly_tomsg_portable: ByteEncode_1(Compress_1(a)) of a normalized polynomial. */
+void mlkem_poly_tomsg_portable(uint8_t m[MLKEM_SYM_BYTES], const mlkem_poly *a) {
   memset(m, 0, MLKEM_SYM_BYTES);
   for (unsigned i = 0; i < MLKEM_N; i++) {
     m[i / 8] = (uint8_t)(m[i / 8] | (mlkem_compress((uint16_t)a->c[i], 1) << (i % 8)));
   }
+}
+
+void mlkem_poly_frommsg(mlkem_poly *r, const uint8_t m[MLKEM_SYM_BYTES]) {
+#if MLKEM_HAVE_AVX2
+  if (use_avx2()) {
+    mlkem_poly_frommsg_avx2(r, m);
+    return;
+  }
+#endif
+  mlkem_poly_frommsg_portable(r, m);
+}
+
+void mlkem_poly_tomsg(uint8_t m[MLKEM_SYM_BYTES], const mlkem_poly *a) {
+#if MLKEM_HAVE_AVX2
+  if (use_avx2()) {
+    mlkem_poly_tomsg_avx2(m, a);
+    return;
+  }
+#endif
+  mlkem_poly_tomsg_portable(m, a);
 }
 
 /* ---- Centred binomial distribution (FIPS 203 Algorithm 8) ------------------------------------
@@ -357,6 +423,17 @@ static uint32_t load32_le(const uint8_t *x) {
 }
 
 void mlkem_poly_cbd(mlkem_poly *r, const uint8_t *buf, unsigned eta) {
+#if MLKEM_HAVE_AVX2
+  if (use_avx2()) {
+    if (eta == 2) mlkem_poly_cbd2_avx2(r, buf);
+    else mlkem_poly_cbd3_avx2(r, buf);
+    return;
+  }
+#endif
+  mlkem_poly_cbd_portable(r, buf, eta);
+}
+
+void mlkem_poly_cbd_portable(mlkem_poly *r, const uint8_t *buf, unsigned eta) {
   if (eta == 2) {
     for (unsigned i = 0; i < MLKEM_N / 8; i++) {
       const uint32_t t = load32_le(buf + 4 * i);

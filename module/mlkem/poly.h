@@ -21,6 +21,10 @@ uint16_t mlkem_decompress(uint16_t y, unsigned d);
 void mlkem_encode(uint8_t *out, const uint16_t v[MLKEM_N], unsigned d);
 void mlkem_decode(uint16_t v[MLKEM_N], const uint8_t *in, unsigned d);
 
+/* mlkem_below_q returns 1 when every 12-bit value of ByteDecode_12 over the |len| bytes at in (a
+ * multiple of 384) is below q, 0 otherwise. The bytes are public (an encapsulation key). */
+int mlkem_below_q(const uint8_t *in, size_t len);
+
 /* r += a; r = a - b (no reduction: the caller keeps the bounds). */
 void mlkem_poly_add(mlkem_poly *r, const mlkem_poly *a);
 void mlkem_poly_sub(mlkem_poly *r, const mlkem_poly *a, const mlkem_poly *b);
@@ -52,6 +56,14 @@ void mlkem_poly_cbd(mlkem_poly *r, const uint8_t *buf, unsigned eta);
  * coefficients. rho and A-hat are public. */
 void mlkem_sample_matrix(mlkem_poly *a, const uint8_t rho[MLKEM_SYM_BYTES], unsigned k,
                          int transposed);
+
+/* mlkem_sample_matrix_hash is mlkem_sample_matrix that also runs the |nmsg| one-shot sponges of
+ * rate 136 (SHA3-256, or SHAKE256 of any out_len) described by msg (keccak_oneshot_x2's form) in
+ * the same permutations; k = 0 runs the sponges alone. The sponges' inputs and outputs are
+ * treated as secret. */
+struct keccak_msg;
+void mlkem_sample_matrix_hash(mlkem_poly *a, const uint8_t rho[MLKEM_SYM_BYTES], unsigned k,
+                              int transposed, const struct keccak_msg *msg, unsigned nmsg);
 
 /* mlkem_prf_x4 squeezes |nblocks| (1 or 2) blocks of SHAKE256(key || nonce[s]) for four nonces
  * at once (PRF_eta of FIPS 203 4.1, whose 64 eta bytes are a prefix), on keccak_f1600_x4. key
