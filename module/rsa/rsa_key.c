@@ -287,8 +287,7 @@ int rsa_key_setup_private(fm_rsa_key *key, int have_crt, int test_primes) {
    * with the Miller-Rabin rounds of Table B.1 for the size. */
   if (test_primes) {
     const int rounds = rsa_mr_rounds(key->n_bits);
-    int prime = rsa_is_probable_prime(&key->mont_p, half, rounds);
-    if (prime == 1) prime = rsa_is_probable_prime(&key->mont_q, half, rounds);
+    const int prime = rsa_are_probable_primes(&key->mont_p, &key->mont_q, half, rounds);
     if (prime != 1) {
       st = prime < 0 ? prime : FM_ERR_BAD_KEY;
       goto done;
@@ -393,6 +392,25 @@ int fm_rsa_key_import_private(const fm_rsa_private_components *c, fm_rsa_key **k
 
 int rsa_key_import_selftest_private(const fm_rsa_private_components *c, fm_rsa_key **key) {
   return import_private_key(c, key, 0);
+}
+
+int fm_rsa_key_import_private_consistent(const fm_rsa_private_components *c, fm_rsa_key **key) {
+  return import_private_key(c, key, 0);
+}
+
+int fm_rsa_key_validate(const fm_rsa_key *key) {
+  int st = fm_service_gate();
+  if (st == FM_OK && !rsa_key_valid(key)) st = FM_ERR_BAD_ARGUMENT;
+  /* A public key was checked at import (SP 800-89 5.3.3); a key from (n, e, d) has no primes. */
+  if (st == FM_OK && !key->has_crt) st = FM_ERR_UNSUPPORTED;
+  if (st != FM_OK) return fm_refuse(st, NULL, 0);
+  /* Every other check of fm_rsa_key_import_private ran when the key was built, and a key is
+   * never written afterwards: what is left is the primality of p and q (FIPS 186-5 B.3.1 with
+   * the rounds of Table B.1, SP 800-56B Rev. 2 6.4.1.2.1 step 3). */
+  const int prime = rsa_are_probable_primes(&key->mont_p, &key->mont_q, key->p_bits,
+                                            rsa_mr_rounds(key->n_bits));
+  if (prime != 1) return fm_refuse(prime < 0 ? prime : FM_ERR_BAD_KEY, NULL, 0);
+  return FM_OK;
 }
 
 /* The fixed value whose round trip (x^e)^d checks a key given as (n, e, d). */
