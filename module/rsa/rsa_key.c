@@ -216,23 +216,26 @@ static uint64_t primes_far_apart_mask(const uint64_t *p, const uint64_t *q, size
 /* d_below_lambda_mask returns all-ones when d < lambda(n) = lcm(p - 1, q - 1) (p and q of pl
  * limbs, d of nl <= 2 pl limbs). With e * d = 1 mod lambda(n) (checked through dp and dq), that
  * makes d the one private exponent FIPS 186-5 A.1.1 step 3 allows, not d + k * lambda(n).
- * Constant time. */
+ * lambda(n) = (p - 1)(q - 1) / g with g = gcd(p - 1, q - 1), so the test is d * g < (p - 1)(q - 1),
+ * with no division. Constant time. */
 static uint64_t d_below_lambda_mask(const fm_rsa_key *key) {
   const size_t pl = key->pl, nl = key->nl;
-  uint64_t pm1[RSA_PRIME_MAX_LIMBS], qm1[RSA_PRIME_MAX_LIMBS];
-  uint64_t lambda[2 * RSA_PRIME_MAX_LIMBS], d[2 * RSA_PRIME_MAX_LIMBS];
+  uint64_t pm1[RSA_PRIME_MAX_LIMBS], qm1[RSA_PRIME_MAX_LIMBS], g[RSA_PRIME_MAX_LIMBS];
+  uint64_t phi[3 * RSA_PRIME_MAX_LIMBS], dg[3 * RSA_PRIME_MAX_LIMBS];
   bn_copy(pm1, key->mont_p.N, pl);
   pm1[0] ^= 1; /* p is odd: p - 1 clears bit 0 */
   bn_copy(qm1, key->mont_q.N, pl);
   qm1[0] ^= 1;
-  bn_lcm_consttime(lambda, pm1, qm1, pl);
-  bn_set_zero(d, 2 * pl);
-  bn_copy(d, key->d, nl);
-  const uint64_t ok = bn_lt_mask(d, lambda, 2 * pl);
+  bn_gcd_consttime(g, pm1, qm1, pl);
+  bn_set_zero(phi, nl + pl);
+  bn_mul(phi, pm1, qm1, pl); /* 2 pl <= nl + pl limbs */
+  bn_mul_unbalanced(dg, key->d, nl, g, pl);
+  const uint64_t ok = bn_lt_mask(dg, phi, nl + pl);
   fm_zeroize(pm1, sizeof(pm1));
   fm_zeroize(qm1, sizeof(qm1));
-  fm_zeroize(lambda, sizeof(lambda));
-  fm_zeroize(d, sizeof(d));
+  fm_zeroize(g, sizeof(g));
+  fm_zeroize(phi, sizeof(phi));
+  fm_zeroize(dg, sizeof(dg));
   return ok;
 }
 
