@@ -568,6 +568,9 @@ int cmd_sign(int argc, char **argv) {
   }
   if (st != FM_OK) {
     cli_report_status("sign", st);
+    if (st == FM_ERR_INTERNAL && (o.pss || o.pkcs1) && !o.validate_key)
+      fprintf(stderr, "fipsmod sign: the signature failed its check with the public key, as an "
+                      "invalid key's (p or q not prime) does: --validate-key tests the key\n");
     return 1;
   }
   char text[2 * sizeof sig + 1];
