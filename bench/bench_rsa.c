@@ -1,4 +1,5 @@
-/* RSA: RSA-sign, RSA-verify and RSA-key-import at 2048, 3072 and 4096 bits, RSA-keygen at 2048.
+/* RSA: RSA-sign, RSA-verify, RSA-key-import and RSA-key-import-consistent at 2048, 3072 and 4096
+ * bits, RSA-keygen at 2048.
  *
  * One key per size is generated with OpenSSL at start-up and imported into fipsmod from its
  * components, so both sides use the same key. What one operation is:
@@ -8,11 +9,18 @@
  *   digest set once: OpenSSL's fastest path; it blinds and checks the CRT result too).
  * - RSA-verify: the same signature checked; fipsmod fm_rsa_verify_pkcs1v15 on a public key,
  *   openssl EVP_Digest + EVP_PKEY_verify on a context set up once.
- * - RSA-key-import: a private key from n, e, d, p, q, dp, dq, qinv (big-endian) and freed.
- *   fipsmod: fm_rsa_key_import_private, which validates the key (p*q = n, d and CRT values
- *   consistent) and builds every Montgomery context eagerly. openssl: EVP_PKEY_fromdata from an
- *   OSSL_PARAM array built once, which validates nothing and defers its Montgomery contexts to
- *   first use; so the two do not do the same work, and the ratio says what eager set-up costs.
+ * - RSA-key-import: a private key from n, e, d, p, q, dp, dq, qinv (big-endian), fully
+ *   validated, and freed. fipsmod: fm_rsa_key_import_private (SP 800-56B Rev. 2 6.4.1.2.1: the
+ *   consistency checks, Miller-Rabin on p and q with FIPS 186-5 Table B.1's rounds; every
+ *   Montgomery context built eagerly). openssl-check: EVP_PKEY_fromdata from an OSSL_PARAM array
+ *   built once, then EVP_PKEY_pairwise_check on a context made for the key (OpenSSL 3's default
+ *   provider: RSA_check_key's checks, BN_check_prime on p and q with its own, larger, round
+ *   counts).
+ * - RSA-key-import-consistent: the same key with every check but the primality of p and q.
+ *   fipsmod: fm_rsa_key_import_private_consistent. openssl: EVP_PKEY_fromdata alone, which
+ *   checks nothing and defers its Montgomery contexts to first use (OpenSSL has no check without
+ *   the primality tests); AWS-LC's private-key parse (RSA_check_key's consistency checks, no
+ *   primality) is the like-for-like peer, through bench/compare_awslc.py.
  * - RSA-keygen (2048, e = 65537): fm_rsa_key_generate (with its pairwise test) against
  *   EVP_RSA_gen. Few iterations fit in a run; the figure is noisy by nature. */
 #define _GNU_SOURCE
@@ -254,6 +262,17 @@ static int fm_import_run(void *p, size_t size, uint64_t n) {
   return 0;
 }
 
+static int fm_import_consistent_run(void *p, size_t size, uint64_t n) {
+  (void)size;
+  rsa_fixture *f = p;
+  for (uint64_t i = 0; i < n; i++) {
+    fm_rsa_key *k = NULL;
+    if (fm_rsa_key_import_private_consistent(&f->fc, &k) != FM_OK) return 1;
+    fm_rsa_key_free(k);
+  }
+  return 0;
+}
+
 static int ossl_import_run(void *p, size_t size, uint64_t n) {
   (void)size;
   ossl_thread *t = p;
@@ -262,6 +281,22 @@ static int ossl_import_run(void *p, size_t size, uint64_t n) {
     EVP_PKEY *k = NULL;
     if (EVP_PKEY_fromdata(t->fromdata_ctx, &k, EVP_PKEY_KEYPAIR, f->params) != 1) return 1;
     EVP_PKEY_free(k);
+  }
+  return 0;
+}
+
+static int ossl_import_check_run(void *p, size_t size, uint64_t n) {
+  (void)size;
+  ossl_thread *t = p;
+  const rsa_fixture *f = t->f;
+  for (uint64_t i = 0; i < n; i++) {
+    EVP_PKEY *k = NULL;
+    if (EVP_PKEY_fromdata(t->fromdata_ctx, &k, EVP_PKEY_KEYPAIR, f->params) != 1) return 1;
+    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_pkey(NULL, k, NULL);
+    const int ok = c != NULL && EVP_PKEY_pairwise_check(c) == 1;
+    EVP_PKEY_CTX_free(c);
+    EVP_PKEY_free(k);
+    if (!ok) return 1;
   }
   return 0;
 }
@@ -288,7 +323,8 @@ static int ossl_keygen_run(void *p, size_t size, uint64_t n) {
 
 void bench_rsa(void) {
   static const unsigned sizes[] = {2048, 3072, 4096};
-  if (bench_wants("RSA-sign") || bench_wants("RSA-verify") || bench_wants("RSA-key-import")) {
+  if (bench_wants("RSA-sign") || bench_wants("RSA-verify") || bench_wants("RSA-key-import") ||
+      bench_wants("RSA-key-import-consistent")) {
     for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
       rsa_fixture *f = calloc(1, sizeof(*f));
       if (f == NULL) return;
@@ -297,11 +333,16 @@ void bench_rsa(void) {
                                    {"openssl", ossl_thread_new, ossl_sign_run, ossl_thread_free, f}};
         const bench_impl verify[] = {{"fipsmod", fm_need_key, fm_verify_run, NULL, f},
                                      {"openssl", ossl_thread_new, ossl_verify_run, ossl_thread_free, f}};
-        const bench_impl import[] = {{"fipsmod", fm_need_key, fm_import_run, NULL, f},
-                                     {"openssl", ossl_thread_new, ossl_import_run, ossl_thread_free, f}};
+        const bench_impl import[] = {
+            {"fipsmod", fm_need_key, fm_import_run, NULL, f},
+            {"openssl-check", ossl_thread_new, ossl_import_check_run, ossl_thread_free, f}};
+        const bench_impl consistent[] = {
+            {"fipsmod", fm_need_key, fm_import_consistent_run, NULL, f},
+            {"openssl", ossl_thread_new, ossl_import_run, ossl_thread_free, f}};
         bench_measure("RSA-sign", sizes[i], BENCH_BITS, sign, 2, false);
         bench_measure("RSA-verify", sizes[i], BENCH_BITS, verify, 2, false);
         bench_measure("RSA-key-import", sizes[i], BENCH_BITS, import, 2, false);
+        bench_measure("RSA-key-import-consistent", sizes[i], BENCH_BITS, consistent, 2, false);
       }
       fixture_free(f);
       free(f);

@@ -41,8 +41,13 @@ PAIRS = [
     ("HMAC-SHA-256", [16, 256, 1350, 8192, 16384], "HMAC-SHA256-OneShot", "HMAC-SHA256-OneShot ({size} bytes)"),
     ("SHA3-256", [16, 256, 1350, 8192, 16384], "SHA3-256", "SHA3-256 ({size} bytes)"),
     ("RNG", [16, 256, 1350, 8192, 16384], "RNG", "RNG ({size} bytes)"),
-    ("RSA-sign", None, "RSA 2048", "RSA 2048 signing"),
-    ("RSA-verify", None, "RSA 2048", "RSA 2048 verify (same key)"),
+    # RSA rows at one key size each: fipsmod-speed's RSA ops run every size, keyed by bits.
+    ("RSA-sign", [2048], "RSA 2048", "RSA {size} signing"),
+    ("RSA-verify", [2048], "RSA 2048", "RSA {size} verify (same key)"),
+    # AWS-LC's private-key parse runs RSA_check_key's consistency checks, no primality test.
+    ("RSA-key-import-consistent", [2048], "RSA 2048", "RSA {size} private key parse"),
+    ("RSA-key-import-consistent", [3072], "RSA 3072", "RSA {size} private key parse"),
+    ("RSA-key-import-consistent", [4096], "RSA 4096", "RSA {size} private key parse"),
     ("ECDSA-P256-sign", None, "ECDSA P-256", "ECDSA P-256 signing"),
     ("ECDSA-P256-verify", None, "ECDSA P-256", "ECDSA P-256 verify"),
     ("ECDH-P256", None, "ECDH P-256", "ECDH P-256"),

@@ -200,6 +200,11 @@ static int explain(const char *cmd, const char *path, const uint8_t *buf, size_t
 
 int cli_key_load(const char *cmd, const char *path, cli_key_type want, const char *passin,
                  cli_key *key) {
+  return cli_key_load_flags(cmd, path, want, passin, 0, key);
+}
+
+int cli_key_load_flags(const char *cmd, const char *path, cli_key_type want, const char *passin,
+                       unsigned flags, cli_key *key) {
   memset(key, 0, sizeof *key);
   uint8_t *buf = NULL, *pass = NULL;
   size_t n = 0, pass_len = 0;
@@ -214,7 +219,7 @@ int cli_key_load(const char *cmd, const char *path, cli_key_type want, const cha
   }
   fm_key *h = NULL;
   fm_key_type found = FM_KEY_TYPE_NONE;
-  int st = fm_key_decode(buf, n, pass, pass_len, &h, &found);
+  int st = fm_key_decode_ex(buf, n, pass, pass_len, flags, &h, &found);
   cli_pass_free(pass, pass_len);
   if (st == FM_OK) st = from_view(h, key);
   const char *want_name = want != 0 ? cli_key_type_name(want) : NULL;

@@ -41,6 +41,10 @@ typedef struct {
 int cli_key_load(const char *cmd, const char *path, cli_key_type want, const char *passin,
                  cli_key *key);
 
+/* cli_key_load_flags is cli_key_load with fm_key_decode_ex's |flags|. */
+int cli_key_load_flags(const char *cmd, const char *path, cli_key_type want, const char *passin,
+                       unsigned flags, cli_key *key);
+
 /* cli_key_free frees |key|'s parts and wipes its secrets. */
 void cli_key_free(cli_key *key);
 

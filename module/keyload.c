@@ -15,6 +15,7 @@
 
 #include "module/der.h"
 #include "module/internal.h"
+#include "module/rsa/internal.h"
 #include "module/syscall.h"
 
 struct fm_key {
@@ -155,9 +156,10 @@ static void release_pq(fm_key *k) {
  * FM_ERR_UNSUPPORTED nor FM_ERR_PARSE (a key of that algorithm the decoder refused; *type is then
  * that algorithm), else FM_ERR_UNSUPPORTED when any decoder recognised the structure, else
  * FM_ERR_PARSE. */
-static int decode_plain(const uint8_t *in, size_t n, fm_key *k, fm_key_type *type) {
+static int decode_plain(const uint8_t *in, size_t n, unsigned flags, fm_key *k,
+                        fm_key_type *type) {
   bool unsupported = false;
-  int st = fm_rsa_key_decode(in, n, &k->rsa);
+  int st = rsa_key_decode(in, n, (flags & FM_KEY_DECODE_RSA_CONSISTENCY_ONLY) == 0, &k->rsa);
   *type = FM_KEY_TYPE_RSA;
   if (st == FM_OK) {
     k->v.type = FM_KEY_TYPE_RSA;
@@ -217,13 +219,14 @@ static int decrypt_if_encrypted(const uint8_t *in, size_t n, const uint8_t *pass
   return FM_OK;
 }
 
-int fm_key_decode(const uint8_t *in, size_t in_len, const uint8_t *pass, size_t pass_len,
-                  fm_key **key, fm_key_type *found) {
+int fm_key_decode_ex(const uint8_t *in, size_t in_len, const uint8_t *pass, size_t pass_len,
+                     unsigned flags, fm_key **key, fm_key_type *found) {
   if (found != NULL) *found = FM_KEY_TYPE_NONE;
   if (key != NULL) *key = NULL;
   int st = fm_service_gate();
   if (st != FM_OK) return st;
-  if (key == NULL || (in == NULL && in_len > 0) || (pass == NULL && pass_len > 0))
+  if (key == NULL || (in == NULL && in_len > 0) || (pass == NULL && pass_len > 0) ||
+      (flags & ~(unsigned)FM_KEY_DECODE_RSA_CONSISTENCY_ONLY) != 0)
     return fm_refuse(FM_ERR_BAD_ARGUMENT, NULL, 0);
   fm_key *k = calloc(1, sizeof *k);
   if (k == NULL) return fm_refuse(FM_ERR_NO_MEMORY, NULL, 0);
@@ -234,7 +237,7 @@ int fm_key_decode(const uint8_t *in, size_t in_len, const uint8_t *pass, size_t 
   st = decrypt_if_encrypted(in, in_len, pass, pass_len, &pki, &pki_len, &weak);
   const uint8_t *der = pki != NULL ? pki : in;
   const size_t der_len = pki != NULL ? pki_len : in_len;
-  if (st == FM_OK) st = decode_plain(der, der_len, k, &type);
+  if (st == FM_OK) st = decode_plain(der, der_len, flags, k, &type);
   if (st == FM_ERR_UNSUPPORTED && type == FM_KEY_TYPE_NONE) type = identify(der, der_len);
   if (st == FM_ERR_PARSE) type = FM_KEY_TYPE_NONE;
   if (pki != NULL) {
@@ -250,6 +253,11 @@ int fm_key_decode(const uint8_t *in, size_t in_len, const uint8_t *pass, size_t 
   /* The decoder left the indicator; weaker encryption parameters make the whole not approved. */
   if (weak) fm_indicator_not_approved();
   return FM_OK;
+}
+
+int fm_key_decode(const uint8_t *in, size_t in_len, const uint8_t *pass, size_t pass_len,
+                  fm_key **key, fm_key_type *found) {
+  return fm_key_decode_ex(in, in_len, pass, pass_len, 0, key, found);
 }
 
 /* read_file reads the whole of |path| into a new buffer (*buf, *len). */

@@ -94,6 +94,18 @@ FM_MUST_CHECK
 FM_API int fm_key_decode(const uint8_t *in, size_t in_len, const uint8_t *pass, size_t pass_len,
                          fm_key **key, fm_key_type *found);
 
+/** Flags of fm_key_decode_ex. FM_KEY_DECODE_RSA_CONSISTENCY_ONLY: an RSA private key is built by
+ * fm_rsa_key_import_private_consistent (every check but the Miller-Rabin tests of p and q; see
+ * rsa.h for when such a key's use is approved, and fm_rsa_key_validate) instead of
+ * fm_rsa_key_import_private. */
+#define FM_KEY_DECODE_RSA_CONSISTENCY_ONLY 0x1u
+
+/** fm_key_decode_ex is fm_key_decode with |flags| (0 or FM_KEY_DECODE_RSA_CONSISTENCY_ONLY;
+ * another bit is FM_ERR_BAD_ARGUMENT). fm_key_decode is fm_key_decode_ex with flags 0. */
+FM_MUST_CHECK
+FM_API int fm_key_decode_ex(const uint8_t *in, size_t in_len, const uint8_t *pass,
+                            size_t pass_len, unsigned flags, fm_key **key, fm_key_type *found);
+
 /** fm_key_load_file reads the file |path| (at most 1 MiB) and decodes it as fm_key_decode does.
  * Statuses as fm_key_decode, and FM_ERR_BAD_ARGUMENT for path NULL, FM_ERR_IO when the file
  * cannot be opened or read (errno says why), FM_ERR_LENGTH for a file over 1 MiB. The module's

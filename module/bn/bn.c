@@ -354,19 +354,11 @@ void bn_gcd_consttime(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t 
   size_t k = bn_count_low_zero_bits(ab, n);
   bn_rshift_secret(x, a, k, n);
   bn_rshift_secret(y, b, k, n);
-  /* Keep the odd one in y. */
+  /* Keep the odd one in y (both are zero only for gcd(0, 0) = 0, which the divsteps keep). */
   bn_cond_swap(~bn_is_odd_mask(y, n), x, y, n);
-  /* Binary gcd with y odd: every round takes at least one bit off |x| + |y| (x = (x - y) / 2 or
-   * x = x / 2), so 128n rounds bring x to zero and leave the odd part of the gcd in y. */
-  for (size_t round = 0; round < 128 * n; round++) {
-    uint64_t odd = bn_is_odd_mask(x, n);
-    uint64_t swap = odd & bn_lt_mask(x, y, n);
-    bn_cond_swap(swap, x, y, n);
-    bn_sub(t, x, y, n);
-    bn_select(x, odd, t, x, n);
-    bn_rshift1(x, x, n);
-  }
-  bn_lshift_secret(r, y, k, n);
+  /* gcd(y, x) with y odd, by divsteps: the odd part of the gcd. */
+  bn_gcd_odd_consttime(t, y, x, n);
+  bn_lshift_secret(r, t, k, n);
   fm_zeroize(x, sizeof(x));
   fm_zeroize(y, sizeof(y));
   fm_zeroize(t, sizeof(t));

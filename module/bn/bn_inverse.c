@@ -164,6 +164,44 @@ static void sg_to_limbs(uint64_t *out, const int64_t *a, size_t n, size_t L) {
   }
 }
 
+/* bn_gcd_odd_consttime: the same divsteps on f = f_odd, g = g alone (no d, e): when g reaches 0,
+ * f = +-gcd(f_odd, g). */
+void bn_gcd_odd_consttime(uint64_t *r, const uint64_t *f_odd, const uint64_t *g_in, size_t n) {
+  int64_t f[SG_MAX_LIMBS], g[SG_MAX_LIMBS];
+  const size_t L = (n * 64 + SG_BITS - 1) / SG_BITS + 1;
+  sg_from_limbs(f, f_odd, n, L);
+  sg_from_limbs(g, g_in, n, L);
+  /* The bound of bn_mod_inverse_mask, for inputs below 2^(64n + 64): it is stated for
+   * 0 <= g <= f, and g may exceed f here; one limb's worth of steps more covers that (a g above f
+   * is below 2^64 f). */
+  const size_t bits = n * 64 + 64;
+  const size_t steps = (49 * bits + 80) / 17;
+  const size_t batches = (steps + SG_BITS - 1) / SG_BITS;
+  int64_t delta = 1;
+  sg_matrix t;
+  for (size_t i = 0; i < batches; i++) {
+    const uint64_t f0 = (uint64_t)f[0] | ((uint64_t)f[1] << SG_BITS);
+    const uint64_t g0 = (uint64_t)g[0] | ((uint64_t)g[1] << SG_BITS);
+    delta = sg_divsteps(delta, f0, g0, &t);
+    sg_update_fg(f, g, &t, L);
+  }
+  /* |f|: negate into g (now zero, free) with the carries normalized, and keep it when f < 0. */
+  const uint64_t neg = ct_msb_mask_u64((uint64_t)f[L - 1]);
+  int64_t c = 0;
+  for (size_t i = 0; i + 1 < L; i++) {
+    c -= f[i];
+    g[i] = (int64_t)((uint64_t)c & SG_MASK);
+    c >>= SG_BITS;
+  }
+  g[L - 1] = c - f[L - 1];
+  for (size_t i = 0; i < L; i++) f[i] = (int64_t)ct_select_u64(neg, (uint64_t)g[i], (uint64_t)f[i]);
+  sg_to_limbs(r, f, n, L);
+  fm_zeroize(f, L * sizeof(int64_t));
+  fm_zeroize(g, L * sizeof(int64_t));
+  fm_zeroize(&t, sizeof t);
+  fm_zeroize(&delta, sizeof delta);
+}
+
 /* bn_mod_inverse_mask: f = m, g = a, (d, e) = (0, 1) track f = d * a and g = e * a (mod m); after
  * enough divsteps g = 0 and f = +-gcd(a, m). */
 uint64_t bn_mod_inverse_mask(uint64_t *r, const uint64_t *a, const uint64_t *m, size_t n) {

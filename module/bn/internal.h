@@ -134,6 +134,10 @@ uint32_t bn_mod_small_consttime(const uint64_t *a, size_t n, uint32_t d);
 /* bn_gcd_consttime sets r = gcd(a, b) (n limbs). a and b are secret; constant time. gcd(0, b) = b. */
 void bn_gcd_consttime(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
 
+/* bn_gcd_odd_consttime sets r = gcd(f, g) (n limbs) for an odd f and any g, by divsteps
+ * (bn_inverse.c): a fixed number of steps for the width. f and g are secret; constant time. */
+void bn_gcd_odd_consttime(uint64_t *r, const uint64_t *f, const uint64_t *g, size_t n);
+
 /* bn_mod_inverse_mask sets r = a^-1 mod m (n limbs, 0 <= r < m) for an ODD modulus m (any n-limb
  * a; m = 1 gives r = 0) and returns all-ones when gcd(a, m) = 1; otherwise zero with r zeroed.
  * Divsteps (bn_inverse.c): a fixed number of steps for the width, constant time; a, m and the

@@ -95,6 +95,16 @@ int rsa_mr_rounds(size_t nlen);
  * the time may reveal the trailing zero bits of w - 1 (rsa_prime.c). The verdict is public. */
 int rsa_is_probable_prime(const bn_mont_ctx *ctx, size_t wlen, int rounds);
 
+/* rsa_are_probable_primes runs rsa_is_probable_prime on the moduli of |ctx1| and |ctx2| (both of
+ * wlen bits), round i of both in one bn_mod_exp_consttime_x2. Returns 1 when both are probably
+ * prime, 0 when either is composite, or a negative status from the RBG. Same time properties. */
+int rsa_are_probable_primes(const bn_mont_ctx *ctx1, const bn_mont_ctx *ctx2, size_t wlen,
+                            int rounds);
+
+/* rsa_key_decode is fm_rsa_key_decode, whose private keys are built by fm_rsa_key_import_private
+ * (|full_check| 1) or fm_rsa_key_import_private_consistent (0): rsa_keyfile.c. */
+int rsa_key_decode(const uint8_t *in, size_t in_len, int full_check, fm_rsa_key **key);
+
 /* rsa_public_op sets the nl-limb out = in^e mod n for in < n (public values). */
 void rsa_public_op(const fm_rsa_key *key, uint64_t *out, const uint64_t *in);
 

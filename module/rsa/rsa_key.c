@@ -216,23 +216,26 @@ static uint64_t primes_far_apart_mask(const uint64_t *p, const uint64_t *q, size
 /* d_below_lambda_mask returns all-ones when d < lambda(n) = lcm(p - 1, q - 1) (p and q of pl
  * limbs, d of nl <= 2 pl limbs). With e * d = 1 mod lambda(n) (checked through dp and dq), that
  * makes d the one private exponent FIPS 186-5 A.1.1 step 3 allows, not d + k * lambda(n).
- * Constant time. */
+ * lambda(n) = (p - 1)(q - 1) / g with g = gcd(p - 1, q - 1), so the test is d * g < (p - 1)(q - 1),
+ * with no division. Constant time. */
 static uint64_t d_below_lambda_mask(const fm_rsa_key *key) {
   const size_t pl = key->pl, nl = key->nl;
-  uint64_t pm1[RSA_PRIME_MAX_LIMBS], qm1[RSA_PRIME_MAX_LIMBS];
-  uint64_t lambda[2 * RSA_PRIME_MAX_LIMBS], d[2 * RSA_PRIME_MAX_LIMBS];
+  uint64_t pm1[RSA_PRIME_MAX_LIMBS], qm1[RSA_PRIME_MAX_LIMBS], g[RSA_PRIME_MAX_LIMBS];
+  uint64_t phi[3 * RSA_PRIME_MAX_LIMBS], dg[3 * RSA_PRIME_MAX_LIMBS];
   bn_copy(pm1, key->mont_p.N, pl);
   pm1[0] ^= 1; /* p is odd: p - 1 clears bit 0 */
   bn_copy(qm1, key->mont_q.N, pl);
   qm1[0] ^= 1;
-  bn_lcm_consttime(lambda, pm1, qm1, pl);
-  bn_set_zero(d, 2 * pl);
-  bn_copy(d, key->d, nl);
-  const uint64_t ok = bn_lt_mask(d, lambda, 2 * pl);
+  bn_gcd_consttime(g, pm1, qm1, pl);
+  bn_set_zero(phi, nl + pl);
+  bn_mul(phi, pm1, qm1, pl); /* 2 pl <= nl + pl limbs */
+  bn_mul_unbalanced(dg, key->d, nl, g, pl);
+  const uint64_t ok = bn_lt_mask(dg, phi, nl + pl);
   fm_zeroize(pm1, sizeof(pm1));
   fm_zeroize(qm1, sizeof(qm1));
-  fm_zeroize(lambda, sizeof(lambda));
-  fm_zeroize(d, sizeof(d));
+  fm_zeroize(g, sizeof(g));
+  fm_zeroize(phi, sizeof(phi));
+  fm_zeroize(dg, sizeof(dg));
   return ok;
 }
 
@@ -287,8 +290,7 @@ int rsa_key_setup_private(fm_rsa_key *key, int have_crt, int test_primes) {
    * with the Miller-Rabin rounds of Table B.1 for the size. */
   if (test_primes) {
     const int rounds = rsa_mr_rounds(key->n_bits);
-    int prime = rsa_is_probable_prime(&key->mont_p, half, rounds);
-    if (prime == 1) prime = rsa_is_probable_prime(&key->mont_q, half, rounds);
+    const int prime = rsa_are_probable_primes(&key->mont_p, &key->mont_q, half, rounds);
     if (prime != 1) {
       st = prime < 0 ? prime : FM_ERR_BAD_KEY;
       goto done;
@@ -393,6 +395,25 @@ int fm_rsa_key_import_private(const fm_rsa_private_components *c, fm_rsa_key **k
 
 int rsa_key_import_selftest_private(const fm_rsa_private_components *c, fm_rsa_key **key) {
   return import_private_key(c, key, 0);
+}
+
+int fm_rsa_key_import_private_consistent(const fm_rsa_private_components *c, fm_rsa_key **key) {
+  return import_private_key(c, key, 0);
+}
+
+int fm_rsa_key_validate(const fm_rsa_key *key) {
+  int st = fm_service_gate();
+  if (st == FM_OK && !rsa_key_valid(key)) st = FM_ERR_BAD_ARGUMENT;
+  /* A public key was checked at import (SP 800-89 5.3.3); a key from (n, e, d) has no primes. */
+  if (st == FM_OK && !key->has_crt) st = FM_ERR_UNSUPPORTED;
+  if (st != FM_OK) return fm_refuse(st, NULL, 0);
+  /* Every other check of fm_rsa_key_import_private ran when the key was built, and a key is
+   * never written afterwards: what is left is the primality of p and q (FIPS 186-5 B.3.1 with
+   * the rounds of Table B.1, SP 800-56B Rev. 2 6.4.1.2.1 step 3). */
+  const int prime = rsa_are_probable_primes(&key->mont_p, &key->mont_q, key->p_bits,
+                                            rsa_mr_rounds(key->n_bits));
+  if (prime != 1) return fm_refuse(prime < 0 ? prime : FM_ERR_BAD_KEY, NULL, 0);
+  return FM_OK;
 }
 
 /* The fixed value whose round trip (x^e)^d checks a key given as (n, e, d). */

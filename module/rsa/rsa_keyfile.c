@@ -23,6 +23,7 @@
 #include "fipsmod/keyfile.h"
 #include "module/der.h"
 #include "module/internal.h"
+#include "module/rsa/internal.h"
 
 /* The rsaEncryption object identifier, 1.2.840.113549.1.1.1 (RFC 8017 appendix C), and
  * id-RSASSA-PSS, 1.2.840.113549.1.1.10, which names keys the module does not take. */
@@ -132,10 +133,11 @@ static enum key_kind der_shape(der_span der) {
   return KIND_PKCS1_PRIVATE;
 }
 
-static int import_private(der_span rsa_private_key, fm_rsa_key **key) {
+static int import_private(der_span rsa_private_key, int full_check, fm_rsa_key **key) {
   fm_rsa_private_components c;
   int st = parse_pkcs1_private(rsa_private_key, &c);
-  if (st == FM_OK) st = fm_rsa_key_import_private(&c, key);
+  if (st == FM_OK && full_check) st = fm_rsa_key_import_private(&c, key);
+  if (st == FM_OK && !full_check) st = fm_rsa_key_import_private_consistent(&c, key);
   fm_zeroize(&c, sizeof c);
   return st;
 }
@@ -149,14 +151,14 @@ static int import_public(der_span rsa_public_key, fm_rsa_key **key) {
 
 /* import_der reads the structure |kind| from the whole of |der|: PKCS#8 carries an RSAPrivateKey
  * in an OCTET STRING, SPKI an RSAPublicKey in a BIT STRING. */
-static int import_der(der_span der, enum key_kind kind, fm_rsa_key **key) {
+static int import_der(der_span der, enum key_kind kind, int full_check, fm_rsa_key **key) {
   der_span inner;
   int st;
   switch (kind) {
-    case KIND_PKCS1_PRIVATE: return import_private(der, key);
+    case KIND_PKCS1_PRIVATE: return import_private(der, full_check, key);
     case KIND_PKCS8:
       st = parse_pkcs8(der, &inner);
-      return st == FM_OK ? import_private(inner, key) : st;
+      return st == FM_OK ? import_private(inner, full_check, key) : st;
     case KIND_PKCS1_PUBLIC: return import_public(der, key);
     case KIND_SPKI:
       st = parse_spki(der, &inner);
@@ -171,7 +173,7 @@ static int import_der(der_span der, enum key_kind kind, fm_rsa_key **key) {
 static const pem_label k_labels[] = {"RSA PRIVATE KEY", "PRIVATE KEY", "RSA PUBLIC KEY",
                                      "PUBLIC KEY"};
 
-int fm_rsa_key_decode(const uint8_t *in, size_t in_len, fm_rsa_key **key) {
+int rsa_key_decode(const uint8_t *in, size_t in_len, int full_check, fm_rsa_key **key) {
   int st = fm_service_gate();
   if (st == FM_OK && (key == NULL || (in == NULL && in_len > 0))) st = FM_ERR_BAD_ARGUMENT;
   if (key != NULL) *key = NULL;
@@ -187,19 +189,23 @@ int fm_rsa_key_decode(const uint8_t *in, size_t in_len, fm_rsa_key **key) {
                                           KIND_SPKI};
     const enum key_kind kind = kinds[which];
     /* The label named the structure; the DER must be that structure. */
-    st = import_der((der_span){der, der_len}, kind, key);
+    st = import_der((der_span){der, der_len}, kind, full_check, key);
     fm_zeroize(der, der_len);
     free(der);
   } else {
     if (in_len > DER_MAX_LEN) return fm_refuse(FM_ERR_PARSE, NULL, 0);
     der_span der = {in, in_len};
-    st = import_der(der, der_shape(der), key);
+    st = import_der(der, der_shape(der), full_check, key);
   }
   if (st != FM_OK) {
     if (key != NULL) *key = NULL;
     return fm_refuse(st, NULL, 0);
   }
   return FM_OK;
+}
+
+int fm_rsa_key_decode(const uint8_t *in, size_t in_len, fm_rsa_key **key) {
+  return rsa_key_decode(in, in_len, 1, key);
 }
 
 /* ---- Writing ------------------------------------------------------------------------------ */

@@ -444,6 +444,19 @@ static void case_fm_key_decode(void) {
   fm_key_free(k);
   FAILS(FM_ERR_PASSPHRASE, fm_key_decode(enc, n, NULL, 0, &k, NULL));
 }
+static void case_fm_key_decode_ex(void) {
+  uint8_t der[256], weak[512];
+  size_t len = pkcs8_ec(der, sizeof der), nw;
+  CHECK_EQ_INT(fm_pkcs8_encrypt(der, len, key32, 8, &pbe_weak, FM_KEY_PEM, weak, sizeof weak, &nw),
+               FM_OK);
+  fm_key *k = NULL;
+  APPROVED(fm_key_decode_ex(der, len, NULL, 0, FM_KEY_DECODE_RSA_CONSISTENCY_ONLY, &k, NULL));
+  fm_key_free(k);
+  OK_NOT_APPROVED(fm_key_decode_ex(weak, nw, key32, 8, FM_KEY_DECODE_RSA_CONSISTENCY_ONLY, &k,
+                                   NULL));
+  fm_key_free(k);
+  FAILS(FM_ERR_BAD_ARGUMENT, fm_key_decode_ex(der, len, NULL, 0, 0x80u, &k, NULL));
+}
 static void case_fm_key_load_file(void) {
   fm_key *k = NULL;
   APPROVED(fm_key_load_file(FIPSMOD_VECTORS_DIR "/keys/ec-p256-pkcs8.pem", NULL, 0, &k, NULL));
@@ -516,6 +529,7 @@ service_case indicator_cases_ec_pq[] = {
     CASE(fm_pkcs8_encrypt),
     CASE(fm_pkcs8_decrypt),
     CASE(fm_key_decode),
+    CASE(fm_key_decode_ex),
     CASE(fm_key_load_file),
     CASE(fm_key_get),
     CASE(fm_key_free),

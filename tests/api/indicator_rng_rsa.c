@@ -134,6 +134,19 @@ static void case_fm_rsa_key_import_private(void) {
   fm_rsa_key_free(k);
   FAILS(FM_ERR_BAD_ARGUMENT, fm_rsa_key_import_private(NULL, &k));
 }
+static void case_fm_rsa_key_import_private_consistent(void) {
+  fm_rsa_key *k = NULL;
+  fm_rsa_private_components c = {n2048, n2048_len, e65537, 3, d2048, d2048_len, p2048, p2048_len,
+                                 q2048, q2048_len, NULL, 0, NULL, 0, NULL, 0};
+  APPROVED(fm_rsa_key_import_private_consistent(&c, &k));
+  fm_rsa_key_free(k);
+  FAILS(FM_ERR_BAD_ARGUMENT, fm_rsa_key_import_private_consistent(NULL, &k));
+}
+static void case_fm_rsa_key_validate(void) {
+  APPROVED(fm_rsa_key_validate(rsa2048));
+  FAILS(FM_ERR_UNSUPPORTED, fm_rsa_key_validate(rsa1024pub));
+  FAILS(FM_ERR_BAD_ARGUMENT, fm_rsa_key_validate(NULL));
+}
 static void case_fm_rsa_key_import_private_nd(void) {
   fm_rsa_key *k = NULL;
   OK_NOT_APPROVED(fm_rsa_key_import_private_nd(n2048, n2048_len, e65537, 3, d2048, d2048_len, &k));
@@ -290,6 +303,8 @@ service_case indicator_cases_rng_rsa[] = {
     CASE(fm_ctr_drbg_uninstantiate),
     CASE(fm_rsa_key_import_public),
     CASE(fm_rsa_key_import_private),
+    CASE(fm_rsa_key_import_private_consistent),
+    CASE(fm_rsa_key_validate),
     CASE(fm_rsa_key_import_private_nd),
     CASE(fm_rsa_key_import_private_pq),
     CASE(fm_rsa_key_encode),

@@ -227,6 +227,47 @@ static void test_division(void) {
   CHECK(bn_mod_small_consttime(two64, 2, 1000003) == (uint32_t)(((unsigned __int128)1 << 64) % 1000003));
 }
 
+/* ref_gcd: Euclid with bn_div_consttime's remainders (n limbs), an independent path from the
+ * divsteps. */
+static void ref_gcd(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {
+  uint64_t x[MAXN], y[MAXN], t[MAXN];
+  bn_copy(x, a, n);
+  bn_copy(y, b, n);
+  while (!bn_is_zero_mask(y, n)) {
+    ref_mod(t, x, n, y, n);
+    bn_copy(x, y, n);
+    bn_copy(y, t, n);
+  }
+  bn_copy(r, x, n);
+}
+
+/* bn_gcd_consttime against Euclid on random pairs with a shared random factor (of up to a limb,
+ * with its powers of two) and shared low zero bits, either argument the larger: up to 12 limbs,
+ * and a few at 24 (RSA-3072's primes; the reference's divisions are slow). */
+static void test_gcd_random(void) {
+  for (int iter = 0; iter < 300; iter++) {
+    const size_t n = iter < 4 ? 24 : 1 + test_rng_below(&rng, 12);
+    uint64_t a[MAXN], b[MAXN], g[MAXN], want[MAXN], s = 0;
+    const size_t h = n > 1 ? n - 1 : 1;
+    rand_limbs(a, h);
+    rand_limbs(b, h);
+    rand_limbs(&s, 1);
+    s >>= test_rng_below(&rng, 64);
+    if (s == 0) s = 1;
+    if (n > 1) {
+      a[n - 1] = bn_mul_word(a, a, s, n - 1);
+      b[n - 1] = bn_mul_word(b, b, s, n - 1);
+    }
+    if (iter % 3 == 0) bn_lshift(a, a, test_rng_below(&rng, 8), n);
+    if (iter % 5 == 0) b[0] = 0;
+    if (iter % 50 == 0) bn_set_zero(iter % 100 ? a : b, n);
+    bn_gcd_consttime(g, a, b, n);
+    ref_gcd(want, a, b, n);
+    if (!bn_eq_mask(g, want, n)) fprintf(stderr, "gcd differs at iteration %d (n = %zu)\n", iter, n);
+    CHECK(bn_eq_mask(g, want, n) == UINT64_MAX);
+  }
+}
+
 static void test_gcd_inverse(void) {
   uint64_t a = 12, b = 18, g;
   bn_gcd_consttime(&g, &a, &b, 1);
@@ -625,6 +666,7 @@ static const test_case cases[] = {
   TEST_CASE(shifts_and_bits),
   TEST_CASE(division),
   TEST_CASE(gcd_inverse),
+  TEST_CASE(gcd_random),
   TEST_CASE(mod_inverse_divsteps),
   TEST_CASE(mont_ctx),
   TEST_CASE(mont_ops),

@@ -12,6 +12,8 @@
  *     rsa_key_setup_private (sizes, sqrt(2) bound, |p - q|, p * q = n, d bounds, e * d mod p - 1
  *     and q - 1, d < lambda(n), Miller-Rabin of p and q) and the CRT derivation (dp, dq, qinv);
  *   - import from all eight components, undefined (the given CRT values checked instead);
+ *   - the consistency-only import from (n, e, d, p, q), undefined, then fm_rsa_key_validate on
+ *     the key with its secrets marked;
  *   - RSASP1 (known answer), PKCS#1 v1.5 and PSS signing, with the key's secrets marked;
  *   - with --keygen: 2048-bit key generation (prime search, Miller-Rabin, d, CRT values, the
  *     pairwise test) on secret entropy.
@@ -102,6 +104,18 @@ static fm_rsa_key *check_import(void) {
   return key;
 }
 
+/* The consistency-only import with secret components, then fm_rsa_key_validate (the Miller-Rabin
+ * tests of p and q side by side) on the key with every secret marked. */
+static void check_consistent_import_and_validate(void) {
+  fm_rsa_private_components c = sp1_components();
+  fm_rsa_key *key = NULL;
+  CHECK_EQ_INT(fm_rsa_key_import_private_consistent(&c, &key), FM_OK);
+  if (key == NULL) return;
+  CHECK_EQ_INT(mark_key_secret(key), 11);
+  CHECK_EQ_INT(fm_rsa_key_validate(key), FM_OK);
+  fm_rsa_key_free(key);
+}
+
 static void check_signing(fm_rsa_key *key) {
   CHECK_EQ_INT(mark_key_secret(key), 11);
   /* RSASP1 known answer with the secrets undefined. */
@@ -153,6 +167,7 @@ int main(int argc, char **argv) {
   }
   fm_rsa_key *key = check_import();
   if (key != NULL) check_signing(key);
+  check_consistent_import_and_validate();
   fm_rsa_key_free(key);
   return test_main_result("test_rsa_ct");
 }

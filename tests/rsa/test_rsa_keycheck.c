@@ -15,13 +15,17 @@
 
 /* ---- Key validation: one test per failure --------------------------------------------------- */
 
+/* The import under test: fm_rsa_key_import_private, or the consistency-only import (every check
+ * but the primality of p and q) for the *_consistent cases. */
+static int (*g_import)(const fm_rsa_private_components *, fm_rsa_key **) = fm_rsa_key_import_private;
+
 /* import_modified imports the RSASP1 key with its CRT values after |edit| changed a copy. */
 static int import_modified(void (*edit)(key_blobs *)) {
   key_blobs k = g_sp1;
   edit(&k);
   fm_rsa_private_components c = components_of(&k);
   fm_rsa_key *key = (fm_rsa_key *)0x1;
-  int st = fm_rsa_key_import_private(&c, &key);
+  int st = g_import(&c, &key);
   if (st != FM_OK) CHECK(key == NULL);
   fm_rsa_key_free(key);
   return st;
@@ -112,6 +116,19 @@ static void test_validation_qinv_wrong(void) {
 static void test_validation_component_wider_than_n(void) {
   CHECK_EQ_INT(import_modified(edit_d_wider_than_n), FM_ERR_BAD_KEY);
 }
+
+/* The per-field cases, for the consistency-only import's run of them. */
+static void (*const cases_per_field[])(void) = {
+    test_validation_accepts_good_key,      test_validation_modulus_too_small,
+    test_validation_modulus_too_large,     test_validation_modulus_even,
+    test_validation_e_even,                test_validation_e_below_65537,
+    test_validation_e_above_2_256,         test_validation_p_even,
+    test_validation_p_wrong_size,          test_validation_p_times_q_not_n,
+    test_validation_d_zero,                test_validation_d_not_below_n,
+    test_validation_d_too_small,           test_validation_d_inconsistent,
+    test_validation_dp_wrong,              test_validation_dq_wrong,
+    test_validation_qinv_wrong,            test_validation_component_wider_than_n,
+};
 
 static void test_validation_bad_arguments(void) {
   fm_rsa_private_components c = components_of(&g_sp1);
@@ -210,7 +227,7 @@ static int import_hex_key(const rsa_hex_key *h, int with_crt, fm_rsa_key **key) 
     c.dp_len = c.dq_len = c.qinv_len = 0;
   }
   *key = (fm_rsa_key *)0x1;
-  return fm_rsa_key_import_private(&c, key);
+  return g_import(&c, key);
 }
 
 /* The good key of rsa_bad_keys.h (same construction as the bad ones) imports and signs. */
@@ -275,6 +292,65 @@ static void test_nd_key_only_for_primitives(void) {
   fm_rsa_key_free(key);
 }
 
+/* ---- The consistency-only import and fm_rsa_key_validate ------------------------------------ */
+
+/* Every per-field refusal above is also the consistency-only import's. */
+static void test_consistent_import_refuses_each_failure(void) {
+  g_import = fm_rsa_key_import_private_consistent;
+  for (size_t i = 0; i < sizeof(cases_per_field) / sizeof(cases_per_field[0]); i++)
+    cases_per_field[i]();
+  g_import = fm_rsa_key_import_private;
+}
+
+/* The whole-key checks too, but for the composite p, which only fm_rsa_key_validate sees. */
+static void test_consistent_import_and_validate(void) {
+  g_import = fm_rsa_key_import_private_consistent;
+  expect_refused(&kBadClose, "close primes (consistent)");
+  expect_refused(&kBadDPlusLambda, "d + lambda (consistent)");
+  expect_refused(&kBadSmallP, "p below sqrt(2) (consistent)");
+  for (int crt = 0; crt < 2; crt++) {
+    fm_rsa_key *key = NULL;
+    CHECK_EQ_INT(import_hex_key(&kGoodKey, crt, &key), FM_OK);
+    CHECK_EQ_INT(fm_rsa_key_validate(key), FM_OK);
+    if (key != NULL) round_trips(key);
+    fm_rsa_key_free(key);
+    key = NULL;
+    CHECK_EQ_INT(import_hex_key(&kBadComposite, crt, &key), FM_OK);
+    CHECK_EQ_INT(fm_rsa_key_validate(key), FM_ERR_BAD_KEY);
+    fm_rsa_key_free(key);
+  }
+  /* The composite as q: p and q swapped (without CRT values, which depend on the order). */
+  rsa_hex_key swapped = kBadComposite;
+  swapped.p = kBadComposite.q;
+  swapped.q = kBadComposite.p;
+  fm_rsa_key *key = NULL;
+  CHECK_EQ_INT(import_hex_key(&swapped, 0, &key), FM_OK);
+  CHECK_EQ_INT(fm_rsa_key_validate(key), FM_ERR_BAD_KEY);
+  fm_rsa_key_free(key);
+  g_import = fm_rsa_key_import_private;
+  CHECK_EQ_INT(import_hex_key(&swapped, 0, &key), FM_ERR_BAD_KEY);
+}
+
+/* fm_rsa_key_validate refuses what has no primes to test; a generated key passes. */
+static void test_validate_arguments(void) {
+  CHECK_EQ_INT(fm_rsa_key_validate(NULL), FM_ERR_BAD_ARGUMENT);
+  fm_rsa_key *key = NULL;
+  CHECK_EQ_INT(fm_rsa_key_import_public(g_sp1.n.b, g_sp1.n.len, g_sp1.e.b, g_sp1.e.len, &key),
+               FM_OK);
+  CHECK_EQ_INT(fm_rsa_key_validate(key), FM_ERR_UNSUPPORTED);
+  fm_rsa_key_free(key);
+  key = NULL;
+  CHECK_EQ_INT(fm_rsa_key_import_private_nd(g_sp1.n.b, g_sp1.n.len, g_sp1.e.b, g_sp1.e.len,
+                                            g_sp1.d.b, g_sp1.d.len, &key),
+               FM_OK);
+  CHECK_EQ_INT(fm_rsa_key_validate(key), FM_ERR_UNSUPPORTED);
+  fm_rsa_key_free(key);
+  key = NULL;
+  CHECK_EQ_INT(fm_rsa_key_generate(2048, &key), FM_OK);
+  CHECK_EQ_INT(fm_rsa_key_validate(key), FM_OK);
+  fm_rsa_key_free(key);
+}
+
 static const test_case cases[] = {
   TEST_CASE(validation_accepts_good_key),
   TEST_CASE(validation_modulus_too_small),
@@ -304,6 +380,9 @@ static const test_case cases[] = {
   TEST_CASE(import_refuses_d_plus_lambda),
   TEST_CASE(import_refuses_small_p),
   TEST_CASE(nd_key_only_for_primitives),
+  TEST_CASE(consistent_import_refuses_each_failure),
+  TEST_CASE(consistent_import_and_validate),
+  TEST_CASE(validate_arguments),
 };
 
 int main(int argc, char **argv) {
