@@ -58,7 +58,7 @@ void mlkem_sample_matrix(mlkem_poly *a, const uint8_t rho[MLKEM_SYM_BYTES], unsi
                          int transposed);
 
 /* mlkem_sample_matrix_hash is mlkem_sample_matrix that also runs the |nmsg| one-shot sponges of
- * rate 136 (SHA3-256, or SHAKE256 of any out_len) described by msg (keccak_oneshot_x2's form) in
+ * rate 136 (SHA3-256, or SHAKE256 of any out_len) described by msg (module/sha3/internal.h) in
  * the same permutations; k = 0 runs the sponges alone. The sponges' inputs and outputs are
  * treated as secret. */
 struct keccak_msg;

@@ -70,11 +70,9 @@ void keccak_squeeze(keccak_state *s, uint8_t *out, size_t len);
  * state that has squeezed nothing yet or only whole blocks (the samplers of ML-KEM and ML-DSA). */
 void keccak_squeeze_blocks(keccak_state *s, uint8_t *out, size_t nblocks);
 
-/* keccak_oneshot_x2 runs two one-shot sponges of the same |rate| side by side: for each i,
- * m[i].out receives the first m[i].out_len (<= rate) bytes of the sponge with domain byte
- * m[i].dsep over the message piece[0] || piece[1] (a piece of length 0 may be NULL). The
- * interleaved paths permute both states in one keccak_f1600_x4; the portable path runs them one
- * after the other. Inputs and outputs are treated as secret, lengths as public. */
+/* keccak_msg describes a one-shot sponge: m.out receives the first m.out_len bytes of the sponge
+ * with domain byte m.dsep over the message piece[0] || piece[1] (a piece of length 0 may be
+ * NULL). ML-KEM's lane pool (module/mlkem) runs several at once. */
 typedef struct keccak_msg {
   const uint8_t *piece[2];
   size_t len[2];
@@ -82,7 +80,6 @@ typedef struct keccak_msg {
   uint8_t *out;
   size_t out_len;
 } keccak_msg;
-void keccak_oneshot_x2(uint32_t rate, const keccak_msg m[2]);
 
 /* keccak_wipe zeroizes the state. */
 void keccak_wipe(keccak_state *s);

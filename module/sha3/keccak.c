@@ -122,8 +122,7 @@ static inline uint64_t rol64(uint64_t x, unsigned n) { return (x << n) | (x >> (
  * unwiped. Volatile 16-byte stores on x86-64: the compiler may neither drop them nor make them a
  * call; elsewhere fm_stack_wipe_area. The interleaved four-state permutations
  * (keccak_x4_avx2.c, x86-64 only) hold two interleaved copies of the states and spill vector
- * registers, a frame of about 3 KiB: keccak_f1600_x4 wipes 4 times as much, and
- * keccak_oneshot_x2 six times. */
+ * registers, a frame of about 3 KiB: keccak_f1600_x4 wipes 4 times as much. */
 #if defined(__x86_64__)
 #define KECCAK_STACK_WIPE_FN(NAME, BYTES)                                                      \
   __attribute__((noinline, no_sanitize_address)) static void NAME(void) {                    \
@@ -142,8 +141,6 @@ static inline uint64_t rol64(uint64_t x, unsigned n) { return (x << n) | (x >> (
 KECCAK_STACK_WIPE_FN(keccak_stack_wipe, KECCAK_STACK_WIPE)
 #if defined(__x86_64__)
 KECCAK_STACK_WIPE_FN(keccak_stack_wipe_x4, 4 * KECCAK_STACK_WIPE)
-/* keccak_oneshot_x2's worker holds two states and a block above the interleaved permutation. */
-KECCAK_STACK_WIPE_FN(keccak_stack_wipe_x2, 6 * KECCAK_STACK_WIPE)
 #endif
 
 /* KECCAK_ROUND_TO is KECCAK_ROUND reading the lanes from |A| and writing them to |E| (another
@@ -282,11 +279,6 @@ static inline void get_bytes(const uint64_t a[25], size_t at, uint8_t *out, size
 }
 
 static inline void xor_byte(uint64_t a[25], size_t i, uint8_t b) { xor_bytes(a, i, &b, 1); }
-static inline uint64_t load64_le(const uint8_t *p) {
-  uint64_t v = 0;
-  for (int i = 7; i >= 0; i--) v = (v << 8) | p[i];
-  return v;
-}
 
 void keccak_init(keccak_state *s, uint32_t rate, uint8_t dsep) {
   memset(s->a, 0, sizeof s->a);
@@ -374,93 +366,6 @@ void keccak_squeeze_blocks(keccak_state *s, uint8_t *out, size_t nblocks) {
 }
 
 void keccak_wipe(keccak_state *s) { fm_zeroize(s, sizeof *s); }
-
-/* ---- Two sponges side by side ------------------------------------------------------------- */
-
-/* oneshot_pieces runs the sponges of keccak_oneshot_x2 one after the other. */
-__attribute__((noinline)) static void oneshot_pieces(uint32_t rate, const keccak_msg m[2]) {
-  keccak_state s;
-  for (int i = 0; i < 2; i++) {
-    keccak_init(&s, rate, m[i].dsep);
-    for (int p = 0; p < 2; p++) {
-      if (m[i].len[p] != 0) absorb(&s, m[i].piece[p], m[i].len[p]);
-    }
-    squeeze(&s, m[i].out, m[i].out_len);
-  }
-  keccak_wipe(&s);
-}
-
-#if defined(__x86_64__)
-static size_t msg_len(const keccak_msg *m) { return m->len[0] + m->len[1]; }
-
-/* msg_bytes copies |n| bytes of the message |m| from offset |at| (across its two pieces). */
-static void msg_bytes(uint8_t *dst, const keccak_msg *m, size_t at, size_t n) {
-  for (int p = 0; p < 2 && n > 0; p++) {
-    if (at >= m->len[p]) {
-      at -= m->len[p];
-      continue;
-    }
-    const size_t k = m->len[p] - at < n ? m->len[p] - at : n;
-    memcpy(dst, m->piece[p] + at, k);
-    dst += k;
-    n -= k;
-    at = 0;
-  }
-}
-
-/* oneshot_x2_interleaved: block b of each message (the last one padded: the domain byte after
- * the message, 0x80 in the rate's last byte) is XORed into its state, then both states are
- * permuted by one interleaved call while both have blocks left, and the longer one alone after;
- * a state's output is read right after its last block's permutation. */
-__attribute__((noinline)) static void oneshot_x2_interleaved(uint32_t rate, const keccak_msg m[2]) {
-  uint64_t st[4][25];
-  uint8_t blk[200];
-  size_t nb[2];
-  memset(st, 0, sizeof st);
-  for (int i = 0; i < 2; i++) nb[i] = msg_len(&m[i]) / rate + 1;
-  const size_t blocks = nb[0] > nb[1] ? nb[0] : nb[1];
-  for (size_t b = 0; b < blocks; b++) {
-    for (int i = 0; i < 2; i++) {
-      if (b >= nb[i]) continue;
-      const size_t at = b * rate, len = msg_len(&m[i]);
-      const size_t n = len - at < rate ? len - at : rate;
-      memset(blk, 0, rate);
-      msg_bytes(blk, &m[i], at, n);
-      if (b == nb[i] - 1) {
-        blk[n] ^= m[i].dsep;
-        blk[rate - 1] ^= 0x80;
-      }
-      for (size_t l = 0; l < rate / 8; l++) st[i][l] ^= load64_le(blk + 8 * l);
-    }
-    if (b < nb[0] && b < nb[1]) {
-      if (fm_cpu_use(FM_CPU_AVX512)) keccak_f1600_x4_avx512vl(st);
-      else keccak_f1600_x4_avx2(st);
-    } else {
-      keccak_permute(st[b < nb[0] ? 0 : 1]);
-    }
-    for (int i = 0; i < 2; i++) {
-      if (b != nb[i] - 1) continue;
-      get_bytes(st[i], 0, m[i].out, m[i].out_len);
-    }
-  }
-  fm_zeroize(st, sizeof st);
-  fm_zeroize(blk, sizeof blk);
-}
-#endif
-
-void keccak_oneshot_x2(uint32_t rate, const keccak_msg m[2]) {
-#if defined(__x86_64__)
-  if (fm_cpu_use(FM_CPU_AVX2)) {
-    oneshot_x2_interleaved(rate, m);
-    keccak_stack_wipe_x2();
-    return;
-  }
-#endif
-  /* One call per path, so that this entry point keeps nothing of its own across a call (its
-   * caller's registers saved in its frame would lie above the wipe). */
-  oneshot_pieces(rate, m);
-  keccak_stack_wipe();
-}
 
 /* oneshot absorbs |in| into the fresh sponge |rate|/|dsep| and squeezes |out_len| bytes. Out of
  * line with the state in its own frame, so that the entry points' wipe below their frame covers

@@ -108,36 +108,7 @@ static void test_paths_agree(void) {
   printf("keccak path: %s\n", keccak_path_name());
 }
 
-/* keccak_oneshot_x2 against the one-sponge functions: SHA3-256 and SHAKE256 (rate 136) of two
- * messages of random lengths (0 to 5 blocks, block multiples and one short of them included),
- * the second in two pieces split at a random point, on the CPU path in use. */
-static void test_oneshot_x2(void) {
-  test_rng rng;
-  test_rng_seed(&rng, "test_keccak_diff.oneshot_x2");
-  static uint8_t msg[2][5 * SHA3_256_RATE + 1];
-  for (int c = 0; c < 500 && test_failures == 0; c++) {
-    size_t len[2];
-    for (int i = 0; i < 2; i++) {
-      const uint64_t r = test_rng_u64(&rng);
-      len[i] = (r & 3) == 0 ? SHA3_256_RATE * (size_t)((r >> 2) % 6) - ((r >> 5) & 1)
-                            : (size_t)((r >> 2) % sizeof msg[i]);
-      if (len[i] > sizeof msg[i]) len[i] = 0; /* the wrapped 0 - 1 */
-      test_rng_bytes(&rng, msg[i], sizeof msg[i]);
-    }
-    const size_t cut = len[1] == 0 ? 0 : (size_t)test_rng_below(&rng, len[1] + 1);
-    uint8_t out[2][64], ref[2][64];
-    const keccak_msg m[2] = {
-        {{msg[0], NULL}, {len[0], 0}, KECCAK_DSEP_SHA3, out[0], 32},
-        {{msg[1], msg[1] + cut}, {cut, len[1] - cut}, KECCAK_DSEP_SHAKE, out[1], 64}};
-    keccak_oneshot_x2(SHA3_256_RATE, m);
-    sha3_digest(256, msg[0], len[0], ref[0]);
-    shake256(ref[1], 64, msg[1], len[1]);
-    CHECK_MEM(out[0], ref[0], 32);
-    CHECK_MEM(out[1], ref[1], 64);
-  }
-}
-
 static const test_case cases[] = {TEST_CASE(empty_messages), TEST_CASE(against_openssl),
-                                  TEST_CASE(paths_agree), TEST_CASE(oneshot_x2)};
+                                  TEST_CASE(paths_agree)};
 
 int main(int argc, char **argv) { return TEST_RUN(argc, argv, "test_keccak_diff", cases); }

@@ -19,12 +19,6 @@ static uint8_t g_cur[300]; /* the run's input: one address, so that pointers are
 static uint8_t g_out[400];
 static keccak_state g_state;
 static uint64_t g_lanes[4][25];
-/* keccak_oneshot_x2's two messages, of different block counts, the second in two pieces; static,
- * so that run()'s frame is the same for every operation (a larger frame would expose slots that
- * clear_area does not reach). */
-static const keccak_msg g_x2[2] = {
-    {{g_cur, NULL}, {sizeof g_cur, 0}, KECCAK_DSEP_SHA3, g_out, 32},
-    {{g_cur, g_cur + 7}, {7, sizeof g_cur / 2}, KECCAK_DSEP_SHAKE, g_out + 32, 32}};
 
 static __attribute__((noinline)) void clear_area(void) {
   volatile uint8_t area[SCAN];
@@ -39,7 +33,7 @@ static __attribute__((noinline)) void snapshot(uint8_t *dst) {
   __asm__ __volatile__("" : : "r"(area) : "memory");
 }
 
-enum op { OP_SHAKE256, OP_SHA3_256, OP_STREAM, OP_F1600, OP_X4, OP_X2 };
+enum op { OP_SHAKE256, OP_SHA3_256, OP_STREAM, OP_F1600, OP_X4 };
 
 static __attribute__((noinline)) void run(enum op op) {
   switch (op) {
@@ -61,7 +55,6 @@ static __attribute__((noinline)) void run(enum op op) {
       for (int i = 0; i < 4; i++) memcpy(g_lanes[i], g_cur + 25 * i, 200);
       keccak_f1600_x4(g_lanes);
       break;
-    case OP_X2: keccak_oneshot_x2(SHA3_256_RATE, g_x2); break;
   }
   memset(g_out, 0, sizeof g_out);
   memset(g_lanes, 0, sizeof g_lanes);
@@ -112,7 +105,6 @@ static void test_no_residue(void) {
   check_op(OP_STREAM, "absorb/squeeze");
   check_op(OP_F1600, "keccak_f1600");
   check_op(OP_X4, "keccak_f1600_x4");
-  check_op(OP_X2, "keccak_oneshot_x2");
 }
 
 /* The scan sees what a returned function left: a planted residue is found. */
