@@ -160,6 +160,39 @@ static inline __attribute__((always_inline)) void point_dbl_k(const ec_curve *c,
   memcpy(r->z, z3, n);
 }
 
+/* jac_dbl_k doubles the Jacobian point (x, y, z), (x / z^2, y / z^3), in place with the a = -3
+ * doubling of Bernstein and Lange (dbl-2001-b: 3M + 5S). */
+static inline __attribute__((always_inline)) void jac_dbl_k(uint64_t *x, uint64_t *y, uint64_t *z,
+                                                             const unsigned L,
+                                                             const fe_mul_fn fe_mul,
+                                                             const fe_mul_fn fe_add,
+                                                             const fe_mul_fn fe_sub) {
+  uint64_t t0[EC_MAX_LIMBS], t1[EC_MAX_LIMBS], t2[EC_MAX_LIMBS], t3[EC_MAX_LIMBS];
+  (void)L;
+  MUL(t0, z, z);      /* delta = Z^2 */
+  MUL(t1, y, y);      /* gamma = Y^2 */
+  MUL(t2, x, t1);     /* beta = X gamma */
+  SUB(t3, x, t0);
+  ADD(t0, x, t0);
+  MUL(t3, t3, t0);
+  ADD(t0, t3, t3);
+  ADD(t3, t0, t3);    /* alpha = 3 (X - delta)(X + delta) */
+  MUL(z, y, z);
+  ADD(z, z, z);       /* Z3 = 2 Y Z */
+  MUL(x, t3, t3);
+  ADD(t2, t2, t2);
+  ADD(t2, t2, t2);    /* 4 beta */
+  SUB(x, x, t2);
+  SUB(x, x, t2);      /* X3 = alpha^2 - 8 beta */
+  SUB(t2, t2, x);
+  MUL(t2, t3, t2);    /* alpha (4 beta - X3) */
+  MUL(t1, t1, t1);
+  ADD(t1, t1, t1);
+  ADD(t1, t1, t1);
+  ADD(t1, t1, t1);    /* 8 gamma^2 */
+  SUB(y, t2, t1);     /* Y3 = alpha (4 beta - X3) - 8 gamma^2 */
+}
+
 /* point_dbln_k sets r = 2^count p: the homogeneous p is taken to Jacobian coordinates
  * (X Z, Y Z^2, Z), doubled |count| times with the a = -3 Jacobian doubling (Bernstein and Lange's
  * dbl-2001-b: 3M + 5S, against the complete formula's 13 multiplications), and taken back as
@@ -173,8 +206,7 @@ static inline __attribute__((always_inline)) void point_dbln_k(ec_point *r, cons
                                                                 const fe_mul_fn fe_mul,
                                                                 const fe_mul_fn fe_add,
                                                                 const fe_mul_fn fe_sub) {
-  uint64_t x[EC_MAX_LIMBS], y[EC_MAX_LIMBS], z[EC_MAX_LIMBS], t0[EC_MAX_LIMBS], t1[EC_MAX_LIMBS],
-      t2[EC_MAX_LIMBS], t3[EC_MAX_LIMBS];
+  uint64_t x[EC_MAX_LIMBS], y[EC_MAX_LIMBS], z[EC_MAX_LIMBS], t0[EC_MAX_LIMBS];
   const size_t n = L * sizeof(uint64_t);
   MUL(t0, p->z, p->z);
   MUL(x, p->x, p->z);
@@ -184,30 +216,7 @@ static inline __attribute__((always_inline)) void point_dbln_k(ec_point *r, cons
   for (unsigned j = 0; j < L; j++) zacc |= z[j];
   const uint64_t inf = ct_is_zero_u64(zacc);
   for (unsigned j = 0; j < L; j++) y[j] = ct_select_u64(inf, fp->one[j], y[j]);
-  for (unsigned i = 0; i < count; i++) {
-    MUL(t0, z, z);      /* delta = Z^2 */
-    MUL(t1, y, y);      /* gamma = Y^2 */
-    MUL(t2, x, t1);     /* beta = X gamma */
-    SUB(t3, x, t0);
-    ADD(t0, x, t0);
-    MUL(t3, t3, t0);
-    ADD(t0, t3, t3);
-    ADD(t3, t0, t3);    /* alpha = 3 (X - delta)(X + delta) */
-    MUL(z, y, z);
-    ADD(z, z, z);       /* Z3 = 2 Y Z */
-    MUL(x, t3, t3);
-    ADD(t2, t2, t2);
-    ADD(t2, t2, t2);    /* 4 beta */
-    SUB(x, x, t2);
-    SUB(x, x, t2);      /* X3 = alpha^2 - 8 beta */
-    SUB(t2, t2, x);
-    MUL(t2, t3, t2);    /* alpha (4 beta - X3) */
-    MUL(t1, t1, t1);
-    ADD(t1, t1, t1);
-    ADD(t1, t1, t1);
-    ADD(t1, t1, t1);    /* 8 gamma^2 */
-    SUB(y, t2, t1);     /* Y3 = alpha (4 beta - X3) - 8 gamma^2 */
-  }
+  for (unsigned i = 0; i < count; i++) jac_dbl_k(x, y, z, L, fe_mul, fe_add, fe_sub);
   MUL(t0, z, z);
   MUL(r->z, t0, z);
   MUL(r->x, x, z);
@@ -636,8 +645,10 @@ static void odd_multiples(const ec_curve *c, ec_point *tab, const ec_point *p) {
   for (unsigned i = 1; i < EC_WNAF_ODD; i++) ec_point_add(c, &tab[i], &tab[i - 1], &p2);
 }
 
-void ec_double_mul_public(const ec_curve *c, ec_point *r, const uint64_t *u1, const uint64_t *u2,
-                          const ec_point *q) {
+/* double_mul_projective is ec_double_mul_public with the complete projective formulas, for
+ * P-224 and P-521, and for P-256 and P-384 when their fixed-base table is not at hand. */
+static void double_mul_projective(const ec_curve *c, ec_point *r, const uint64_t *u1,
+                                  const uint64_t *u2, const ec_point *q) {
   /* VARIABLE TIME, for public inputs only (ECDSA verification: u1, u2 and Q are all public).
    * Straus-Shamir interleaving: u1 and u2 in width-5 NAF, one shared chain of doublings (run in
    * Jacobian coordinates between additions, ec_point_dbl_n) and an addition of an odd multiple
@@ -675,4 +686,178 @@ void ec_double_mul_public(const ec_curve *c, ec_point *r, const uint64_t *u1, co
   }
   if (pending) ec_point_dbl_n(c, &acc, &acc, pending);
   *r = acc;
+}
+
+/* ---- Verification on P-256 and P-384: Jacobian coordinates, public inputs, variable time ---- */
+
+#define MUL(r, a, b) fe_mul(r, a, b)
+#define ADD(r, a, b) fe_add(r, a, b)
+#define SUB(r, a, b) fe_sub(r, a, b)
+
+/* A Jacobian point (X, Y, Z) is the affine (X / Z^2, Y / Z^3). Q's odd multiples are kept with
+ * Z^2 and Z^3 beside them, which each addition of one of them uses. */
+typedef struct jac_cached {
+  uint64_t x[EC_MAX_LIMBS], y[EC_MAX_LIMBS], z[EC_MAX_LIMBS], zz[EC_MAX_LIMBS], zzz[EC_MAX_LIMBS];
+} jac_cached;
+
+static bool limbs_zero_public(const uint64_t *a, unsigned L) {
+  uint64_t acc = 0;
+  for (unsigned j = 0; j < L; j++) acc |= a[j];
+  return acc == 0;
+}
+
+/* jac_add_k sets the Jacobian point (x, y, z), which is not the point at infinity, to itself plus
+ * the point (x2, y2, z2) with z2^2 = zz2 and z2^3 = zzz2, or plus the affine (x2, y2) when zz2 is
+ * NULL (Bernstein and Lange's add-2007-bl and madd-2007-bl: 11M + 5S, 7M + 4S). Returns false
+ * when the sum is the point at infinity. VARIABLE TIME: equal and opposite points are told apart
+ * by branches, so this is for public points only. */
+static inline __attribute__((always_inline)) bool jac_add_k(
+    uint64_t *x, uint64_t *y, uint64_t *z, const uint64_t *x2, const uint64_t *y2,
+    const uint64_t *z2, const uint64_t *zz2, const uint64_t *zzz2, const unsigned L,
+    const fe_mul_fn fe_mul, const fe_mul_fn fe_add, const fe_mul_fn fe_sub) {
+  uint64_t z1z1[EC_MAX_LIMBS], u1[EC_MAX_LIMBS], u2[EC_MAX_LIMBS], s1[EC_MAX_LIMBS],
+      s2[EC_MAX_LIMBS], h[EC_MAX_LIMBS], rr[EC_MAX_LIMBS], hh[EC_MAX_LIMBS], hhh[EC_MAX_LIMBS],
+      v[EC_MAX_LIMBS];
+  MUL(z1z1, z, z);
+  MUL(u2, x2, z1z1);
+  MUL(s2, z, z1z1);
+  MUL(s2, y2, s2);
+  if (zz2 != NULL) {
+    MUL(u1, x, zz2);
+    MUL(s1, y, zzz2);
+  } else {
+    memcpy(u1, x, L * sizeof(uint64_t));
+    memcpy(s1, y, L * sizeof(uint64_t));
+  }
+  SUB(h, u2, u1);
+  SUB(rr, s2, s1);
+  if (limbs_zero_public(h, L)) {
+    if (!limbs_zero_public(rr, L)) return false; /* P + (-P) */
+    jac_dbl_k(x, y, z, L, fe_mul, fe_add, fe_sub); /* P + P */
+    return true;
+  }
+  MUL(hh, h, h);
+  MUL(hhh, h, hh);
+  MUL(v, u1, hh);
+  MUL(x, rr, rr);
+  SUB(x, x, hhh);
+  SUB(x, x, v);
+  SUB(x, x, v);   /* X3 = R^2 - H^3 - 2 U1 H^2 */
+  SUB(v, v, x);
+  MUL(v, rr, v);
+  MUL(s1, s1, hhh);
+  SUB(y, v, s1);  /* Y3 = R (U1 H^2 - X3) - S1 H^3 */
+  MUL(z, z, h);
+  if (zz2 != NULL) MUL(z, z, z2); /* Z3 = Z1 Z2 H */
+  return true;
+}
+
+/* double_mul_jac_k is ec_double_mul_public on P-256 and P-384. VARIABLE TIME, for public inputs
+ * only (ECDSA verification: u1, u2 and Q are all public). Straus-Shamir interleaving of u1 and
+ * u2 in width-5 NAF with one chain of Jacobian doublings; G's odd multiples are affine (row 0 of
+ * the fixed-base table), so each of its digits costs a mixed addition, and Q's are Jacobian with
+ * Z^2 and Z^3 at hand. Returns false, with nothing written, when Q's table meets the point at
+ * infinity (Q is not a point of order n): the caller then takes the projective path. */
+static inline __attribute__((always_inline)) bool double_mul_jac_k(
+    const ec_curve *c, ec_point *r, const uint64_t *u1, const uint64_t *u2, const ec_point *q,
+    const uint64_t *row0, const unsigned L, const fe_mul_fn fe_mul, const fe_mul_fn fe_add,
+    const fe_mul_fn fe_sub) {
+  static const uint64_t zero[EC_MAX_LIMBS] = {0};
+  const size_t n = L * sizeof(uint64_t);
+  jac_cached tq[EC_WNAF_ODD], q2;
+  uint64_t x[EC_MAX_LIMBS], y[EC_MAX_LIMBS], z[EC_MAX_LIMBS], ny[EC_MAX_LIMBS];
+  int8_t d1[EC_WNAF_MAX], d2[EC_WNAF_MAX];
+  if (limbs_zero_public(q->z, L)) return false;
+  /* Q's homogeneous (X : Y : Z) is the Jacobian (X Z, Y Z^2, Z). */
+  MUL(tq[0].zz, q->z, q->z);
+  MUL(tq[0].zzz, tq[0].zz, q->z);
+  MUL(tq[0].x, q->x, q->z);
+  MUL(tq[0].y, q->y, tq[0].zz);
+  memcpy(tq[0].z, q->z, n);
+  /* 2Q, then (2i + 1) Q = (2i - 1) Q + 2Q. */
+  memcpy(q2.x, tq[0].x, n);
+  memcpy(q2.y, tq[0].y, n);
+  memcpy(q2.z, tq[0].z, n);
+  jac_dbl_k(q2.x, q2.y, q2.z, L, fe_mul, fe_add, fe_sub);
+  MUL(q2.zz, q2.z, q2.z);
+  MUL(q2.zzz, q2.zz, q2.z);
+  for (unsigned i = 1; i < EC_WNAF_ODD; i++) {
+    tq[i] = tq[i - 1];
+    if (!jac_add_k(tq[i].x, tq[i].y, tq[i].z, q2.x, q2.y, q2.z, q2.zz, q2.zzz, L, fe_mul, fe_add,
+                   fe_sub))
+      return false;
+    MUL(tq[i].zz, tq[i].z, tq[i].z);
+    MUL(tq[i].zzz, tq[i].zz, tq[i].z);
+  }
+  const unsigned len1 = wnaf_public(d1, u1, L), len2 = wnaf_public(d2, u2, L);
+  const unsigned len = len1 > len2 ? len1 : len2;
+  bool inf = true; /* (x, y, z) is the point at infinity: its coordinates are not used */
+  for (int i = (int)len - 1; i >= 0; i--) {
+    if (!inf) jac_dbl_k(x, y, z, L, fe_mul, fe_add, fe_sub);
+    const int a = (unsigned)i < len1 ? d1[i] : 0, b = (unsigned)i < len2 ? d2[i] : 0;
+    if (a != 0) {
+      /* Row 0, entry j is (j + 1) G, affine: |a| G is entry |a| - 1. */
+      const unsigned e = (unsigned)(a > 0 ? a : -a) - 1;
+      const uint64_t *gx = &row0[(2 * e) * L], *gy = &row0[(2 * e + 1) * L];
+      if (a < 0) SUB(ny, zero, gy);
+      else memcpy(ny, gy, n);
+      if (inf) {
+        memcpy(x, gx, n);
+        memcpy(y, ny, n);
+        memcpy(z, c->p.one, n);
+        inf = false;
+      } else {
+        inf = !jac_add_k(x, y, z, gx, ny, NULL, NULL, NULL, L, fe_mul, fe_add, fe_sub);
+      }
+    }
+    if (b != 0) {
+      const jac_cached *e = &tq[((b > 0 ? b : -b) - 1) / 2];
+      if (b < 0) SUB(ny, zero, e->y);
+      else memcpy(ny, e->y, n);
+      if (inf) {
+        memcpy(x, e->x, n);
+        memcpy(y, ny, n);
+        memcpy(z, e->z, n);
+        inf = false;
+      } else {
+        inf = !jac_add_k(x, y, z, e->x, ny, e->z, e->zz, e->zzz, L, fe_mul, fe_add, fe_sub);
+      }
+    }
+  }
+  memset(r, 0, sizeof *r);
+  if (inf) {
+    memcpy(r->y, c->p.one, n); /* (0 : 1 : 0) */
+  } else {
+    /* Jacobian (X, Y, Z) to homogeneous (X Z : Y : Z^3). */
+    MUL(ny, z, z);
+    MUL(r->z, ny, z);
+    MUL(r->x, x, z);
+    memcpy(r->y, y, n);
+  }
+  return true;
+}
+
+#undef MUL
+#undef ADD
+#undef SUB
+
+static __attribute__((noinline)) bool p256_double_mul(const ec_curve *c, ec_point *r,
+                                                      const uint64_t *u1, const uint64_t *u2,
+                                                      const ec_point *q, const uint64_t *row0) {
+  return double_mul_jac_k(c, r, u1, u2, q, row0, 4, p256_mul, p256_fadd, p256_fsub);
+}
+static __attribute__((noinline)) bool p384_double_mul(const ec_curve *c, ec_point *r,
+                                                      const uint64_t *u1, const uint64_t *u2,
+                                                      const ec_point *q, const uint64_t *row0) {
+  return double_mul_jac_k(c, r, u1, u2, q, row0, 6, p384_mul, p384_fadd, p384_fsub);
+}
+
+void ec_double_mul_public(const ec_curve *c, ec_point *r, const uint64_t *u1, const uint64_t *u2,
+                          const ec_point *q) {
+  /* Public inputs: the branches below follow the curve and Q. */
+  const uint64_t *row0 = ec_base_table(c); /* row 0 starts the table */
+  bool done = false;
+  if (row0 != NULL && c->id == FM_EC_P256) done = p256_double_mul(c, r, u1, u2, q, row0);
+  else if (row0 != NULL && c->id == FM_EC_P384) done = p384_double_mul(c, r, u1, u2, q, row0);
+  if (!done) double_mul_projective(c, r, u1, u2, q);
 }
