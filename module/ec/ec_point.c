@@ -242,7 +242,7 @@ static const ec_mod k_p521_p = {.m = P521_P, .rr = P521_P_RR, .one = P521_P_ONE,
  * P-256 and P-384, where it also does single doublings (8 multiplications and 6 for the two
  * conversions, against 13): each instance of either is 8 to 17 KB of code, so each curve has
  * one of them. */
-#define fe_ops(NAME, L, MOD, MULX, ADX, ADDSUB)                                               \
+#define fe_ops(NAME, L, MOD, MULX, ADX, ADX_SQR, ADDSUB)                                      \
   ADDSUB void NAME##_fadd(uint64_t *r, const uint64_t *a, const uint64_t *b) {                \
     mod_add_k(MOD, r, a, b, L);                                                               \
   }                                                                                           \
@@ -255,9 +255,11 @@ static const ec_mod k_p521_p = {.m = P521_P, .rr = P521_P_RR, .one = P521_P_ONE,
   }                                                                                           \
   static inline void NAME##_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {          \
     /* The CPU's features are public. */                                                      \
-    if (ADX != NULL && fm_cpu_use(FM_CPU_BMI2) && fm_cpu_use(FM_CPU_ADX))                     \
-      ADX(r, a, b);                                                                           \
-    else if (MULX != NULL && fm_cpu_use(FM_CPU_BMI2))                                         \
+    if (ADX != NULL && fm_cpu_use(FM_CPU_BMI2) && fm_cpu_use(FM_CPU_ADX)) {                   \
+      /* The same address twice (public) is a square. */                                      \
+      if (ADX_SQR != NULL && a == b) ADX_SQR(r, a);                                           \
+      else ADX(r, a, b);                                                                      \
+    } else if (MULX != NULL && fm_cpu_use(FM_CPU_BMI2))                                       \
       MULX(r, a, b);                                                                          \
     else                                                                                      \
       NAME##_mul_portable(r, a, b);                                                           \
@@ -278,12 +280,13 @@ static const ec_mod k_p521_p = {.m = P521_P, .rr = P521_P_RR, .one = P521_P_ONE,
   }
 
 #define NO_MULX ((fe_mul_fn)NULL)
+#define NO_SQR ((void (*)(uint64_t *, const uint64_t *))NULL)
 #define INLINE_ADDSUB static inline __attribute__((always_inline))
 #define CALLED_ADDSUB static __attribute__((noinline))
-fe_ops(p256, 4, &k_p256_p, ec_p256_mul_mulx, ec_p256_mul_adx, INLINE_ADDSUB)
-fe_ops(p384, 6, &k_p384_p, ec_p384_mul_mulx, NO_MULX, INLINE_ADDSUB)
-fe_ops(p224, 4, &k_p224_p, NO_MULX, NO_MULX, CALLED_ADDSUB)
-fe_ops(p521, 9, &k_p521_p, NO_MULX, NO_MULX, CALLED_ADDSUB)
+fe_ops(p256, 4, &k_p256_p, ec_p256_mul_mulx, ec_p256_mul_adx, ec_p256_sqr_adx, INLINE_ADDSUB)
+fe_ops(p384, 6, &k_p384_p, ec_p384_mul_mulx, NO_MULX, NO_SQR, INLINE_ADDSUB)
+fe_ops(p224, 4, &k_p224_p, NO_MULX, NO_MULX, NO_SQR, CALLED_ADDSUB)
+fe_ops(p521, 9, &k_p521_p, NO_MULX, NO_MULX, NO_SQR, CALLED_ADDSUB)
 dbln_ops(p256, 4, &k_p256_p)
 dbln_ops(p384, 6, &k_p384_p)
 dbl_ops(p224, 4, &k_p224_p)

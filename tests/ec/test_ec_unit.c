@@ -204,6 +204,89 @@ static void test_field_mulx(void) {
 #endif
 }
 
+/* The P-256 ADX kernels (ec_field_mulx.c) against the portable ec_mod_mul over the whole range
+ * [0, p): the square and the product on the operands next to 0, to 2^255 and to p (each word
+ * at its extremes), then on 20000 random operands below p, whenever the CPU has BMI2 and ADX. */
+static void test_field_p256_adx(void) {
+#if !defined(__x86_64__)
+  printf("test_ec_unit.field_p256_adx: the ADX kernels are x86-64 only, nothing to compare\n");
+  return;
+#else
+  uint32_t detected = 0;
+  CHECK_EQ_INT(fm_module_cpu_features(&detected, NULL), FM_OK);
+  if (!(detected & FM_CPU_BMI2) || !(detected & FM_CPU_ADX)) {
+    printf("test_ec_unit.field_p256_adx: the CPU lacks BMI2 or ADX, nothing to compare\n");
+    return;
+  }
+  test_rng rng;
+  test_rng_seed(&rng, "test_ec_unit.field_p256_adx");
+  const ec_curve *c = ec_curve_get(FM_EC_P256);
+  const uint64_t zero[EC_MAX_LIMBS] = {0};
+  uint64_t v[24][EC_MAX_LIMBS] = {{0}};
+  unsigned nv = 0;
+  for (uint64_t d = 0; d < 4; d++) { /* d and p - 1 - d */
+    v[nv][0] = d;
+    nv++;
+    v[nv][0] = d + 1;
+    ec_mod_sub(c, &c->p, v[nv], zero, v[nv]);
+    nv++;
+  }
+  v[nv][3] = (uint64_t)1 << 63; /* 2^255, 2^255 - 1 */
+  nv++;
+  for (unsigned j = 0; j < 3; j++) v[nv][j] = ~(uint64_t)0;
+  v[nv][3] = ~(uint64_t)0 >> 1;
+  nv++;
+  memcpy(v[nv++], c->p.one, sizeof v[0]);
+  memcpy(v[nv++], c->p.rr, sizeof v[0]);
+  /* p's words with one word lowered: values just below p in each word. */
+  for (unsigned j = 0; j < 4; j++) {
+    memcpy(v[nv], c->p.m, sizeof v[0]);
+    if (v[nv][j] != 0) v[nv][j] -= 1;
+    else v[nv][j + 1] -= 1;
+    nv++;
+  }
+  while (nv < 24) {
+    uint8_t b[32];
+    uint64_t t[EC_MAX_LIMBS] = {0};
+    test_rng_bytes(&rng, b, sizeof b);
+    ec_limbs_from_be(4, t, b, sizeof b);
+    if (ec_limbs_lt(4, t, c->p.m)) memcpy(v[nv++], t, sizeof t);
+  }
+  for (unsigned x = 0; x < nv; x++) {
+    uint64_t want[EC_MAX_LIMBS] = {0}, got[EC_MAX_LIMBS] = {0};
+    ec_mod_mul(c, &c->p, want, v[x], v[x]);
+    ec_p256_sqr_adx(got, v[x]);
+    CHECK(ec_limbs_eq(4, got, want) != 0);
+    for (unsigned y = 0; y < nv; y++) {
+      ec_mod_mul(c, &c->p, want, v[x], v[y]);
+      ec_p256_mul_adx(got, v[x], v[y]);
+      CHECK(ec_limbs_eq(4, got, want) != 0);
+    }
+  }
+  for (unsigned n = 0; n < 20000; n++) {
+    uint8_t b[64];
+    uint64_t a[EC_MAX_LIMBS] = {0}, bb[EC_MAX_LIMBS] = {0}, want[EC_MAX_LIMBS] = {0},
+             got[EC_MAX_LIMBS] = {0};
+    test_rng_bytes(&rng, b, sizeof b);
+    ec_limbs_from_be(4, a, b, 32);
+    ec_limbs_from_be(4, bb, b + 32, 32);
+    if (!ec_limbs_lt(4, a, c->p.m) || !ec_limbs_lt(4, bb, c->p.m)) continue;
+    ec_mod_mul(c, &c->p, want, a, a);
+    ec_p256_sqr_adx(got, a);
+    if (!ec_limbs_eq(4, got, want)) {
+      CHECK(0);
+      break;
+    }
+    ec_mod_mul(c, &c->p, want, a, bb);
+    ec_p256_mul_adx(got, a, bb);
+    if (!ec_limbs_eq(4, got, want)) {
+      CHECK(0);
+      break;
+    }
+  }
+#endif
+}
+
 /* ec_point_dbl_n agrees with that many complete additions of a point to itself (independent of
  * either doubling), on random points and infinity. */
 static void test_dbl_n(void) {
@@ -567,7 +650,7 @@ static const test_case cases[] = {
     TEST_CASE(bad_points),       TEST_CASE(ecdh_refusals_wipe),     TEST_CASE(bad_signatures),
     TEST_CASE(bad_private_keys), TEST_CASE(compressed_points),      TEST_CASE(free_zeroizes_the_key),
     TEST_CASE(gate_in_error_state), TEST_CASE(dbl_n), TEST_CASE(scalar_mul_edges),
-    TEST_CASE(double_mul_public), TEST_CASE(field_mulx),
+    TEST_CASE(double_mul_public), TEST_CASE(field_mulx), TEST_CASE(field_p256_adx),
 };
 
 int main(int argc, char **argv) { return TEST_RUN(argc, argv, "test_ec_unit", cases); }
