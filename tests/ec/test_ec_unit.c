@@ -204,6 +204,93 @@ static void test_field_mulx(void) {
 #endif
 }
 
+/* Verification compares x_R mod n with r; when x_R is in [n, p), r is x_R - n. A public key is
+ * made so that the verification's R = u1 G + u2 Q is a point with x in [n, p): Q = u2^-1 (R -
+ * u1 G). The signature (x_R - n, s) must verify, and (x_R - n + 1, s) must not (P-256 and P-384,
+ * whose p = 3 mod 4 gives square roots as a power). */
+static void test_verify_large_x(void) {
+  test_rng rng;
+  test_rng_seed(&rng, "test_ec_unit.verify_large_x");
+  const fm_ec_curve ids[] = {FM_EC_P256, FM_EC_P384};
+  for (size_t ci = 0; ci < 2; ci++) {
+    const ec_curve *c = ec_curve_get(ids[ci]);
+    const unsigned L = c->limbs;
+    const ec_mod *fp = &c->p, *fn = &c->n;
+    /* e = (p + 1) / 4. */
+    uint64_t e[EC_MAX_LIMBS] = {0}, one[EC_MAX_LIMBS] = {1};
+    memcpy(e, fp->m, sizeof e);
+    uint64_t carry = 1;
+    for (unsigned j = 0; j < L; j++) {
+      e[j] += carry;
+      carry = carry && e[j] == 0;
+    }
+    for (unsigned j = 0; j < L; j++) e[j] = (e[j] >> 2) | (j + 1 < L ? e[j + 1] << 62 : 0);
+    /* The first x > n on the curve (x = n would make r = 0). */
+    uint64_t x[EC_MAX_LIMBS], xm[EC_MAX_LIMBS], ym[EC_MAX_LIMBS], rhs[EC_MAX_LIMBS],
+        t[EC_MAX_LIMBS];
+    memcpy(x, fn->m, sizeof x);
+    ec_mod_add(c, fp, x, x, one);
+    int found = 0;
+    for (int tries = 0; tries < 200 && !found; tries++) {
+      ec_mod_to_mont(c, fp, xm, x);
+      ec_mod_mul(c, fp, rhs, xm, xm);
+      ec_mod_mul(c, fp, rhs, rhs, xm);
+      ec_mod_sub(c, fp, rhs, rhs, xm);
+      ec_mod_sub(c, fp, rhs, rhs, xm);
+      ec_mod_sub(c, fp, rhs, rhs, xm);
+      ec_mod_add(c, fp, rhs, rhs, c->b);
+      ec_mod_pow_public(c, fp, ym, rhs, e);
+      ec_mod_mul(c, fp, t, ym, ym);
+      found = ec_limbs_eq(L, t, rhs) != 0;
+      if (!found) ec_mod_add(c, fp, x, x, one);
+    }
+    CHECK(found);
+    if (!found) continue;
+    CHECK(ec_point_on_curve(c, xm, ym) != 0);
+    ec_point rp, t1, t2, q;
+    ec_point_set_affine(c, &rp, xm, ym);
+    /* r = x - n; a random digest below n and s; u1 = e / s, u2 = r / s (mod n). */
+    uint64_t r[EC_MAX_LIMBS], dg[EC_MAX_LIMBS], s[EC_MAX_LIMBS], sm[EC_MAX_LIMBS], w[EC_MAX_LIMBS],
+        u1[EC_MAX_LIMBS], u2[EC_MAX_LIMBS], a[EC_MAX_LIMBS], b[EC_MAX_LIMBS];
+    ec_mod_sub(c, fp, r, x, fn->m); /* x < p: no wrap, x >= n */
+    random_scalar(&rng, c, dg);
+    random_scalar(&rng, c, s);
+    ec_mod_to_mont(c, fn, sm, s);
+    ec_mod_inv(c, fn, w, sm);     /* s^-1 R */
+    ec_mod_mul(c, fn, u1, dg, w); /* plain e / s */
+    ec_mod_mul(c, fn, u2, r, w);  /* plain r / s */
+    /* a = u2^-1, b = -u1 u2^-1 (mod n); Q = a R + b G. */
+    ec_mod_to_mont(c, fn, t, u2);
+    ec_mod_inv(c, fn, a, t);
+    ec_mod_from_mont(c, fn, a, a);
+    ec_mod_to_mont(c, fn, t, u1);
+    ec_mod_mul(c, fn, b, t, a);
+    const uint64_t zero[EC_MAX_LIMBS] = {0};
+    ec_mod_sub(c, fn, b, zero, b);
+    ec_scalar_mul(c, &t1, a, &rp);
+    ec_scalar_mul_base(c, &t2, b);
+    ec_point_add(c, &q, &t1, &t2);
+    uint64_t qx[EC_MAX_LIMBS], qy[EC_MAX_LIMBS];
+    CHECK(ec_point_to_affine(c, qx, qy, &q) != 0);
+    ec_mod_from_mont(c, fp, qx, qx);
+    ec_mod_from_mont(c, fp, qy, qy);
+    uint8_t pub[1 + 2 * EC_MAX_BYTES], sig[2 * EC_MAX_BYTES], digest[EC_MAX_BYTES];
+    pub[0] = 4;
+    ec_limbs_to_be(pub + 1, c->bytes, qx);
+    ec_limbs_to_be(pub + 1 + c->bytes, c->bytes, qy);
+    ec_limbs_to_be(digest, c->bytes, dg);
+    ec_limbs_to_be(sig, c->bytes, r);
+    ec_limbs_to_be(sig + c->bytes, c->bytes, s);
+    fm_ec_key *key = NULL;
+    CHECK_EQ_INT(fm_ec_key_import_public(ids[ci], pub, 1 + 2 * c->bytes, &key), FM_OK);
+    CHECK_EQ_INT(fm_ecdsa_verify_digest(key, digest, c->bytes, sig, 2 * c->bytes), FM_OK);
+    ec_mod_add(c, fn, r, r, one);
+    ec_limbs_to_be(sig, c->bytes, r);
+    CHECK_EQ_INT(fm_ecdsa_verify_digest(key, digest, c->bytes, sig, 2 * c->bytes), FM_ERR_VERIFY);
+    CHECK_EQ_INT(fm_ec_key_free(key), FM_OK);
+  }
+}
+
 /* The P-256 ADX kernels (ec_field_mulx.c) against the portable ec_mod_mul over the whole range
  * [0, p): the square and the product on the operands next to 0, to 2^255 and to p (each word
  * at its extremes), then on 20000 random operands below p, whenever the CPU has BMI2 and ADX. */
@@ -649,6 +736,7 @@ static const test_case cases[] = {
     TEST_CASE(group_law),        TEST_CASE(sign_round_trip),        TEST_CASE(ecdh_agrees),
     TEST_CASE(bad_points),       TEST_CASE(ecdh_refusals_wipe),     TEST_CASE(bad_signatures),
     TEST_CASE(bad_private_keys), TEST_CASE(compressed_points),      TEST_CASE(free_zeroizes_the_key),
+    TEST_CASE(verify_large_x),
     TEST_CASE(gate_in_error_state), TEST_CASE(dbl_n), TEST_CASE(scalar_mul_edges),
     TEST_CASE(double_mul_public), TEST_CASE(field_mulx), TEST_CASE(field_p256_adx),
 };
