@@ -652,12 +652,15 @@ void ec_scalar_mul_base(const ec_curve *c, ec_point *r, const uint64_t *k) {
 #define EC_WNAF_W 5                           /* digits odd, |digit| < 2^(W-1) */
 #define EC_WNAF_ODD (1u << (EC_WNAF_W - 2))   /* odd multiples 1, 3, ..., 2^(W-1) - 1 */
 #define EC_WNAF_MAX (64 * EC_MAX_LIMBS + 1)
+#define EC_WNAF_G 8 /* G's width on P-256 and P-384: odd multiples up to 127 G (ec_base_odd) */
+_Static_assert(EC_BASE_ODD == 1u << (EC_WNAF_G - 2), "the odd multiples of G for width 8");
 
-/* wnaf_public writes the width-5 non-adjacent form of a public k (limbs words): digits d[i] in
- * {0, +-1, +-3, ..., +-15}, k = sum d[i] 2^i, at most one non-zero digit in any 5 in a row.
- * Returns the number of digits (at most 64 * limbs + 1). VARIABLE TIME: the loop, the branches
- * and the digits all follow k, so it is only for public scalars (ECDSA verification's u1, u2). */
-static unsigned wnaf_public(int8_t *d, const uint64_t *k, unsigned limbs) {
+/* wnaf_public writes the width-w non-adjacent form of a public k (limbs words, w at most 8):
+ * digits d[i] in {0, +-1, +-3, ..., +-(2^(w-1) - 1)}, k = sum d[i] 2^i, at most one non-zero
+ * digit in any w in a row. Returns the number of digits (at most 64 * limbs + 1). VARIABLE TIME:
+ * the loop, the branches and the digits all follow k, so it is only for public scalars (ECDSA
+ * verification's u1, u2). */
+static unsigned wnaf_public(int8_t *d, const uint64_t *k, unsigned limbs, unsigned w) {
   uint64_t t[EC_MAX_LIMBS + 1];
   memcpy(t, k, limbs * sizeof(uint64_t));
   t[limbs] = 0;
@@ -668,8 +671,8 @@ static unsigned wnaf_public(int8_t *d, const uint64_t *k, unsigned limbs) {
     if (any == 0) break;
     int digit = 0;
     if (t[0] & 1) {
-      digit = (int)(t[0] & ((1u << EC_WNAF_W) - 1));
-      if (digit >= (1 << (EC_WNAF_W - 1))) digit -= 1 << EC_WNAF_W;
+      digit = (int)(t[0] & ((1u << w) - 1));
+      if (digit >= (1 << (w - 1))) digit -= 1 << w;
       /* t -= digit: afterwards t is a multiple of 2^W. */
       if (digit > 0) {
         uint64_t borrow = (uint64_t)digit;
@@ -738,7 +741,7 @@ static void double_mul_projective(const ec_curve *c, ec_point *r, const uint64_t
     odd_multiples(c, tg, &g);
   }
   odd_multiples(c, tq, q);
-  const unsigned len1 = wnaf_public(d1, u1, n), len2 = wnaf_public(d2, u2, n);
+  const unsigned len1 = wnaf_public(d1, u1, n, EC_WNAF_W), len2 = wnaf_public(d2, u2, n, EC_WNAF_W);
   const unsigned len = len1 > len2 ? len1 : len2;
   set_infinity(c, &acc);
   unsigned pending = 0; /* doublings owed to acc; none until the first addition */
@@ -822,14 +825,14 @@ static inline __attribute__((always_inline)) bool jac_add_k(
 }
 
 /* double_mul_jac_k is ec_double_mul_public on P-256 and P-384. VARIABLE TIME, for public inputs
- * only (ECDSA verification: u1, u2 and Q are all public). Straus-Shamir interleaving of u1 and
- * u2 in width-5 NAF with one chain of Jacobian doublings; G's odd multiples are affine (row 0 of
- * the fixed-base table), so each of its digits costs a mixed addition, and Q's are Jacobian with
- * Z^2 and Z^3 at hand. Returns false, with nothing written, when Q's table meets the point at
+ * only (ECDSA verification: u1, u2 and Q are all public). Straus-Shamir interleaving of u1 in
+ * width-8 NAF and u2 in width-5 NAF with one chain of Jacobian doublings; G's 64 odd multiples
+ * are affine (ec_base_odd, built with the fixed-base table), so each of its digits costs a mixed
+ * addition, and Q's 8 are Jacobian with Z^2 and Z^3 at hand. Returns false, with nothing written, when Q's table meets the point at
  * infinity (Q is not a point of order n): the caller then takes the projective path. */
 static inline __attribute__((always_inline)) bool double_mul_jac_k(
     const ec_curve *c, ec_point *r, const uint64_t *u1, const uint64_t *u2, const ec_point *q,
-    const uint64_t *row0, const unsigned L, const fe_mul_fn fe_mul, const fe_mul_fn fe_add,
+    const uint64_t *godd, const unsigned L, const fe_mul_fn fe_mul, const fe_mul_fn fe_add,
     const fe_mul_fn fe_sub) {
   static const uint64_t zero[EC_MAX_LIMBS] = {0};
   const size_t n = L * sizeof(uint64_t);
@@ -858,16 +861,16 @@ static inline __attribute__((always_inline)) bool double_mul_jac_k(
     MUL(tq[i].zz, tq[i].z, tq[i].z);
     MUL(tq[i].zzz, tq[i].zz, tq[i].z);
   }
-  const unsigned len1 = wnaf_public(d1, u1, L), len2 = wnaf_public(d2, u2, L);
+  const unsigned len1 = wnaf_public(d1, u1, L, EC_WNAF_G), len2 = wnaf_public(d2, u2, L, EC_WNAF_W);
   const unsigned len = len1 > len2 ? len1 : len2;
   bool inf = true; /* (x, y, z) is the point at infinity: its coordinates are not used */
   for (int i = (int)len - 1; i >= 0; i--) {
     if (!inf) jac_dbl_k(x, y, z, L, fe_mul, fe_add, fe_sub);
     const int a = (unsigned)i < len1 ? d1[i] : 0, b = (unsigned)i < len2 ? d2[i] : 0;
     if (a != 0) {
-      /* Row 0, entry j is (j + 1) G, affine: |a| G is entry |a| - 1. */
-      const unsigned e = (unsigned)(a > 0 ? a : -a) - 1;
-      const uint64_t *gx = &row0[(2 * e) * L], *gy = &row0[(2 * e + 1) * L];
+      /* Entry e of the odd multiples is (2e + 1) G, affine. */
+      const unsigned e = ((unsigned)(a > 0 ? a : -a) - 1) / 2;
+      const uint64_t *gx = &godd[(2 * e) * L], *gy = &godd[(2 * e + 1) * L];
       if (a < 0) SUB(ny, zero, gy);
       else memcpy(ny, gy, n);
       if (inf) {
@@ -912,21 +915,21 @@ static inline __attribute__((always_inline)) bool double_mul_jac_k(
 
 static __attribute__((noinline)) bool p256_double_mul(const ec_curve *c, ec_point *r,
                                                       const uint64_t *u1, const uint64_t *u2,
-                                                      const ec_point *q, const uint64_t *row0) {
-  return double_mul_jac_k(c, r, u1, u2, q, row0, 4, p256_mul, p256_fadd, p256_fsub);
+                                                      const ec_point *q, const uint64_t *godd) {
+  return double_mul_jac_k(c, r, u1, u2, q, godd, 4, p256_mul, p256_fadd, p256_fsub);
 }
 static __attribute__((noinline)) bool p384_double_mul(const ec_curve *c, ec_point *r,
                                                       const uint64_t *u1, const uint64_t *u2,
-                                                      const ec_point *q, const uint64_t *row0) {
-  return double_mul_jac_k(c, r, u1, u2, q, row0, 6, p384_mul, p384_fadd, p384_fsub);
+                                                      const ec_point *q, const uint64_t *godd) {
+  return double_mul_jac_k(c, r, u1, u2, q, godd, 6, p384_mul, p384_fadd, p384_fsub);
 }
 
 void ec_double_mul_public(const ec_curve *c, ec_point *r, const uint64_t *u1, const uint64_t *u2,
                           const ec_point *q) {
   /* Public inputs: the branches below follow the curve and Q. */
-  const uint64_t *row0 = ec_base_table(c); /* row 0 starts the table */
+  const uint64_t *godd = ec_base_odd(c);
   bool done = false;
-  if (row0 != NULL && c->id == FM_EC_P256) done = p256_double_mul(c, r, u1, u2, q, row0);
-  else if (row0 != NULL && c->id == FM_EC_P384) done = p384_double_mul(c, r, u1, u2, q, row0);
+  if (godd != NULL && c->id == FM_EC_P256) done = p256_double_mul(c, r, u1, u2, q, godd);
+  else if (godd != NULL && c->id == FM_EC_P384) done = p384_double_mul(c, r, u1, u2, q, godd);
   if (!done) double_mul_projective(c, r, u1, u2, q);
 }
