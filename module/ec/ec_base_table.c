@@ -8,7 +8,8 @@
  * Row i holds (j + 1) * 32^i * G for j = 0..15, affine, Montgomery form. Rows are built a few at
  * a time: the multiples by complete additions (16 * B doubled is the next row's base 32 * B),
  * X and Y written straight into the table and Z kept aside, then one inversion for the group
- * (Montgomery's trick) turns them affine. Only public values are involved; the group law used is
+ * (Montgomery's trick) turns them affine. The same first use builds G's odd multiples G, 3G,
+ * ..., 127G (ec_base_odd, 4 KB on P-256 and 6 KB on P-384) the same way, for verification. Only public values are involved; the group law used is
  * the module's constant-time one anyway. */
 #include <pthread.h>
 #include <stdbool.h>
