@@ -470,7 +470,7 @@ static void cond_negate(const ec_curve *c, ec_point *p, uint64_t neg) {
   uint64_t t[EC_MAX_LIMBS];
   ec_mod_sub(c, &c->p, t, zero, p->y);
   for (unsigned j = 0; j < c->limbs; j++) p->y[j] = ct_select_u64(neg, t[j], p->y[j]);
-  fm_zeroize(t, sizeof t);
+  fm_zeroize(t, c->limbs * sizeof(uint64_t));
 }
 
 /* The table scans below work on pairs of words (GCC/Clang vector extension: SSE2 on x86-64, NEON
@@ -491,46 +491,39 @@ static inline __attribute__((always_inline)) ec_v2 v2_load(const uint64_t *p) {
 static inline __attribute__((always_inline)) void table_select_k(const ec_curve *c, ec_point *r,
                                                                   const ec_point table[EC_TABLE],
                                                                   uint64_t d, const unsigned L) {
-  uint64_t x[EC_MAX_LIMBS] = {0}, y[EC_MAX_LIMBS] = {0}, z[EC_MAX_LIMBS] = {0};
+  const uint64_t zero_digit = ct_is_zero_u64(d);
+  memset(r, 0, sizeof *r);
   if (L % 2 == 0) {
-    ec_v2 vx[EC_MAX_LIMBS / 2] = {0}, vy[EC_MAX_LIMBS / 2] = {0}, vz[EC_MAX_LIMBS / 2] = {0};
+    struct {
+      ec_v2 x[EC_MAX_LIMBS / 2], y[EC_MAX_LIMBS / 2], z[EC_MAX_LIMBS / 2];
+    } v;
+    memset(&v, 0, sizeof v);
     for (unsigned i = 0; i < EC_TABLE; i++) {
       const uint64_t m = ct_eq_u64(i + 1, d); /* all-ones for the one wanted entry */
       const ec_v2 mask = {m, m};
       _Pragma("GCC unroll 4")
       for (unsigned j = 0; j < L / 2; j++) {
-        vx[j] |= mask & v2_load(&table[i].x[2 * j]);
-        vy[j] |= mask & v2_load(&table[i].y[2 * j]);
-        vz[j] |= mask & v2_load(&table[i].z[2 * j]);
+        v.x[j] |= mask & v2_load(&table[i].x[2 * j]);
+        v.y[j] |= mask & v2_load(&table[i].y[2 * j]);
+        v.z[j] |= mask & v2_load(&table[i].z[2 * j]);
       }
     }
-    memcpy(x, vx, L * sizeof(uint64_t));
-    memcpy(y, vy, L * sizeof(uint64_t));
-    memcpy(z, vz, L * sizeof(uint64_t));
-    fm_zeroize(vx, sizeof vx);
-    fm_zeroize(vy, sizeof vy);
-    fm_zeroize(vz, sizeof vz);
+    memcpy(r->x, v.x, L * sizeof(uint64_t));
+    memcpy(r->y, v.y, L * sizeof(uint64_t));
+    memcpy(r->z, v.z, L * sizeof(uint64_t));
+    fm_zeroize(&v, sizeof v);
   } else {
     for (unsigned i = 0; i < EC_TABLE; i++) {
       const uint64_t mask = ct_eq_u64(i + 1, d);
       _Pragma("GCC unroll 9")
       for (unsigned j = 0; j < L; j++) {
-        x[j] |= mask & table[i].x[j];
-        y[j] |= mask & table[i].y[j];
-        z[j] |= mask & table[i].z[j];
+        r->x[j] |= mask & table[i].x[j];
+        r->y[j] |= mask & table[i].y[j];
+        r->z[j] |= mask & table[i].z[j];
       }
     }
   }
-  const uint64_t zero_digit = ct_is_zero_u64(d);
-  memset(r, 0, sizeof *r);
-  for (unsigned j = 0; j < L; j++) {
-    r->x[j] = x[j];
-    r->y[j] = y[j] | (zero_digit & c->p.one[j]);
-    r->z[j] = z[j];
-  }
-  fm_zeroize(x, sizeof x);
-  fm_zeroize(y, sizeof y);
-  fm_zeroize(z, sizeof z);
+  for (unsigned j = 0; j < L; j++) r->y[j] |= zero_digit & c->p.one[j];
 }
 
 /* The limb count is the curve's (public). */
@@ -579,20 +572,22 @@ static inline __attribute__((always_inline)) void row_select_k(uint64_t *x, uint
                                                                 const uint64_t *row, uint64_t d,
                                                                 const unsigned L) {
   _Static_assert(EC_MAX_LIMBS / 2 >= 3, "the pairs hold P-384's six words");
-  ec_v2 tx[3] = {0}, ty[3] = {0};
+  struct {
+    ec_v2 x[3], y[3];
+  } v;
+  memset(&v, 0, sizeof v);
   for (unsigned e = 0; e < EC_TABLE; e++) {
     const uint64_t m = ct_eq_u64(e + 1, d); /* all-ones for the one wanted entry */
     const ec_v2 mask = {m, m};
     _Pragma("GCC unroll 3")
     for (unsigned j = 0; j < L / 2; j++) {
-      tx[j] |= mask & v2_load(&row[(2 * e) * L + 2 * j]);
-      ty[j] |= mask & v2_load(&row[(2 * e + 1) * L + 2 * j]);
+      v.x[j] |= mask & v2_load(&row[(2 * e) * L + 2 * j]);
+      v.y[j] |= mask & v2_load(&row[(2 * e + 1) * L + 2 * j]);
     }
   }
-  memcpy(x, tx, L * sizeof(uint64_t));
-  memcpy(y, ty, L * sizeof(uint64_t));
-  fm_zeroize(tx, sizeof tx);
-  fm_zeroize(ty, sizeof ty);
+  memcpy(x, v.x, L * sizeof(uint64_t));
+  memcpy(y, v.y, L * sizeof(uint64_t));
+  fm_zeroize(&v, sizeof v);
 }
 
 /* mul_base_table sets r = k * G from the curve's fixed-base table (ec_base_table.h): row i
