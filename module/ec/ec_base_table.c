@@ -8,7 +8,8 @@
  * Row i holds (j + 1) * 32^i * G for j = 0..15, affine, Montgomery form. Rows are built a few at
  * a time: the multiples by complete additions (16 * B doubled is the next row's base 32 * B),
  * X and Y written straight into the table and Z kept aside, then one inversion for the group
- * (Montgomery's trick) turns them affine. Only public values are involved; the group law used is
+ * (Montgomery's trick) turns them affine. The same first use builds G's odd multiples G, 3G,
+ * ..., 127G (ec_base_odd, 4 KB on P-256 and 6 KB on P-384) the same way, for verification. Only public values are involved; the group law used is
  * the module's constant-time one anyway. */
 #include <pthread.h>
 #include <stdbool.h>
@@ -24,6 +25,8 @@
 
 static uint64_t g_p256_table[P256_ROWS * ROW_WORDS(4)];
 static uint64_t g_p384_table[P384_ROWS * ROW_WORDS(6)];
+static uint64_t g_p256_odd[EC_BASE_ODD * ENTRY_WORDS(4)];
+static uint64_t g_p384_odd[EC_BASE_ODD * ENTRY_WORDS(6)];
 static pthread_once_t g_p256_once = PTHREAD_ONCE_INIT;
 static pthread_once_t g_p384_once = PTHREAD_ONCE_INIT;
 
@@ -32,12 +35,39 @@ static pthread_once_t g_p384_once = PTHREAD_ONCE_INIT;
 #define GROUP_POINTS (GROUP_ROWS * EC_BASE_ENTRIES)
 #define TABLE_MAX_LIMBS 6 /* P-384 */
 
+/* to_affine divides the x and y of |count| points (ENTRY_WORDS apart in |group|) by their z, none
+ * of them 0, with one inversion for the group (Montgomery's trick). */
+static void to_affine(const ec_curve *c, uint64_t *group, uint64_t z[][TABLE_MAX_LIMBS],
+                      unsigned count) {
+  const unsigned n = c->limbs;
+  const size_t bytes = n * sizeof(uint64_t);
+  uint64_t pre[GROUP_POINTS][TABLE_MAX_LIMBS];
+  uint64_t inv[EC_MAX_LIMBS], zi[EC_MAX_LIMBS], t[EC_MAX_LIMBS];
+  /* pre[k] = z[0] ... z[k]. */
+  memcpy(pre[0], z[0], bytes);
+  for (unsigned k = 1; k < count; k++) ec_mod_mul(c, &c->p, pre[k], pre[k - 1], z[k]);
+  ec_mod_inv(c, &c->p, inv, pre[count - 1]);
+  for (unsigned k = count; k-- > 0;) {
+    /* inv = 1 / (z[0] ... z[k]) here. */
+    if (k > 0) {
+      ec_mod_mul(c, &c->p, zi, inv, pre[k - 1]);
+      ec_mod_mul(c, &c->p, inv, inv, z[k]);
+    } else {
+      memcpy(zi, inv, bytes);
+    }
+    uint64_t *e = group + (size_t)k * ENTRY_WORDS(n);
+    ec_mod_mul(c, &c->p, t, e, zi);
+    memcpy(e, t, bytes);
+    ec_mod_mul(c, &c->p, t, e + n, zi);
+    memcpy(e + n, t, bytes);
+  }
+}
+
 /* build writes |rows| rows of curve |c|'s table to |table|. */
 static void build(const ec_curve *c, uint64_t *table, unsigned rows) {
   const unsigned n = c->limbs; /* at most TABLE_MAX_LIMBS */
   const size_t bytes = n * sizeof(uint64_t);
-  uint64_t z[GROUP_POINTS][TABLE_MAX_LIMBS], pre[GROUP_POINTS][TABLE_MAX_LIMBS];
-  uint64_t inv[EC_MAX_LIMBS], zi[EC_MAX_LIMBS], t[EC_MAX_LIMBS];
+  uint64_t z[GROUP_POINTS][TABLE_MAX_LIMBS];
   ec_point base, p;
   ec_point_set_affine(c, &base, c->gx, c->gy);
   for (unsigned r0 = 0; r0 < rows; r0 += GROUP_ROWS) {
@@ -55,26 +85,31 @@ static void build(const ec_curve *c, uint64_t *table, unsigned rows) {
       }
       ec_point_dbl(c, &base, &p); /* 2 * 16 * B: the next row's base */
     }
-    /* pre[k] = z[0] ... z[k]; no z is 0: (j + 1) 2^(5i) G is never the point at infinity, as
-     * G's order n is a prime larger than 16. */
-    memcpy(pre[0], z[0], bytes);
-    for (unsigned k = 1; k < count; k++) ec_mod_mul(c, &c->p, pre[k], pre[k - 1], z[k]);
-    ec_mod_inv(c, &c->p, inv, pre[count - 1]);
-    for (unsigned k = count; k-- > 0;) {
-      /* inv = 1 / (z[0] ... z[k]) here. */
-      if (k > 0) {
-        ec_mod_mul(c, &c->p, zi, inv, pre[k - 1]);
-        ec_mod_mul(c, &c->p, inv, inv, z[k]);
-      } else {
-        memcpy(zi, inv, bytes);
-      }
-      uint64_t *e = group + (size_t)k * ENTRY_WORDS(n);
-      ec_mod_mul(c, &c->p, t, e, zi);
-      memcpy(e, t, bytes);
-      ec_mod_mul(c, &c->p, t, e + n, zi);
-      memcpy(e + n, t, bytes);
-    }
+    /* No z is 0: (j + 1) 2^(5i) G is never the point at infinity, as G's order n is a prime
+     * larger than 16. */
+    to_affine(c, group, z, count);
   }
+}
+
+/* build_odd writes G, 3G, ..., (2 EC_BASE_ODD - 1) G, affine, to |odd|: (2k + 1) G by complete
+ * additions of 2G, made affine together. None is the point at infinity (n is a prime larger
+ * than 2 EC_BASE_ODD). */
+static void build_odd(const ec_curve *c, uint64_t *odd) {
+  _Static_assert(EC_BASE_ODD <= GROUP_POINTS, "the odd multiples are made affine together");
+  const unsigned n = c->limbs;
+  const size_t bytes = n * sizeof(uint64_t);
+  uint64_t z[GROUP_POINTS][TABLE_MAX_LIMBS];
+  ec_point g, g2, p;
+  ec_point_set_affine(c, &g, c->gx, c->gy);
+  ec_point_dbl(c, &g2, &g);
+  p = g;
+  for (unsigned k = 0; k < EC_BASE_ODD; k++) {
+    if (k > 0) ec_point_add(c, &p, &p, &g2);
+    memcpy(odd + (size_t)k * ENTRY_WORDS(n), p.x, bytes);
+    memcpy(odd + (size_t)k * ENTRY_WORDS(n) + n, p.y, bytes);
+    memcpy(z[k], p.z, bytes);
+  }
+  to_affine(c, odd, z, EC_BASE_ODD);
 }
 
 /* Set while this thread builds a table: a signal handler that interrupts the build and asks for
@@ -85,11 +120,13 @@ static __thread bool tl_building __attribute__((tls_model("initial-exec")));
 static void build_p256(void) {
   tl_building = true;
   build(ec_curve_get(FM_EC_P256), g_p256_table, P256_ROWS);
+  build_odd(ec_curve_get(FM_EC_P256), g_p256_odd);
   tl_building = false;
 }
 static void build_p384(void) {
   tl_building = true;
   build(ec_curve_get(FM_EC_P384), g_p384_table, P384_ROWS);
+  build_odd(ec_curve_get(FM_EC_P384), g_p384_odd);
   tl_building = false;
 }
 
@@ -113,4 +150,9 @@ const uint64_t *ec_base_table(const ec_curve *c) {
       return g_p384_table;
     default: return NULL;
   }
+}
+
+const uint64_t *ec_base_odd(const ec_curve *c) {
+  if (ec_base_table(c) == NULL) return NULL; /* builds both on the first use */
+  return c->id == FM_EC_P256 ? g_p256_odd : g_p384_odd;
 }

@@ -23,4 +23,11 @@ unsigned ec_base_rows(const ec_curve *c);
  * meanwhile waits, and every caller sees the finished table); later calls only read them. */
 const uint64_t *ec_base_table(const ec_curve *c);
 
+/* ec_base_odd returns the odd multiples G, 3G, ..., (2 EC_BASE_ODD - 1) G of curve |c|, affine,
+ * Montgomery form, x then y per entry as in the table above (entry k is (2k + 1) G), or NULL
+ * where ec_base_table gives NULL. Built and kept with the table (public, .bss, first use), for
+ * the width-8 NAF of ECDSA verification's u1. */
+#define EC_BASE_ODD 64
+const uint64_t *ec_base_odd(const ec_curve *c);
+
 #endif

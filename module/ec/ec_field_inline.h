@@ -106,28 +106,33 @@ static inline __attribute__((always_inline)) void mont_mul_k(const ec_mod *md, u
   for (unsigned j = 0; j < limbs; j++) r[j] = ct_select_u64(keep, t[j], s[j]);
 }
 
+/* mod_add_k and mod_sub_k correct with m ANDed with a mask rather than by computing both
+ * candidates and selecting one: a - b wraps exactly when it borrows, and then m is added back;
+ * a + b - m is the sum reduced unless it went below zero (no carry out of the sum and a borrow
+ * out of the subtraction), and then m is added back. */
 static inline __attribute__((always_inline)) void mod_add_k(const ec_mod *md, uint64_t *r,
                                                              const uint64_t *a, const uint64_t *b,
                                                              const unsigned limbs) {
-  uint64_t t[EC_MAX_LIMBS], s[EC_MAX_LIMBS];
+  uint64_t t[EC_MAX_LIMBS], mm[EC_MAX_LIMBS];
   const uint64_t carry = add_carry(t, a, b, limbs);
-  const uint64_t borrow = sub_borrow(s, t, md->m, limbs);
-  /* a + b < m: no carry out of the sum and a borrow out of sum - m. */
-  const uint64_t keep = ct_is_zero_u64(carry) & (0u - borrow);
+  const uint64_t borrow = sub_borrow(t, t, md->m, limbs);
+  /* The top word of the difference is carry - borrow: all-ones (-1) when it went below zero. */
+  const uint64_t fix = ct_value_barrier_u64(carry - borrow);
   _Pragma("GCC unroll 9")
-  for (unsigned j = 0; j < limbs; j++) r[j] = ct_select_u64(keep, t[j], s[j]);
+  for (unsigned j = 0; j < limbs; j++) mm[j] = md->m[j] & fix;
+  (void)add_carry(r, t, mm, limbs);
 }
 
 static inline __attribute__((always_inline)) void mod_sub_k(const ec_mod *md, uint64_t *r,
                                                              const uint64_t *a, const uint64_t *b,
                                                              const unsigned limbs) {
-  uint64_t t[EC_MAX_LIMBS], s[EC_MAX_LIMBS];
+  uint64_t t[EC_MAX_LIMBS], mm[EC_MAX_LIMBS];
   const uint64_t borrow = sub_borrow(t, a, b, limbs);
-  (void)add_carry(s, t, md->m, limbs);
   /* a < b: the difference wrapped, add m back. */
-  const uint64_t fix = 0u - borrow;
+  const uint64_t fix = ct_value_barrier_u64(0u - borrow);
   _Pragma("GCC unroll 9")
-  for (unsigned j = 0; j < limbs; j++) r[j] = ct_select_u64(fix, s[j], t[j]);
+  for (unsigned j = 0; j < limbs; j++) mm[j] = md->m[j] & fix;
+  (void)add_carry(r, t, mm, limbs);
 }
 
 #endif

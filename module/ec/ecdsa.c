@@ -189,11 +189,26 @@ int ecdsa_verify_digest(const fm_ec_key *key, const uint8_t *digest, size_t dige
   ec_point q, rp;
   ec_point_set_affine(c, &q, key->qx, key->qy);
   ec_double_mul_public(c, &rp, u1, u2, &q);
-  if (!ec_point_to_affine(c, x, y, &rp)) return FM_ERR_VERIFY;
-  /* Steps 9-10: r' = x_R mod n, accept when r' = r. */
-  ec_mod_from_mont(c, &c->p, x, x);
-  ec_limbs_cond_sub(c->limbs, x, n->m);
-  return ec_limbs_eq(c->limbs, x, r) ? FM_OK : FM_ERR_VERIFY;
+  if (ec_limbs_is_zero(c->limbs, rp.z)) return FM_ERR_VERIFY;
+  /* Steps 9-10: accept when x_R mod n = r, without taking R to affine coordinates: x_R = X / Z
+   * and x_R < p < 2n, so x_R mod n = r exactly when X = r Z, or X = (r + n) Z with r + n < p. */
+  const ec_mod *fp = &c->p;
+  uint64_t rz[EC_MAX_LIMBS];
+  ec_mod_to_mont(c, fp, x, r); /* r < n < p */
+  ec_mod_mul(c, fp, rz, x, rp.z);
+  if (ec_limbs_eq(c->limbs, rz, rp.x)) return FM_OK;
+  /* r + n < p: the sum does not carry out of the limbs (n < p < 2^bits). */
+  uint64_t carry = 0;
+  for (unsigned i = 0; i < c->limbs; i++) {
+    const uint64_t t = r[i] + carry;
+    carry = t < carry;
+    y[i] = t + n->m[i];
+    carry += y[i] < t;
+  }
+  if (carry != 0 || !ec_limbs_lt(c->limbs, y, fp->m)) return FM_ERR_VERIFY;
+  ec_mod_to_mont(c, fp, x, y);
+  ec_mod_mul(c, fp, rz, x, rp.z);
+  return ec_limbs_eq(c->limbs, rz, rp.x) ? FM_OK : FM_ERR_VERIFY;
 }
 
 /* ---- Pairwise consistency test ------------------------------------------------------------ */

@@ -65,6 +65,9 @@ void ec_p256_mul_mulx(uint64_t *r, const uint64_t *a, const uint64_t *b);
 /* ec_p256_mul_adx is the same product in assembly with MULX, ADCX and ADOX: call only when the
  * CPU has BMI2 and ADX. */
 void ec_p256_mul_adx(uint64_t *r, const uint64_t *a, const uint64_t *b);
+/* ec_p256_sqr_adx sets r = a * a * R^-1 mod p, the dedicated square of the same assembly (same
+ * CPU requirements). */
+void ec_p256_sqr_adx(uint64_t *r, const uint64_t *a);
 void ec_p384_mul_mulx(uint64_t *r, const uint64_t *a, const uint64_t *b);
 /* ec_mod_to_mont sets r = a * R mod m for any a < m; ec_mod_from_mont the inverse map. */
 void ec_mod_to_mont(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a);

@@ -60,6 +60,28 @@ static void test_no_table(void) {
   CHECK_EQ_INT(ec_base_rows(ec_curve_get(FM_EC_P521)), 0);
 }
 
+/* The odd multiples of G kept with the table (ec_base_odd): entry k is (2k + 1) G, affine, against
+ * the fixed-base multiplication of 2k + 1; none on the curves without a table. */
+static void test_odd_multiples(void) {
+  const fm_ec_curve ids[] = {FM_EC_P256, FM_EC_P384};
+  for (size_t i = 0; i < 2; i++) {
+    const ec_curve *c = ec_curve_get(ids[i]);
+    const uint64_t *odd = ec_base_odd(c);
+    CHECK(odd != NULL);
+    if (odd == NULL) continue;
+    for (unsigned k = 0; k < EC_BASE_ODD; k++) {
+      uint64_t m[EC_MAX_LIMBS] = {2 * k + 1}, x[EC_MAX_LIMBS], y[EC_MAX_LIMBS];
+      ec_point p;
+      ec_scalar_mul_base(c, &p, m);
+      CHECK(ec_point_to_affine(c, x, y, &p) != 0);
+      CHECK(ec_limbs_eq(c->limbs, x, odd + (size_t)k * 2 * c->limbs) != 0);
+      CHECK(ec_limbs_eq(c->limbs, y, odd + (size_t)k * 2 * c->limbs + c->limbs) != 0);
+    }
+  }
+  CHECK(ec_base_odd(ec_curve_get(FM_EC_P224)) == NULL);
+  CHECK(ec_base_odd(ec_curve_get(FM_EC_P521)) == NULL);
+}
+
 #define RACERS 4
 struct racer {
   pthread_barrier_t *start;
@@ -131,6 +153,7 @@ static const test_case cases[] = {
     {"p256_table", test_p256_table},
     {"p384_table", test_p384_table},
     {"no_table", test_no_table},
+    {"odd_multiples", test_odd_multiples},
     {"first_use_race", test_first_use_race},
     {"signal_during_build", test_signal_during_build},
 };

@@ -204,6 +204,176 @@ static void test_field_mulx(void) {
 #endif
 }
 
+/* Verification compares x_R mod n with r; when x_R is in [n, p), r is x_R - n. A public key is
+ * made so that the verification's R = u1 G + u2 Q is a point with x in [n, p): Q = u2^-1 (R -
+ * u1 G). The signature (x_R - n, s) must verify, and (x_R - n + 1, s) must not (P-256 and P-384,
+ * whose p = 3 mod 4 gives square roots as a power). */
+static void test_verify_large_x(void) {
+  test_rng rng;
+  test_rng_seed(&rng, "test_ec_unit.verify_large_x");
+  const fm_ec_curve ids[] = {FM_EC_P256, FM_EC_P384};
+  for (size_t ci = 0; ci < 2; ci++) {
+    const ec_curve *c = ec_curve_get(ids[ci]);
+    const unsigned L = c->limbs;
+    const ec_mod *fp = &c->p, *fn = &c->n;
+    /* e = (p + 1) / 4. */
+    uint64_t e[EC_MAX_LIMBS] = {0}, one[EC_MAX_LIMBS] = {1};
+    memcpy(e, fp->m, sizeof e);
+    uint64_t carry = 1;
+    for (unsigned j = 0; j < L; j++) {
+      e[j] += carry;
+      carry = carry && e[j] == 0;
+    }
+    for (unsigned j = 0; j < L; j++) e[j] = (e[j] >> 2) | (j + 1 < L ? e[j + 1] << 62 : 0);
+    /* The first x > n on the curve (x = n would make r = 0). */
+    uint64_t x[EC_MAX_LIMBS], xm[EC_MAX_LIMBS], ym[EC_MAX_LIMBS], rhs[EC_MAX_LIMBS],
+        t[EC_MAX_LIMBS];
+    memcpy(x, fn->m, sizeof x);
+    ec_mod_add(c, fp, x, x, one);
+    int found = 0;
+    for (int tries = 0; tries < 200 && !found; tries++) {
+      ec_mod_to_mont(c, fp, xm, x);
+      ec_mod_mul(c, fp, rhs, xm, xm);
+      ec_mod_mul(c, fp, rhs, rhs, xm);
+      ec_mod_sub(c, fp, rhs, rhs, xm);
+      ec_mod_sub(c, fp, rhs, rhs, xm);
+      ec_mod_sub(c, fp, rhs, rhs, xm);
+      ec_mod_add(c, fp, rhs, rhs, c->b);
+      ec_mod_pow_public(c, fp, ym, rhs, e);
+      ec_mod_mul(c, fp, t, ym, ym);
+      found = ec_limbs_eq(L, t, rhs) != 0;
+      if (!found) ec_mod_add(c, fp, x, x, one);
+    }
+    CHECK(found);
+    if (!found) continue;
+    CHECK(ec_point_on_curve(c, xm, ym) != 0);
+    ec_point rp, t1, t2, q;
+    ec_point_set_affine(c, &rp, xm, ym);
+    /* r = x - n; a random digest below n and s; u1 = e / s, u2 = r / s (mod n). */
+    uint64_t r[EC_MAX_LIMBS], dg[EC_MAX_LIMBS], s[EC_MAX_LIMBS], sm[EC_MAX_LIMBS], w[EC_MAX_LIMBS],
+        u1[EC_MAX_LIMBS], u2[EC_MAX_LIMBS], a[EC_MAX_LIMBS], b[EC_MAX_LIMBS];
+    ec_mod_sub(c, fp, r, x, fn->m); /* x < p: no wrap, x >= n */
+    random_scalar(&rng, c, dg);
+    random_scalar(&rng, c, s);
+    ec_mod_to_mont(c, fn, sm, s);
+    ec_mod_inv(c, fn, w, sm);     /* s^-1 R */
+    ec_mod_mul(c, fn, u1, dg, w); /* plain e / s */
+    ec_mod_mul(c, fn, u2, r, w);  /* plain r / s */
+    /* a = u2^-1, b = -u1 u2^-1 (mod n); Q = a R + b G. */
+    ec_mod_to_mont(c, fn, t, u2);
+    ec_mod_inv(c, fn, a, t);
+    ec_mod_from_mont(c, fn, a, a);
+    ec_mod_to_mont(c, fn, t, u1);
+    ec_mod_mul(c, fn, b, t, a);
+    const uint64_t zero[EC_MAX_LIMBS] = {0};
+    ec_mod_sub(c, fn, b, zero, b);
+    ec_scalar_mul(c, &t1, a, &rp);
+    ec_scalar_mul_base(c, &t2, b);
+    ec_point_add(c, &q, &t1, &t2);
+    uint64_t qx[EC_MAX_LIMBS], qy[EC_MAX_LIMBS];
+    CHECK(ec_point_to_affine(c, qx, qy, &q) != 0);
+    ec_mod_from_mont(c, fp, qx, qx);
+    ec_mod_from_mont(c, fp, qy, qy);
+    uint8_t pub[1 + 2 * EC_MAX_BYTES], sig[2 * EC_MAX_BYTES], digest[EC_MAX_BYTES];
+    pub[0] = 4;
+    ec_limbs_to_be(pub + 1, c->bytes, qx);
+    ec_limbs_to_be(pub + 1 + c->bytes, c->bytes, qy);
+    ec_limbs_to_be(digest, c->bytes, dg);
+    ec_limbs_to_be(sig, c->bytes, r);
+    ec_limbs_to_be(sig + c->bytes, c->bytes, s);
+    fm_ec_key *key = NULL;
+    CHECK_EQ_INT(fm_ec_key_import_public(ids[ci], pub, 1 + 2 * c->bytes, &key), FM_OK);
+    CHECK_EQ_INT(fm_ecdsa_verify_digest(key, digest, c->bytes, sig, 2 * c->bytes), FM_OK);
+    ec_mod_add(c, fn, r, r, one);
+    ec_limbs_to_be(sig, c->bytes, r);
+    CHECK_EQ_INT(fm_ecdsa_verify_digest(key, digest, c->bytes, sig, 2 * c->bytes), FM_ERR_VERIFY);
+    CHECK_EQ_INT(fm_ec_key_free(key), FM_OK);
+  }
+}
+
+/* The P-256 ADX kernels (ec_field_mulx.c) against the portable ec_mod_mul over the whole range
+ * [0, p): the square and the product on the operands next to 0, to 2^255 and to p (each word
+ * at its extremes), then on 20000 random operands below p, whenever the CPU has BMI2 and ADX. */
+static void test_field_p256_adx(void) {
+#if !defined(__x86_64__)
+  printf("test_ec_unit.field_p256_adx: the ADX kernels are x86-64 only, nothing to compare\n");
+  return;
+#else
+  uint32_t detected = 0;
+  CHECK_EQ_INT(fm_module_cpu_features(&detected, NULL), FM_OK);
+  if (!(detected & FM_CPU_BMI2) || !(detected & FM_CPU_ADX)) {
+    printf("test_ec_unit.field_p256_adx: the CPU lacks BMI2 or ADX, nothing to compare\n");
+    return;
+  }
+  test_rng rng;
+  test_rng_seed(&rng, "test_ec_unit.field_p256_adx");
+  const ec_curve *c = ec_curve_get(FM_EC_P256);
+  const uint64_t zero[EC_MAX_LIMBS] = {0};
+  uint64_t v[24][EC_MAX_LIMBS] = {{0}};
+  unsigned nv = 0;
+  for (uint64_t d = 0; d < 4; d++) { /* d and p - 1 - d */
+    v[nv][0] = d;
+    nv++;
+    v[nv][0] = d + 1;
+    ec_mod_sub(c, &c->p, v[nv], zero, v[nv]);
+    nv++;
+  }
+  v[nv][3] = (uint64_t)1 << 63; /* 2^255, 2^255 - 1 */
+  nv++;
+  for (unsigned j = 0; j < 3; j++) v[nv][j] = ~(uint64_t)0;
+  v[nv][3] = ~(uint64_t)0 >> 1;
+  nv++;
+  memcpy(v[nv++], c->p.one, sizeof v[0]);
+  memcpy(v[nv++], c->p.rr, sizeof v[0]);
+  /* p's words with one word lowered: values just below p in each word. */
+  for (unsigned j = 0; j < 4; j++) {
+    memcpy(v[nv], c->p.m, sizeof v[0]);
+    if (v[nv][j] != 0) v[nv][j] -= 1;
+    else v[nv][j + 1] -= 1;
+    nv++;
+  }
+  while (nv < 24) {
+    uint8_t b[32];
+    uint64_t t[EC_MAX_LIMBS] = {0};
+    test_rng_bytes(&rng, b, sizeof b);
+    ec_limbs_from_be(4, t, b, sizeof b);
+    if (ec_limbs_lt(4, t, c->p.m)) memcpy(v[nv++], t, sizeof t);
+  }
+  for (unsigned x = 0; x < nv; x++) {
+    uint64_t want[EC_MAX_LIMBS] = {0}, got[EC_MAX_LIMBS] = {0};
+    ec_mod_mul(c, &c->p, want, v[x], v[x]);
+    ec_p256_sqr_adx(got, v[x]);
+    CHECK(ec_limbs_eq(4, got, want) != 0);
+    for (unsigned y = 0; y < nv; y++) {
+      ec_mod_mul(c, &c->p, want, v[x], v[y]);
+      ec_p256_mul_adx(got, v[x], v[y]);
+      CHECK(ec_limbs_eq(4, got, want) != 0);
+    }
+  }
+  for (unsigned n = 0; n < 20000; n++) {
+    uint8_t b[64];
+    uint64_t a[EC_MAX_LIMBS] = {0}, bb[EC_MAX_LIMBS] = {0}, want[EC_MAX_LIMBS] = {0},
+             got[EC_MAX_LIMBS] = {0};
+    test_rng_bytes(&rng, b, sizeof b);
+    ec_limbs_from_be(4, a, b, 32);
+    ec_limbs_from_be(4, bb, b + 32, 32);
+    if (!ec_limbs_lt(4, a, c->p.m) || !ec_limbs_lt(4, bb, c->p.m)) continue;
+    ec_mod_mul(c, &c->p, want, a, a);
+    ec_p256_sqr_adx(got, a);
+    if (!ec_limbs_eq(4, got, want)) {
+      CHECK(0);
+      break;
+    }
+    ec_mod_mul(c, &c->p, want, a, bb);
+    ec_p256_mul_adx(got, a, bb);
+    if (!ec_limbs_eq(4, got, want)) {
+      CHECK(0);
+      break;
+    }
+  }
+#endif
+}
+
 /* ec_point_dbl_n agrees with that many complete additions of a point to itself (independent of
  * either doubling), on random points and infinity. */
 static void test_dbl_n(void) {
@@ -566,8 +736,9 @@ static const test_case cases[] = {
     TEST_CASE(group_law),        TEST_CASE(sign_round_trip),        TEST_CASE(ecdh_agrees),
     TEST_CASE(bad_points),       TEST_CASE(ecdh_refusals_wipe),     TEST_CASE(bad_signatures),
     TEST_CASE(bad_private_keys), TEST_CASE(compressed_points),      TEST_CASE(free_zeroizes_the_key),
+    TEST_CASE(verify_large_x),
     TEST_CASE(gate_in_error_state), TEST_CASE(dbl_n), TEST_CASE(scalar_mul_edges),
-    TEST_CASE(double_mul_public), TEST_CASE(field_mulx),
+    TEST_CASE(double_mul_public), TEST_CASE(field_mulx), TEST_CASE(field_p256_adx),
 };
 
 int main(int argc, char **argv) { return TEST_RUN(argc, argv, "test_ec_unit", cases); }
