@@ -825,10 +825,30 @@ static inline __attribute__((always_inline)) bool jac_add_k(
  * are affine (ec_base_odd, built with the fixed-base table), so each of its digits costs a mixed
  * addition, and Q's 8 are Jacobian with Z^2 and Z^3 at hand. Returns false, with nothing written, when Q's table meets the point at
  * infinity (Q is not a point of order n): the caller then takes the projective path. */
+typedef void (*jac_dbl_fn)(uint64_t *x, uint64_t *y, uint64_t *z);
+typedef bool (*jac_add_fn)(uint64_t *x, uint64_t *y, uint64_t *z, const uint64_t *x2,
+                           const uint64_t *y2, const uint64_t *z2, const uint64_t *zz2,
+                           const uint64_t *zzz2);
+
+/* The curve's Jacobian doubling and addition, out of line: verification calls each from several
+ * places, and one copy per curve keeps the loaded image (hashed at every load) small. */
+#define JAC_FNS(NAME, L)                                                                       \
+  static __attribute__((noinline)) void NAME##_jdbl(uint64_t *x, uint64_t *y, uint64_t *z) {  \
+    jac_dbl_k(x, y, z, L, NAME##_mul, NAME##_fadd, NAME##_fsub);                              \
+  }                                                                                            \
+  static __attribute__((noinline)) bool NAME##_jadd(                                          \
+      uint64_t *x, uint64_t *y, uint64_t *z, const uint64_t *x2, const uint64_t *y2,           \
+      const uint64_t *z2, const uint64_t *zz2, const uint64_t *zzz2) {                         \
+    return jac_add_k(x, y, z, x2, y2, z2, zz2, zzz2, L, NAME##_mul, NAME##_fadd, NAME##_fsub); \
+  }
+JAC_FNS(p256, 4)
+JAC_FNS(p384, 6)
+
 static inline __attribute__((always_inline)) bool double_mul_jac_k(
     const ec_curve *c, ec_point *r, const uint64_t *u1, const uint64_t *u2, const ec_point *q,
     const uint64_t *godd, const unsigned L, const fe_mul_fn fe_mul, const fe_mul_fn fe_add,
-    const fe_mul_fn fe_sub) {
+    const fe_mul_fn fe_sub, const jac_dbl_fn jdbl, const jac_add_fn jadd) {
+  (void)fe_add; /* the MUL and SUB macros take fe_mul and fe_sub; additions are in jdbl/jadd */
   static const uint64_t zero[EC_MAX_LIMBS] = {0};
   const size_t n = L * sizeof(uint64_t);
   jac_cached tq[EC_WNAF_ODD], q2;
@@ -845,13 +865,12 @@ static inline __attribute__((always_inline)) bool double_mul_jac_k(
   memcpy(q2.x, tq[0].x, n);
   memcpy(q2.y, tq[0].y, n);
   memcpy(q2.z, tq[0].z, n);
-  jac_dbl_k(q2.x, q2.y, q2.z, L, fe_mul, fe_add, fe_sub);
+  jdbl(q2.x, q2.y, q2.z);
   MUL(q2.zz, q2.z, q2.z);
   MUL(q2.zzz, q2.zz, q2.z);
   for (unsigned i = 1; i < EC_WNAF_ODD; i++) {
     tq[i] = tq[i - 1];
-    if (!jac_add_k(tq[i].x, tq[i].y, tq[i].z, q2.x, q2.y, q2.z, q2.zz, q2.zzz, L, fe_mul, fe_add,
-                   fe_sub))
+    if (!jadd(tq[i].x, tq[i].y, tq[i].z, q2.x, q2.y, q2.z, q2.zz, q2.zzz))
       return false;
     MUL(tq[i].zz, tq[i].z, tq[i].z);
     MUL(tq[i].zzz, tq[i].zz, tq[i].z);
@@ -860,7 +879,7 @@ static inline __attribute__((always_inline)) bool double_mul_jac_k(
   const unsigned len = len1 > len2 ? len1 : len2;
   bool inf = true; /* (x, y, z) is the point at infinity: its coordinates are not used */
   for (int i = (int)len - 1; i >= 0; i--) {
-    if (!inf) jac_dbl_k(x, y, z, L, fe_mul, fe_add, fe_sub);
+    if (!inf) jdbl(x, y, z);
     const int a = (unsigned)i < len1 ? d1[i] : 0, b = (unsigned)i < len2 ? d2[i] : 0;
     if (a != 0) {
       /* Entry e of the odd multiples is (2e + 1) G, affine. */
@@ -874,7 +893,7 @@ static inline __attribute__((always_inline)) bool double_mul_jac_k(
         memcpy(z, c->p.one, n);
         inf = false;
       } else {
-        inf = !jac_add_k(x, y, z, gx, ny, NULL, NULL, NULL, L, fe_mul, fe_add, fe_sub);
+        inf = !jadd(x, y, z, gx, ny, NULL, NULL, NULL);
       }
     }
     if (b != 0) {
@@ -887,7 +906,7 @@ static inline __attribute__((always_inline)) bool double_mul_jac_k(
         memcpy(z, e->z, n);
         inf = false;
       } else {
-        inf = !jac_add_k(x, y, z, e->x, ny, e->z, e->zz, e->zzz, L, fe_mul, fe_add, fe_sub);
+        inf = !jadd(x, y, z, e->x, ny, e->z, e->zz, e->zzz);
       }
     }
   }
@@ -911,12 +930,14 @@ static inline __attribute__((always_inline)) bool double_mul_jac_k(
 static __attribute__((noinline)) bool p256_double_mul(const ec_curve *c, ec_point *r,
                                                       const uint64_t *u1, const uint64_t *u2,
                                                       const ec_point *q, const uint64_t *godd) {
-  return double_mul_jac_k(c, r, u1, u2, q, godd, 4, p256_mul, p256_fadd, p256_fsub);
+  return double_mul_jac_k(c, r, u1, u2, q, godd, 4, p256_mul, p256_fadd, p256_fsub, p256_jdbl,
+                          p256_jadd);
 }
 static __attribute__((noinline)) bool p384_double_mul(const ec_curve *c, ec_point *r,
                                                       const uint64_t *u1, const uint64_t *u2,
                                                       const ec_point *q, const uint64_t *godd) {
-  return double_mul_jac_k(c, r, u1, u2, q, godd, 6, p384_mul, p384_fadd, p384_fsub);
+  return double_mul_jac_k(c, r, u1, u2, q, godd, 6, p384_mul, p384_fadd, p384_fsub, p384_jdbl,
+                          p384_jadd);
 }
 
 void ec_double_mul_public(const ec_curve *c, ec_point *r, const uint64_t *u1, const uint64_t *u2,
