@@ -15,5 +15,6 @@ list(APPEND FIPSMOD_SOURCES
 # The kernels built at -O3 in Release builds (see FIPSMOD_SPEED_SOURCES in CMakeLists.txt).
 list(APPEND FIPSMOD_SPEED_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/ec_field.c
-  ${CMAKE_CURRENT_LIST_DIR}/ec_field_mulx.c
-  ${CMAKE_CURRENT_LIST_DIR}/ec_point.c)
+  ${CMAKE_CURRENT_LIST_DIR}/ec_field_mulx.c)
+# Built for size in Release builds (see FIPSMOD_SIZE_SOURCES in CMakeLists.txt).
+list(APPEND FIPSMOD_SIZE_SOURCES ${CMAKE_CURRENT_LIST_DIR}/ecdsa_der.c)

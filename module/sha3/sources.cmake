@@ -11,5 +11,4 @@ list(APPEND FIPSMOD_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/sha3_cast.c)
 # The kernels built at -O3 in Release builds (see FIPSMOD_SPEED_SOURCES in CMakeLists.txt).
 list(APPEND FIPSMOD_SPEED_SOURCES
-  ${CMAKE_CURRENT_LIST_DIR}/keccak.c
   ${CMAKE_CURRENT_LIST_DIR}/keccak_x4_avx2.c)
