@@ -25,8 +25,10 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 
-# (fipsmod op, sizes or None for fixed-size ops, bssl filter, bssl description template).
-# A template's {size} is the chunk size. Each pair does the same work: see bench/README.md.
+# (fipsmod op, sizes or None for fixed-size ops, bssl filter, bssl description template[,
+# row label]). A template's {size} is the chunk size. Each pair does the same work: see
+# bench/README.md. A list of templates is a derived peer figure (see peer_rate), shown under its
+# row label.
 PAIRS = [
     ("AES-256-GCM-seal", [16, 256, 1350, 8192, 16384], "AES-256-GCM", "AEAD-AES-256-GCM seal ({size} bytes)"),
     ("AES-256-GCM-open", [16, 256, 1350, 8192, 16384], "AES-256-GCM", "AEAD-AES-256-GCM open ({size} bytes)"),
@@ -53,6 +55,14 @@ PAIRS = [
     ("ECDH-P256", None, "ECDH P-256", "ECDH P-256"),
     ("ECDSA-P384-sign", None, "ECDSA P-384", "ECDSA P-384 signing"),
     ("ECDSA-P384-verify", None, "ECDSA P-384", "ECDSA P-384 verify"),
+    ("ECDH-P384", None, "ECDH P-384", "ECDH P-384"),
+    ("ECDSA-P521-sign", None, "ECDSA P-521", "ECDSA P-521 signing"),
+    ("ECDSA-P521-verify", None, "ECDSA P-521", "ECDSA P-521 verify"),
+    ("ECDH-P521", None, "ECDH P-521", "ECDH P-521"),
+    # fipsmod's EC keygen runs its pairwise test; so does AWS-LC's EC_KEY_generate_key_fips.
+    ("EC-P256-keygen", None, "Generate P-256", "Generate P-256 with EC_KEY_generate_key_fips"),
+    ("EC-P384-keygen", None, "Generate P-384", "Generate P-384 with EC_KEY_generate_key_fips"),
+    ("EC-P521-keygen", None, "Generate P-521", "Generate P-521 with EC_KEY_generate_key_fips"),
     ("ML-KEM-768-keygen", None, "ML-KEM-768", "ML-KEM-768 keygen"),
     ("ML-KEM-768-encaps", None, "ML-KEM-768", "ML-KEM-768 encaps"),
     ("ML-KEM-768-decaps", None, "ML-KEM-768", "ML-KEM-768 decaps"),
@@ -63,10 +73,30 @@ PAIRS = [
     ("ML-KEM-1024-keygen", None, "ML-KEM-1024", "ML-KEM-1024 keygen"),
     ("ML-KEM-1024-encaps", None, "ML-KEM-1024", "ML-KEM-1024 encaps"),
     ("ML-KEM-1024-decaps", None, "ML-KEM-1024", "ML-KEM-1024 decaps"),
-    ("ML-DSA-65-keygen", None, "MLDSA65", "MLDSA65 keygen"),
-    ("ML-DSA-65-sign", None, "MLDSA65", "MLDSA65 signing"),
-    ("ML-DSA-65-verify", None, "MLDSA65", "MLDSA65 verify"),
+    ("ML-KEM-512-keygen-nopct", None, "ML-KEM-512", "ML-KEM-512 keygen"),
+    ("ML-KEM-1024-keygen-nopct", None, "ML-KEM-1024", "ML-KEM-1024 keygen"),
 ]
+for _set in (44, 65, 87):
+    PAIRS += [
+        (f"ML-DSA-{_set}-keygen", None, f"MLDSA{_set}", f"MLDSA{_set} keygen"),
+        (f"ML-DSA-{_set}-sign", None, f"MLDSA{_set}", f"MLDSA{_set} signing"),
+        (f"ML-DSA-{_set}-verify", None, f"MLDSA{_set}", f"MLDSA{_set} verify"),
+    ]
+# Key generation with the pairwise consistency test against what AWS-LC's FIPS build runs for
+# it. The bssl here is not a FIPS build (`bssl isfips` prints 0), so its keygen rows time key
+# generation alone. Its FIPS build follows key generation with a PCT: for ML-KEM an encapsulation
+# and a decapsulation (mlkem-native's check_pct under MLK_KEYGEN_PCT), for ML-DSA a signature and
+# its verification (ml_dsa_keypair_pct). These rows time fipsmod's keygen (with its PCT) against
+# the sum of the times bssl takes for those operations in the same round: a derived peer figure,
+# named "+pct" in the table, never a measured one.
+for _set in (512, 768, 1024):
+    PAIRS.append((f"ML-KEM-{_set}-keygen", None, f"ML-KEM-{_set}",
+                  [f"ML-KEM-{_set} {o}" for o in ("keygen", "encaps", "decaps")],
+                  f"ML-KEM-{_set}-keygen+pct"))
+for _set in (44, 65, 87):
+    PAIRS.append((f"ML-DSA-{_set}-keygen", None, f"MLDSA{_set}",
+                  [f"MLDSA{_set} {o}" for o in ("keygen", "signing", "verify")],
+                  f"ML-DSA-{_set}-keygen+pct"))
 
 BSSL_LINE = re.compile(r"^Did (\d+) (.+?) operations in (\d+)us")
 
@@ -99,6 +129,17 @@ def run_bssl(bssl, flt, sizes, timeout):
     return out
 
 
+def peer_rate(theirs, desc, size):
+    """AWS-LC's ops/sec for one pair: a bssl line's, or for a list of lines the rate of doing
+    each of their operations once in turn (1 / the sum of their times). None when a line is
+    missing."""
+    descs = desc if isinstance(desc, list) else [desc]
+    rates = [theirs.get(d.format(size=size), 0) for d in descs]
+    if not all(r > 0 for r in rates):
+        return None
+    return 1 / sum(1 / r for r in rates)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--speed", default=os.path.join(REPO, "build/release/bench/fipsmod-speed"))
@@ -117,8 +158,9 @@ def main():
         return 2
 
     results = []
-    for op, sizes, flt, desc in PAIRS:
-        if args.filter not in op:
+    for op, sizes, flt, desc, *label in PAIRS:
+        label = label[0] if label else op
+        if args.filter not in label:
             continue
         pairs = {}
         for _ in range(args.rounds):
@@ -127,24 +169,24 @@ def main():
                 break  # fipsmod-speed has no such operation (yet): say so below
             theirs = run_bssl(args.bssl, flt, sizes, args.timeout)
             for size in (sizes or [None]):
-                d = desc.format(size=size)
-                if size in mine and d in theirs and theirs[d] > 0:
-                    pairs.setdefault(size, []).append((mine[size], theirs[d]))
+                peer = peer_rate(theirs, desc, size)
+                if size in mine and peer:
+                    pairs.setdefault(size, []).append((mine[size], peer))
         if not pairs:
-            print(f"{op}: not measured (no fipsmod-speed row, or no AWS-LC line '{desc}')")
+            print(f"{label}: not measured (no fipsmod-speed row, or no AWS-LC line '{desc}')")
             continue
         for size in (sizes or [None]):
             if size not in pairs:
                 continue
             p = pairs[size]
             results.append({
-                "op": op, "size": size, "rounds": len(p),
+                "op": label, "size": size, "rounds": len(p),
                 "fipsmod_ops_per_sec": statistics.median(a for a, _ in p),
                 "awslc_ops_per_sec": statistics.median(b for _, b in p),
                 "ratio": statistics.median(a / b for a, b in p),
             })
             r = results[-1]
-            print(f"{op:22} {str(size or '-'):>6}  fipsmod {r['fipsmod_ops_per_sec']:14.1f}  "
+            print(f"{label:25} {str(size or '-'):>6}  fipsmod {r['fipsmod_ops_per_sec']:14.1f}  "
                   f"aws-lc {r['awslc_ops_per_sec']:14.1f}  ratio {r['ratio']:.2f}", flush=True)
     if args.json:
         json.dump(results, open(args.json, "w"), indent=1)
