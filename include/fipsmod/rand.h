@@ -33,8 +33,9 @@ extern "C" {
 /** The most additional input fm_rand_bytes_with_input takes (the DRBG's seedlen). */
 #define FM_RAND_MAX_ADDITIONAL_INPUT 48
 
-/** fm_rand_bytes writes |len| random bytes (any length; split into requests of at most 65536
- * bytes, each one generate call) to |out|. Returns FM_OK; FM_ERR_BAD_ARGUMENT (out NULL with
+/** fm_rand_bytes writes |len| random bytes to |out|. A draw of 1 to 32 bytes is taken from the
+ * calling thread's batch, as fm_rand_u64's are (see there); a longer one is split into requests
+ * of at most 65536 bytes, each one generate call. Returns FM_OK; FM_ERR_BAD_ARGUMENT (out NULL with
  * len > 0); FM_ERR_LENGTH (len > PTRDIFF_MAX, larger than any object: |out| is not touched);
  * FM_ERR_ENTROPY; FM_ERR_NOT_OPERATIONAL. len 0 returns FM_OK. */
 FM_MUST_CHECK

@@ -162,6 +162,10 @@ int fm_entropy_startup_test(void);
  * draws). */
 #define RAND_BATCH_LEN 4096
 
+/* fm_rand_bytes draws of at most RAND_SMALL_DRAW bytes come from the batch; longer ones are
+ * generate requests of their own. */
+#define RAND_SMALL_DRAW 32
+
 /* rand_take_batch copies |len| (1..64) random bytes (secret) from the calling thread's batch to
  * |out|, wiping each byte it hands out; refills the batch with one generate request when it runs
  * short. Returns FM_OK or an error (|out| wiped). The caller has passed the module gate. */

@@ -523,7 +523,12 @@ static int rand_draw_checked(uint8_t *out, size_t len, const uint8_t *ai, size_t
   return err;
 }
 
+static int take_small(uint8_t *out, size_t len);
+
 int fm_rand_bytes(uint8_t *out, size_t len) {
+  /* 1..RAND_SMALL_DRAW bytes (public length) come from the thread's batch. */
+  if (__builtin_expect(len - 1 < RAND_SMALL_DRAW && out != NULL && fm_module_operational_fast(), 1))
+    return take_small(out, len);
   int st = fm_service_gate();
   size_t valid_len = len <= RAND_MAX_OUTPUT ? len : 0; /* what the call could have written */
   if (st != FM_OK) return fm_refuse(st, out, valid_len);
@@ -671,6 +676,20 @@ __attribute__((always_inline)) static inline int take_word(uint8_t *out, size_t 
     return word_checked(out, len);
   fm_indicator_approved(); /* what the gate does: one store to initial-exec TLS, no call */
   return take_batch(out, len);
+}
+
+/* take_small is fm_rand_bytes for 1..RAND_SMALL_DRAW bytes in the OPERATIONAL state (checked by
+ * the caller, as take_word does): a batch take, released only if no self-test run overlapped it
+ * (as rand_draw_checked does for a generate request). */
+static int take_small(uint8_t *out, size_t len) {
+  fm_indicator_approved();
+  const uint64_t epoch = fm_service_epoch();
+  int err = take_batch(out, len);
+  if (__builtin_expect(err == FM_OK && !fm_service_may_continue(epoch), 0)) {
+    fm_zeroize(out, len);
+    err = FM_ERR_NOT_OPERATIONAL;
+  }
+  return rand_outcome(err);
 }
 
 int fm_rand_u32(uint32_t *out) { return take_word((uint8_t *)out, sizeof(*out)); }

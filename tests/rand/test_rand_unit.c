@@ -72,7 +72,7 @@ static void test_long_draw_splits(void) {
 
 /* Exactly 4096 generate requests between seeds: the 4097th request after a seed reseeds first. */
 static void test_reseed_every_4096(void) {
-  uint8_t b[16];
+  uint8_t b[RAND_SMALL_DRAW + 1]; /* longer than a small draw: each call is a generate request */
   CHECK_EQ_INT(fm_rand_reseed(), FM_OK);
   uint64_t r0 = fm_rand_reseeds_for_testing();
   CHECK_EQ_INT(fm_rand_calls_since_seed_for_testing(), 0);
@@ -83,9 +83,10 @@ static void test_reseed_every_4096(void) {
   CHECK_EQ_INT(fm_rand_reseeds_for_testing(), r0 + 1);
   CHECK_EQ_INT(fm_rand_calls_since_seed_for_testing(), 1);
   /* Then the next seed comes after another 4096 requests, counted across call kinds. */
-  for (int i = 0; i < 4095; i++) CHECK_EQ_INT(fm_rand_bytes(b, 1), FM_OK);
+  for (int i = 0; i < 4094; i++) CHECK_EQ_INT(fm_rand_bytes(b, sizeof(b)), FM_OK);
+  CHECK_EQ_INT(fm_rand_u32(&(uint32_t){0}), FM_OK); /* the batch's refill */
   CHECK_EQ_INT(fm_rand_reseeds_for_testing(), r0 + 1);
-  CHECK_EQ_INT(fm_rand_bytes(b, 1), FM_OK);
+  CHECK_EQ_INT(fm_rand_bytes(b, sizeof(b)), FM_OK);
   CHECK_EQ_INT(fm_rand_reseeds_for_testing(), r0 + 2);
 }
 
@@ -93,7 +94,7 @@ static void test_reseed_every_4096(void) {
  * after it do not seed again (the fork cookie was once left unset, so the first draw reseeded). */
 static void *reseed_first_thread(void *arg) {
   int *ok = arg;
-  uint8_t b[16];
+  uint8_t b[RAND_SMALL_DRAW + 1]; /* a generate request, not a batch take */
   *ok = fm_rand_reseeds_for_testing() == 0 && fm_rand_reseed() == FM_OK &&
         fm_rand_reseeds_for_testing() == 1 && fm_rand_bytes(b, sizeof b) == FM_OK &&
         fm_rand_u64(&(uint64_t){0}) == FM_OK && fm_rand_reseeds_for_testing() == 1 &&
@@ -107,6 +108,34 @@ static void test_reseed_as_first_call(void) {
   CHECK_EQ_INT(pthread_create(&t, NULL, reseed_first_thread, &ok), 0);
   CHECK_EQ_INT(pthread_join(t, NULL), 0);
   CHECK(ok);
+}
+
+/* fm_rand_bytes of 1..RAND_SMALL_DRAW bytes takes from the batch, wiping what it hands out;
+ * a longer draw is a generate request of its own and leaves the batch alone. */
+static void test_small_bytes_from_batch(void) {
+  uint8_t b[RAND_SMALL_DRAW + 1], c[RAND_SMALL_DRAW];
+  CHECK_EQ_INT(fm_rand_reseed(), FM_OK);
+  CHECK_EQ_INT(fm_rand_bytes(b, 16), FM_OK);
+  CHECK_EQ_INT(fm_rand_calls_since_seed_for_testing(), 1);
+  CHECK_EQ_INT(fm_rand_batch_left_for_testing(), RAND_BATCH_LEN - 16);
+  CHECK_EQ_INT(fm_rand_bytes(b, 1), FM_OK);
+  CHECK_EQ_INT(fm_rand_bytes(c, RAND_SMALL_DRAW), FM_OK);
+  CHECK_EQ_INT(fm_rand_batch_left_for_testing(), RAND_BATCH_LEN - 17 - RAND_SMALL_DRAW);
+  CHECK_EQ_INT(fm_rand_calls_since_seed_for_testing(), 1);
+  CHECK(!test_is_all_zero(c, sizeof(c)));
+  CHECK_EQ_INT(fm_rand_bytes(b, sizeof(b)), FM_OK);
+  CHECK_EQ_INT(fm_rand_batch_left_for_testing(), RAND_BATCH_LEN - 17 - RAND_SMALL_DRAW);
+  CHECK_EQ_INT(fm_rand_calls_since_seed_for_testing(), 2);
+  /* Consecutive small draws differ, and a draw never repeats its predecessor's bytes. */
+  uint8_t prev[16] = {0};
+  for (int i = 0; i < 2 * RAND_BATCH_LEN / 16; i++) {
+    CHECK_EQ_INT(fm_rand_bytes(b, 16), FM_OK);
+    CHECK(memcmp(b, prev, 16) != 0);
+    memcpy(prev, b, 16);
+  }
+  /* Zero length and a NULL buffer keep their answers. */
+  CHECK_EQ_INT(fm_rand_bytes(NULL, 0), FM_OK);
+  CHECK_EQ_INT(fm_rand_bytes(NULL, 16), FM_ERR_BAD_ARGUMENT);
 }
 
 /* Small draws come from a RAND_BATCH_LEN-byte batch made by one generate call; a reseed drops
@@ -487,6 +516,7 @@ static const test_case cases[] = {
   TEST_CASE(reseed_every_4096),
   TEST_CASE(reseed_as_first_call),
   TEST_CASE(batch),
+  TEST_CASE(small_bytes_from_batch),
   TEST_CASE(uniform),
   TEST_CASE(signal_reentry),
   TEST_CASE(unseeded_state_never_outputs),
