@@ -93,6 +93,14 @@ for _set in (512, 768, 1024):
     PAIRS.append((f"ML-KEM-{_set}-keygen", None, f"ML-KEM-{_set}",
                   [f"ML-KEM-{_set} {o}" for o in ("keygen", "encaps", "decaps")],
                   f"ML-KEM-{_set}-keygen+pct"))
+# fipsmod's EC pairwise test is an ECDSA signature and its verification (IG 10.3.A for signature
+# keys); AWS-LC's EC_KEY_generate_key_fips (paired above) recomputes d * G instead. This row
+# times fipsmod's keygen against AWS-LC doing the same work: its keygen, a signature and a
+# verification, from the same round (derived, like the rows below).
+for _bits in (256, 384, 521):
+    PAIRS.append((f"EC-P{_bits}-keygen", None, f"Generate P-{_bits},ECDSA P-{_bits}",
+                  [f"Generate P-{_bits} with EC_KEY_generate_key", f"ECDSA P-{_bits} signing",
+                   f"ECDSA P-{_bits} verify"], f"EC-P{_bits}-keygen+pct"))
 for _set in (44, 65, 87):
     PAIRS.append((f"ML-DSA-{_set}-keygen", None, f"MLDSA{_set}",
                   [f"MLDSA{_set} {o}" for o in ("keygen", "signing", "verify")],
