@@ -62,11 +62,17 @@ static __attribute__((noinline)) void run(enum op op) {
 
 static uint8_t g_snap[SCAN];
 
-/* one_run takes the same arguments in both runs: only g_cur differs. */
+/* one_run takes the same arguments in both runs: only g_cur differs. It zeroes the general
+ * registers first, so that no register a function below it saves on entry holds a value of its
+ * caller's that differs between the two runs (the two call sites keep different addresses). */
 static __attribute__((noinline)) void one_run(enum op op) {
+  TEST_ZERO_GENERAL_REGISTERS();
   clear_area();
   run(op);
   snapshot(g_snap);
+  /* Not a tail call: snapshot's frame starts where clear_area's did, below this one, rather
+   * than over this frame's saved registers (the caller's, which differ between the runs). */
+  __asm__ __volatile__("" : : : "memory");
 }
 
 static void check_op(enum op op, const char *name) {
