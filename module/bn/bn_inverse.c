@@ -30,33 +30,31 @@ typedef struct {
 
 /* sg_divsteps runs 62 divsteps (B-Y section 8: delta > 0 and g odd: (1 - delta, g, (g - f)/2);
  * g odd: (1 + delta, f, (g + f)/2); else (1 + delta, f, g/2)) on the low words of f and g, which
- * decide every step; returns the new delta and writes the matrix. Branch-free. */
-static int64_t sg_divsteps(int64_t delta, uint64_t f, uint64_t g, sg_matrix *t) {
-  uint64_t u = 1, v = 0, q = 0, r = 1, x;
+ * decide every step; returns the new delta and writes the matrix. Branch-free. |step| is 1 for
+ * delta itself, or 2 for the doubled 2 delta of bn_mod_inverse_256_mask (whose delta takes
+ * half-integer values): the sign test and the update 1 +- delta scale alike.
+ *
+ * Each step, with pos all-ones when delta > 0 and odd all-ones when g is odd: g += (pos ? -f : f)
+ * where g is odd, which is g - f or g + f; where both hold (the swap), f += the new g, which
+ * makes f the old g; then g is halved. The rows (u, v) of f and (q, r) of g follow the same
+ * additions, and the halving of g doubles (u, v) instead (the matrix is scaled by 2^62). delta is
+ * kept negated (nd = -delta), so that pos is nd's sign bit: nd becomes -nd - step after a swap,
+ * else nd - step. Only g's low bit and nd's sign are on the step-to-step path. */
+static inline __attribute__((always_inline)) int64_t sg_divsteps(int64_t delta, uint64_t f, uint64_t g,
+                                                                 sg_matrix *t, const int64_t step) {
+  uint64_t u = 1, v = 0, q = 0, r = 1;
+  uint64_t nd = 0 - (uint64_t)delta;
   for (int i = 0; i < SG_BITS; i++) {
+    const uint64_t pos = ct_value_barrier_u64(ct_msb_mask_u64(nd));
     const uint64_t odd = ct_value_barrier_u64(0 - (g & 1));
-    /* delta > 0 exactly when -delta is negative; delta stays far from INT64_MIN. */
-    const uint64_t swap = odd & ct_msb_mask_u64((uint64_t)(-delta));
-    /* When swapping: (f, g) <- (g, -f), (u, v, q, r) <- (q, r, -u, -v), delta <- -delta, so
-     * that the common tail below computes case 1 from case 2. */
-    x = (f ^ g) & swap;
-    f ^= x;
-    g ^= x;
-    g = (g ^ swap) - swap;
-    x = (u ^ q) & swap;
-    u ^= x;
-    q ^= x;
-    q = (q ^ swap) - swap;
-    x = (v ^ r) & swap;
-    v ^= x;
-    r ^= x;
-    r = (r ^ swap) - swap;
-    delta = (int64_t)(((uint64_t)delta ^ swap) - swap) + 1;
-    /* g odd: g += f (the matrix rows follow); then g is even and is halved, which in the
-     * scaled matrix doubles f's row instead. */
-    g += f & odd;
-    q += u & odd;
-    r += v & odd;
+    g += ((f ^ pos) - pos) & odd;
+    q += ((u ^ pos) - pos) & odd;
+    r += ((v ^ pos) - pos) & odd;
+    const uint64_t swap = pos & odd;
+    nd = (nd ^ swap) - swap - (uint64_t)step;
+    f += g & swap;
+    u += q & swap;
+    v += r & swap;
     g >>= 1;
     u <<= 1;
     v <<= 1;
@@ -65,11 +63,11 @@ static int64_t sg_divsteps(int64_t delta, uint64_t f, uint64_t g, sg_matrix *t) 
   t->v = (int64_t)v;
   t->q = (int64_t)q;
   t->r = (int64_t)r;
-  return delta;
+  return (int64_t)(0 - nd);
 }
 
 /* sg_update_fg sets [f, g] = t [f, g] / 2^62 (exact: the low 62 bits cancel by construction). */
-static void sg_update_fg(int64_t *f, int64_t *g, const sg_matrix *t, size_t L) {
+static inline __attribute__((always_inline)) void sg_update_fg(int64_t *f, int64_t *g, const sg_matrix *t, size_t L) {
   __int128 cf = (__int128)t->u * f[0] + (__int128)t->v * g[0];
   __int128 cg = (__int128)t->q * f[0] + (__int128)t->r * g[0];
   cf >>= SG_BITS;
@@ -87,7 +85,7 @@ static void sg_update_fg(int64_t *f, int64_t *g, const sg_matrix *t, size_t L) {
 }
 
 /* sg_add_masked sets d += M & mask (mask all-ones or zero); limb sums stay below 2^63. */
-static void sg_add_masked(int64_t *d, const int64_t *M, int64_t mask, size_t L) {
+static inline __attribute__((always_inline)) void sg_add_masked(int64_t *d, const int64_t *M, int64_t mask, size_t L) {
   mask = (int64_t)ct_value_barrier_u64((uint64_t)mask);
   int64_t c = 0;
   for (size_t i = 0; i + 1 < L; i++) {
@@ -100,7 +98,7 @@ static void sg_add_masked(int64_t *d, const int64_t *M, int64_t mask, size_t L) 
 
 /* sg_normalize brings d from (-M, 2M) into [0, M): add M when negative, then subtract M when
  * the difference is not negative. */
-static void sg_normalize(int64_t *d, const int64_t *M, size_t L) {
+static inline __attribute__((always_inline)) void sg_normalize(int64_t *d, const int64_t *M, size_t L) {
   int64_t t[SG_MAX_LIMBS];
   sg_add_masked(d, M, (int64_t)ct_msb_mask_u64((uint64_t)d[L - 1]), L);
   int64_t c = 0;
@@ -119,7 +117,7 @@ static void sg_normalize(int64_t *d, const int64_t *M, size_t L) {
 
 /* sg_update_de sets [d, e] = t [d, e] / 2^62 mod M, keeping both in [0, M): multiples of M
  * (md, me in [0, 2^62)) make the low 62 bits zero before the exact shift. */
-static void sg_update_de(int64_t *d, int64_t *e, const sg_matrix *t, const int64_t *M,
+static inline __attribute__((always_inline)) void sg_update_de(int64_t *d, int64_t *e, const sg_matrix *t, const int64_t *M,
                          uint64_t minv, size_t L) {
   __int128 cd = (__int128)t->u * d[0] + (__int128)t->v * e[0];
   __int128 ce = (__int128)t->q * d[0] + (__int128)t->r * e[0];
@@ -144,7 +142,7 @@ static void sg_update_de(int64_t *d, int64_t *e, const sg_matrix *t, const int64
 }
 
 /* sg_from_limbs converts the n-limb a (radix 2^64, non-negative) into L radix-2^62 limbs. */
-static void sg_from_limbs(int64_t *out, const uint64_t *a, size_t n, size_t L) {
+static inline __attribute__((always_inline)) void sg_from_limbs(int64_t *out, const uint64_t *a, size_t n, size_t L) {
   for (size_t i = 0; i < L; i++) {
     const size_t bit = i * SG_BITS, j = bit / 64, s = bit % 64;
     uint64_t w = j < n ? a[j] >> s : 0;
@@ -154,7 +152,7 @@ static void sg_from_limbs(int64_t *out, const uint64_t *a, size_t n, size_t L) {
 }
 
 /* sg_to_limbs converts a radix-2^62 value in [0, 2^(64n)) back into n limbs. */
-static void sg_to_limbs(uint64_t *out, const int64_t *a, size_t n, size_t L) {
+static inline __attribute__((always_inline)) void sg_to_limbs(uint64_t *out, const int64_t *a, size_t n, size_t L) {
   memset(out, 0, n * sizeof(uint64_t));
   for (size_t i = 0; i < L; i++) {
     const size_t bit = i * SG_BITS, j = bit / 64, s = bit % 64;
@@ -182,7 +180,7 @@ void bn_gcd_odd_consttime(uint64_t *r, const uint64_t *f_odd, const uint64_t *g_
   for (size_t i = 0; i < batches; i++) {
     const uint64_t f0 = (uint64_t)f[0] | ((uint64_t)f[1] << SG_BITS);
     const uint64_t g0 = (uint64_t)g[0] | ((uint64_t)g[1] << SG_BITS);
-    delta = sg_divsteps(delta, f0, g0, &t);
+    delta = sg_divsteps(delta, f0, g0, &t, 1);
     sg_update_fg(f, g, &t, L);
   }
   /* |f|: negate into g (now zero, free) with the carries normalized, and keep it when f < 0. */
@@ -202,11 +200,13 @@ void bn_gcd_odd_consttime(uint64_t *r, const uint64_t *f_odd, const uint64_t *g_
   fm_zeroize(&delta, sizeof delta);
 }
 
-/* bn_mod_inverse_mask: f = m, g = a, (d, e) = (0, 1) track f = d * a and g = e * a (mod m); after
- * enough divsteps g = 0 and f = +-gcd(a, m). */
-uint64_t bn_mod_inverse_mask(uint64_t *r, const uint64_t *a, const uint64_t *m, size_t n) {
+/* sg_inverse_k: f = m, g = a, (d, e) = (0, 1) track f = d * a and g = e * a (mod m); after
+ * enough divsteps g = 0 and f = +-gcd(a, m). L radix-2^62 limbs hold the n-limb numbers with a
+ * sign; |batches| runs of 62 divsteps from the (scaled) delta0, each step adding |step|. */
+static inline __attribute__((always_inline)) uint64_t sg_inverse_k(
+    uint64_t *r, const uint64_t *a, const uint64_t *m, const size_t n, const size_t L,
+    const size_t batches, const int64_t delta0, const int64_t step) {
   int64_t f[SG_MAX_LIMBS], g[SG_MAX_LIMBS], d[SG_MAX_LIMBS], e[SG_MAX_LIMBS], M[SG_MAX_LIMBS];
-  const size_t L = (n * 64 + SG_BITS - 1) / SG_BITS + 1;
   sg_from_limbs(M, m, n, L);
   memcpy(f, M, L * sizeof(int64_t));
   sg_from_limbs(g, a, n, L);
@@ -218,17 +218,12 @@ uint64_t bn_mod_inverse_mask(uint64_t *r, const uint64_t *a, const uint64_t *m, 
   uint64_t minv = m[0];
   for (int i = 0; i < 5; i++) minv *= 2 - m[0] * minv;
 
-  /* B-Y theorem 11.2: floor((49b + 80) / 17) divsteps reach g = 0 for b-bit inputs (f odd,
-   * 0 <= g <= f), with delta starting at 1; the width's bits bound b. */
-  const size_t bits = n * 64;
-  const size_t steps = (49 * bits + 80) / 17;
-  const size_t batches = (steps + SG_BITS - 1) / SG_BITS;
-  int64_t delta = 1;
+  int64_t delta = delta0;
   sg_matrix t;
   for (size_t i = 0; i < batches; i++) {
     const uint64_t f0 = (uint64_t)f[0] | ((uint64_t)f[1] << SG_BITS);
     const uint64_t g0 = (uint64_t)g[0] | ((uint64_t)g[1] << SG_BITS);
-    delta = sg_divsteps(delta, f0, g0, &t);
+    delta = sg_divsteps(delta, f0, g0, &t, step);
     sg_update_fg(f, g, &t, L);
     sg_update_de(d, e, &t, M, minv, L);
   }
@@ -260,4 +255,24 @@ uint64_t bn_mod_inverse_mask(uint64_t *r, const uint64_t *a, const uint64_t *m, 
   fm_zeroize(&t, sizeof t); /* the last steps' matrix, and delta, follow the secret too */
   fm_zeroize(&delta, sizeof delta);
   return ok;
+}
+
+uint64_t bn_mod_inverse_mask(uint64_t *r, const uint64_t *a, const uint64_t *m, size_t n) {
+  /* B-Y theorem 11.2: floor((49b + 80) / 17) divsteps reach g = 0 for b-bit inputs (f odd,
+   * 0 <= g <= f), with delta starting at 1; the width's bits bound b. */
+  const size_t L = (n * 64 + SG_BITS - 1) / SG_BITS + 1;
+  const size_t bits = n * 64;
+  const size_t steps = (49 * bits + 80) / 17;
+  const size_t batches = (steps + SG_BITS - 1) / SG_BITS;
+  return sg_inverse_k(r, a, m, n, L, batches, 1, 1);
+}
+
+uint64_t bn_mod_inverse_256_mask(uint64_t *r, const uint64_t *a, const uint64_t *m) {
+  /* The variant of divsteps whose delta starts at 1/2 (kept doubled: 2 delta starts at 1 and
+   * moves by 2): 590 of its steps reach g = 0 for every odd modulus below 2^256 and 0 <= a < m,
+   * the bound that Wuille computed for it (libsecp256k1's doc/safegcd_implementation.md, against
+   * 724 for delta starting at 1 and B-Y's proven 741); 10 runs of 62 are 620. Five radix-2^62
+   * limbs (four of 62 bits and a signed top one) hold every f, g, d and e of 256 bits with their
+   * sign; the constant counts let the compiler unroll every loop. */
+  return sg_inverse_k(r, a, m, 4, 5, 10, 1, 2);
 }
