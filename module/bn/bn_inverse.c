@@ -67,7 +67,7 @@ static inline __attribute__((always_inline)) int64_t sg_divsteps(int64_t delta, 
 }
 
 /* sg_update_fg sets [f, g] = t [f, g] / 2^62 (exact: the low 62 bits cancel by construction). */
-static inline __attribute__((always_inline)) void sg_update_fg(int64_t *f, int64_t *g, const sg_matrix *t, size_t L) {
+static void sg_update_fg(int64_t *f, int64_t *g, const sg_matrix *t, size_t L) {
   __int128 cf = (__int128)t->u * f[0] + (__int128)t->v * g[0];
   __int128 cg = (__int128)t->q * f[0] + (__int128)t->r * g[0];
   cf >>= SG_BITS;
@@ -85,7 +85,7 @@ static inline __attribute__((always_inline)) void sg_update_fg(int64_t *f, int64
 }
 
 /* sg_add_masked sets d += M & mask (mask all-ones or zero); limb sums stay below 2^63. */
-static inline __attribute__((always_inline)) void sg_add_masked(int64_t *d, const int64_t *M, int64_t mask, size_t L) {
+static void sg_add_masked(int64_t *d, const int64_t *M, int64_t mask, size_t L) {
   mask = (int64_t)ct_value_barrier_u64((uint64_t)mask);
   int64_t c = 0;
   for (size_t i = 0; i + 1 < L; i++) {
@@ -98,7 +98,7 @@ static inline __attribute__((always_inline)) void sg_add_masked(int64_t *d, cons
 
 /* sg_normalize brings d from (-M, 2M) into [0, M): add M when negative, then subtract M when
  * the difference is not negative. */
-static inline __attribute__((always_inline)) void sg_normalize(int64_t *d, const int64_t *M, size_t L) {
+static void sg_normalize(int64_t *d, const int64_t *M, size_t L) {
   int64_t t[SG_MAX_LIMBS];
   sg_add_masked(d, M, (int64_t)ct_msb_mask_u64((uint64_t)d[L - 1]), L);
   int64_t c = 0;
@@ -117,7 +117,7 @@ static inline __attribute__((always_inline)) void sg_normalize(int64_t *d, const
 
 /* sg_update_de sets [d, e] = t [d, e] / 2^62 mod M, keeping both in [0, M): multiples of M
  * (md, me in [0, 2^62)) make the low 62 bits zero before the exact shift. */
-static inline __attribute__((always_inline)) void sg_update_de(int64_t *d, int64_t *e, const sg_matrix *t, const int64_t *M,
+static void sg_update_de(int64_t *d, int64_t *e, const sg_matrix *t, const int64_t *M,
                          uint64_t minv, size_t L) {
   __int128 cd = (__int128)t->u * d[0] + (__int128)t->v * e[0];
   __int128 ce = (__int128)t->q * d[0] + (__int128)t->r * e[0];
@@ -142,7 +142,7 @@ static inline __attribute__((always_inline)) void sg_update_de(int64_t *d, int64
 }
 
 /* sg_from_limbs converts the n-limb a (radix 2^64, non-negative) into L radix-2^62 limbs. */
-static inline __attribute__((always_inline)) void sg_from_limbs(int64_t *out, const uint64_t *a, size_t n, size_t L) {
+static void sg_from_limbs(int64_t *out, const uint64_t *a, size_t n, size_t L) {
   for (size_t i = 0; i < L; i++) {
     const size_t bit = i * SG_BITS, j = bit / 64, s = bit % 64;
     uint64_t w = j < n ? a[j] >> s : 0;
@@ -152,7 +152,7 @@ static inline __attribute__((always_inline)) void sg_from_limbs(int64_t *out, co
 }
 
 /* sg_to_limbs converts a radix-2^62 value in [0, 2^(64n)) back into n limbs. */
-static inline __attribute__((always_inline)) void sg_to_limbs(uint64_t *out, const int64_t *a, size_t n, size_t L) {
+static void sg_to_limbs(uint64_t *out, const int64_t *a, size_t n, size_t L) {
   memset(out, 0, n * sizeof(uint64_t));
   for (size_t i = 0; i < L; i++) {
     const size_t bit = i * SG_BITS, j = bit / 64, s = bit % 64;
@@ -273,6 +273,6 @@ uint64_t bn_mod_inverse_256_mask(uint64_t *r, const uint64_t *a, const uint64_t 
    * the bound that Wuille computed for it (libsecp256k1's doc/safegcd_implementation.md, against
    * 724 for delta starting at 1 and B-Y's proven 741); 10 runs of 62 are 620. Five radix-2^62
    * limbs (four of 62 bits and a signed top one) hold every f, g, d and e of 256 bits with their
-   * sign; the constant counts let the compiler unroll every loop. */
+   * sign, one fewer than the generic width gives. */
   return sg_inverse_k(r, a, m, 4, 5, 10, 1, 2);
 }

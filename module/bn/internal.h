@@ -146,8 +146,8 @@ void bn_gcd_odd_consttime(uint64_t *r, const uint64_t *f, const uint64_t *g, siz
 uint64_t bn_mod_inverse_mask(uint64_t *r, const uint64_t *a, const uint64_t *m, size_t n);
 
 /* bn_mod_inverse_256_mask is bn_mod_inverse_mask for n = 4 with 0 <= a < m < 2^256 (m odd): the
- * same constant-time divsteps with fewer steps (a bound proven for this width only) and the loops
- * unrolled for the width. */
+ * same constant-time divsteps with fewer steps (a bound computed for this width only) and fewer
+ * limbs. */
 uint64_t bn_mod_inverse_256_mask(uint64_t *r, const uint64_t *a, const uint64_t *m);
 
 /* bn_mod_inverse_consttime sets r = a^-1 mod m for an ODD modulus m > 1 (n limbs; a is any n-limb

@@ -57,6 +57,11 @@ EC_FE_OPS(p256, 4, &k_p256_p, ec_p256_mul_portable, ec_p256_mul_mulx, ec_p256_mu
 EC_FE_OPS(p384, 6, &k_p384_p, ec_p384_mul_portable, ec_p384_mul_mulx, NO_MULX, NO_SQR,
           INLINE_ADDSUB)
 
+/* ec_p256_jdbl and ec_p384_jdbl double the Jacobian point (x, y, z) in place (jac_dbl_k below, out
+ * of line in ec_verify.c: one copy per curve for verification and scalar multiplication). */
+void ec_p256_jdbl(uint64_t *x, uint64_t *y, uint64_t *z);
+void ec_p384_jdbl(uint64_t *x, uint64_t *y, uint64_t *z);
+
 /* point_set_infinity sets r = (0 : 1 : 0). */
 static inline void point_set_infinity(const ec_curve *c, ec_point *r) {
   memset(r, 0, sizeof *r);

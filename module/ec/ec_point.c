@@ -242,6 +242,46 @@ static inline __attribute__((always_inline)) void point_dbln_k(ec_point *r, cons
   memcpy(r->y, y, n);
 }
 
+/* jac_madd_k sets (r->x, r->y, r->z) to the Jacobian point (p->x, p->y, p->z) plus the affine
+ * (x2, y2), with the mixed addition of Hankerson, Menezes and Vanstone (madd-2004-hmv: 8M + 3S,
+ * against 11 multiplications, two by b and twice the additions for RCB16 Algorithm 5):
+ *   Z1Z1 = Z1^2, U2 = X2 Z1Z1, S2 = Y2 Z1 Z1Z1, H = U2 - X1, R = S2 - Y1,
+ *   X3 = R^2 - H^3 - 2 X1 H^2, Y3 = R (X1 H^2 - X3) - Y1 H^3, Z3 = Z1 H.
+ * NOT COMPLETE: the result is wrong when p is the point at infinity (Z1 = 0) or when p equals
+ * (x2, y2) or its negation (H = 0); mul_base_table proves that neither arises where it uses this,
+ * and selects around the point at infinity. No branch. */
+static inline __attribute__((always_inline)) void jac_madd_k(ec_point *r, const ec_point *p,
+                                                              const uint64_t *x2,
+                                                              const uint64_t *y2,
+                                                              const unsigned L,
+                                                              const fe_mul_fn fe_mul,
+                                                              const fe_mul_fn fe_add,
+                                                              const fe_mul_fn fe_sub) {
+  uint64_t zz[EC_MAX_LIMBS], t[EC_MAX_LIMBS], h[EC_MAX_LIMBS], rr[EC_MAX_LIMBS],
+      hh[EC_MAX_LIMBS], v[EC_MAX_LIMBS], x3[EC_MAX_LIMBS];
+  (void)L;
+  MUL(zz, p->z, p->z);  /* Z1Z1 */
+  MUL(t, p->z, zz);     /* Z1^3 */
+  MUL(h, x2, zz);       /* U2 */
+  MUL(rr, y2, t);       /* S2 */
+  SUB(h, h, p->x);      /* H = U2 - X1 */
+  SUB(rr, rr, p->y);    /* R = S2 - Y1 */
+  MUL(hh, h, h);        /* H^2 */
+  MUL(t, h, hh);        /* H^3 */
+  MUL(v, p->x, hh);     /* V = X1 H^2 */
+  MUL(x3, rr, rr);
+  SUB(x3, x3, t);
+  SUB(x3, x3, v);
+  SUB(x3, x3, v);       /* X3 = R^2 - H^3 - 2 V */
+  SUB(v, v, x3);
+  MUL(v, rr, v);        /* R (V - X3) */
+  MUL(t, p->y, t);      /* Y1 H^3 */
+  MUL(r->z, p->z, h);   /* Z3 = Z1 H */
+  SUB(r->y, v, t);      /* Y3 */
+  (void)fe_add;
+  for (unsigned j = 0; j < L; j++) r->x[j] = x3[j];
+}
+
 #undef MUL
 #undef ADD
 #undef SUB
@@ -277,6 +317,11 @@ static const ec_mod k_p521_p = {.m = P521_P, .rr = P521_P_RR, .one = P521_P_ONE,
                                                           const uint64_t *y2) {               \
     point_add_affine_k(c, r, p, x2, y2, L, NAME##_mul, NAME##_fadd, NAME##_fsub);             \
   }
+#define jmadd_ops(NAME, L)                                                                    \
+  static __attribute__((noinline)) void NAME##_jmadd(ec_point *r, const ec_point *p,          \
+                                                     const uint64_t *x2, const uint64_t *y2) { \
+    jac_madd_k(r, p, x2, y2, L, NAME##_mul, NAME##_fadd, NAME##_fsub);                        \
+  }
 #define dbln_ops(NAME, L, MOD)                                                                \
   static __attribute__((noinline)) void NAME##_dbln(ec_point *r, const ec_point *p,           \
                                                     unsigned count) {                         \
@@ -299,6 +344,8 @@ dbln_ops(p256, 4, &k_p256_p)
 dbln_ops(p384, 6, &k_p384_p)
 madd_ops(p256, 4)
 madd_ops(p384, 6)
+jmadd_ops(p256, 4)
+jmadd_ops(p384, 6)
 dbl_ops(p224, 4, &k_p224_p)
 dbl_ops(p521, 9, &k_p521_p)
 
@@ -478,7 +525,15 @@ static void table_select(const ec_curve *c, ec_point *r, const ec_point table[EC
   }
 }
 
+static void scalar_mul_affine(const ec_curve *c, ec_point *r, const uint64_t *k,
+                              const ec_point *p);
+
 void ec_scalar_mul(const ec_curve *c, ec_point *r, const uint64_t *k, const ec_point *p) {
+  /* The curve is public. */
+  if (c->id == FM_EC_P256 || c->id == FM_EC_P384) {
+    scalar_mul_affine(c, r, k, p);
+    return;
+  }
   ec_point table[EC_TABLE], acc, t;
   uint64_t kk[EC_MAX_LIMBS + 1] = {0}, neg;
   memcpy(kk, k, c->limbs * sizeof(uint64_t));
@@ -532,19 +587,82 @@ static inline __attribute__((always_inline)) void row_select_k(uint64_t *x, uint
   fm_zeroize(&v, sizeof v);
 }
 
+/* jac_acc_add sets acc = acc + t for the Jacobian acc and the affine t (P-256, P-384) with the
+ * mixed addition jac_madd_k, which is wrong for the point at infinity and for equal or opposite
+ * points: the callers prove that the last two cannot arise, and the point at infinity is handled
+ * here by selection. *acc_inf is all-ones while acc is the point at infinity (its coordinates
+ * then mean nothing): the sum is then t itself. A zero digit (nonzero = 0: t stands for the
+ * point at infinity) keeps acc. No branch on the values. */
+static void jac_acc_add(const ec_curve *c, ec_point *acc, uint64_t *acc_inf, const ec_point *t,
+                        uint64_t nonzero) {
+  ec_point sum;
+  if (c->id == FM_EC_P256) p256_jmadd(&sum, acc, t->x, t->y);
+  else p384_jmadd(&sum, acc, t->x, t->y);
+  for (unsigned j = 0; j < c->limbs; j++) {
+    sum.x[j] = ct_select_u64(*acc_inf, t->x[j], sum.x[j]);
+    sum.y[j] = ct_select_u64(*acc_inf, t->y[j], sum.y[j]);
+    sum.z[j] = ct_select_u64(*acc_inf, c->p.one[j], sum.z[j]);
+    acc->x[j] = ct_select_u64(nonzero, sum.x[j], acc->x[j]);
+    acc->y[j] = ct_select_u64(nonzero, sum.y[j], acc->y[j]);
+    acc->z[j] = ct_select_u64(nonzero, sum.z[j], acc->z[j]);
+  }
+  *acc_inf &= ~nonzero;
+  fm_zeroize(&sum, sizeof sum);
+}
+
+/* jac_acc_add_last sets r = acc + t as jac_acc_add does, but with the complete mixed addition of
+ * RCB16 (Algorithm 5), correct for every acc: acc goes from Jacobian (X, Y, Z) to homogeneous
+ * (X Z : Y : Z^3), or to (0 : 1 : 0) where acc_inf says it is the point at infinity. r is
+ * homogeneous. */
+static void jac_acc_add_last(const ec_curve *c, ec_point *r, ec_point *acc, uint64_t acc_inf,
+                             const ec_point *t, uint64_t nonzero) {
+  ec_point sum;
+  uint64_t zz[EC_MAX_LIMBS];
+  ec_mod_mul(c, &c->p, zz, acc->z, acc->z);
+  ec_mod_mul(c, &c->p, acc->x, acc->x, acc->z);
+  ec_mod_mul(c, &c->p, acc->z, zz, acc->z);
+  for (unsigned j = 0; j < c->limbs; j++) {
+    acc->x[j] &= ~acc_inf;
+    acc->y[j] = ct_select_u64(acc_inf, c->p.one[j], acc->y[j]);
+    acc->z[j] &= ~acc_inf;
+  }
+  if (c->id == FM_EC_P256) p256_add_affine(c, &sum, acc, t->x, t->y);
+  else p384_add_affine(c, &sum, acc, t->x, t->y);
+  for (unsigned j = 0; j < c->limbs; j++) {
+    acc->x[j] = ct_select_u64(nonzero, sum.x[j], acc->x[j]);
+    acc->y[j] = ct_select_u64(nonzero, sum.y[j], acc->y[j]);
+    acc->z[j] = ct_select_u64(nonzero, sum.z[j], acc->z[j]);
+  }
+  *r = *acc;
+  fm_zeroize(&sum, sizeof sum);
+  fm_zeroize(zz, sizeof zz);
+}
+
 /* mul_base_table sets r = k * G from the curve's fixed-base table (ec_base_table.h): row i
  * holds j * 32^i * G for j = 1..16 in affine form, so k * G is the sum over the scalar's signed
- * 5-bit digits of +-row[i][|digit| - 1], with no doubling, each by a mixed addition. Each row is
- * read in full by constant-time selection; a zero digit keeps the sum, by selection. */
+ * 5-bit digits d_i of +-row[i][|d_i| - 1], with no doubling. Each row is read in full by
+ * constant-time selection; a zero digit keeps the sum, by selection.
+ *
+ * The sum runs in Jacobian coordinates with jac_acc_add, whose mixed addition is wrong for equal
+ * or opposite points. Before window i the sum is m G with m = sum_{j<i} d_j 32^j, |d_j| <= 16, so
+ * |m| <= 16 (32^i - 1) / 31 < 32^i; m = 0 only when every digit so far is 0 (the highest non-zero
+ * digit outweighs all below it): that is the point at infinity, which jac_acc_add selects
+ * around. Otherwise the addend is d_i 32^i G with 32^i <= |d_i| 32^i <= 16 * 32^i, and the points
+ * are equal or opposite only if m - d_i 32^i or m + d_i 32^i is a multiple of n: both are
+ * non-zero (|m| < |d_i| 32^i) and below 17 * 32^i in absolute value, which is below n for every
+ * window but the last (P-256: 17 * 2^250 < 2^255 < n for i <= 50 of 52; P-384: 17 * 2^375 <
+ * 2^383 < n for i <= 75 of 77). The last window takes the complete addition (jac_acc_add_last),
+ * so the result is right for every k below 2^bits. */
 static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
                            const uint64_t *table) {
   const unsigned n = c->limbs;
   const unsigned windows = EC_WINDOWS(c);
-  ec_point acc, t, sum;
+  ec_point acc, t;
   uint64_t kk[EC_MAX_LIMBS + 1] = {0}, neg;
   memcpy(kk, k, c->limbs * sizeof(uint64_t));
-  point_set_infinity(c, &acc);
+  memset(&acc, 0, sizeof acc);
   memset(&t, 0, sizeof t);
+  uint64_t acc_inf = ~(uint64_t)0;
   for (unsigned i = 0; i < windows; i++) {
     const uint64_t d = booth_digit(kk, i, &neg);
     /* i is public: the window's index */
@@ -552,23 +670,95 @@ static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
     if (n == 4) row_select_k(t.x, t.y, row, d, 4); /* the tables: P-256 (4 limbs), P-384 (6) */
     else row_select_k(t.x, t.y, row, d, 6);
     cond_negate(c, &t, neg);
-    /* The mixed addition; a zero digit (the point at infinity, which it cannot take) keeps acc,
-     * by selection. */
-    if (c->id == FM_EC_P256) p256_add_affine(c, &sum, &acc, t.x, t.y);
-    else p384_add_affine(c, &sum, &acc, t.x, t.y);
     const uint64_t nonzero = ~ct_is_zero_u64(d);
-    for (unsigned j = 0; j < n; j++) {
-      acc.x[j] = ct_select_u64(nonzero, sum.x[j], acc.x[j]);
-      acc.y[j] = ct_select_u64(nonzero, sum.y[j], acc.y[j]);
-      acc.z[j] = ct_select_u64(nonzero, sum.z[j], acc.z[j]);
-    }
+    if (i + 1 < windows) jac_acc_add(c, &acc, &acc_inf, &t, nonzero);
+    else jac_acc_add_last(c, r, &acc, acc_inf, &t, nonzero);
   }
-  *r = acc;
   fm_zeroize(&acc, sizeof acc);
   fm_zeroize(&t, sizeof t);
-  fm_zeroize(&sum, sizeof sum);
   fm_zeroize(kk, sizeof kk);
   fm_zeroize(&neg, sizeof neg);
+  fm_zeroize(&acc_inf, sizeof acc_inf);
+}
+
+/* scalar_mul_affine sets r = k * p on P-256 and P-384 (constant time in k and p): the multiples
+ * p..16p are taken to affine coordinates with one inversion (Montgomery's trick), and the sum
+ * runs in Jacobian coordinates with five doublings and one mixed addition (jac_acc_add) per
+ * signed 5-bit window, from the top.
+ *
+ * The mixed addition is not needed where the points are equal or opposite. After the doublings
+ * of window w the sum is 32 m p, m = sum_{j>w} d_j 32^(j-w-1), and the addend d_w p, 1 <= |d_w|
+ * <= 16. Since k = sum_j d_j 32^j < 2^bits and the digits up to w add up to less than 32^(w+1) in
+ * absolute value, |32 m| <= k / 32^w + 32, which for w >= 1 is below 2^(bits-5) + 32; so
+ * 32 m -+ d_w is below n in absolute value, and non-zero (32 divides 32 m, not d_w): p has the
+ * prime order n (or is the point at infinity, below), so the points are neither equal nor
+ * opposite. m = 0 exactly when the digits above are all 0 (the point at infinity, selected
+ * around by jac_acc_add). Window 0 takes the complete addition (jac_acc_add_last). The Jacobian
+ * doubling is exact for every point of these odd-order curves. Where p is the point at infinity
+ * (Z = 0: every multiple's inverse is then 0), the result is set to it by selection. */
+static void scalar_mul_affine(const ec_curve *c, ec_point *r, const uint64_t *k,
+                              const ec_point *p) {
+  const unsigned n = c->limbs;
+  const size_t sz = n * sizeof(uint64_t);
+  ec_point proj[EC_TABLE], acc, t;
+  uint64_t tab[EC_TABLE * 2 * 6], pre[EC_TABLE][EC_MAX_LIMBS], inv[EC_MAX_LIMBS],
+      zi[EC_MAX_LIMBS], kk[EC_MAX_LIMBS + 1] = {0}, neg;
+  memcpy(kk, k, sz);
+  const uint64_t p_inf = ec_limbs_is_zero(n, p->z);
+  /* proj[j] = (j + 1) p, homogeneous. */
+  proj[0] = *p;
+  for (unsigned i = 1; i < EC_TABLE; i++) {
+    if (i % 2 == 1) ec_point_dbl(c, &proj[i], &proj[i / 2]);
+    else ec_point_add(c, &proj[i], &proj[i - 1], p);
+  }
+  /* pre[i] = Z_0 ... Z_i; one inversion of the whole product, then each Z_i^-1 from the top. */
+  memcpy(pre[0], proj[0].z, sz);
+  for (unsigned i = 1; i < EC_TABLE; i++) ec_mod_mul(c, &c->p, pre[i], pre[i - 1], proj[i].z);
+  ec_mod_inv(c, &c->p, inv, pre[EC_TABLE - 1]);
+  for (unsigned i = EC_TABLE; i-- > 0;) {
+    if (i > 0) {
+      ec_mod_mul(c, &c->p, zi, inv, pre[i - 1]);
+      ec_mod_mul(c, &c->p, inv, inv, proj[i].z);
+    } else {
+      memcpy(zi, inv, sz);
+    }
+    ec_mod_mul(c, &c->p, &tab[(2 * i) * n], proj[i].x, zi);
+    ec_mod_mul(c, &c->p, &tab[(2 * i + 1) * n], proj[i].y, zi);
+  }
+  const unsigned windows = EC_WINDOWS(c);
+  memset(&acc, 0, sizeof acc);
+  memset(&t, 0, sizeof t);
+  uint64_t acc_inf = ~(uint64_t)0;
+  for (unsigned w = windows; w-- > 0;) {
+    if (w + 1 < windows) {
+      for (int i = 0; i < EC_WINDOW; i++) {
+        if (n == 4) ec_p256_jdbl(acc.x, acc.y, acc.z);
+        else ec_p384_jdbl(acc.x, acc.y, acc.z);
+      }
+    }
+    const uint64_t d = booth_digit(kk, w, &neg);
+    if (n == 4) row_select_k(t.x, t.y, tab, d, 4);
+    else row_select_k(t.x, t.y, tab, d, 6);
+    cond_negate(c, &t, neg);
+    const uint64_t nonzero = ~ct_is_zero_u64(d);
+    if (w > 0) jac_acc_add(c, &acc, &acc_inf, &t, nonzero);
+    else jac_acc_add_last(c, r, &acc, acc_inf, &t, nonzero);
+  }
+  for (unsigned j = 0; j < n; j++) {
+    r->x[j] &= ~p_inf;
+    r->y[j] = ct_select_u64(p_inf, c->p.one[j], r->y[j]);
+    r->z[j] &= ~p_inf;
+  }
+  fm_zeroize(proj, sizeof proj);
+  fm_zeroize(tab, sizeof tab);
+  fm_zeroize(pre, sizeof pre);
+  fm_zeroize(inv, sizeof inv);
+  fm_zeroize(zi, sizeof zi);
+  fm_zeroize(&acc, sizeof acc);
+  fm_zeroize(&t, sizeof t);
+  fm_zeroize(kk, sizeof kk);
+  fm_zeroize(&neg, sizeof neg);
+  fm_zeroize(&acc_inf, sizeof acc_inf);
 }
 
 void ec_scalar_mul_base(const ec_curve *c, ec_point *r, const uint64_t *k) {

@@ -199,9 +199,10 @@ typedef bool (*jac_add_fn)(uint64_t *x, uint64_t *y, uint64_t *z, const uint64_t
                            const uint64_t *zzz2);
 
 /* The curve's Jacobian doubling and addition, out of line: verification calls each from several
- * places, and one copy per curve keeps the loaded image (hashed at every load) small. */
+ * places (and ec_point.c's variable-base multiplication the doubling), and one copy per curve
+ * keeps the loaded image (hashed at every load) small. */
 #define JAC_FNS(NAME, L)                                                                       \
-  static __attribute__((noinline)) void NAME##_jdbl(uint64_t *x, uint64_t *y, uint64_t *z) {  \
+  __attribute__((noinline)) void ec_##NAME##_jdbl(uint64_t *x, uint64_t *y, uint64_t *z) {     \
     jac_dbl_k(x, y, z, L, NAME##_mul, NAME##_fadd, NAME##_fsub);                              \
   }                                                                                            \
   static __attribute__((noinline)) bool NAME##_jadd(                                          \
@@ -298,13 +299,13 @@ static inline __attribute__((always_inline)) bool double_mul_jac_k(
 static __attribute__((noinline)) bool p256_double_mul(const ec_curve *c, ec_point *r,
                                                       const uint64_t *u1, const uint64_t *u2,
                                                       const ec_point *q, const uint64_t *godd) {
-  return double_mul_jac_k(c, r, u1, u2, q, godd, 4, p256_mul, p256_fadd, p256_fsub, p256_jdbl,
+  return double_mul_jac_k(c, r, u1, u2, q, godd, 4, p256_mul, p256_fadd, p256_fsub, ec_p256_jdbl,
                           p256_jadd);
 }
 static __attribute__((noinline)) bool p384_double_mul(const ec_curve *c, ec_point *r,
                                                       const uint64_t *u1, const uint64_t *u2,
                                                       const ec_point *q, const uint64_t *godd) {
-  return double_mul_jac_k(c, r, u1, u2, q, godd, 6, p384_mul, p384_fadd, p384_fsub, p384_jdbl,
+  return double_mul_jac_k(c, r, u1, u2, q, godd, 6, p384_mul, p384_fadd, p384_fsub, ec_p384_jdbl,
                           p384_jadd);
 }
 
