@@ -30,42 +30,53 @@ typedef struct {
 
 /* sg_divsteps runs 62 divsteps (B-Y section 8: delta > 0 and g odd: (1 - delta, g, (g - f)/2);
  * g odd: (1 + delta, f, (g + f)/2); else (1 + delta, f, g/2)) on the low words of f and g, which
- * decide every step; returns the new delta and writes the matrix. Branch-free. */
-static int64_t sg_divsteps(int64_t delta, uint64_t f, uint64_t g, sg_matrix *t) {
-  uint64_t u = 1, v = 0, q = 0, r = 1, x;
-  for (int i = 0; i < SG_BITS; i++) {
-    const uint64_t odd = ct_value_barrier_u64(0 - (g & 1));
-    /* delta > 0 exactly when -delta is negative; delta stays far from INT64_MIN. */
-    const uint64_t swap = odd & ct_msb_mask_u64((uint64_t)(-delta));
-    /* When swapping: (f, g) <- (g, -f), (u, v, q, r) <- (q, r, -u, -v), delta <- -delta, so
-     * that the common tail below computes case 1 from case 2. */
-    x = (f ^ g) & swap;
-    f ^= x;
-    g ^= x;
-    g = (g ^ swap) - swap;
-    x = (u ^ q) & swap;
-    u ^= x;
-    q ^= x;
-    q = (q ^ swap) - swap;
-    x = (v ^ r) & swap;
-    v ^= x;
-    r ^= x;
-    r = (r ^ swap) - swap;
-    delta = (int64_t)(((uint64_t)delta ^ swap) - swap) + 1;
-    /* g odd: g += f (the matrix rows follow); then g is even and is halved, which in the
-     * scaled matrix doubles f's row instead. */
-    g += f & odd;
-    q += u & odd;
-    r += v & odd;
-    g >>= 1;
-    u <<= 1;
-    v <<= 1;
+ * decide every step; returns the new delta and writes the matrix. Branch-free. |step| is 1 for
+ * delta itself, or 2 for the doubled 2 delta of bn_mod_inverse_256_mask (whose delta takes
+ * half-integer values): the sign test and the update 1 +- delta scale alike.
+ *
+ * Each step, with pos all-ones when delta > 0 and odd all-ones when g is odd: g += (pos ? -f : f)
+ * where g is odd, which is g - f or g + f; where both hold (the swap), f += the new g, which
+ * makes f the old g; then g is halved. The rows (u, v) of f and (q, r) of g follow the same
+ * additions, and the halving of g doubles (u, v) instead (the matrix is scaled by 2^62). delta is
+ * kept negated (nd = -delta), so that pos is nd's sign bit: nd becomes -nd - step after a swap,
+ * else nd - step. Only g's low bit and nd's sign are on the step-to-step path. */
+static inline __attribute__((always_inline)) void sg_divstep(uint64_t *f, uint64_t *g, uint64_t *u,
+                                                              uint64_t *v, uint64_t *q, uint64_t *r,
+                                                              uint64_t *nd, const int64_t step) {
+  const uint64_t pos = ct_value_barrier_u64(ct_msb_mask_u64(*nd));
+  const uint64_t odd = ct_value_barrier_u64(0 - (*g & 1));
+  *g += ((*f ^ pos) - pos) & odd;
+  *q += ((*u ^ pos) - pos) & odd;
+  *r += ((*v ^ pos) - pos) & odd;
+  const uint64_t swap = pos & odd;
+  *nd = (*nd ^ swap) - swap - (uint64_t)step;
+  *f += *g & swap;
+  *u += *q & swap;
+  *v += *r & swap;
+  *g >>= 1;
+  *u <<= 1;
+  *v <<= 1;
+}
+
+/* |unrolled| (a constant) unrolls the 62 steps: about a tenth off the 256-bit inverse for 7 KB of
+ * code, so only that instance does. */
+static inline __attribute__((always_inline)) int64_t sg_divsteps(int64_t delta, uint64_t f,
+                                                                 uint64_t g, sg_matrix *t,
+                                                                 const int64_t step,
+                                                                 const int unrolled) {
+  uint64_t u = 1, v = 0, q = 0, r = 1;
+  uint64_t nd = 0 - (uint64_t)delta;
+  if (unrolled) {
+    _Pragma("GCC unroll 62")
+    for (int i = 0; i < SG_BITS; i++) sg_divstep(&f, &g, &u, &v, &q, &r, &nd, step);
+  } else {
+    for (int i = 0; i < SG_BITS; i++) sg_divstep(&f, &g, &u, &v, &q, &r, &nd, step);
   }
   t->u = (int64_t)u;
   t->v = (int64_t)v;
   t->q = (int64_t)q;
   t->r = (int64_t)r;
-  return delta;
+  return (int64_t)(0 - nd);
 }
 
 /* sg_update_fg sets [f, g] = t [f, g] / 2^62 (exact: the low 62 bits cancel by construction). */
@@ -182,7 +193,7 @@ void bn_gcd_odd_consttime(uint64_t *r, const uint64_t *f_odd, const uint64_t *g_
   for (size_t i = 0; i < batches; i++) {
     const uint64_t f0 = (uint64_t)f[0] | ((uint64_t)f[1] << SG_BITS);
     const uint64_t g0 = (uint64_t)g[0] | ((uint64_t)g[1] << SG_BITS);
-    delta = sg_divsteps(delta, f0, g0, &t);
+    delta = sg_divsteps(delta, f0, g0, &t, 1, 0);
     sg_update_fg(f, g, &t, L);
   }
   /* |f|: negate into g (now zero, free) with the carries normalized, and keep it when f < 0. */
@@ -202,11 +213,13 @@ void bn_gcd_odd_consttime(uint64_t *r, const uint64_t *f_odd, const uint64_t *g_
   fm_zeroize(&delta, sizeof delta);
 }
 
-/* bn_mod_inverse_mask: f = m, g = a, (d, e) = (0, 1) track f = d * a and g = e * a (mod m); after
- * enough divsteps g = 0 and f = +-gcd(a, m). */
-uint64_t bn_mod_inverse_mask(uint64_t *r, const uint64_t *a, const uint64_t *m, size_t n) {
+/* sg_inverse_k: f = m, g = a, (d, e) = (0, 1) track f = d * a and g = e * a (mod m); after
+ * enough divsteps g = 0 and f = +-gcd(a, m). L radix-2^62 limbs hold the n-limb numbers with a
+ * sign; |batches| runs of 62 divsteps from the (scaled) delta0, each step adding |step|. */
+static inline __attribute__((always_inline)) uint64_t sg_inverse_k(
+    uint64_t *r, const uint64_t *a, const uint64_t *m, const size_t n, const size_t L,
+    const size_t batches, const int64_t delta0, const int64_t step) {
   int64_t f[SG_MAX_LIMBS], g[SG_MAX_LIMBS], d[SG_MAX_LIMBS], e[SG_MAX_LIMBS], M[SG_MAX_LIMBS];
-  const size_t L = (n * 64 + SG_BITS - 1) / SG_BITS + 1;
   sg_from_limbs(M, m, n, L);
   memcpy(f, M, L * sizeof(int64_t));
   sg_from_limbs(g, a, n, L);
@@ -218,17 +231,12 @@ uint64_t bn_mod_inverse_mask(uint64_t *r, const uint64_t *a, const uint64_t *m, 
   uint64_t minv = m[0];
   for (int i = 0; i < 5; i++) minv *= 2 - m[0] * minv;
 
-  /* B-Y theorem 11.2: floor((49b + 80) / 17) divsteps reach g = 0 for b-bit inputs (f odd,
-   * 0 <= g <= f), with delta starting at 1; the width's bits bound b. */
-  const size_t bits = n * 64;
-  const size_t steps = (49 * bits + 80) / 17;
-  const size_t batches = (steps + SG_BITS - 1) / SG_BITS;
-  int64_t delta = 1;
+  int64_t delta = delta0;
   sg_matrix t;
   for (size_t i = 0; i < batches; i++) {
     const uint64_t f0 = (uint64_t)f[0] | ((uint64_t)f[1] << SG_BITS);
     const uint64_t g0 = (uint64_t)g[0] | ((uint64_t)g[1] << SG_BITS);
-    delta = sg_divsteps(delta, f0, g0, &t);
+    delta = sg_divsteps(delta, f0, g0, &t, step, step == 2);
     sg_update_fg(f, g, &t, L);
     sg_update_de(d, e, &t, M, minv, L);
   }
@@ -260,4 +268,24 @@ uint64_t bn_mod_inverse_mask(uint64_t *r, const uint64_t *a, const uint64_t *m, 
   fm_zeroize(&t, sizeof t); /* the last steps' matrix, and delta, follow the secret too */
   fm_zeroize(&delta, sizeof delta);
   return ok;
+}
+
+uint64_t bn_mod_inverse_mask(uint64_t *r, const uint64_t *a, const uint64_t *m, size_t n) {
+  /* B-Y theorem 11.2: floor((49b + 80) / 17) divsteps reach g = 0 for b-bit inputs (f odd,
+   * 0 <= g <= f), with delta starting at 1; the width's bits bound b. */
+  const size_t L = (n * 64 + SG_BITS - 1) / SG_BITS + 1;
+  const size_t bits = n * 64;
+  const size_t steps = (49 * bits + 80) / 17;
+  const size_t batches = (steps + SG_BITS - 1) / SG_BITS;
+  return sg_inverse_k(r, a, m, n, L, batches, 1, 1);
+}
+
+uint64_t bn_mod_inverse_256_mask(uint64_t *r, const uint64_t *a, const uint64_t *m) {
+  /* The variant of divsteps whose delta starts at 1/2 (kept doubled: 2 delta starts at 1 and
+   * moves by 2): 590 of its steps reach g = 0 for every odd modulus below 2^256 and 0 <= a < m,
+   * the bound that Wuille computed for it (libsecp256k1's doc/safegcd_implementation.md, against
+   * 724 for delta starting at 1 and B-Y's proven 741); 10 runs of 62 are 620. Five radix-2^62
+   * limbs (four of 62 bits and a signed top one) hold every f, g, d and e of 256 bits with their
+   * sign, one fewer than the generic width gives. */
+  return sg_inverse_k(r, a, m, 4, 5, 10, 1, 2);
 }

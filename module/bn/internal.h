@@ -145,6 +145,11 @@ void bn_gcd_odd_consttime(uint64_t *r, const uint64_t *f, const uint64_t *g, siz
  * public). An even m is the caller's bug (the result is then meaningless). */
 uint64_t bn_mod_inverse_mask(uint64_t *r, const uint64_t *a, const uint64_t *m, size_t n);
 
+/* bn_mod_inverse_256_mask is bn_mod_inverse_mask for n = 4 with 0 <= a < m < 2^256 (m odd): the
+ * same constant-time divsteps with fewer steps (a bound computed for this width only) and fewer
+ * limbs. */
+uint64_t bn_mod_inverse_256_mask(uint64_t *r, const uint64_t *a, const uint64_t *m);
+
 /* bn_mod_inverse_consttime sets r = a^-1 mod m for an ODD modulus m > 1 (n limbs; a is any n-limb
  * value). Returns FM_OK, FM_ERR_OUT_OF_RANGE when gcd(a, m) != 1 (then r is zeroed),
  * FM_ERR_BAD_ARGUMENT when m is even or m <= 1 (the parity of m is treated as public; a and m are

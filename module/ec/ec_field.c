@@ -149,7 +149,9 @@ void ec_mod_inv(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t 
    * time) on the Montgomery form aR gives a^-1 R^-1; two Montgomery multiplications by R^2 turn
    * it into a^-1 R. For a = 0 it gives 0, as the point at infinity's conversion needs. */
   uint64_t t[EC_MAX_LIMBS];
-  (void)bn_mod_inverse_mask(t, a, m->m, c->limbs); /* m is prime: every a != 0 is invertible */
+  /* m is prime: every a != 0 is invertible. a < m < 2^256 on the 4-limb curves. */
+  if (c->limbs == 4) (void)bn_mod_inverse_256_mask(t, a, m->m);
+  else (void)bn_mod_inverse_mask(t, a, m->m, c->limbs);
   ec_mod_mul(c, m, t, t, m->rr);
   ec_mod_mul(c, m, r, t, m->rr);
   fm_zeroize(t, sizeof t);

@@ -1,7 +1,7 @@
 /* The fixed-width field kernels of module/ec/, inline so that ec_field.c and the group law in
  * ec_point.c instantiate them for a constant limb count (4, 6 or 9) and the compiler unrolls
  * them. Constant time: no value drives a branch or an address; the final corrections are
- * selected by mask. For ec_field.c and ec_point.c only. */
+ * selected by mask. For ec_field.c and the group law (ec_point.c, ec_verify.c) only. */
 #ifndef FIPSMOD_MODULE_EC_FIELD_INLINE_H
 #define FIPSMOD_MODULE_EC_FIELD_INLINE_H
 

@@ -2,13 +2,14 @@
  * "Complete addition formulas for prime order elliptic curves", 2016, Algorithms 4 and 6 for
  * a = -3), so that no input, the point at infinity and P == Q included, needs a branch, with
  * chains of doublings in Jacobian coordinates on P-256 and P-384 (ec_point_dbl_n); scalar
- * multiplication by a fixed window whose table is read by constant-time selection; and, for
- * verification only, a variable-time interleaved wNAF double multiplication. */
+ * multiplication by a fixed window whose table is read by constant-time selection. Verification's
+ * variable-time double multiplication is in ec_verify.c. */
 #include <string.h>
 
 #include "module/ec/ec_base_table.h"
 #include "module/ec/ec_curves.h"
 #include "module/ec/ec_field_inline.h"
+#include "module/ec/ec_group_inline.h"
 #include "module/ec/internal.h"
 #include "module/internal.h"
 
@@ -46,8 +47,6 @@ const ec_curve *ec_curve_get(fm_ec_curve id) {
  * fe_sub) stay inline on P-256 and P-384; on P-224 and P-521, whose multiplications are the
  * portable ones and cost several times a call, they are out-of-line functions too, which takes
  * about 60 KB off the library (code the load-time integrity check hashes at every load). */
-typedef void (*fe_mul_fn)(uint64_t *r, const uint64_t *a, const uint64_t *b);
-
 #define MUL(r, a, b) fe_mul(r, a, b)
 #define ADD(r, a, b) fe_add(r, a, b)
 #define SUB(r, a, b) fe_sub(r, a, b)
@@ -213,39 +212,6 @@ static inline __attribute__((always_inline)) void point_dbl_k(const ec_curve *c,
   memcpy(r->z, z3, n);
 }
 
-/* jac_dbl_k doubles the Jacobian point (x, y, z), (x / z^2, y / z^3), in place with the a = -3
- * doubling of Bernstein and Lange (dbl-2001-b: 3M + 5S). */
-static inline __attribute__((always_inline)) void jac_dbl_k(uint64_t *x, uint64_t *y, uint64_t *z,
-                                                             const unsigned L,
-                                                             const fe_mul_fn fe_mul,
-                                                             const fe_mul_fn fe_add,
-                                                             const fe_mul_fn fe_sub) {
-  uint64_t t0[EC_MAX_LIMBS], t1[EC_MAX_LIMBS], t2[EC_MAX_LIMBS], t3[EC_MAX_LIMBS];
-  (void)L;
-  MUL(t0, z, z);      /* delta = Z^2 */
-  MUL(t1, y, y);      /* gamma = Y^2 */
-  MUL(t2, x, t1);     /* beta = X gamma */
-  SUB(t3, x, t0);
-  ADD(t0, x, t0);
-  MUL(t3, t3, t0);
-  ADD(t0, t3, t3);
-  ADD(t3, t0, t3);    /* alpha = 3 (X - delta)(X + delta) */
-  MUL(z, y, z);
-  ADD(z, z, z);       /* Z3 = 2 Y Z */
-  MUL(x, t3, t3);
-  ADD(t2, t2, t2);
-  ADD(t2, t2, t2);    /* 4 beta */
-  SUB(x, x, t2);
-  SUB(x, x, t2);      /* X3 = alpha^2 - 8 beta */
-  SUB(t2, t2, x);
-  MUL(t2, t3, t2);    /* alpha (4 beta - X3) */
-  MUL(t1, t1, t1);
-  ADD(t1, t1, t1);
-  ADD(t1, t1, t1);
-  ADD(t1, t1, t1);    /* 8 gamma^2 */
-  SUB(y, t2, t1);     /* Y3 = alpha (4 beta - X3) - 8 gamma^2 */
-}
-
 /* point_dbln_k sets r = 2^count p: the homogeneous p is taken to Jacobian coordinates
  * (X Z, Y Z^2, Z), doubled |count| times with the a = -3 Jacobian doubling (Bernstein and Lange's
  * dbl-2001-b: 3M + 5S, against the complete formula's 13 multiplications), and taken back as
@@ -276,47 +242,65 @@ static inline __attribute__((always_inline)) void point_dbln_k(ec_point *r, cons
   memcpy(r->y, y, n);
 }
 
+/* jac_madd_k sets (r->x, r->y, r->z) to the Jacobian point (p->x, p->y, p->z) plus the affine
+ * (x2, y2), with the mixed addition of Hankerson, Menezes and Vanstone (madd-2004-hmv: 8M + 3S,
+ * against 11 multiplications, two by b and twice the additions for RCB16 Algorithm 5):
+ *   Z1Z1 = Z1^2, U2 = X2 Z1Z1, S2 = Y2 Z1 Z1Z1, H = U2 - X1, R = S2 - Y1,
+ *   X3 = R^2 - H^3 - 2 X1 H^2, Y3 = R (X1 H^2 - X3) - Y1 H^3, Z3 = Z1 H.
+ * NOT COMPLETE: the result is wrong when p is the point at infinity (Z1 = 0) or when p equals
+ * (x2, y2) or its negation (H = 0); mul_base_table proves that neither arises where it uses this,
+ * and selects around the point at infinity. No branch. */
+static inline __attribute__((always_inline)) void jac_madd_k(ec_point *r, const ec_point *p,
+                                                              const uint64_t *x2,
+                                                              const uint64_t *y2,
+                                                              const unsigned L,
+                                                              const fe_mul_fn fe_mul,
+                                                              const fe_mul_fn fe_add,
+                                                              const fe_mul_fn fe_sub) {
+  uint64_t zz[EC_MAX_LIMBS], t[EC_MAX_LIMBS], h[EC_MAX_LIMBS], rr[EC_MAX_LIMBS],
+      hh[EC_MAX_LIMBS], v[EC_MAX_LIMBS], x3[EC_MAX_LIMBS];
+  (void)L;
+  MUL(zz, p->z, p->z);  /* Z1Z1 */
+  MUL(t, p->z, zz);     /* Z1^3 */
+  MUL(h, x2, zz);       /* U2 */
+  MUL(rr, y2, t);       /* S2 */
+  SUB(h, h, p->x);      /* H = U2 - X1 */
+  SUB(rr, rr, p->y);    /* R = S2 - Y1 */
+  MUL(hh, h, h);        /* H^2 */
+  MUL(t, h, hh);        /* H^3 */
+  MUL(v, p->x, hh);     /* V = X1 H^2 */
+  MUL(x3, rr, rr);
+  SUB(x3, x3, t);
+  SUB(x3, x3, v);
+  SUB(x3, x3, v);       /* X3 = R^2 - H^3 - 2 V */
+  SUB(v, v, x3);
+  MUL(v, rr, v);        /* R (V - X3) */
+  MUL(t, p->y, t);      /* Y1 H^3 */
+  MUL(r->z, p->z, h);   /* Z3 = Z1 H */
+  SUB(r->y, v, t);      /* Y3 */
+  (void)fe_add;
+  for (unsigned j = 0; j < L; j++) r->x[j] = x3[j];
+}
+
 #undef MUL
 #undef ADD
 #undef SUB
 
 /* The dispatch on the limb count branches only on the curve (public). */
-static const ec_mod k_p256_p = {.m = P256_P, .rr = P256_P_RR, .one = P256_P_ONE, .n0 = P256_P_N0};
-static const ec_mod k_p384_p = {.m = P384_P, .rr = P384_P_RR, .one = P384_P_ONE, .n0 = P384_P_N0};
 static const ec_mod k_p224_p = {.m = P224_P, .rr = P224_P_RR, .one = P224_P_ONE, .n0 = P224_P_N0};
 static const ec_mod k_p521_p = {.m = P521_P, .rr = P521_P_RR, .one = P521_P_ONE, .n0 = P521_P_N0};
 
-/* fe_ops(NAME, L, MOD, MULX, ADX, ADDSUB) defines NAME_fadd and NAME_fsub (inline or out of
- * line, as ADDSUB says), NAME_mul (the out-of-line field multiplication of one curve: ADX, the
- * assembly product of ec_field_mulx.c, where the curve has one and the CPU BMI2 and ADX; else
- * MULX, its BMI2 build, where the curve has one and the CPU BMI2; else the portable build) and
- * NAME_add, that curve's complete addition. dbl_ops adds NAME_dbl, the complete doubling, on
- * P-224 and P-521; dbln_ops adds NAME_dbln, the Jacobian doubling chain of ec_point_dbl_n, on
- * P-256 and P-384, where it also does single doublings (8 multiplications and 6 for the two
- * conversions, against 13): each instance of either is 8 to 17 KB of code, so each curve has
- * one of them. */
-#define fe_ops(NAME, L, MOD, MULX, ADX, ADX_SQR, ADDSUB)                                      \
-  ADDSUB void NAME##_fadd(uint64_t *r, const uint64_t *a, const uint64_t *b) {                \
-    mod_add_k(MOD, r, a, b, L);                                                               \
-  }                                                                                           \
-  ADDSUB void NAME##_fsub(uint64_t *r, const uint64_t *a, const uint64_t *b) {                \
-    mod_sub_k(MOD, r, a, b, L);                                                               \
-  }                                                                                           \
-  static __attribute__((noinline)) void NAME##_mul_portable(uint64_t *r, const uint64_t *a,   \
-                                                            const uint64_t *b) {              \
+/* Each curve's field multiplication is NAME_mul (EC_FE_OPS, ec_group_inline.h), with a portable
+ * build here; fe_ops(NAME, L, MOD) adds NAME_add, that curve's complete addition. dbl_ops adds
+ * NAME_dbl, the complete doubling, on P-224 and P-521; dbln_ops adds NAME_dbln, the Jacobian
+ * doubling chain of ec_point_dbl_n, on P-256 and P-384, where it also does single doublings (8
+ * multiplications and 6 for the two conversions, against 13): each instance of either is 8 to
+ * 17 KB of code, so each curve has one of them. */
+#define portable_mul(FN, L, MOD, LINKAGE)                                                     \
+  LINKAGE void FN(uint64_t *r, const uint64_t *a, const uint64_t *b) {                        \
     mont_mul_k(MOD, r, a, b, L);                                                              \
-  }                                                                                           \
-  static inline void NAME##_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {          \
-    /* The CPU's features are public. */                                                      \
-    if (ADX != NULL && fm_cpu_use(FM_CPU_BMI2) && fm_cpu_use(FM_CPU_ADX)) {                   \
-      /* The same address twice (public) is a square. */                                      \
-      if (ADX_SQR != NULL && a == b) ADX_SQR(r, a);                                           \
-      else ADX(r, a, b);                                                                      \
-    } else if (MULX != NULL && fm_cpu_use(FM_CPU_BMI2))                                       \
-      MULX(r, a, b);                                                                          \
-    else                                                                                      \
-      NAME##_mul_portable(r, a, b);                                                           \
-  }                                                                                           \
+  }
+#define fe_ops(NAME, L, MOD)                                                                  \
   static __attribute__((noinline)) void NAME##_add(const ec_curve *c, ec_point *r,            \
                                                    const ec_point *p, const ec_point *q) {    \
     point_add_k(c, r, p, q, L, NAME##_mul, NAME##_fadd, NAME##_fsub);                         \
@@ -333,24 +317,35 @@ static const ec_mod k_p521_p = {.m = P521_P, .rr = P521_P_RR, .one = P521_P_ONE,
                                                           const uint64_t *y2) {               \
     point_add_affine_k(c, r, p, x2, y2, L, NAME##_mul, NAME##_fadd, NAME##_fsub);             \
   }
+#define jmadd_ops(NAME, L)                                                                    \
+  static __attribute__((noinline)) void NAME##_jmadd(ec_point *r, const ec_point *p,          \
+                                                     const uint64_t *x2, const uint64_t *y2) { \
+    jac_madd_k(r, p, x2, y2, L, NAME##_mul, NAME##_fadd, NAME##_fsub);                        \
+  }
 #define dbln_ops(NAME, L, MOD)                                                                \
   static __attribute__((noinline)) void NAME##_dbln(ec_point *r, const ec_point *p,           \
                                                     unsigned count) {                         \
     point_dbln_k(r, p, count, L, MOD, NAME##_mul, NAME##_fadd, NAME##_fsub);                  \
   }
 
-#define NO_MULX ((fe_mul_fn)NULL)
-#define NO_SQR ((void (*)(uint64_t *, const uint64_t *))NULL)
-#define INLINE_ADDSUB static inline __attribute__((always_inline))
-#define CALLED_ADDSUB static __attribute__((noinline))
-fe_ops(p256, 4, &k_p256_p, ec_p256_mul_mulx, ec_p256_mul_adx, ec_p256_sqr_adx, INLINE_ADDSUB)
-fe_ops(p384, 6, &k_p384_p, ec_p384_mul_mulx, NO_MULX, NO_SQR, INLINE_ADDSUB)
-fe_ops(p224, 4, &k_p224_p, NO_MULX, NO_MULX, NO_SQR, CALLED_ADDSUB)
-fe_ops(p521, 9, &k_p521_p, NO_MULX, NO_MULX, NO_SQR, CALLED_ADDSUB)
+#define NOINLINE static __attribute__((noinline))
+#define EXTERN_NOINLINE __attribute__((noinline))
+portable_mul(ec_p256_mul_portable, 4, &k_p256_p, EXTERN_NOINLINE)
+portable_mul(ec_p384_mul_portable, 6, &k_p384_p, EXTERN_NOINLINE)
+portable_mul(p224_mul_portable, 4, &k_p224_p, NOINLINE)
+portable_mul(p521_mul_portable, 9, &k_p521_p, NOINLINE)
+EC_FE_OPS(p224, 4, &k_p224_p, p224_mul_portable, NO_MULX, NO_MULX, NO_SQR, CALLED_ADDSUB)
+EC_FE_OPS(p521, 9, &k_p521_p, p521_mul_portable, NO_MULX, NO_MULX, NO_SQR, CALLED_ADDSUB)
+fe_ops(p256, 4, &k_p256_p)
+fe_ops(p384, 6, &k_p384_p)
+fe_ops(p224, 4, &k_p224_p)
+fe_ops(p521, 9, &k_p521_p)
 dbln_ops(p256, 4, &k_p256_p)
 dbln_ops(p384, 6, &k_p384_p)
 madd_ops(p256, 4)
 madd_ops(p384, 6)
+jmadd_ops(p256, 4)
+jmadd_ops(p384, 6)
 dbl_ops(p224, 4, &k_p224_p)
 dbl_ops(p521, 9, &k_p521_p)
 
@@ -399,12 +394,6 @@ void ec_point_set_affine(const ec_curve *c, ec_point *r, const uint64_t *x, cons
   memcpy(r->x, x, c->limbs * sizeof(uint64_t));
   memcpy(r->y, y, c->limbs * sizeof(uint64_t));
   memcpy(r->z, c->p.one, c->limbs * sizeof(uint64_t));
-}
-
-/* set_infinity: (0 : 1 : 0). */
-static void set_infinity(const ec_curve *c, ec_point *r) {
-  memset(r, 0, sizeof *r);
-  memcpy(r->y, c->p.one, c->limbs * sizeof(uint64_t));
 }
 
 uint64_t ec_point_to_affine(const ec_curve *c, uint64_t *x, uint64_t *y, const ec_point *p) {
@@ -536,7 +525,15 @@ static void table_select(const ec_curve *c, ec_point *r, const ec_point table[EC
   }
 }
 
+static void scalar_mul_affine(const ec_curve *c, ec_point *r, const uint64_t *k,
+                              const ec_point *p);
+
 void ec_scalar_mul(const ec_curve *c, ec_point *r, const uint64_t *k, const ec_point *p) {
+  /* The curve is public. */
+  if (c->id == FM_EC_P256 || c->id == FM_EC_P384) {
+    scalar_mul_affine(c, r, k, p);
+    return;
+  }
   ec_point table[EC_TABLE], acc, t;
   uint64_t kk[EC_MAX_LIMBS + 1] = {0}, neg;
   memcpy(kk, k, c->limbs * sizeof(uint64_t));
@@ -590,43 +587,218 @@ static inline __attribute__((always_inline)) void row_select_k(uint64_t *x, uint
   fm_zeroize(&v, sizeof v);
 }
 
+#if defined(__x86_64__)
+/* p256_row_select_avx2 is row_select_k for P-256 (L = 4) with 256-bit vectors: an entry's x and
+ * y are one vector each, so the scan takes half the loads, ANDs and ORs of the SSE2 pairs. Call
+ * only when the CPU has AVX2; row_select_k is its portable twin. Constant time in d: every entry
+ * is loaded, ANDed with its mask and ORed in. */
+typedef uint64_t ec_v4 __attribute__((vector_size(32)));
+static __attribute__((target("avx2"), noinline)) void p256_row_select_avx2(uint64_t *x,
+                                                                         uint64_t *y,
+                                                                         const uint64_t *row,
+                                                                         uint64_t d) {
+  ec_v4 vx = {0, 0, 0, 0}, vy = {0, 0, 0, 0};
+  for (unsigned e = 0; e < EC_TABLE; e++) {
+    const uint64_t m = ct_eq_u64(e + 1, d); /* all-ones for the one wanted entry */
+    const ec_v4 mask = {m, m, m, m};
+    ec_v4 ex, ey;
+    memcpy(&ex, &row[(2 * e) * 4], sizeof ex);
+    memcpy(&ey, &row[(2 * e + 1) * 4], sizeof ey);
+    vx |= mask & ex;
+    vy |= mask & ey;
+  }
+  memcpy(x, &vx, sizeof vx);
+  memcpy(y, &vy, sizeof vy);
+}
+#endif
+
+/* row_select sets (x, y) to entry d - 1 of a fixed-base-layout row (d = 0: zeros), the AVX2 scan
+ * on P-256 where the CPU has AVX2 (public), else row_select_k. */
+static void row_select(const ec_curve *c, uint64_t *x, uint64_t *y, const uint64_t *row,
+                       uint64_t d) {
+  if (c->limbs == 4) {
+#if defined(__x86_64__)
+    if (fm_cpu_use(FM_CPU_AVX2)) {
+      p256_row_select_avx2(x, y, row, d);
+      return;
+    }
+#endif
+    row_select_k(x, y, row, d, 4);
+  } else {
+    row_select_k(x, y, row, d, 6);
+  }
+}
+
+/* jac_acc_add sets acc = acc + t for the Jacobian acc and the affine t (P-256, P-384) with the
+ * mixed addition jac_madd_k, which is wrong for the point at infinity and for equal or opposite
+ * points: the callers prove that the last two cannot arise, and the point at infinity is handled
+ * here by selection. *acc_inf is all-ones while acc is the point at infinity (its coordinates
+ * then mean nothing): the sum is then t itself. A zero digit (nonzero = 0: t stands for the
+ * point at infinity) keeps acc. No branch on the values. */
+static void jac_acc_add(const ec_curve *c, ec_point *acc, uint64_t *acc_inf, const ec_point *t,
+                        uint64_t nonzero) {
+  ec_point sum;
+  if (c->id == FM_EC_P256) p256_jmadd(&sum, acc, t->x, t->y);
+  else p384_jmadd(&sum, acc, t->x, t->y);
+  for (unsigned j = 0; j < c->limbs; j++) {
+    sum.x[j] = ct_select_u64(*acc_inf, t->x[j], sum.x[j]);
+    sum.y[j] = ct_select_u64(*acc_inf, t->y[j], sum.y[j]);
+    sum.z[j] = ct_select_u64(*acc_inf, c->p.one[j], sum.z[j]);
+    acc->x[j] = ct_select_u64(nonzero, sum.x[j], acc->x[j]);
+    acc->y[j] = ct_select_u64(nonzero, sum.y[j], acc->y[j]);
+    acc->z[j] = ct_select_u64(nonzero, sum.z[j], acc->z[j]);
+  }
+  *acc_inf &= ~nonzero;
+  fm_zeroize(&sum, sizeof sum);
+}
+
+/* jac_acc_add_last sets r = acc + t as jac_acc_add does, but with the complete mixed addition of
+ * RCB16 (Algorithm 5), correct for every acc: acc goes from Jacobian (X, Y, Z) to homogeneous
+ * (X Z : Y : Z^3), or to (0 : 1 : 0) where acc_inf says it is the point at infinity. r is
+ * homogeneous. */
+static void jac_acc_add_last(const ec_curve *c, ec_point *r, ec_point *acc, uint64_t acc_inf,
+                             const ec_point *t, uint64_t nonzero) {
+  ec_point sum;
+  uint64_t zz[EC_MAX_LIMBS];
+  ec_mod_mul(c, &c->p, zz, acc->z, acc->z);
+  ec_mod_mul(c, &c->p, acc->x, acc->x, acc->z);
+  ec_mod_mul(c, &c->p, acc->z, zz, acc->z);
+  for (unsigned j = 0; j < c->limbs; j++) {
+    acc->x[j] &= ~acc_inf;
+    acc->y[j] = ct_select_u64(acc_inf, c->p.one[j], acc->y[j]);
+    acc->z[j] &= ~acc_inf;
+  }
+  if (c->id == FM_EC_P256) p256_add_affine(c, &sum, acc, t->x, t->y);
+  else p384_add_affine(c, &sum, acc, t->x, t->y);
+  for (unsigned j = 0; j < c->limbs; j++) {
+    acc->x[j] = ct_select_u64(nonzero, sum.x[j], acc->x[j]);
+    acc->y[j] = ct_select_u64(nonzero, sum.y[j], acc->y[j]);
+    acc->z[j] = ct_select_u64(nonzero, sum.z[j], acc->z[j]);
+  }
+  *r = *acc;
+  fm_zeroize(&sum, sizeof sum);
+  fm_zeroize(zz, sizeof zz);
+}
+
 /* mul_base_table sets r = k * G from the curve's fixed-base table (ec_base_table.h): row i
  * holds j * 32^i * G for j = 1..16 in affine form, so k * G is the sum over the scalar's signed
- * 5-bit digits of +-row[i][|digit| - 1], with no doubling, each by a mixed addition. Each row is
- * read in full by constant-time selection; a zero digit keeps the sum, by selection. */
+ * 5-bit digits d_i of +-row[i][|d_i| - 1], with no doubling. Each row is read in full by
+ * constant-time selection; a zero digit keeps the sum, by selection.
+ *
+ * The sum runs in Jacobian coordinates with jac_acc_add, whose mixed addition is wrong for equal
+ * or opposite points. Before window i the sum is m G with m = sum_{j<i} d_j 32^j, |d_j| <= 16, so
+ * |m| <= 16 (32^i - 1) / 31 < 32^i; m = 0 only when every digit so far is 0 (the highest non-zero
+ * digit outweighs all below it): that is the point at infinity, which jac_acc_add selects
+ * around. Otherwise the addend is d_i 32^i G with 32^i <= |d_i| 32^i <= 16 * 32^i, and the points
+ * are equal or opposite only if m - d_i 32^i or m + d_i 32^i is a multiple of n: both are
+ * non-zero (|m| < |d_i| 32^i) and below 17 * 32^i in absolute value, which is below n for every
+ * window but the last (P-256: 17 * 2^250 < 2^255 < n for i <= 50 of 52; P-384: 17 * 2^375 <
+ * 2^383 < n for i <= 75 of 77). The last window takes the complete addition (jac_acc_add_last),
+ * so the result is right for every k below 2^bits. */
 static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
                            const uint64_t *table) {
   const unsigned n = c->limbs;
   const unsigned windows = EC_WINDOWS(c);
-  ec_point acc, t, sum;
+  ec_point acc, t;
   uint64_t kk[EC_MAX_LIMBS + 1] = {0}, neg;
   memcpy(kk, k, c->limbs * sizeof(uint64_t));
-  set_infinity(c, &acc);
+  memset(&acc, 0, sizeof acc);
   memset(&t, 0, sizeof t);
+  uint64_t acc_inf = ~(uint64_t)0;
   for (unsigned i = 0; i < windows; i++) {
     const uint64_t d = booth_digit(kk, i, &neg);
     /* i is public: the window's index */
     const uint64_t *row = table + (size_t)i * EC_BASE_ENTRIES * 2 * n;
-    if (n == 4) row_select_k(t.x, t.y, row, d, 4); /* the tables: P-256 (4 limbs), P-384 (6) */
-    else row_select_k(t.x, t.y, row, d, 6);
+    row_select(c, t.x, t.y, row, d); /* the tables: P-256 (4 limbs), P-384 (6) */
     cond_negate(c, &t, neg);
-    /* The mixed addition; a zero digit (the point at infinity, which it cannot take) keeps acc,
-     * by selection. */
-    if (c->id == FM_EC_P256) p256_add_affine(c, &sum, &acc, t.x, t.y);
-    else p384_add_affine(c, &sum, &acc, t.x, t.y);
     const uint64_t nonzero = ~ct_is_zero_u64(d);
-    for (unsigned j = 0; j < n; j++) {
-      acc.x[j] = ct_select_u64(nonzero, sum.x[j], acc.x[j]);
-      acc.y[j] = ct_select_u64(nonzero, sum.y[j], acc.y[j]);
-      acc.z[j] = ct_select_u64(nonzero, sum.z[j], acc.z[j]);
-    }
+    if (i + 1 < windows) jac_acc_add(c, &acc, &acc_inf, &t, nonzero);
+    else jac_acc_add_last(c, r, &acc, acc_inf, &t, nonzero);
   }
-  *r = acc;
   fm_zeroize(&acc, sizeof acc);
   fm_zeroize(&t, sizeof t);
-  fm_zeroize(&sum, sizeof sum);
   fm_zeroize(kk, sizeof kk);
   fm_zeroize(&neg, sizeof neg);
+  fm_zeroize(&acc_inf, sizeof acc_inf);
+}
+
+/* scalar_mul_affine sets r = k * p on P-256 and P-384 (constant time in k and p): the multiples
+ * p..16p are taken to affine coordinates with one inversion (Montgomery's trick), and the sum
+ * runs in Jacobian coordinates with five doublings and one mixed addition (jac_acc_add) per
+ * signed 5-bit window, from the top.
+ *
+ * The mixed addition is not needed where the points are equal or opposite. After the doublings
+ * of window w the sum is 32 m p, m = sum_{j>w} d_j 32^(j-w-1), and the addend d_w p, 1 <= |d_w|
+ * <= 16. Since k = sum_j d_j 32^j < 2^bits and the digits up to w add up to less than 32^(w+1) in
+ * absolute value, |32 m| <= k / 32^w + 32, which for w >= 1 is below 2^(bits-5) + 32; so
+ * 32 m -+ d_w is below n in absolute value, and non-zero (32 divides 32 m, not d_w): p has the
+ * prime order n (or is the point at infinity, below), so the points are neither equal nor
+ * opposite. m = 0 exactly when the digits above are all 0 (the point at infinity, selected
+ * around by jac_acc_add). Window 0 takes the complete addition (jac_acc_add_last). The Jacobian
+ * doubling is exact for every point of these odd-order curves. Where p is the point at infinity
+ * (Z = 0: every multiple's inverse is then 0), the result is set to it by selection. */
+static void scalar_mul_affine(const ec_curve *c, ec_point *r, const uint64_t *k,
+                              const ec_point *p) {
+  const unsigned n = c->limbs;
+  const size_t sz = n * sizeof(uint64_t);
+  ec_point proj[EC_TABLE], acc, t;
+  uint64_t tab[EC_TABLE * 2 * 6], pre[EC_TABLE][EC_MAX_LIMBS], inv[EC_MAX_LIMBS],
+      zi[EC_MAX_LIMBS], kk[EC_MAX_LIMBS + 1] = {0}, neg;
+  memcpy(kk, k, sz);
+  const uint64_t p_inf = ec_limbs_is_zero(n, p->z);
+  /* proj[j] = (j + 1) p, homogeneous. */
+  proj[0] = *p;
+  for (unsigned i = 1; i < EC_TABLE; i++) {
+    if (i % 2 == 1) ec_point_dbl(c, &proj[i], &proj[i / 2]);
+    else ec_point_add(c, &proj[i], &proj[i - 1], p);
+  }
+  /* pre[i] = Z_0 ... Z_i; one inversion of the whole product, then each Z_i^-1 from the top. */
+  memcpy(pre[0], proj[0].z, sz);
+  for (unsigned i = 1; i < EC_TABLE; i++) ec_mod_mul(c, &c->p, pre[i], pre[i - 1], proj[i].z);
+  ec_mod_inv(c, &c->p, inv, pre[EC_TABLE - 1]);
+  for (unsigned i = EC_TABLE; i-- > 0;) {
+    if (i > 0) {
+      ec_mod_mul(c, &c->p, zi, inv, pre[i - 1]);
+      ec_mod_mul(c, &c->p, inv, inv, proj[i].z);
+    } else {
+      memcpy(zi, inv, sz);
+    }
+    ec_mod_mul(c, &c->p, &tab[(2 * i) * n], proj[i].x, zi);
+    ec_mod_mul(c, &c->p, &tab[(2 * i + 1) * n], proj[i].y, zi);
+  }
+  const unsigned windows = EC_WINDOWS(c);
+  memset(&acc, 0, sizeof acc);
+  memset(&t, 0, sizeof t);
+  uint64_t acc_inf = ~(uint64_t)0;
+  for (unsigned w = windows; w-- > 0;) {
+    if (w + 1 < windows) {
+      for (int i = 0; i < EC_WINDOW; i++) {
+        if (n == 4) ec_p256_jdbl(acc.x, acc.y, acc.z);
+        else ec_p384_jdbl(acc.x, acc.y, acc.z);
+      }
+    }
+    const uint64_t d = booth_digit(kk, w, &neg);
+    row_select(c, t.x, t.y, tab, d);
+    cond_negate(c, &t, neg);
+    const uint64_t nonzero = ~ct_is_zero_u64(d);
+    if (w > 0) jac_acc_add(c, &acc, &acc_inf, &t, nonzero);
+    else jac_acc_add_last(c, r, &acc, acc_inf, &t, nonzero);
+  }
+  for (unsigned j = 0; j < n; j++) {
+    r->x[j] &= ~p_inf;
+    r->y[j] = ct_select_u64(p_inf, c->p.one[j], r->y[j]);
+    r->z[j] &= ~p_inf;
+  }
+  fm_zeroize(proj, sizeof proj);
+  fm_zeroize(tab, sizeof tab);
+  fm_zeroize(pre, sizeof pre);
+  fm_zeroize(inv, sizeof inv);
+  fm_zeroize(zi, sizeof zi);
+  fm_zeroize(&acc, sizeof acc);
+  fm_zeroize(&t, sizeof t);
+  fm_zeroize(kk, sizeof kk);
+  fm_zeroize(&neg, sizeof neg);
+  fm_zeroize(&acc_inf, sizeof acc_inf);
 }
 
 void ec_scalar_mul_base(const ec_curve *c, ec_point *r, const uint64_t *k) {
@@ -640,312 +812,4 @@ void ec_scalar_mul_base(const ec_curve *c, ec_point *r, const uint64_t *k) {
   ec_point g;
   ec_point_set_affine(c, &g, c->gx, c->gy);
   ec_scalar_mul(c, r, k, &g);
-}
-
-/* ---- Verification: public scalars, variable time ---------------------------------------- */
-
-#define EC_WNAF_W 5                           /* digits odd, |digit| < 2^(W-1) */
-#define EC_WNAF_ODD (1u << (EC_WNAF_W - 2))   /* odd multiples 1, 3, ..., 2^(W-1) - 1 */
-#define EC_WNAF_MAX (64 * EC_MAX_LIMBS + 1)
-#define EC_WNAF_G 8 /* G's width on P-256 and P-384: odd multiples up to 127 G (ec_base_odd) */
-_Static_assert(EC_BASE_ODD == 1u << (EC_WNAF_G - 2), "the odd multiples of G for width 8");
-
-/* wnaf_public writes the width-w non-adjacent form of a public k (limbs words, w at most 8):
- * digits d[i] in {0, +-1, +-3, ..., +-(2^(w-1) - 1)}, k = sum d[i] 2^i, at most one non-zero
- * digit in any w in a row. Returns the number of digits (at most 64 * limbs + 1). VARIABLE TIME:
- * the loop, the branches and the digits all follow k, so it is only for public scalars (ECDSA
- * verification's u1, u2). */
-static unsigned wnaf_public(int8_t *d, const uint64_t *k, unsigned limbs, unsigned w) {
-  uint64_t t[EC_MAX_LIMBS + 1];
-  memcpy(t, k, limbs * sizeof(uint64_t));
-  t[limbs] = 0;
-  unsigned len = 0;
-  for (;;) {
-    uint64_t any = 0;
-    for (unsigned j = 0; j <= limbs; j++) any |= t[j];
-    if (any == 0) break;
-    int digit = 0;
-    if (t[0] & 1) {
-      digit = (int)(t[0] & ((1u << w) - 1));
-      if (digit >= (1 << (w - 1))) digit -= 1 << w;
-      /* t -= digit: afterwards t is a multiple of 2^W. */
-      if (digit > 0) {
-        uint64_t borrow = (uint64_t)digit;
-        for (unsigned j = 0; j <= limbs && borrow; j++) {
-          const uint64_t before = t[j];
-          t[j] = before - borrow;
-          borrow = before < borrow;
-        }
-      } else {
-        uint64_t carry = (uint64_t)-digit;
-        for (unsigned j = 0; j <= limbs && carry; j++) {
-          t[j] += carry;
-          carry = t[j] < carry;
-        }
-      }
-    }
-    d[len++] = (int8_t)digit;
-    for (unsigned j = 0; j < limbs; j++) t[j] = (t[j] >> 1) | (t[j + 1] << 63);
-    t[limbs] >>= 1;
-  }
-  return len;
-}
-
-/* add_digit_public sets acc = acc + digit * P from the odd multiples tab[i] = (2i + 1) P, negating
- * the entry for a negative digit. Public digit and points: variable time. */
-static void add_digit_public(const ec_curve *c, ec_point *acc, const ec_point *tab, int digit) {
-  static const uint64_t zero[EC_MAX_LIMBS] = {0};
-  if (digit > 0) {
-    ec_point_add(c, acc, acc, &tab[(digit - 1) / 2]);
-  } else {
-    ec_point t = tab[(-digit - 1) / 2];
-    ec_mod_sub(c, &c->p, t.y, zero, t.y);
-    ec_point_add(c, acc, acc, &t);
-  }
-}
-
-/* odd_multiples sets tab[i] = (2i + 1) p for i < EC_WNAF_ODD. */
-static void odd_multiples(const ec_curve *c, ec_point *tab, const ec_point *p) {
-  ec_point p2;
-  tab[0] = *p;
-  ec_point_dbl(c, &p2, p);
-  for (unsigned i = 1; i < EC_WNAF_ODD; i++) ec_point_add(c, &tab[i], &tab[i - 1], &p2);
-}
-
-/* double_mul_projective is ec_double_mul_public with the complete projective formulas, for
- * P-224 and P-521, and for P-256 and P-384 when their fixed-base table is not at hand. */
-static void double_mul_projective(const ec_curve *c, ec_point *r, const uint64_t *u1,
-                                  const uint64_t *u2, const ec_point *q) {
-  /* VARIABLE TIME, for public inputs only (ECDSA verification: u1, u2 and Q are all public).
-   * Straus-Shamir interleaving: u1 and u2 in width-5 NAF, one shared chain of doublings (run in
-   * Jacobian coordinates between additions, ec_point_dbl_n) and an addition of an odd multiple
-   * of G or Q for each non-zero digit. G's odd multiples come from row 0 of the fixed-base table
-   * where the curve has one. The complete addition formula takes every case (equal points,
-   * opposite points, infinity) without a branch of its own. */
-  ec_point tg[EC_WNAF_ODD], tq[EC_WNAF_ODD], acc;
-  int8_t d1[EC_WNAF_MAX], d2[EC_WNAF_MAX];
-  const unsigned n = c->limbs;
-  const uint64_t *row0 = ec_base_table(c); /* row 0 starts the table */
-  if (row0 != NULL) {
-    /* Row 0, entry j is (j + 1) G, affine: (2i + 1) G is entry 2i. */
-    for (unsigned i = 0; i < EC_WNAF_ODD; i++)
-      ec_point_set_affine(c, &tg[i], &row0[(4 * i) * n], &row0[(4 * i + 1) * n]);
-  } else {
-    ec_point g;
-    ec_point_set_affine(c, &g, c->gx, c->gy);
-    odd_multiples(c, tg, &g);
-  }
-  odd_multiples(c, tq, q);
-  const unsigned len1 = wnaf_public(d1, u1, n, EC_WNAF_W), len2 = wnaf_public(d2, u2, n, EC_WNAF_W);
-  const unsigned len = len1 > len2 ? len1 : len2;
-  set_infinity(c, &acc);
-  unsigned pending = 0; /* doublings owed to acc; none until the first addition */
-  bool started = false;
-  for (int i = (int)len - 1; i >= 0; i--) {
-    if (started) pending++;
-    const int a = (unsigned)i < len1 ? d1[i] : 0, b = (unsigned)i < len2 ? d2[i] : 0;
-    if (a == 0 && b == 0) continue;
-    if (pending) ec_point_dbl_n(c, &acc, &acc, pending);
-    pending = 0;
-    if (a != 0) add_digit_public(c, &acc, tg, a);
-    if (b != 0) add_digit_public(c, &acc, tq, b);
-    started = true;
-  }
-  if (pending) ec_point_dbl_n(c, &acc, &acc, pending);
-  *r = acc;
-}
-
-/* ---- Verification on P-256 and P-384: Jacobian coordinates, public inputs, variable time ---- */
-
-#define MUL(r, a, b) fe_mul(r, a, b)
-#define ADD(r, a, b) fe_add(r, a, b)
-#define SUB(r, a, b) fe_sub(r, a, b)
-
-/* A Jacobian point (X, Y, Z) is the affine (X / Z^2, Y / Z^3). Q's odd multiples are kept with
- * Z^2 and Z^3 beside them, which each addition of one of them uses. */
-typedef struct jac_cached {
-  uint64_t x[EC_MAX_LIMBS], y[EC_MAX_LIMBS], z[EC_MAX_LIMBS], zz[EC_MAX_LIMBS], zzz[EC_MAX_LIMBS];
-} jac_cached;
-
-static bool limbs_zero_public(const uint64_t *a, unsigned L) {
-  uint64_t acc = 0;
-  for (unsigned j = 0; j < L; j++) acc |= a[j];
-  return acc == 0;
-}
-
-/* jac_add_k sets the Jacobian point (x, y, z), which is not the point at infinity, to itself plus
- * the point (x2, y2, z2) with z2^2 = zz2 and z2^3 = zzz2, or plus the affine (x2, y2) when zz2 is
- * NULL (Bernstein and Lange's add-2007-bl and madd-2007-bl: 11M + 5S, 7M + 4S). Returns false
- * when the sum is the point at infinity. VARIABLE TIME: equal and opposite points are told apart
- * by branches, so this is for public points only. */
-static inline __attribute__((always_inline)) bool jac_add_k(
-    uint64_t *x, uint64_t *y, uint64_t *z, const uint64_t *x2, const uint64_t *y2,
-    const uint64_t *z2, const uint64_t *zz2, const uint64_t *zzz2, const unsigned L,
-    const fe_mul_fn fe_mul, const fe_mul_fn fe_add, const fe_mul_fn fe_sub) {
-  uint64_t z1z1[EC_MAX_LIMBS], u1[EC_MAX_LIMBS], u2[EC_MAX_LIMBS], s1[EC_MAX_LIMBS],
-      s2[EC_MAX_LIMBS], h[EC_MAX_LIMBS], rr[EC_MAX_LIMBS], hh[EC_MAX_LIMBS], hhh[EC_MAX_LIMBS],
-      v[EC_MAX_LIMBS];
-  MUL(z1z1, z, z);
-  MUL(u2, x2, z1z1);
-  MUL(s2, z, z1z1);
-  MUL(s2, y2, s2);
-  if (zz2 != NULL) {
-    MUL(u1, x, zz2);
-    MUL(s1, y, zzz2);
-  } else {
-    memcpy(u1, x, L * sizeof(uint64_t));
-    memcpy(s1, y, L * sizeof(uint64_t));
-  }
-  SUB(h, u2, u1);
-  SUB(rr, s2, s1);
-  if (limbs_zero_public(h, L)) {
-    if (!limbs_zero_public(rr, L)) return false; /* P + (-P) */
-    jac_dbl_k(x, y, z, L, fe_mul, fe_add, fe_sub); /* P + P */
-    return true;
-  }
-  MUL(hh, h, h);
-  MUL(hhh, h, hh);
-  MUL(v, u1, hh);
-  MUL(x, rr, rr);
-  SUB(x, x, hhh);
-  SUB(x, x, v);
-  SUB(x, x, v);   /* X3 = R^2 - H^3 - 2 U1 H^2 */
-  SUB(v, v, x);
-  MUL(v, rr, v);
-  MUL(s1, s1, hhh);
-  SUB(y, v, s1);  /* Y3 = R (U1 H^2 - X3) - S1 H^3 */
-  MUL(z, z, h);
-  if (zz2 != NULL) MUL(z, z, z2); /* Z3 = Z1 Z2 H */
-  return true;
-}
-
-/* double_mul_jac_k is ec_double_mul_public on P-256 and P-384. VARIABLE TIME, for public inputs
- * only (ECDSA verification: u1, u2 and Q are all public). Straus-Shamir interleaving of u1 in
- * width-8 NAF and u2 in width-5 NAF with one chain of Jacobian doublings; G's 64 odd multiples
- * are affine (ec_base_odd, built with the fixed-base table), so each of its digits costs a mixed
- * addition, and Q's 8 are Jacobian with Z^2 and Z^3 at hand. Returns false, with nothing written, when Q's table meets the point at
- * infinity (Q is not a point of order n): the caller then takes the projective path. */
-typedef void (*jac_dbl_fn)(uint64_t *x, uint64_t *y, uint64_t *z);
-typedef bool (*jac_add_fn)(uint64_t *x, uint64_t *y, uint64_t *z, const uint64_t *x2,
-                           const uint64_t *y2, const uint64_t *z2, const uint64_t *zz2,
-                           const uint64_t *zzz2);
-
-/* The curve's Jacobian doubling and addition, out of line: verification calls each from several
- * places, and one copy per curve keeps the loaded image (hashed at every load) small. */
-#define JAC_FNS(NAME, L)                                                                       \
-  static __attribute__((noinline)) void NAME##_jdbl(uint64_t *x, uint64_t *y, uint64_t *z) {  \
-    jac_dbl_k(x, y, z, L, NAME##_mul, NAME##_fadd, NAME##_fsub);                              \
-  }                                                                                            \
-  static __attribute__((noinline)) bool NAME##_jadd(                                          \
-      uint64_t *x, uint64_t *y, uint64_t *z, const uint64_t *x2, const uint64_t *y2,           \
-      const uint64_t *z2, const uint64_t *zz2, const uint64_t *zzz2) {                         \
-    return jac_add_k(x, y, z, x2, y2, z2, zz2, zzz2, L, NAME##_mul, NAME##_fadd, NAME##_fsub); \
-  }
-JAC_FNS(p256, 4)
-JAC_FNS(p384, 6)
-
-static inline __attribute__((always_inline)) bool double_mul_jac_k(
-    const ec_curve *c, ec_point *r, const uint64_t *u1, const uint64_t *u2, const ec_point *q,
-    const uint64_t *godd, const unsigned L, const fe_mul_fn fe_mul, const fe_mul_fn fe_add,
-    const fe_mul_fn fe_sub, const jac_dbl_fn jdbl, const jac_add_fn jadd) {
-  (void)fe_add; /* the MUL and SUB macros take fe_mul and fe_sub; additions are in jdbl/jadd */
-  static const uint64_t zero[EC_MAX_LIMBS] = {0};
-  const size_t n = L * sizeof(uint64_t);
-  jac_cached tq[EC_WNAF_ODD], q2;
-  uint64_t x[EC_MAX_LIMBS], y[EC_MAX_LIMBS], z[EC_MAX_LIMBS], ny[EC_MAX_LIMBS];
-  int8_t d1[EC_WNAF_MAX], d2[EC_WNAF_MAX];
-  if (limbs_zero_public(q->z, L)) return false;
-  /* Q's homogeneous (X : Y : Z) is the Jacobian (X Z, Y Z^2, Z). */
-  MUL(tq[0].zz, q->z, q->z);
-  MUL(tq[0].zzz, tq[0].zz, q->z);
-  MUL(tq[0].x, q->x, q->z);
-  MUL(tq[0].y, q->y, tq[0].zz);
-  memcpy(tq[0].z, q->z, n);
-  /* 2Q, then (2i + 1) Q = (2i - 1) Q + 2Q. */
-  memcpy(q2.x, tq[0].x, n);
-  memcpy(q2.y, tq[0].y, n);
-  memcpy(q2.z, tq[0].z, n);
-  jdbl(q2.x, q2.y, q2.z);
-  MUL(q2.zz, q2.z, q2.z);
-  MUL(q2.zzz, q2.zz, q2.z);
-  for (unsigned i = 1; i < EC_WNAF_ODD; i++) {
-    tq[i] = tq[i - 1];
-    if (!jadd(tq[i].x, tq[i].y, tq[i].z, q2.x, q2.y, q2.z, q2.zz, q2.zzz))
-      return false;
-    MUL(tq[i].zz, tq[i].z, tq[i].z);
-    MUL(tq[i].zzz, tq[i].zz, tq[i].z);
-  }
-  const unsigned len1 = wnaf_public(d1, u1, L, EC_WNAF_G), len2 = wnaf_public(d2, u2, L, EC_WNAF_W);
-  const unsigned len = len1 > len2 ? len1 : len2;
-  bool inf = true; /* (x, y, z) is the point at infinity: its coordinates are not used */
-  for (int i = (int)len - 1; i >= 0; i--) {
-    if (!inf) jdbl(x, y, z);
-    const int a = (unsigned)i < len1 ? d1[i] : 0, b = (unsigned)i < len2 ? d2[i] : 0;
-    if (a != 0) {
-      /* Entry e of the odd multiples is (2e + 1) G, affine. */
-      const unsigned e = ((unsigned)(a > 0 ? a : -a) - 1) / 2;
-      const uint64_t *gx = &godd[(2 * e) * L], *gy = &godd[(2 * e + 1) * L];
-      if (a < 0) SUB(ny, zero, gy);
-      else memcpy(ny, gy, n);
-      if (inf) {
-        memcpy(x, gx, n);
-        memcpy(y, ny, n);
-        memcpy(z, c->p.one, n);
-        inf = false;
-      } else {
-        inf = !jadd(x, y, z, gx, ny, NULL, NULL, NULL);
-      }
-    }
-    if (b != 0) {
-      const jac_cached *e = &tq[((b > 0 ? b : -b) - 1) / 2];
-      if (b < 0) SUB(ny, zero, e->y);
-      else memcpy(ny, e->y, n);
-      if (inf) {
-        memcpy(x, e->x, n);
-        memcpy(y, ny, n);
-        memcpy(z, e->z, n);
-        inf = false;
-      } else {
-        inf = !jadd(x, y, z, e->x, ny, e->z, e->zz, e->zzz);
-      }
-    }
-  }
-  memset(r, 0, sizeof *r);
-  if (inf) {
-    memcpy(r->y, c->p.one, n); /* (0 : 1 : 0) */
-  } else {
-    /* Jacobian (X, Y, Z) to homogeneous (X Z : Y : Z^3). */
-    MUL(ny, z, z);
-    MUL(r->z, ny, z);
-    MUL(r->x, x, z);
-    memcpy(r->y, y, n);
-  }
-  return true;
-}
-
-#undef MUL
-#undef ADD
-#undef SUB
-
-static __attribute__((noinline)) bool p256_double_mul(const ec_curve *c, ec_point *r,
-                                                      const uint64_t *u1, const uint64_t *u2,
-                                                      const ec_point *q, const uint64_t *godd) {
-  return double_mul_jac_k(c, r, u1, u2, q, godd, 4, p256_mul, p256_fadd, p256_fsub, p256_jdbl,
-                          p256_jadd);
-}
-static __attribute__((noinline)) bool p384_double_mul(const ec_curve *c, ec_point *r,
-                                                      const uint64_t *u1, const uint64_t *u2,
-                                                      const ec_point *q, const uint64_t *godd) {
-  return double_mul_jac_k(c, r, u1, u2, q, godd, 6, p384_mul, p384_fadd, p384_fsub, p384_jdbl,
-                          p384_jadd);
-}
-
-void ec_double_mul_public(const ec_curve *c, ec_point *r, const uint64_t *u1, const uint64_t *u2,
-                          const ec_point *q) {
-  /* Public inputs: the branches below follow the curve and Q. */
-  const uint64_t *godd = ec_base_odd(c);
-  bool done = false;
-  if (godd != NULL && c->id == FM_EC_P256) done = p256_double_mul(c, r, u1, u2, q, godd);
-  else if (godd != NULL && c->id == FM_EC_P384) done = p384_double_mul(c, r, u1, u2, q, godd);
-  if (!done) double_mul_projective(c, r, u1, u2, q);
 }

@@ -124,7 +124,8 @@ void ec_scalar_mul(const ec_curve *c, ec_point *r, const uint64_t *k, const ec_p
  * tables with the same signed 5-bit digits and no doubling, elsewhere by ec_scalar_mul. */
 void ec_scalar_mul_base(const ec_curve *c, ec_point *r, const uint64_t *k);
 
-/* ec_double_mul_public sets r = u1 * G + u2 * q for public u1, u2 and q (ECDSA verification). */
+/* ec_double_mul_public sets r = u1 * G + u2 * q for public u1, u2 and q (ECDSA verification;
+ * ec_verify.c). */
 void ec_double_mul_public(const ec_curve *c, ec_point *r, const uint64_t *u1, const uint64_t *u2,
                           const ec_point *q);
 

@@ -106,6 +106,24 @@ static void check_inverse(size_t n) {
   CHECK_MEM(r, w, n * sizeof(uint64_t));
 }
 
+/* bn_mod_inverse_256_mask (the EC curves' inverse) with a secret a below a secret odd m. */
+static void check_inverse_256(void) {
+  uint64_t m[4], a[4], r[4], w[4];
+  rand_limbs(m, 4);
+  rand_limbs(a, 4);
+  m[0] |= 1;
+  m[3] |= UINT64_C(1) << 63;
+  a[3] &= ~(UINT64_C(1) << 63); /* a < m */
+  const uint64_t want_ok = bn_mod_inverse_256_mask(w, a, m);
+  secret(m, sizeof m);
+  secret(a, sizeof a);
+  uint64_t ok = bn_mod_inverse_256_mask(r, a, m);
+  public(&ok, sizeof(ok));
+  public(r, sizeof r);
+  CHECK(ok == want_ok);
+  CHECK_MEM(r, w, sizeof r);
+}
+
 /* gcd, inverses, lcm, division, small moduli, shifts and bit counts on secrets (key generation
  * material). */
 static void check_helpers(size_t n) {
@@ -203,6 +221,7 @@ int main(int argc, char **argv) {
   check_inverse(16);
   check_inverse(32);
   check_inverse(64);
+  check_inverse_256();
   check_helpers(16);
   check_helpers(3);
   return test_main_result("test_bn_ct");

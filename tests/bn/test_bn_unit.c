@@ -659,6 +659,49 @@ static void test_mod_inverse_divsteps(void) {
   CHECK(r[0] == 0);
 }
 
+/* bn_mod_inverse_256_mask (the 256-bit divsteps with delta starting at 1/2) against
+ * bn_mod_inverse_mask and a * r = 1 mod m: random odd 4-limb moduli (top bit set, small top
+ * limbs, the P-256 prime and order, 2^256 - 1) with random a below m, a = 1, a = m - 1, a = 0 and
+ * a common factor. */
+static void test_mod_inverse_256(void) {
+  static const uint64_t p256[4] = {0xffffffffffffffffu, 0x00000000ffffffffu, 0,
+                                   0xffffffff00000001u};
+  static const uint64_t n256[4] = {0xf3b9cac2fc632551u, 0xbce6faada7179e84u,
+                                   0xffffffffffffffffu, 0xffffffff00000000u};
+  uint64_t m[4], a[4], r[4], w[4], t[4], one[4];
+  static bn_mont_ctx ctx;
+  bn_set_word(one, 4, 1);
+  for (int iter = 0; iter < 4000; iter++) {
+    rand_limbs(m, 4);
+    if (iter % 5 == 1) m[3] = 1 + (m[3] >> 60);
+    if (iter % 5 == 2) m[3] |= UINT64_C(1) << 63;
+    if (iter % 5 == 3) memcpy(m, iter % 2 ? p256 : n256, sizeof m);
+    if (iter == 4) memset(m, 0xff, sizeof m);
+    m[0] |= 1;
+    if (m[3] == 0) m[3] = 1;
+    CHECK_EQ_INT(bn_mont_ctx_init_public(&ctx, m, 4), FM_OK);
+    rand_limbs(a, 4);
+    bn_mod_reduce(t, a, 4, &ctx);
+    bn_copy(a, t, 4);
+    if (iter % 97 == 0) bn_set_word(a, 4, 1);
+    if (iter % 97 == 1) (void)bn_sub_word(a, m, 1, 4);
+    if (iter % 97 == 2) bn_set_zero(a, 4);
+    if (iter % 97 == 3) { /* a common factor of 3 with m, where m has one */
+      bn_set_word(a, 4, 3);
+    }
+    const uint64_t want_ok = bn_mod_inverse_mask(w, a, m, 4);
+    const uint64_t ok = bn_mod_inverse_256_mask(r, a, m);
+    CHECK(ok == want_ok);
+    CHECK_MEM(r, w, sizeof r);
+    if (ok) {
+      bn_mod_mul(t, a, r, &ctx);
+      CHECK(bn_eq_mask(t, one, 4) == UINT64_MAX);
+    } else {
+      CHECK(bn_is_zero_mask(r, 4) == UINT64_MAX);
+    }
+  }
+}
+
 static const test_case cases[] = {
   TEST_CASE(bytes),
   TEST_CASE(add_sub_compare),
@@ -668,6 +711,7 @@ static const test_case cases[] = {
   TEST_CASE(gcd_inverse),
   TEST_CASE(gcd_random),
   TEST_CASE(mod_inverse_divsteps),
+  TEST_CASE(mod_inverse_256),
   TEST_CASE(mont_ctx),
   TEST_CASE(mont_ops),
   TEST_CASE(exp_x2),

@@ -421,6 +421,62 @@ static void test_scalar_mul_edges(void) {
   }
 }
 
+/* same_finite: a and b are the same point and a has Z != 0 (same_point alone takes (0 : 0 : 0),
+ * which no formula should give, for any point). */
+static int same_finite(const ec_curve *c, const ec_point *a, const ec_point *b) {
+  return ec_limbs_is_zero(c->limbs, a->z) == 0 && same_point(c, a, b);
+}
+
+/* The scalars where the Jacobian mixed additions of ec_scalar_mul and ec_scalar_mul_base would
+ * meet equal or opposite points or the point at infinity (k = 1..64, n-64..n-1 and n+1..n+64,
+ * which the functions take (k below 2^bits): the last window's digit against the rest, n + 30 on
+ * P-256 among them, and long runs of zero windows), for the base point and for
+ * another point P = 7G, against multiples built one complete addition at a time; and the point at
+ * infinity as the variable base, which gives the point at infinity. */
+static void test_scalar_mul_exceptional(void) {
+  static const uint64_t zero[EC_MAX_LIMBS] = {0};
+  for (size_t i = 0; i < sizeof k_curves / sizeof k_curves[0]; i++) {
+    const ec_curve *c = ec_curve_get(k_curves[i]);
+    ec_point g, p, want, neg, a, b, inf;
+    uint64_t seven[EC_MAX_LIMBS] = {7};
+    ec_point_set_affine(c, &g, c->gx, c->gy);
+    ec_scalar_mul_base(c, &p, seven);
+    for (unsigned base = 0; base < 2; base++) {
+      const ec_point *q = base == 0 ? &g : &p;
+      want = *q;
+      for (unsigned j = 1; j <= 64; j++) {
+        uint64_t k[EC_MAX_LIMBS] = {j}, nk[EC_MAX_LIMBS], pk[EC_MAX_LIMBS];
+        memcpy(nk, c->n.m, sizeof nk);
+        memcpy(pk, c->n.m, sizeof pk);
+        nk[0] -= j; /* n - j: the low word of every n is above 64 */
+        pk[0] += j; /* n + j, below 2^bits on every curve; no carry out of the low word */
+        neg = want;
+        ec_mod_sub(c, &c->p, neg.y, zero, neg.y);
+        ec_scalar_mul(c, &a, k, q);
+        CHECK(same_finite(c, &a, &want));
+        ec_scalar_mul(c, &a, nk, q);
+        CHECK(same_finite(c, &a, &neg));
+        ec_scalar_mul(c, &a, pk, q);
+        CHECK(same_finite(c, &a, &want));
+        if (base == 0) {
+          ec_scalar_mul_base(c, &b, k);
+          CHECK(same_finite(c, &b, &want));
+          ec_scalar_mul_base(c, &b, nk);
+          CHECK(same_finite(c, &b, &neg));
+          ec_scalar_mul_base(c, &b, pk);
+          CHECK(same_finite(c, &b, &want));
+        }
+        ec_point_add(c, &want, &want, q);
+      }
+    }
+    memset(&inf, 0, sizeof inf);
+    memcpy(inf.y, c->p.one, sizeof inf.y);
+    uint64_t k[EC_MAX_LIMBS] = {0x1234567u, 5};
+    ec_scalar_mul(c, &a, k, &inf);
+    CHECK(is_infinity(c, &a));
+  }
+}
+
 /* ec_double_mul_public(u1, u2, Q) with Q = dG equals the fixed-base (u1 + u2 d mod n) G, for edge
  * and random u1, u2 and d in {1, n-1, 2, random} (Q = G and Q = -G make the interleaved additions
  * meet equal and opposite points), and gives infinity when u1 = -u2 d mod n. */
@@ -738,6 +794,7 @@ static const test_case cases[] = {
     TEST_CASE(bad_private_keys), TEST_CASE(compressed_points),      TEST_CASE(free_zeroizes_the_key),
     TEST_CASE(verify_large_x),
     TEST_CASE(gate_in_error_state), TEST_CASE(dbl_n), TEST_CASE(scalar_mul_edges),
+    TEST_CASE(scalar_mul_exceptional),
     TEST_CASE(double_mul_public), TEST_CASE(field_mulx), TEST_CASE(field_p256_adx),
 };
 

@@ -1,0 +1,126 @@
+/* The pieces of the P-curves' group law that ec_point.c (constant-time scalar multiplication)
+ * and ec_verify.c (verification's variable-time double multiplication) share: the per-curve field
+ * operations of P-256 and P-384 with their CPU dispatch, the point at infinity, and the a = -3
+ * Jacobian doubling. Constant time: no value drives a branch or an address. For those two files
+ * only. */
+#ifndef FIPSMOD_MODULE_EC_GROUP_INLINE_H
+#define FIPSMOD_MODULE_EC_GROUP_INLINE_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "module/ec/ec_curves.h"
+#include "module/ec/ec_field_inline.h"
+#include "module/ec/internal.h"
+#include "module/internal.h"
+
+typedef void (*fe_mul_fn)(uint64_t *r, const uint64_t *a, const uint64_t *b);
+
+static const ec_mod k_p256_p = {.m = P256_P, .rr = P256_P_RR, .one = P256_P_ONE, .n0 = P256_P_N0};
+static const ec_mod k_p384_p = {.m = P384_P, .rr = P384_P_RR, .one = P384_P_ONE, .n0 = P384_P_N0};
+
+/* ec_p256_mul_portable and ec_p384_mul_portable are the portable builds of the curves' field
+ * multiplications (mont_mul_k with the prime as a constant, ec_point.c), for CPUs without BMI2
+ * and FIPSMOD_CPU=portable. */
+void ec_p256_mul_portable(uint64_t *r, const uint64_t *a, const uint64_t *b);
+void ec_p384_mul_portable(uint64_t *r, const uint64_t *a, const uint64_t *b);
+
+/* EC_FE_OPS(NAME, L, MOD, PORTABLE, MULX, ADX, ADX_SQR, ADDSUB) defines NAME_fadd and NAME_fsub
+ * (inline or out of line, as ADDSUB says) and NAME_mul: ADX, the assembly product of
+ * ec_field_mulx.c (ADX_SQR for a square), where the curve has one and the CPU BMI2 and ADX; else
+ * MULX, its BMI2 build, where the curve has one and the CPU BMI2; else PORTABLE. */
+#define EC_FE_OPS(NAME, L, MOD, PORTABLE, MULX, ADX, ADX_SQR, ADDSUB)                         \
+  ADDSUB void NAME##_fadd(uint64_t *r, const uint64_t *a, const uint64_t *b) {                \
+    mod_add_k(MOD, r, a, b, L);                                                               \
+  }                                                                                           \
+  ADDSUB void NAME##_fsub(uint64_t *r, const uint64_t *a, const uint64_t *b) {                \
+    mod_sub_k(MOD, r, a, b, L);                                                               \
+  }                                                                                           \
+  static inline void NAME##_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {          \
+    /* The CPU's features are public. */                                                      \
+    if (ADX != NULL && fm_cpu_use(FM_CPU_BMI2) && fm_cpu_use(FM_CPU_ADX)) {                   \
+      /* The same address twice (public) is a square. */                                      \
+      if (ADX_SQR != NULL && a == b) ADX_SQR(r, a);                                           \
+      else ADX(r, a, b);                                                                      \
+    } else if (MULX != NULL && fm_cpu_use(FM_CPU_BMI2))                                       \
+      MULX(r, a, b);                                                                          \
+    else                                                                                      \
+      PORTABLE(r, a, b);                                                                      \
+  }
+
+#define NO_MULX ((fe_mul_fn)NULL)
+#define NO_SQR ((void (*)(uint64_t *, const uint64_t *))NULL)
+#define INLINE_ADDSUB static inline __attribute__((always_inline))
+#define CALLED_ADDSUB static __attribute__((noinline))
+EC_FE_OPS(p256, 4, &k_p256_p, ec_p256_mul_portable, ec_p256_mul_mulx, ec_p256_mul_adx,
+          ec_p256_sqr_adx, INLINE_ADDSUB)
+EC_FE_OPS(p384, 6, &k_p384_p, ec_p384_mul_portable, ec_p384_mul_mulx, NO_MULX, NO_SQR,
+          INLINE_ADDSUB)
+
+/* ec_p256_jdbl and ec_p384_jdbl double the Jacobian point (x, y, z) in place (jac_dbl_k below, out
+ * of line in ec_verify.c: one copy per curve for verification and scalar multiplication). */
+void ec_p256_jdbl(uint64_t *x, uint64_t *y, uint64_t *z);
+void ec_p384_jdbl(uint64_t *x, uint64_t *y, uint64_t *z);
+
+/* point_set_infinity sets r = (0 : 1 : 0). */
+static inline void point_set_infinity(const ec_curve *c, ec_point *r) {
+  memset(r, 0, sizeof *r);
+  memcpy(r->y, c->p.one, c->limbs * sizeof(uint64_t));
+}
+
+#define MUL(r, a, b) fe_mul(r, a, b)
+#define ADD(r, a, b) fe_add(r, a, b)
+#define SUB(r, a, b) fe_sub(r, a, b)
+
+/* mod_half_k sets r = a / 2 mod m (a < m, m odd): a + m where a is odd (selected by mask), then
+ * shifted right one bit with the carry. */
+static inline __attribute__((always_inline)) void mod_half_k(const ec_mod *md, uint64_t *r,
+                                                              const uint64_t *a,
+                                                              const unsigned L) {
+  uint64_t t[EC_MAX_LIMBS], mm[EC_MAX_LIMBS];
+  const uint64_t odd = ct_value_barrier_u64(0u - (a[0] & 1));
+  for (unsigned j = 0; j < L; j++) mm[j] = md->m[j] & odd;
+  const uint64_t carry = add_carry(t, a, mm, L);
+  for (unsigned j = 0; j + 1 < L; j++) r[j] = (t[j] >> 1) | (t[j + 1] << 63);
+  r[L - 1] = (t[L - 1] >> 1) | (carry << 63);
+}
+
+/* jac_dbl_k doubles the Jacobian point (x, y, z), (x / z^2, y / z^3), in place with the a = -3
+ * doubling (Bernstein and Lange's dbl-2001-b, 4M + 4S here with Z3 = 2 Y Z), arranged for few
+ * additions: with S = (2Y)^2 = 4 gamma, 4 beta is X S and 8 gamma^2 is S^2 / 2:
+ *   alpha = 3 (X - Z^2)(X + Z^2), X3 = alpha^2 - 2 X S, Y3 = alpha (X S - X3) - S^2 / 2,
+ *   Z3 = 2 Y Z.
+ * On P-256 (L = 4) and P-384 (L = 6), the curves that use it. */
+static inline __attribute__((always_inline)) void jac_dbl_k(uint64_t *x, uint64_t *y, uint64_t *z,
+                                                             const unsigned L,
+                                                             const fe_mul_fn fe_mul,
+                                                             const fe_mul_fn fe_add,
+                                                             const fe_mul_fn fe_sub) {
+  uint64_t s[EC_MAX_LIMBS], d[EC_MAX_LIMBS], m[EC_MAX_LIMBS], b[EC_MAX_LIMBS];
+  const ec_mod *fp = L == 4 ? &k_p256_p : &k_p384_p;
+  ADD(s, y, y);       /* 2 Y */
+  MUL(d, z, z);       /* delta = Z^2 */
+  MUL(z, y, z);
+  ADD(z, z, z);       /* Z3 = 2 Y Z */
+  ADD(m, x, d);
+  SUB(d, x, d);
+  MUL(s, s, s);       /* S = 4 Y^2 */
+  MUL(m, m, d);
+  ADD(d, m, m);
+  ADD(m, d, m);       /* alpha = 3 (X - delta)(X + delta) */
+  MUL(b, x, s);       /* 4 beta = X S */
+  MUL(s, s, s);
+  mod_half_k(fp, s, s, L); /* 8 gamma^2 = S^2 / 2 */
+  MUL(x, m, m);
+  ADD(d, b, b);
+  SUB(x, x, d);       /* X3 = alpha^2 - 8 beta */
+  SUB(b, b, x);
+  MUL(b, m, b);       /* alpha (4 beta - X3) */
+  SUB(y, b, s);       /* Y3 = alpha (4 beta - X3) - 8 gamma^2 */
+}
+
+#undef MUL
+#undef ADD
+#undef SUB
+
+#endif
