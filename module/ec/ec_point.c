@@ -1,7 +1,7 @@
 /* The P-curves and their group law: complete projective formulas (Renes, Costello and Batina,
  * "Complete addition formulas for prime order elliptic curves", 2016, Algorithms 4 and 6 for
  * a = -3), so that no input, the point at infinity and P == Q included, needs a branch, with
- * chains of doublings in Jacobian coordinates on P-256 and P-384 (ec_point_dbl_n); scalar
+ * chains of doublings in Jacobian coordinates on P-256, P-384, P-521 (ec_point_dbl_n); scalar
  * multiplication by a fixed window whose table is read by constant-time selection; and, for
  * verification only, a variable-time interleaved wNAF double multiplication. */
 #include <string.h>
@@ -9,6 +9,7 @@
 #include "module/ec/ec_base_table.h"
 #include "module/ec/ec_curves.h"
 #include "module/ec/ec_field_inline.h"
+#include "module/ec/ec_p521.h"
 #include "module/ec/internal.h"
 #include "module/internal.h"
 
@@ -291,8 +292,8 @@ static const ec_mod k_p521_p = {.m = P521_P, .rr = P521_P_RR, .one = P521_P_ONE,
  * assembly product of ec_field_mulx.c, where the curve has one and the CPU BMI2 and ADX; else
  * MULX, its BMI2 build, where the curve has one and the CPU BMI2; else the portable build) and
  * NAME_add, that curve's complete addition. dbl_ops adds NAME_dbl, the complete doubling, on
- * P-224 and P-521; dbln_ops adds NAME_dbln, the Jacobian doubling chain of ec_point_dbl_n, on
- * P-256 and P-384, where it also does single doublings (8 multiplications and 6 for the two
+ * P-224; dbln_ops adds NAME_dbln, the Jacobian doubling chain of ec_point_dbl_n, on P-256,
+ * P-384 and P-521, where it also does single doublings (8 multiplications and 6 for the two
  * conversions, against 13): each instance of either is 8 to 17 KB of code, so each curve has
  * one of them. */
 #define fe_ops(NAME, L, MOD, MULX, ADX, ADX_SQR, ADDSUB)                                      \
@@ -346,13 +347,29 @@ static const ec_mod k_p521_p = {.m = P521_P, .rr = P521_P_RR, .one = P521_P_ONE,
 fe_ops(p256, 4, &k_p256_p, ec_p256_mul_mulx, ec_p256_mul_adx, ec_p256_sqr_adx, INLINE_ADDSUB)
 fe_ops(p384, 6, &k_p384_p, ec_p384_mul_mulx, NO_MULX, NO_SQR, INLINE_ADDSUB)
 fe_ops(p224, 4, &k_p224_p, NO_MULX, NO_MULX, NO_SQR, CALLED_ADDSUB)
-fe_ops(p521, 9, &k_p521_p, NO_MULX, NO_MULX, NO_SQR, CALLED_ADDSUB)
+/* P-521's multiplication and square are ec_p521.c's on every CPU (portable C, no product by p):
+ * the same address twice (public) is a square. */
+CALLED_ADDSUB void p521_fadd(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+  mod_add_k(&k_p521_p, r, a, b, 9);
+}
+CALLED_ADDSUB void p521_fsub(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+  mod_sub_k(&k_p521_p, r, a, b, 9);
+}
+static inline void p521_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+  if (a == b) ec_p521_sqr(r, a);
+  else ec_p521_mul(r, a, b);
+}
+static __attribute__((noinline)) void p521_add(const ec_curve *c, ec_point *r, const ec_point *p,
+                                               const ec_point *q) {
+  point_add_k(c, r, p, q, 9, p521_mul, p521_fadd, p521_fsub);
+}
 dbln_ops(p256, 4, &k_p256_p)
 dbln_ops(p384, 6, &k_p384_p)
+dbln_ops(p521, 9, &k_p521_p)
 madd_ops(p256, 4)
 madd_ops(p384, 6)
+madd_ops(p521, 9)
 dbl_ops(p224, 4, &k_p224_p)
-dbl_ops(p521, 9, &k_p521_p)
 
 /* ec_path_name (module/internal.h) names the P-256/P-384 field products in use, for the start-up
  * report (mulx+adx: P-256's assembly product); P-224 and P-521 always take the portable ones. */
@@ -375,7 +392,7 @@ void ec_point_dbl(const ec_curve *c, ec_point *r, const ec_point *p) {
     case FM_EC_P256: p256_dbln(r, p, 1); break;
     case FM_EC_P384: p384_dbln(r, p, 1); break;
     case FM_EC_P224: p224_dbl(c, r, p); break;
-    default: p521_dbl(c, r, p); break;
+    default: p521_dbln(r, p, 1); break;
   }
 }
 
@@ -383,6 +400,7 @@ void ec_point_dbl_n(const ec_curve *c, ec_point *r, const ec_point *p, unsigned 
   switch (c->id) {
     case FM_EC_P256: p256_dbln(r, p, count); break;
     case FM_EC_P384: p384_dbln(r, p, count); break;
+    case FM_EC_P521: p521_dbln(r, p, count); break;
     default:
       *r = *p;
       for (unsigned i = 0; i < count; i++) ec_point_dbl(c, r, r);
@@ -608,12 +626,14 @@ static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
     /* i is public: the window's index */
     const uint64_t *row = table + (size_t)i * EC_BASE_ENTRIES * 2 * n;
     if (n == 4) row_select_k(t.x, t.y, row, d, 4); /* the tables: P-256 (4 limbs), P-384 (6) */
-    else row_select_k(t.x, t.y, row, d, 6);
+    else if (n == 6) row_select_k(t.x, t.y, row, d, 6);
+    else ec_p521_row_select(t.x, t.y, row, d);
     cond_negate(c, &t, neg);
     /* The mixed addition; a zero digit (the point at infinity, which it cannot take) keeps acc,
      * by selection. */
     if (c->id == FM_EC_P256) p256_add_affine(c, &sum, &acc, t.x, t.y);
-    else p384_add_affine(c, &sum, &acc, t.x, t.y);
+    else if (c->id == FM_EC_P384) p384_add_affine(c, &sum, &acc, t.x, t.y);
+    else p521_add_affine(c, &sum, &acc, t.x, t.y);
     const uint64_t nonzero = ~ct_is_zero_u64(d);
     for (unsigned j = 0; j < n; j++) {
       acc.x[j] = ct_select_u64(nonzero, sum.x[j], acc.x[j]);

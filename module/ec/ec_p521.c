@@ -1,0 +1,129 @@
+/* P-521's field, p = 2^521 - 1, in the Montgomery form of the rest of module/ec/ (R = 2^576).
+ *
+ * Since 2^521 = 1 mod p, a * b * R^-1 = a * b * 2^-55 mod p: the 1042-bit product t is folded as
+ * (t mod 2^521) + (t >> 521), which is at most 2^522 - 2, folded once more to at most p, and then
+ * multiplied by 2^-55, which modulo 2^521 - 1 is a rotation of the 521 bits right by 55. The one
+ * 521-bit value congruent to 0 besides 0 is p itself (all ones, which the rotation keeps), and a
+ * mask turns it into 0, so outputs are fully reduced like mont_mul_k's, bit for bit. No
+ * multiplication by p and no quotient digit: the products are the operands' only. Constant time:
+ * the same instructions and addresses for every value. */
+#include "module/ec/ec_p521.h"
+
+#include "module/ec/ec_field_inline.h"
+#include "module/internal.h"
+
+#define P521_TOP_MASK 0x1ffu /* the 9 bits of p in its top word */
+
+/* reduce sets r = t * 2^-576 mod p, fully reduced, for t < 2^1042 (t[17] is 0). */
+static inline __attribute__((always_inline)) void reduce(uint64_t *r, const uint64_t t[18]) {
+  uint64_t lo[9], hi[9], s[9];
+  _Pragma("GCC unroll 9")
+  for (unsigned i = 0; i < 8; i++) lo[i] = t[i];
+  lo[8] = t[8] & P521_TOP_MASK;
+  _Pragma("GCC unroll 9")
+  for (unsigned i = 0; i < 9; i++) hi[i] = (t[8 + i] >> 9) | (t[9 + i] << 55);
+  /* lo, hi < 2^521: the sum fits 522 bits, so 9 words with no carry out. */
+  (void)add_carry(s, lo, hi, 9);
+  /* s <= 2^522 - 2: (s mod 2^521) + (s >> 521) <= 2^521 - 1. */
+  uint64_t c = s[8] >> 9;
+  s[8] &= P521_TOP_MASK;
+  _Pragma("GCC unroll 9")
+  for (unsigned i = 0; i < 9; i++) {
+    const u128 x = (u128)s[i] + c;
+    s[i] = (uint64_t)x;
+    c = (uint64_t)(x >> 64);
+  }
+  /* s * 2^-55 mod 2^521 - 1: bits 55..520 move down to 0..465, bits 0..54 up to 466..520. */
+  _Pragma("GCC unroll 8")
+  for (unsigned i = 0; i < 8; i++) r[i] = (s[i] >> 55) | (s[i + 1] << 9);
+  r[7] |= s[0] << 18;
+  r[8] = (s[0] >> 46) & P521_TOP_MASK;
+  /* r = p (all 521 bits set) is 0 mod p. */
+  uint64_t all = r[0];
+  _Pragma("GCC unroll 8")
+  for (unsigned i = 1; i < 8; i++) all &= r[i];
+  const uint64_t is_p = ct_eq_u64(all, ~(uint64_t)0) & ct_eq_u64(r[8], P521_TOP_MASK);
+  _Pragma("GCC unroll 9")
+  for (unsigned i = 0; i < 9; i++) r[i] &= ~is_p;
+}
+
+void ec_p521_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+  uint64_t t[18];
+  /* Schoolbook, one row per word of b: each step's a[j] b[i] + t + carry fits 128 bits. */
+  u128 c = 0;
+  _Pragma("GCC unroll 9")
+  for (unsigned j = 0; j < 9; j++) {
+    c = (u128)a[j] * b[0] + (uint64_t)(c >> 64);
+    t[j] = (uint64_t)c;
+  }
+  t[9] = (uint64_t)(c >> 64);
+  _Pragma("GCC unroll 9")
+  for (unsigned i = 1; i < 9; i++) {
+    c = 0;
+    _Pragma("GCC unroll 9")
+    for (unsigned j = 0; j < 9; j++) {
+      c = (u128)a[j] * b[i] + t[i + j] + (uint64_t)(c >> 64);
+      t[i + j] = (uint64_t)c;
+    }
+    t[i + 9] = (uint64_t)(c >> 64);
+  }
+  reduce(r, t);
+}
+
+void ec_p521_sqr(uint64_t *r, const uint64_t *a) {
+  uint64_t t[18];
+  /* The products a[i] a[j], i < j, once (36), then doubled, then the squares a[i]^2 (9). */
+  t[0] = 0;
+  u128 c = 0;
+  _Pragma("GCC unroll 9")
+  for (unsigned j = 1; j < 9; j++) {
+    c = (u128)a[j] * a[0] + (uint64_t)(c >> 64);
+    t[j] = (uint64_t)c;
+  }
+  t[9] = (uint64_t)(c >> 64);
+  _Pragma("GCC unroll 9")
+  for (unsigned i = 1; i < 8; i++) {
+    c = 0;
+    _Pragma("GCC unroll 9")
+    for (unsigned j = i + 1; j < 9; j++) {
+      c = (u128)a[j] * a[i] + t[i + j] + (uint64_t)(c >> 64);
+      t[i + j] = (uint64_t)c;
+    }
+    t[i + 9] = (uint64_t)(c >> 64);
+  }
+  t[17] = 0;
+  /* Doubled: the cross sum is below 2^1041, so the shift loses nothing. */
+  _Pragma("GCC unroll 18")
+  for (unsigned i = 17; i > 0; i--) t[i] = (t[i] << 1) | (t[i - 1] >> 63);
+  t[0] <<= 1;
+  uint64_t carry = 0;
+  _Pragma("GCC unroll 9")
+  for (unsigned i = 0; i < 9; i++) {
+    const u128 sq = (u128)a[i] * a[i];
+    const u128 lo = (u128)t[2 * i] + (uint64_t)sq + carry;
+    t[2 * i] = (uint64_t)lo;
+    const u128 hi = (u128)t[2 * i + 1] + (uint64_t)(sq >> 64) + (uint64_t)(lo >> 64);
+    t[2 * i + 1] = (uint64_t)hi;
+    carry = (uint64_t)(hi >> 64);
+  }
+  reduce(r, t);
+}
+
+void ec_p521_row_select(uint64_t *x, uint64_t *y, const uint64_t *row, uint64_t d) {
+  uint64_t vx[9] = {0}, vy[9] = {0};
+  for (unsigned e = 0; e < 16; e++) {
+    const uint64_t m = ct_eq_u64(e + 1, d); /* all-ones for the one wanted entry */
+    _Pragma("GCC unroll 9")
+    for (unsigned j = 0; j < 9; j++) {
+      vx[j] |= m & row[(2 * e) * 9 + j];
+      vy[j] |= m & row[(2 * e + 1) * 9 + j];
+    }
+  }
+  _Pragma("GCC unroll 9")
+  for (unsigned j = 0; j < 9; j++) {
+    x[j] = vx[j];
+    y[j] = vy[j];
+  }
+  fm_zeroize(vx, sizeof vx);
+  fm_zeroize(vy, sizeof vy);
+}
