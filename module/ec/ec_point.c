@@ -372,7 +372,7 @@ madd_ops(p521, 9)
 dbl_ops(p224, 4, &k_p224_p)
 
 /* ec_path_name (module/internal.h) names the P-256/P-384 field products in use, for the start-up
- * report (mulx+adx: P-256's assembly product); P-224 and P-521 always take the portable ones. */
+ * report (mulx+adx: P-256's assembly product); P-224 and P-521 take portable ones on every CPU. */
 const char *ec_path_name(void) {
   if (!fm_cpu_use(FM_CPU_BMI2)) return "portable";
   return fm_cpu_use(FM_CPU_ADX) ? "mulx+adx" : "mulx";
@@ -667,7 +667,7 @@ void ec_scalar_mul_base(const ec_curve *c, ec_point *r, const uint64_t *k) {
 #define EC_WNAF_W 5                           /* digits odd, |digit| < 2^(W-1) */
 #define EC_WNAF_ODD (1u << (EC_WNAF_W - 2))   /* odd multiples 1, 3, ..., 2^(W-1) - 1 */
 #define EC_WNAF_MAX (64 * EC_MAX_LIMBS + 1)
-#define EC_WNAF_G 8 /* G's width on P-256 and P-384: odd multiples up to 127 G (ec_base_odd) */
+#define EC_WNAF_G 8 /* G's width on P-256, P-384, P-521: odd multiples up to 127 G (ec_base_odd) */
 _Static_assert(EC_BASE_ODD == 1u << (EC_WNAF_G - 2), "the odd multiples of G for width 8");
 
 /* wnaf_public writes the width-w non-adjacent form of a public k (limbs words, w at most 8):
@@ -733,7 +733,7 @@ static void odd_multiples(const ec_curve *c, ec_point *tab, const ec_point *p) {
 }
 
 /* double_mul_projective is ec_double_mul_public with the complete projective formulas, for
- * P-224 and P-521, and for P-256 and P-384 when their fixed-base table is not at hand. */
+ * P-224, and for P-256, P-384 and P-521 when their fixed-base table is not at hand. */
 static void double_mul_projective(const ec_curve *c, ec_point *r, const uint64_t *u1,
                                   const uint64_t *u2, const ec_point *q) {
   /* VARIABLE TIME, for public inputs only (ECDSA verification: u1, u2 and Q are all public).
@@ -775,7 +775,7 @@ static void double_mul_projective(const ec_curve *c, ec_point *r, const uint64_t
   *r = acc;
 }
 
-/* ---- Verification on P-256 and P-384: Jacobian coordinates, public inputs, variable time ---- */
+/* ---- Verification on P-256, P-384, P-521: Jacobian coordinates, public inputs, variable time */
 
 #define MUL(r, a, b) fe_mul(r, a, b)
 #define ADD(r, a, b) fe_add(r, a, b)
@@ -839,7 +839,7 @@ static inline __attribute__((always_inline)) bool jac_add_k(
   return true;
 }
 
-/* double_mul_jac_k is ec_double_mul_public on P-256 and P-384. VARIABLE TIME, for public inputs
+/* double_mul_jac_k is ec_double_mul_public on P-256, P-384, P-521. VARIABLE TIME, for public inputs
  * only (ECDSA verification: u1, u2 and Q are all public). Straus-Shamir interleaving of u1 in
  * width-8 NAF and u2 in width-5 NAF with one chain of Jacobian doublings; G's 64 odd multiples
  * are affine (ec_base_odd, built with the fixed-base table), so each of its digits costs a mixed
@@ -863,6 +863,7 @@ typedef bool (*jac_add_fn)(uint64_t *x, uint64_t *y, uint64_t *z, const uint64_t
   }
 JAC_FNS(p256, 4)
 JAC_FNS(p384, 6)
+JAC_FNS(p521, 9)
 
 static inline __attribute__((always_inline)) bool double_mul_jac_k(
     const ec_curve *c, ec_point *r, const uint64_t *u1, const uint64_t *u2, const ec_point *q,
@@ -960,6 +961,13 @@ static __attribute__((noinline)) bool p384_double_mul(const ec_curve *c, ec_poin
                           p384_jadd);
 }
 
+static __attribute__((noinline)) bool p521_double_mul(const ec_curve *c, ec_point *r,
+                                                      const uint64_t *u1, const uint64_t *u2,
+                                                      const ec_point *q, const uint64_t *godd) {
+  return double_mul_jac_k(c, r, u1, u2, q, godd, 9, p521_mul, p521_fadd, p521_fsub, p521_jdbl,
+                          p521_jadd);
+}
+
 void ec_double_mul_public(const ec_curve *c, ec_point *r, const uint64_t *u1, const uint64_t *u2,
                           const ec_point *q) {
   /* Public inputs: the branches below follow the curve and Q. */
@@ -967,5 +975,6 @@ void ec_double_mul_public(const ec_curve *c, ec_point *r, const uint64_t *u1, co
   bool done = false;
   if (godd != NULL && c->id == FM_EC_P256) done = p256_double_mul(c, r, u1, u2, q, godd);
   else if (godd != NULL && c->id == FM_EC_P384) done = p384_double_mul(c, r, u1, u2, q, godd);
+  else if (godd != NULL && c->id == FM_EC_P521) done = p521_double_mul(c, r, u1, u2, q, godd);
   if (!done) double_mul_projective(c, r, u1, u2, q);
 }
