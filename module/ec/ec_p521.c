@@ -1,12 +1,11 @@
 /* P-521's field, p = 2^521 - 1, in the Montgomery form of the rest of module/ec/ (R = 2^576).
  *
- * Since 2^521 = 1 mod p, a * b * R^-1 = a * b * 2^-55 mod p: the 1042-bit product t is folded as
- * (t mod 2^521) + (t >> 521), which is at most 2^522 - 2, folded once more to at most p, and then
- * multiplied by 2^-55, which modulo 2^521 - 1 is a rotation of the 521 bits right by 55. The one
- * 521-bit value congruent to 0 besides 0 is p itself (all ones, which the rotation keeps), and a
- * mask turns it into 0, so outputs are fully reduced like mont_mul_k's, bit for bit. No
- * multiplication by p and no quotient digit: the products are the operands' only. Constant time:
- * the same instructions and addresses for every value. */
+ * Since 2^521 = 1 mod p, a * b * R^-1 = a * b * 2^-55 mod p, and multiplying by 2^-55 modulo
+ * 2^521 - 1 moves bits rather than multiplies (reduce below): the 1042-bit product becomes a sum of two
+ * 521-bit values, folded once at bit 521. The one 521-bit value congruent to 0 besides 0 is p
+ * itself (all ones), and a mask turns it into 0, so outputs are fully reduced like mont_mul_k's,
+ * bit for bit. No multiplication by p and no quotient digit: the products are the operands' only.
+ * Constant time: the same instructions and addresses for every value. */
 #include "module/ec/ec_p521.h"
 
 #include "module/ec/ec_field_inline.h"
@@ -14,30 +13,32 @@
 
 #define P521_TOP_MASK 0x1ffu /* the 9 bits of p in its top word */
 
-/* reduce sets r = t * 2^-576 mod p, fully reduced, for t < 2^1042 (t[17] is 0). */
+/* reduce sets r = t * 2^-576 mod p, fully reduced, for t < 2^1042 (t[17] is 0). With t split
+ * as T + 2^576 H (T the low 9 words, H < 2^466 the high ones) and T as A + 2^55 B (A < 2^55,
+ * B < 2^521): t 2^-576 = H + T 2^-55 = H + B + A 2^466 mod p, since 2^-576 = 2^-55 and
+ * 2^-55 = 2^466 mod p. H and A 2^466 occupy different bits (H ends below bit 466), so one addition
+ * of B to their union leaves a sum below 2^522, and a fold of bit 521 (2^521 = 1) then brings it
+ * to at most p. */
 static inline __attribute__((always_inline)) void reduce(uint64_t *r, const uint64_t t[18]) {
-  uint64_t lo[9], hi[9], s[9];
-  _Pragma("GCC unroll 9")
-  for (unsigned i = 0; i < 8; i++) lo[i] = t[i];
-  lo[8] = t[8] & P521_TOP_MASK;
-  _Pragma("GCC unroll 9")
-  for (unsigned i = 0; i < 9; i++) hi[i] = (t[8 + i] >> 9) | (t[9 + i] << 55);
-  /* lo, hi < 2^521: the sum fits 522 bits, so 9 words with no carry out. */
-  (void)add_carry(s, lo, hi, 9);
+  uint64_t x[9], b[9], s[9];
+  _Pragma("GCC unroll 8")
+  for (unsigned i = 0; i < 8; i++) {
+    x[i] = t[9 + i];
+    b[i] = (t[i] >> 55) | (t[i + 1] << 9);
+  }
+  b[8] = t[8] >> 55;
+  x[7] |= t[0] << 18; /* A's bits 0..45 at 466..511 */
+  x[8] = (t[0] >> 46) & P521_TOP_MASK; /* and its bits 46..54 at 512..520 */
+  (void)add_carry(s, x, b, 9); /* below 2^522: no carry out of 9 words */
   /* s <= 2^522 - 2: (s mod 2^521) + (s >> 521) <= 2^521 - 1. */
   uint64_t c = s[8] >> 9;
   s[8] &= P521_TOP_MASK;
   _Pragma("GCC unroll 9")
   for (unsigned i = 0; i < 9; i++) {
-    const u128 x = (u128)s[i] + c;
-    s[i] = (uint64_t)x;
-    c = (uint64_t)(x >> 64);
+    const u128 v = (u128)s[i] + c;
+    r[i] = (uint64_t)v;
+    c = (uint64_t)(v >> 64);
   }
-  /* s * 2^-55 mod 2^521 - 1: bits 55..520 move down to 0..465, bits 0..54 up to 466..520. */
-  _Pragma("GCC unroll 8")
-  for (unsigned i = 0; i < 8; i++) r[i] = (s[i] >> 55) | (s[i + 1] << 9);
-  r[7] |= s[0] << 18;
-  r[8] = (s[0] >> 46) & P521_TOP_MASK;
   /* r = p (all 521 bits set) is 0 mod p. */
   uint64_t all = r[0];
   _Pragma("GCC unroll 8")
