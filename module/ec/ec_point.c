@@ -625,7 +625,7 @@ static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
     const uint64_t d = booth_digit(kk, i, &neg);
     /* i is public: the window's index */
     const uint64_t *row = table + (size_t)i * EC_BASE_ENTRIES * 2 * n;
-    if (n == 4) row_select_k(t.x, t.y, row, d, 4); /* the tables: P-256 (4 limbs), P-384 (6) */
+    if (n == 4) row_select_k(t.x, t.y, row, d, 4); /* P-256 (4 limbs), P-384 (6), P-521 (9) */
     else if (n == 6) row_select_k(t.x, t.y, row, d, 6);
     else ec_p521_row_select(t.x, t.y, row, d);
     cond_negate(c, &t, neg);
