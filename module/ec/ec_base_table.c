@@ -1,16 +1,17 @@
-/* The fixed-base tables of P-256 and P-384 (ec_base_table.h), computed at their curve's first
- * use rather than stored in the library file: the file would carry 171 KB of constants that the
- * load-time integrity check hashes at every load, whether or not the process ever uses ECC. The
- * code that computes them lies in the hashed image, and so do G and the field constants it
- * starts from, so the tables are as well protected as constants would be; the EC self-tests run
- * through them before the first EC output, like any other part of the EC code.
+/* The fixed-base tables of P-256, P-384 and P-521 (ec_base_table.h), computed at their curve's
+ * first use rather than stored in the library file: the file would carry 413 KB of constants that
+ * the load-time integrity check hashes at every load, whether or not the process ever uses ECC. The
+ * code that computes them lies in the hashed image, and so do G and the field constants it starts
+ * from, so the tables are as well protected as constants would be; the EC self-tests run through
+ * them before the first EC output, like any other part of the EC code.
  *
  * Row i holds (j + 1) * 32^i * G for j = 0..15, affine, Montgomery form. Rows are built a few at
  * a time: the multiples by complete additions (16 * B doubled is the next row's base 32 * B),
  * X and Y written straight into the table and Z kept aside, then one inversion for the group
  * (Montgomery's trick) turns them affine. The same first use builds G's odd multiples G, 3G,
- * ..., 127G (ec_base_odd, 4 KB on P-256 and 6 KB on P-384) the same way, for verification. Only public values are involved; the group law used is
- * the module's constant-time one anyway. */
+ * ..., 127G (ec_base_odd, 4 KB on P-256, 6 KB on P-384, 9 KB on P-521) the same way, for
+ * verification. Only public values are involved; the group law used is the module's
+ * constant-time one anyway. */
 #include <pthread.h>
 #include <stdbool.h>
 #include <string.h>
@@ -20,20 +21,24 @@
 
 #define P256_ROWS 52 /* ceil((256 + 1) / 5) */
 #define P384_ROWS 77 /* ceil((384 + 1) / 5) */
+#define P521_ROWS 105 /* ceil((521 + 1) / 5) */
 #define ENTRY_WORDS(limbs) (2u * (limbs))
 #define ROW_WORDS(limbs) (EC_BASE_ENTRIES * ENTRY_WORDS(limbs))
 
 static uint64_t g_p256_table[P256_ROWS * ROW_WORDS(4)];
 static uint64_t g_p384_table[P384_ROWS * ROW_WORDS(6)];
+static uint64_t g_p521_table[P521_ROWS * ROW_WORDS(9)];
 static uint64_t g_p256_odd[EC_BASE_ODD * ENTRY_WORDS(4)];
 static uint64_t g_p384_odd[EC_BASE_ODD * ENTRY_WORDS(6)];
+static uint64_t g_p521_odd[EC_BASE_ODD * ENTRY_WORDS(9)];
 static pthread_once_t g_p256_once = PTHREAD_ONCE_INIT;
 static pthread_once_t g_p384_once = PTHREAD_ONCE_INIT;
+static pthread_once_t g_p521_once = PTHREAD_ONCE_INIT;
 
 /* Rows turned affine together with one inversion. */
 #define GROUP_ROWS 4
 #define GROUP_POINTS (GROUP_ROWS * EC_BASE_ENTRIES)
-#define TABLE_MAX_LIMBS 6 /* P-384 */
+#define TABLE_MAX_LIMBS 9 /* P-521 */
 
 /* to_affine divides the x and y of |count| points (ENTRY_WORDS apart in |group|) by their z, none
  * of them 0, with one inversion for the group (Montgomery's trick). */
@@ -129,11 +134,18 @@ static void build_p384(void) {
   build_odd(ec_curve_get(FM_EC_P384), g_p384_odd);
   tl_building = false;
 }
+static void build_p521(void) {
+  tl_building = true;
+  build(ec_curve_get(FM_EC_P521), g_p521_table, P521_ROWS);
+  build_odd(ec_curve_get(FM_EC_P521), g_p521_odd);
+  tl_building = false;
+}
 
 unsigned ec_base_rows(const ec_curve *c) {
   switch (c->id) {
     case FM_EC_P256: return P256_ROWS;
     case FM_EC_P384: return P384_ROWS;
+    case FM_EC_P521: return P521_ROWS;
     default: return 0;
   }
 }
@@ -148,11 +160,18 @@ const uint64_t *ec_base_table(const ec_curve *c) {
     case FM_EC_P384:
       pthread_once(&g_p384_once, build_p384);
       return g_p384_table;
+    case FM_EC_P521:
+      pthread_once(&g_p521_once, build_p521);
+      return g_p521_table;
     default: return NULL;
   }
 }
 
 const uint64_t *ec_base_odd(const ec_curve *c) {
   if (ec_base_table(c) == NULL) return NULL; /* builds both on the first use */
-  return c->id == FM_EC_P256 ? g_p256_odd : g_p384_odd;
+  switch (c->id) {
+    case FM_EC_P256: return g_p256_odd;
+    case FM_EC_P384: return g_p384_odd;
+    default: return g_p521_odd;
+  }
 }

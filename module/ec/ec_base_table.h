@@ -1,4 +1,5 @@
-/* The fixed-base tables of P-256 and P-384 (ec_base_table.c), for ec_point.c and the tests. */
+/* The fixed-base tables of P-256, P-384 and P-521 (ec_base_table.c), for ec_point.c and the
+ * tests. */
 #ifndef FIPSMOD_MODULE_EC_BASE_TABLE_H
 #define FIPSMOD_MODULE_EC_BASE_TABLE_H
 
@@ -11,7 +12,7 @@
 #define EC_BASE_ENTRIES 16
 
 /* ec_base_rows is the number of rows of curve |c|'s table: one per signed 5-bit window of a
- * scalar, ceil((bits + 1) / 5), or 0 for a curve without a table (P-224, P-521). */
+ * scalar, ceil((bits + 1) / 5), or 0 for a curve without a table (P-224). */
 unsigned ec_base_rows(const ec_curve *c);
 
 /* ec_base_table returns curve |c|'s fixed-base table, or NULL for a curve without one (and in a

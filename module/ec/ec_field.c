@@ -9,6 +9,7 @@
 
 #include "module/bn/internal.h"
 #include "module/ec/ec_field_inline.h"
+#include "module/ec/ec_p521.h"
 #include "module/ec/internal.h"
 #include "module/internal.h"
 
@@ -77,7 +78,11 @@ void ec_mod_mul(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t 
   switch (c->limbs) {
     case 4: mont_mul_4(m, r, a, b); break;
     case 6: mont_mul_6(m, r, a, b); break;
-    default: mont_mul_9(m, r, a, b); break;
+    default:
+      /* P-521's p (public) has its own product, with the same results (ec_p521.c). */
+      if (m == &c->p) ec_p521_mul(r, a, b);
+      else mont_mul_9(m, r, a, b);
+      break;
   }
 }
 

@@ -1,6 +1,6 @@
 /* The pieces of the P-curves' group law that ec_point.c (constant-time scalar multiplication)
  * and ec_verify.c (verification's variable-time double multiplication) share: the per-curve field
- * operations of P-256 and P-384 with their CPU dispatch, the point at infinity, and the a = -3
+ * operations of P-256 and P-384 with their CPU dispatch and P-521's, the point at infinity, and the a = -3
  * Jacobian doubling. Constant time: no value drives a branch or an address. For those two files
  * only. */
 #ifndef FIPSMOD_MODULE_EC_GROUP_INLINE_H
@@ -11,6 +11,7 @@
 
 #include "module/ec/ec_curves.h"
 #include "module/ec/ec_field_inline.h"
+#include "module/ec/ec_p521.h"
 #include "module/ec/internal.h"
 #include "module/internal.h"
 
@@ -18,6 +19,7 @@ typedef void (*fe_mul_fn)(uint64_t *r, const uint64_t *a, const uint64_t *b);
 
 static const ec_mod k_p256_p = {.m = P256_P, .rr = P256_P_RR, .one = P256_P_ONE, .n0 = P256_P_N0};
 static const ec_mod k_p384_p = {.m = P384_P, .rr = P384_P_RR, .one = P384_P_ONE, .n0 = P384_P_N0};
+static const ec_mod k_p521_p = {.m = P521_P, .rr = P521_P_RR, .one = P521_P_ONE, .n0 = P521_P_N0};
 
 /* ec_p256_mul_portable and ec_p384_mul_portable are the portable builds of the curves' field
  * multiplications (mont_mul_k with the prime as a constant, ec_point.c), for CPUs without BMI2
@@ -57,10 +59,27 @@ EC_FE_OPS(p256, 4, &k_p256_p, ec_p256_mul_portable, ec_p256_mul_mulx, ec_p256_mu
 EC_FE_OPS(p384, 6, &k_p384_p, ec_p384_mul_portable, ec_p384_mul_mulx, NO_MULX, NO_SQR,
           INLINE_ADDSUB)
 
-/* ec_p256_jdbl and ec_p384_jdbl double the Jacobian point (x, y, z) in place (jac_dbl_k below, out
+/* P-521's field operations: ec_p521.c's product and square on every CPU (portable C, no product
+ * by p; the same address twice, public, is a square); the additions out of line, since they are
+ * several times cheaper than a call to the product and inlining them would only grow the code. */
+static __attribute__((noinline, unused)) void p521_fadd(uint64_t *r, const uint64_t *a,
+                                                        const uint64_t *b) {
+  mod_add_k(&k_p521_p, r, a, b, 9);
+}
+static __attribute__((noinline, unused)) void p521_fsub(uint64_t *r, const uint64_t *a,
+                                                        const uint64_t *b) {
+  mod_sub_k(&k_p521_p, r, a, b, 9);
+}
+static inline void p521_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+  if (a == b) ec_p521_sqr(r, a);
+  else ec_p521_mul(r, a, b);
+}
+
+/* ec_p256_jdbl, ec_p384_jdbl and ec_p521_jdbl double the Jacobian point (x, y, z) in place (jac_dbl_k below, out
  * of line in ec_verify.c: one copy per curve for verification and scalar multiplication). */
 void ec_p256_jdbl(uint64_t *x, uint64_t *y, uint64_t *z);
 void ec_p384_jdbl(uint64_t *x, uint64_t *y, uint64_t *z);
+void ec_p521_jdbl(uint64_t *x, uint64_t *y, uint64_t *z);
 
 /* point_set_infinity sets r = (0 : 1 : 0). */
 static inline void point_set_infinity(const ec_curve *c, ec_point *r) {
@@ -97,7 +116,7 @@ static inline __attribute__((always_inline)) void jac_dbl_k(uint64_t *x, uint64_
                                                              const fe_mul_fn fe_add,
                                                              const fe_mul_fn fe_sub) {
   uint64_t s[EC_MAX_LIMBS], d[EC_MAX_LIMBS], m[EC_MAX_LIMBS], b[EC_MAX_LIMBS];
-  const ec_mod *fp = L == 4 ? &k_p256_p : &k_p384_p;
+  const ec_mod *fp = L == 4 ? &k_p256_p : L == 6 ? &k_p384_p : &k_p521_p;
   ADD(s, y, y);       /* 2 Y */
   MUL(d, z, z);       /* delta = Z^2 */
   MUL(z, y, z);

@@ -1,7 +1,7 @@
 /* The P-curves and their group law: complete projective formulas (Renes, Costello and Batina,
  * "Complete addition formulas for prime order elliptic curves", 2016, Algorithms 4 and 6 for
  * a = -3), so that no input, the point at infinity and P == Q included, needs a branch, with
- * chains of doublings in Jacobian coordinates on P-256 and P-384 (ec_point_dbl_n); scalar
+ * chains of doublings in Jacobian coordinates on P-256, P-384 and P-521 (ec_point_dbl_n); scalar
  * multiplication by a fixed window whose table is read by constant-time selection. Verification's
  * variable-time double multiplication is in ec_verify.c. */
 #include <string.h>
@@ -10,6 +10,7 @@
 #include "module/ec/ec_curves.h"
 #include "module/ec/ec_field_inline.h"
 #include "module/ec/ec_group_inline.h"
+#include "module/ec/ec_p521.h"
 #include "module/ec/internal.h"
 #include "module/internal.h"
 
@@ -288,12 +289,12 @@ static inline __attribute__((always_inline)) void jac_madd_k(ec_point *r, const 
 
 /* The dispatch on the limb count branches only on the curve (public). */
 static const ec_mod k_p224_p = {.m = P224_P, .rr = P224_P_RR, .one = P224_P_ONE, .n0 = P224_P_N0};
-static const ec_mod k_p521_p = {.m = P521_P, .rr = P521_P_RR, .one = P521_P_ONE, .n0 = P521_P_N0};
 
 /* Each curve's field multiplication is NAME_mul (EC_FE_OPS, ec_group_inline.h), with a portable
  * build here; fe_ops(NAME, L, MOD) adds NAME_add, that curve's complete addition. dbl_ops adds
- * NAME_dbl, the complete doubling, on P-224 and P-521; dbln_ops adds NAME_dbln, the Jacobian
- * doubling chain of ec_point_dbl_n, on P-256 and P-384, where it also does single doublings (8
+ * NAME_dbl, the complete doubling, on P-224; dbln_ops adds NAME_dbln, the Jacobian
+ * doubling chain of ec_point_dbl_n, on P-256, P-384 and P-521 (whose field operations are
+ * ec_group_inline.h's), where it also does single doublings (8
  * multiplications and 6 for the two conversions, against 13): each instance of either is 8 to
  * 17 KB of code, so each curve has one of them. */
 #define portable_mul(FN, L, MOD, LINKAGE)                                                     \
@@ -333,24 +334,23 @@ static const ec_mod k_p521_p = {.m = P521_P, .rr = P521_P_RR, .one = P521_P_ONE,
 portable_mul(ec_p256_mul_portable, 4, &k_p256_p, EXTERN_NOINLINE)
 portable_mul(ec_p384_mul_portable, 6, &k_p384_p, EXTERN_NOINLINE)
 portable_mul(p224_mul_portable, 4, &k_p224_p, NOINLINE)
-portable_mul(p521_mul_portable, 9, &k_p521_p, NOINLINE)
 EC_FE_OPS(p224, 4, &k_p224_p, p224_mul_portable, NO_MULX, NO_MULX, NO_SQR, CALLED_ADDSUB)
-EC_FE_OPS(p521, 9, &k_p521_p, p521_mul_portable, NO_MULX, NO_MULX, NO_SQR, CALLED_ADDSUB)
 fe_ops(p256, 4, &k_p256_p)
 fe_ops(p384, 6, &k_p384_p)
 fe_ops(p224, 4, &k_p224_p)
 fe_ops(p521, 9, &k_p521_p)
 dbln_ops(p256, 4, &k_p256_p)
 dbln_ops(p384, 6, &k_p384_p)
+dbln_ops(p521, 9, &k_p521_p)
 madd_ops(p256, 4)
 madd_ops(p384, 6)
 jmadd_ops(p256, 4)
 jmadd_ops(p384, 6)
+madd_ops(p521, 9)
 dbl_ops(p224, 4, &k_p224_p)
-dbl_ops(p521, 9, &k_p521_p)
 
 /* ec_path_name (module/internal.h) names the P-256/P-384 field products in use, for the start-up
- * report (mulx+adx: P-256's assembly product); P-224 and P-521 always take the portable ones. */
+ * report (mulx+adx: P-256's assembly product); P-224 and P-521 take portable ones on every CPU. */
 const char *ec_path_name(void) {
   if (!fm_cpu_use(FM_CPU_BMI2)) return "portable";
   return fm_cpu_use(FM_CPU_ADX) ? "mulx+adx" : "mulx";
@@ -370,7 +370,7 @@ void ec_point_dbl(const ec_curve *c, ec_point *r, const ec_point *p) {
     case FM_EC_P256: p256_dbln(r, p, 1); break;
     case FM_EC_P384: p384_dbln(r, p, 1); break;
     case FM_EC_P224: p224_dbl(c, r, p); break;
-    default: p521_dbl(c, r, p); break;
+    default: p521_dbln(r, p, 1); break;
   }
 }
 
@@ -378,6 +378,7 @@ void ec_point_dbl_n(const ec_curve *c, ec_point *r, const ec_point *p, unsigned 
   switch (c->id) {
     case FM_EC_P256: p256_dbln(r, p, count); break;
     case FM_EC_P384: p384_dbln(r, p, count); break;
+    case FM_EC_P521: p521_dbln(r, p, count); break;
     default:
       *r = *p;
       for (unsigned i = 0; i < count; i++) ec_point_dbl(c, r, r);
@@ -624,8 +625,10 @@ static void row_select(const ec_curve *c, uint64_t *x, uint64_t *y, const uint64
     }
 #endif
     row_select_k(x, y, row, d, 4);
-  } else {
+  } else if (c->limbs == 6) {
     row_select_k(x, y, row, d, 6);
+  } else {
+    ec_p521_row_select(x, y, row, d);
   }
 }
 
@@ -680,7 +683,8 @@ static void jac_acc_add_last(const ec_curve *c, ec_point *r, ec_point *acc, uint
   fm_zeroize(zz, sizeof zz);
 }
 
-/* mul_base_table sets r = k * G from the curve's fixed-base table (ec_base_table.h): row i
+/* mul_base_table sets r = k * G from the curve's fixed-base table (ec_base_table.h) on P-256 and
+ * P-384 (P-521: mul_base_table_complete above): row i
  * holds j * 32^i * G for j = 1..16 in affine form, so k * G is the sum over the scalar's signed
  * 5-bit digits d_i of +-row[i][|d_i| - 1], with no doubling. Each row is read in full by
  * constant-time selection; a zero digit keeps the sum, by selection.
@@ -695,8 +699,45 @@ static void jac_acc_add_last(const ec_curve *c, ec_point *r, ec_point *acc, uint
  * window but the last (P-256: 17 * 2^250 < 2^255 < n for i <= 50 of 52; P-384: 17 * 2^375 <
  * 2^383 < n for i <= 75 of 77). The last window takes the complete addition (jac_acc_add_last),
  * so the result is right for every k below 2^bits. */
+/* mul_base_table_complete is mul_base_table on P-521, where the sum takes RCB16's complete mixed
+ * addition (Algorithm 5) in every window: a zero digit (the point at infinity, which it cannot
+ * take) keeps the sum, by selection. */
+static void mul_base_table_complete(const ec_curve *c, ec_point *r, const uint64_t *k,
+                                    const uint64_t *table) {
+  const unsigned n = c->limbs;
+  const unsigned windows = EC_WINDOWS(c);
+  ec_point acc, t, sum;
+  uint64_t kk[EC_MAX_LIMBS + 1] = {0}, neg;
+  memcpy(kk, k, c->limbs * sizeof(uint64_t));
+  point_set_infinity(c, &acc);
+  memset(&t, 0, sizeof t);
+  for (unsigned i = 0; i < windows; i++) {
+    const uint64_t d = booth_digit(kk, i, &neg);
+    /* i is public: the window's index */
+    row_select(c, t.x, t.y, table + (size_t)i * EC_BASE_ENTRIES * 2 * n, d);
+    cond_negate(c, &t, neg);
+    p521_add_affine(c, &sum, &acc, t.x, t.y);
+    const uint64_t nonzero = ~ct_is_zero_u64(d);
+    for (unsigned j = 0; j < n; j++) {
+      acc.x[j] = ct_select_u64(nonzero, sum.x[j], acc.x[j]);
+      acc.y[j] = ct_select_u64(nonzero, sum.y[j], acc.y[j]);
+      acc.z[j] = ct_select_u64(nonzero, sum.z[j], acc.z[j]);
+    }
+  }
+  *r = acc;
+  fm_zeroize(&acc, sizeof acc);
+  fm_zeroize(&t, sizeof t);
+  fm_zeroize(&sum, sizeof sum);
+  fm_zeroize(kk, sizeof kk);
+  fm_zeroize(&neg, sizeof neg);
+}
+
 static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
                            const uint64_t *table) {
+  if (c->id == FM_EC_P521) {
+    mul_base_table_complete(c, r, k, table);
+    return;
+  }
   const unsigned n = c->limbs;
   const unsigned windows = EC_WINDOWS(c);
   ec_point acc, t;

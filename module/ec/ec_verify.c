@@ -1,6 +1,6 @@
 /* ECDSA verification's double multiplication u1 G + u2 Q: public scalars and points, so VARIABLE
- * TIME. On P-256 and P-384 an interleaved wNAF (G's odd multiples from the fixed-base table's
- * build, affine) with Jacobian formulas; on P-224 and P-521, or when Q's table meets the point at
+ * TIME. On P-256, P-384 and P-521 an interleaved wNAF (G's odd multiples from the fixed-base table's
+ * build, affine) with Jacobian formulas; on P-224, or when Q's table meets the point at
  * infinity, the same interleaving with the complete projective group law of ec_point.c. */
 #include <stdbool.h>
 #include <string.h>
@@ -15,7 +15,7 @@
 #define EC_WNAF_W 5                           /* digits odd, |digit| < 2^(W-1) */
 #define EC_WNAF_ODD (1u << (EC_WNAF_W - 2))   /* odd multiples 1, 3, ..., 2^(W-1) - 1 */
 #define EC_WNAF_MAX (64 * EC_MAX_LIMBS + 1)
-#define EC_WNAF_G 8 /* G's width on P-256 and P-384: odd multiples up to 127 G (ec_base_odd) */
+#define EC_WNAF_G 8 /* G's width on P-256, P-384, P-521: odd multiples up to 127 G (ec_base_odd) */
 _Static_assert(EC_BASE_ODD == 1u << (EC_WNAF_G - 2), "the odd multiples of G for width 8");
 
 /* wnaf_public writes the width-w non-adjacent form of a public k (limbs words, w at most 8):
@@ -81,7 +81,7 @@ static void odd_multiples(const ec_curve *c, ec_point *tab, const ec_point *p) {
 }
 
 /* double_mul_projective is ec_double_mul_public with the complete projective formulas, for
- * P-224 and P-521, and for P-256 and P-384 when their fixed-base table is not at hand. */
+ * P-224, and for P-256, P-384 and P-521 when their fixed-base table is not at hand. */
 static void double_mul_projective(const ec_curve *c, ec_point *r, const uint64_t *u1,
                                   const uint64_t *u2, const ec_point *q) {
   /* VARIABLE TIME, for public inputs only (ECDSA verification: u1, u2 and Q are all public).
@@ -123,7 +123,7 @@ static void double_mul_projective(const ec_curve *c, ec_point *r, const uint64_t
   *r = acc;
 }
 
-/* ---- Verification on P-256 and P-384: Jacobian coordinates, public inputs, variable time ---- */
+/* ---- Verification on P-256, P-384, P-521: Jacobian coordinates, public inputs, variable time */
 
 #define MUL(r, a, b) fe_mul(r, a, b)
 #define ADD(r, a, b) fe_add(r, a, b)
@@ -187,7 +187,7 @@ static inline __attribute__((always_inline)) bool jac_add_k(
   return true;
 }
 
-/* double_mul_jac_k is ec_double_mul_public on P-256 and P-384. VARIABLE TIME, for public inputs
+/* double_mul_jac_k is ec_double_mul_public on P-256, P-384, P-521. VARIABLE TIME, for public inputs
  * only (ECDSA verification: u1, u2 and Q are all public). Straus-Shamir interleaving of u1 in
  * width-8 NAF and u2 in width-5 NAF with one chain of Jacobian doublings; G's 64 odd multiples
  * are affine (ec_base_odd, built with the fixed-base table), so each of its digits costs a mixed
@@ -212,6 +212,7 @@ typedef bool (*jac_add_fn)(uint64_t *x, uint64_t *y, uint64_t *z, const uint64_t
   }
 JAC_FNS(p256, 4)
 JAC_FNS(p384, 6)
+JAC_FNS(p521, 9)
 
 static inline __attribute__((always_inline)) bool double_mul_jac_k(
     const ec_curve *c, ec_point *r, const uint64_t *u1, const uint64_t *u2, const ec_point *q,
@@ -309,6 +310,13 @@ static __attribute__((noinline)) bool p384_double_mul(const ec_curve *c, ec_poin
                           p384_jadd);
 }
 
+static __attribute__((noinline)) bool p521_double_mul(const ec_curve *c, ec_point *r,
+                                                      const uint64_t *u1, const uint64_t *u2,
+                                                      const ec_point *q, const uint64_t *godd) {
+  return double_mul_jac_k(c, r, u1, u2, q, godd, 9, p521_mul, p521_fadd, p521_fsub, ec_p521_jdbl,
+                          p521_jadd);
+}
+
 void ec_double_mul_public(const ec_curve *c, ec_point *r, const uint64_t *u1, const uint64_t *u2,
                           const ec_point *q) {
   /* Public inputs: the branches below follow the curve and Q. */
@@ -316,5 +324,6 @@ void ec_double_mul_public(const ec_curve *c, ec_point *r, const uint64_t *u1, co
   bool done = false;
   if (godd != NULL && c->id == FM_EC_P256) done = p256_double_mul(c, r, u1, u2, q, godd);
   else if (godd != NULL && c->id == FM_EC_P384) done = p384_double_mul(c, r, u1, u2, q, godd);
+  else if (godd != NULL && c->id == FM_EC_P521) done = p521_double_mul(c, r, u1, u2, q, godd);
   if (!done) double_mul_projective(c, r, u1, u2, q);
 }

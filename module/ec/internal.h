@@ -95,12 +95,12 @@ void ec_limbs_to_be(uint8_t *out, size_t len, const uint64_t *a);
 
 /* ec_point_add sets r = p + q with the complete addition formula for a = -3 (Renes, Costello
  * and Batina 2016, Algorithm 4): correct for every pair of points, infinity and p == q included,
- * with no branch. ec_point_dbl sets r = 2p (Algorithm 6 on P-224 and P-521; on P-256 and P-384
+ * with no branch. ec_point_dbl sets r = 2p (Algorithm 6 on P-224; on P-256, P-384 and P-521
  * ec_point_dbl_n's Jacobian doubling, as complete on these curves). */
 void ec_point_add(const ec_curve *c, ec_point *r, const ec_point *p, const ec_point *q);
 void ec_point_dbl(const ec_curve *c, ec_point *r, const ec_point *p);
 
-/* ec_point_dbl_n sets r = 2^count p (count public), on P-256 and P-384 through Jacobian
+/* ec_point_dbl_n sets r = 2^count p (count public), on P-256, P-384, P-521 through Jacobian
  * coordinates and their cheaper doubling, elsewhere by ec_point_dbl; correct for every point, the point at infinity included, with no branch on
  * the point. r may alias p. */
 void ec_point_dbl_n(const ec_curve *c, ec_point *r, const ec_point *p, unsigned count);
@@ -120,7 +120,7 @@ uint64_t ec_point_on_curve(const ec_curve *c, const uint64_t *x, const uint64_t 
  * selection and the entry negated by mask. */
 void ec_scalar_mul(const ec_curve *c, ec_point *r, const uint64_t *k, const ec_point *p);
 
-/* ec_scalar_mul_base sets r = k * G (constant time in k): on P-256 and P-384 from the fixed-base
+/* ec_scalar_mul_base sets r = k * G (constant time in k): on P-256, P-384, P-521 from fixed-base
  * tables with the same signed 5-bit digits and no doubling, elsewhere by ec_scalar_mul. */
 void ec_scalar_mul_base(const ec_curve *c, ec_point *r, const uint64_t *k);
 

@@ -6,6 +6,7 @@ list(APPEND FIPSMOD_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/ec_point.c
   ${CMAKE_CURRENT_LIST_DIR}/ec_verify.c
   ${CMAKE_CURRENT_LIST_DIR}/ec_base_table.c
+  ${CMAKE_CURRENT_LIST_DIR}/ec_p521.c
   ${CMAKE_CURRENT_LIST_DIR}/ec_field_mulx.c
   ${CMAKE_CURRENT_LIST_DIR}/ec_key.c
   ${CMAKE_CURRENT_LIST_DIR}/ecdsa.c
@@ -16,6 +17,7 @@ list(APPEND FIPSMOD_SOURCES
 # The kernels built at -O3 in Release builds (see FIPSMOD_SPEED_SOURCES in CMakeLists.txt).
 list(APPEND FIPSMOD_SPEED_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/ec_field.c
-  ${CMAKE_CURRENT_LIST_DIR}/ec_field_mulx.c)
+  ${CMAKE_CURRENT_LIST_DIR}/ec_field_mulx.c
+  ${CMAKE_CURRENT_LIST_DIR}/ec_p521.c)
 # Built for size in Release builds (see FIPSMOD_SIZE_SOURCES in CMakeLists.txt).
 list(APPEND FIPSMOD_SIZE_SOURCES ${CMAKE_CURRENT_LIST_DIR}/ecdsa_der.c)

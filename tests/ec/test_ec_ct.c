@@ -17,6 +17,7 @@
 
 #include "fipsmod/ec.h"
 #include "module/ec/ec_kat_vectors.h"
+#include "module/ec/ec_p521.h"
 #include "module/ec/internal.h"
 #include "module/rand/internal.h"
 #include "tests/common/test_util.h"
@@ -120,8 +121,46 @@ static void test_deterministic_signing(void) {
   }
 }
 
+/* P-521's field product, square and fixed-base row selection (module/ec/ec_p521.c) on undefined
+ * inputs, the edge values among them (0, p - 1, and products that reduce to p, which the final
+ * mask turns into 0), and every digit of the selection undefined. */
+static void test_p521_field(void) {
+  const ec_curve *c = ec_curve_get(FM_EC_P521);
+  uint64_t v[4][EC_MAX_LIMBS] = {{0}}, r[EC_MAX_LIMBS], x[EC_MAX_LIMBS], y[EC_MAX_LIMBS];
+  memcpy(v[1], c->p.m, sizeof v[1]);
+  v[1][0] -= 1; /* p - 1 */
+  memcpy(v[2], c->gx, sizeof v[2]);
+  memcpy(v[3], c->p.one, sizeof v[3]);
+  for (unsigned i = 0; i < 4; i++)
+    for (unsigned j = 0; j < 4; j++) {
+      uint64_t a[EC_MAX_LIMBS], b[EC_MAX_LIMBS];
+      memcpy(a, v[i], sizeof a);
+      memcpy(b, v[j], sizeof b);
+      secret(a, sizeof a);
+      secret(b, sizeof b);
+      ec_p521_mul(r, a, b);
+      ec_p521_sqr(a, a);
+      public(r, sizeof r);
+      public(a, sizeof a);
+      uint64_t want[EC_MAX_LIMBS];
+      const ec_mod m = c->p; /* a copy: the generic product */
+      ec_mod_mul(c, &m, want, v[i], v[j]);
+      CHECK_MEM(r, want, sizeof r);
+    }
+  uint64_t row[16 * 2 * 9];
+  for (unsigned i = 0; i < sizeof row / sizeof row[0]; i++) row[i] = i;
+  for (uint64_t d = 0; d <= 16; d++) {
+    uint64_t sd = d;
+    secret(&sd, sizeof sd);
+    ec_p521_row_select(x, y, row, sd);
+    public(x, 9 * sizeof x[0]);
+    CHECK(d == 0 ? x[0] == 0 : x[0] == 2 * (d - 1) * 9);
+  }
+}
+
 static const test_case cases[] = {
     TEST_CASE(known_answers_with_secret_scalars),
+    TEST_CASE(p521_field),
     TEST_CASE(every_curve),
     TEST_CASE(deterministic_signing),
 };
