@@ -301,6 +301,11 @@ static gcm_ctx_state *ctx_state(fm_gcm_ctx *c) { return (gcm_ctx_state *)(void *
 /* Blocks per chunk of the bulk loop: CTR output and GHASH input stay in the L1 cache. */
 #define GCM_CHUNK_BLOCKS 128
 
+/* The fewest whole blocks a call hands to a stitched kernel: the 512-bit kernel takes any count
+ * (its last pass runs under masks), the 256-bit one whole passes of 16. Below this the AES-NI
+ * and GHASH calls are cheaper than the kernel's set-up and the stack wipe that follows it. */
+#define GCM_STITCH_MIN_BLOCKS 8
+
 /* ctx_start sets up |c| for one message under |iv| (SP 800-38D 7.1 steps 2-3, 7.2 steps 3-4). */
 static void ctx_start(gcm_ctx_state *c, const gcm_key_state *k, const uint8_t *iv, size_t iv_len,
                       bool decrypt) {
@@ -397,14 +402,26 @@ static void ctx_text(gcm_ctx_state *c, const uint8_t *in, uint8_t *out, size_t l
   }
   /* Whole blocks: the stitched kernel where the CPU has it, then chunk by chunk. */
   size_t blocks = len / 16;
+  const size_t rest = len % 16;
+  /* The partial last block's key stream is already in c->stream (the 512-bit kernel made it). */
+  bool stream_ready = false;
+  /* A stitched kernel ran: it spills whatever the block count (the wipe below). */
+  bool stitched = false;
 #if FM_HAVE_X86_64_PATHS
-  if (blocks >= 16 && k->ks.impl == AES_IMPL_AESNI) {
+  if (blocks >= GCM_STITCH_MIN_BLOCKS && k->ks.impl == AES_IMPL_AESNI) {
     const int aes_path = aes_ni_path(), gh_path = ghash_key_path(&k->gh);
     size_t done = 0;
     if (aes_path == AES_PATH_VAES_AVX512 && gh_path == GHASH_PATH_VPCLMUL512) {
-      done = gcm_vaes512_crypt(&k->ks, &k->gh, c->ctr, c->y, in, out, blocks, c->decrypt);
-    } else if (aes_path == AES_PATH_VAES_AVX2 && gh_path == GHASH_PATH_VPCLMUL256) {
+      /* Every block, and the partial one's key stream, in the kernel's passes. */
+      gcm_vaes512_crypt_all(&k->ks, &k->gh, c->ctr, c->y, in, out, blocks,
+                            rest != 0 ? c->stream : NULL, c->decrypt);
+      done = blocks;
+      stream_ready = rest != 0;
+      stitched = true;
+    } else if (blocks >= 16 && aes_path == AES_PATH_VAES_AVX2 &&
+               gh_path == GHASH_PATH_VPCLMUL256) {
       done = gcm_vaes256_crypt(&k->ks, &k->gh, c->ctr, c->y, in, out, blocks, c->decrypt);
+      stitched = true;
     }
     in += 16 * done;
     out += 16 * done;
@@ -425,9 +442,8 @@ static void ctx_text(gcm_ctx_state *c, const uint8_t *in, uint8_t *out, size_t l
     blocks -= n;
   }
   /* A partial last block: its key stream is kept for the next call. */
-  const size_t rest = len % 16;
   if (rest != 0) {
-    aes_ctr32_blocks(&k->ks, c->ctr, NULL, c->stream, 1);
+    if (!stream_ready) aes_ctr32_blocks(&k->ks, c->ctr, NULL, c->stream, 1);
     for (size_t i = 0; i < rest; i++) {
       const uint8_t x = in[i];
       const uint8_t y = x ^ c->stream[i];
@@ -440,7 +456,7 @@ static void ctx_text(gcm_ctx_state *c, const uint8_t *in, uint8_t *out, size_t l
   /* One wipe for the whole call, after the stitched kernel, the chunks and the tail; the single
    * blocks around them (the block completed first, the partial last one) spill nothing on the
    * AES-NI paths, so they do not count. */
-  gcm_stack_wipe(k, len / 16);
+  gcm_stack_wipe(k, stitched ? AES_STACK_WIPE_MIN_BLOCKS : len / 16);
 }
 
 /* ctx_tag computes the full tag (7.1 steps 5-6): GHASH over the padded last block and the

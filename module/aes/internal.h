@@ -528,6 +528,14 @@ int ghash_key_path(const ghash_key *gk);
 size_t gcm_vaes512_crypt(const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16], uint64_t y[2],
                          const uint8_t *in, uint8_t *out, size_t nblocks, int decrypt);
 
+/* gcm_vaes512_crypt_all is gcm_vaes512_crypt for all |nblocks| blocks (any count, 0 included):
+ * the blocks after the last 16-block pass run in one more pass under masks. When |stream| is not
+ * NULL it also writes the key stream block E(ctr + nblocks) there (the partial block that follows
+ * the whole ones) and leaves |ctr| one past it. Same conditions and aliasing rule. */
+void gcm_vaes512_crypt_all(const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16], uint64_t y[2],
+                           const uint8_t *in, uint8_t *out, size_t nblocks, uint8_t *stream,
+                           int decrypt);
+
 /* gcm_vaes256_crypt is gcm_vaes512_crypt on 256-bit registers (gcm_vaes256.c), also in 16-block
  * passes: it does the first 16 * floor(nblocks / 16) blocks and returns how many. Same arguments,
  * counters and aliasing rule. Only when fm_cpu_use(FM_CPU_AESNI | FM_CPU_VAES), ghash_path() is
