@@ -254,9 +254,10 @@ static int generate_iv(gcm_key_state *s, uint8_t iv[FM_GCM_IV_LEN]) {
     return FM_OK;
   }
   /* 8.2.2: a random field of all 96 bits from the approved RBG, no free field: taken from the
-   * calling thread's batch of DRBG output (module/rand, rand_take_batch; the caller passed the
+   * calling thread's batch of DRBG output (module/rand, rand_take_12; the caller passed the
    * gate), which costs a copy rather than a generate request of its own. */
-  return rand_take_batch(iv, FM_GCM_IV_LEN);
+  static_assert(FM_GCM_IV_LEN == 12, "the IV is drawn by rand_take_12");
+  return rand_take_12(iv);
 }
 
 #if defined(FIPSMOD_TEST_HOOKS)
@@ -577,6 +578,20 @@ static int check_one_shot(const fm_gcm_key *k, const uint8_t *iv, size_t iv_len,
 
 /* ---- One-shot ----------------------------------------------------------------------------- */
 
+/* gcm_stitch512: |k|'s blocks go through the 512-bit stitched kernel (ctx_text), which takes a
+ * one-shot of GCM_SHORT_STITCHED bytes of text or more faster than short_one_shot (measured on
+ * a Sapphire Rapids core: 0.93 of the time at 240 bytes, 1.0 at 208, 1.08 at 128). */
+#define GCM_SHORT_STITCHED 224
+static bool gcm_stitch512(const gcm_key_state *k) {
+#if FM_HAVE_X86_64_PATHS
+  return k->ks.impl == AES_IMPL_AESNI && aes_ni_path() == AES_PATH_VAES_AVX512 &&
+         ghash_key_path(&k->gh) == GHASH_PATH_VPCLMUL512;
+#else
+  (void)k;
+  return false;
+#endif
+}
+
 /* ctx_text_sliced is ctx_text in slices of FM_SERVICE_SLICE bytes, checking between slices and
  * after the last that the call may go on (module/internal.h, "Services that overlap a self-test
  * run"). Returns false when it may not: the caller wipes every output. */
@@ -660,7 +675,8 @@ __attribute__((noinline)) static void short_one_shot(const gcm_key_state *k, con
 static bool one_shot(const gcm_key_state *s, const uint8_t *iv, size_t iv_len, const uint8_t *aad,
                      size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, bool decrypt,
                      uint8_t full[16], uint64_t epoch) {
-  if (iv_len == FM_GCM_IV_LEN && aad_len <= GCM_SHORT_MAX && len <= GCM_SHORT_MAX) {
+  if (iv_len == FM_GCM_IV_LEN && aad_len <= GCM_SHORT_MAX && len <= GCM_SHORT_MAX &&
+      !(len >= GCM_SHORT_STITCHED && gcm_stitch512(s))) {
     short_one_shot(s, iv, aad, aad_len, in, out, len, decrypt, full);
     gcm_stack_wipe(s, (aad_len + 15) / 16 + (len + 15) / 16 + 1); /* the blocks it ran */
     gcm_clear_registers();
