@@ -624,49 +624,54 @@ __attribute__((noinline)) static void short_one_shot(const gcm_key_state *k, con
                            size_t len, bool decrypt, uint8_t full[16]) {
   const size_t abytes = (aad_len + 15) & ~(size_t)15, tbytes = (len + 15) & ~(size_t)15;
   const size_t nstream = 1 + tbytes / 16, nghash = (abytes + tbytes) / 16 + 1;
-  /* The GHASH input (7.1 step 5): A || 0^v || C || 0^u || [len(A)]_64 || [len(C)]_64. */
-  uint8_t gin[2 * GCM_SHORT_MAX + 16];
-  /* E(J0), then the key stream from inc32(J0) on (secret). */
-  uint8_t stream[GCM_SHORT_MAX + 16];
+  /* Every secret of the call in one array, wiped at the end in one go (what was written of it):
+   * the GHASH state y and S (two blocks), then E(J0) and the key stream from inc32(J0) on
+   * (|stream|, nstream blocks), then the GHASH input (7.1 step 5, |gin|, nghash blocks):
+   * A || 0^v || C || 0^u || [len(A)]_64 || [len(C)]_64. */
+  _Alignas(16) uint8_t area[32 + (GCM_SHORT_MAX + 16) + (2 * GCM_SHORT_MAX + 16)];
+  uint64_t *y = (uint64_t *)(void *)area, *sv = y + 2;
+  uint8_t *stream = area + 32, *gin = stream + 16 * nstream;
   /* J0 = IV || 0^31 || 1; the counter (public) runs on from it. */
   uint8_t ctr[16] = {0};
   memcpy(ctr, iv, FM_GCM_IV_LEN);
   ctr[15] = 1;
   aes_ctr32_blocks(&k->ks, ctr, NULL, stream, nstream);
-  if (aad_len != 0) memcpy(gin, aad, aad_len);
-  memset(gin + aad_len, 0, abytes - aad_len);
+  /* The AAD's last block zeroed first, then the AAD over it (no call for the padding). */
+  if (aad_len != 0) {
+    memset(gin + abytes - 16, 0, 16);
+    memcpy(gin, aad, aad_len);
+  }
   uint8_t *c = gin + abytes;
+  if (tbytes != 0) memset(c + tbytes - 16, 0, 16);
   const uint8_t *ks = stream + 16;
   size_t i = 0;
   for (; i + 8 <= len; i += 8) {
     uint64_t x, w;
     memcpy(&x, in + i, 8);
     memcpy(&w, ks + i, 8);
-    const uint64_t y = x ^ w;
-    memcpy(c + i, decrypt ? &x : &y, 8);
-    memcpy(out + i, &y, 8);
+    const uint64_t o = x ^ w;
+    memcpy(c + i, decrypt ? &x : &o, 8);
+    memcpy(out + i, &o, 8);
   }
   for (; i < len; i++) {
     const uint8_t x = in[i];
-    const uint8_t y = x ^ ks[i];
-    c[i] = decrypt ? x : y;
-    out[i] = y;
+    const uint8_t o = x ^ ks[i];
+    c[i] = decrypt ? x : o;
+    out[i] = o;
   }
-  memset(c + len, 0, tbytes - len);
   const uint64_t abits = __builtin_bswap64((uint64_t)aad_len * 8);
   const uint64_t cbits = __builtin_bswap64((uint64_t)len * 8);
   memcpy(c + tbytes, &abits, 8);
   memcpy(c + tbytes + 8, &cbits, 8);
-  uint64_t y[2] = {0, 0};
+  y[0] = 0;
+  y[1] = 0;
   ghash_blocks(&k->gh, y, gin, nghash);
-  /* T = E(J0) ^ S, S as a big-endian block in one array that is wiped. */
-  uint64_t sv[2] = {__builtin_bswap64(y[1]), __builtin_bswap64(y[0])};
+  /* T = E(J0) ^ S, S as a big-endian block. */
+  sv[0] = __builtin_bswap64(y[1]);
+  sv[1] = __builtin_bswap64(y[0]);
   const uint8_t *sb = (const uint8_t *)sv;
   for (int j = 0; j < 16; j++) full[j] = stream[j] ^ sb[j];
-  fm_zeroize(sv, sizeof sv);
-  fm_zeroize(y, sizeof y);
-  fm_zeroize(stream, 16 * nstream);
-  fm_zeroize(gin, 16 * nghash);
+  fm_zeroize(area, 32 + 16 * (nstream + nghash));
 }
 
 /* one_shot runs a whole message through a context on the stack and leaves the full tag in
