@@ -747,6 +747,29 @@ int fm_gcm_seal_with_iv(fm_gcm_key *k, const uint8_t *iv, size_t iv_len, const u
   return FM_OK;
 }
 
+/* tag_eq is 1 when the first |tag_len| (public) bytes of |full| and |tag| are equal, else 0, in
+ * constant time: the differences of 8-byte, 4-byte and single-byte pieces ORed together, no
+ * branch or index on the contents (fm_ct_memeq's contract, a word at a time). */
+static int tag_eq(const uint8_t full[16], const uint8_t *tag, size_t tag_len) {
+  uint64_t acc = 0;
+  size_t i = 0;
+  for (; i + 8 <= tag_len; i += 8) {
+    uint64_t a, b;
+    memcpy(&a, full + i, 8);
+    memcpy(&b, tag + i, 8);
+    acc |= a ^ b;
+  }
+  if (i + 4 <= tag_len) {
+    uint32_t a, b;
+    memcpy(&a, full + i, 4);
+    memcpy(&b, tag + i, 4);
+    acc |= a ^ b;
+    i += 4;
+  }
+  for (; i < tag_len; i++) acc |= (uint64_t)(full[i] ^ tag[i]);
+  return (int)(1 & ct_is_zero_u64(acc));
+}
+
 int fm_gcm_open(const fm_gcm_key *k, const uint8_t *iv, size_t iv_len, const uint8_t *aad,
                 size_t aad_len, const uint8_t *ct, size_t len, const uint8_t *tag, size_t tag_len,
                 uint8_t *pt) {
@@ -766,7 +789,7 @@ int fm_gcm_open(const fm_gcm_key *k, const uint8_t *iv, size_t iv_len, const uin
   /* SP 800-38D 7.2 step 8: the plaintext only when T = T'; the comparison is constant time and
    * a mismatch takes back everything written. */
   /* The outcome of the comparison is public (it is the call's status). */
-  const uint64_t ok = fm_declassify_u64((uint64_t)fm_ct_memeq(full, tag, tag_len));
+  const uint64_t ok = fm_declassify_u64((uint64_t)tag_eq(full, tag, tag_len));
   fm_zeroize(full, sizeof full);
   if (!ok) return gcm_refuse(FM_ERR_VERIFY, NULL, pt, len, NULL, 0);
   mark_short_tag(tag_len);
@@ -920,7 +943,7 @@ int fm_gcm_decrypt_final(fm_gcm_ctx *c, const uint8_t *tag, size_t tag_len) {
   if (st != FM_OK) return gcm_refuse(st, c, NULL, 0, NULL, 0);
   uint8_t full[16];
   ctx_finish(c, full);
-  const bool ok = fm_declassify_u64((uint64_t)fm_ct_memeq(full, tag, tag_len)) != 0;
+  const bool ok = fm_declassify_u64((uint64_t)tag_eq(full, tag, tag_len)) != 0;
   fm_zeroize(full, sizeof full);
   mark_short_tag(tag_len);
   fm_zeroize(c, sizeof *c);

@@ -79,6 +79,17 @@ static void test_tag_lengths(void) {
       /* A short tag is the leftmost bytes of the full one (MSB_t). */
       CHECK_MEM(tag, full, t);
       CHECK_EQ_INT(fm_gcm_open(&k, iv, 12, NULL, 0, ct, 20, tag, t, back), FM_OK);
+      /* Any one bit changed anywhere in the tag (the comparison takes words, then bytes) is a
+       * mismatch, and the plaintext is wiped. */
+      for (size_t i = 0; i < t; i++) {
+        for (int bit = 0; bit < 8; bit += 7) {
+          tag[i] ^= (uint8_t)(1u << bit);
+          memset(back, 0x33, sizeof back);
+          CHECK_EQ_INT(fm_gcm_open(&k, iv, 12, NULL, 0, ct, 20, tag, t, back), FM_ERR_VERIFY);
+          CHECK(test_is_all_zero(back, 20));
+          tag[i] ^= (uint8_t)(1u << bit);
+        }
+      }
     } else {
       /* An invalid tag length is never used to write, and the ciphertext is wiped. */
       CHECK(tag[0] == 0x77);
