@@ -26,6 +26,10 @@
 #include "module/rand/internal.h"
 #include "module/syscall.h"
 
+#if FM_HAVE_X86_64_PATHS
+#include <emmintrin.h>
+#endif
+
 /* ---- Key ---------------------------------------------------------------------------------- */
 
 enum { GCM_IV_RBG = 1, GCM_IV_COUNTER = 2 };
@@ -307,15 +311,36 @@ static gcm_ctx_state *ctx_state(fm_gcm_ctx *c) { return (gcm_ctx_state *)(void *
  * and GHASH calls are cheaper than the kernel's set-up and the stack wipe that follows it. */
 #define GCM_STITCH_MIN_BLOCKS 8
 
+/* j0_block writes IV || 0^24 || |last| (J0 = IV || 0^31 || 1, and the counters after it) to
+ * |out| (public). On x86-64 in one 16-byte store: the AES code reads the block back at once as
+ * one 16-byte load, which the CPU forwards from a single store but not from the several that a
+ * copy and a byte store make (it then waits for them to reach the cache). */
+static inline void j0_block(uint8_t out[16], const uint8_t iv[FM_GCM_IV_LEN], uint8_t last) {
+#if FM_HAVE_X86_64_PATHS
+  uint64_t a;
+  uint32_t b;
+  memcpy(&a, iv, 8);
+  memcpy(&b, iv + 8, 4);
+  const __m128i v = _mm_set_epi64x((long long)((uint64_t)b | ((uint64_t)last << 56)), (long long)a);
+  _mm_storeu_si128((__m128i *)(void *)out, v);
+#else
+  memcpy(out, iv, FM_GCM_IV_LEN);
+  out[12] = 0;
+  out[13] = 0;
+  out[14] = 0;
+  out[15] = last;
+#endif
+}
+
 /* ctx_start sets up |c| for one message under |iv| (SP 800-38D 7.1 steps 2-3, 7.2 steps 3-4). */
 static void ctx_start(gcm_ctx_state *c, const gcm_key_state *k, const uint8_t *iv, size_t iv_len,
                       bool decrypt) {
   memset(c, 0, sizeof *c);
   c->key = k;
   if (iv_len == FM_GCM_IV_LEN) {
-    /* J0 = IV || 0^31 || 1. */
-    memcpy(c->j0, iv, FM_GCM_IV_LEN);
-    c->j0[15] = 1;
+    /* J0 = IV || 0^31 || 1, and the first data counter inc32(J0). */
+    j0_block(c->j0, iv, 1);
+    j0_block(c->ctr, iv, 2);
   } else {
     /* J0 = GHASH_H(IV || 0^(s+64) || [len(IV)]_64). */
     uint64_t y[2] = {0, 0};
@@ -337,13 +362,13 @@ static void ctx_start(gcm_ctx_state *c, const gcm_key_state *k, const uint8_t *i
     memcpy(c->j0 + 8, &y[0], 8);
     fm_zeroize(y, sizeof y);
     gcm_stack_wipe(k, full + nlast / 16);
+    /* The first data counter is inc32(J0). */
+    memcpy(c->ctr, c->j0, 16);
+    uint32_t w;
+    memcpy(&w, c->ctr + 12, 4);
+    w = __builtin_bswap32(__builtin_bswap32(w) + 1);
+    memcpy(c->ctr + 12, &w, 4);
   }
-  /* The first data counter is inc32(J0). */
-  memcpy(c->ctr, c->j0, 16);
-  uint32_t w;
-  memcpy(&w, c->ctr + 12, 4);
-  w = __builtin_bswap32(__builtin_bswap32(w) + 1);
-  memcpy(c->ctr + 12, &w, 4);
   c->phase = PHASE_AAD;
   c->decrypt = decrypt;
   c->magic = GCM_CTX_MAGIC;
@@ -632,9 +657,8 @@ __attribute__((noinline)) static void short_one_shot(const gcm_key_state *k, con
   uint64_t *y = (uint64_t *)(void *)area, *sv = y + 2;
   uint8_t *stream = area + 32, *gin = stream + 16 * nstream;
   /* J0 = IV || 0^31 || 1; the counter (public) runs on from it. */
-  uint8_t ctr[16] = {0};
-  memcpy(ctr, iv, FM_GCM_IV_LEN);
-  ctr[15] = 1;
+  uint8_t ctr[16];
+  j0_block(ctr, iv, 1);
   aes_ctr32_blocks(&k->ks, ctr, NULL, stream, nstream);
   /* The AAD's last block zeroed first, then the AAD over it (no call for the padding). */
   if (aad_len != 0) {
@@ -674,6 +698,81 @@ __attribute__((noinline)) static void short_one_shot(const gcm_key_state *k, con
   fm_zeroize(area, 32 + 16 * (nstream + nghash));
 }
 
+#if FM_HAVE_X86_64_PATHS
+/* block_store writes the block of the little-endian words |lo| (bytes 0-7) and |hi| (8-15) in
+ * one 16-byte store, which the GHASH code's 16-byte load that follows can be forwarded from (see
+ * j0_block). */
+static inline void block_store(uint8_t out[16], uint64_t lo, uint64_t hi) {
+  _mm_storeu_si128((__m128i *)(void *)out, _mm_set_epi64x((long long)hi, (long long)lo));
+}
+
+/* stitched_one_shot is a one-shot message with a 96-bit IV on the 512-bit kernel without a
+ * context (one slice at most: the caller checks once): E(J0) first, so that its rounds run
+ * beside the rest; GHASH of the AAD, whole blocks then the zero-padded rest; every text block
+ * and the partial block's key stream in the kernel; then one GHASH call for the padded partial
+ * block and the lengths. Never inlined, and it wipes no stack itself: its caller wipes below its
+ * own frame once this returns. */
+__attribute__((noinline)) static void stitched_one_shot(const gcm_key_state *k,
+                                                        const uint8_t iv[FM_GCM_IV_LEN],
+                                                        const uint8_t *aad, size_t aad_len,
+                                                        const uint8_t *in, uint8_t *out,
+                                                        size_t len, bool decrypt,
+                                                        uint8_t full[16]) {
+  /* Secrets, in one array wiped at the end: the GHASH state y and S (two blocks), E(J0), the
+   * partial block's key stream, and the GHASH input of the last step (the padded partial block
+   * and the lengths; the AAD's padded last block before that). */
+  _Alignas(16) uint8_t area[96];
+  uint64_t *y = (uint64_t *)(void *)area, *sv = y + 2;
+  uint8_t *ej0 = area + 32, *stream = area + 48, *last = area + 64;
+  memset(area, 0, sizeof area);
+  /* J0 = IV || 0^31 || 1, and the counter from inc32(J0) = IV || 0^31 || 2 (public). */
+  uint8_t j0[16], ctr[16];
+  j0_block(j0, iv, 1);
+  j0_block(ctr, iv, 2);
+  aes_encrypt_block(&k->ks, j0, ej0);
+  const size_t afull = aad_len / 16, arest = aad_len % 16;
+  if (afull != 0) ghash_blocks(&k->gh, y, aad, afull);
+  if (arest != 0) {
+    /* The AAD's zero-padded last block (public), gathered into words. */
+    const uint8_t *a = aad + 16 * afull;
+    uint64_t w[2] = {0, 0};
+    for (size_t i = 0; i < arest; i++) w[i / 8] |= (uint64_t)a[i] << (8 * (i % 8));
+    block_store(last, w[0], w[1]);
+    ghash_blocks(&k->gh, y, last, 1);
+  }
+  size_t nlast = 0;
+  if (len != 0) {
+    const size_t blocks = len / 16, rest = len % 16;
+    gcm_vaes512_crypt_all(&k->ks, &k->gh, ctr, y, in, out, blocks, rest != 0 ? stream : NULL,
+                          decrypt);
+    if (rest != 0) {
+      /* The partial block, its ciphertext (public) gathered into words, zero-padded. */
+      const uint8_t *src = in + 16 * blocks;
+      uint8_t *dst = out + 16 * blocks;
+      uint64_t w[2] = {0, 0};
+      for (size_t i = 0; i < rest; i++) {
+        const uint8_t x = src[i];
+        const uint8_t o = x ^ stream[i];
+        w[i / 8] |= (uint64_t)(decrypt ? x : o) << (8 * (i % 8));
+        dst[i] = o;
+      }
+      block_store(last, w[0], w[1]);
+      nlast = 16;
+    }
+  }
+  /* The lengths block: [len(A)]_64 || [len(C)]_64, big-endian. */
+  block_store(last + nlast, __builtin_bswap64((uint64_t)aad_len * 8),
+              __builtin_bswap64((uint64_t)len * 8));
+  ghash_blocks(&k->gh, y, last, nlast / 16 + 1);
+  /* T = E(J0) ^ S, S as a big-endian block. */
+  sv[0] = __builtin_bswap64(y[1]);
+  sv[1] = __builtin_bswap64(y[0]);
+  const uint8_t *sb = (const uint8_t *)sv;
+  for (int j = 0; j < 16; j++) full[j] = ej0[j] ^ sb[j];
+  fm_zeroize(area, sizeof area);
+}
+#endif
+
 /* one_shot runs a whole message through a context on the stack and leaves the full tag in
  * |full|; it returns false when a self-test run overlapped the call (nothing may be released).
  * The vector registers are cleared once, at the end (ctx_* leave them to their callers). */
@@ -687,6 +786,14 @@ static bool one_shot(const gcm_key_state *s, const uint8_t *iv, size_t iv_len, c
     gcm_clear_registers();
     return fm_service_may_continue(epoch);
   }
+#if FM_HAVE_X86_64_PATHS
+  if (iv_len == FM_GCM_IV_LEN && len <= FM_SERVICE_SLICE && gcm_stitch512(s)) {
+    stitched_one_shot(s, iv, aad, aad_len, in, out, len, decrypt, full);
+    gcm_stack_wipe(s, AES_STACK_WIPE_MIN_BLOCKS); /* the 512-bit kernel ran */
+    gcm_clear_registers();
+    return fm_service_may_continue(epoch);
+  }
+#endif
   gcm_ctx_state c;
   ctx_start(&c, s, iv, iv_len, decrypt);
   if (aad_len != 0) ctx_aad(&c, aad, aad_len);
