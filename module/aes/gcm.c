@@ -332,6 +332,18 @@ static inline void j0_block(uint8_t out[16], const uint8_t iv[FM_GCM_IV_LEN], ui
 #endif
 }
 
+/* block_store writes the block of the little-endian words |lo| (bytes 0-7) and |hi| (8-15): on
+ * x86-64 in one 16-byte store, which the GHASH code's 16-byte load that follows can be forwarded
+ * from (see j0_block). */
+static inline void block_store(uint8_t out[16], uint64_t lo, uint64_t hi) {
+#if FM_HAVE_X86_64_PATHS
+  _mm_storeu_si128((__m128i *)(void *)out, _mm_set_epi64x((long long)hi, (long long)lo));
+#else
+  memcpy(out, &lo, 8);
+  memcpy(out + 8, &hi, 8);
+#endif
+}
+
 /* ctx_start sets up |c| for one message under |iv| (SP 800-38D 7.1 steps 2-3, 7.2 steps 3-4). */
 static void ctx_start(gcm_ctx_state *c, const gcm_key_state *k, const uint8_t *iv, size_t iv_len,
                       bool decrypt) {
@@ -660,33 +672,43 @@ __attribute__((noinline)) static void short_one_shot(const gcm_key_state *k, con
   uint8_t ctr[16];
   j0_block(ctr, iv, 1);
   aes_ctr32_blocks(&k->ks, ctr, NULL, stream, nstream);
-  /* The AAD's last block zeroed first, then the AAD over it (no call for the padding). */
-  if (aad_len != 0) {
-    memset(gin + abytes - 16, 0, 16);
-    memcpy(gin, aad, aad_len);
+  /* The GHASH input a block at a time, each block in one store where it can be (block_store):
+   * the AAD, its zero-padded rest gathered into words (public). */
+  const size_t afull = aad_len / 16, arest = aad_len % 16;
+  for (size_t b = 0; b < afull; b++) memcpy(gin + 16 * b, aad + 16 * b, 16);
+  if (arest != 0) {
+    const uint8_t *a = aad + 16 * afull;
+    uint64_t w[2] = {0, 0};
+    for (size_t i = 0; i < arest; i++) w[i / 8] |= (uint64_t)a[i] << (8 * (i % 8));
+    block_store(gin + 16 * afull, w[0], w[1]);
   }
+  /* The text: out = in ^ key stream; the ciphertext (in when decrypting) into gin. */
   uint8_t *c = gin + abytes;
-  if (tbytes != 0) memset(c + tbytes - 16, 0, 16);
   const uint8_t *ks = stream + 16;
-  size_t i = 0;
-  for (; i + 8 <= len; i += 8) {
-    uint64_t x, w;
-    memcpy(&x, in + i, 8);
-    memcpy(&w, ks + i, 8);
-    const uint64_t o = x ^ w;
-    memcpy(c + i, decrypt ? &x : &o, 8);
-    memcpy(out + i, &o, 8);
+  const size_t tfull = len / 16, trest = len % 16;
+  for (size_t b = 0; b < tfull; b++) {
+    uint64_t x[2], w[2], o[2];
+    memcpy(x, in + 16 * b, 16);
+    memcpy(w, ks + 16 * b, 16);
+    o[0] = x[0] ^ w[0];
+    o[1] = x[1] ^ w[1];
+    memcpy(out + 16 * b, o, 16);
+    block_store(c + 16 * b, decrypt ? x[0] : o[0], decrypt ? x[1] : o[1]);
   }
-  for (; i < len; i++) {
-    const uint8_t x = in[i];
-    const uint8_t o = x ^ ks[i];
-    c[i] = decrypt ? x : o;
-    out[i] = o;
+  if (trest != 0) {
+    const uint8_t *src = in + 16 * tfull, *kb = ks + 16 * tfull;
+    uint8_t *dst = out + 16 * tfull;
+    uint64_t w[2] = {0, 0};
+    for (size_t i = 0; i < trest; i++) {
+      const uint8_t x = src[i];
+      const uint8_t o = x ^ kb[i];
+      w[i / 8] |= (uint64_t)(decrypt ? x : o) << (8 * (i % 8));
+      dst[i] = o;
+    }
+    block_store(c + 16 * tfull, w[0], w[1]);
   }
-  const uint64_t abits = __builtin_bswap64((uint64_t)aad_len * 8);
-  const uint64_t cbits = __builtin_bswap64((uint64_t)len * 8);
-  memcpy(c + tbytes, &abits, 8);
-  memcpy(c + tbytes + 8, &cbits, 8);
+  block_store(c + tbytes, __builtin_bswap64((uint64_t)aad_len * 8),
+              __builtin_bswap64((uint64_t)len * 8));
   y[0] = 0;
   y[1] = 0;
   ghash_blocks(&k->gh, y, gin, nghash);
@@ -699,13 +721,6 @@ __attribute__((noinline)) static void short_one_shot(const gcm_key_state *k, con
 }
 
 #if FM_HAVE_X86_64_PATHS
-/* block_store writes the block of the little-endian words |lo| (bytes 0-7) and |hi| (8-15) in
- * one 16-byte store, which the GHASH code's 16-byte load that follows can be forwarded from (see
- * j0_block). */
-static inline void block_store(uint8_t out[16], uint64_t lo, uint64_t hi) {
-  _mm_storeu_si128((__m128i *)(void *)out, _mm_set_epi64x((long long)hi, (long long)lo));
-}
-
 /* stitched_one_shot is a one-shot message with a 96-bit IV on the 512-bit kernel without a
  * context (one slice at most: the caller checks once): E(J0) first, so that its rounds run
  * beside the rest; GHASH of the AAD, whole blocks then the zero-padded rest; every text block
