@@ -645,6 +645,18 @@ static bool ctx_text_sliced(gcm_ctx_state *c, const uint8_t *in, uint8_t *out, s
   return fm_service_may_continue(epoch);
 }
 
+/* tag_words writes the full tag T = E(J0) ^ S (7.1 step 6) from |ej0| and the GHASH state |y|
+ * (reflected form: S is y's words byte-swapped and exchanged), a word at a time in registers: a
+ * byte loop there was vectorized by clang with its shifted copies of S spilled to the stack. */
+static inline void tag_words(uint8_t full[16], const uint8_t ej0[16], const uint64_t y[2]) {
+  uint64_t e0, e1;
+  memcpy(&e0, ej0, 8);
+  memcpy(&e1, ej0 + 8, 8);
+  const uint64_t t0 = e0 ^ __builtin_bswap64(y[1]), t1 = e1 ^ __builtin_bswap64(y[0]);
+  memcpy(full, &t0, 8);
+  memcpy(full + 8, &t1, 8);
+}
+
 /* A one-shot message with a 96-bit IV and at most GCM_SHORT_MAX bytes each of AAD and text (a
  * TLS record header with a short record, say) runs without a context: one AES call makes E(J0)
  * and the key stream together, and one GHASH call covers the padded AAD, the padded ciphertext
@@ -662,12 +674,12 @@ __attribute__((noinline)) static void short_one_shot(const gcm_key_state *k, con
   const size_t abytes = (aad_len + 15) & ~(size_t)15, tbytes = (len + 15) & ~(size_t)15;
   const size_t nstream = 1 + tbytes / 16, nghash = (abytes + tbytes) / 16 + 1;
   /* Every secret of the call in one array, wiped at the end in one go (what was written of it):
-   * the GHASH state y and S (two blocks), then E(J0) and the key stream from inc32(J0) on
-   * (|stream|, nstream blocks), then the GHASH input (7.1 step 5, |gin|, nghash blocks):
+   * the GHASH state y, then E(J0) and the key stream from inc32(J0) on (|stream|, nstream
+   * blocks), then the GHASH input (7.1 step 5, |gin|, nghash blocks):
    * A || 0^v || C || 0^u || [len(A)]_64 || [len(C)]_64. */
-  _Alignas(16) uint8_t area[32 + (GCM_SHORT_MAX + 16) + (2 * GCM_SHORT_MAX + 16)];
-  uint64_t *y = (uint64_t *)(void *)area, *sv = y + 2;
-  uint8_t *stream = area + 32, *gin = stream + 16 * nstream;
+  _Alignas(16) uint8_t area[16 + (GCM_SHORT_MAX + 16) + (2 * GCM_SHORT_MAX + 16)];
+  uint64_t *y = (uint64_t *)(void *)area;
+  uint8_t *stream = area + 16, *gin = stream + 16 * nstream;
   /* J0 = IV || 0^31 || 1; the counter (public) runs on from it. */
   uint8_t ctr[16];
   j0_block(ctr, iv, 1);
@@ -687,13 +699,16 @@ __attribute__((noinline)) static void short_one_shot(const gcm_key_state *k, con
   const uint8_t *ks = stream + 16;
   const size_t tfull = len / 16, trest = len % 16;
   for (size_t b = 0; b < tfull; b++) {
-    uint64_t x[2], w[2], o[2];
-    memcpy(x, in + 16 * b, 16);
-    memcpy(w, ks + 16 * b, 16);
-    o[0] = x[0] ^ w[0];
-    o[1] = x[1] ^ w[1];
-    memcpy(out + 16 * b, o, 16);
-    block_store(c + 16 * b, decrypt ? x[0] : o[0], decrypt ? x[1] : o[1]);
+    /* Scalars, which stay in registers (arrays may be given stack slots, left unwiped). */
+    uint64_t x0, x1, w0, w1;
+    memcpy(&x0, in + 16 * b, 8);
+    memcpy(&x1, in + 16 * b + 8, 8);
+    memcpy(&w0, ks + 16 * b, 8);
+    memcpy(&w1, ks + 16 * b + 8, 8);
+    const uint64_t o0 = x0 ^ w0, o1 = x1 ^ w1;
+    memcpy(out + 16 * b, &o0, 8);
+    memcpy(out + 16 * b + 8, &o1, 8);
+    block_store(c + 16 * b, decrypt ? x0 : o0, decrypt ? x1 : o1);
   }
   if (trest != 0) {
     const uint8_t *src = in + 16 * tfull, *kb = ks + 16 * tfull;
@@ -712,12 +727,8 @@ __attribute__((noinline)) static void short_one_shot(const gcm_key_state *k, con
   y[0] = 0;
   y[1] = 0;
   ghash_blocks(&k->gh, y, gin, nghash);
-  /* T = E(J0) ^ S, S as a big-endian block. */
-  sv[0] = __builtin_bswap64(y[1]);
-  sv[1] = __builtin_bswap64(y[0]);
-  const uint8_t *sb = (const uint8_t *)sv;
-  for (int j = 0; j < 16; j++) full[j] = stream[j] ^ sb[j];
-  fm_zeroize(area, 32 + 16 * (nstream + nghash));
+  tag_words(full, stream, y);
+  fm_zeroize(area, 16 + 16 * (nstream + nghash));
 }
 
 #if FM_HAVE_X86_64_PATHS
@@ -733,12 +744,12 @@ __attribute__((noinline)) static void stitched_one_shot(const gcm_key_state *k,
                                                         const uint8_t *in, uint8_t *out,
                                                         size_t len, bool decrypt,
                                                         uint8_t full[16]) {
-  /* Secrets, in one array wiped at the end: the GHASH state y and S (two blocks), E(J0), the
-   * partial block's key stream, and the GHASH input of the last step (the padded partial block
-   * and the lengths; the AAD's padded last block before that). */
-  _Alignas(16) uint8_t area[96];
-  uint64_t *y = (uint64_t *)(void *)area, *sv = y + 2;
-  uint8_t *ej0 = area + 32, *stream = area + 48, *last = area + 64;
+  /* Secrets, in one array wiped at the end: the GHASH state y, E(J0), the partial block's key
+   * stream, and the GHASH input of the last step (the padded partial block and the lengths; the
+   * AAD's padded last block before that). */
+  _Alignas(16) uint8_t area[80];
+  uint64_t *y = (uint64_t *)(void *)area;
+  uint8_t *ej0 = area + 16, *stream = area + 32, *last = area + 48;
   memset(area, 0, sizeof area);
   /* J0 = IV || 0^31 || 1, and the counter from inc32(J0) = IV || 0^31 || 2 (public). */
   uint8_t j0[16], ctr[16];
@@ -779,11 +790,7 @@ __attribute__((noinline)) static void stitched_one_shot(const gcm_key_state *k,
   block_store(last + nlast, __builtin_bswap64((uint64_t)aad_len * 8),
               __builtin_bswap64((uint64_t)len * 8));
   ghash_blocks(&k->gh, y, last, nlast / 16 + 1);
-  /* T = E(J0) ^ S, S as a big-endian block. */
-  sv[0] = __builtin_bswap64(y[1]);
-  sv[1] = __builtin_bswap64(y[0]);
-  const uint8_t *sb = (const uint8_t *)sv;
-  for (int j = 0; j < 16; j++) full[j] = ej0[j] ^ sb[j];
+  tag_words(full, ej0, y);
   fm_zeroize(area, sizeof area);
 }
 #endif
