@@ -8,8 +8,8 @@
  * short of one pass, it runs in chunks that fit the L1 cache: encryption runs CTR over a chunk
  * and then GHASH over the ciphertext it wrote; decryption hashes the chunk of ciphertext first,
  * so that in-place decryption reads each ciphertext block before it is overwritten. A one-shot
- * with a 96-bit IV and at most 240 bytes each of AAD and text takes a short path without a
- * context (short_one_shot).
+ * with a 96-bit IV runs without a context (gcm_oneshot.c): with at most 240 bytes each of AAD
+ * and text on a short path, and where the 512-bit kernel is used from 224 bytes of text on.
  *
  * Secrets: the AES schedule, H and its powers, the GHASH state, the key stream, the data. The
  * IV, the lengths and the tag length are public; the tag is public once released, and the
@@ -25,10 +25,6 @@
 #include "module/internal.h"
 #include "module/rand/internal.h"
 #include "module/syscall.h"
-
-#if FM_HAVE_X86_64_PATHS
-#include <emmintrin.h>
-#endif
 
 /* ---- Key ---------------------------------------------------------------------------------- */
 
@@ -311,38 +307,6 @@ static gcm_ctx_state *ctx_state(fm_gcm_ctx *c) { return (gcm_ctx_state *)(void *
  * and GHASH calls are cheaper than the kernel's set-up and the stack wipe that follows it. */
 #define GCM_STITCH_MIN_BLOCKS 8
 
-/* j0_block writes IV || 0^24 || |last| (J0 = IV || 0^31 || 1, and the counters after it) to
- * |out| (public). On x86-64 in one 16-byte store: the AES code reads the block back at once as
- * one 16-byte load, which the CPU forwards from a single store but not from the several that a
- * copy and a byte store make (it then waits for them to reach the cache). */
-static inline void j0_block(uint8_t out[16], const uint8_t iv[FM_GCM_IV_LEN], uint8_t last) {
-#if FM_HAVE_X86_64_PATHS
-  uint64_t a;
-  uint32_t b;
-  memcpy(&a, iv, 8);
-  memcpy(&b, iv + 8, 4);
-  const __m128i v = _mm_set_epi64x((long long)((uint64_t)b | ((uint64_t)last << 56)), (long long)a);
-  _mm_storeu_si128((__m128i *)(void *)out, v);
-#else
-  memcpy(out, iv, FM_GCM_IV_LEN);
-  out[12] = 0;
-  out[13] = 0;
-  out[14] = 0;
-  out[15] = last;
-#endif
-}
-
-/* block_store writes the block of the little-endian words |lo| (bytes 0-7) and |hi| (8-15): on
- * x86-64 in one 16-byte store, which the GHASH code's 16-byte load that follows can be forwarded
- * from (see j0_block). */
-static inline void block_store(uint8_t out[16], uint64_t lo, uint64_t hi) {
-#if FM_HAVE_X86_64_PATHS
-  _mm_storeu_si128((__m128i *)(void *)out, _mm_set_epi64x((long long)hi, (long long)lo));
-#else
-  memcpy(out, &lo, 8);
-  memcpy(out + 8, &hi, 8);
-#endif
-}
 
 /* ctx_start sets up |c| for one message under |iv| (SP 800-38D 7.1 steps 2-3, 7.2 steps 3-4). */
 static void ctx_start(gcm_ctx_state *c, const gcm_key_state *k, const uint8_t *iv, size_t iv_len,
@@ -616,7 +580,7 @@ static int check_one_shot(const fm_gcm_key *k, const uint8_t *iv, size_t iv_len,
 /* ---- One-shot ----------------------------------------------------------------------------- */
 
 /* gcm_stitch512: |k|'s blocks go through the 512-bit stitched kernel (ctx_text), which takes a
- * one-shot of GCM_SHORT_STITCHED bytes of text or more faster than short_one_shot (measured on
+ * one-shot of GCM_SHORT_STITCHED bytes of text or more faster than gcm_short_one_shot (measured on
  * a Sapphire Rapids core: 0.93 of the time at 240 bytes, 1.0 at 208, 1.08 at 128). */
 #define GCM_SHORT_STITCHED 224
 static bool gcm_stitch512(const gcm_key_state *k) {
@@ -645,156 +609,6 @@ static bool ctx_text_sliced(gcm_ctx_state *c, const uint8_t *in, uint8_t *out, s
   return fm_service_may_continue(epoch);
 }
 
-/* tag_words writes the full tag T = E(J0) ^ S (7.1 step 6) from |ej0| and the GHASH state |y|
- * (reflected form: S is y's words byte-swapped and exchanged), a word at a time in registers: a
- * byte loop there was vectorized by clang with its shifted copies of S spilled to the stack. */
-static inline void tag_words(uint8_t full[16], const uint8_t ej0[16], const uint64_t y[2]) {
-  uint64_t e0, e1;
-  memcpy(&e0, ej0, 8);
-  memcpy(&e1, ej0 + 8, 8);
-  const uint64_t t0 = e0 ^ __builtin_bswap64(y[1]), t1 = e1 ^ __builtin_bswap64(y[0]);
-  memcpy(full, &t0, 8);
-  memcpy(full + 8, &t1, 8);
-}
-
-/* A one-shot message with a 96-bit IV and at most GCM_SHORT_MAX bytes each of AAD and text (a
- * TLS record header with a short record, say) runs without a context: one AES call makes E(J0)
- * and the key stream together, and one GHASH call covers the padded AAD, the padded ciphertext
- * and the lengths, laid out in one buffer (the general path makes two or three of each, and
- * sets up and wipes a context). Up to 15 blocks of text: from 16 on, one pass of the stitched
- * kernels (where the CPU has them) is faster. A multiple of 16: the buffers hold whole blocks. */
-#define GCM_SHORT_MAX 240
-static_assert(GCM_SHORT_MAX % 16 == 0, "short_one_shot's buffers hold whole blocks");
-
-/* Never inlined, and it wipes no stack itself: its caller wipes below its own frame once this
- * returns, which covers this frame too (instrumented builds keep the loop's words there). */
-__attribute__((noinline)) static void short_one_shot(const gcm_key_state *k, const uint8_t iv[FM_GCM_IV_LEN],
-                           const uint8_t *aad, size_t aad_len, const uint8_t *in, uint8_t *out,
-                           size_t len, bool decrypt, uint8_t full[16]) {
-  const size_t abytes = (aad_len + 15) & ~(size_t)15, tbytes = (len + 15) & ~(size_t)15;
-  const size_t nstream = 1 + tbytes / 16, nghash = (abytes + tbytes) / 16 + 1;
-  /* Every secret of the call in one array, wiped at the end in one go (what was written of it):
-   * the GHASH state y, then E(J0) and the key stream from inc32(J0) on (|stream|, nstream
-   * blocks), then the GHASH input (7.1 step 5, |gin|, nghash blocks):
-   * A || 0^v || C || 0^u || [len(A)]_64 || [len(C)]_64. */
-  _Alignas(16) uint8_t area[16 + (GCM_SHORT_MAX + 16) + (2 * GCM_SHORT_MAX + 16)];
-  uint64_t *y = (uint64_t *)(void *)area;
-  uint8_t *stream = area + 16, *gin = stream + 16 * nstream;
-  /* J0 = IV || 0^31 || 1; the counter (public) runs on from it. */
-  uint8_t ctr[16];
-  j0_block(ctr, iv, 1);
-  aes_ctr32_blocks(&k->ks, ctr, NULL, stream, nstream);
-  /* The GHASH input a block at a time, each block in one store where it can be (block_store):
-   * the AAD, its zero-padded rest gathered into words (public). */
-  const size_t afull = aad_len / 16, arest = aad_len % 16;
-  for (size_t b = 0; b < afull; b++) memcpy(gin + 16 * b, aad + 16 * b, 16);
-  if (arest != 0) {
-    const uint8_t *a = aad + 16 * afull;
-    uint64_t w[2] = {0, 0};
-    for (size_t i = 0; i < arest; i++) w[i / 8] |= (uint64_t)a[i] << (8 * (i % 8));
-    block_store(gin + 16 * afull, w[0], w[1]);
-  }
-  /* The text: out = in ^ key stream; the ciphertext (in when decrypting) into gin. */
-  uint8_t *c = gin + abytes;
-  const uint8_t *ks = stream + 16;
-  const size_t tfull = len / 16, trest = len % 16;
-  for (size_t b = 0; b < tfull; b++) {
-    /* Scalars, which stay in registers (arrays may be given stack slots, left unwiped). */
-    uint64_t x0, x1, w0, w1;
-    memcpy(&x0, in + 16 * b, 8);
-    memcpy(&x1, in + 16 * b + 8, 8);
-    memcpy(&w0, ks + 16 * b, 8);
-    memcpy(&w1, ks + 16 * b + 8, 8);
-    const uint64_t o0 = x0 ^ w0, o1 = x1 ^ w1;
-    memcpy(out + 16 * b, &o0, 8);
-    memcpy(out + 16 * b + 8, &o1, 8);
-    block_store(c + 16 * b, decrypt ? x0 : o0, decrypt ? x1 : o1);
-  }
-  if (trest != 0) {
-    const uint8_t *src = in + 16 * tfull, *kb = ks + 16 * tfull;
-    uint8_t *dst = out + 16 * tfull;
-    uint64_t w[2] = {0, 0};
-    for (size_t i = 0; i < trest; i++) {
-      const uint8_t x = src[i];
-      const uint8_t o = x ^ kb[i];
-      w[i / 8] |= (uint64_t)(decrypt ? x : o) << (8 * (i % 8));
-      dst[i] = o;
-    }
-    block_store(c + 16 * tfull, w[0], w[1]);
-  }
-  block_store(c + tbytes, __builtin_bswap64((uint64_t)aad_len * 8),
-              __builtin_bswap64((uint64_t)len * 8));
-  y[0] = 0;
-  y[1] = 0;
-  ghash_blocks(&k->gh, y, gin, nghash);
-  tag_words(full, stream, y);
-  fm_zeroize(area, 16 + 16 * (nstream + nghash));
-}
-
-#if FM_HAVE_X86_64_PATHS
-/* stitched_one_shot is a one-shot message with a 96-bit IV on the 512-bit kernel without a
- * context (one slice at most: the caller checks once): E(J0) first, so that its rounds run
- * beside the rest; GHASH of the AAD, whole blocks then the zero-padded rest; every text block
- * and the partial block's key stream in the kernel; then one GHASH call for the padded partial
- * block and the lengths. Never inlined, and it wipes no stack itself: its caller wipes below its
- * own frame once this returns. */
-__attribute__((noinline)) static void stitched_one_shot(const gcm_key_state *k,
-                                                        const uint8_t iv[FM_GCM_IV_LEN],
-                                                        const uint8_t *aad, size_t aad_len,
-                                                        const uint8_t *in, uint8_t *out,
-                                                        size_t len, bool decrypt,
-                                                        uint8_t full[16]) {
-  /* Secrets, in one array wiped at the end: the GHASH state y, E(J0), the partial block's key
-   * stream, and the GHASH input of the last step (the padded partial block and the lengths; the
-   * AAD's padded last block before that). */
-  _Alignas(16) uint8_t area[80];
-  uint64_t *y = (uint64_t *)(void *)area;
-  uint8_t *ej0 = area + 16, *stream = area + 32, *last = area + 48;
-  memset(area, 0, sizeof area);
-  /* J0 = IV || 0^31 || 1, and the counter from inc32(J0) = IV || 0^31 || 2 (public). */
-  uint8_t j0[16], ctr[16];
-  j0_block(j0, iv, 1);
-  j0_block(ctr, iv, 2);
-  aes_encrypt_block(&k->ks, j0, ej0);
-  const size_t afull = aad_len / 16, arest = aad_len % 16;
-  if (afull != 0) ghash_blocks(&k->gh, y, aad, afull);
-  if (arest != 0) {
-    /* The AAD's zero-padded last block (public), gathered into words. */
-    const uint8_t *a = aad + 16 * afull;
-    uint64_t w[2] = {0, 0};
-    for (size_t i = 0; i < arest; i++) w[i / 8] |= (uint64_t)a[i] << (8 * (i % 8));
-    block_store(last, w[0], w[1]);
-    ghash_blocks(&k->gh, y, last, 1);
-  }
-  size_t nlast = 0;
-  if (len != 0) {
-    const size_t blocks = len / 16, rest = len % 16;
-    gcm_vaes512_crypt_all(&k->ks, &k->gh, ctr, y, in, out, blocks, rest != 0 ? stream : NULL,
-                          decrypt);
-    if (rest != 0) {
-      /* The partial block, its ciphertext (public) gathered into words, zero-padded. */
-      const uint8_t *src = in + 16 * blocks;
-      uint8_t *dst = out + 16 * blocks;
-      uint64_t w[2] = {0, 0};
-      for (size_t i = 0; i < rest; i++) {
-        const uint8_t x = src[i];
-        const uint8_t o = x ^ stream[i];
-        w[i / 8] |= (uint64_t)(decrypt ? x : o) << (8 * (i % 8));
-        dst[i] = o;
-      }
-      block_store(last, w[0], w[1]);
-      nlast = 16;
-    }
-  }
-  /* The lengths block: [len(A)]_64 || [len(C)]_64, big-endian. */
-  block_store(last + nlast, __builtin_bswap64((uint64_t)aad_len * 8),
-              __builtin_bswap64((uint64_t)len * 8));
-  ghash_blocks(&k->gh, y, last, nlast / 16 + 1);
-  tag_words(full, ej0, y);
-  fm_zeroize(area, sizeof area);
-}
-#endif
-
 /* one_shot runs a whole message through a context on the stack and leaves the full tag in
  * |full|; it returns false when a self-test run overlapped the call (nothing may be released).
  * The vector registers are cleared once, at the end (ctx_* leave them to their callers). */
@@ -803,14 +617,14 @@ static bool one_shot(const gcm_key_state *s, const uint8_t *iv, size_t iv_len, c
                      uint8_t full[16], uint64_t epoch) {
   if (iv_len == FM_GCM_IV_LEN && aad_len <= GCM_SHORT_MAX && len <= GCM_SHORT_MAX &&
       !(len >= GCM_SHORT_STITCHED && gcm_stitch512(s))) {
-    short_one_shot(s, iv, aad, aad_len, in, out, len, decrypt, full);
+    gcm_short_one_shot(&s->ks, &s->gh, iv, aad, aad_len, in, out, len, decrypt, full);
     gcm_stack_wipe(s, (aad_len + 15) / 16 + (len + 15) / 16 + 1); /* the blocks it ran */
     gcm_clear_registers();
     return fm_service_may_continue(epoch);
   }
 #if FM_HAVE_X86_64_PATHS
   if (iv_len == FM_GCM_IV_LEN && len <= FM_SERVICE_SLICE && gcm_stitch512(s)) {
-    stitched_one_shot(s, iv, aad, aad_len, in, out, len, decrypt, full);
+    gcm_stitched_one_shot(&s->ks, &s->gh, iv, aad, aad_len, in, out, len, decrypt, full);
     gcm_stack_wipe(s, AES_STACK_WIPE_MIN_BLOCKS); /* the 512-bit kernel ran */
     gcm_clear_registers();
     return fm_service_may_continue(epoch);

@@ -561,6 +561,59 @@ void gcm_vaes512_crypt_all(const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16
 size_t gcm_vaes256_crypt(const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16], uint64_t y[2],
                          const uint8_t *in, uint8_t *out, size_t nblocks, int decrypt);
 
+/* ---- GCM blocks and one-shots (gcm.c, gcm_oneshot.c) ------------------------------------- */
+
+#if FM_HAVE_X86_64_PATHS
+#include <emmintrin.h>
+#endif
+
+/* j0_block writes IV || 0^24 || |last| (J0 = IV || 0^31 || 1, and the counters after it) to
+ * |out| (public). On x86-64 in one 16-byte store: the AES code reads the block back at once as
+ * one 16-byte load, which the CPU forwards from a single store but not from the several that a
+ * copy and a byte store make (it then waits for them to reach the cache). */
+static inline void j0_block(uint8_t out[16], const uint8_t iv[12], uint8_t last) {
+#if FM_HAVE_X86_64_PATHS
+  uint64_t a;
+  uint32_t b;
+  memcpy(&a, iv, 8);
+  memcpy(&b, iv + 8, 4);
+  const __m128i v = _mm_set_epi64x((long long)((uint64_t)b | ((uint64_t)last << 56)), (long long)a);
+  _mm_storeu_si128((__m128i *)(void *)out, v);
+#else
+  memcpy(out, iv, 12);
+  out[12] = 0;
+  out[13] = 0;
+  out[14] = 0;
+  out[15] = last;
+#endif
+}
+
+/* block_store writes the block of the little-endian words |lo| (bytes 0-7) and |hi| (8-15): on
+ * x86-64 in one 16-byte store, which the GHASH code's 16-byte load that follows can be forwarded
+ * from (see j0_block). */
+static inline void block_store(uint8_t out[16], uint64_t lo, uint64_t hi) {
+#if FM_HAVE_X86_64_PATHS
+  _mm_storeu_si128((__m128i *)(void *)out, _mm_set_epi64x((long long)hi, (long long)lo));
+#else
+  memcpy(out, &lo, 8);
+  memcpy(out + 8, &hi, 8);
+#endif
+}
+
+/* GCM_SHORT_MAX: the most bytes each of AAD and text that gcm_short_one_shot takes. */
+#define GCM_SHORT_MAX 240
+
+/* gcm_short_one_shot and gcm_stitched_one_shot (x86-64; gcm_vaes512_crypt_all's conditions)
+ * seal (|decrypt| 0) or open a message under the 96-bit |iv| with the schedule |ks| and GHASH key
+ * |gh|, writing |len| bytes to |out| and the full tag to |full|. Never inlined; they wipe what
+ * they wrote but not the stack below them, which their caller wipes (AES_BULK_STACK_WIPE). */
+void gcm_short_one_shot(const aes_ks *ks, const ghash_key *gh, const uint8_t iv[12],
+                        const uint8_t *aad, size_t aad_len, const uint8_t *in, uint8_t *out,
+                        size_t len, int decrypt, uint8_t full[16]);
+void gcm_stitched_one_shot(const aes_ks *ks, const ghash_key *gh, const uint8_t iv[12],
+                           const uint8_t *aad, size_t aad_len, const uint8_t *in, uint8_t *out,
+                           size_t len, int decrypt, uint8_t full[16]);
+
 
 /* aes_cast runs this unit's CAST |id| (aes_cast.c): the AES tests FM_ST_AES128_ECB_ENC_KAT ..
  * FM_ST_AES192_BULK_KAT and the GCM tests FM_ST_AES128_GCM_ENC_KAT .. FM_ST_AES192_GCM_KAT,
