@@ -89,16 +89,121 @@ GCM512_INLINE void wipe_zmm(__m512i *a, const unsigned n) {
   for (unsigned i = 0; i < n; i++) __asm__ __volatile__("vmovdqa64 %1, %0" : "=m"(a[i]) : "v"(z));
 }
 
+/* qmask is the 64-bit-element mask of the first |n| blocks (public) of a four-block register:
+ * none for n <= 0, all for n >= 4. */
+static inline __mmask8 qmask(long n) {
+  return n <= 0 ? 0 : n >= 4 ? 0xff : (__mmask8)((1u << (2 * n)) - 1);
+}
+
+/* mul_tail adds the products of the tail's |r| (1..15, public) blocks g[] by H'^r..H'^1 (pw[],
+ * zero past the tail) to lo, mid, hi, skipping the registers the tail does not reach. */
+GCM512_INLINE void mul_tail(const __m512i g[4], const __m512i pw[4], size_t r, __m512i *lo,
+                            __m512i *mid, __m512i *hi) {
+  mul4(g[0], pw[0], lo, mid, hi);
+  if (r > 4) mul4(g[1], pw[1], lo, mid, hi);
+  if (r > 8) mul4(g[2], pw[2], lo, mid, hi);
+  if (r > 12) mul4(g[3], pw[3], lo, mid, hi);
+}
+
+/* chain_rounds runs the rounds after the first key addition on one register of four blocks (a
+ * loop: |nr| is not a constant where it is used). */
+GCM512_INLINE __m512i chain_rounds(__m512i v, const __m512i *k, const unsigned nr) {
+  for (unsigned i = 1; i < nr; i++) v = _mm512_aesenc_epi128(v, k[i]);
+  return _mm512_aesenclast_epi128(v, k[nr]);
+}
+
+/* tail_pass runs the |r| (0..15) blocks after the last whole pass and, when |stream| is not
+ * NULL, the key stream block after them, in one pass on four registers with masked loads and
+ * stores (nothing outside those blocks is read or written), from the counters |base| (working
+ * form) with the |nr| + 1 broadcast round keys |k|. Their GHASH multipliers are H'^r..H'^1, the
+ * last r entries of hdesc, loaded under the same masks. |pending| (encryption) is the last whole
+ * pass's ciphertext, not hashed yet, or NULL. Only the registers the tail reaches run the rounds,
+ * one chain each, beside the multiplies (the masks keep the other registers' lanes out of every
+ * store). The GHASH state is read from and written to |y|. Round count and direction are
+ * arguments: one copy serves every kernel. */
+GCM512_FN __attribute__((noinline)) static void tail_pass(
+    const __m512i *k, const unsigned nr, const __m512i p[4], const ghash_key *gk, __m512i base,
+    const __m512i *pending, const uint8_t *src, uint8_t *dst, const size_t r, uint8_t *stream,
+    uint64_t y[2], const int decrypt) {
+  const size_t tail = r + (stream != NULL ? 1 : 0);
+  const __m512i swap = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)k_swap32));
+  const __m512i rev = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)k_rev16));
+  const __m512i inc4 = _mm512_set_epi32(4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0);
+  __m128i acc = _mm_loadu_si128((const __m128i *)y);
+  __m512i x[4], g[4], t[4], pw[4];
+  /* H'^r..H'^1: hdesc[16 - r + i] for block i (masked loads: nothing past hdesc is read). */
+  const uint8_t *hp = (const uint8_t *)gk->hdesc + 16 * (16 - r);
+  /* The tail's input (the ciphertext when decrypting), read before anything is stored. */
+  AES_UNROLL
+  for (int j = 0; j < 4; j++) {
+    pw[j] = _mm512_maskz_loadu_epi64(qmask((long)r - 4 * j), hp + 64 * j);
+    t[j] = _mm512_maskz_loadu_epi64(qmask((long)r - 4 * j), src + 64 * j);
+    x[j] = _mm512_xor_si512(_mm512_shuffle_epi8(base, swap), k[0]);
+    base = _mm512_add_epi32(base, inc4);
+  }
+  /* The GHASH of the tail (decryption, when it has whole blocks) or of the pending pass
+   * (encryption) first: independent of the rounds, which run beside it. */
+  if (decrypt) {
+    AES_UNROLL
+    for (int j = 0; j < 4; j++) g[j] = _mm512_shuffle_epi8(t[j], rev);
+    if (r > 0) {
+      g[0] = _mm512_xor_si512(g[0], _mm512_zextsi128_si512(acc));
+      __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo;
+      mul_tail(g, pw, r, &lo, &mid, &hi);
+      acc = ghash_clmul_reduce(fold4(lo), fold4(mid), fold4(hi));
+    }
+  } else if (pending != NULL) {
+    AES_UNROLL
+    for (int j = 0; j < 4; j++) g[j] = _mm512_shuffle_epi8(pending[j], rev);
+    g[0] = _mm512_xor_si512(g[0], _mm512_zextsi128_si512(acc));
+    acc = ghash16(g, p);
+  }
+  x[0] = chain_rounds(x[0], k, nr);
+  if (tail > 4) x[1] = chain_rounds(x[1], k, nr);
+  if (tail > 8) x[2] = chain_rounds(x[2], k, nr);
+  if (tail > 12) x[3] = chain_rounds(x[3], k, nr);
+  AES_UNROLL
+  for (int j = 0; j < 4; j++) {
+    const __mmask8 m = qmask((long)r - 4 * j);
+    t[j] = _mm512_maskz_xor_epi64(m, t[j], x[j]);
+    _mm512_mask_storeu_epi64(dst + 64 * j, m, t[j]);
+  }
+  if (!decrypt && r > 0) {
+    AES_UNROLL
+    for (int j = 0; j < 4; j++) g[j] = _mm512_shuffle_epi8(t[j], rev);
+    g[0] = _mm512_xor_si512(g[0], _mm512_zextsi128_si512(acc));
+    __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo;
+    mul_tail(g, pw, r, &lo, &mid, &hi);
+    acc = ghash_clmul_reduce(fold4(lo), fold4(mid), fold4(hi));
+  }
+  if (stream != NULL) {
+    /* Block r's key stream: lane r % 4 of register r / 4. */
+    __m512i v = x[0];
+    if (r / 4 == 1) v = x[1];
+    if (r / 4 == 2) v = x[2];
+    if (r / 4 == 3) v = x[3];
+    const long l = (long)(r % 4);
+    v = _mm512_permutexvar_epi64(_mm512_set_epi64(0, 0, 0, 0, 0, 0, 2 * l + 1, 2 * l), v);
+    _mm_storeu_si128((__m128i *)stream, _mm512_castsi512_si128(v));
+  }
+  _mm_storeu_si128((__m128i *)y, acc);
+  wipe_zmm(pw, 4);
+}
+
 /* crypt_nr is the kernel for one direction and key size (both constants where it is inlined, so
  * that the rounds and the direction unroll). Encryption runs its first pass without GHASH and
  * keeps each pass's ciphertext in registers for the next pass to hash (no reload of what it just
  * stored); decryption loads the pass's ciphertext once, hashes it and XORs it. The GHASH state
- * stays in a register across passes. */
-GCM512_INLINE size_t crypt_nr(const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16],
-                              uint64_t y[2], const uint8_t *in, uint8_t *out, size_t nblocks,
-                              const int decrypt, const unsigned nr) {
-  const size_t passes = nblocks / 16;
-  if (passes == 0) return 0;
+ * stays in a register across passes.
+ *
+ * The |r| = nblocks % 16 blocks after the passes, and the key stream block after them when
+ * |stream| is not NULL, run in tail_pass, which also hashes encryption's last whole pass. */
+GCM512_INLINE void crypt_nr(const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16],
+                            uint64_t y[2], const uint8_t *in, uint8_t *out, size_t nblocks,
+                            uint8_t *stream, const int decrypt, const unsigned nr) {
+  const size_t passes = nblocks / 16, r = nblocks % 16;
+  const size_t tail = r + (stream != NULL ? 1 : 0);
+  if (passes == 0 && tail == 0) return;
   const __m128i *rk = (const __m128i *)ks->words;
   __m512i k[15], p[4];
   AES_UNROLL
@@ -116,7 +221,7 @@ GCM512_INLINE size_t crypt_nr(const aes_ks *ks, const ghash_key *gk, uint8_t ctr
   __m512i c[4];
   __m512i x[4], g[4];
   size_t pass = 0;
-  if (!decrypt) {
+  if (!decrypt && passes > 0) {
     AES_UNROLL
     for (int j = 0; j < 4; j++) {
       x[j] = _mm512_xor_si512(_mm512_shuffle_epi8(base, swap), k[0]);
@@ -156,26 +261,38 @@ GCM512_INLINE size_t crypt_nr(const aes_ks *ks, const ghash_key *gk, uint8_t ctr
       }
     }
   }
-  if (!decrypt) {
-    /* The last pass's ciphertext. */
+  /* Encryption: the last whole pass's ciphertext, not hashed yet. */
+  const int pending = !decrypt && passes > 0;
+  if (pending) {
     AES_UNROLL
     for (int j = 0; j < 4; j++) g[j] = _mm512_shuffle_epi8(c[j], rev);
     g[0] = _mm512_xor_si512(g[0], _mm512_zextsi128_si512(acc));
-    acc = ghash16(g, p);
   }
-  _mm_storeu_si128((__m128i *)y, acc);
-  aes_ctr_store(ctr, aes_ctr_add(aes_ctr_load(ctr), 16 * passes, 32));
+  if (tail == 0) {
+    if (pending) acc = ghash16(g, p);
+    _mm_storeu_si128((__m128i *)y, acc);
+  } else {
+    /* The tail pass is shared by every kernel: its blocks are few, and one copy keeps the code
+     * small. The pending pass's ciphertext goes through memory (it is public). */
+    _mm_storeu_si128((__m128i *)y, acc);
+    /* A copy made here, so that c itself stays in registers in the loop above. */
+    __m512i cp[4];
+    AES_UNROLL
+    for (int j = 0; j < 4; j++) cp[j] = pending ? c[j] : _mm512_setzero_si512();
+    tail_pass(k, nr, p, gk, base, pending ? cp : NULL, in + 256 * passes, out + 256 * passes, r,
+              stream, y, decrypt);
+  }
+  aes_ctr_store(ctr, aes_ctr_add(aes_ctr_load(ctr), 16 * passes + tail, 32));
   wipe_zmm(k, 15);
   wipe_zmm(p, 4);
-  return 16 * passes;
 }
 
 /* One function per direction and key size: each has its rounds unrolled and its direction fixed. */
 #define GCM512_KERNEL(name, dec, nr)                                                            \
-  GCM512_FN __attribute__((noinline)) static size_t name(                                       \
+  GCM512_FN __attribute__((noinline)) static void name(                                         \
       const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16], uint64_t y[2], const uint8_t *in, \
-      uint8_t *out, size_t nblocks) {                                                           \
-    return crypt_nr(ks, gk, ctr, y, in, out, nblocks, dec, nr);                                 \
+      uint8_t *out, size_t nblocks, uint8_t *stream) {                                          \
+    crypt_nr(ks, gk, ctr, y, in, out, nblocks, stream, dec, nr);                                \
   }
 GCM512_KERNEL(enc10, 0, 10)
 GCM512_KERNEL(dec10, 1, 10)
@@ -184,17 +301,32 @@ GCM512_KERNEL(dec12, 1, 12)
 GCM512_KERNEL(enc14, 0, 14)
 GCM512_KERNEL(dec14, 1, 14)
 
+GCM512_FN void gcm_vaes512_crypt_all(const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16],
+                                     uint64_t y[2], const uint8_t *in, uint8_t *out,
+                                     size_t nblocks, uint8_t *stream, int decrypt) {
+  if (ks->rounds == 14) {
+    if (decrypt) {
+      dec14(ks, gk, ctr, y, in, out, nblocks, stream);
+    } else {
+      enc14(ks, gk, ctr, y, in, out, nblocks, stream);
+    }
+  } else if (ks->rounds == 12) {
+    if (decrypt) {
+      dec12(ks, gk, ctr, y, in, out, nblocks, stream);
+    } else {
+      enc12(ks, gk, ctr, y, in, out, nblocks, stream);
+    }
+  } else if (decrypt) {
+    dec10(ks, gk, ctr, y, in, out, nblocks, stream);
+  } else {
+    enc10(ks, gk, ctr, y, in, out, nblocks, stream);
+  }
+}
+
 GCM512_FN size_t gcm_vaes512_crypt(const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16],
                                    uint64_t y[2], const uint8_t *in, uint8_t *out, size_t nblocks,
                                    int decrypt) {
-  if (ks->rounds == 14) {
-    return decrypt ? dec14(ks, gk, ctr, y, in, out, nblocks)
-                   : enc14(ks, gk, ctr, y, in, out, nblocks);
-  }
-  if (ks->rounds == 12) {
-    return decrypt ? dec12(ks, gk, ctr, y, in, out, nblocks)
-                   : enc12(ks, gk, ctr, y, in, out, nblocks);
-  }
-  return decrypt ? dec10(ks, gk, ctr, y, in, out, nblocks)
-                 : enc10(ks, gk, ctr, y, in, out, nblocks);
+  const size_t whole = nblocks - nblocks % 16;
+  gcm_vaes512_crypt_all(ks, gk, ctr, y, in, out, whole, NULL, decrypt);
+  return whole;
 }

@@ -10,6 +10,7 @@ list(APPEND FIPSMOD_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/ghash.c
   ${CMAKE_CURRENT_LIST_DIR}/ghash_clmul.c
   ${CMAKE_CURRENT_LIST_DIR}/gcm.c
+  ${CMAKE_CURRENT_LIST_DIR}/gcm_oneshot.c
   ${CMAKE_CURRENT_LIST_DIR}/gcm_vaes.c
   ${CMAKE_CURRENT_LIST_DIR}/gcm_vaes256.c
   ${CMAKE_CURRENT_LIST_DIR}/stack_wipe.c
@@ -17,4 +18,5 @@ list(APPEND FIPSMOD_SOURCES
 # The kernels built at -O3 in Release builds (see FIPSMOD_SPEED_SOURCES in CMakeLists.txt).
 list(APPEND FIPSMOD_SPEED_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/aes.c
-  ${CMAKE_CURRENT_LIST_DIR}/gcm.c)
+  ${CMAKE_CURRENT_LIST_DIR}/gcm.c
+  ${CMAKE_CURRENT_LIST_DIR}/gcm_oneshot.c)

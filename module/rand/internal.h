@@ -171,9 +171,10 @@ int fm_entropy_startup_test(void);
  * short. Returns FM_OK or an error (|out| wiped). The caller has passed the module gate. */
 int rand_take_batch(uint8_t *out, size_t len);
 
-/* rand_take_8 / rand_take_16 are rand_take_batch for a fixed length (the copy and the wipe
- * inlined). */
+/* rand_take_8 / rand_take_12 / rand_take_16 are rand_take_batch for a fixed length (the copy
+ * and the wipe inlined; 12 is a GCM IV). */
 int rand_take_8(uint8_t out[8]);
+int rand_take_12(uint8_t out[12]);
 int rand_take_16(uint8_t out[16]);
 
 /* ---- Fork detection (fork_detect.c), used by rand.c ------------------------------------ */

@@ -562,10 +562,10 @@ int fm_rand_reseed(void) {
   return rand_outcome(rand_leave(st, NULL, 0, err));
 }
 
-/* batch_copy copies |len| batch bytes to |out|. The fixed sizes of the word draws and UUIDs
- * (8, 16) go through general registers (the empty asm keeps the compiler from merging the
- * halves of 16 into one xmm move, which would leave them in a vector register on return; 4 is
- * one 32-bit move anyway); other lengths use memcpy (rep movsb in libfipsmod.so, no vector
+/* batch_copy copies |len| batch bytes to |out|. The fixed sizes of the word draws, GCM IVs and
+ * UUIDs (8, 12, 16) go through general registers (the empty asm keeps the compiler from merging
+ * the halves of 16 into one xmm move, which would leave them in a vector register on return; 4
+ * is one 32-bit move anyway); other lengths use memcpy (rep movsb in libfipsmod.so, no vector
  * register either). */
 static inline void batch_copy(uint8_t *out, const uint8_t *p, size_t len) {
   if (len == 16 || len == 8) {
@@ -575,6 +575,14 @@ static inline void batch_copy(uint8_t *out, const uint8_t *p, size_t len) {
       __asm__("" : "+r"(w));
       memcpy(out + i, &w, 8);
     }
+  } else if (len == 12) {
+    uint64_t w;
+    uint32_t v;
+    memcpy(&w, p, 8);
+    memcpy(&v, p + 8, 4);
+    __asm__("" : "+r"(w), "+r"(v));
+    memcpy(out, &w, 8);
+    memcpy(out + 8, &v, 4);
   } else {
     memcpy(out, p, len);
   }
@@ -695,6 +703,7 @@ static int take_small(uint8_t *out, size_t len) {
 int fm_rand_u32(uint32_t *out) { return take_word((uint8_t *)out, sizeof(*out)); }
 int fm_rand_u64(uint64_t *out) { return take_word((uint8_t *)out, sizeof(*out)); }
 int rand_take_8(uint8_t out[8]) { return take_batch(out, 8); }
+int rand_take_12(uint8_t out[12]) { return take_batch(out, 12); }
 int rand_take_16(uint8_t out[16]) { return take_batch(out, 16); }
 
 /* ---- Cleanup ---------------------------------------------------------------------------- */

@@ -79,6 +79,17 @@ static void test_tag_lengths(void) {
       /* A short tag is the leftmost bytes of the full one (MSB_t). */
       CHECK_MEM(tag, full, t);
       CHECK_EQ_INT(fm_gcm_open(&k, iv, 12, NULL, 0, ct, 20, tag, t, back), FM_OK);
+      /* Any one bit changed anywhere in the tag (the comparison takes words, then bytes) is a
+       * mismatch, and the plaintext is wiped. */
+      for (size_t i = 0; i < t; i++) {
+        for (int bit = 0; bit < 8; bit += 7) {
+          tag[i] ^= (uint8_t)(1u << bit);
+          memset(back, 0x33, sizeof back);
+          CHECK_EQ_INT(fm_gcm_open(&k, iv, 12, NULL, 0, ct, 20, tag, t, back), FM_ERR_VERIFY);
+          CHECK(test_is_all_zero(back, 20));
+          tag[i] ^= (uint8_t)(1u << bit);
+        }
+      }
     } else {
       /* An invalid tag length is never used to write, and the ciphertext is wiped. */
       CHECK(tag[0] == 0x77);
@@ -270,6 +281,70 @@ static void test_stitched_kernel_counter_wrap(void) {
 #endif
 }
 
+/* The 512-bit kernel's whole-message form (gcm_vaes512_crypt_all): every block count from 0 to
+ * 50 (each tail length 0..15 after zero to three passes), with and without the key stream block
+ * of a partial last block, both directions, in place and not, AES-128 and AES-256, against CTR
+ * then GHASH on the 128-bit code, with the 32-bit counter about to wrap. Nothing past the blocks
+ * may be written, and the counter ends one past the last block made. */
+static void test_stitched_kernel_tails(void) {
+#if FM_HAVE_X86_64_PATHS
+  if (aes_ni_path() != AES_PATH_VAES_AVX512 || ghash_path() != GHASH_PATH_VPCLMUL512) return;
+  enum { MAXB = 52 };
+  static uint8_t in[16 * MAXB], a[16 * MAXB], b[16 * MAXB], ref[16 * MAXB];
+  for (size_t i = 0; i < sizeof in; i++) in[i] = (uint8_t)(i * 29 + 3);
+  for (size_t klen = 16; klen <= 32; klen += 16) {
+    aes_ks ks;
+    ghash_key gk;
+    uint8_t h[16] = {0};
+    CHECK_EQ_INT(aes_ks_init_encrypt(&ks, k_key, klen), 1);
+    aes_encrypt_block(&ks, h, h);
+    ghash_key_init(&gk, h);
+    for (size_t nb = 0; nb <= 50; nb++) {
+      for (int want = 0; want < 2; want++) {
+        for (int dec = 0; dec < 2; dec++) {
+          for (int in_place = 0; in_place < 2; in_place++) {
+            uint8_t c1[16] = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 0xff, 0xff, 0xff, 0xf7}, c2[16];
+            memcpy(c2, c1, 16);
+            uint64_t y1[2] = {5, 6}, y2[2] = {5, 6};
+            uint8_t s1[16], s2[16];
+            memset(s1, 0xa5, sizeof s1);
+            memcpy(a, in, sizeof in);
+            memset(b, 0x5a, sizeof b);
+            gcm_vaes512_crypt_all(&ks, &gk, c1, y1, a, in_place ? a : b, nb, want ? s1 : NULL,
+                                  dec);
+            const uint8_t *got = in_place ? a : b;
+            if (dec) ghash_blocks_portable(&gk, y2, in, nb);
+            aes_limit_path_for_testing(AES_PATH_AESNI);
+            aes_ctr32_blocks(&ks, c2, in, ref, nb);
+            if (want) aes_ctr32_blocks(&ks, c2, NULL, s2, 1);
+            aes_limit_path_for_testing(0);
+            if (!dec) ghash_blocks_portable(&gk, y2, ref, nb);
+            CHECK_MEM(got, ref, 16 * nb);
+            if (in_place) {
+              CHECK_MEM(a + 16 * nb, in + 16 * nb, sizeof a - 16 * nb);
+            } else {
+              bool clean = true;
+              for (size_t i = 16 * nb; i < sizeof b; i++) clean &= b[i] == 0x5a;
+              CHECK(clean);
+            }
+            if (want) {
+              CHECK_MEM(s1, s2, 16);
+            } else {
+              bool clean = true;
+              for (size_t i = 0; i < sizeof s1; i++) clean &= s1[i] == 0xa5;
+              CHECK(clean);
+            }
+            CHECK_MEM(c1, c2, 16);
+            CHECK(y1[0] == y2[0] && y1[1] == y2[1]);
+          }
+        }
+      }
+    }
+    aes_ks_wipe(&ks);
+  }
+#endif
+}
+
 /* The 256-bit stitched kernel (gcm_vaes256.c), 16 blocks a pass; it needs VAES and VPCLMULQDQ,
  * not AVX-512, so it runs on AVX-512 machines too. */
 static void test_stitched256_kernel_counter_wrap(void) {
@@ -346,6 +421,7 @@ static const test_case cases[] = {
   TEST_CASE(streaming_order),
   TEST_CASE(heap_key_alignment),
   TEST_CASE(stitched_kernel_counter_wrap),
+  TEST_CASE(stitched_kernel_tails),
   TEST_CASE(stitched256_kernel_counter_wrap),
   TEST_CASE(stitched256_dispatch_lengths),
   TEST_CASE(gate),
