@@ -14,7 +14,7 @@
  * build a 96-bit IV inside the module and return it to the caller (who sends it with the
  * ciphertext; the IV is not secret):
  *   - fm_gcm_key_init: the RBG-based construction (8.2.2): all 96 bits from the module's DRBG
- *     (the calling thread's instance, which fm_rand_bytes draws from too).
+ *     (the calling thread's instance, taken from its batch as fm_rand_u64's draws are).
  *   - fm_gcm_key_init_counter_iv: the deterministic construction (8.2.1): a 32-bit fixed field
  *     that the caller chooses (it must differ between every device or context that uses the
  *     same key) followed by a 64-bit invocation field, a counter kept in the key. Each key
