@@ -117,28 +117,33 @@ static void build_odd(const ec_curve *c, uint64_t *odd) {
   to_affine(c, odd, z, EC_BASE_ODD);
 }
 
-/* Set while this thread builds a table: a signal handler that interrupts the build and asks for
- * a table gets none (its caller takes the generic path) rather than waiting on the once-flag its
- * own thread holds. */
+/* Set while this thread is inside a table's pthread_once (once_table): a signal handler that
+ * interrupts it and asks for a table gets none (its caller takes the generic path) rather than
+ * waiting on the once-flag its own thread holds. It covers the whole call, not only the build:
+ * the flag is taken before the build starts and marked done after it returns, and a handler
+ * that lands in either gap would wait forever too. So does a build that asks for a table. */
 static __thread bool tl_building __attribute__((tls_model("initial-exec")));
 
 static void build_p256(void) {
-  tl_building = true;
   build(ec_curve_get(FM_EC_P256), g_p256_table, P256_ROWS);
   build_odd(ec_curve_get(FM_EC_P256), g_p256_odd);
-  tl_building = false;
 }
 static void build_p384(void) {
-  tl_building = true;
   build(ec_curve_get(FM_EC_P384), g_p384_table, P384_ROWS);
   build_odd(ec_curve_get(FM_EC_P384), g_p384_odd);
-  tl_building = false;
 }
 static void build_p521(void) {
-  tl_building = true;
   build(ec_curve_get(FM_EC_P521), g_p521_table, P521_ROWS);
   build_odd(ec_curve_get(FM_EC_P521), g_p521_odd);
+}
+
+/* once_table returns |table| once its build (run through |once| on the first call) is done. */
+static const uint64_t *once_table(pthread_once_t *once, void (*build_fn)(void),
+                                  const uint64_t *table) {
+  tl_building = true;
+  pthread_once(once, build_fn);
   tl_building = false;
+  return table;
 }
 
 unsigned ec_base_rows(const ec_curve *c) {
@@ -154,15 +159,9 @@ const uint64_t *ec_base_table(const ec_curve *c) {
   if (tl_building) return NULL;
   /* The curve's id is public. */
   switch (c->id) {
-    case FM_EC_P256:
-      pthread_once(&g_p256_once, build_p256);
-      return g_p256_table;
-    case FM_EC_P384:
-      pthread_once(&g_p384_once, build_p384);
-      return g_p384_table;
-    case FM_EC_P521:
-      pthread_once(&g_p521_once, build_p521);
-      return g_p521_table;
+    case FM_EC_P256: return once_table(&g_p256_once, build_p256, g_p256_table);
+    case FM_EC_P384: return once_table(&g_p384_once, build_p384, g_p384_table);
+    case FM_EC_P521: return once_table(&g_p521_once, build_p521, g_p521_table);
     default: return NULL;
   }
 }
