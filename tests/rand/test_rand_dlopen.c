@@ -94,7 +94,16 @@ int main(int argc, char **argv) {
           CYCLES, maps_end, rss_end, (unsigned)key_end, (unsigned)key_before);
   CHECK(maps_first > 0 && maps_end > 0);
   CHECK(maps_end <= maps_first + 4);
-  CHECK(rss_end <= rss_first + 1024); /* 1 MiB of slack for the allocator; a leak is 8 MB */
+  if (getenv("FIPSMOD_TEST_EMULATED") == NULL) {
+    CHECK(rss_end <= rss_first + 1024); /* 1 MiB of slack for the allocator; a leak is 8 MB */
+  } else {
+    /* Under qemu-user the resident size is the emulator's, and it grows with the code it
+     * translates anew for each load at a new address: the same x86-64 program grows from 1.6 MB
+     * to 165 MB under qemu-x86_64 and stays at 1.6 MB natively. The mappings and the pthread key
+     * are still checked. */
+    printf("test_rand_dlopen: under an emulator (FIPSMOD_TEST_EMULATED): the resident size is "
+           "not checked\n");
+  }
   CHECK_EQ_INT(key_end, key_before);
   return test_main_result("test_rand_dlopen");
 }
