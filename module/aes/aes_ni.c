@@ -9,9 +9,13 @@
  * time would wait on each round's latency). CBC encryption is a serial chain and cannot. On
  * CPUs with VAES the independent modes use 256- or 512-bit registers (aes_vaes.c).
  *
- * The bulk functions are specialized per round count (10, 12 or 14), so that every round loop is
- * unrolled with the round keys as memory operands. Each function that held round keys or blocks
- * in registers ends with aes_clear_sse_registers (internal.h says why).
+ * The bulk functions take the round count at run time: the first AES_NI_COMMON_ROUNDS rounds,
+ * which every key size has, are unrolled with the round keys as memory operands, and the 0, 2 or
+ * 4 more of AES-192 and AES-256 run as a short loop (one branch per round on the public round
+ * count, per eight blocks). One copy of each loop serves the three key sizes, which keeps the
+ * hashed image (and so the load-time integrity check) small; CBC encryption, a serial chain bound
+ * by the rounds' latency, and the one-block function stay specialized. Each function that held
+ * round keys or blocks in registers ends with aes_clear_sse_registers (internal.h says why).
  *
  * The CTR_DRBG's fused short generate on these registers is in drbg_ni.c. */
 #include <immintrin.h>
@@ -21,6 +25,9 @@
 #include "module/internal.h"
 
 #define AESNI_FN __attribute__((target("aes,sse4.1")))
+
+/* The rounds 1..9 that AES-128, AES-192 and AES-256 all run before their last rounds. */
+#define AES_NI_COMMON_ROUNDS 10u
 
 /* ---- Key expansion (FIPS 197 5.2) -------------------------------------------------------- */
 
@@ -122,12 +129,13 @@ AESNI_FN void aes_ni_add_decrypt(aes_ks *ks) {
 /* ---- One block --------------------------------------------------------------------------- */
 
 /* encrypt1 / decrypt1: the Cipher (FIPS 197 5.1) and the Equivalent Inverse Cipher (5.3.5) on
- * one block; |nr| is a constant at every call. */
+ * one block; |nr| is 10, 12 or 14 (a constant where the call unrolls completely). */
 AESNI_FN __attribute__((always_inline)) static inline __m128i encrypt1(const __m128i *rk,
                                                                        unsigned nr, __m128i x) {
   x = _mm_xor_si128(x, rk[0]);
   AES_UNROLL
-  for (unsigned i = 1; i < nr; i++) x = _mm_aesenc_si128(x, rk[i]);
+  for (unsigned i = 1; i < AES_NI_COMMON_ROUNDS; i++) x = _mm_aesenc_si128(x, rk[i]);
+  for (unsigned i = AES_NI_COMMON_ROUNDS; i < nr; i++) x = _mm_aesenc_si128(x, rk[i]);
   return _mm_aesenclast_si128(x, rk[nr]);
 }
 
@@ -135,9 +143,27 @@ AESNI_FN __attribute__((always_inline)) static inline __m128i decrypt1(const __m
                                                                        unsigned nr, __m128i x) {
   x = _mm_xor_si128(x, dk[0]);
   AES_UNROLL
-  for (unsigned i = 1; i < nr; i++) x = _mm_aesdec_si128(x, dk[i]);
+  for (unsigned i = 1; i < AES_NI_COMMON_ROUNDS; i++) x = _mm_aesdec_si128(x, dk[i]);
+  for (unsigned i = AES_NI_COMMON_ROUNDS; i < nr; i++) x = _mm_aesdec_si128(x, dk[i]);
   return _mm_aesdeclast_si128(x, dk[nr]);
 }
+
+/* BY_ROUNDS runs its statements with |nrc| a constant equal to |nr| (10, 12 or 14): the bulk
+ * functions' last blocks, one after the other, with their rounds unrolled (a round loop there
+ * measured up to 29% slower on 64-byte calls). */
+#define BY_ROUNDS(nr, ...)          \
+  do {                              \
+    if ((nr) == 10) {               \
+      const unsigned nrc = 10;      \
+      __VA_ARGS__                   \
+    } else if ((nr) == 12) {        \
+      const unsigned nrc = 12;      \
+      __VA_ARGS__                   \
+    } else {                        \
+      const unsigned nrc = 14;      \
+      __VA_ARGS__                   \
+    }                               \
+  } while (0)
 
 AESNI_FN void aes_ni_encrypt_block(const aes_ks *ks, const uint8_t in[16], uint8_t out[16]) {
   const __m128i *rk = (const __m128i *)ks->words;
@@ -153,14 +179,18 @@ AESNI_FN void aes_ni_encrypt_block(const aes_ks *ks, const uint8_t in[16], uint8
 /* ---- Eight blocks in flight -------------------------------------------------------------- */
 
 /* encrypt8 / decrypt8 run the rounds on eight independent blocks, round-major so that the AES
- * unit's pipeline stays full. Callers pass a constant |nr| (10, 12 or 14: the bulk functions are
- * specialized per round count), so the rounds unroll with no loop control. */
+ * unit's pipeline stays full. |nr| is 10, 12 or 14: rounds 1..9 unroll, the rest loop. */
 AESNI_FN __attribute__((always_inline)) static inline void encrypt8(const __m128i *rk, unsigned nr,
                                                                     __m128i x[8]) {
   AES_UNROLL
   for (int j = 0; j < 8; j++) x[j] = _mm_xor_si128(x[j], rk[0]);
   AES_UNROLL
-  for (unsigned i = 1; i < nr; i++) {
+  for (unsigned i = 1; i < AES_NI_COMMON_ROUNDS; i++) {
+    const __m128i k = rk[i];
+    AES_UNROLL
+    for (int j = 0; j < 8; j++) x[j] = _mm_aesenc_si128(x[j], k);
+  }
+  for (unsigned i = AES_NI_COMMON_ROUNDS; i < nr; i++) {
     const __m128i k = rk[i];
     AES_UNROLL
     for (int j = 0; j < 8; j++) x[j] = _mm_aesenc_si128(x[j], k);
@@ -174,7 +204,12 @@ AESNI_FN __attribute__((always_inline)) static inline void decrypt8(const __m128
   AES_UNROLL
   for (int j = 0; j < 8; j++) x[j] = _mm_xor_si128(x[j], dk[0]);
   AES_UNROLL
-  for (unsigned i = 1; i < nr; i++) {
+  for (unsigned i = 1; i < AES_NI_COMMON_ROUNDS; i++) {
+    const __m128i k = dk[i];
+    AES_UNROLL
+    for (int j = 0; j < 8; j++) x[j] = _mm_aesdec_si128(x[j], k);
+  }
+  for (unsigned i = AES_NI_COMMON_ROUNDS; i < nr; i++) {
     const __m128i k = dk[i];
     AES_UNROLL
     for (int j = 0; j < 8; j++) x[j] = _mm_aesdec_si128(x[j], k);
@@ -194,20 +229,14 @@ AESNI_FN __attribute__((always_inline)) static inline void sse_ecb_encrypt_nr(
     AES_UNROLL
     for (int j = 0; j < 8; j++) _mm_storeu_si128((__m128i *)(out + 16 * j), x[j]);
   }
-  for (; nblocks > 0; nblocks--, in += 16, out += 16) {
-    _mm_storeu_si128((__m128i *)out, encrypt1(rk, nr, _mm_loadu_si128((const __m128i *)in)));
-  }
+  BY_ROUNDS(nr, for (; nblocks > 0; nblocks--, in += 16, out += 16) {
+    _mm_storeu_si128((__m128i *)out, encrypt1(rk, nrc, _mm_loadu_si128((const __m128i *)in)));
+  });
 }
 
 AESNI_FN void aes_ni_sse_ecb_encrypt(const aes_ks *ks, const uint8_t *in, uint8_t *out,
                                      size_t nblocks) {
-  if (ks->rounds == 14) {
-    sse_ecb_encrypt_nr(ks, in, out, nblocks, 14);
-  } else if (ks->rounds == 12) {
-    sse_ecb_encrypt_nr(ks, in, out, nblocks, 12);
-  } else {
-    sse_ecb_encrypt_nr(ks, in, out, nblocks, 10);
-  }
+  sse_ecb_encrypt_nr(ks, in, out, nblocks, ks->rounds);
   aes_clear_sse_registers();
 }
 
@@ -222,20 +251,14 @@ AESNI_FN __attribute__((always_inline)) static inline void sse_ecb_decrypt_nr(
     AES_UNROLL
     for (int j = 0; j < 8; j++) _mm_storeu_si128((__m128i *)(out + 16 * j), x[j]);
   }
-  for (; nblocks > 0; nblocks--, in += 16, out += 16) {
-    _mm_storeu_si128((__m128i *)out, decrypt1(dk, nr, _mm_loadu_si128((const __m128i *)in)));
-  }
+  BY_ROUNDS(nr, for (; nblocks > 0; nblocks--, in += 16, out += 16) {
+    _mm_storeu_si128((__m128i *)out, decrypt1(dk, nrc, _mm_loadu_si128((const __m128i *)in)));
+  });
 }
 
 AESNI_FN void aes_ni_sse_ecb_decrypt(const aes_ks *ks, const uint8_t *in, uint8_t *out,
                                      size_t nblocks) {
-  if (ks->rounds == 14) {
-    sse_ecb_decrypt_nr(ks, in, out, nblocks, 14);
-  } else if (ks->rounds == 12) {
-    sse_ecb_decrypt_nr(ks, in, out, nblocks, 12);
-  } else {
-    sse_ecb_decrypt_nr(ks, in, out, nblocks, 10);
-  }
+  sse_ecb_decrypt_nr(ks, in, out, nblocks, ks->rounds);
   aes_clear_sse_registers();
 }
 
@@ -307,23 +330,17 @@ AESNI_FN __attribute__((always_inline)) static inline void sse_cbc_decrypt_nr(
       _mm_storeu_si128((__m128i *)(out + 16 * j), _mm_xor_si128(x[j], c[j - 1]));
     prev = c[7];
   }
-  for (; nblocks > 0; nblocks--, in += 16, out += 16) {
+  BY_ROUNDS(nr, for (; nblocks > 0; nblocks--, in += 16, out += 16) {
     const __m128i c = _mm_loadu_si128((const __m128i *)in);
-    _mm_storeu_si128((__m128i *)out, _mm_xor_si128(decrypt1(dk, nr, c), prev));
+    _mm_storeu_si128((__m128i *)out, _mm_xor_si128(decrypt1(dk, nrc, c), prev));
     prev = c;
-  }
+  });
   _mm_storeu_si128((__m128i *)iv, prev);
 }
 
 AESNI_FN void aes_ni_sse_cbc_decrypt(const aes_ks *ks, uint8_t iv[16], const uint8_t *in,
                                      uint8_t *out, size_t nblocks) {
-  if (ks->rounds == 14) {
-    sse_cbc_decrypt_nr(ks, iv, in, out, nblocks, 14);
-  } else if (ks->rounds == 12) {
-    sse_cbc_decrypt_nr(ks, iv, in, out, nblocks, 12);
-  } else {
-    sse_cbc_decrypt_nr(ks, iv, in, out, nblocks, 10);
-  }
+  sse_cbc_decrypt_nr(ks, iv, in, out, nblocks, ks->rounds);
   aes_clear_sse_registers();
 }
 
@@ -400,8 +417,8 @@ AESNI_FN static inline void xor_out(uint8_t *out, const uint8_t *in, __m128i ksb
   _mm_storeu_si128((__m128i *)out, ksb);
 }
 
-/* ctr_few encrypts |n| (1..4) counter blocks starting at |c|, all in flight at once; |nr| and
- * |n| are constants at each call, so the loops unroll completely. */
+/* ctr_few encrypts |n| (1..4) counter blocks starting at |c|, all in flight at once; |n| is a
+ * constant at each call, so the block loops unroll completely. */
 AESNI_FN __attribute__((always_inline)) static inline void ctr_few(const __m128i *rk, unsigned nr,
                                                                    aes_ctr_state c, int width,
                                                                    const uint8_t *in, uint8_t *out,
@@ -412,7 +429,12 @@ AESNI_FN __attribute__((always_inline)) static inline void ctr_few(const __m128i
     x[j] = _mm_xor_si128(ctr_block(aes_ctr_add(c, (uint64_t)j, width)), rk[0]);
   }
   AES_UNROLL
-  for (unsigned i = 1; i < nr; i++) {
+  for (unsigned i = 1; i < AES_NI_COMMON_ROUNDS; i++) {
+    const __m128i k = rk[i];
+    AES_UNROLL
+    for (int j = 0; j < n; j++) x[j] = _mm_aesenc_si128(x[j], k);
+  }
+  for (unsigned i = AES_NI_COMMON_ROUNDS; i < nr; i++) {
     const __m128i k = rk[i];
     AES_UNROLL
     for (int j = 0; j < n; j++) x[j] = _mm_aesenc_si128(x[j], k);
@@ -454,8 +476,8 @@ AESNI_FN __attribute__((always_inline)) static inline void sse_ctr_nr(const aes_
       if ((size_t)j < nblocks) xor_out(out + 16 * j, in != NULL ? in + 16 * j : NULL, x[j]);
     }
   } else if (nblocks > 0) {
-    /* Specialized on the block count (the round count is already constant here), so that the
-     * rounds unroll with the round keys as memory operands and no loop control. */
+    /* Specialized on the block count, so that the common rounds unroll with the round keys as
+     * memory operands. */
     switch (nblocks) {
       case 1: ctr_few(rk, nr, c, width, in, out, 1); break;
       case 2: ctr_few(rk, nr, c, width, in, out, 2); break;
@@ -469,13 +491,7 @@ AESNI_FN __attribute__((always_inline)) static inline void sse_ctr_nr(const aes_
 
 AESNI_FN void aes_ni_sse_ctr(const aes_ks *ks, int width, uint8_t ctr[16], const uint8_t *in,
                              uint8_t *out, size_t nblocks) {
-  if (ks->rounds == 14) {
-    sse_ctr_nr(ks, width, ctr, in, out, nblocks, 14);
-  } else if (ks->rounds == 12) {
-    sse_ctr_nr(ks, width, ctr, in, out, nblocks, 12);
-  } else {
-    sse_ctr_nr(ks, width, ctr, in, out, nblocks, 10);
-  }
+  sse_ctr_nr(ks, width, ctr, in, out, nblocks, ks->rounds);
   aes_clear_sse_registers();
 }
 
