@@ -23,8 +23,8 @@
  *
  * Spills the arrays' wipe does not reach: with 16 ymm registers the compiler also keeps cipher
  * states, key stream and the three GHASH sums in stack slots of its own inside the pass loop
- * (-fstack-usage: frames of 2120-2248 bytes for the six kernels, one per direction and key size,
- * with gcc 12 -O3, 1304-1560 with clang 14, the zeroized arrays 736 of them). C cannot name
+ * (-fstack-usage: see AES_BULK_STACK_WIPE in internal.h for the two kernels' frames, one per
+ * direction, with gcc 12 and clang 14; the zeroized arrays are 736 bytes of them). C cannot name
  * them, so gcm.c ends the call with aes_bulk_stack_wipe, whose AES_BULK_STACK_WIPE (internal.h)
  * is sized for this frame, the deepest of all the kernels. */
 #include <immintrin.h>
@@ -34,6 +34,10 @@
 #include "module/internal.h"
 
 #define GCM256_FN __attribute__((target("aes,pclmul,sse4.1,avx2,vaes,vpclmulqdq")))
+
+/* Rounds 1..9, which AES-128, AES-192 and AES-256 all run before their last rounds: unrolled, with
+ * the pass's GHASH multiplies in rounds 1..8. */
+#define GCM256_COMMON_ROUNDS 10u
 
 static const uint8_t k_swap32[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 15, 14, 13, 12};
 static const uint8_t k_rev16[16] = {15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0};
@@ -93,7 +97,7 @@ GCM256_INLINE __m128i one_pass(const __m256i *k, const __m256i p[8], __m256i *ba
    * rounds 1..8. All of the pass's ciphertext is read before any of its output is stored. */
   __m256i lo = _mm256_setzero_si256(), mid = lo, hi = lo;
   AES_UNROLL
-  for (unsigned i = 1; i < nr; i++) {
+  for (unsigned i = 1; i < GCM256_COMMON_ROUNDS; i++) {
     AES_UNROLL
     for (int j = 0; j < 8; j++) x[j] = _mm256_aesenc_epi128(x[j], k[i]);
     if (hash && i <= 8) {
@@ -102,6 +106,11 @@ GCM256_INLINE __m128i one_pass(const __m256i *k, const __m256i p[8], __m256i *ba
       if (j == 0) g = _mm256_xor_si256(g, _mm256_zextsi128_si256(acc));
       mul2(g, p[j], &lo, &mid, &hi);
     }
+  }
+  /* AES-192 and AES-256's further rounds: a short loop on the public round count. */
+  for (unsigned i = GCM256_COMMON_ROUNDS; i < nr; i++) {
+    AES_UNROLL
+    for (int j = 0; j < 8; j++) x[j] = _mm256_aesenc_epi128(x[j], k[i]);
   }
   AES_UNROLL
   for (int j = 0; j < 8; j++) x[j] = _mm256_aesenclast_epi128(x[j], k[nr]);
@@ -132,7 +141,10 @@ GCM256_INLINE size_t crypt_nr(const aes_ks *ks, const ghash_key *gk, uint8_t ctr
   if (passes == 0) return 0;
   const __m128i *rk = (const __m128i *)ks->words;
   __m256i k[15], p[8];
-  for (unsigned i = 0; i <= nr; i++) k[i] = _mm256_broadcastsi128_si256(_mm_loadu_si128(rk + i));
+  /* All fifteen slots, whatever the key size (the schedule always has room for them): a loop of
+   * constant length unrolls; the rounds read k[0..nr] only. */
+  AES_UNROLL
+  for (unsigned i = 0; i < 15; i++) k[i] = _mm256_broadcastsi128_si256(_mm_loadu_si128(rk + i));
   /* Powers H'^16..H'^1 two per register, in block order (hdesc[j] = H'^(16 - j)). */
   for (int j = 0; j < 8; j++) p[j] = _mm256_loadu_si256((const __m256i *)gk->hdesc[2 * j]);
   const __m256i swap = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)k_swap32));
@@ -161,31 +173,20 @@ GCM256_INLINE size_t crypt_nr(const aes_ks *ks, const ghash_key *gk, uint8_t ctr
   return 16 * passes;
 }
 
-/* One function per direction and key size: each has its rounds unrolled and its direction fixed. */
-#define GCM256_KERNEL(name, dec, nr)                                                            \
+/* One function per direction, for the three key sizes: the direction is fixed and the rounds
+ * every key size has are unrolled (the round count is read at run time). */
+#define GCM256_KERNEL(name, dec)                                                                \
   GCM256_FN __attribute__((noinline)) static size_t name(                                       \
       const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16], uint64_t y[2], const uint8_t *in, \
       uint8_t *out, size_t nblocks) {                                                           \
-    return crypt_nr(ks, gk, ctr, y, in, out, nblocks, dec, nr);                                 \
+    return crypt_nr(ks, gk, ctr, y, in, out, nblocks, dec, ks->rounds);                         \
   }
-GCM256_KERNEL(enc10, 0, 10)
-GCM256_KERNEL(dec10, 1, 10)
-GCM256_KERNEL(enc12, 0, 12)
-GCM256_KERNEL(dec12, 1, 12)
-GCM256_KERNEL(enc14, 0, 14)
-GCM256_KERNEL(dec14, 1, 14)
+GCM256_KERNEL(encrypt_pass, 0)
+GCM256_KERNEL(decrypt_pass, 1)
 
 GCM256_FN size_t gcm_vaes256_crypt(const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16],
                                    uint64_t y[2], const uint8_t *in, uint8_t *out, size_t nblocks,
                                    int decrypt) {
-  if (ks->rounds == 14) {
-    return decrypt ? dec14(ks, gk, ctr, y, in, out, nblocks)
-                   : enc14(ks, gk, ctr, y, in, out, nblocks);
-  }
-  if (ks->rounds == 12) {
-    return decrypt ? dec12(ks, gk, ctr, y, in, out, nblocks)
-                   : enc12(ks, gk, ctr, y, in, out, nblocks);
-  }
-  return decrypt ? dec10(ks, gk, ctr, y, in, out, nblocks)
-                 : enc10(ks, gk, ctr, y, in, out, nblocks);
+  return decrypt ? decrypt_pass(ks, gk, ctr, y, in, out, nblocks)
+                 : encrypt_pass(ks, gk, ctr, y, in, out, nblocks);
 }

@@ -240,11 +240,11 @@ void aes_drbg_stack_wipe(void);
  * blocks; the PCLMULQDQ GHASH loop the powers of H; the 8-block CBC decryption
  * blocks; the bitsliced AES and the portable GHASH their state words. Measured with objdump of
  * libfipsmod.so and with test_gcm_residue / test_aes_stack (which print the depth each service
- * reached): the deepest chain is gcm_vaes256_crypt's kernel, a 2304-byte frame (gcc 12, -O2; 1568
- * with clang 14) plus 32-byte realignment, saved registers and return addresses, under 2.4 KiB
- * below gcm.c's caller of the wipe (test_gcm_residue, without the wipe: secret-dependent bytes
- * down to 2.7 KiB below the service's caller, whose frames above ctx_text take about 400 of
- * them); 3 KiB leaves room. Sanitizer instrumentation and -O0 keep
+ * reached): the deepest frames are the stitched GCM kernels', up to 1672 bytes (gcm_vaes256.c's
+ * encryption kernel, gcc 12 -O2; 1.4-1.7 KiB for gcm_vaes.c's) plus 32-byte realignment, saved
+ * registers and return addresses below gcm.c's caller of the wipe (test_gcm_residue, without the
+ * wipe, with an earlier 2304-byte frame: secret-dependent bytes down to 2.7 KiB below the
+ * service's caller, whose frames above ctx_text take about 400 of them); 3 KiB leaves room. Sanitizer instrumentation and -O0 keep
  * every intermediate in memory: -fstack-usage gives the 512-bit GCM kernel 5.8 KiB at -O0 with
  * gcc 12, with the pass and multiply helpers' frames (0.8 and 0.4 KiB) below it, hence 8 KiB
  * there (clang 14 at -O0, which no preset builds, takes 10 KiB for the kernel alone). The tests scan 4 KiB
