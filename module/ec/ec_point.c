@@ -763,29 +763,71 @@ static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
   fm_zeroize(&acc_inf, sizeof acc_inf);
 }
 
-/* scalar_mul_affine sets r = k * p on P-256 and P-384 (constant time in k and p): the multiples
- * p..16p are taken to affine coordinates with one inversion (Montgomery's trick), and the sum
- * runs in Jacobian coordinates with five doublings and one mixed addition (jac_acc_add) per
- * signed 5-bit window, from the top.
+/* scalar_mul_tab sets r = k * P on P-256 and P-384 from tab, the affine multiples P..16P (x then
+ * y, L words each) of a point P of order n (constant time in k and P): the sum runs in Jacobian
+ * coordinates with five doublings and one mixed addition (jac_acc_add) per signed 5-bit window,
+ * from the top.
  *
  * The mixed addition is not needed where the points are equal or opposite. After the doublings
- * of window w the sum is 32 m p, m = sum_{j>w} d_j 32^(j-w-1), and the addend d_w p, 1 <= |d_w|
+ * of window w the sum is 32 m P, m = sum_{j>w} d_j 32^(j-w-1), and the addend d_w P, 1 <= |d_w|
  * <= 16. Since k = sum_j d_j 32^j < 2^bits and the digits up to w add up to less than 32^(w+1) in
  * absolute value, |32 m| <= k / 32^w + 32, which for w >= 1 is below 2^(bits-5) + 32; so
- * 32 m -+ d_w is below n in absolute value, and non-zero (32 divides 32 m, not d_w): p has the
- * prime order n (or is the point at infinity, below), so the points are neither equal nor
- * opposite. m = 0 exactly when the digits above are all 0 (the point at infinity, selected
- * around by jac_acc_add). Window 0 takes the complete addition (jac_acc_add_last). The Jacobian
- * doubling is exact for every point of these odd-order curves. Where p is the point at infinity
+ * 32 m -+ d_w is below n in absolute value, and non-zero (32 divides 32 m, not d_w): P has the
+ * prime order n, so the points are neither equal nor opposite. m = 0 exactly when the digits
+ * above are all 0 (the point at infinity, selected around by jac_acc_add; the top window's
+ * entry is the sum itself). Window 0 takes the complete addition (jac_acc_add_last). The
+ * Jacobian doubling is exact for every point of these odd-order curves. */
+static void scalar_mul_tab(const ec_curve *c, ec_point *r, const uint64_t *k,
+                           const uint64_t *tab) {
+  const unsigned n = c->limbs;
+  ec_point acc, t;
+  uint64_t kk[EC_MAX_LIMBS + 1] = {0}, neg;
+  memcpy(kk, k, n * sizeof(uint64_t));
+  const unsigned windows = EC_WINDOWS(c);
+  memset(&acc, 0, sizeof acc);
+  memset(&t, 0, sizeof t);
+  uint64_t acc_inf = ~(uint64_t)0;
+  for (unsigned w = windows; w-- > 0;) {
+    if (w + 1 < windows) {
+      for (int i = 0; i < EC_WINDOW; i++) {
+        if (n == 4) ec_p256_jdbl(acc.x, acc.y, acc.z);
+        else ec_p384_jdbl(acc.x, acc.y, acc.z);
+      }
+    }
+    const uint64_t d = booth_digit(kk, w, &neg);
+    row_select(c, t.x, t.y, tab, d);
+    cond_negate(c, &t, neg);
+    const uint64_t nonzero = ~ct_is_zero_u64(d);
+    if (w + 1 == windows) {
+      /* The sum so far is the top window's entry, or the point at infinity for a zero digit. */
+      memcpy(acc.x, t.x, sizeof acc.x);
+      memcpy(acc.y, t.y, sizeof acc.y);
+      memcpy(acc.z, c->p.one, sizeof acc.z);
+      acc_inf = ~nonzero;
+    } else if (w > 0) {
+      jac_acc_add(c, &acc, &acc_inf, &t, nonzero);
+    } else {
+      jac_acc_add_last(c, r, &acc, acc_inf, &t, nonzero);
+    }
+  }
+  fm_zeroize(&acc, sizeof acc);
+  fm_zeroize(&t, sizeof t);
+  fm_zeroize(kk, sizeof kk);
+  fm_zeroize(&neg, sizeof neg);
+  fm_zeroize(&acc_inf, sizeof acc_inf);
+}
+
+/* scalar_mul_affine sets r = k * p on P-256 and P-384 for any homogeneous p (constant time in k
+ * and p): the multiples p..16p, built with the complete formulas, are taken to affine coordinates
+ * with one inversion (Montgomery's trick) for scalar_mul_tab. Where p is the point at infinity
  * (Z = 0: every multiple's inverse is then 0), the result is set to it by selection. */
 static void scalar_mul_affine(const ec_curve *c, ec_point *r, const uint64_t *k,
                               const ec_point *p) {
   const unsigned n = c->limbs;
   const size_t sz = n * sizeof(uint64_t);
-  ec_point proj[EC_TABLE], acc, t;
+  ec_point proj[EC_TABLE];
   uint64_t tab[EC_TABLE * 2 * 6], pre[EC_TABLE][EC_MAX_LIMBS], inv[EC_MAX_LIMBS],
-      zi[EC_MAX_LIMBS], kk[EC_MAX_LIMBS + 1] = {0}, neg;
-  memcpy(kk, k, sz);
+      zi[EC_MAX_LIMBS];
   const uint64_t p_inf = ec_limbs_is_zero(n, p->z);
   /* proj[j] = (j + 1) p, homogeneous. */
   proj[0] = *p;
@@ -807,24 +849,7 @@ static void scalar_mul_affine(const ec_curve *c, ec_point *r, const uint64_t *k,
     ec_mod_mul(c, &c->p, &tab[(2 * i) * n], proj[i].x, zi);
     ec_mod_mul(c, &c->p, &tab[(2 * i + 1) * n], proj[i].y, zi);
   }
-  const unsigned windows = EC_WINDOWS(c);
-  memset(&acc, 0, sizeof acc);
-  memset(&t, 0, sizeof t);
-  uint64_t acc_inf = ~(uint64_t)0;
-  for (unsigned w = windows; w-- > 0;) {
-    if (w + 1 < windows) {
-      for (int i = 0; i < EC_WINDOW; i++) {
-        if (n == 4) ec_p256_jdbl(acc.x, acc.y, acc.z);
-        else ec_p384_jdbl(acc.x, acc.y, acc.z);
-      }
-    }
-    const uint64_t d = booth_digit(kk, w, &neg);
-    row_select(c, t.x, t.y, tab, d);
-    cond_negate(c, &t, neg);
-    const uint64_t nonzero = ~ct_is_zero_u64(d);
-    if (w > 0) jac_acc_add(c, &acc, &acc_inf, &t, nonzero);
-    else jac_acc_add_last(c, r, &acc, acc_inf, &t, nonzero);
-  }
+  scalar_mul_tab(c, r, k, tab);
   for (unsigned j = 0; j < n; j++) {
     r->x[j] &= ~p_inf;
     r->y[j] = ct_select_u64(p_inf, c->p.one[j], r->y[j]);
@@ -835,11 +860,66 @@ static void scalar_mul_affine(const ec_curve *c, ec_point *r, const uint64_t *k,
   fm_zeroize(pre, sizeof pre);
   fm_zeroize(inv, sizeof inv);
   fm_zeroize(zi, sizeof zi);
-  fm_zeroize(&acc, sizeof acc);
-  fm_zeroize(&t, sizeof t);
-  fm_zeroize(kk, sizeof kk);
-  fm_zeroize(&neg, sizeof neg);
-  fm_zeroize(&acc_inf, sizeof acc_inf);
+}
+
+/* ec_scalar_mul_affine on P-256 and P-384: the multiples of the affine P = (x, y) are built in
+ * Jacobian coordinates, 2iP = 2 (iP) by the Jacobian doubling and (2i + 1)P = 2iP + P by the
+ * mixed addition jac_madd_k, which is exact here: P has the prime order n > 16, so for 2 <= i <= 15
+ * iP is neither the point at infinity nor equal or opposite to P (n divides neither i - 1 nor
+ * i + 1). One inversion (Montgomery's trick over Z_2 ... Z_16; P's Z is 1) then gives each
+ * entry's x Z^-2 and y Z^-3 for scalar_mul_tab. */
+void ec_scalar_mul_affine(const ec_curve *c, ec_point *r, const uint64_t *k, const uint64_t *x,
+                          const uint64_t *y) {
+  /* The curve is public. */
+  if (c->id != FM_EC_P256 && c->id != FM_EC_P384) {
+    ec_point p;
+    ec_point_set_affine(c, &p, x, y);
+    ec_scalar_mul(c, r, k, &p);
+    return;
+  }
+  const unsigned n = c->limbs;
+  const size_t sz = n * sizeof(uint64_t);
+  ec_point jac[EC_TABLE];
+  uint64_t tab[EC_TABLE * 2 * 6], pre[EC_TABLE][EC_MAX_LIMBS], inv[EC_MAX_LIMBS],
+      zi[EC_MAX_LIMBS], zi2[EC_MAX_LIMBS];
+  /* jac[j] = (j + 1) P, Jacobian. */
+  ec_point_set_affine(c, &jac[0], x, y);
+  for (unsigned i = 1; i < EC_TABLE; i++) {
+    if (i % 2 == 1) {
+      jac[i] = jac[i / 2];
+      if (n == 4) ec_p256_jdbl(jac[i].x, jac[i].y, jac[i].z);
+      else ec_p384_jdbl(jac[i].x, jac[i].y, jac[i].z);
+    } else if (n == 4) {
+      p256_jmadd(&jac[i], &jac[i - 1], x, y);
+    } else {
+      p384_jmadd(&jac[i], &jac[i - 1], x, y);
+    }
+  }
+  /* pre[i] = Z_1 ... Z_i (i >= 1); one inversion, then each Z_i^-1 from the top. */
+  memcpy(pre[1], jac[1].z, sz);
+  for (unsigned i = 2; i < EC_TABLE; i++) ec_mod_mul(c, &c->p, pre[i], pre[i - 1], jac[i].z);
+  ec_mod_inv(c, &c->p, inv, pre[EC_TABLE - 1]);
+  for (unsigned i = EC_TABLE; i-- > 1;) {
+    if (i > 1) {
+      ec_mod_mul(c, &c->p, zi, inv, pre[i - 1]);
+      ec_mod_mul(c, &c->p, inv, inv, jac[i].z);
+    } else {
+      memcpy(zi, inv, sz);
+    }
+    ec_mod_mul(c, &c->p, zi2, zi, zi);
+    ec_mod_mul(c, &c->p, &tab[(2 * i) * n], jac[i].x, zi2);
+    ec_mod_mul(c, &c->p, zi2, zi2, zi);
+    ec_mod_mul(c, &c->p, &tab[(2 * i + 1) * n], jac[i].y, zi2);
+  }
+  memcpy(&tab[0], x, sz);
+  memcpy(&tab[n], y, sz);
+  scalar_mul_tab(c, r, k, tab);
+  fm_zeroize(jac, sizeof jac);
+  fm_zeroize(tab, sizeof tab);
+  fm_zeroize(pre, sizeof pre);
+  fm_zeroize(inv, sizeof inv);
+  fm_zeroize(zi, sizeof zi);
+  fm_zeroize(zi2, sizeof zi2);
 }
 
 void ec_scalar_mul_base(const ec_curve *c, ec_point *r, const uint64_t *k) {

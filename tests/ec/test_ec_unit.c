@@ -417,6 +417,9 @@ static void test_scalar_mul_edges(void) {
       ec_scalar_mul_base(c, &b, k);
       CHECK(same_point(c, &a, &b));
       CHECK_EQ_INT(is_infinity(c, &a), e == 0);
+      ec_scalar_mul_affine(c, &a, k, c->gx, c->gy);
+      CHECK(same_point(c, &a, &b));
+      CHECK_EQ_INT(is_infinity(c, &a), e == 0);
     }
   }
 }
@@ -443,6 +446,8 @@ static void test_scalar_mul_exceptional(void) {
     ec_scalar_mul_base(c, &p, seven);
     for (unsigned base = 0; base < 2; base++) {
       const ec_point *q = base == 0 ? &g : &p;
+      uint64_t qx[EC_MAX_LIMBS], qy[EC_MAX_LIMBS];
+      CHECK(ec_point_to_affine(c, qx, qy, q) != 0);
       want = *q;
       for (unsigned j = 1; j <= 64; j++) {
         uint64_t k[EC_MAX_LIMBS] = {j}, nk[EC_MAX_LIMBS], pk[EC_MAX_LIMBS];
@@ -457,6 +462,13 @@ static void test_scalar_mul_exceptional(void) {
         ec_scalar_mul(c, &a, nk, q);
         CHECK(same_finite(c, &a, &neg));
         ec_scalar_mul(c, &a, pk, q);
+        CHECK(same_finite(c, &a, &want));
+        /* The same from Q's affine coordinates (ECDH's entry, its own table build). */
+        ec_scalar_mul_affine(c, &a, k, qx, qy);
+        CHECK(same_finite(c, &a, &want));
+        ec_scalar_mul_affine(c, &a, nk, qx, qy);
+        CHECK(same_finite(c, &a, &neg));
+        ec_scalar_mul_affine(c, &a, pk, qx, qy);
         CHECK(same_finite(c, &a, &want));
         if (base == 0) {
           ec_scalar_mul_base(c, &b, k);
