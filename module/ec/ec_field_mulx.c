@@ -130,24 +130,30 @@ __attribute__((target("bmi2,adx"))) void ec_p256_mul_adx(uint64_t *r, const uint
       "adcq %[r6], %[r2]\n\t"
       "adcq %[r7], %[r3]\n\t"
       "adcq %[z], %[z]\n\t"
+      "movq %[r0], %[lo]\n\t"   /* the sum minus p; where that borrows (the sum < p), the sum */
+      "movq %[r1], %[hi]\n\t"
+      "movq %[r2], %[r4]\n\t"
+      "movq %[r3], %[r5]\n\t"
+      "subq $-1, %[r0]\n\t"
+      "sbbq %[p1], %[r1]\n\t"
+      "sbbq $0, %[r2]\n\t"
+      "sbbq %[p3], %[r3]\n\t"
+      "sbbq $0, %[z]\n\t"
+      "cmovcq %[lo], %[r0]\n\t"   /* register moves on the flag: no branch, no address */
+      "cmovcq %[hi], %[r1]\n\t"
+      "cmovcq %[r4], %[r2]\n\t"
+      "cmovcq %[r5], %[r3]\n\t"
       : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
         [r5] "=&r"(r5), [r6] "=&r"(r6), [r7] "=&r"(r7), [lo] "=&r"(lo), [hi] "=&r"(hi),
         [z] "=&r"(z)
-      : [a] "r"(a), [b] "r"(b), [p3] "m"(kP[3]), "m"(*(const uint64_t(*)[4])a),
+      : [a] "r"(a), [b] "r"(b), [p1] "m"(kP[1]), [p3] "m"(kP[3]), "m"(*(const uint64_t(*)[4])a),
         "m"(*(const uint64_t(*)[4])b)
       : "rdx", "cc");
-  unsigned long long s0, s1, s2, s3, s4;
-  unsigned char c = _subborrow_u64(0, r0, kP[0], &s0);
-  c = _subborrow_u64(c, r1, kP[1], &s1);
-  c = _subborrow_u64(c, r2, 0, &s2);
-  c = _subborrow_u64(c, r3, kP[3], &s3);
-  c = _subborrow_u64(c, z, 0, &s4);
-  const uint64_t keep = ct_value_barrier_u64(0u - (uint64_t)c); /* all-ones when the value < p */
-  r[0] = ct_select_u64(keep, r0, s0);
-  r[1] = ct_select_u64(keep, r1, s1);
-  r[2] = ct_select_u64(keep, r2, s2);
-  r[3] = ct_select_u64(keep, r3, s3);
-  (void)s4;
+  r[0] = r0;
+  r[1] = r1;
+  r[2] = r2;
+  r[3] = r3;
+  (void)z;
   (void)r4;
   (void)r5;
   (void)r6;
@@ -251,23 +257,29 @@ __attribute__((target("bmi2,adx"))) void ec_p256_sqr_adx(uint64_t *r, const uint
       "adcq %[r6], %[r2]\n\t"
       "adcq %[r7], %[r3]\n\t"
       "adcq %[z], %[z]\n\t"
+      "movq %[r0], %[lo]\n\t"   /* the sum minus p; where that borrows (the sum < p), the sum */
+      "movq %[r1], %[hi]\n\t"
+      "movq %[r2], %[r4]\n\t"
+      "movq %[r3], %[r5]\n\t"
+      "subq $-1, %[r0]\n\t"
+      "sbbq %[p1], %[r1]\n\t"
+      "sbbq $0, %[r2]\n\t"
+      "sbbq %[p3], %[r3]\n\t"
+      "sbbq $0, %[z]\n\t"
+      "cmovcq %[lo], %[r0]\n\t"   /* register moves on the flag: no branch, no address */
+      "cmovcq %[hi], %[r1]\n\t"
+      "cmovcq %[r4], %[r2]\n\t"
+      "cmovcq %[r5], %[r3]\n\t"
       : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
         [r5] "=&r"(r5), [r6] "=&r"(r6), [r7] "=&r"(r7), [lo] "=&r"(lo), [hi] "=&r"(hi),
         [z] "=&r"(z)
-      : [a] "r"(a), [p3] "m"(kP[3]), "m"(*(const uint64_t(*)[4])a)
+      : [a] "r"(a), [p1] "m"(kP[1]), [p3] "m"(kP[3]), "m"(*(const uint64_t(*)[4])a)
       : "rdx", "cc");
-  unsigned long long s0, s1, s2, s3, s4;
-  unsigned char c = _subborrow_u64(0, r0, kP[0], &s0);
-  c = _subborrow_u64(c, r1, kP[1], &s1);
-  c = _subborrow_u64(c, r2, 0, &s2);
-  c = _subborrow_u64(c, r3, kP[3], &s3);
-  c = _subborrow_u64(c, z, 0, &s4);
-  const uint64_t keep = ct_value_barrier_u64(0u - (uint64_t)c); /* all-ones when the value < p */
-  r[0] = ct_select_u64(keep, r0, s0);
-  r[1] = ct_select_u64(keep, r1, s1);
-  r[2] = ct_select_u64(keep, r2, s2);
-  r[3] = ct_select_u64(keep, r3, s3);
-  (void)s4;
+  r[0] = r0;
+  r[1] = r1;
+  r[2] = r2;
+  r[3] = r3;
+  (void)z;
   (void)r4;
   (void)r5;
   (void)r6;
