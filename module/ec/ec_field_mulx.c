@@ -146,9 +146,10 @@ __attribute__((target("bmi2,adx"))) void ec_p256_mul_adx(uint64_t *r, const uint
       : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
         [r5] "=&r"(r5), [r6] "=&r"(r6), [r7] "=&r"(r7), [lo] "=&r"(lo), [hi] "=&r"(hi),
         [z] "=&r"(z)
-      : [a] "r"(a), [b] "r"(b), [p1] "m"(kP[1]), [p3] "m"(kP[3]), "m"(*(const uint64_t(*)[4])a),
-        "m"(*(const uint64_t(*)[4])b)
-      : "rdx", "cc");
+      /* The asm reads a and b through their pointers: the "memory" clobber says so without an
+       * operand per array, which leaves an unoptimized build the registers it needs. */
+      : [a] "r"(a), [b] "r"(b), [p1] "m"(kP[1]), [p3] "m"(kP[3])
+      : "rdx", "cc", "memory");
   r[0] = r0;
   r[1] = r1;
   r[2] = r2;
