@@ -818,48 +818,21 @@ static void scalar_mul_tab(const ec_curve *c, ec_point *r, const uint64_t *k,
 }
 
 /* scalar_mul_affine sets r = k * p on P-256 and P-384 for any homogeneous p (constant time in k
- * and p): the multiples p..16p, built with the complete formulas, are taken to affine coordinates
- * with one inversion (Montgomery's trick) for scalar_mul_tab. Where p is the point at infinity
- * (Z = 0: every multiple's inverse is then 0), the result is set to it by selection. */
+ * and p): p is taken to affine coordinates (one inversion) for ec_scalar_mul_affine. Where p is
+ * the point at infinity (Z = 0: its affine coordinates are then (0, 0), for which the table means
+ * nothing), the result is set to it by selection. */
 static void scalar_mul_affine(const ec_curve *c, ec_point *r, const uint64_t *k,
                               const ec_point *p) {
-  const unsigned n = c->limbs;
-  const size_t sz = n * sizeof(uint64_t);
-  ec_point proj[EC_TABLE];
-  uint64_t tab[EC_TABLE * 2 * 6], pre[EC_TABLE][EC_MAX_LIMBS], inv[EC_MAX_LIMBS],
-      zi[EC_MAX_LIMBS];
-  const uint64_t p_inf = ec_limbs_is_zero(n, p->z);
-  /* proj[j] = (j + 1) p, homogeneous. */
-  proj[0] = *p;
-  for (unsigned i = 1; i < EC_TABLE; i++) {
-    if (i % 2 == 1) ec_point_dbl(c, &proj[i], &proj[i / 2]);
-    else ec_point_add(c, &proj[i], &proj[i - 1], p);
-  }
-  /* pre[i] = Z_0 ... Z_i; one inversion of the whole product, then each Z_i^-1 from the top. */
-  memcpy(pre[0], proj[0].z, sz);
-  for (unsigned i = 1; i < EC_TABLE; i++) ec_mod_mul(c, &c->p, pre[i], pre[i - 1], proj[i].z);
-  ec_mod_inv(c, &c->p, inv, pre[EC_TABLE - 1]);
-  for (unsigned i = EC_TABLE; i-- > 0;) {
-    if (i > 0) {
-      ec_mod_mul(c, &c->p, zi, inv, pre[i - 1]);
-      ec_mod_mul(c, &c->p, inv, inv, proj[i].z);
-    } else {
-      memcpy(zi, inv, sz);
-    }
-    ec_mod_mul(c, &c->p, &tab[(2 * i) * n], proj[i].x, zi);
-    ec_mod_mul(c, &c->p, &tab[(2 * i + 1) * n], proj[i].y, zi);
-  }
-  scalar_mul_tab(c, r, k, tab);
-  for (unsigned j = 0; j < n; j++) {
+  uint64_t x[EC_MAX_LIMBS], y[EC_MAX_LIMBS];
+  const uint64_t p_inf = ~ec_point_to_affine(c, x, y, p);
+  ec_scalar_mul_affine(c, r, k, x, y);
+  for (unsigned j = 0; j < c->limbs; j++) {
     r->x[j] &= ~p_inf;
     r->y[j] = ct_select_u64(p_inf, c->p.one[j], r->y[j]);
     r->z[j] &= ~p_inf;
   }
-  fm_zeroize(proj, sizeof proj);
-  fm_zeroize(tab, sizeof tab);
-  fm_zeroize(pre, sizeof pre);
-  fm_zeroize(inv, sizeof inv);
-  fm_zeroize(zi, sizeof zi);
+  fm_zeroize(x, sizeof x);
+  fm_zeroize(y, sizeof y);
 }
 
 /* ec_scalar_mul_affine on P-256 and P-384: the multiples of the affine P = (x, y) are built in
@@ -930,7 +903,5 @@ void ec_scalar_mul_base(const ec_curve *c, ec_point *r, const uint64_t *k) {
     mul_base_table(c, r, k, table);
     return;
   }
-  ec_point g;
-  ec_point_set_affine(c, &g, c->gx, c->gy);
-  ec_scalar_mul(c, r, k, &g);
+  ec_scalar_mul_affine(c, r, k, c->gx, c->gy);
 }
