@@ -249,8 +249,9 @@ static inline __attribute__((always_inline)) void point_dbln_k(ec_point *r, cons
  *   Z1Z1 = Z1^2, U2 = X2 Z1Z1, S2 = Y2 Z1 Z1Z1, H = U2 - X1, R = S2 - Y1,
  *   X3 = R^2 - H^3 - 2 X1 H^2, Y3 = R (X1 H^2 - X3) - Y1 H^3, Z3 = Z1 H.
  * NOT COMPLETE: the result is wrong when p is the point at infinity (Z1 = 0) or when p equals
- * (x2, y2) or its negation (H = 0); mul_base_table proves that neither arises where it uses this,
- * and selects around the point at infinity. No branch. */
+ * (x2, y2) or its negation (H = 0); its callers (mul_base_table, scalar_mul_tab and the table
+ * build of ec_scalar_mul_affine) prove that neither arises where they use it, or select around
+ * the point at infinity. No branch. */
 static inline __attribute__((always_inline)) void jac_madd_k(ec_point *r, const ec_point *p,
                                                               const uint64_t *x2,
                                                               const uint64_t *y2,
