@@ -76,7 +76,18 @@ static __attribute__((noinline)) void mont_mul_9(const ec_mod *m, uint64_t *r, c
 void ec_mod_mul(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a,
                 const uint64_t *b) {
   switch (c->limbs) {
-    case 4: mont_mul_4(m, r, a, b); break;
+    case 4:
+      /* P-256's p (public) takes the group law's product: the assembly where the CPU has BMI2
+       * and ADX (a square for the same address twice), the BMI2 build of the same kernel where
+       * it has BMI2 alone; the CPU's features are public. */
+      if (m == &c->p && c->id == FM_EC_P256 && fm_cpu_use(FM_CPU_BMI2)) {
+        if (!fm_cpu_use(FM_CPU_ADX)) ec_p256_mul_mulx(r, a, b);
+        else if (a == b) ec_p256_sqr_adx(r, a);
+        else ec_p256_mul_adx(r, a, b);
+      } else {
+        mont_mul_4(m, r, a, b);
+      }
+      break;
     case 6: mont_mul_6(m, r, a, b); break;
     default:
       /* P-521's p (public) has its own product, with the same results (ec_p521.c). */

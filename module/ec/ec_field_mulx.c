@@ -21,151 +21,146 @@ static const ec_mod k_p384_p = {.m = P384_P, .rr = P384_P_RR, .one = P384_P_ONE,
  * it clears the low word, adds q shifted by 32 bits into the next two words and q p3 (one MULX)
  * into the two above. No value drives a branch or an address.
  *
- * ec_p256_mul_adx is the word-by-word Montgomery multiplication (CIOS) of mont_mul_k: each round
- * adds a * b[i] with two carry chains at once (ADCX on the carry flag for the low halves, ADOX
- * on the overflow flag for the high halves), then reduces one word; the six accumulator words
- * rotate, the word a round clears becoming the next round's top word, so nothing is shifted or
- * spilled. The running value stays below 2p (the CIOS bound). */
+ * ec_p256_mul_adx computes the full 512-bit product first, one row a * b_i per word of b, each
+ * row on two carry chains at once (ADCX on the carry flag for the low halves, ADOX on the
+ * overflow flag for the high halves), so that the rows' chains overlap; then four reduction
+ * rounds over the low four words, which leave (low + m p) / 2^256 <= p in four words, and the
+ * high four words added: the sum is below 2p (a b < p^2), and one subtraction of p, kept when it
+ * does not borrow, reduces it. */
 __attribute__((target("bmi2,adx"))) void ec_p256_mul_adx(uint64_t *r, const uint64_t *a,
                                                          const uint64_t *b) {
   static const uint64_t kP[4] = {0xffffffffffffffffu, 0x00000000ffffffffu, 0,
                                  0xffffffff00000001u};
-  uint64_t r0 = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0, r5 = 0, lo, hi, z;
-  __asm__("" /* four rounds: round i adds into r[i..i+5 mod 6] */
-      "xorl %k[z], %k[z]\n\t"   /* round 0: CF = OF = 0 */
-      "movq 0(%[b]), %%rdx\n\t"
+  uint64_t r0, r1, r2, r3, r4, r5, r6, r7, lo, hi, z;
+  __asm__(""
+      "xorl %k[z], %k[z]\n\t"   /* the 512-bit product a b into words 0..7; CF = OF = 0 */
+      "movq 0(%[b]), %%rdx\n\t"   /* row 0: a b_0 into words 0..4 */
+      "mulxq 0(%[a]), %[r0], %[r1]\n\t"
+      "mulxq 8(%[a]), %[lo], %[r2]\n\t"
+      "adcxq %[lo], %[r1]\n\t"
+      "mulxq 16(%[a]), %[lo], %[r3]\n\t"
+      "adcxq %[lo], %[r2]\n\t"
+      "mulxq 24(%[a]), %[lo], %[r4]\n\t"
+      "adcxq %[lo], %[r3]\n\t"
+      "adcxq %[z], %[r4]\n\t"
+      "movq 8(%[b]), %%rdx\n\t"   /* row 1: a b_1 added into words 1..5 (low halves on CF, high on OF) */
+      "xorl %k[z], %k[z]\n\t"
       "mulxq 0(%[a]), %[lo], %[hi]\n\t"
-      "adcxq %[lo], %[r0]\n\t"
-      "adoxq %[hi], %[r1]\n\t"
-      "mulxq 8(%[a]), %[lo], %[hi]\n\t"
       "adcxq %[lo], %[r1]\n\t"
       "adoxq %[hi], %[r2]\n\t"
-      "mulxq 16(%[a]), %[lo], %[hi]\n\t"
+      "mulxq 8(%[a]), %[lo], %[hi]\n\t"
       "adcxq %[lo], %[r2]\n\t"
       "adoxq %[hi], %[r3]\n\t"
-      "mulxq 24(%[a]), %[lo], %[hi]\n\t"
+      "mulxq 16(%[a]), %[lo], %[hi]\n\t"
       "adcxq %[lo], %[r3]\n\t"
       "adoxq %[hi], %[r4]\n\t"
-      "adcxq %[z], %[r4]\n\t"
+      "mulxq 24(%[a]), %[lo], %[r5]\n\t"
+      "adcxq %[lo], %[r4]\n\t"
       "adoxq %[z], %[r5]\n\t"
       "adcxq %[z], %[r5]\n\t"
-      "movq %[r0], %%rdx\n\t"   /* q = t0; q p = q p3 2^192 + q 2^96 - q */
-      "mulxq %[p3], %[z], %[hi]\n\t"
+      "movq 16(%[b]), %%rdx\n\t"   /* row 2: a b_2 added into words 2..6 (low halves on CF, high on OF) */
+      "xorl %k[z], %k[z]\n\t"
+      "mulxq 0(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[r2]\n\t"
+      "adoxq %[hi], %[r3]\n\t"
+      "mulxq 8(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[r3]\n\t"
+      "adoxq %[hi], %[r4]\n\t"
+      "mulxq 16(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[r4]\n\t"
+      "adoxq %[hi], %[r5]\n\t"
+      "mulxq 24(%[a]), %[lo], %[r6]\n\t"
+      "adcxq %[lo], %[r5]\n\t"
+      "adoxq %[z], %[r6]\n\t"
+      "adcxq %[z], %[r6]\n\t"
+      "movq 24(%[b]), %%rdx\n\t"   /* row 3: a b_3 added into words 3..7 (low halves on CF, high on OF) */
+      "xorl %k[z], %k[z]\n\t"
+      "mulxq 0(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[r3]\n\t"
+      "adoxq %[hi], %[r4]\n\t"
+      "mulxq 8(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[r4]\n\t"
+      "adoxq %[hi], %[r5]\n\t"
+      "mulxq 16(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[r5]\n\t"
+      "adoxq %[hi], %[r6]\n\t"
+      "mulxq 24(%[a]), %[lo], %[r7]\n\t"
+      "adcxq %[lo], %[r6]\n\t"
+      "adoxq %[z], %[r7]\n\t"
+      "adcxq %[z], %[r7]\n\t"
+      "movq %[r0], %%rdx\n\t"   /* Montgomery reduction of words 0..3, q = the low word */
+      "mulxq %[p3], %[z], %[r0]\n\t"
       "movq %%rdx, %[lo]\n\t"
       "shlq $32, %[lo]\n\t"
       "shrq $32, %%rdx\n\t"
       "addq %[lo], %[r1]\n\t"
       "adcq %%rdx, %[r2]\n\t"
       "adcq %[z], %[r3]\n\t"
-      "adcq %[hi], %[r4]\n\t"
-      "adcq $0, %[r5]\n\t"
-      "movl $0, %k[r0]\n\t"   /* t0 + q (2^64 - 1) leaves 0 */
-      "xorl %k[z], %k[z]\n\t"   /* round 1: CF = OF = 0 */
-      "movq 8(%[b]), %%rdx\n\t"
-      "mulxq 0(%[a]), %[lo], %[hi]\n\t"
-      "adcxq %[lo], %[r1]\n\t"
-      "adoxq %[hi], %[r2]\n\t"
-      "mulxq 8(%[a]), %[lo], %[hi]\n\t"
-      "adcxq %[lo], %[r2]\n\t"
-      "adoxq %[hi], %[r3]\n\t"
-      "mulxq 16(%[a]), %[lo], %[hi]\n\t"
-      "adcxq %[lo], %[r3]\n\t"
-      "adoxq %[hi], %[r4]\n\t"
-      "mulxq 24(%[a]), %[lo], %[hi]\n\t"
-      "adcxq %[lo], %[r4]\n\t"
-      "adoxq %[hi], %[r5]\n\t"
-      "adcxq %[z], %[r5]\n\t"
-      "adoxq %[z], %[r0]\n\t"
-      "adcxq %[z], %[r0]\n\t"
-      "movq %[r1], %%rdx\n\t"   /* q = t0; q p = q p3 2^192 + q 2^96 - q */
-      "mulxq %[p3], %[z], %[hi]\n\t"
+      "adcq $0, %[r0]\n\t"
+      "movq %[r1], %%rdx\n\t"
+      "mulxq %[p3], %[z], %[r1]\n\t"
       "movq %%rdx, %[lo]\n\t"
       "shlq $32, %[lo]\n\t"
       "shrq $32, %%rdx\n\t"
       "addq %[lo], %[r2]\n\t"
       "adcq %%rdx, %[r3]\n\t"
-      "adcq %[z], %[r4]\n\t"
-      "adcq %[hi], %[r5]\n\t"
-      "adcq $0, %[r0]\n\t"
-      "movl $0, %k[r1]\n\t"   /* t0 + q (2^64 - 1) leaves 0 */
-      "xorl %k[z], %k[z]\n\t"   /* round 2: CF = OF = 0 */
-      "movq 16(%[b]), %%rdx\n\t"
-      "mulxq 0(%[a]), %[lo], %[hi]\n\t"
-      "adcxq %[lo], %[r2]\n\t"
-      "adoxq %[hi], %[r3]\n\t"
-      "mulxq 8(%[a]), %[lo], %[hi]\n\t"
-      "adcxq %[lo], %[r3]\n\t"
-      "adoxq %[hi], %[r4]\n\t"
-      "mulxq 16(%[a]), %[lo], %[hi]\n\t"
-      "adcxq %[lo], %[r4]\n\t"
-      "adoxq %[hi], %[r5]\n\t"
-      "mulxq 24(%[a]), %[lo], %[hi]\n\t"
-      "adcxq %[lo], %[r5]\n\t"
-      "adoxq %[hi], %[r0]\n\t"
-      "adcxq %[z], %[r0]\n\t"
-      "adoxq %[z], %[r1]\n\t"
-      "adcxq %[z], %[r1]\n\t"
-      "movq %[r2], %%rdx\n\t"   /* q = t0; q p = q p3 2^192 + q 2^96 - q */
-      "mulxq %[p3], %[z], %[hi]\n\t"
+      "adcq %[z], %[r0]\n\t"
+      "adcq $0, %[r1]\n\t"
+      "movq %[r2], %%rdx\n\t"
+      "mulxq %[p3], %[z], %[r2]\n\t"
       "movq %%rdx, %[lo]\n\t"
       "shlq $32, %[lo]\n\t"
       "shrq $32, %%rdx\n\t"
       "addq %[lo], %[r3]\n\t"
-      "adcq %%rdx, %[r4]\n\t"
-      "adcq %[z], %[r5]\n\t"
-      "adcq %[hi], %[r0]\n\t"
-      "adcq $0, %[r1]\n\t"
-      "movl $0, %k[r2]\n\t"   /* t0 + q (2^64 - 1) leaves 0 */
-      "xorl %k[z], %k[z]\n\t"   /* round 3: CF = OF = 0 */
-      "movq 24(%[b]), %%rdx\n\t"
-      "mulxq 0(%[a]), %[lo], %[hi]\n\t"
-      "adcxq %[lo], %[r3]\n\t"
-      "adoxq %[hi], %[r4]\n\t"
-      "mulxq 8(%[a]), %[lo], %[hi]\n\t"
-      "adcxq %[lo], %[r4]\n\t"
-      "adoxq %[hi], %[r5]\n\t"
-      "mulxq 16(%[a]), %[lo], %[hi]\n\t"
-      "adcxq %[lo], %[r5]\n\t"
-      "adoxq %[hi], %[r0]\n\t"
-      "mulxq 24(%[a]), %[lo], %[hi]\n\t"
-      "adcxq %[lo], %[r0]\n\t"
-      "adoxq %[hi], %[r1]\n\t"
-      "adcxq %[z], %[r1]\n\t"
-      "adoxq %[z], %[r2]\n\t"
-      "adcxq %[z], %[r2]\n\t"
-      "movq %[r3], %%rdx\n\t"   /* q = t0; q p = q p3 2^192 + q 2^96 - q */
-      "mulxq %[p3], %[z], %[hi]\n\t"
+      "adcq %%rdx, %[r0]\n\t"
+      "adcq %[z], %[r1]\n\t"
+      "adcq $0, %[r2]\n\t"
+      "movq %[r3], %%rdx\n\t"
+      "mulxq %[p3], %[z], %[r3]\n\t"
       "movq %%rdx, %[lo]\n\t"
       "shlq $32, %[lo]\n\t"
       "shrq $32, %%rdx\n\t"
-      "addq %[lo], %[r4]\n\t"
-      "adcq %%rdx, %[r5]\n\t"
-      "adcq %[z], %[r0]\n\t"
-      "adcq %[hi], %[r1]\n\t"
-      "adcq $0, %[r2]\n\t"
-      "movl $0, %k[r3]\n\t"   /* t0 + q (2^64 - 1) leaves 0 */
-      : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [r4] "+&r"(r4),
-        [r5] "+&r"(r5), [lo] "=&r"(lo), [hi] "=&r"(hi), [z] "=&r"(z)
-      : [a] "r"(a), [b] "r"(b), [p3] "m"(kP[3]),
-        "m"(*(const uint64_t(*)[4])a), "m"(*(const uint64_t(*)[4])b)
-      : "rdx", "cc");
-  /* The result is r4, r5, r0, r1 with the carry word r2, below 2p: subtract p, and keep the
-   * value when that borrows out of the carry word. */
-  unsigned long long s0, s1, s2, s3, s4;
-  unsigned char c = _subborrow_u64(0, r4, kP[0], &s0);
-  c = _subborrow_u64(c, r5, kP[1], &s1);
-  c = _subborrow_u64(c, r0, 0, &s2);
-  c = _subborrow_u64(c, r1, kP[3], &s3);
-  c = _subborrow_u64(c, r2, 0, &s4);
-  const uint64_t keep = ct_value_barrier_u64(0u - (uint64_t)c); /* all-ones when the value < p */
-  r[0] = ct_select_u64(keep, r4, s0);
-  r[1] = ct_select_u64(keep, r5, s1);
-  r[2] = ct_select_u64(keep, r0, s2);
-  r[3] = ct_select_u64(keep, r1, s3);
-  (void)s4;
+      "addq %[lo], %[r0]\n\t"
+      "adcq %%rdx, %[r1]\n\t"
+      "adcq %[z], %[r2]\n\t"
+      "adcq $0, %[r3]\n\t"
+      "xorl %k[z], %k[z]\n\t"   /* plus words 4..7 */
+      "addq %[r4], %[r0]\n\t"
+      "adcq %[r5], %[r1]\n\t"
+      "adcq %[r6], %[r2]\n\t"
+      "adcq %[r7], %[r3]\n\t"
+      "adcq %[z], %[z]\n\t"
+      "movq %[r0], %[lo]\n\t"   /* the sum minus p; where that borrows (the sum < p), the sum */
+      "movq %[r1], %[hi]\n\t"
+      "movq %[r2], %[r4]\n\t"
+      "movq %[r3], %[r5]\n\t"
+      "subq $-1, %[r0]\n\t"
+      "sbbq %[p1], %[r1]\n\t"
+      "sbbq $0, %[r2]\n\t"
+      "sbbq %[p3], %[r3]\n\t"
+      "sbbq $0, %[z]\n\t"
+      "cmovcq %[lo], %[r0]\n\t"   /* register moves on the flag: no branch, no address */
+      "cmovcq %[hi], %[r1]\n\t"
+      "cmovcq %[r4], %[r2]\n\t"
+      "cmovcq %[r5], %[r3]\n\t"
+      : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
+        [r5] "=&r"(r5), [r6] "=&r"(r6), [r7] "=&r"(r7), [lo] "=&r"(lo), [hi] "=&r"(hi),
+        [z] "=&r"(z)
+      /* The asm reads a and b through their pointers: the "memory" clobber says so without an
+       * operand per array, which leaves an unoptimized build the registers it needs. */
+      : [a] "r"(a), [b] "r"(b), [p1] "m"(kP[1]), [p3] "m"(kP[3])
+      : "rdx", "cc", "memory");
+  r[0] = r0;
+  r[1] = r1;
+  r[2] = r2;
+  r[3] = r3;
+  (void)z;
+  (void)r4;
+  (void)r5;
+  (void)r6;
+  (void)r7;
   (void)lo;
   (void)hi;
-  (void)z;
 }
 
 /* ec_p256_sqr_adx sets r = a^2 R^-1 mod p: the full 512-bit square (the six cross products
@@ -263,23 +258,29 @@ __attribute__((target("bmi2,adx"))) void ec_p256_sqr_adx(uint64_t *r, const uint
       "adcq %[r6], %[r2]\n\t"
       "adcq %[r7], %[r3]\n\t"
       "adcq %[z], %[z]\n\t"
+      "movq %[r0], %[lo]\n\t"   /* the sum minus p; where that borrows (the sum < p), the sum */
+      "movq %[r1], %[hi]\n\t"
+      "movq %[r2], %[r4]\n\t"
+      "movq %[r3], %[r5]\n\t"
+      "subq $-1, %[r0]\n\t"
+      "sbbq %[p1], %[r1]\n\t"
+      "sbbq $0, %[r2]\n\t"
+      "sbbq %[p3], %[r3]\n\t"
+      "sbbq $0, %[z]\n\t"
+      "cmovcq %[lo], %[r0]\n\t"   /* register moves on the flag: no branch, no address */
+      "cmovcq %[hi], %[r1]\n\t"
+      "cmovcq %[r4], %[r2]\n\t"
+      "cmovcq %[r5], %[r3]\n\t"
       : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
         [r5] "=&r"(r5), [r6] "=&r"(r6), [r7] "=&r"(r7), [lo] "=&r"(lo), [hi] "=&r"(hi),
         [z] "=&r"(z)
-      : [a] "r"(a), [p3] "m"(kP[3]), "m"(*(const uint64_t(*)[4])a)
+      : [a] "r"(a), [p1] "m"(kP[1]), [p3] "m"(kP[3]), "m"(*(const uint64_t(*)[4])a)
       : "rdx", "cc");
-  unsigned long long s0, s1, s2, s3, s4;
-  unsigned char c = _subborrow_u64(0, r0, kP[0], &s0);
-  c = _subborrow_u64(c, r1, kP[1], &s1);
-  c = _subborrow_u64(c, r2, 0, &s2);
-  c = _subborrow_u64(c, r3, kP[3], &s3);
-  c = _subborrow_u64(c, z, 0, &s4);
-  const uint64_t keep = ct_value_barrier_u64(0u - (uint64_t)c); /* all-ones when the value < p */
-  r[0] = ct_select_u64(keep, r0, s0);
-  r[1] = ct_select_u64(keep, r1, s1);
-  r[2] = ct_select_u64(keep, r2, s2);
-  r[3] = ct_select_u64(keep, r3, s3);
-  (void)s4;
+  r[0] = r0;
+  r[1] = r1;
+  r[2] = r2;
+  r[3] = r3;
+  (void)z;
   (void)r4;
   (void)r5;
   (void)r6;

@@ -119,8 +119,7 @@ static inline __attribute__((always_inline)) void jac_dbl_k(uint64_t *x, uint64_
   const ec_mod *fp = L == 4 ? &k_p256_p : L == 6 ? &k_p384_p : &k_p521_p;
   ADD(s, y, y);       /* 2 Y */
   MUL(d, z, z);       /* delta = Z^2 */
-  MUL(z, y, z);
-  ADD(z, z, z);       /* Z3 = 2 Y Z */
+  MUL(z, s, z);       /* Z3 = 2 Y Z */
   ADD(m, x, d);
   SUB(d, x, d);
   MUL(s, s, s);       /* S = 4 Y^2 */

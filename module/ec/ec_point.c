@@ -249,8 +249,9 @@ static inline __attribute__((always_inline)) void point_dbln_k(ec_point *r, cons
  *   Z1Z1 = Z1^2, U2 = X2 Z1Z1, S2 = Y2 Z1 Z1Z1, H = U2 - X1, R = S2 - Y1,
  *   X3 = R^2 - H^3 - 2 X1 H^2, Y3 = R (X1 H^2 - X3) - Y1 H^3, Z3 = Z1 H.
  * NOT COMPLETE: the result is wrong when p is the point at infinity (Z1 = 0) or when p equals
- * (x2, y2) or its negation (H = 0); mul_base_table proves that neither arises where it uses this,
- * and selects around the point at infinity. No branch. */
+ * (x2, y2) or its negation (H = 0); its callers (mul_base_table, scalar_mul_tab and the table
+ * build of ec_scalar_mul_affine) prove that neither arises where they use it, or select around
+ * the point at infinity. No branch. */
 static inline __attribute__((always_inline)) void jac_madd_k(ec_point *r, const ec_point *p,
                                                               const uint64_t *x2,
                                                               const uint64_t *y2,
@@ -763,50 +764,26 @@ static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
   fm_zeroize(&acc_inf, sizeof acc_inf);
 }
 
-/* scalar_mul_affine sets r = k * p on P-256 and P-384 (constant time in k and p): the multiples
- * p..16p are taken to affine coordinates with one inversion (Montgomery's trick), and the sum
- * runs in Jacobian coordinates with five doublings and one mixed addition (jac_acc_add) per
- * signed 5-bit window, from the top.
+/* scalar_mul_tab sets r = k * P on P-256 and P-384 from tab, the affine multiples P..16P (x then
+ * y, L words each) of a point P of order n (constant time in k and P): the sum runs in Jacobian
+ * coordinates with five doublings and one mixed addition (jac_acc_add) per signed 5-bit window,
+ * from the top.
  *
  * The mixed addition is not needed where the points are equal or opposite. After the doublings
- * of window w the sum is 32 m p, m = sum_{j>w} d_j 32^(j-w-1), and the addend d_w p, 1 <= |d_w|
+ * of window w the sum is 32 m P, m = sum_{j>w} d_j 32^(j-w-1), and the addend d_w P, 1 <= |d_w|
  * <= 16. Since k = sum_j d_j 32^j < 2^bits and the digits up to w add up to less than 32^(w+1) in
  * absolute value, |32 m| <= k / 32^w + 32, which for w >= 1 is below 2^(bits-5) + 32; so
- * 32 m -+ d_w is below n in absolute value, and non-zero (32 divides 32 m, not d_w): p has the
- * prime order n (or is the point at infinity, below), so the points are neither equal nor
- * opposite. m = 0 exactly when the digits above are all 0 (the point at infinity, selected
- * around by jac_acc_add). Window 0 takes the complete addition (jac_acc_add_last). The Jacobian
- * doubling is exact for every point of these odd-order curves. Where p is the point at infinity
- * (Z = 0: every multiple's inverse is then 0), the result is set to it by selection. */
-static void scalar_mul_affine(const ec_curve *c, ec_point *r, const uint64_t *k,
-                              const ec_point *p) {
+ * 32 m -+ d_w is below n in absolute value, and non-zero (32 divides 32 m, not d_w): P has the
+ * prime order n, so the points are neither equal nor opposite. m = 0 exactly when the digits
+ * above are all 0 (the point at infinity, selected around by jac_acc_add; the top window's
+ * entry is the sum itself). Window 0 takes the complete addition (jac_acc_add_last). The
+ * Jacobian doubling is exact for every point of these odd-order curves. */
+static void scalar_mul_tab(const ec_curve *c, ec_point *r, const uint64_t *k,
+                           const uint64_t *tab) {
   const unsigned n = c->limbs;
-  const size_t sz = n * sizeof(uint64_t);
-  ec_point proj[EC_TABLE], acc, t;
-  uint64_t tab[EC_TABLE * 2 * 6], pre[EC_TABLE][EC_MAX_LIMBS], inv[EC_MAX_LIMBS],
-      zi[EC_MAX_LIMBS], kk[EC_MAX_LIMBS + 1] = {0}, neg;
-  memcpy(kk, k, sz);
-  const uint64_t p_inf = ec_limbs_is_zero(n, p->z);
-  /* proj[j] = (j + 1) p, homogeneous. */
-  proj[0] = *p;
-  for (unsigned i = 1; i < EC_TABLE; i++) {
-    if (i % 2 == 1) ec_point_dbl(c, &proj[i], &proj[i / 2]);
-    else ec_point_add(c, &proj[i], &proj[i - 1], p);
-  }
-  /* pre[i] = Z_0 ... Z_i; one inversion of the whole product, then each Z_i^-1 from the top. */
-  memcpy(pre[0], proj[0].z, sz);
-  for (unsigned i = 1; i < EC_TABLE; i++) ec_mod_mul(c, &c->p, pre[i], pre[i - 1], proj[i].z);
-  ec_mod_inv(c, &c->p, inv, pre[EC_TABLE - 1]);
-  for (unsigned i = EC_TABLE; i-- > 0;) {
-    if (i > 0) {
-      ec_mod_mul(c, &c->p, zi, inv, pre[i - 1]);
-      ec_mod_mul(c, &c->p, inv, inv, proj[i].z);
-    } else {
-      memcpy(zi, inv, sz);
-    }
-    ec_mod_mul(c, &c->p, &tab[(2 * i) * n], proj[i].x, zi);
-    ec_mod_mul(c, &c->p, &tab[(2 * i + 1) * n], proj[i].y, zi);
-  }
+  ec_point acc, t;
+  uint64_t kk[EC_MAX_LIMBS + 1] = {0}, neg;
+  memcpy(kk, k, n * sizeof(uint64_t));
   const unsigned windows = EC_WINDOWS(c);
   memset(&acc, 0, sizeof acc);
   memset(&t, 0, sizeof t);
@@ -822,24 +799,101 @@ static void scalar_mul_affine(const ec_curve *c, ec_point *r, const uint64_t *k,
     row_select(c, t.x, t.y, tab, d);
     cond_negate(c, &t, neg);
     const uint64_t nonzero = ~ct_is_zero_u64(d);
-    if (w > 0) jac_acc_add(c, &acc, &acc_inf, &t, nonzero);
-    else jac_acc_add_last(c, r, &acc, acc_inf, &t, nonzero);
+    if (w + 1 == windows) {
+      /* The sum so far is the top window's entry, or the point at infinity for a zero digit. */
+      memcpy(acc.x, t.x, sizeof acc.x);
+      memcpy(acc.y, t.y, sizeof acc.y);
+      memcpy(acc.z, c->p.one, sizeof acc.z);
+      acc_inf = ~nonzero;
+    } else if (w > 0) {
+      jac_acc_add(c, &acc, &acc_inf, &t, nonzero);
+    } else {
+      jac_acc_add_last(c, r, &acc, acc_inf, &t, nonzero);
+    }
   }
-  for (unsigned j = 0; j < n; j++) {
-    r->x[j] &= ~p_inf;
-    r->y[j] = ct_select_u64(p_inf, c->p.one[j], r->y[j]);
-    r->z[j] &= ~p_inf;
-  }
-  fm_zeroize(proj, sizeof proj);
-  fm_zeroize(tab, sizeof tab);
-  fm_zeroize(pre, sizeof pre);
-  fm_zeroize(inv, sizeof inv);
-  fm_zeroize(zi, sizeof zi);
   fm_zeroize(&acc, sizeof acc);
   fm_zeroize(&t, sizeof t);
   fm_zeroize(kk, sizeof kk);
   fm_zeroize(&neg, sizeof neg);
   fm_zeroize(&acc_inf, sizeof acc_inf);
+}
+
+/* scalar_mul_affine sets r = k * p on P-256 and P-384 for any homogeneous p (constant time in k
+ * and p): p is taken to affine coordinates (one inversion) for ec_scalar_mul_affine. Where p is
+ * the point at infinity (Z = 0: its affine coordinates are then (0, 0), for which the table means
+ * nothing), the result is set to it by selection. */
+static void scalar_mul_affine(const ec_curve *c, ec_point *r, const uint64_t *k,
+                              const ec_point *p) {
+  uint64_t x[EC_MAX_LIMBS], y[EC_MAX_LIMBS];
+  const uint64_t p_inf = ~ec_point_to_affine(c, x, y, p);
+  ec_scalar_mul_affine(c, r, k, x, y);
+  for (unsigned j = 0; j < c->limbs; j++) {
+    r->x[j] &= ~p_inf;
+    r->y[j] = ct_select_u64(p_inf, c->p.one[j], r->y[j]);
+    r->z[j] &= ~p_inf;
+  }
+  fm_zeroize(x, sizeof x);
+  fm_zeroize(y, sizeof y);
+}
+
+/* ec_scalar_mul_affine on P-256 and P-384: the multiples of the affine P = (x, y) are built in
+ * Jacobian coordinates, 2iP = 2 (iP) by the Jacobian doubling and (2i + 1)P = 2iP + P by the
+ * mixed addition jac_madd_k, which is exact here: P has the prime order n > 16, so for 2 <= i <= 15
+ * iP is neither the point at infinity nor equal or opposite to P (n divides neither i - 1 nor
+ * i + 1). One inversion (Montgomery's trick over Z_2 ... Z_16; P's Z is 1) then gives each
+ * entry's x Z^-2 and y Z^-3 for scalar_mul_tab. */
+void ec_scalar_mul_affine(const ec_curve *c, ec_point *r, const uint64_t *k, const uint64_t *x,
+                          const uint64_t *y) {
+  /* The curve is public. */
+  if (c->id != FM_EC_P256 && c->id != FM_EC_P384) {
+    ec_point p;
+    ec_point_set_affine(c, &p, x, y);
+    ec_scalar_mul(c, r, k, &p);
+    return;
+  }
+  const unsigned n = c->limbs;
+  const size_t sz = n * sizeof(uint64_t);
+  ec_point jac[EC_TABLE];
+  uint64_t tab[EC_TABLE * 2 * 6], pre[EC_TABLE][EC_MAX_LIMBS], inv[EC_MAX_LIMBS],
+      zi[EC_MAX_LIMBS], zi2[EC_MAX_LIMBS];
+  /* jac[j] = (j + 1) P, Jacobian. */
+  ec_point_set_affine(c, &jac[0], x, y);
+  for (unsigned i = 1; i < EC_TABLE; i++) {
+    if (i % 2 == 1) {
+      jac[i] = jac[i / 2];
+      if (n == 4) ec_p256_jdbl(jac[i].x, jac[i].y, jac[i].z);
+      else ec_p384_jdbl(jac[i].x, jac[i].y, jac[i].z);
+    } else if (n == 4) {
+      p256_jmadd(&jac[i], &jac[i - 1], x, y);
+    } else {
+      p384_jmadd(&jac[i], &jac[i - 1], x, y);
+    }
+  }
+  /* pre[i] = Z_1 ... Z_i (i >= 1); one inversion, then each Z_i^-1 from the top. */
+  memcpy(pre[1], jac[1].z, sz);
+  for (unsigned i = 2; i < EC_TABLE; i++) ec_mod_mul(c, &c->p, pre[i], pre[i - 1], jac[i].z);
+  ec_mod_inv(c, &c->p, inv, pre[EC_TABLE - 1]);
+  for (unsigned i = EC_TABLE; i-- > 1;) {
+    if (i > 1) {
+      ec_mod_mul(c, &c->p, zi, inv, pre[i - 1]);
+      ec_mod_mul(c, &c->p, inv, inv, jac[i].z);
+    } else {
+      memcpy(zi, inv, sz);
+    }
+    ec_mod_mul(c, &c->p, zi2, zi, zi);
+    ec_mod_mul(c, &c->p, &tab[(2 * i) * n], jac[i].x, zi2);
+    ec_mod_mul(c, &c->p, zi2, zi2, zi);
+    ec_mod_mul(c, &c->p, &tab[(2 * i + 1) * n], jac[i].y, zi2);
+  }
+  memcpy(&tab[0], x, sz);
+  memcpy(&tab[n], y, sz);
+  scalar_mul_tab(c, r, k, tab);
+  fm_zeroize(jac, sizeof jac);
+  fm_zeroize(tab, sizeof tab);
+  fm_zeroize(pre, sizeof pre);
+  fm_zeroize(inv, sizeof inv);
+  fm_zeroize(zi, sizeof zi);
+  fm_zeroize(zi2, sizeof zi2);
 }
 
 void ec_scalar_mul_base(const ec_curve *c, ec_point *r, const uint64_t *k) {
@@ -850,7 +904,5 @@ void ec_scalar_mul_base(const ec_curve *c, ec_point *r, const uint64_t *k) {
     mul_base_table(c, r, k, table);
     return;
   }
-  ec_point g;
-  ec_point_set_affine(c, &g, c->gx, c->gy);
-  ec_scalar_mul(c, r, k, &g);
+  ec_scalar_mul_affine(c, r, k, c->gx, c->gy);
 }

@@ -18,43 +18,42 @@
 #define EC_WNAF_G 8 /* G's width on P-256, P-384, P-521: odd multiples up to 127 G (ec_base_odd) */
 _Static_assert(EC_BASE_ODD == 1u << (EC_WNAF_G - 2), "the odd multiples of G for width 8");
 
+/* bits_public returns the |w| bits of k (limbs words) from bit |bit| up, those above the top word
+ * read as zeros (w at most 8). */
+static inline uint64_t bits_public(const uint64_t *k, unsigned limbs, unsigned bit, unsigned w) {
+  const unsigned j = bit / 64, s = bit % 64;
+  uint64_t v = j < limbs ? k[j] >> s : 0;
+  if (s + w > 64 && j + 1 < limbs) v |= k[j + 1] << (64 - s);
+  return v & ((1u << w) - 1);
+}
+
 /* wnaf_public writes the width-w non-adjacent form of a public k (limbs words, w at most 8):
  * digits d[i] in {0, +-1, +-3, ..., +-(2^(w-1) - 1)}, k = sum d[i] 2^i, at most one non-zero
  * digit in any w in a row. Returns the number of digits (at most 64 * limbs + 1). VARIABLE TIME:
  * the loop, the branches and the digits all follow k, so it is only for public scalars (ECDSA
- * verification's u1, u2). */
+ * verification's u1, u2).
+ *
+ * With t = (k >> i) + carry the value still to write from bit i: where t is even the digit is 0;
+ * where it is odd the digit is t mod 2^w taken in (-2^(w-1), 2^(w-1)), read from the w bits at
+ * i plus the carry, and t minus the digit is a multiple of 2^w, so the next w - 1 digits are 0
+ * and the walk jumps w bits, carrying 1 where the digit was negative. A carry needs the window's
+ * top bit set, so it lands at bit 64 * limbs at most. */
 static unsigned wnaf_public(int8_t *d, const uint64_t *k, unsigned limbs, unsigned w) {
-  uint64_t t[EC_MAX_LIMBS + 1];
-  memcpy(t, k, limbs * sizeof(uint64_t));
-  t[limbs] = 0;
+  const unsigned top = 64 * limbs;
   unsigned len = 0;
-  for (;;) {
-    uint64_t any = 0;
-    for (unsigned j = 0; j <= limbs; j++) any |= t[j];
-    if (any == 0) break;
-    int digit = 0;
-    if (t[0] & 1) {
-      digit = (int)(t[0] & ((1u << w) - 1));
-      if (digit >= (1 << (w - 1))) digit -= 1 << w;
-      /* t -= digit: afterwards t is a multiple of 2^W. */
-      if (digit > 0) {
-        uint64_t borrow = (uint64_t)digit;
-        for (unsigned j = 0; j <= limbs && borrow; j++) {
-          const uint64_t before = t[j];
-          t[j] = before - borrow;
-          borrow = before < borrow;
-        }
-      } else {
-        uint64_t carry = (uint64_t)-digit;
-        for (unsigned j = 0; j <= limbs && carry; j++) {
-          t[j] += carry;
-          carry = t[j] < carry;
-        }
-      }
+  uint64_t carry = 0;
+  memset(d, 0, top + 1);
+  for (unsigned i = 0; i <= top;) {
+    if (bits_public(k, limbs, i, 1) == carry) {
+      i++;
+      continue;
     }
-    d[len++] = (int8_t)digit;
-    for (unsigned j = 0; j < limbs; j++) t[j] = (t[j] >> 1) | (t[j + 1] << 63);
-    t[limbs] >>= 1;
+    int digit = (int)(bits_public(k, limbs, i, w) + carry);
+    carry = (uint64_t)(digit >> (w - 1)) & 1;
+    digit -= (int)(carry << w);
+    d[i] = (int8_t)digit;
+    len = i + 1;
+    i += w;
   }
   return len;
 }

@@ -11,10 +11,9 @@
 static int ecdh_shared_x(const fm_ec_key *key, const uint64_t *qx, const uint64_t *qy,
                          uint8_t *z) {
   const ec_curve *c = key->curve;
-  ec_point q, p;
+  ec_point p;
   uint64_t x[EC_MAX_LIMBS], y[EC_MAX_LIMBS];
-  ec_point_set_affine(c, &q, qx, qy);
-  ec_scalar_mul(c, &p, key->d, &q);
+  ec_scalar_mul_affine(c, &p, key->d, qx, qy);
   /* Step 2: the point at infinity means no shared secret; that it failed is public. */
   const uint64_t finite = ec_point_to_affine(c, x, y, &p);
   int st = FM_ERR_VERIFY;

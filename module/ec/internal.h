@@ -120,8 +120,15 @@ uint64_t ec_point_on_curve(const ec_curve *c, const uint64_t *x, const uint64_t 
  * selection and the entry negated by mask. */
 void ec_scalar_mul(const ec_curve *c, ec_point *r, const uint64_t *k, const ec_point *p);
 
+/* ec_scalar_mul_affine sets r = k * P for a secret k < 2^bits and the affine point P = (x, y)
+ * (Montgomery form), which must be on the curve (a validated public key; never the point at
+ * infinity): ec_scalar_mul with the table of P built by cheaper formulas on P-256 and P-384. */
+void ec_scalar_mul_affine(const ec_curve *c, ec_point *r, const uint64_t *k, const uint64_t *x,
+                          const uint64_t *y);
+
 /* ec_scalar_mul_base sets r = k * G (constant time in k): on P-256, P-384, P-521 from fixed-base
- * tables with the same signed 5-bit digits and no doubling, elsewhere by ec_scalar_mul. */
+ * tables with the same signed 5-bit digits and no doubling, elsewhere (or where the table is not
+ * available) by ec_scalar_mul_affine. */
 void ec_scalar_mul_base(const ec_curve *c, ec_point *r, const uint64_t *k);
 
 /* ec_double_mul_public sets r = u1 * G + u2 * q for public u1, u2 and q (ECDSA verification;

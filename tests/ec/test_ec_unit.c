@@ -127,10 +127,17 @@ static void edge_scalar(const ec_curve *c, unsigned i, uint64_t *k) {
   }
 }
 
+/* ref_mul is the portable Montgomery product modulo p: ec_mod_mul on a copy of the curve's p,
+ * which ec_mod_mul does not take for the curve's own (where it may call the kernels under test). */
+static void ref_mul(const ec_curve *c, uint64_t *r, const uint64_t *a, const uint64_t *b) {
+  const ec_mod m = c->p;
+  ec_mod_mul(c, &m, r, a, b);
+}
+
 /* The BMI2 builds of the P-256 and P-384 field multiplication and the P-256 ADX assembly
- * (ec_field_mulx.c) against the portable ec_mod_mul, on edge operands (0, 1, p-1, p-2, R mod p,
- * 2^(bits-1) - 1, all-ones words) and random ones, then on 20000 random pairs, whenever the CPU
- * has the kernel's features, whatever FIPSMOD_CPU says. */
+ * (ec_field_mulx.c) against the portable product (ref_mul), on edge operands (0, 1, p-1, p-2,
+ * R mod p, 2^(bits-1) - 1, all-ones words) and random ones, then on 20000 random pairs, whenever
+ * the CPU has the kernel's features, whatever FIPSMOD_CPU says. */
 static void test_field_mulx(void) {
 #if !defined(__x86_64__)
   printf("test_ec_unit.field_mulx: the BMI2 builds are x86-64 only, nothing to compare\n");
@@ -174,7 +181,7 @@ static void test_field_mulx(void) {
     for (unsigned x = 0; x < 16; x++) {
       for (unsigned y = 0; y < 16; y++) {
         uint64_t want[EC_MAX_LIMBS], got[EC_MAX_LIMBS];
-        ec_mod_mul(c, &c->p, want, v[x], v[y]);
+        ref_mul(c, want, v[x], v[y]);
         k[i].mul(got, v[x], v[y]);
         CHECK(ec_limbs_eq(c->limbs, got, want) != 0);
       }
@@ -184,7 +191,7 @@ static void test_field_mulx(void) {
     memcpy(a, v[7], sizeof a);
     memcpy(b, v[8], sizeof b);
     for (unsigned n = 0; n < 20000; n++) {
-      ec_mod_mul(c, &c->p, want, a, b);
+      ref_mul(c, want, a, b);
       k[i].mul(got, a, b);
       if (!ec_limbs_eq(c->limbs, got, want)) {
         CHECK(0);
@@ -341,11 +348,11 @@ static void test_field_p256_adx(void) {
   }
   for (unsigned x = 0; x < nv; x++) {
     uint64_t want[EC_MAX_LIMBS] = {0}, got[EC_MAX_LIMBS] = {0};
-    ec_mod_mul(c, &c->p, want, v[x], v[x]);
+    ref_mul(c, want, v[x], v[x]);
     ec_p256_sqr_adx(got, v[x]);
     CHECK(ec_limbs_eq(4, got, want) != 0);
     for (unsigned y = 0; y < nv; y++) {
-      ec_mod_mul(c, &c->p, want, v[x], v[y]);
+      ref_mul(c, want, v[x], v[y]);
       ec_p256_mul_adx(got, v[x], v[y]);
       CHECK(ec_limbs_eq(4, got, want) != 0);
     }
@@ -358,13 +365,13 @@ static void test_field_p256_adx(void) {
     ec_limbs_from_be(4, a, b, 32);
     ec_limbs_from_be(4, bb, b + 32, 32);
     if (!ec_limbs_lt(4, a, c->p.m) || !ec_limbs_lt(4, bb, c->p.m)) continue;
-    ec_mod_mul(c, &c->p, want, a, a);
+    ref_mul(c, want, a, a);
     ec_p256_sqr_adx(got, a);
     if (!ec_limbs_eq(4, got, want)) {
       CHECK(0);
       break;
     }
-    ec_mod_mul(c, &c->p, want, a, bb);
+    ref_mul(c, want, a, bb);
     ec_p256_mul_adx(got, a, bb);
     if (!ec_limbs_eq(4, got, want)) {
       CHECK(0);
@@ -417,6 +424,9 @@ static void test_scalar_mul_edges(void) {
       ec_scalar_mul_base(c, &b, k);
       CHECK(same_point(c, &a, &b));
       CHECK_EQ_INT(is_infinity(c, &a), e == 0);
+      ec_scalar_mul_affine(c, &a, k, c->gx, c->gy);
+      CHECK(same_point(c, &a, &b));
+      CHECK_EQ_INT(is_infinity(c, &a), e == 0);
     }
   }
 }
@@ -443,6 +453,8 @@ static void test_scalar_mul_exceptional(void) {
     ec_scalar_mul_base(c, &p, seven);
     for (unsigned base = 0; base < 2; base++) {
       const ec_point *q = base == 0 ? &g : &p;
+      uint64_t qx[EC_MAX_LIMBS], qy[EC_MAX_LIMBS];
+      CHECK(ec_point_to_affine(c, qx, qy, q) != 0);
       want = *q;
       for (unsigned j = 1; j <= 64; j++) {
         uint64_t k[EC_MAX_LIMBS] = {j}, nk[EC_MAX_LIMBS], pk[EC_MAX_LIMBS];
@@ -457,6 +469,13 @@ static void test_scalar_mul_exceptional(void) {
         ec_scalar_mul(c, &a, nk, q);
         CHECK(same_finite(c, &a, &neg));
         ec_scalar_mul(c, &a, pk, q);
+        CHECK(same_finite(c, &a, &want));
+        /* The same from Q's affine coordinates (ECDH's entry, its own table build). */
+        ec_scalar_mul_affine(c, &a, k, qx, qy);
+        CHECK(same_finite(c, &a, &want));
+        ec_scalar_mul_affine(c, &a, nk, qx, qy);
+        CHECK(same_finite(c, &a, &neg));
+        ec_scalar_mul_affine(c, &a, pk, qx, qy);
         CHECK(same_finite(c, &a, &want));
         if (base == 0) {
           ec_scalar_mul_base(c, &b, k);
