@@ -127,9 +127,9 @@ static void edge_scalar(const ec_curve *c, unsigned i, uint64_t *k) {
   }
 }
 
-/* The BMI2 builds of the P-256 and P-384 field multiplication and the P-256 ADX assembly
- * (ec_field_mulx.c) against the portable ec_mod_mul, on edge operands (0, 1, p-1, p-2, R mod p,
- * 2^(bits-1) - 1, all-ones words) and random ones, then on 20000 random pairs, whenever the CPU
+/* The BMI2 builds of the P-256 and P-384 field multiplication and the ADX assembly of P-256
+ * (ec_field_mulx.c) and P-384 (ec_p384_adx.c) against the portable ec_mod_mul, on edge operands
+ * (0, 1, p-1, p-2, R mod p, 2^(bits-1) - 1, all-ones words) and random ones, then on 20000 random pairs, whenever the CPU
  * has the kernel's features, whatever FIPSMOD_CPU says. */
 static void test_field_mulx(void) {
 #if !defined(__x86_64__)
@@ -144,7 +144,8 @@ static void test_field_mulx(void) {
     int adx;
   } k[] = {{FM_EC_P256, ec_p256_mul_mulx, 0},
            {FM_EC_P384, ec_p384_mul_mulx, 0},
-           {FM_EC_P256, ec_p256_mul_adx, 1}};
+           {FM_EC_P256, ec_p256_mul_adx, 1},
+           {FM_EC_P384, ec_p384_mul_adx, 1}};
   /* The CPU's features as the module detected them (clang 14's __builtin_cpu_supports knows no
    * "adx"), whatever FIPSMOD_CPU says. */
   uint32_t detected = 0;
