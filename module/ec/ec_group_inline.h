@@ -57,7 +57,7 @@ void ec_p384_mul_portable(uint64_t *r, const uint64_t *a, const uint64_t *b);
 EC_FE_OPS(p256, 4, &k_p256_p, ec_p256_mul_portable, ec_p256_mul_mulx, ec_p256_mul_adx,
           ec_p256_sqr_adx, INLINE_ADDSUB)
 EC_FE_OPS(p384, 6, &k_p384_p, ec_p384_mul_portable, ec_p384_mul_mulx, ec_p384_mul_adx,
-          NO_SQR, INLINE_ADDSUB)
+          ec_p384_sqr_adx, INLINE_ADDSUB)
 
 /* P-521's field operations: ec_p521.c's product and square on every CPU (portable C, no product
  * by p; the same address twice, public, is a square); the additions out of line, since they are

@@ -20,6 +20,24 @@
 #include "module/ec/internal.h"
 #include "module/internal.h"
 
+/* p's words, and c - 2^128 = 2^96 - 2^32 + 1 in two words, and a zero for the carry chains. */
+static const uint64_t kP[6] = {0x00000000ffffffffu, 0xffffffff00000000u, 0xfffffffffffffffeu,
+                               0xffffffffffffffffu, 0xffffffffffffffffu, 0xffffffffffffffffu};
+static const uint64_t kK[3] = {0xffffffff00000001u, 0x00000000ffffffffu, 0};
+
+/* final_sub writes t (six words and the carry word top, below 2p) less p where that does not
+ * borrow, else t. */
+static inline __attribute__((always_inline)) void final_sub(uint64_t *r, const uint64_t *t,
+                                                             uint64_t top) {
+  unsigned long long s[6], hi;
+  unsigned char c = 0;
+  for (unsigned j = 0; j < 6; j++) c = _subborrow_u64(c, t[j], kP[j], &s[j]);
+  c = _subborrow_u64(c, top, 0, &hi);
+  const uint64_t keep = ct_value_barrier_u64(0u - (uint64_t)c); /* all-ones when t < p */
+  for (unsigned j = 0; j < 6; j++) r[j] = ct_select_u64(keep, t[j], s[j]);
+  (void)hi;
+}
+
 /* One round: X0..X7 are the accumulator words t_i .. t_{i+7} (X7 is zero on entry), OFF the
  * byte offset of b[i]. */
 #define P384_ROUND(OFF, X0, X1, X2, X3, X4, X5, X6, X7)                                       \
@@ -68,10 +86,6 @@
 
 __attribute__((target("bmi2,adx"))) void ec_p384_mul_adx(uint64_t *r, const uint64_t *a,
                                                          const uint64_t *b) {
-  /* p's words, and c - 2^128 = 2^96 - 2^32 + 1 in two words, and a zero for the carry chains. */
-  static const uint64_t kP[6] = {0x00000000ffffffffu, 0xffffffff00000000u, 0xfffffffffffffffeu,
-                                 0xffffffffffffffffu, 0xffffffffffffffffu, 0xffffffffffffffffu};
-  static const uint64_t kK[3] = {0xffffffff00000001u, 0x00000000ffffffffu, 0};
   uint64_t r0 = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0, r5 = 0, r6 = 0, r7 = 0, lo, hi;
   __asm__(P384_ROUND(0, r0, r1, r2, r3, r4, r5, r6, r7)
           P384_ROUND(8, r1, r2, r3, r4, r5, r6, r7, r0)
@@ -87,14 +101,174 @@ __attribute__((target("bmi2,adx"))) void ec_p384_mul_adx(uint64_t *r, const uint
   /* The result is r6, r7, r0, r1, r2, r3 with the carry word r4, below 2p: subtract p, and keep
    * the value when that borrows out of the carry word. */
   const uint64_t t[6] = {r6, r7, r0, r1, r2, r3};
-  unsigned long long s[6], top;
-  unsigned char c = 0;
-  for (unsigned j = 0; j < 6; j++) c = _subborrow_u64(c, t[j], kP[j], &s[j]);
-  c = _subborrow_u64(c, r4, 0, &top);
-  const uint64_t keep = ct_value_barrier_u64(0u - (uint64_t)c); /* all-ones when the value < p */
-  for (unsigned j = 0; j < 6; j++) r[j] = ct_select_u64(keep, t[j], s[j]);
-  (void)top;
+  final_sub(r, t, r4);
   (void)lo;
   (void)hi;
   (void)r5;
+}
+
+/* One reduction round of the square: X0..X5 are the low words t_i .. t_{i+5} of the number being
+ * reduced, X6 its top word; X0, cleared, becomes the new top word. */
+#define P384_REDUCE(X0, X1, X2, X3, X4, X5, X6)                                                \
+  "movq %[" #X0 "], %%rdx\n\t" /* w = t0 (2^32 + 1) */                                         \
+  "shlq $32, %%rdx\n\t"                                                                        \
+  "addq %[" #X0 "], %%rdx\n\t"                                                                 \
+  "mulxq %[k0], %[" #X0 "], %[hi]\n\t"                                                         \
+  "mulxq %[k1], %[lo], %[" #X0 "]\n\t"                                                         \
+  "addq %[lo], %[hi]\n\t"                                                                      \
+  "adcq %%rdx, %[" #X0 "]\n\t"                                                                 \
+  "movl $0, %k[lo]\n\t"                                                                        \
+  "adcl $0, %k[lo]\n\t"                                                                        \
+  "subq %[hi], %[" #X1 "]\n\t"                                                                 \
+  "sbbq %[" #X0 "], %[" #X2 "]\n\t"                                                            \
+  "sbbq %[lo], %[" #X3 "]\n\t"                                                                 \
+  "sbbq $0, %[" #X4 "]\n\t"                                                                    \
+  "sbbq $0, %[" #X5 "]\n\t"                                                                    \
+  "sbbq $0, %[" #X6 "]\n\t"                                                                    \
+  "movl $0, %k[" #X0 "]\n\t"                                                                   \
+  "sbbq $0, %[" #X0 "]\n\t"                                                                    \
+  "addq %%rdx, %[" #X6 "]\n\t" /* + w 2^320 */                                                 \
+  "adcq $0, %[" #X0 "]\n\t"
+
+/* Doubles the cross-product word at OFF(t) on the carry chain, adds SQ on the overflow chain and
+ * leaves it in X. */
+#define P384_DBL(OFF, X, SQ)                                                                   \
+  "movq " #OFF "(%[t]), %[" #X "]\n\t"                                                         \
+  "adcxq %[" #X "], %[" #X "]\n\t"                                                             \
+  "adoxq %[" #SQ "], %[" #X "]\n\t"
+#define P384_DBL_STORE(OFF, SQ)                                                                \
+  P384_DBL(OFF, q6, SQ) "movq %[q6], " #OFF "(%[t])\n\t"
+
+/* ec_p384_sqr_adx sets r = a^2 R^-1 mod p: the fifteen cross products a_i a_j (i < j) row by row
+ * into words 1..10 of a twelve-word buffer, doubled on the carry chain while the six squares
+ * a_i^2 go in on the overflow chain (21 MULX against 36), the low six words kept in registers and
+ * reduced by six rounds to at most p, and the high six words added: the sum is below 2p, and one
+ * subtraction of p is kept when it does not borrow. The assembly wipes the buffer. */
+__attribute__((target("bmi2,adx"))) void ec_p384_sqr_adx(uint64_t *r, const uint64_t *a) {
+  uint64_t t[12];
+  uint64_t q0, q1, q2, q3, q4, q5, q6, lo, hi;
+  __asm__(""
+      "xorl %k[lo], %k[lo]\n\t" /* row 0: a0 a1..a5 into words 1..6 */
+      "movq 0(%[a]), %%rdx\n\t"
+      "mulxq 8(%[a]), %[q1], %[q2]\n\t"
+      "mulxq 16(%[a]), %[lo], %[q3]\n\t"
+      "adcxq %[lo], %[q2]\n\t"
+      "mulxq 24(%[a]), %[lo], %[q4]\n\t"
+      "adcxq %[lo], %[q3]\n\t"
+      "mulxq 32(%[a]), %[lo], %[q5]\n\t"
+      "adcxq %[lo], %[q4]\n\t"
+      "mulxq 40(%[a]), %[lo], %[q6]\n\t"
+      "adcxq %[lo], %[q5]\n\t"
+      "adcxq %[zero], %[q6]\n\t"
+      "movq %[q1], 8(%[t])\n\t"
+      "movq %[q2], 16(%[t])\n\t"
+      "xorl %k[lo], %k[lo]\n\t" /* row 1: a1 a2..a5 into words 3..7 */
+      "movq 8(%[a]), %%rdx\n\t"
+      "mulxq 16(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[q3]\n\t"
+      "adoxq %[hi], %[q4]\n\t"
+      "mulxq 24(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[q4]\n\t"
+      "adoxq %[hi], %[q5]\n\t"
+      "mulxq 32(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[q5]\n\t"
+      "adoxq %[hi], %[q6]\n\t"
+      "mulxq 40(%[a]), %[lo], %[q1]\n\t"
+      "adcxq %[lo], %[q6]\n\t"
+      "adoxq %[zero], %[q1]\n\t"
+      "adcxq %[zero], %[q1]\n\t"
+      "movq %[q3], 24(%[t])\n\t"
+      "movq %[q4], 32(%[t])\n\t"
+      "xorl %k[lo], %k[lo]\n\t" /* row 2: a2 a3..a5 into words 5..8 */
+      "movq 16(%[a]), %%rdx\n\t"
+      "mulxq 24(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[q5]\n\t"
+      "adoxq %[hi], %[q6]\n\t"
+      "mulxq 32(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[q6]\n\t"
+      "adoxq %[hi], %[q1]\n\t"
+      "mulxq 40(%[a]), %[lo], %[q2]\n\t"
+      "adcxq %[lo], %[q1]\n\t"
+      "adoxq %[zero], %[q2]\n\t"
+      "adcxq %[zero], %[q2]\n\t"
+      "movq %[q5], 40(%[t])\n\t"
+      "movq %[q6], 48(%[t])\n\t"
+      "xorl %k[lo], %k[lo]\n\t" /* row 3: a3 a4, a3 a5 into words 7..9 */
+      "movq 24(%[a]), %%rdx\n\t"
+      "mulxq 32(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[q1]\n\t"
+      "adoxq %[hi], %[q2]\n\t"
+      "mulxq 40(%[a]), %[lo], %[q3]\n\t"
+      "adcxq %[lo], %[q2]\n\t"
+      "adoxq %[zero], %[q3]\n\t"
+      "adcxq %[zero], %[q3]\n\t"
+      "movq 32(%[a]), %%rdx\n\t" /* row 4: a4 a5 into words 9, 10 */
+      "mulxq 40(%[a]), %[lo], %[q4]\n\t"
+      "addq %[lo], %[q3]\n\t"
+      "adcq $0, %[q4]\n\t"
+      "movq %[q1], 56(%[t])\n\t"
+      "movq %[q2], 64(%[t])\n\t"
+      "movq %[q3], 72(%[t])\n\t"
+      "movq %[q4], 80(%[t])\n\t"
+      "xorl %k[lo], %k[lo]\n\t" /* twice the cross products (CF) plus the squares (OF) */
+      "movq 0(%[a]), %%rdx\n\t"
+      "mulxq %%rdx, %[q0], %[hi]\n\t"
+      P384_DBL(8, q1, hi)
+      "movq 8(%[a]), %%rdx\n\t"
+      "mulxq %%rdx, %[lo], %[hi]\n\t"
+      P384_DBL(16, q2, lo)
+      P384_DBL(24, q3, hi)
+      "movq 16(%[a]), %%rdx\n\t"
+      "mulxq %%rdx, %[lo], %[hi]\n\t"
+      P384_DBL(32, q4, lo)
+      P384_DBL(40, q5, hi)
+      "movq 24(%[a]), %%rdx\n\t"
+      "mulxq %%rdx, %[lo], %[hi]\n\t"
+      P384_DBL_STORE(48, lo)
+      P384_DBL_STORE(56, hi)
+      "movq 32(%[a]), %%rdx\n\t"
+      "mulxq %%rdx, %[lo], %[hi]\n\t"
+      P384_DBL_STORE(64, lo)
+      P384_DBL_STORE(72, hi)
+      "movq 40(%[a]), %%rdx\n\t"
+      "mulxq %%rdx, %[lo], %[hi]\n\t"
+      P384_DBL_STORE(80, lo)
+      "movl $0, %k[q6]\n\t" /* word 11 has no cross product */
+      "adcxq %[q6], %[q6]\n\t"
+      "adoxq %[hi], %[q6]\n\t"
+      "movq %[q6], 88(%[t])\n\t"
+      "movl $0, %k[q6]\n\t" /* reduce words 0..5, top word q6 */
+      P384_REDUCE(q0, q1, q2, q3, q4, q5, q6)
+      P384_REDUCE(q1, q2, q3, q4, q5, q6, q0)
+      P384_REDUCE(q2, q3, q4, q5, q6, q0, q1)
+      P384_REDUCE(q3, q4, q5, q6, q0, q1, q2)
+      P384_REDUCE(q4, q5, q6, q0, q1, q2, q3)
+      P384_REDUCE(q5, q6, q0, q1, q2, q3, q4)
+      "addq 48(%[t]), %[q6]\n\t" /* plus words 6..11 */
+      "adcq 56(%[t]), %[q0]\n\t"
+      "adcq 64(%[t]), %[q1]\n\t"
+      "adcq 72(%[t]), %[q2]\n\t"
+      "adcq 80(%[t]), %[q3]\n\t"
+      "adcq 88(%[t]), %[q4]\n\t"
+      "adcq $0, %[q5]\n\t"
+      "movq $0, 8(%[t])\n\t" /* wipe the buffer */
+      "movq $0, 16(%[t])\n\t"
+      "movq $0, 24(%[t])\n\t"
+      "movq $0, 32(%[t])\n\t"
+      "movq $0, 40(%[t])\n\t"
+      "movq $0, 48(%[t])\n\t"
+      "movq $0, 56(%[t])\n\t"
+      "movq $0, 64(%[t])\n\t"
+      "movq $0, 72(%[t])\n\t"
+      "movq $0, 80(%[t])\n\t"
+      "movq $0, 88(%[t])\n\t"
+      : [q0] "=&r"(q0), [q1] "=&r"(q1), [q2] "=&r"(q2), [q3] "=&r"(q3), [q4] "=&r"(q4),
+        [q5] "=&r"(q5), [q6] "=&r"(q6), [lo] "=&r"(lo), [hi] "=&r"(hi), "=m"(t)
+      : [a] "r"(a), [t] "r"(t), [k0] "m"(kK[0]), [k1] "m"(kK[1]), [zero] "m"(kK[2]),
+        "m"(*(const uint64_t(*)[6])a)
+      : "rdx", "cc");
+  const uint64_t v[6] = {q6, q0, q1, q2, q3, q4};
+  final_sub(r, v, q5);
+  (void)lo;
+  (void)hi;
 }

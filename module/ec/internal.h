@@ -72,6 +72,8 @@ void ec_p384_mul_mulx(uint64_t *r, const uint64_t *a, const uint64_t *b);
 /* ec_p384_mul_adx is P-384's product in assembly with MULX, ADCX and ADOX (ec_p384_adx.c): call
  * only when the CPU has BMI2 and ADX. */
 void ec_p384_mul_adx(uint64_t *r, const uint64_t *a, const uint64_t *b);
+/* ec_p384_sqr_adx sets r = a * a * R^-1 mod p, its dedicated square (same CPU requirements). */
+void ec_p384_sqr_adx(uint64_t *r, const uint64_t *a);
 /* ec_mod_to_mont sets r = a * R mod m for any a < m; ec_mod_from_mont the inverse map. */
 void ec_mod_to_mont(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a);
 void ec_mod_from_mont(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a);
