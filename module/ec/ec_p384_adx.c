@@ -95,9 +95,8 @@ __attribute__((target("bmi2,adx"))) void ec_p384_mul_adx(uint64_t *r, const uint
           P384_ROUND(40, r5, r6, r7, r0, r1, r2, r3, r4)
           : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [r4] "+&r"(r4),
             [r5] "+&r"(r5), [r6] "+&r"(r6), [r7] "+&r"(r7), [lo] "=&r"(lo), [hi] "=&r"(hi)
-          : [a] "r"(a), [b] "r"(b), [k0] "m"(kK[0]), [k1] "m"(kK[1]), [zero] "m"(kK[2]),
-            "m"(*(const uint64_t(*)[6])a), "m"(*(const uint64_t(*)[6])b)
-          : "rdx", "cc");
+          : [a] "r"(a), [b] "r"(b), [k0] "m"(kK[0]), [k1] "m"(kK[1]), [zero] "m"(kK[2])
+          : "rdx", "cc", "memory"); /* reads a[0..5] and b[0..5] */
   /* The result is r6, r7, r0, r1, r2, r3 with the carry word r4, below 2p: subtract p, and keep
    * the value when that borrows out of the carry word. */
   const uint64_t t[6] = {r6, r7, r0, r1, r2, r3};
