@@ -3,7 +3,7 @@
  * p = 2^384 - c, c = 2^128 + 2^96 - 2^32 + 1. ec_point.c and ec_verify.c call it when
  * fm_cpu_use(FM_CPU_BMI2) and fm_cpu_use(FM_CPU_ADX), and the portable build of mont_mul_k
  * otherwise (other CPUs, FIPSMOD_CPU=portable). Constant time: no value drives a branch or an
- * address; the final subtraction of p is selected by mask.
+ * address; the final subtraction of p is kept or dropped by conditional moves.
  *
  * Each round adds a * b[i] with two carry chains at once (ADCX on the carry flag for the low
  * halves of the MULX products, ADOX on the overflow flag for the high halves), then reduces one
@@ -20,23 +20,10 @@
 #include "module/ec/internal.h"
 #include "module/internal.h"
 
-/* p's words, and c - 2^128 = 2^96 - 2^32 + 1 in two words, and a zero for the carry chains. */
-static const uint64_t kP[6] = {0x00000000ffffffffu, 0xffffffff00000000u, 0xfffffffffffffffeu,
-                               0xffffffffffffffffu, 0xffffffffffffffffu, 0xffffffffffffffffu};
+/* p's two low words (the others are -2, -1, -1, -1 as immediates), c - 2^128 = 2^96 - 2^32 + 1 in
+ * two words, and a zero for the carry chains. */
+static const uint64_t kP0 = 0x00000000ffffffffu, kP1 = 0xffffffff00000000u;
 static const uint64_t kK[3] = {0xffffffff00000001u, 0x00000000ffffffffu, 0};
-
-/* final_sub writes t (six words and the carry word top, below 2p) less p where that does not
- * borrow, else t. */
-static inline __attribute__((always_inline)) void final_sub(uint64_t *r, const uint64_t *t,
-                                                             uint64_t top) {
-  unsigned long long s[6], hi;
-  unsigned char c = 0;
-  for (unsigned j = 0; j < 6; j++) c = _subborrow_u64(c, t[j], kP[j], &s[j]);
-  c = _subborrow_u64(c, top, 0, &hi);
-  const uint64_t keep = ct_value_barrier_u64(0u - (uint64_t)c); /* all-ones when t < p */
-  for (unsigned j = 0; j < 6; j++) r[j] = ct_select_u64(keep, t[j], s[j]);
-  (void)hi;
-}
 
 /* One round: X0..X7 are the accumulator words t_i .. t_{i+7} (X7 is zero on entry), OFF the
  * byte offset of b[i]. */
@@ -84,26 +71,59 @@ static inline __attribute__((always_inline)) void final_sub(uint64_t *r, const u
   "adcq $0, %[" #X7 "]\n\t"                                                                    \
   "movl $0, %k[" #X0 "]\n\t"
 
+/* Subtracts p from the six words X0..X5 and their carry word TOP: the carry flag is then set
+ * exactly when the value was below p. */
+#define P384_SUB_P(X0, X1, X2, X3, X4, X5, TOP)                                                \
+  "subq %[p0], %[" #X0 "]\n\t"                                                                 \
+  "sbbq %[p1], %[" #X1 "]\n\t"                                                                 \
+  "sbbq $-2, %[" #X2 "]\n\t"                                                                   \
+  "sbbq $-1, %[" #X3 "]\n\t"                                                                   \
+  "sbbq $-1, %[" #X4 "]\n\t"                                                                   \
+  "sbbq $-1, " #X5 "\n\t"                                                                      \
+  "sbbq $0, %[" #TOP "]\n\t"
+
 __attribute__((target("bmi2,adx"))) void ec_p384_mul_adx(uint64_t *r, const uint64_t *a,
                                                          const uint64_t *b) {
   uint64_t r0 = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0, r5 = 0, r6 = 0, r7 = 0, lo, hi;
+  const uint64_t *pa = a, *pb = b; /* free for the final subtraction once read */
   __asm__(P384_ROUND(0, r0, r1, r2, r3, r4, r5, r6, r7)
           P384_ROUND(8, r1, r2, r3, r4, r5, r6, r7, r0)
           P384_ROUND(16, r2, r3, r4, r5, r6, r7, r0, r1)
           P384_ROUND(24, r3, r4, r5, r6, r7, r0, r1, r2)
           P384_ROUND(32, r4, r5, r6, r7, r0, r1, r2, r3)
           P384_ROUND(40, r5, r6, r7, r0, r1, r2, r3, r4)
+          /* The result is r6, r7, r0, r1, r2, r3 with the carry word r4, below 2p: subtract p
+           * into the free registers, and keep the value where that borrows out of r4. */
+          "movq %[r6], %[r5]\n\t"
+          "movq %[r7], %[lo]\n\t"
+          "movq %[r0], %[hi]\n\t"
+          "movq %[r1], %[a]\n\t"
+          "movq %[r2], %[b]\n\t"
+          "movq %[r3], %%rdx\n\t"
+          P384_SUB_P(r5, lo, hi, a, b, %%rdx, r4)
+          "cmovncq %[r5], %[r6]\n\t"
+          "cmovncq %[lo], %[r7]\n\t"
+          "cmovncq %[hi], %[r0]\n\t"
+          "cmovncq %[a], %[r1]\n\t"
+          "cmovncq %[b], %[r2]\n\t"
+          "cmovncq %%rdx, %[r3]\n\t"
           : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [r4] "+&r"(r4),
-            [r5] "+&r"(r5), [r6] "+&r"(r6), [r7] "+&r"(r7), [lo] "=&r"(lo), [hi] "=&r"(hi)
-          : [a] "r"(a), [b] "r"(b), [k0] "m"(kK[0]), [k1] "m"(kK[1]), [zero] "m"(kK[2])
+            [r5] "+&r"(r5), [r6] "+&r"(r6), [r7] "+&r"(r7), [lo] "=&r"(lo), [hi] "=&r"(hi),
+            [a] "+&r"(pa), [b] "+&r"(pb)
+          : [k0] "m"(kK[0]), [k1] "m"(kK[1]), [zero] "m"(kK[2]), [p0] "m"(kP0), [p1] "m"(kP1)
           : "rdx", "cc", "memory"); /* reads a[0..5] and b[0..5] */
-  /* The result is r6, r7, r0, r1, r2, r3 with the carry word r4, below 2p: subtract p, and keep
-   * the value when that borrows out of the carry word. */
-  const uint64_t t[6] = {r6, r7, r0, r1, r2, r3};
-  final_sub(r, t, r4);
+  r[0] = r6;
+  r[1] = r7;
+  r[2] = r0;
+  r[3] = r1;
+  r[4] = r2;
+  r[5] = r3;
   (void)lo;
   (void)hi;
+  (void)r4;
   (void)r5;
+  (void)pa;
+  (void)pb;
 }
 
 /* One reduction round of the square: X0..X5 are the low words t_i .. t_{i+5} of the number being
@@ -250,6 +270,19 @@ __attribute__((target("bmi2,adx"))) void ec_p384_sqr_adx(uint64_t *r, const uint
       "adcq 80(%[t]), %[q3]\n\t"
       "adcq 88(%[t]), %[q4]\n\t"
       "adcq $0, %[q5]\n\t"
+      "movq %[q6], 8(%[t])\n\t" /* the sum, below 2p, less p where that does not borrow */
+      "movq %[q0], 16(%[t])\n\t"
+      "movq %[q1], 24(%[t])\n\t"
+      "movq %[q2], 32(%[t])\n\t"
+      "movq %[q3], 40(%[t])\n\t"
+      "movq %[q4], 48(%[t])\n\t"
+      P384_SUB_P(q6, q0, q1, q2, q3, %[q4], q5)
+      "cmovcq 8(%[t]), %[q6]\n\t"
+      "cmovcq 16(%[t]), %[q0]\n\t"
+      "cmovcq 24(%[t]), %[q1]\n\t"
+      "cmovcq 32(%[t]), %[q2]\n\t"
+      "cmovcq 40(%[t]), %[q3]\n\t"
+      "cmovcq 48(%[t]), %[q4]\n\t"
       "movq $0, 8(%[t])\n\t" /* wipe the buffer */
       "movq $0, 16(%[t])\n\t"
       "movq $0, 24(%[t])\n\t"
@@ -264,10 +297,15 @@ __attribute__((target("bmi2,adx"))) void ec_p384_sqr_adx(uint64_t *r, const uint
       : [q0] "=&r"(q0), [q1] "=&r"(q1), [q2] "=&r"(q2), [q3] "=&r"(q3), [q4] "=&r"(q4),
         [q5] "=&r"(q5), [q6] "=&r"(q6), [lo] "=&r"(lo), [hi] "=&r"(hi), "=m"(t)
       : [a] "r"(a), [t] "r"(t), [k0] "m"(kK[0]), [k1] "m"(kK[1]), [zero] "m"(kK[2]),
-        "m"(*(const uint64_t(*)[6])a)
+        [p0] "m"(kP0), [p1] "m"(kP1), "m"(*(const uint64_t(*)[6])a)
       : "rdx", "cc");
-  const uint64_t v[6] = {q6, q0, q1, q2, q3, q4};
-  final_sub(r, v, q5);
+  r[0] = q6;
+  r[1] = q0;
+  r[2] = q1;
+  r[3] = q2;
+  r[4] = q3;
+  r[5] = q4;
+  (void)q5;
   (void)lo;
   (void)hi;
 }
