@@ -1,7 +1,7 @@
-/* The P-256 and P-384 field multiplications built for CPUs with BMI2: mont_mul_k of
+/* The P-256 field multiplications built for CPUs with BMI2: mont_mul_k of
  * ec_field_inline.h, the same CIOS kernel as the portable build, compiled with every 64x64->128
  * product taken by MULX, which writes any pair of registers and leaves the flags of the add/adc
- * chains alone (about 7% off an ECDH or a verification on P-256, measured). ec_point.c calls these
+ * chains alone (about 7% off an ECDH or a verification on P-256, measured). ec_point.c calls it
  * when fm_cpu_use(FM_CPU_BMI2) and the portable build of the same kernel otherwise (other CPUs,
  * FIPSMOD_CPU=portable). Constant time as the portable kernel: no value drives a branch or an
  * address. ADX is not used: compilers do not emit ADCX/ADOX from _addcarryx_u64 (see
@@ -13,7 +13,6 @@
 #include "module/ec/internal.h"
 
 static const ec_mod k_p256_p = {.m = P256_P, .rr = P256_P_RR, .one = P256_P_ONE, .n0 = P256_P_N0};
-static const ec_mod k_p384_p = {.m = P384_P, .rr = P384_P_RR, .one = P384_P_ONE, .n0 = P384_P_N0};
 
 /* P-256 has its own kernels, for CPUs with BMI2 and ADX, in inline assembly, written for the
  * prime's form p = 2^256 - 2^224 + 2^192 + 2^96 - 1: -p^-1 = 1 mod 2^64, so each reduction round's
@@ -293,9 +292,4 @@ __attribute__((target("bmi2,adx"))) void ec_p256_sqr_adx(uint64_t *r, const uint
 __attribute__((target("bmi2"))) void ec_p256_mul_mulx(uint64_t *r, const uint64_t *a,
                                                       const uint64_t *b) {
   mont_mul_k(&k_p256_p, r, a, b, 4);
-}
-
-__attribute__((target("bmi2"))) void ec_p384_mul_mulx(uint64_t *r, const uint64_t *a,
-                                                      const uint64_t *b) {
-  mont_mul_k(&k_p384_p, r, a, b, 6);
 }

@@ -23,7 +23,7 @@ static const ec_mod k_p521_p = {.m = P521_P, .rr = P521_P_RR, .one = P521_P_ONE,
 
 /* ec_p256_mul_portable and ec_p384_mul_portable are the portable builds of the curves' field
  * multiplications (mont_mul_k with the prime as a constant, ec_point.c), for CPUs without BMI2
- * and FIPSMOD_CPU=portable. */
+ * (P-384: without BMI2 and ADX) and FIPSMOD_CPU=portable. */
 void ec_p256_mul_portable(uint64_t *r, const uint64_t *a, const uint64_t *b);
 void ec_p384_mul_portable(uint64_t *r, const uint64_t *a, const uint64_t *b);
 
@@ -56,8 +56,8 @@ void ec_p384_mul_portable(uint64_t *r, const uint64_t *a, const uint64_t *b);
 #define CALLED_ADDSUB static __attribute__((noinline))
 EC_FE_OPS(p256, 4, &k_p256_p, ec_p256_mul_portable, ec_p256_mul_mulx, ec_p256_mul_adx,
           ec_p256_sqr_adx, INLINE_ADDSUB)
-EC_FE_OPS(p384, 6, &k_p384_p, ec_p384_mul_portable, ec_p384_mul_mulx, NO_MULX, NO_SQR,
-          INLINE_ADDSUB)
+EC_FE_OPS(p384, 6, &k_p384_p, ec_p384_mul_portable, NO_MULX, ec_p384_mul_adx,
+          ec_p384_sqr_adx, INLINE_ADDSUB)
 
 /* P-521's field operations: ec_p521.c's product and square on every CPU (portable C, no product
  * by p; the same address twice, public, is a square); the additions out of line, since they are

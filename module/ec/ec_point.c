@@ -351,7 +351,8 @@ madd_ops(p521, 9)
 dbl_ops(p224, 4, &k_p224_p)
 
 /* ec_path_name (module/internal.h) names the P-256/P-384 field products in use, for the start-up
- * report (mulx+adx: P-256's assembly product); P-224 and P-521 take portable ones on every CPU. */
+ * report (mulx+adx: the assembly products of P-256 and P-384; mulx: P-256's BMI2 build, P-384
+ * portable); P-224 and P-521 take portable ones on every CPU. */
 const char *ec_path_name(void) {
   if (!fm_cpu_use(FM_CPU_BMI2)) return "portable";
   return fm_cpu_use(FM_CPU_ADX) ? "mulx+adx" : "mulx";

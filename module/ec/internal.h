@@ -58,7 +58,7 @@ void ec_mod_add(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t 
                 const uint64_t *b);
 void ec_mod_sub(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a,
                 const uint64_t *b);
-/* ec_p256_mul_mulx and ec_p384_mul_mulx set r = a * b * R^-1 mod p of their curve: mont_mul_k
+/* ec_p256_mul_mulx sets r = a * b * R^-1 mod p: mont_mul_k
  * built for BMI2 (ec_field_mulx.c). Call only when the CPU has BMI2; the group law does when
  * fm_cpu_use(FM_CPU_BMI2). */
 void ec_p256_mul_mulx(uint64_t *r, const uint64_t *a, const uint64_t *b);
@@ -68,7 +68,11 @@ void ec_p256_mul_adx(uint64_t *r, const uint64_t *a, const uint64_t *b);
 /* ec_p256_sqr_adx sets r = a * a * R^-1 mod p, the dedicated square of the same assembly (same
  * CPU requirements). */
 void ec_p256_sqr_adx(uint64_t *r, const uint64_t *a);
-void ec_p384_mul_mulx(uint64_t *r, const uint64_t *a, const uint64_t *b);
+/* ec_p384_mul_adx is P-384's product in assembly with MULX, ADCX and ADOX (ec_p384_adx.c): call
+ * only when the CPU has BMI2 and ADX. */
+void ec_p384_mul_adx(uint64_t *r, const uint64_t *a, const uint64_t *b);
+/* ec_p384_sqr_adx sets r = a * a * R^-1 mod p, its dedicated square (same CPU requirements). */
+void ec_p384_sqr_adx(uint64_t *r, const uint64_t *a);
 /* ec_mod_to_mont sets r = a * R mod m for any a < m; ec_mod_from_mont the inverse map. */
 void ec_mod_to_mont(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a);
 void ec_mod_from_mont(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a);

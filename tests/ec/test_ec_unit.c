@@ -134,10 +134,12 @@ static void ref_mul(const ec_curve *c, uint64_t *r, const uint64_t *a, const uin
   ec_mod_mul(c, &m, r, a, b);
 }
 
-/* The BMI2 builds of the P-256 and P-384 field multiplication and the P-256 ADX assembly
- * (ec_field_mulx.c) against the portable product (ref_mul), on edge operands (0, 1, p-1, p-2,
- * R mod p, 2^(bits-1) - 1, all-ones words) and random ones, then on 20000 random pairs, whenever
- * the CPU has the kernel's features, whatever FIPSMOD_CPU says. */
+/* The BMI2 build of the P-256 field multiplication and the ADX assembly of P-256
+ * (ec_field_mulx.c) and of P-384 (ec_p384_adx.c, its square too) against the portable
+ * ec_mod_mul (given a copy of p), on edge operands (0, 1, p-1, p-2, R mod p, 2^(bits-1) - 1,
+ * all-ones words) and random ones, then on 20000 random pairs, whenever the CPU has the kernel's
+ * features, whatever FIPSMOD_CPU says; ec_mod_mul with the curve's own p (which takes P-384's
+ * assembly where the module uses ADX) on the edge operands too. */
 static void test_field_mulx(void) {
 #if !defined(__x86_64__)
   printf("test_ec_unit.field_mulx: the BMI2 builds are x86-64 only, nothing to compare\n");
@@ -149,9 +151,10 @@ static void test_field_mulx(void) {
     fm_ec_curve id;
     void (*mul)(uint64_t *, const uint64_t *, const uint64_t *);
     int adx;
-  } k[] = {{FM_EC_P256, ec_p256_mul_mulx, 0},
-           {FM_EC_P384, ec_p384_mul_mulx, 0},
-           {FM_EC_P256, ec_p256_mul_adx, 1}};
+    void (*sqr)(uint64_t *, const uint64_t *); /* the kernel's square, or NULL */
+  } k[] = {{FM_EC_P256, ec_p256_mul_mulx, 0, NULL},
+           {FM_EC_P256, ec_p256_mul_adx, 1, NULL},
+           {FM_EC_P384, ec_p384_mul_adx, 1, ec_p384_sqr_adx}};
   /* The CPU's features as the module detected them (clang 14's __builtin_cpu_supports knows no
    * "adx"), whatever FIPSMOD_CPU says. */
   uint32_t detected = 0;
@@ -162,6 +165,8 @@ static void test_field_mulx(void) {
       continue;
     }
     const ec_curve *c = ec_curve_get(k[i].id);
+    /* A copy of p: ec_mod_mul takes the generic product for it, never P-384's own. */
+    const ec_mod pm = c->p;
     uint64_t v[16][EC_MAX_LIMBS] = {{0}};
     const uint64_t zero[EC_MAX_LIMBS] = {0};
     v[1][0] = 1;
@@ -181,8 +186,16 @@ static void test_field_mulx(void) {
     for (unsigned x = 0; x < 16; x++) {
       for (unsigned y = 0; y < 16; y++) {
         uint64_t want[EC_MAX_LIMBS], got[EC_MAX_LIMBS];
-        ref_mul(c, want, v[x], v[y]);
+        ec_mod_mul(c, &pm, want, v[x], v[y]);
         k[i].mul(got, v[x], v[y]);
+        CHECK(ec_limbs_eq(c->limbs, got, want) != 0);
+        ec_mod_mul(c, &c->p, got, v[x], v[y]);
+        CHECK(ec_limbs_eq(c->limbs, got, want) != 0);
+      }
+      if (k[i].sqr != NULL) {
+        uint64_t want[EC_MAX_LIMBS], got[EC_MAX_LIMBS];
+        ec_mod_mul(c, &pm, want, v[x], v[x]);
+        k[i].sqr(got, v[x]);
         CHECK(ec_limbs_eq(c->limbs, got, want) != 0);
       }
     }
@@ -191,11 +204,20 @@ static void test_field_mulx(void) {
     memcpy(a, v[7], sizeof a);
     memcpy(b, v[8], sizeof b);
     for (unsigned n = 0; n < 20000; n++) {
-      ref_mul(c, want, a, b);
+      ec_mod_mul(c, &pm, want, a, b);
       k[i].mul(got, a, b);
       if (!ec_limbs_eq(c->limbs, got, want)) {
         CHECK(0);
         break;
+      }
+      if (k[i].sqr != NULL) {
+        uint64_t want2[EC_MAX_LIMBS], got2[EC_MAX_LIMBS];
+        ec_mod_mul(c, &pm, want2, a, a);
+        k[i].sqr(got2, a);
+        if (!ec_limbs_eq(c->limbs, got2, want2)) {
+          CHECK(0);
+          break;
+        }
       }
       memcpy(a, b, sizeof a);
       memcpy(b, got, sizeof b);
