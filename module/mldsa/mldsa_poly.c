@@ -68,10 +68,6 @@ static inline int32_t reduce32(int32_t a) {
 /* caddq adds q when a is negative: the sign bit spread into a mask. */
 static inline int32_t caddq(int32_t a) { return a + ((a >> 31) & MLDSA_Q); }
 
-/* center maps a in [0, q) to its representative in (-(q-1)/2, (q-1)/2]: subtract q when
- * (q-1)/2 - a is negative. */
-static inline int32_t center(int32_t a) { return a - ((((MLDSA_Q - 1) / 2) - a) >> 31 & MLDSA_Q); }
-
 /* The element-wise functions below are written once (ELEMENTWISE) and built twice: for the
  * baseline ISA and, on x86-64, for AVX2 (the same C, so the same values; the compiler widens the
  * loops to eight lanes). The plain names dispatch on fm_cpu_use like the NTT below. */
@@ -94,13 +90,15 @@ static inline int32_t center(int32_t a) { return a - ((((MLDSA_Q - 1) / 2) - a) 
   ATTR static void poly_shiftl_##SFX(mldsa_poly *p) {                                           \
     for (size_t i = 0; i < MLDSA_N; i++) p->c[i] = (int32_t)((uint32_t)p->c[i] << MLDSA_D);      \
   }                                                                                              \
-  /* |c| >= bound for any coefficient, c centred: an OR of sign masks, no branch. */             \
+  /* |c| >= bound for any coefficient, c centred: an OR of sign masks, no branch. For          \
+   * |r| < q, the centred representative's magnitude is min(|r|, q - |r|). */                    \
   ATTR static uint32_t poly_norm_exceeds_##SFX(const mldsa_poly *p, int32_t bound) {            \
     uint32_t bad = 0;                                                                            \
     for (size_t i = 0; i < MLDSA_N; i++) {                                                       \
-      const int32_t c = center(caddq(reduce32(p->c[i])));                                        \
-      const int32_t mag = c - ((c >> 31) & (2 * c)); /* |c|: c - 2c when c is negative */        \
-      bad |= (uint32_t)((bound - 1 - mag) >> 31);   /* negative exactly when mag >= bound */     \
+      const int32_t r = p->c[i], s = r >> 31;                                                    \
+      const int32_t a = (r ^ s) - s, d = MLDSA_Q - 2 * a; /* |r|; (q - |r|) - |r| */             \
+      const int32_t mag = a + (d & (d >> 31));            /* min(|r|, q - |r|) */                \
+      bad |= (uint32_t)((bound - 1 - mag) >> 31);         /* negative exactly when mag >= bound */ \
     }                                                                                            \
     return ct_value_barrier_u32(bad);                                                            \
   }
@@ -273,16 +271,17 @@ unsigned mldsa_poly_make_hint_portable(const mldsa_params *p, mldsa_poly *h, con
 }
 
 void mldsa_poly_use_hint(const mldsa_params *p, mldsa_poly *a, const mldsa_poly *h) {
-  /* Algorithm 40; public inputs, so plain branches. m = (q-1) / (2 gamma2). */
+  /* Algorithm 40 with masks (the inputs are public, but a branch per hint mispredicts):
+   * r1 + 1 where h = 1 and r0 > 0, r1 - 1 where h = 1 and r0 <= 0, then m wraps to 0 and -1
+   * to m - 1; m = (q-1) / (2 gamma2). h is 0 or 1 (mldsa_unpack_hint). */
   const int32_t m = (MLDSA_Q - 1) / (2 * p->gamma2);
   for (size_t i = 0; i < MLDSA_N; i++) {
     int32_t r0;
     int32_t r1 = decompose_one(p->gamma2, a->c[i], &r0);
-    if (h->c[i]) {
-      r1 = r0 > 0 ? r1 + 1 : r1 - 1;
-      if (r1 == m) r1 = 0;
-      if (r1 < 0) r1 = m - 1;
-    }
+    const int32_t step = (((-r0) >> 31) & 2) - 1; /* +1 when r0 > 0, else -1 */
+    r1 += step & -h->c[i];
+    r1 -= ((m - 1 - r1) >> 31) & m; /* m to 0 */
+    r1 += (r1 >> 31) & m;           /* -1 to m - 1 */
     a->c[i] = r1;
   }
 }
