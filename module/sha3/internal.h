@@ -35,7 +35,8 @@ void keccak_f1600_portable(uint64_t a[25]);
 void keccak_f1600_x4(uint64_t a[4][25]);
 #if defined(__x86_64__)
 /* The interleaved forms (keccak_x4_avx2.c); call them only when fm_cpu_use(FM_CPU_AVX2), and
- * fm_cpu_use(FM_CPU_AVX512) for the second. */
+ * fm_cpu_use(FM_CPU_AVX512) for the second. They leave state-derived bytes in their frame: the
+ * module calls them only through keccak_f1600_x4, which wipes it. */
 void keccak_f1600_x4_avx2(uint64_t a[4][25]);
 void keccak_f1600_x4_avx512vl(uint64_t a[4][25]);
 #endif
