@@ -73,14 +73,12 @@ static void a_hat_expand(const mldsa_params *p, mldsa_poly *a, const uint8_t rho
     mldsa_expand_a_x4(&a[e], rho, e, entries - e < 4 ? entries - e : 4, p->l);
 }
 
-/* a_times_cached is a_times with A-hat already expanded in a (row-major). */
+/* a_times_cached is a_times with A-hat already expanded in a (row-major): each row one dot
+ * product, reduced once (congruent to a_times's sums, which is all the callers' inverse NTTs
+ * need). */
 static void a_times_cached(const mldsa_params *p, mldsa_poly *t, const mldsa_poly *a,
                            const mldsa_poly *v) {
-  for (unsigned i = 0; i < p->k; i++) {
-    mldsa_poly_pointwise_mont(&t[i], &a[i * p->l], &v[0]);
-    for (unsigned j = 1; j < p->l; j++)
-      mldsa_poly_pointwise_acc_mont(&t[i], &a[i * p->l + j], &v[j]);
-  }
+  for (unsigned i = 0; i < p->k; i++) mldsa_poly_dot_mont(&t[i], &a[i * p->l], v, p->l);
 }
 
 /* ---- KeyGen_internal (Algorithm 6) ---------------------------------------------------------- */

@@ -212,6 +212,25 @@ AVX2 void mldsa_poly_pointwise_acc_mont_avx2(mldsa_poly *r, const mldsa_poly *a,
   }
 }
 
+/* The dot product: the 64-bit products of the even lanes and of the odd lanes summed apart, then
+ * one Montgomery reduction per lane (mont_mul's, on the sums). */
+AVX2 void mldsa_poly_dot_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *v,
+                                   unsigned n) {
+  const __m256i q = _mm256_set1_epi32(MLDSA_Q), qinv = _mm256_set1_epi32(MLDSA_QINV);
+  for (size_t i = 0; i < MLDSA_N; i += 8) {
+    __m256i se = _mm256_setzero_si256(), so = _mm256_setzero_si256();
+    for (unsigned j = 0; j < n; j++) {
+      const __m256i x = ld8(a[j].c + i), y = ld8(v[j].c + i);
+      se = _mm256_add_epi64(se, _mm256_mul_epi32(x, y));
+      so = _mm256_add_epi64(
+          so, _mm256_mul_epi32(_mm256_srli_epi64(x, 32), _mm256_srli_epi64(y, 32)));
+    }
+    const __m256i re = _mm256_sub_epi64(se, _mm256_mul_epi32(_mm256_mul_epi32(se, qinv), q));
+    const __m256i ro = _mm256_sub_epi64(so, _mm256_mul_epi32(_mm256_mul_epi32(so, qinv), q));
+    st8(r->c + i, _mm256_blend_epi32(_mm256_srli_epi64(re, 32), ro, 0xaa));
+  }
+}
+
 /* decompose8: Decompose as decompose_one in mldsa_poly.c, eight lanes: r1 = ceil(r / 128), then
  * the multiply-shift by the reciprocal of 2 gamma2 / 128, the top value wrapped to 0, r0 = r -
  * 2 gamma2 r1 lowered by q when above (q-1)/2. Products stay below 2^31: ceil(r/128) < 2^16

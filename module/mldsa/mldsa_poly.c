@@ -213,6 +213,15 @@ void mldsa_poly_pointwise_acc_mont_portable(mldsa_poly *r, const mldsa_poly *a,
     r->c[i] += mldsa_montgomery_reduce((int64_t)a->c[i] * b->c[i]);
 }
 
+void mldsa_poly_dot_mont_portable(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *v,
+                                  unsigned n) {
+  for (size_t i = 0; i < MLDSA_N; i++) {
+    int64_t sum = 0;
+    for (unsigned j = 0; j < n; j++) sum += (int64_t)a[j].c[i] * v[j].c[i];
+    r->c[i] = mldsa_montgomery_reduce(sum);
+  }
+}
+
 /* ---- Rounding (FIPS 204 section 7.4) ------------------------------------------------------- */
 
 void mldsa_poly_power2round(mldsa_poly *a1, mldsa_poly *a0, const mldsa_poly *a) {
@@ -293,6 +302,8 @@ void mldsa_poly_ntt_avx2(mldsa_poly *p);
 void mldsa_poly_invntt_tomont_avx2(mldsa_poly *p);
 void mldsa_poly_pointwise_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b);
 void mldsa_poly_pointwise_acc_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b);
+void mldsa_poly_dot_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *v,
+                              unsigned n);
 void mldsa_poly_decompose_avx2(const mldsa_params *p, mldsa_poly *a1, mldsa_poly *a0,
                                const mldsa_poly *a);
 unsigned mldsa_poly_make_hint_avx2(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *r,
@@ -344,6 +355,16 @@ void mldsa_poly_pointwise_acc_mont(mldsa_poly *r, const mldsa_poly *a, const mld
   }
 #endif
   mldsa_poly_pointwise_acc_mont_portable(r, a, b);
+}
+
+void mldsa_poly_dot_mont(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *v, unsigned n) {
+#if defined(MLDSA_HAVE_AVX2)
+  if (use_avx2()) {
+    mldsa_poly_dot_mont_avx2(r, a, v, n);
+    return;
+  }
+#endif
+  mldsa_poly_dot_mont_portable(r, a, v, n);
 }
 
 void mldsa_poly_decompose(const mldsa_params *p, mldsa_poly *a1, mldsa_poly *a0,

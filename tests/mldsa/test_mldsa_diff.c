@@ -1,5 +1,5 @@
 /* Differential test of ML-DSA's AVX2 kernels against their portable twins (module/mldsa): the
- * NTT, the inverse NTT, the pointwise products, Decompose, MakeHint, z's BitUnpack and the
+ * NTT, the inverse NTT, the pointwise and dot products, Decompose, MakeHint, z's BitUnpack and the
  * block samplers of RejNTTPoly and RejBoundedPoly must give the same coefficients on random
  * inputs over their whole documented input ranges, plus the edges (0, +-(q-1), the largest
  * allowed magnitudes). Skips (exit 0 with a note) on a CPU without AVX2.
@@ -17,6 +17,8 @@ void mldsa_poly_ntt_avx2(mldsa_poly *p);
 void mldsa_poly_invntt_tomont_avx2(mldsa_poly *p);
 void mldsa_poly_pointwise_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b);
 void mldsa_poly_pointwise_acc_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b);
+void mldsa_poly_dot_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *v,
+                              unsigned n);
 void mldsa_poly_decompose_avx2(const mldsa_params *p, mldsa_poly *a1, mldsa_poly *a0,
                                const mldsa_poly *a);
 unsigned mldsa_poly_make_hint_avx2(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *r,
@@ -228,7 +230,35 @@ static void test_unpack_z(void) {
 #endif
 }
 
-static const test_case cases[] = {TEST_CASE(ntt), TEST_CASE(pointwise), TEST_CASE(decompose),
+static void test_dot(void) {
+  if (!have_avx2()) return;
+#if defined(__x86_64__)
+  test_rng rng;
+  test_rng_seed(&rng, "test_mldsa_diff.dot");
+  for (int r = 0; r < ROUNDS / 4; r++) {
+    mldsa_poly a[7], v[7], x, y, sum;
+    for (unsigned j = 0; j < 7; j++) {
+      fill(&rng, &a[j], MLDSA_Q - 1); /* A-hat's coefficients are in [0, q) */
+      for (size_t i = 0; i < MLDSA_N; i++) a[j].c[i] = a[j].c[i] < 0 ? -a[j].c[i] : a[j].c[i];
+      fill(&rng, &v[j], 9 * MLDSA_Q - 1); /* NTT outputs are below 9q */
+    }
+    for (unsigned n = 1; n <= 7; n++) {
+      mldsa_poly_dot_mont_portable(&x, a, v, n);
+      mldsa_poly_dot_mont_avx2(&y, a, v, n);
+      CHECK_MEM(x.c, y.c, sizeof x.c);
+      /* Congruent to the sum of the n pointwise products. */
+      mldsa_poly_pointwise_mont_portable(&sum, &a[0], &v[0]);
+      for (unsigned j = 1; j < n; j++) mldsa_poly_pointwise_acc_mont_portable(&sum, &a[j], &v[j]);
+      long bad = 0;
+      for (size_t i = 0; i < MLDSA_N; i++) bad += (((int64_t)x.c[i] - sum.c[i]) % MLDSA_Q) != 0;
+      CHECK_EQ_INT(bad, 0);
+    }
+  }
+#endif
+}
+
+static const test_case cases[] = {TEST_CASE(ntt), TEST_CASE(pointwise), TEST_CASE(dot),
+                                  TEST_CASE(decompose),
                                   TEST_CASE(make_hint), TEST_CASE(unpack_z),
                                   TEST_CASE(rej_ntt_block), TEST_CASE(rej_eta_block)};
 
