@@ -115,6 +115,12 @@ void mldsa_poly_sub(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b);
 /* mldsa_poly_shiftl multiplies by 2^d (coefficients below 2^(31-d)). */
 void mldsa_poly_shiftl(mldsa_poly *p);
 
+/* Two small polynomials in one: for a and b with |a| < 2^8 and |a + 2^9 b| <= (q-1)/2, a
+ * polynomial congruent to a + 2^9 b mod q (coefficients in (-q, q)) splits back into lo = a and
+ * hi = b exactly (mldsa_poly_split_pair; lo may be v). Signing multiplies c by s1 and s2 so. */
+#define MLDSA_PAIR_SHIFT 9
+void mldsa_poly_split_pair(mldsa_poly *lo, mldsa_poly *hi, const mldsa_poly *v);
+
 /* mldsa_poly_norm_exceeds returns all-ones when some coefficient c (in (-q, q), read as its
  * centred representative) has |c| >= bound, zero otherwise, without a branch on the
  * coefficients: the result is one mask over the whole polynomial. bound <= (q-1)/8. */

@@ -90,6 +90,17 @@ static inline int32_t caddq(int32_t a) { return a + ((a >> 31) & MLDSA_Q); }
   ATTR static void poly_shiftl_##SFX(mldsa_poly *p) {                                           \
     for (size_t i = 0; i < MLDSA_N; i++) p->c[i] = (int32_t)((uint32_t)p->c[i] << MLDSA_D);      \
   }                                                                                              \
+  /* v in (-q, q) to [0, q), to (-(q-1)/2, (q-1)/2] (q off when above (q-1)/2), then the      \
+   * split of that x = lo + 2^9 hi with lo in [-2^8, 2^8): hi = floor((x + 2^8) / 2^9). */        \
+  ATTR static void poly_split_pair_##SFX(mldsa_poly *lo, mldsa_poly *hi, const mldsa_poly *v) { \
+    for (size_t i = 0; i < MLDSA_N; i++) {                                                       \
+      int32_t x = caddq(v->c[i]);                                                                \
+      x -= (((MLDSA_Q - 1) / 2 - x) >> 31) & MLDSA_Q;                                            \
+      const int32_t h = (x + (1 << (MLDSA_PAIR_SHIFT - 1))) >> MLDSA_PAIR_SHIFT;                 \
+      hi->c[i] = h;                                                                              \
+      lo->c[i] = x - h * (1 << MLDSA_PAIR_SHIFT);                                                \
+    }                                                                                            \
+  }                                                                                              \
   /* |c| >= bound for any coefficient, c centred: an OR of sign masks, no branch. For          \
    * |r| < q, the centred representative's magnitude is min(|r|, q - |r|). */                    \
   ATTR static uint32_t poly_norm_exceeds_##SFX(const mldsa_poly *p, int32_t bound) {            \
@@ -115,6 +126,7 @@ ELEMENTWISE(avx2, __attribute__((target("avx2"))))
 #define poly_add_avx2 poly_add_base
 #define poly_sub_avx2 poly_sub_base
 #define poly_shiftl_avx2 poly_shiftl_base
+#define poly_split_pair_avx2 poly_split_pair_base
 #define poly_norm_exceeds_avx2 poly_norm_exceeds_base
 #endif
 
@@ -141,6 +153,10 @@ void mldsa_poly_sub(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b) {
 void mldsa_poly_shiftl(mldsa_poly *p) {
   if (ELEMENTWISE_AVX2()) poly_shiftl_avx2(p);
   else poly_shiftl_base(p);
+}
+void mldsa_poly_split_pair(mldsa_poly *lo, mldsa_poly *hi, const mldsa_poly *v) {
+  if (ELEMENTWISE_AVX2()) poly_split_pair_avx2(lo, hi, v);
+  else poly_split_pair_base(lo, hi, v);
 }
 uint32_t mldsa_poly_norm_exceeds(const mldsa_poly *p, int32_t bound) {
   return ELEMENTWISE_AVX2() ? poly_norm_exceeds_avx2(p, bound) : poly_norm_exceeds_base(p, bound);

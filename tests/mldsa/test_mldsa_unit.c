@@ -142,6 +142,33 @@ static void test_norm_exceeds_edges(void) {
   CHECK_EQ_INT(bad, 0);
 }
 
+static void test_split_pair_every_pair(void) {
+  /* Every a, b in [-200, 200] (signing's |cs1|, |cs2| <= 196): each representative in (-q, q) of
+   * a + 2^9 b splits back into a and b. */
+  static mldsa_poly v, lo, hi;
+  long bad = 0;
+  size_t n = 0;
+  for (int32_t a = -200; a <= 200; a++) {
+    for (int32_t b = -200; b <= 200; b++) {
+      const int32_t x = a + 512 * b;
+      const int32_t reps[3] = {x, x < 0 ? x + MLDSA_Q : x, x > 0 ? x - MLDSA_Q : x};
+      for (int r = 0; r < 3; r++) {
+        v.c[n] = reps[r];
+        lo.c[n] = a;
+        hi.c[n] = b;
+        if (++n == MLDSA_N) {
+          mldsa_poly want_lo = lo, want_hi = hi;
+          mldsa_poly_split_pair(&lo, &hi, &v);
+          for (size_t i = 0; i < MLDSA_N; i++)
+            bad += lo.c[i] != want_lo.c[i] || hi.c[i] != want_hi.c[i];
+          n = 0;
+        }
+      }
+    }
+  }
+  CHECK_EQ_INT(bad, 0);
+}
+
 static int32_t mod_q(int64_t x) {
   int64_t r = x % MLDSA_Q;
   return (int32_t)(r < 0 ? r + MLDSA_Q : r);
@@ -511,6 +538,7 @@ static const test_case cases[] = {
     TEST_CASE(fits_64k_stack),
     TEST_CASE(decompose_every_value), TEST_CASE(power2round_every_value),
     TEST_CASE(use_hint_every_value),  TEST_CASE(norm_exceeds_edges),
+    TEST_CASE(split_pair_every_pair),
     TEST_CASE(ntt_multiplies),        TEST_CASE(sign_verify_every_set),
     TEST_CASE(selftests_pass),        TEST_CASE(bad_arguments),
     TEST_CASE(keygen_matches_independent_key), TEST_CASE(sign_with_rnd),
