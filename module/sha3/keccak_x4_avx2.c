@@ -10,9 +10,10 @@
  *
  * Constant time: a fixed sequence of XOR, AND-NOT, shifts, shuffles, loads and stores at fixed
  * addresses; nothing branches on or indexes by a lane. The interleaved copies of the states are
- * locals of the permutation's frame, like what the compiler spills: keccak_f1600_x4, the only
- * caller, wipes that whole frame (keccak_stack_wipe_x4, keccak.c "Stack residue") as soon as the
- * permutation returns, so they are not wiped a second time here. */
+ * locals of the permutation's frame, like what the compiler spills: the callers wipe that whole
+ * frame (keccak_f1600_x4 as soon as the permutation returns, the users of
+ * keccak_f1600_x4_nowipe after their last block; keccak.c "Stack residue"), so they are not wiped
+ * a second time here. */
 #include "module/sha3/internal.h"
 
 #if defined(__x86_64__)
