@@ -96,8 +96,8 @@ void mldsa_poly_pointwise_acc_mont_portable(mldsa_poly *r, const mldsa_poly *a,
                                             const mldsa_poly *b);
 /* mldsa_poly_dot_mont sets r = (sum over j < n of a[j] * v[j]) * 2^-32, coefficient by
  * coefficient, with one Montgomery reduction of the 64-bit sum (so r is congruent to, not equal
- * to, the sum of n pointwise products); the sum below 2^31 q in magnitude (n <= 7 products of
- * a coefficient in [0, q) and one below 9q). */
+ * to, the sum of n pointwise products), in (-q, q); the sum below 2^31 q in magnitude (n <= 7
+ * products of a coefficient in [0, q) and one below 9q). */
 void mldsa_poly_dot_mont(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *v, unsigned n);
 void mldsa_poly_dot_mont_portable(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *v,
                                   unsigned n);

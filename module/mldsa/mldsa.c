@@ -296,9 +296,8 @@ static uint32_t sign_attempt(const mldsa_params *p, sign_ws *ws, const uint8_t m
     ws->z[j] = ws->y[j];
     mldsa_poly_ntt(&ws->z[j]);
   }
-  a_times_cached(p, ws->w, ws->a, ws->z);
+  a_times_cached(p, ws->w, ws->a, ws->z); /* rows in (-q, q): the inverse NTT's input range */
   for (unsigned i = 0; i < k; i++) {
-    mldsa_poly_reduce(&ws->w[i]);
     mldsa_poly_invntt_tomont(&ws->w[i]);
     mldsa_poly_caddq(&ws->w[i]);
     /* Steps 13, 15: w1 = HighBits(w), encoded for ctilde = H(mu || w1Encode(w1), lambda/4). */
