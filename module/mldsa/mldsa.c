@@ -343,8 +343,7 @@ static uint32_t sign_attempt(const mldsa_params *p, sign_ws *ws, const uint8_t m
   unsigned ones = 0;
   for (unsigned i = 0; i < k; i++) {
     mldsa_poly_pointwise_mont(&ws->ct0, &ws->c, &ws->t0[i]);
-    mldsa_poly_invntt_tomont(&ws->ct0);
-    mldsa_poly_reduce(&ws->ct0);
+    mldsa_poly_invntt_tomont(&ws->ct0); /* in (-q, q): the norm check's and freeze's range */
     reject |= mldsa_poly_norm_exceeds(&ws->ct0, p->gamma2);
     mldsa_poly_add(&ws->r, &ws->w[i], &ws->ct0);
     mldsa_poly_freeze(&ws->r);
