@@ -137,12 +137,16 @@ void mldsa_poly_decompose(const mldsa_params *p, mldsa_poly *a1, mldsa_poly *a0,
 void mldsa_poly_decompose_portable(const mldsa_params *p, mldsa_poly *a1, mldsa_poly *a0,
                                    const mldsa_poly *a);
 
-/* mldsa_poly_make_hint sets h[i] = 1 where HighBits(r[i]) != v1[i] (Algorithm 39 with v1 =
- * HighBits(r + z) given) and returns the number of ones. Constant time. h may be v1. */
-unsigned mldsa_poly_make_hint(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *r,
-                              const mldsa_poly *v1);
-unsigned mldsa_poly_make_hint_portable(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *r,
-                                       const mldsa_poly *v1);
+/* mldsa_poly_sign_row is the end of one row i of a signing attempt (Algorithm 7 steps 21, 23,
+ * 25, 26, 28), in one pass: r = w - cs2 (w in [0, q), |cs2| < 2^8) taken to [0, q),
+ * (v1, r0) = Decompose(r), h = MakeHint = [HighBits(r + ct0) != v1] (ct0 in (-q, q)). It adds
+ * the number of ones in h to *ones and returns all-ones when ||r0|| >= gamma2 - beta or
+ * ||ct0|| >= gamma2, zero otherwise. Constant time: no branch on the coefficients. */
+uint32_t mldsa_poly_sign_row(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *w,
+                             const mldsa_poly *cs2, const mldsa_poly *ct0, unsigned *ones);
+uint32_t mldsa_poly_sign_row_portable(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *w,
+                                      const mldsa_poly *cs2, const mldsa_poly *ct0,
+                                      unsigned *ones);
 
 /* mldsa_poly_use_hint sets a to UseHint(h, a) (Algorithm 40); a in [0, q). Verification only:
  * public inputs. */

@@ -316,11 +316,12 @@ static uint32_t sign_attempt(const mldsa_params *p, sign_ws *ws, const uint8_t m
   mldsa_sample_in_ball(p, &ws->c, ws->ctilde);
   mldsa_poly_ntt(&ws->c);
 
-  /* Steps 18-21, 23, every row i (k >= l): cs1[i] (i < l) and cs2[i] (in r) from c s[i]; for
-   * i < l, z = y + cs1, ||z|| < gamma1 - beta; r = w - cs2 in [0, q), kept in w;
-   * (v1, r0) = Decompose(r), ||r0|| < gamma2 - beta, v1 = HighBits(w - cs2) kept in h until the
-   * hint replaces it. */
+  /* Steps 18-28, every row i (k >= l): cs1[i] (i < l) and cs2[i] (in r) from c s[i]; for
+   * i < l, z = y + cs1, ||z|| < gamma1 - beta; ct0 = NTT^-1(c t0[i]) (in (-q, q)); then
+   * mldsa_poly_sign_row: r = w - cs2, ||LowBits(r)|| < gamma2 - beta, ||ct0|| < gamma2,
+   * h = MakeHint(-ct0, w - cs2 + ct0), that is [HighBits(r + ct0) != HighBits(r)], counted. */
   uint32_t reject = 0;
+  unsigned ones = 0;
   for (unsigned i = 0; i < k; i++) {
     if (i < l) { /* public: the parameter set */
       mldsa_poly_pointwise_mont(&ws->z[i], &ws->c, &ws->s[i]);
@@ -332,22 +333,9 @@ static uint32_t sign_attempt(const mldsa_params *p, sign_ws *ws, const uint8_t m
       mldsa_poly_pointwise_mont(&ws->r, &ws->c, &ws->s[i]);
       mldsa_poly_invntt_tomont(&ws->r);
     }
-    mldsa_poly_sub(&ws->w[i], &ws->w[i], &ws->r);
-    mldsa_poly_freeze(&ws->w[i]);
-    mldsa_poly_decompose(p, &ws->h[i], &ws->r0, &ws->w[i]);
-    reject |= mldsa_poly_norm_exceeds(&ws->r0, p->gamma2 - p->beta);
-  }
-
-  /* Steps 25, 26, 28: ct0, ||ct0|| < gamma2; h = MakeHint(-ct0, w - cs2 + ct0), that is
-   * [HighBits(r + ct0) != v1]; at most omega ones. */
-  unsigned ones = 0;
-  for (unsigned i = 0; i < k; i++) {
     mldsa_poly_pointwise_mont(&ws->ct0, &ws->c, &ws->t0[i]);
-    mldsa_poly_invntt_tomont(&ws->ct0); /* in (-q, q): the norm check's and freeze's range */
-    reject |= mldsa_poly_norm_exceeds(&ws->ct0, p->gamma2);
-    mldsa_poly_add(&ws->r, &ws->w[i], &ws->ct0);
-    mldsa_poly_freeze(&ws->r);
-    ones += mldsa_poly_make_hint(p, &ws->h[i], &ws->r, &ws->h[i]);
+    mldsa_poly_invntt_tomont(&ws->ct0);
+    reject |= mldsa_poly_sign_row(p, &ws->h[i], &ws->w[i], &ws->r, &ws->ct0, &ones);
   }
   /* More than omega ones: omega - ones is negative (both are below 2^16). */
   reject |= (uint32_t)(((int32_t)p->omega - (int32_t)ones) >> 31);

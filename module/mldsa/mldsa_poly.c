@@ -281,18 +281,29 @@ void mldsa_poly_decompose_portable(const mldsa_params *p, mldsa_poly *a1, mldsa_
   }
 }
 
-unsigned mldsa_poly_make_hint_portable(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *r,
-                                       const mldsa_poly *v1) {
-  /* Algorithm 39: h = [HighBits(r) != HighBits(r + z)], with HighBits(r + z) given as v1. */
+uint32_t mldsa_poly_sign_row_portable(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *w,
+                                      const mldsa_poly *cs2, const mldsa_poly *ct0,
+                                      unsigned *ones) {
+  uint32_t bad = 0;
   unsigned count = 0;
   for (size_t i = 0; i < MLDSA_N; i++) {
-    int32_t r0;
-    const int32_t r1 = decompose_one(p->gamma2, r->c[i], &r0);
-    const uint32_t differ = ~ct_eq_u32((uint32_t)r1, (uint32_t)v1->c[i]) & 1u;
+    /* r = w - cs2 in [0, q); (v1, r0) = Decompose(r); ||r0|| >= gamma2 - beta (r0 centred) */
+    const int32_t r = caddq(reduce32(w->c[i] - cs2->c[i]));
+    int32_t r0, lo;
+    const int32_t v1 = decompose_one(p->gamma2, r, &r0);
+    const int32_t s0 = r0 >> 31, m0 = (r0 ^ s0) - s0;
+    bad |= (uint32_t)((p->gamma2 - p->beta - 1 - m0) >> 31);
+    /* ||ct0|| >= gamma2: ct0 in (-q, q), magnitude min(|ct0|, q - |ct0|) */
+    const int32_t c = ct0->c[i], sc = c >> 31, ac = (c ^ sc) - sc, d = MLDSA_Q - 2 * ac;
+    bad |= (uint32_t)((p->gamma2 - 1 - (ac + (d & (d >> 31)))) >> 31);
+    /* Algorithm 39: h = [HighBits(r + ct0) != v1] */
+    const int32_t r1 = decompose_one(p->gamma2, caddq(reduce32(r + c)), &lo);
+    const uint32_t differ = ~ct_eq_u32((uint32_t)r1, (uint32_t)v1) & 1u;
     h->c[i] = (int32_t)differ;
     count += differ;
   }
-  return count;
+  *ones += count;
+  return ct_value_barrier_u32(bad);
 }
 
 void mldsa_poly_use_hint(const mldsa_params *p, mldsa_poly *a, const mldsa_poly *h) {
@@ -322,8 +333,8 @@ void mldsa_poly_dot_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_po
                               unsigned n);
 void mldsa_poly_decompose_avx2(const mldsa_params *p, mldsa_poly *a1, mldsa_poly *a0,
                                const mldsa_poly *a);
-unsigned mldsa_poly_make_hint_avx2(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *r,
-                                   const mldsa_poly *v1);
+uint32_t mldsa_poly_sign_row_avx2(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *w,
+                                  const mldsa_poly *cs2, const mldsa_poly *ct0, unsigned *ones);
 #define MLDSA_HAVE_AVX2 1
 #endif
 
@@ -394,12 +405,12 @@ void mldsa_poly_decompose(const mldsa_params *p, mldsa_poly *a1, mldsa_poly *a0,
   mldsa_poly_decompose_portable(p, a1, a0, a);
 }
 
-unsigned mldsa_poly_make_hint(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *r,
-                              const mldsa_poly *v1) {
+uint32_t mldsa_poly_sign_row(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *w,
+                             const mldsa_poly *cs2, const mldsa_poly *ct0, unsigned *ones) {
 #if defined(MLDSA_HAVE_AVX2)
-  if (use_avx2()) return mldsa_poly_make_hint_avx2(p, h, r, v1);
+  if (use_avx2()) return mldsa_poly_sign_row_avx2(p, h, w, cs2, ct0, ones);
 #endif
-  return mldsa_poly_make_hint_portable(p, h, r, v1);
+  return mldsa_poly_sign_row_portable(p, h, w, cs2, ct0, ones);
 }
 
 const char *mldsa_path_name(void) { return use_avx2() ? "avx2" : "portable"; }
