@@ -94,6 +94,13 @@ void mldsa_poly_pointwise_mont_portable(mldsa_poly *r, const mldsa_poly *a, cons
 void mldsa_poly_pointwise_acc_mont(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b);
 void mldsa_poly_pointwise_acc_mont_portable(mldsa_poly *r, const mldsa_poly *a,
                                             const mldsa_poly *b);
+/* mldsa_poly_dot_mont sets r = (sum over j < n of a[j] * v[j]) * 2^-32, coefficient by
+ * coefficient, with one Montgomery reduction of the 64-bit sum (so r is congruent to, not equal
+ * to, the sum of n pointwise products), in (-q, q); the sum below 2^31 q in magnitude (n <= 7
+ * products of a coefficient in [0, q) and one below 9q). */
+void mldsa_poly_dot_mont(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *v, unsigned n);
+void mldsa_poly_dot_mont_portable(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *v,
+                                  unsigned n);
 
 /* mldsa_poly_reduce brings every coefficient (below 2^31 - 2^22 in magnitude) into
  * [-6283008, 6283008]; mldsa_poly_caddq adds q to negative ones; mldsa_poly_freeze does both, so
@@ -107,6 +114,12 @@ void mldsa_poly_sub(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b);
 
 /* mldsa_poly_shiftl multiplies by 2^d (coefficients below 2^(31-d)). */
 void mldsa_poly_shiftl(mldsa_poly *p);
+
+/* Two small polynomials in one: for a and b with |a| < 2^8 and |a + 2^9 b| <= (q-1)/2, a
+ * polynomial congruent to a + 2^9 b mod q (coefficients in (-q, q)) splits back into lo = a and
+ * hi = b exactly (mldsa_poly_split_pair; lo may be v). Signing multiplies c by s1 and s2 so. */
+#define MLDSA_PAIR_SHIFT 9
+void mldsa_poly_split_pair(mldsa_poly *lo, mldsa_poly *hi, const mldsa_poly *v);
 
 /* mldsa_poly_norm_exceeds returns all-ones when some coefficient c (in (-q, q), read as its
  * centred representative) has |c| >= bound, zero otherwise, without a branch on the
@@ -124,12 +137,16 @@ void mldsa_poly_decompose(const mldsa_params *p, mldsa_poly *a1, mldsa_poly *a0,
 void mldsa_poly_decompose_portable(const mldsa_params *p, mldsa_poly *a1, mldsa_poly *a0,
                                    const mldsa_poly *a);
 
-/* mldsa_poly_make_hint sets h[i] = 1 where HighBits(r[i]) != v1[i] (Algorithm 39 with v1 =
- * HighBits(r + z) given) and returns the number of ones. Constant time. h may be v1. */
-unsigned mldsa_poly_make_hint(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *r,
-                              const mldsa_poly *v1);
-unsigned mldsa_poly_make_hint_portable(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *r,
-                                       const mldsa_poly *v1);
+/* mldsa_poly_sign_row is the end of one row i of a signing attempt (Algorithm 7 steps 21, 23,
+ * 25, 26, 28), in one pass: r = w - cs2 (w in [0, q), |cs2| < 2^8) taken to [0, q),
+ * (v1, r0) = Decompose(r), h = MakeHint = [HighBits(r + ct0) != v1] (ct0 in (-q, q)). It adds
+ * the number of ones in h to *ones and returns all-ones when ||r0|| >= gamma2 - beta or
+ * ||ct0|| >= gamma2, zero otherwise. Constant time: no branch on the coefficients. */
+uint32_t mldsa_poly_sign_row(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *w,
+                             const mldsa_poly *cs2, const mldsa_poly *ct0, unsigned *ones);
+uint32_t mldsa_poly_sign_row_portable(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *w,
+                                      const mldsa_poly *cs2, const mldsa_poly *ct0,
+                                      unsigned *ones);
 
 /* mldsa_poly_use_hint sets a to UseHint(h, a) (Algorithm 40); a in [0, q). Verification only:
  * public inputs. */

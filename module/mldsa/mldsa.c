@@ -4,13 +4,13 @@
  * Memory. KeyGen_internal and verification work on the stack (about 32 KiB and 28 KiB for
  * ML-DSA-87: the k rows of A-hat s1 or A-hat z are accumulated together while A-hat is expanded
  * four entries at a time). Signing puts its working set in one heap workspace (sign_ws: the
- * matrix A-hat, s1, s2 and t0 in the NTT domain, y, z, w, the hint and four ExpandMask
- * polynomials; about 118 KiB for ML-DSA-87) that it wipes (all but A-hat, which is public) and
- * frees before it returns, so its own stack use is under 4 KiB. Key generation with its pairwise
- * test (mldsa_keygen_pct) generates into such a workspace and signs from it. A-hat is expanded
- * once per signature and kept for every iteration of the rejection loop (regenerating it per
- * iteration costs k * l SHAKE128 expansions each time, about 25% more signing time for
- * ML-DSA-65).
+ * matrix A-hat, s1 and s2 (paired, see sign_ws) and t0 in the NTT domain, y, z, w, the hint and
+ * four ExpandMask polynomials; about 118 KiB for ML-DSA-87) that it wipes (all but A-hat, which
+ * is public) and frees before it returns, so its own stack use is under 4 KiB. Key generation
+ * with its pairwise test (mldsa_keygen_pct) generates into such a workspace, keeping A-hat, and
+ * signs from it. A-hat is expanded once per signature and kept for every iteration of the
+ * rejection loop (regenerating it per iteration costs k * l SHAKE128 expansions each time, about
+ * 25% more signing time for ML-DSA-65).
  *
  * What signing reveals (the declassifications, each at its call):
  * - ctilde, at every iteration, before SampleInBall. ctilde = H(mu || w1Encode(w1)) with
@@ -73,14 +73,12 @@ static void a_hat_expand(const mldsa_params *p, mldsa_poly *a, const uint8_t rho
     mldsa_expand_a_x4(&a[e], rho, e, entries - e < 4 ? entries - e : 4, p->l);
 }
 
-/* a_times_cached is a_times with A-hat already expanded in a (row-major). */
+/* a_times_cached is a_times with A-hat already expanded in a (row-major): each row one dot
+ * product, reduced once (congruent to a_times's sums, which is all the callers' inverse NTTs
+ * need). */
 static void a_times_cached(const mldsa_params *p, mldsa_poly *t, const mldsa_poly *a,
                            const mldsa_poly *v) {
-  for (unsigned i = 0; i < p->k; i++) {
-    mldsa_poly_pointwise_mont(&t[i], &a[i * p->l], &v[0]);
-    for (unsigned j = 1; j < p->l; j++)
-      mldsa_poly_pointwise_acc_mont(&t[i], &a[i * p->l + j], &v[j]);
-  }
+  for (unsigned i = 0; i < p->k; i++) mldsa_poly_dot_mont(&t[i], &a[i * p->l], v, p->l);
 }
 
 /* ---- KeyGen_internal (Algorithm 6) ---------------------------------------------------------- */
@@ -219,7 +217,10 @@ void mldsa_mu_from_tr(uint8_t mu[64], const uint8_t tr[64], const uint8_t *prefi
 
 typedef struct sign_ws {
   mldsa_poly a[MLDSA_MAX_K * MLDSA_MAX_L]; /* A-hat, row-major: public, first, not wiped */
-  mldsa_poly s[MLDSA_MAX_L + MLDSA_MAX_K];  /* NTT(s1) in [0, l), NTT(s2) in [l, l + k) */
+  /* s[i] = NTT(s1[i] + 2^9 s2[i]) for i < l (k >= l in every set), NTT(s2[i]) for l <= i < k:
+   * one inverse NTT of c s[i] gives both c s1[i] and c s2[i] (mldsa_poly_split_pair: both are
+   * at most tau eta = 196 in magnitude). Entries [k, l + k) are key generation's scratch. */
+  mldsa_poly s[MLDSA_MAX_L + MLDSA_MAX_K];
   mldsa_poly t0[MLDSA_MAX_K];              /* NTT(t0) */
   mldsa_poly y[MLDSA_MAX_L];
   mldsa_poly z[MLDSA_MAX_L];               /* NTT(y), then z */
@@ -235,25 +236,34 @@ typedef struct sign_ws {
   uint8_t hash_in[32 + 32 + 64]; /* K || rnd || mu */
 } sign_ws;
 
-/* sign_ws_decode fills the workspace's key part from sk (step 1-5): FM_OK, or FM_ERR_BAD_KEY
- * for s1 or s2 coefficients outside [-eta, eta]. The validity bit is declassified: whether a key
- * is well formed is not a secret of a well-formed key. */
-static int sign_ws_decode(const mldsa_params *p, sign_ws *ws, const uint8_t *sk) {
+/* sign_ws_decode_key fills the workspace's s and t0 from sk (steps 1-5): FM_OK, or
+ * FM_ERR_BAD_KEY for s1 or s2 coefficients outside [-eta, eta]. The validity bit is
+ * declassified: whether a key is well formed is not a secret of a well-formed key. */
+static int sign_ws_decode_key(const mldsa_params *p, sign_ws *ws, const uint8_t *sk) {
   const uint8_t *s1_in = sk + SK_S1;
   const uint8_t *s2_in = s1_in + p->l * eta_poly_bytes(p);
   const uint8_t *t0_in = s2_in + p->k * eta_poly_bytes(p);
   uint32_t ok = ~0u;
-  for (unsigned j = 0; j < p->l; j++) {
-    ok &= mldsa_unpack_eta(p, &ws->s[j], s1_in + j * eta_poly_bytes(p));
-    mldsa_poly_ntt(&ws->s[j]);
-  }
+  mldsa_poly s1;
   for (unsigned i = 0; i < p->k; i++) {
-    ok &= mldsa_unpack_eta(p, &ws->s[p->l + i], s2_in + i * eta_poly_bytes(p));
-    mldsa_poly_ntt(&ws->s[p->l + i]);
+    ok &= mldsa_unpack_eta(p, &ws->s[i], s2_in + i * eta_poly_bytes(p));
+    if (i < p->l) { /* public: the parameter set */
+      ok &= mldsa_unpack_eta(p, &s1, s1_in + i * eta_poly_bytes(p));
+      for (size_t n = 0; n < MLDSA_N; n++)
+        ws->s[i].c[n] = s1.c[n] + ws->s[i].c[n] * (1 << MLDSA_PAIR_SHIFT);
+    }
+    mldsa_poly_ntt(&ws->s[i]);
     mldsa_unpack_t0(&ws->t0[i], t0_in + 416 * i);
     mldsa_poly_ntt(&ws->t0[i]);
   }
-  if (!fm_declassify_u64(ok)) return FM_ERR_BAD_KEY;
+  fm_zeroize(&s1, sizeof s1);
+  return fm_declassify_u64(ok) ? FM_OK : FM_ERR_BAD_KEY;
+}
+
+/* sign_ws_decode is sign_ws_decode_key and A-hat from sk's rho. */
+static int sign_ws_decode(const mldsa_params *p, sign_ws *ws, const uint8_t *sk) {
+  const int st = sign_ws_decode_key(p, ws, sk);
+  if (st != FM_OK) return st;
 
   uint8_t rho[32];
   memcpy(rho, sk + SK_RHO, 32);
@@ -286,9 +296,8 @@ static uint32_t sign_attempt(const mldsa_params *p, sign_ws *ws, const uint8_t m
     ws->z[j] = ws->y[j];
     mldsa_poly_ntt(&ws->z[j]);
   }
-  a_times_cached(p, ws->w, ws->a, ws->z);
+  a_times_cached(p, ws->w, ws->a, ws->z); /* rows in (-q, q): the inverse NTT's input range */
   for (unsigned i = 0; i < k; i++) {
-    mldsa_poly_reduce(&ws->w[i]);
     mldsa_poly_invntt_tomont(&ws->w[i]);
     mldsa_poly_caddq(&ws->w[i]);
     /* Steps 13, 15: w1 = HighBits(w), encoded for ctilde = H(mu || w1Encode(w1), lambda/4). */
@@ -307,38 +316,26 @@ static uint32_t sign_attempt(const mldsa_params *p, sign_ws *ws, const uint8_t m
   mldsa_sample_in_ball(p, &ws->c, ws->ctilde);
   mldsa_poly_ntt(&ws->c);
 
-  /* Steps 18, 20, 23 (first half): z = y + NTT^-1(c s1), ||z|| < gamma1 - beta. */
+  /* Steps 18-28, every row i (k >= l): cs1[i] (i < l) and cs2[i] (in r) from c s[i]; for
+   * i < l, z = y + cs1, ||z|| < gamma1 - beta; ct0 = NTT^-1(c t0[i]) (in (-q, q)); then
+   * mldsa_poly_sign_row: r = w - cs2, ||LowBits(r)|| < gamma2 - beta, ||ct0|| < gamma2,
+   * h = MakeHint(-ct0, w - cs2 + ct0), that is [HighBits(r + ct0) != HighBits(r)], counted. */
   uint32_t reject = 0;
-  for (unsigned j = 0; j < l; j++) {
-    mldsa_poly_pointwise_mont(&ws->z[j], &ws->c, &ws->s[j]);
-    mldsa_poly_invntt_tomont(&ws->z[j]);
-    mldsa_poly_add(&ws->z[j], &ws->z[j], &ws->y[j]);
-    mldsa_poly_reduce(&ws->z[j]);
-    reject |= mldsa_poly_norm_exceeds(&ws->z[j], p->gamma1 - p->beta);
-  }
-
-  /* Steps 19, 21, 23 (second half), every row: r = w - cs2 in [0, q), kept in w;
-   * (v1, r0) = Decompose(r), v1 = HighBits(w - cs2) kept in h until the hint replaces it. */
-  for (unsigned i = 0; i < k; i++) {
-    mldsa_poly_pointwise_mont(&ws->r, &ws->c, &ws->s[l + i]);
-    mldsa_poly_invntt_tomont(&ws->r);
-    mldsa_poly_sub(&ws->w[i], &ws->w[i], &ws->r);
-    mldsa_poly_freeze(&ws->w[i]);
-    mldsa_poly_decompose(p, &ws->h[i], &ws->r0, &ws->w[i]);
-    reject |= mldsa_poly_norm_exceeds(&ws->r0, p->gamma2 - p->beta);
-  }
-
-  /* Steps 25, 26, 28: ct0, ||ct0|| < gamma2; h = MakeHint(-ct0, w - cs2 + ct0), that is
-   * [HighBits(r + ct0) != v1]; at most omega ones. */
   unsigned ones = 0;
   for (unsigned i = 0; i < k; i++) {
+    if (i < l) { /* public: the parameter set */
+      mldsa_poly_pointwise_mont(&ws->z[i], &ws->c, &ws->s[i]);
+      mldsa_poly_invntt_tomont(&ws->z[i]);
+      mldsa_poly_split_pair(&ws->z[i], &ws->r, &ws->z[i]);
+      mldsa_poly_add(&ws->z[i], &ws->z[i], &ws->y[i]);
+      reject |= mldsa_poly_norm_exceeds(&ws->z[i], p->gamma1 - p->beta);
+    } else {
+      mldsa_poly_pointwise_mont(&ws->r, &ws->c, &ws->s[i]);
+      mldsa_poly_invntt_tomont(&ws->r);
+    }
     mldsa_poly_pointwise_mont(&ws->ct0, &ws->c, &ws->t0[i]);
     mldsa_poly_invntt_tomont(&ws->ct0);
-    mldsa_poly_reduce(&ws->ct0);
-    reject |= mldsa_poly_norm_exceeds(&ws->ct0, p->gamma2);
-    mldsa_poly_add(&ws->r, &ws->w[i], &ws->ct0);
-    mldsa_poly_freeze(&ws->r);
-    ones += mldsa_poly_make_hint(p, &ws->h[i], &ws->r, &ws->h[i]);
+    reject |= mldsa_poly_sign_row(p, &ws->h[i], &ws->w[i], &ws->r, &ws->ct0, &ones);
   }
   /* More than omega ones: omega - ones is negative (both are below 2^16). */
   reject |= (uint32_t)(((int32_t)p->omega - (int32_t)ones) >> 31);
@@ -368,8 +365,8 @@ static int sign_loop(const mldsa_params *p, sign_ws *ws, uint8_t *sig, const uin
   }
   if (reject != 0) return FM_ERR_INTERNAL;
 
-  /* Step 33: sigEncode(ctilde, z mod+- q, h). z is in reduce32's range; centred for packing.
-   * The signature is public from here on. */
+  /* Step 33: sigEncode(ctilde, z mod+- q, h). z = y + cs1 is below q in magnitude; frozen and
+   * centred for packing. The signature is public from here on. */
   uint8_t *out = sig;
   memcpy(out, ws->ctilde, p->ctilde_len);
   out += p->ctilde_len;
@@ -392,7 +389,7 @@ static int sign_loop(const mldsa_params *p, sign_ws *ws, uint8_t *sig, const uin
  * function of rho), and frees it. The vectors' entries past k or l are never written. */
 static void sign_ws_free(const mldsa_params *p, sign_ws *ws) {
   const size_t k = p->k, l = p->l, poly = sizeof(mldsa_poly);
-  fm_zeroize(ws->s, (l + k) * poly);
+  fm_zeroize(ws->s, k * poly);
   fm_zeroize(ws->t0, k * poly);
   fm_zeroize(ws->y, l * poly);
   fm_zeroize(ws->z, l * poly);
@@ -471,24 +468,24 @@ int mldsa_verify_mu(const mldsa_params *p, const uint8_t *pk, const uint8_t mu[6
 
 /* ---- Key generation with its pairwise consistency test -------------------------------------
  * The test signs with the new private key and verifies with the new public key, as the public
- * services do, but on what key generation already holds: A-hat (expanded once, in the signing
- * workspace), NTT(s1), s2 and t0 (taken to the NTT domain in place), K and tr from the written
- * sk. Signing is deterministic (rnd = 0): the test needs no DRBG output. Verification reads t1
- * from pk and hashes pk for its tr, like mldsa_verify_mu. */
+ * services do: signing decodes s1, s2 and t0 from the written sk and takes K and tr from it,
+ * verification reads t1 from pk and hashes pk for its tr, like mldsa_verify_mu. What is shared
+ * is A-hat, a function of the public rho alone: expanded once by key generation, in the signing
+ * workspace. Signing is deterministic (rnd = 0): the test needs no DRBG output. */
 
 int mldsa_keygen_pct(const mldsa_params *p, uint8_t *pk, uint8_t *sk, const uint8_t xi[32],
                      const uint8_t *msg, size_t msg_len) {
   static const uint8_t kZeroRnd[MLDSA_RND_BYTES];
   sign_ws *ws = malloc(sizeof *ws);
   if (ws == NULL) return FM_ERR_NO_MEMORY;
+  /* keygen_core's scratch (s1, s2, t0) is in ws->s and ws->t0: the decoding overwrites s[0, k)
+   * and t0, and the rest is wiped. */
   keygen_core(p, pk, sk, xi, ws->a, ws->s, ws->t0);
-  for (unsigned i = 0; i < p->k; i++) {
-    mldsa_poly_ntt(&ws->s[p->l + i]);
-    mldsa_poly_ntt(&ws->t0[i]);
-  }
+  int st = sign_ws_decode_key(p, ws, sk);
+  fm_zeroize(&ws->s[p->k], p->l * sizeof ws->s[0]);
   uint8_t mu[MLDSA_CRH_BYTES], tr[MLDSA_TR_BYTES], sig[MLDSA_MAX_SIGNATURE_BYTES];
   mldsa_mu_from_tr(mu, sk + SK_TR, NULL, 0, msg, msg_len);
-  int st = sign_loop(p, ws, sig, sk + SK_KEY, mu, kZeroRnd);
+  if (st == FM_OK) st = sign_loop(p, ws, sig, sk + SK_KEY, mu, kZeroRnd);
   if (st == FM_OK) {
     mldsa_tr_from_pk(p, tr, pk);
     mldsa_mu_from_tr(mu, tr, NULL, 0, msg, msg_len);

@@ -212,6 +212,25 @@ AVX2 void mldsa_poly_pointwise_acc_mont_avx2(mldsa_poly *r, const mldsa_poly *a,
   }
 }
 
+/* The dot product: the 64-bit products of the even lanes and of the odd lanes summed apart, then
+ * one Montgomery reduction per lane (mont_mul's, on the sums). */
+AVX2 void mldsa_poly_dot_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *v,
+                                   unsigned n) {
+  const __m256i q = _mm256_set1_epi32(MLDSA_Q), qinv = _mm256_set1_epi32(MLDSA_QINV);
+  for (size_t i = 0; i < MLDSA_N; i += 8) {
+    __m256i se = _mm256_setzero_si256(), so = _mm256_setzero_si256();
+    for (unsigned j = 0; j < n; j++) {
+      const __m256i x = ld8(a[j].c + i), y = ld8(v[j].c + i);
+      se = _mm256_add_epi64(se, _mm256_mul_epi32(x, y));
+      so = _mm256_add_epi64(
+          so, _mm256_mul_epi32(_mm256_srli_epi64(x, 32), _mm256_srli_epi64(y, 32)));
+    }
+    const __m256i re = _mm256_sub_epi64(se, _mm256_mul_epi32(_mm256_mul_epi32(se, qinv), q));
+    const __m256i ro = _mm256_sub_epi64(so, _mm256_mul_epi32(_mm256_mul_epi32(so, qinv), q));
+    st8(r->c + i, _mm256_blend_epi32(_mm256_srli_epi64(re, 32), ro, 0xaa));
+  }
+}
+
 /* decompose8: Decompose as decompose_one in mldsa_poly.c, eight lanes: r1 = ceil(r / 128), then
  * the multiply-shift by the reciprocal of 2 gamma2 / 128, the top value wrapped to 0, r0 = r -
  * 2 gamma2 r1 lowered by q when above (q-1)/2. Products stay below 2^31: ceil(r/128) < 2^16
@@ -248,27 +267,49 @@ AVX2 void mldsa_poly_decompose_avx2(const mldsa_params *p, mldsa_poly *a1, mldsa
   }
 }
 
-/* MakeHint as mldsa_poly_make_hint_portable: h = 1 where HighBits(r) differs from v1, else 0;
- * the ones are counted lane by lane (a lane's count stays below 2^6) and summed at the end. Each
- * lane's r and v1 are read before its h is written, so h may be v1. */
-AVX2 unsigned mldsa_poly_make_hint_avx2(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *r,
-                                        const mldsa_poly *v1) {
-  const __m256i two_g2 = _mm256_set1_epi32(2 * p->gamma2), one = _mm256_set1_epi32(1);
+/* freeze8: reduce32 then caddq, lane by lane, as in mldsa_poly.c. */
+static inline AVX2 __m256i freeze8(__m256i x) {
+  const __m256i q = _mm256_set1_epi32(MLDSA_Q);
+  const __m256i t = _mm256_srai_epi32(_mm256_add_epi32(x, _mm256_set1_epi32(1 << 22)), 23);
+  /* t q = t 2^23 - t 2^13 + t */
+  x = _mm256_sub_epi32(x, _mm256_add_epi32(_mm256_sub_epi32(_mm256_slli_epi32(t, 23),
+                                                            _mm256_slli_epi32(t, 13)),
+                                           t));
+  return _mm256_add_epi32(x, _mm256_and_si256(_mm256_srai_epi32(x, 31), q));
+}
+
+/* One row's end of a signing attempt as mldsa_poly_sign_row_portable: the two norm checks as
+ * masks ORed over the lanes, the hint and its count. */
+AVX2 uint32_t mldsa_poly_sign_row_avx2(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *w,
+                                       const mldsa_poly *cs2, const mldsa_poly *ct0,
+                                       unsigned *ones) {
+  const __m256i q = _mm256_set1_epi32(MLDSA_Q), one = _mm256_set1_epi32(1);
+  const __m256i two_g2 = _mm256_set1_epi32(2 * p->gamma2);
+  const __m256i lim0 = _mm256_set1_epi32(p->gamma2 - p->beta - 1);
+  const __m256i lim1 = _mm256_set1_epi32(p->gamma2 - 1);
   const int wide = p->gamma2 == (MLDSA_Q - 1) / 32; /* public: the parameter set */
-  __m256i count = _mm256_setzero_si256();
+  __m256i bad = _mm256_setzero_si256(), count = _mm256_setzero_si256();
   for (size_t j = 0; j < MLDSA_N; j += 8) {
-    __m256i r0;
-    const __m256i x = _mm256_loadu_si256((const __m256i *)(r->c + j));
-    const __m256i v = _mm256_loadu_si256((const __m256i *)(v1->c + j));
-    const __m256i r1 = decompose8(wide, two_g2, x, &r0);
-    const __m256i differ = _mm256_andnot_si256(_mm256_cmpeq_epi32(r1, v), one);
-    _mm256_storeu_si256((__m256i *)(h->c + j), differ);
+    __m256i r0, lo;
+    const __m256i r = freeze8(_mm256_sub_epi32(ld8(w->c + j), ld8(cs2->c + j)));
+    const __m256i v1 = decompose8(wide, two_g2, r, &r0);
+    bad = _mm256_or_si256(bad, _mm256_srai_epi32(_mm256_sub_epi32(lim0, _mm256_abs_epi32(r0)), 31));
+    const __m256i c = ld8(ct0->c + j), ac = _mm256_abs_epi32(c);
+    const __m256i mag = _mm256_min_epi32(ac, _mm256_sub_epi32(q, ac));
+    bad = _mm256_or_si256(bad, _mm256_srai_epi32(_mm256_sub_epi32(lim1, mag), 31));
+    const __m256i r1 = decompose8(wide, two_g2, freeze8(_mm256_add_epi32(r, c)), &lo);
+    const __m256i differ = _mm256_andnot_si256(_mm256_cmpeq_epi32(r1, v1), one);
+    st8(h->c + j, differ);
     count = _mm256_add_epi32(count, differ);
   }
   __m128i c = _mm_add_epi32(_mm256_castsi256_si128(count), _mm256_extracti128_si256(count, 1));
   c = _mm_add_epi32(c, _mm_shuffle_epi32(c, 0x4e));
   c = _mm_add_epi32(c, _mm_shuffle_epi32(c, 0xb1));
-  return (unsigned)_mm_cvtsi128_si32(c);
+  *ones += (unsigned)_mm_cvtsi128_si32(c);
+  __m128i b = _mm_or_si128(_mm256_castsi256_si128(bad), _mm256_extracti128_si256(bad, 1));
+  b = _mm_or_si128(b, _mm_shuffle_epi32(b, 0x4e));
+  b = _mm_or_si128(b, _mm_shuffle_epi32(b, 0xb1));
+  return (uint32_t)_mm_cvtsi128_si32(b);
 }
 
 /* RejNTTPoly's block (as mldsa_rej_ntt_block_portable): the 56 three-byte candidates of one

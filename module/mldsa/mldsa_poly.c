@@ -68,10 +68,6 @@ static inline int32_t reduce32(int32_t a) {
 /* caddq adds q when a is negative: the sign bit spread into a mask. */
 static inline int32_t caddq(int32_t a) { return a + ((a >> 31) & MLDSA_Q); }
 
-/* center maps a in [0, q) to its representative in (-(q-1)/2, (q-1)/2]: subtract q when
- * (q-1)/2 - a is negative. */
-static inline int32_t center(int32_t a) { return a - ((((MLDSA_Q - 1) / 2) - a) >> 31 & MLDSA_Q); }
-
 /* The element-wise functions below are written once (ELEMENTWISE) and built twice: for the
  * baseline ISA and, on x86-64, for AVX2 (the same C, so the same values; the compiler widens the
  * loops to eight lanes). The plain names dispatch on fm_cpu_use like the NTT below. */
@@ -94,13 +90,26 @@ static inline int32_t center(int32_t a) { return a - ((((MLDSA_Q - 1) / 2) - a) 
   ATTR static void poly_shiftl_##SFX(mldsa_poly *p) {                                           \
     for (size_t i = 0; i < MLDSA_N; i++) p->c[i] = (int32_t)((uint32_t)p->c[i] << MLDSA_D);      \
   }                                                                                              \
-  /* |c| >= bound for any coefficient, c centred: an OR of sign masks, no branch. */             \
+  /* v in (-q, q) to [0, q), to (-(q-1)/2, (q-1)/2] (q off when above (q-1)/2), then the      \
+   * split of that x = lo + 2^9 hi with lo in [-2^8, 2^8): hi = floor((x + 2^8) / 2^9). */        \
+  ATTR static void poly_split_pair_##SFX(mldsa_poly *lo, mldsa_poly *hi, const mldsa_poly *v) { \
+    for (size_t i = 0; i < MLDSA_N; i++) {                                                       \
+      int32_t x = caddq(v->c[i]);                                                                \
+      x -= (((MLDSA_Q - 1) / 2 - x) >> 31) & MLDSA_Q;                                            \
+      const int32_t h = (x + (1 << (MLDSA_PAIR_SHIFT - 1))) >> MLDSA_PAIR_SHIFT;                 \
+      hi->c[i] = h;                                                                              \
+      lo->c[i] = x - h * (1 << MLDSA_PAIR_SHIFT);                                                \
+    }                                                                                            \
+  }                                                                                              \
+  /* |c| >= bound for any coefficient, c centred: an OR of sign masks, no branch. For          \
+   * |r| < q, the centred representative's magnitude is min(|r|, q - |r|). */                    \
   ATTR static uint32_t poly_norm_exceeds_##SFX(const mldsa_poly *p, int32_t bound) {            \
     uint32_t bad = 0;                                                                            \
     for (size_t i = 0; i < MLDSA_N; i++) {                                                       \
-      const int32_t c = center(caddq(reduce32(p->c[i])));                                        \
-      const int32_t mag = c - ((c >> 31) & (2 * c)); /* |c|: c - 2c when c is negative */        \
-      bad |= (uint32_t)((bound - 1 - mag) >> 31);   /* negative exactly when mag >= bound */     \
+      const int32_t r = p->c[i], s = r >> 31;                                                    \
+      const int32_t a = (r ^ s) - s, d = MLDSA_Q - 2 * a; /* |r|; (q - |r|) - |r| */             \
+      const int32_t mag = a + (d & (d >> 31));            /* min(|r|, q - |r|) */                \
+      bad |= (uint32_t)((bound - 1 - mag) >> 31);         /* negative exactly when mag >= bound */ \
     }                                                                                            \
     return ct_value_barrier_u32(bad);                                                            \
   }
@@ -117,6 +126,7 @@ ELEMENTWISE(avx2, __attribute__((target("avx2"))))
 #define poly_add_avx2 poly_add_base
 #define poly_sub_avx2 poly_sub_base
 #define poly_shiftl_avx2 poly_shiftl_base
+#define poly_split_pair_avx2 poly_split_pair_base
 #define poly_norm_exceeds_avx2 poly_norm_exceeds_base
 #endif
 
@@ -143,6 +153,10 @@ void mldsa_poly_sub(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b) {
 void mldsa_poly_shiftl(mldsa_poly *p) {
   if (ELEMENTWISE_AVX2()) poly_shiftl_avx2(p);
   else poly_shiftl_base(p);
+}
+void mldsa_poly_split_pair(mldsa_poly *lo, mldsa_poly *hi, const mldsa_poly *v) {
+  if (ELEMENTWISE_AVX2()) poly_split_pair_avx2(lo, hi, v);
+  else poly_split_pair_base(lo, hi, v);
 }
 uint32_t mldsa_poly_norm_exceeds(const mldsa_poly *p, int32_t bound) {
   return ELEMENTWISE_AVX2() ? poly_norm_exceeds_avx2(p, bound) : poly_norm_exceeds_base(p, bound);
@@ -215,6 +229,15 @@ void mldsa_poly_pointwise_acc_mont_portable(mldsa_poly *r, const mldsa_poly *a,
     r->c[i] += mldsa_montgomery_reduce((int64_t)a->c[i] * b->c[i]);
 }
 
+void mldsa_poly_dot_mont_portable(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *v,
+                                  unsigned n) {
+  for (size_t i = 0; i < MLDSA_N; i++) {
+    int64_t sum = 0;
+    for (unsigned j = 0; j < n; j++) sum += (int64_t)a[j].c[i] * v[j].c[i];
+    r->c[i] = mldsa_montgomery_reduce(sum);
+  }
+}
+
 /* ---- Rounding (FIPS 204 section 7.4) ------------------------------------------------------- */
 
 void mldsa_poly_power2round(mldsa_poly *a1, mldsa_poly *a0, const mldsa_poly *a) {
@@ -258,31 +281,43 @@ void mldsa_poly_decompose_portable(const mldsa_params *p, mldsa_poly *a1, mldsa_
   }
 }
 
-unsigned mldsa_poly_make_hint_portable(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *r,
-                                       const mldsa_poly *v1) {
-  /* Algorithm 39: h = [HighBits(r) != HighBits(r + z)], with HighBits(r + z) given as v1. */
+uint32_t mldsa_poly_sign_row_portable(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *w,
+                                      const mldsa_poly *cs2, const mldsa_poly *ct0,
+                                      unsigned *ones) {
+  uint32_t bad = 0;
   unsigned count = 0;
   for (size_t i = 0; i < MLDSA_N; i++) {
-    int32_t r0;
-    const int32_t r1 = decompose_one(p->gamma2, r->c[i], &r0);
-    const uint32_t differ = ~ct_eq_u32((uint32_t)r1, (uint32_t)v1->c[i]) & 1u;
+    /* r = w - cs2 in [0, q); (v1, r0) = Decompose(r); ||r0|| >= gamma2 - beta (r0 centred) */
+    const int32_t r = caddq(reduce32(w->c[i] - cs2->c[i]));
+    int32_t r0, lo;
+    const int32_t v1 = decompose_one(p->gamma2, r, &r0);
+    const int32_t s0 = r0 >> 31, m0 = (r0 ^ s0) - s0;
+    bad |= (uint32_t)((p->gamma2 - p->beta - 1 - m0) >> 31);
+    /* ||ct0|| >= gamma2: ct0 in (-q, q), magnitude min(|ct0|, q - |ct0|) */
+    const int32_t c = ct0->c[i], sc = c >> 31, ac = (c ^ sc) - sc, d = MLDSA_Q - 2 * ac;
+    bad |= (uint32_t)((p->gamma2 - 1 - (ac + (d & (d >> 31)))) >> 31);
+    /* Algorithm 39: h = [HighBits(r + ct0) != v1] */
+    const int32_t r1 = decompose_one(p->gamma2, caddq(reduce32(r + c)), &lo);
+    const uint32_t differ = ~ct_eq_u32((uint32_t)r1, (uint32_t)v1) & 1u;
     h->c[i] = (int32_t)differ;
     count += differ;
   }
-  return count;
+  *ones += count;
+  return ct_value_barrier_u32(bad);
 }
 
 void mldsa_poly_use_hint(const mldsa_params *p, mldsa_poly *a, const mldsa_poly *h) {
-  /* Algorithm 40; public inputs, so plain branches. m = (q-1) / (2 gamma2). */
+  /* Algorithm 40 with masks (the inputs are public, but a branch per hint mispredicts):
+   * r1 + 1 where h = 1 and r0 > 0, r1 - 1 where h = 1 and r0 <= 0, then m wraps to 0 and -1
+   * to m - 1; m = (q-1) / (2 gamma2). h is 0 or 1 (mldsa_unpack_hint). */
   const int32_t m = (MLDSA_Q - 1) / (2 * p->gamma2);
   for (size_t i = 0; i < MLDSA_N; i++) {
     int32_t r0;
     int32_t r1 = decompose_one(p->gamma2, a->c[i], &r0);
-    if (h->c[i]) {
-      r1 = r0 > 0 ? r1 + 1 : r1 - 1;
-      if (r1 == m) r1 = 0;
-      if (r1 < 0) r1 = m - 1;
-    }
+    const int32_t step = (((-r0) >> 31) & 2) - 1; /* +1 when r0 > 0, else -1 */
+    r1 += step & -h->c[i];
+    r1 -= ((m - 1 - r1) >> 31) & m; /* m to 0 */
+    r1 += (r1 >> 31) & m;           /* -1 to m - 1 */
     a->c[i] = r1;
   }
 }
@@ -294,10 +329,12 @@ void mldsa_poly_ntt_avx2(mldsa_poly *p);
 void mldsa_poly_invntt_tomont_avx2(mldsa_poly *p);
 void mldsa_poly_pointwise_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b);
 void mldsa_poly_pointwise_acc_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b);
+void mldsa_poly_dot_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *v,
+                              unsigned n);
 void mldsa_poly_decompose_avx2(const mldsa_params *p, mldsa_poly *a1, mldsa_poly *a0,
                                const mldsa_poly *a);
-unsigned mldsa_poly_make_hint_avx2(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *r,
-                                   const mldsa_poly *v1);
+uint32_t mldsa_poly_sign_row_avx2(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *w,
+                                  const mldsa_poly *cs2, const mldsa_poly *ct0, unsigned *ones);
 #define MLDSA_HAVE_AVX2 1
 #endif
 
@@ -347,6 +384,16 @@ void mldsa_poly_pointwise_acc_mont(mldsa_poly *r, const mldsa_poly *a, const mld
   mldsa_poly_pointwise_acc_mont_portable(r, a, b);
 }
 
+void mldsa_poly_dot_mont(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *v, unsigned n) {
+#if defined(MLDSA_HAVE_AVX2)
+  if (use_avx2()) {
+    mldsa_poly_dot_mont_avx2(r, a, v, n);
+    return;
+  }
+#endif
+  mldsa_poly_dot_mont_portable(r, a, v, n);
+}
+
 void mldsa_poly_decompose(const mldsa_params *p, mldsa_poly *a1, mldsa_poly *a0,
                           const mldsa_poly *a) {
 #if defined(MLDSA_HAVE_AVX2)
@@ -358,12 +405,12 @@ void mldsa_poly_decompose(const mldsa_params *p, mldsa_poly *a1, mldsa_poly *a0,
   mldsa_poly_decompose_portable(p, a1, a0, a);
 }
 
-unsigned mldsa_poly_make_hint(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *r,
-                              const mldsa_poly *v1) {
+uint32_t mldsa_poly_sign_row(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *w,
+                             const mldsa_poly *cs2, const mldsa_poly *ct0, unsigned *ones) {
 #if defined(MLDSA_HAVE_AVX2)
-  if (use_avx2()) return mldsa_poly_make_hint_avx2(p, h, r, v1);
+  if (use_avx2()) return mldsa_poly_sign_row_avx2(p, h, w, cs2, ct0, ones);
 #endif
-  return mldsa_poly_make_hint_portable(p, h, r, v1);
+  return mldsa_poly_sign_row_portable(p, h, w, cs2, ct0, ones);
 }
 
 const char *mldsa_path_name(void) { return use_avx2() ? "avx2" : "portable"; }

@@ -195,7 +195,9 @@ static const uint8_t *block_bytes(uint8_t *buf, const uint64_t a[25], unsigned r
 }
 
 /* permute_live permutes the states whose |live| flag is set: all four at once while two or more
- * are, the one left on the single-state permutation (public: the flags come from loop counts). */
+ * are, the one left on the single-state permutation (public: the flags come from loop counts).
+ * The four-way permutation leaves its stack residue: the sampler calls keccak_x4_wipe_stack
+ * before it returns. */
 static void permute_live(uint64_t st[4][25], const int live[4]) {
   unsigned n = 0, last = 0;
   for (unsigned s = 0; s < 4; s++) {
@@ -205,7 +207,7 @@ static void permute_live(uint64_t st[4][25], const int live[4]) {
     }
   }
   if (n == 1) keccak_f1600(st[last]);
-  else if (n > 1) keccak_f1600_x4(st);
+  else if (n > 1) keccak_f1600_x4_nowipe(st);
 }
 
 void mldsa_expand_a_x4(mldsa_poly *a, const uint8_t rho[32], unsigned first, unsigned count,
@@ -256,6 +258,7 @@ void mldsa_expand_a_x4(mldsa_poly *a, const uint8_t rho[32], unsigned first, uns
   }
   fm_zeroize(st, sizeof st);
   fm_zeroize(buf, sizeof buf);
+  keccak_x4_wipe_stack();
 }
 
 void mldsa_expand_s_x4(const mldsa_params *p, mldsa_poly *a, const uint8_t rhop[64],
@@ -289,6 +292,7 @@ void mldsa_expand_s_x4(const mldsa_params *p, mldsa_poly *a, const uint8_t rhop[
   }
   fm_zeroize(st, sizeof st);
   fm_zeroize(buf, sizeof buf);
+  keccak_x4_wipe_stack();
 }
 
 /* ExpandMask's stream is 32 z_bits bytes (576 or 640), five SHAKE256 blocks. */
@@ -313,12 +317,13 @@ void mldsa_expand_mask_x4(const mldsa_params *p, mldsa_poly *y, const uint8_t rh
     fm_zeroize(seed, sizeof seed);
   }
   for (unsigned b = 0; b < MASK_BLOCKS; b++) {
-    keccak_f1600_x4(st);
+    keccak_f1600_x4_nowipe(st);
     for (unsigned s = 0; s < count; s++) sponge_block(buf[s] + b * SHAKE256_RATE, st[s], SHAKE256_RATE);
   }
   for (unsigned s = 0; s < count; s++) mldsa_unpack_z(p, &y[s], buf[s]);
   fm_zeroize(st, sizeof st);
   fm_zeroize(buf, sizeof buf);
+  keccak_x4_wipe_stack();
 }
 
 /* ---- SampleInBall (Algorithm 29) ----------------------------------------------------------- */

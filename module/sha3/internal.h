@@ -33,9 +33,15 @@ void keccak_f1600_portable(uint64_t a[25]);
 /* keccak_f1600_x4 applies the permutation to four independent states at once (the AVX2 path
  * interleaves them; the portable path runs them one after the other). */
 void keccak_f1600_x4(uint64_t a[4][25]);
+/* keccak_f1600_x4_nowipe is keccak_f1600_x4 leaving the permutation's stack residue; a caller
+ * that uses it calls keccak_x4_wipe_stack, from the same function, before it returns (once after
+ * any number of blocks). */
+void keccak_f1600_x4_nowipe(uint64_t a[4][25]);
+void keccak_x4_wipe_stack(void);
 #if defined(__x86_64__)
 /* The interleaved forms (keccak_x4_avx2.c); call them only when fm_cpu_use(FM_CPU_AVX2), and
- * fm_cpu_use(FM_CPU_AVX512) for the second. */
+ * fm_cpu_use(FM_CPU_AVX512) for the second. They leave state-derived bytes in their frame: the
+ * module calls them only through keccak_f1600_x4 and keccak_f1600_x4_nowipe (see there). */
 void keccak_f1600_x4_avx2(uint64_t a[4][25]);
 void keccak_f1600_x4_avx512vl(uint64_t a[4][25]);
 #endif

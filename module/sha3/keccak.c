@@ -232,6 +232,31 @@ void keccak_f1600_x4(uint64_t a[4][25]) {
   keccak_stack_wipe();
 }
 
+/* keccak_f1600_x4_nowipe is keccak_f1600_x4 without the stack wipe, for a sampler that permutes
+ * block after block and wipes once at the end, with keccak_x4_wipe_stack called from the same
+ * function as the permutations (so that it wipes below the same frame). */
+void keccak_f1600_x4_nowipe(uint64_t a[4][25]) {
+#if defined(__x86_64__)
+  if (fm_cpu_use(FM_CPU_AVX512)) {
+    keccak_f1600_x4_avx512vl(a);
+    return;
+  }
+  if (fm_cpu_use(FM_CPU_AVX2)) {
+    keccak_f1600_x4_avx2(a);
+    return;
+  }
+#endif
+  for (int i = 0; i < 4; i++) keccak_permute(a[i]);
+}
+
+void keccak_x4_wipe_stack(void) {
+#if defined(__x86_64__)
+  keccak_stack_wipe_x4();
+#else
+  keccak_stack_wipe();
+#endif
+}
+
 const char *keccak_path_name(void) {
   const char *one = fm_cpu_use(FM_CPU_BMI2) ? "bmi2" : "portable";
 #if defined(__x86_64__)

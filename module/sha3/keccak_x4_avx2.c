@@ -10,8 +10,10 @@
  *
  * Constant time: a fixed sequence of XOR, AND-NOT, shifts, shuffles, loads and stores at fixed
  * addresses; nothing branches on or indexes by a lane. The interleaved copies of the states are
- * locals, wiped before return; what the compiler spills lies within the sponge's stack wipe
- * below the caller (keccak.c, "Stack residue"). */
+ * locals of the permutation's frame, like what the compiler spills: the callers wipe that whole
+ * frame (keccak_f1600_x4 as soon as the permutation returns, the users of
+ * keccak_f1600_x4_nowipe after their last block; keccak.c "Stack residue"), so they are not wiped
+ * a second time here. */
 #include "module/sha3/internal.h"
 
 #if defined(__x86_64__)
@@ -148,8 +150,6 @@ static const uint64_t k_rc[24] = {
       ROUND_TO(e, s, k_rc[round + 1], ROL);                                  \
     }                                                                        \
     deinterleave_##SUFFIX(a, s);                                             \
-    fm_zeroize(s, sizeof s);                                                 \
-    fm_zeroize(e, sizeof e);                                                 \
   }
 
 X4_PERMUTATION(keccak_f1600_x4_avx2, avx2, __attribute__((target("avx2"))), ROL_AVX2)

@@ -1,8 +1,9 @@
 /* Differential test of ML-DSA's AVX2 kernels against their portable twins (module/mldsa): the
- * NTT, the inverse NTT, the pointwise products, Decompose, MakeHint, z's BitUnpack and the
- * block samplers of RejNTTPoly and RejBoundedPoly must give the same coefficients on random
- * inputs over their whole documented input ranges, plus the edges (0, +-(q-1), the largest
- * allowed magnitudes). Skips (exit 0 with a note) on a CPU without AVX2.
+ * NTT, the inverse NTT, the pointwise and dot products, Decompose, a signing row's end (its norm
+ * checks and MakeHint), z's BitUnpack and the block samplers of RejNTTPoly and RejBoundedPoly
+ * must give the same coefficients on random inputs over their whole documented input ranges,
+ * plus the edges (0, +-(q-1), the largest allowed magnitudes). Skips (exit 0 with a note) on a
+ * CPU without AVX2.
  *
  * usage: test_mldsa_diff [case]; FIPSMOD_TEST_SEED replays a run (the seed is printed). */
 #include <string.h>
@@ -17,10 +18,12 @@ void mldsa_poly_ntt_avx2(mldsa_poly *p);
 void mldsa_poly_invntt_tomont_avx2(mldsa_poly *p);
 void mldsa_poly_pointwise_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b);
 void mldsa_poly_pointwise_acc_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b);
+void mldsa_poly_dot_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *v,
+                              unsigned n);
 void mldsa_poly_decompose_avx2(const mldsa_params *p, mldsa_poly *a1, mldsa_poly *a0,
                                const mldsa_poly *a);
-unsigned mldsa_poly_make_hint_avx2(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *r,
-                                   const mldsa_poly *v1);
+uint32_t mldsa_poly_sign_row_avx2(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *w,
+                                  const mldsa_poly *cs2, const mldsa_poly *ct0, unsigned *ones);
 #endif
 
 enum { ROUNDS = 2000 };
@@ -110,33 +113,60 @@ static void test_decompose(void) {
 /* MakeHint for both gamma2: r uniform in [0, q) and v1 the HighBits of r moved by a small
  * random amount (so that some hints are set, as in signing) or, in some rounds, any value in
  * range; the hint and the count must agree, and also with h written over v1. */
-static void test_make_hint(void) {
+static int32_t centred_mag(int64_t x) {
+  int64_t c = ((x % MLDSA_Q) + MLDSA_Q) % MLDSA_Q;
+  if (c > (MLDSA_Q - 1) / 2) c -= MLDSA_Q;
+  return (int32_t)(c < 0 ? -c : c);
+}
+
+/* The end of a signing row: both twins against a reference built from the portable Decompose
+ * and the definitions of the norm checks and MakeHint. ct0 is mostly near the norm bound and the
+ * rounding edges, sometimes anywhere in (-q, q). */
+static void test_sign_row(void) {
   if (!have_avx2()) return;
 #if defined(__x86_64__)
   test_rng rng;
-  test_rng_seed(&rng, "test_mldsa_diff.make_hint");
-  static const int levels[2] = {44, 65};
+  test_rng_seed(&rng, "test_mldsa_diff.sign_row");
+  static const int levels[3] = {44, 65, 87};
   for (int round = 0; round < ROUNDS && test_failures == 0; round++) {
-    const mldsa_params *p = mldsa_params_get(levels[round & 1]);
-    const int32_t m = (MLDSA_Q - 1) / (2 * p->gamma2);
-    mldsa_poly r, moved, v1, r0, hx, hy, alias;
+    const mldsa_params *p = mldsa_params_get(levels[round % 3]);
+    mldsa_poly w, cs2, ct0, r, rc, v1, r0, r1, lo, hx, hy;
+    const int32_t span = round % 5 == 0 ? MLDSA_Q - 1 : p->gamma2 + 3;
     for (size_t i = 0; i < MLDSA_N; i++) {
-      r.c[i] = (int32_t)test_rng_below(&rng, MLDSA_Q);
-      const int32_t d = (int32_t)test_rng_below(&rng, 2 * (uint64_t)p->gamma2) - p->gamma2;
-      moved.c[i] = (r.c[i] + d + MLDSA_Q) % MLDSA_Q;
+      w.c[i] = (int32_t)test_rng_below(&rng, MLDSA_Q);
+      cs2.c[i] = (int32_t)test_rng_below(&rng, 2 * 196 + 1) - 196;
+      ct0.c[i] = (int32_t)test_rng_below(&rng, 2 * (uint64_t)span + 1) - span;
+      r.c[i] = (int32_t)((((int64_t)w.c[i] - cs2.c[i]) % MLDSA_Q + MLDSA_Q) % MLDSA_Q);
+      rc.c[i] = (int32_t)((((int64_t)r.c[i] + ct0.c[i]) % MLDSA_Q + MLDSA_Q) % MLDSA_Q);
     }
-    mldsa_poly_decompose_portable(p, &v1, &r0, &moved);
-    if (round % 7 == 0) {
-      for (size_t i = 0; i < MLDSA_N; i++) v1.c[i] = (int32_t)test_rng_below(&rng, (uint64_t)m);
+    /* A few rows that pass both norm checks, so that the verdict is not always "reject". */
+    if (round % 2 == 1) {
+      for (size_t i = 0; i < MLDSA_N; i++) {
+        ct0.c[i] %= p->gamma2 / 2;
+        w.c[i] = (int32_t)(2 * p->gamma2 * test_rng_below(&rng, (MLDSA_Q - 1) / (2 * p->gamma2)));
+        cs2.c[i] = 0;
+        r.c[i] = w.c[i];
+        rc.c[i] = (int32_t)((((int64_t)r.c[i] + ct0.c[i]) % MLDSA_Q + MLDSA_Q) % MLDSA_Q);
+      }
     }
-    const unsigned nx = mldsa_poly_make_hint_portable(p, &hx, &r, &v1);
-    const unsigned ny = mldsa_poly_make_hint_avx2(p, &hy, &r, &v1);
-    alias = v1;
-    const unsigned na = mldsa_poly_make_hint_avx2(p, &alias, &r, &alias);
-    if (nx != ny || na != nx || memcmp(hx.c, hy.c, sizeof hx.c) != 0 ||
-        memcmp(hx.c, alias.c, sizeof hx.c) != 0) {
-      fprintf(stderr, "make_hint: ML-DSA-%d round %d: portable %u, avx2 %u, aliased %u\n",
-              levels[round & 1], round, nx, ny, na);
+    mldsa_poly_decompose_portable(p, &v1, &r0, &r);
+    mldsa_poly_decompose_portable(p, &r1, &lo, &rc);
+    uint32_t want = 0;
+    unsigned want_ones = 0;
+    for (size_t i = 0; i < MLDSA_N; i++) {
+      if (centred_mag(r0.c[i]) >= p->gamma2 - p->beta || centred_mag(ct0.c[i]) >= p->gamma2)
+        want = 0xffffffffu;
+      want_ones += r1.c[i] != v1.c[i];
+    }
+    unsigned nx = 7, ny = 7;
+    const uint32_t bx = mldsa_poly_sign_row_portable(p, &hx, &w, &cs2, &ct0, &nx);
+    const uint32_t by = mldsa_poly_sign_row_avx2(p, &hy, &w, &cs2, &ct0, &ny);
+    int ok = bx == want && by == want && nx == 7 + want_ones && ny == nx &&
+             memcmp(hx.c, hy.c, sizeof hx.c) == 0;
+    for (size_t i = 0; i < MLDSA_N; i++) ok &= hx.c[i] == (r1.c[i] != v1.c[i]);
+    if (!ok) {
+      fprintf(stderr, "sign_row: ML-DSA-%d round %d: verdict %08x/%08x (want %08x), ones %u/%u "
+              "(want %u)\n", levels[round % 3], round, bx, by, want, nx - 7, ny - 7, want_ones);
       CHECK(0);
     }
   }
@@ -228,8 +258,36 @@ static void test_unpack_z(void) {
 #endif
 }
 
-static const test_case cases[] = {TEST_CASE(ntt), TEST_CASE(pointwise), TEST_CASE(decompose),
-                                  TEST_CASE(make_hint), TEST_CASE(unpack_z),
+static void test_dot(void) {
+  if (!have_avx2()) return;
+#if defined(__x86_64__)
+  test_rng rng;
+  test_rng_seed(&rng, "test_mldsa_diff.dot");
+  for (int r = 0; r < ROUNDS / 4; r++) {
+    mldsa_poly a[7], v[7], x, y, sum;
+    for (unsigned j = 0; j < 7; j++) {
+      fill(&rng, &a[j], MLDSA_Q - 1); /* A-hat's coefficients are in [0, q) */
+      for (size_t i = 0; i < MLDSA_N; i++) a[j].c[i] = a[j].c[i] < 0 ? -a[j].c[i] : a[j].c[i];
+      fill(&rng, &v[j], 9 * MLDSA_Q - 1); /* NTT outputs are below 9q */
+    }
+    for (unsigned n = 1; n <= 7; n++) {
+      mldsa_poly_dot_mont_portable(&x, a, v, n);
+      mldsa_poly_dot_mont_avx2(&y, a, v, n);
+      CHECK_MEM(x.c, y.c, sizeof x.c);
+      /* Congruent to the sum of the n pointwise products. */
+      mldsa_poly_pointwise_mont_portable(&sum, &a[0], &v[0]);
+      for (unsigned j = 1; j < n; j++) mldsa_poly_pointwise_acc_mont_portable(&sum, &a[j], &v[j]);
+      long bad = 0;
+      for (size_t i = 0; i < MLDSA_N; i++) bad += (((int64_t)x.c[i] - sum.c[i]) % MLDSA_Q) != 0;
+      CHECK_EQ_INT(bad, 0);
+    }
+  }
+#endif
+}
+
+static const test_case cases[] = {TEST_CASE(ntt), TEST_CASE(pointwise), TEST_CASE(dot),
+                                  TEST_CASE(decompose),
+                                  TEST_CASE(sign_row), TEST_CASE(unpack_z),
                                   TEST_CASE(rej_ntt_block), TEST_CASE(rej_eta_block)};
 
 int main(int argc, char **argv) {

@@ -77,6 +77,98 @@ static void test_power2round_every_value(void) {
   CHECK_EQ_INT(bad, 0);
 }
 
+/* UseHint (Algorithm 40) by its definition, on decompose_ref. */
+static int32_t use_hint_ref(int32_t gamma2, int32_t h, int32_t r) {
+  const int32_t m = (MLDSA_Q - 1) / (2 * gamma2);
+  int32_t r1, r0;
+  decompose_ref(gamma2, r, &r1, &r0);
+  if (h == 1 && r0 > 0) return (r1 + 1) % m;
+  if (h == 1) return (r1 - 1 + m) % m;
+  return r1;
+}
+
+static void test_use_hint_every_value(void) {
+  /* Every r in [0, q), both gamma2, hint 0 and 1. */
+  const int levels[] = {44, 65};
+  for (size_t li = 0; li < 2; li++) {
+    const mldsa_params *p = mldsa_params_get(levels[li]);
+    static mldsa_poly a, h;
+    long bad = 0;
+    for (int32_t hint = 0; hint < 2; hint++) {
+      for (size_t i = 0; i < MLDSA_N; i++) h.c[i] = hint;
+      for (int32_t base = 0; base < MLDSA_Q; base += MLDSA_N) {
+        for (size_t i = 0; i < MLDSA_N; i++) a.c[i] = (base + (int32_t)i) % MLDSA_Q;
+        mldsa_poly_use_hint(p, &a, &h);
+        for (size_t i = 0; i < MLDSA_N; i++) {
+          if (a.c[i] != use_hint_ref(p->gamma2, hint, (base + (int32_t)i) % MLDSA_Q)) bad++;
+        }
+      }
+    }
+    CHECK_EQ_INT(bad, 0);
+  }
+}
+
+static void test_norm_exceeds_edges(void) {
+  /* One coefficient r in (-q, q) in an otherwise zero polynomial, near every bound the module
+   * checks and near +-(q-1)/2; the verdict is |r mod+- q| >= bound. */
+  const int32_t bounds[] = {(1 << 17) - 78, (1 << 19) - 196, (1 << 19) - 120,
+                            (MLDSA_Q - 1) / 88, (MLDSA_Q - 1) / 88 - 78,
+                            (MLDSA_Q - 1) / 32, (MLDSA_Q - 1) / 32 - 196,
+                            (MLDSA_Q - 1) / 32 - 120, 1};
+  const int32_t half = (MLDSA_Q - 1) / 2;
+  static mldsa_poly a;
+  long bad = 0, checked = 0;
+  for (size_t bi = 0; bi < sizeof bounds / sizeof bounds[0]; bi++) {
+    const int32_t b = bounds[bi];
+    const int32_t centres[] = {0, b, MLDSA_Q - b, half, MLDSA_Q - 1};
+    for (size_t ci = 0; ci < sizeof centres / sizeof centres[0]; ci++) {
+      for (int32_t d = -2; d <= 2; d++) {
+        for (int32_t sign = -1; sign <= 1; sign += 2) {
+          const int32_t r = sign * (centres[ci] + d);
+          if (r <= -MLDSA_Q || r >= MLDSA_Q) continue;
+          int32_t c = r % MLDSA_Q;
+          if (c > half) c -= MLDSA_Q;
+          if (c < -half) c += MLDSA_Q;
+          const uint32_t want = (c < 0 ? -c : c) >= b ? 0xffffffffu : 0;
+          memset(&a, 0, sizeof a);
+          a.c[(size_t)(checked % MLDSA_N)] = r;
+          if (mldsa_poly_norm_exceeds(&a, b) != want) bad++;
+          checked++;
+        }
+      }
+    }
+  }
+  CHECK(checked > 300);
+  CHECK_EQ_INT(bad, 0);
+}
+
+static void test_split_pair_every_pair(void) {
+  /* Every a, b in [-200, 200] (signing's |cs1|, |cs2| <= 196): each representative in (-q, q) of
+   * a + 2^9 b splits back into a and b. */
+  static mldsa_poly v, lo, hi;
+  long bad = 0;
+  size_t n = 0;
+  for (int32_t a = -200; a <= 200; a++) {
+    for (int32_t b = -200; b <= 200; b++) {
+      const int32_t x = a + 512 * b;
+      const int32_t reps[3] = {x, x < 0 ? x + MLDSA_Q : x, x > 0 ? x - MLDSA_Q : x};
+      for (int r = 0; r < 3; r++) {
+        v.c[n] = reps[r];
+        lo.c[n] = a;
+        hi.c[n] = b;
+        if (++n == MLDSA_N) {
+          mldsa_poly want_lo = lo, want_hi = hi;
+          mldsa_poly_split_pair(&lo, &hi, &v);
+          for (size_t i = 0; i < MLDSA_N; i++)
+            bad += lo.c[i] != want_lo.c[i] || hi.c[i] != want_hi.c[i];
+          n = 0;
+        }
+      }
+    }
+  }
+  CHECK_EQ_INT(bad, 0);
+}
+
 static int32_t mod_q(int64_t x) {
   int64_t r = x % MLDSA_Q;
   return (int32_t)(r < 0 ? r + MLDSA_Q : r);
@@ -445,6 +537,8 @@ static void test_fits_64k_stack(void) {
 static const test_case cases[] = {
     TEST_CASE(fits_64k_stack),
     TEST_CASE(decompose_every_value), TEST_CASE(power2round_every_value),
+    TEST_CASE(use_hint_every_value),  TEST_CASE(norm_exceeds_edges),
+    TEST_CASE(split_pair_every_pair),
     TEST_CASE(ntt_multiplies),        TEST_CASE(sign_verify_every_set),
     TEST_CASE(selftests_pass),        TEST_CASE(bad_arguments),
     TEST_CASE(keygen_matches_independent_key), TEST_CASE(sign_with_rnd),
