@@ -86,6 +86,26 @@ static inline AVX2 void gs_bfly(__m256i *a, __m256i *b, __m256i z) {
   *b = mont_mul(_mm256_sub_epi32(t, *b), z);
 }
 
+/* ntt_layers_421: the NTT's layers 4, 2, 1 on the register pairs (m continued from 31: blocks of
+ * these layers take zetas[32 + b], [64 + b] and [128 + b]). */
+static AVX2 void ntt_layers_421(int32_t *w) {
+  for (size_t q = 0; q < MLDSA_N / 16; q++) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(w + 16 * q));
+    __m256i y = _mm256_loadu_si256((const __m256i *)(w + 16 * q + 8));
+    split4(&x, &y);
+    ct_bfly(&x, &y, tw8(k_ntt_short[q][0]));
+    split4(&x, &y);
+    split2(&x, &y);
+    ct_bfly(&x, &y, tw8(k_ntt_short[q][1]));
+    split2(&x, &y);
+    split1(&x, &y);
+    ct_bfly(&x, &y, tw8(k_ntt_short[q][2]));
+    split1(&x, &y);
+    _mm256_storeu_si256((__m256i *)(w + 16 * q), x);
+    _mm256_storeu_si256((__m256i *)(w + 16 * q + 8), y);
+  }
+}
+
 AVX2 void mldsa_poly_ntt_avx2(mldsa_poly *p) {
   int32_t *w = p->c;
   /* Layers 128 and 64 together: four registers 64 apart (zetas[1]; zetas[2], [3]). */
@@ -120,31 +140,14 @@ AVX2 void mldsa_poly_ntt_avx2(mldsa_poly *p) {
       ct_bfly(&r[2 * i], &r[2 * i + 1], _mm256_set1_epi32(mldsa_zetas[16 + 4 * blk + i]));
     for (size_t i = 0; i < 8; i++) st8(v + 8 * i, r[i]);
   }
-  /* Layers 4, 2, 1 on the register pairs (m continued from 31: blocks of these layers take
-   * zetas[32 + b], [64 + b] and [128 + b]). */
-  for (size_t q = 0; q < MLDSA_N / 16; q++) {
-    __m256i x = _mm256_loadu_si256((const __m256i *)(w + 16 * q));
-    __m256i y = _mm256_loadu_si256((const __m256i *)(w + 16 * q + 8));
-    split4(&x, &y);
-    ct_bfly(&x, &y, tw8(k_ntt_short[q][0]));
-    split4(&x, &y);
-    split2(&x, &y);
-    ct_bfly(&x, &y, tw8(k_ntt_short[q][1]));
-    split2(&x, &y);
-    split1(&x, &y);
-    ct_bfly(&x, &y, tw8(k_ntt_short[q][2]));
-    split1(&x, &y);
-    _mm256_storeu_si256((__m256i *)(w + 16 * q), x);
-    _mm256_storeu_si256((__m256i *)(w + 16 * q + 8), y);
-  }
+  ntt_layers_421(w);
 }
 
 #define INVNTT_F 41978 /* as in mldsa_poly.c */
 
-AVX2 void mldsa_poly_invntt_tomont_avx2(mldsa_poly *p) {
-  int32_t *w = p->c;
-  /* Layers 1, 2, 4 on the register pairs: block b of these layers takes -zetas[255 - b],
-   * [127 - b] and [63 - b]. */
+/* invntt_layers_124: the inverse's layers 1, 2, 4 on the register pairs: block b of these layers
+ * takes -zetas[255 - b], [127 - b] and [63 - b]. */
+static AVX2 void invntt_layers_124(int32_t *w) {
   for (size_t q = 0; q < MLDSA_N / 16; q++) {
     __m256i x = _mm256_loadu_si256((const __m256i *)(w + 16 * q));
     __m256i y = _mm256_loadu_si256((const __m256i *)(w + 16 * q + 8));
@@ -160,6 +163,11 @@ AVX2 void mldsa_poly_invntt_tomont_avx2(mldsa_poly *p) {
     _mm256_storeu_si256((__m256i *)(w + 16 * q), x);
     _mm256_storeu_si256((__m256i *)(w + 16 * q + 8), y);
   }
+}
+
+AVX2 void mldsa_poly_invntt_tomont_avx2(mldsa_poly *p) {
+  int32_t *w = p->c;
+  invntt_layers_124(w);
   /* Layers 8, 16 and 32 together on each block of 64 coefficients (eight registers): block b of
    * the layer of length len takes -zetas[256 / len - 1 - b]. */
   for (size_t blk = 0; blk < 4; blk++) {
@@ -191,6 +199,119 @@ AVX2 void mldsa_poly_invntt_tomont_avx2(mldsa_poly *p) {
     st8(w + j + 128, mont_mul(_mm256_sub_epi32(x0, x2), fz));
     st8(w + j + 64, mont_mul(_mm256_add_epi32(x1, x3), f));
     st8(w + j + 192, mont_mul(_mm256_sub_epi32(x1, x3), fz));
+  }
+}
+
+/* ---- AVX-512: the long layers on sixteen lanes ---------------------------------------------
+ * mldsa_poly_ntt_avx512 and mldsa_poly_invntt_tomont_avx512 run the layers of length 8 and more
+ * on 512-bit registers, the same butterflies and the same Montgomery reduction lane by lane as
+ * the AVX2 code (so the same values as the portable twin; test_mldsa_diff checks it), and share
+ * the AVX2 code of the three shortest layers. The layer of length 8 pairs the two 256-bit halves
+ * of a register: the halves of two registers are regrouped (shuffle_i64x2) so that one
+ * butterfly takes both, with each half's twiddle. */
+#define AVX512 __attribute__((target("avx2,avx512f")))
+
+static inline AVX512 __m512i mont_mul16(__m512i a, __m512i b) {
+  const __m512i q = _mm512_set1_epi32(MLDSA_Q), qinv = _mm512_set1_epi32(MLDSA_QINV);
+  const __m512i pe = _mm512_mul_epi32(a, b);
+  const __m512i po = _mm512_mul_epi32(_mm512_srli_epi64(a, 32), _mm512_srli_epi64(b, 32));
+  const __m512i re = _mm512_sub_epi64(pe, _mm512_mul_epi32(_mm512_mul_epi32(pe, qinv), q));
+  const __m512i ro = _mm512_sub_epi64(po, _mm512_mul_epi32(_mm512_mul_epi32(po, qinv), q));
+  return _mm512_mask_blend_epi32(0xaaaa, _mm512_srli_epi64(re, 32), ro);
+}
+static inline AVX512 void ct_bfly16(__m512i *a, __m512i *b, __m512i z) {
+  const __m512i t = mont_mul16(*b, z);
+  *b = _mm512_sub_epi32(*a, t);
+  *a = _mm512_add_epi32(*a, t);
+}
+static inline AVX512 void gs_bfly16(__m512i *a, __m512i *b, __m512i z) {
+  const __m512i t = *a;
+  *a = _mm512_add_epi32(t, *b);
+  *b = mont_mul16(_mm512_sub_epi32(t, *b), z);
+}
+static inline AVX512 __m512i ld16(const int32_t *p) { return _mm512_loadu_si512(p); }
+static inline AVX512 void st16(int32_t *p, __m512i v) { _mm512_storeu_si512(p, v); }
+static inline AVX512 __m512i bc16(int32_t z) { return _mm512_set1_epi32(z); }
+/* halves16: zeta lo in the low eight lanes, zeta hi in the high eight. */
+static inline AVX512 __m512i halves16(int32_t lo, int32_t hi) {
+  return _mm512_inserti64x4(_mm512_set1_epi32(lo), _mm256_set1_epi32(hi), 1);
+}
+/* len8: the butterflies of length 8 inside x (twiddle zx) and inside y (zy). */
+static inline AVX512 void len8(__m512i *x, __m512i *y, int32_t zx, int32_t zy, int inverse) {
+  __m512i lo = _mm512_shuffle_i64x2(*x, *y, 0x44), hi = _mm512_shuffle_i64x2(*x, *y, 0xee);
+  if (inverse) gs_bfly16(&lo, &hi, halves16(zx, zy));
+  else ct_bfly16(&lo, &hi, halves16(zx, zy));
+  *x = _mm512_shuffle_i64x2(lo, hi, 0x44);
+  *y = _mm512_shuffle_i64x2(lo, hi, 0xee);
+}
+
+AVX512 void mldsa_poly_ntt_avx512(mldsa_poly *p) {
+  int32_t *w = p->c;
+  const __m512i z1 = bc16(mldsa_zetas[1]), z2 = bc16(mldsa_zetas[2]), z3 = bc16(mldsa_zetas[3]);
+#pragma GCC unroll 1 /* four iterations: kept a loop, for the code size */
+  for (size_t j = 0; j < 64; j += 16) {
+    __m512i x0 = ld16(w + j), x1 = ld16(w + j + 64), x2 = ld16(w + j + 128);
+    __m512i x3 = ld16(w + j + 192);
+    ct_bfly16(&x0, &x2, z1);
+    ct_bfly16(&x1, &x3, z1);
+    ct_bfly16(&x0, &x1, z2);
+    ct_bfly16(&x2, &x3, z3);
+    st16(w + j, x0);
+    st16(w + j + 64, x1);
+    st16(w + j + 128, x2);
+    st16(w + j + 192, x3);
+  }
+  /* Layers 32, 16 and 8 on each block of 64 coefficients (four registers), the zetas of the
+   * AVX2 code. */
+  for (size_t blk = 0; blk < 4; blk++) {
+    int32_t *v = w + 64 * blk;
+    __m512i r0 = ld16(v), r1 = ld16(v + 16), r2 = ld16(v + 32), r3 = ld16(v + 48);
+    const __m512i za = bc16(mldsa_zetas[4 + blk]);
+    ct_bfly16(&r0, &r2, za);
+    ct_bfly16(&r1, &r3, za);
+    ct_bfly16(&r0, &r1, bc16(mldsa_zetas[8 + 2 * blk]));
+    ct_bfly16(&r2, &r3, bc16(mldsa_zetas[9 + 2 * blk]));
+    const int32_t *z8 = mldsa_zetas + 16 + 4 * blk;
+    len8(&r0, &r1, z8[0], z8[1], 0);
+    len8(&r2, &r3, z8[2], z8[3], 0);
+    st16(v, r0);
+    st16(v + 16, r1);
+    st16(v + 32, r2);
+    st16(v + 48, r3);
+  }
+  ntt_layers_421(w);
+}
+
+AVX512 void mldsa_poly_invntt_tomont_avx512(mldsa_poly *p) {
+  int32_t *w = p->c;
+  invntt_layers_124(w);
+  for (size_t blk = 0; blk < 4; blk++) {
+    int32_t *v = w + 64 * blk;
+    __m512i r0 = ld16(v), r1 = ld16(v + 16), r2 = ld16(v + 32), r3 = ld16(v + 48);
+    const int32_t *z8 = mldsa_zetas + 28 - 4 * blk; /* zetas[31 - 4 blk - i] is z8[3 - i] */
+    len8(&r0, &r1, -z8[3], -z8[2], 1);
+    len8(&r2, &r3, -z8[1], -z8[0], 1);
+    gs_bfly16(&r0, &r1, bc16(-mldsa_zetas[15 - 2 * blk]));
+    gs_bfly16(&r2, &r3, bc16(-mldsa_zetas[14 - 2 * blk]));
+    const __m512i za = bc16(-mldsa_zetas[7 - blk]);
+    gs_bfly16(&r0, &r2, za);
+    gs_bfly16(&r1, &r3, za);
+    st16(v, r0);
+    st16(v + 16, r1);
+    st16(v + 32, r2);
+    st16(v + 48, r3);
+  }
+  const __m512i z3 = bc16(-mldsa_zetas[3]), z2 = bc16(-mldsa_zetas[2]);
+  const __m512i f = bc16(INVNTT_F), fz = bc16(mldsa_invntt_last_zeta());
+  for (size_t j = 0; j < 64; j += 16) {
+    __m512i x0 = ld16(w + j), x1 = ld16(w + j + 64), x2 = ld16(w + j + 128);
+    __m512i x3 = ld16(w + j + 192);
+    gs_bfly16(&x0, &x1, z3);
+    gs_bfly16(&x2, &x3, z2);
+    st16(w + j, mont_mul16(_mm512_add_epi32(x0, x2), f));
+    st16(w + j + 128, mont_mul16(_mm512_sub_epi32(x0, x2), fz));
+    st16(w + j + 64, mont_mul16(_mm512_add_epi32(x1, x3), f));
+    st16(w + j + 192, mont_mul16(_mm512_sub_epi32(x1, x3), fz));
   }
 }
 

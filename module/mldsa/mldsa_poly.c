@@ -327,6 +327,8 @@ void mldsa_poly_use_hint(const mldsa_params *p, mldsa_poly *a, const mldsa_poly 
 #if defined(__x86_64__)
 void mldsa_poly_ntt_avx2(mldsa_poly *p);
 void mldsa_poly_invntt_tomont_avx2(mldsa_poly *p);
+void mldsa_poly_ntt_avx512(mldsa_poly *p);
+void mldsa_poly_invntt_tomont_avx512(mldsa_poly *p);
 void mldsa_poly_pointwise_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b);
 void mldsa_poly_pointwise_acc_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b);
 void mldsa_poly_dot_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *v,
@@ -340,12 +342,17 @@ uint32_t mldsa_poly_sign_row_avx2(const mldsa_params *p, mldsa_poly *h, const ml
 
 #if defined(MLDSA_HAVE_AVX2)
 static inline bool use_avx2(void) { return fm_cpu_use(FM_CPU_AVX2); }
+static inline bool use_avx512(void) { return fm_cpu_use(FM_CPU_AVX2 | FM_CPU_AVX512); }
 #else
 static inline bool use_avx2(void) { return false; }
 #endif
 
 void mldsa_poly_ntt(mldsa_poly *p) {
 #if defined(MLDSA_HAVE_AVX2)
+  if (use_avx512()) {
+    mldsa_poly_ntt_avx512(p);
+    return;
+  }
   if (use_avx2()) {
     mldsa_poly_ntt_avx2(p);
     return;
@@ -356,6 +363,10 @@ void mldsa_poly_ntt(mldsa_poly *p) {
 
 void mldsa_poly_invntt_tomont(mldsa_poly *p) {
 #if defined(MLDSA_HAVE_AVX2)
+  if (use_avx512()) {
+    mldsa_poly_invntt_tomont_avx512(p);
+    return;
+  }
   if (use_avx2()) {
     mldsa_poly_invntt_tomont_avx2(p);
     return;
