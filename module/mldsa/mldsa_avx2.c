@@ -255,6 +255,69 @@ static inline AVX512 void len8(__m512i *x, __m512i *y, int32_t zx, int32_t zy, i
   *y = _mm512_shuffle_i64x2(lo, hi, 0xee);
 }
 
+/* The three short layers on two register pairs at once: pairs q (low 256 bits) and q + 1 (high
+ * 256 bits), regrouped as split4, split2 and split1 regroup one pair. A and B are the 32
+ * coefficients from 16 q: A = (x_q, y_q), B = (x_{q+1}, y_{q+1}). */
+static inline AVX512 void split4x16(__m512i *x, __m512i *y) {
+  const __m512i ia = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13);
+  const __m512i ib = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
+  const __m512i lo = _mm512_permutex2var_epi64(*x, ia, *y), hi = _mm512_permutex2var_epi64(*x, ib, *y);
+  *x = lo;
+  *y = hi;
+}
+static inline AVX512 void split2x16(__m512i *x, __m512i *y) {
+  const __m512i lo = _mm512_unpacklo_epi64(*x, *y), hi = _mm512_unpackhi_epi64(*x, *y);
+  *x = lo;
+  *y = hi;
+}
+static inline AVX512 void split1x16(__m512i *x, __m512i *y) {
+  const __m512i ev = _mm512_mask_blend_epi32(0xaaaa, *x, _mm512_slli_epi64(*y, 32));
+  const __m512i od = _mm512_mask_blend_epi32(0xaaaa, hi32x16(*x), *y);
+  *x = ev;
+  *y = od;
+}
+/* tw16: the short twiddles of layer |layer| for pairs q and q + 1. */
+static inline AVX512 __m512i tw16(const int32_t (*t)[3][8], size_t q, size_t layer) {
+  return _mm512_inserti64x4(_mm512_castsi256_si512(tw8(t[q][layer])), tw8(t[q + 1][layer]), 1);
+}
+
+static AVX512 void ntt_layers_421_x16(int32_t *w) {
+  for (size_t q = 0; q < MLDSA_N / 16; q += 2) {
+    const __m512i a = ld16(w + 16 * q), b = ld16(w + 16 * q + 16);
+    /* (x, y) split4 of each pair: (x_q.lo, y_q.lo | x_q1.lo, y_q1.lo), and the high halves. */
+    __m512i x = _mm512_shuffle_i64x2(a, b, 0x88), y = _mm512_shuffle_i64x2(a, b, 0xdd);
+    ct_bfly16(&x, &y, tw16(k_ntt_short, q, 0));
+    split4x16(&x, &y);
+    split2x16(&x, &y);
+    ct_bfly16(&x, &y, tw16(k_ntt_short, q, 1));
+    split2x16(&x, &y);
+    split1x16(&x, &y);
+    ct_bfly16(&x, &y, tw16(k_ntt_short, q, 2));
+    split1x16(&x, &y);
+    st16(w + 16 * q, _mm512_shuffle_i64x2(x, y, 0x44));
+    st16(w + 16 * q + 16, _mm512_shuffle_i64x2(x, y, 0xee));
+  }
+}
+
+static AVX512 void invntt_layers_124_x16(int32_t *w) {
+  for (size_t q = 0; q < MLDSA_N / 16; q += 2) {
+    const __m512i a = ld16(w + 16 * q), b = ld16(w + 16 * q + 16);
+    __m512i x = _mm512_shuffle_i64x2(a, b, 0x44), y = _mm512_shuffle_i64x2(a, b, 0xee);
+    split1x16(&x, &y);
+    gs_bfly16(&x, &y, tw16(k_invntt_short, q, 2));
+    split1x16(&x, &y);
+    split2x16(&x, &y);
+    gs_bfly16(&x, &y, tw16(k_invntt_short, q, 1));
+    split2x16(&x, &y);
+    split4x16(&x, &y);
+    gs_bfly16(&x, &y, tw16(k_invntt_short, q, 0));
+    /* Back from split4: a = (x.0, y.0, x.1, y.1), b = (x.2, y.2, x.3, y.3) in 128-bit units. */
+    st16(w + 16 * q, _mm512_permutex2var_epi64(x, _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11), y));
+    st16(w + 16 * q + 16,
+         _mm512_permutex2var_epi64(x, _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15), y));
+  }
+}
+
 AVX512 void mldsa_poly_ntt_avx512(mldsa_poly *p) {
   int32_t *w = p->c;
   const __m512i z1 = bc16(mldsa_zetas[1]), z2 = bc16(mldsa_zetas[2]), z3 = bc16(mldsa_zetas[3]);
@@ -289,12 +352,12 @@ AVX512 void mldsa_poly_ntt_avx512(mldsa_poly *p) {
     st16(v + 32, r2);
     st16(v + 48, r3);
   }
-  ntt_layers_421(w);
+  ntt_layers_421_x16(w);
 }
 
 AVX512 void mldsa_poly_invntt_tomont_avx512(mldsa_poly *p) {
   int32_t *w = p->c;
-  invntt_layers_124(w);
+  invntt_layers_124_x16(w);
   for (size_t blk = 0; blk < 4; blk++) {
     int32_t *v = w + 64 * blk;
     __m512i r0 = ld16(v), r1 = ld16(v + 16), r2 = ld16(v + 32), r3 = ld16(v + 48);
