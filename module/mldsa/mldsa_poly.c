@@ -167,11 +167,15 @@ uint32_t mldsa_poly_norm_exceeds(const mldsa_poly *p, int32_t bound) {
  * one Montgomery multiplication by it multiplies by zeta^BitRev8(m). No reduction between
  * layers: each forward layer grows the coefficients by less than q, eight layers stay below 9q;
  * the inverse's sums double per layer from below q, 256q < 2^31. */
+/* OUT_OF_LINE keeps a portable kernel that its dispatcher below would inline as one call: the
+ * kernel is also called by name (the tests, other units), so inlining would carry two copies. */
+#define OUT_OF_LINE __attribute__((noinline))
+
 const int32_t mldsa_zetas[MLDSA_N] = {
 #include "module/mldsa/mldsa_zetas.inc"
 };
 
-void mldsa_poly_ntt_portable(mldsa_poly *p) {
+OUT_OF_LINE void mldsa_poly_ntt_portable(mldsa_poly *p) {
   int32_t *w = p->c;
   size_t m = 0;
   for (size_t len = 128; len >= 1; len >>= 1) {
@@ -218,19 +222,20 @@ int32_t mldsa_invntt_last_zeta(void) {
   return mldsa_montgomery_reduce(-(int64_t)mldsa_zetas[1] * INVNTT_F);
 }
 
-void mldsa_poly_pointwise_mont_portable(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b) {
+OUT_OF_LINE void mldsa_poly_pointwise_mont_portable(mldsa_poly *r, const mldsa_poly *a,
+                                                   const mldsa_poly *b) {
   for (size_t i = 0; i < MLDSA_N; i++)
     r->c[i] = mldsa_montgomery_reduce((int64_t)a->c[i] * b->c[i]);
 }
 
-void mldsa_poly_pointwise_acc_mont_portable(mldsa_poly *r, const mldsa_poly *a,
-                                            const mldsa_poly *b) {
+OUT_OF_LINE void mldsa_poly_pointwise_acc_mont_portable(mldsa_poly *r, const mldsa_poly *a,
+                                                       const mldsa_poly *b) {
   for (size_t i = 0; i < MLDSA_N; i++)
     r->c[i] += mldsa_montgomery_reduce((int64_t)a->c[i] * b->c[i]);
 }
 
-void mldsa_poly_dot_mont_portable(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *v,
-                                  unsigned n) {
+OUT_OF_LINE void mldsa_poly_dot_mont_portable(mldsa_poly *r, const mldsa_poly *a,
+                                              const mldsa_poly *v, unsigned n) {
   for (size_t i = 0; i < MLDSA_N; i++) {
     int64_t sum = 0;
     for (unsigned j = 0; j < n; j++) sum += (int64_t)a[j].c[i] * v[j].c[i];
@@ -271,8 +276,8 @@ static inline int32_t decompose_one(int32_t gamma2, int32_t r, int32_t *r0) {
   return r1;
 }
 
-void mldsa_poly_decompose_portable(const mldsa_params *p, mldsa_poly *a1, mldsa_poly *a0,
-                                   const mldsa_poly *a) {
+OUT_OF_LINE void mldsa_poly_decompose_portable(const mldsa_params *p, mldsa_poly *a1,
+                                               mldsa_poly *a0, const mldsa_poly *a) {
   for (size_t i = 0; i < MLDSA_N; i++) {
     int32_t r0;
     const int32_t r1 = decompose_one(p->gamma2, a->c[i], &r0);
