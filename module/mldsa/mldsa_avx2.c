@@ -209,13 +209,13 @@ AVX2 void mldsa_poly_invntt_tomont_avx2(mldsa_poly *p) {
   }
 }
 
-/* ---- AVX-512: the long layers on sixteen lanes ---------------------------------------------
- * mldsa_poly_ntt_avx512 and mldsa_poly_invntt_tomont_avx512 run the layers of length 8 and more
- * on 512-bit registers, the same butterflies and the same Montgomery reduction lane by lane as
- * the AVX2 code (so the same values as the portable twin; test_mldsa_diff checks it), and share
- * the AVX2 code of the three shortest layers. The layer of length 8 pairs the two 256-bit halves
- * of a register: the halves of two registers are regrouped (shuffle_i64x2) so that one
- * butterfly takes both, with each half's twiddle. */
+/* ---- AVX-512: the NTT and its inverse on sixteen lanes ------------------------------------
+ * mldsa_poly_ntt_avx512 and mldsa_poly_invntt_tomont_avx512: the same butterflies, twiddles and
+ * Montgomery reduction lane by lane as the AVX2 code (so the same values as the portable twin;
+ * test_mldsa_diff checks it), in three passes over memory: layers 128 and 64 (four registers 64
+ * apart), 32 and 16 (each block of 64 coefficients), then 8, 4, 2 and 1 on 32 coefficients, that
+ * is the AVX2 code's register pairs q (low 256 bits) and q + 1 (high 256 bits) side by side.
+ * The loops are kept loops (GCC unroll 1): unrolled, they would cost code size, not time. */
 #define AVX512 __attribute__((target("avx2,avx512f")))
 
 static inline AVX512 __m512i hi32x16(__m512i v) {
@@ -246,22 +246,16 @@ static inline AVX512 __m512i bc16(int32_t z) { return _mm512_set1_epi32(z); }
 static inline AVX512 __m512i halves16(int32_t lo, int32_t hi) {
   return _mm512_inserti64x4(_mm512_set1_epi32(lo), _mm256_set1_epi32(hi), 1);
 }
-/* len8: the butterflies of length 8 inside x (twiddle zx) and inside y (zy). */
-static inline AVX512 void len8(__m512i *x, __m512i *y, int32_t zx, int32_t zy, int inverse) {
-  __m512i lo = _mm512_shuffle_i64x2(*x, *y, 0x44), hi = _mm512_shuffle_i64x2(*x, *y, 0xee);
-  if (inverse) gs_bfly16(&lo, &hi, halves16(zx, zy));
-  else ct_bfly16(&lo, &hi, halves16(zx, zy));
-  *x = _mm512_shuffle_i64x2(lo, hi, 0x44);
-  *y = _mm512_shuffle_i64x2(lo, hi, 0xee);
-}
 
-/* The three short layers on two register pairs at once: pairs q (low 256 bits) and q + 1 (high
- * 256 bits), regrouped as split4, split2 and split1 regroup one pair. A and B are the 32
- * coefficients from 16 q: A = (x_q, y_q), B = (x_{q+1}, y_{q+1}). */
+/* split4x16, split2x16, split1x16: split4, split2 and split1 on both pairs. The 32 coefficients
+ * from 16 q are loaded as a = (x_q, y_q), b = (x_{q+1}, y_{q+1}); x = (x_q, x_{q+1}) and
+ * y = (y_q, y_{q+1}) pair them for the layer of length 8 (block q and q + 1: zetas[16 + q] and
+ * zetas[17 + q] in the two halves). */
 static inline AVX512 void split4x16(__m512i *x, __m512i *y) {
   const __m512i ia = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13);
   const __m512i ib = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
-  const __m512i lo = _mm512_permutex2var_epi64(*x, ia, *y), hi = _mm512_permutex2var_epi64(*x, ib, *y);
+  const __m512i lo = _mm512_permutex2var_epi64(*x, ia, *y);
+  const __m512i hi = _mm512_permutex2var_epi64(*x, ib, *y);
   *x = lo;
   *y = hi;
 }
@@ -281,11 +275,14 @@ static inline AVX512 __m512i tw16(const int32_t (*t)[3][8], size_t q, size_t lay
   return _mm512_inserti64x4(_mm512_castsi256_si512(tw8(t[q][layer])), tw8(t[q + 1][layer]), 1);
 }
 
-static AVX512 void ntt_layers_421_x16(int32_t *w) {
+/* Layers 8, 4, 2, 1 of the NTT; then of the inverse, 1, 2, 4, 8. */
+static AVX512 void ntt_layers_8421_x16(int32_t *w) {
+  #pragma GCC unroll 1
   for (size_t q = 0; q < MLDSA_N / 16; q += 2) {
     const __m512i a = ld16(w + 16 * q), b = ld16(w + 16 * q + 16);
-    /* (x, y) split4 of each pair: (x_q.lo, y_q.lo | x_q1.lo, y_q1.lo), and the high halves. */
-    __m512i x = _mm512_shuffle_i64x2(a, b, 0x88), y = _mm512_shuffle_i64x2(a, b, 0xdd);
+    __m512i x = _mm512_shuffle_i64x2(a, b, 0x44), y = _mm512_shuffle_i64x2(a, b, 0xee);
+    ct_bfly16(&x, &y, halves16(mldsa_zetas[16 + q], mldsa_zetas[17 + q])); /* length 8 */
+    split4x16(&x, &y);
     ct_bfly16(&x, &y, tw16(k_ntt_short, q, 0));
     split4x16(&x, &y);
     split2x16(&x, &y);
@@ -299,7 +296,8 @@ static AVX512 void ntt_layers_421_x16(int32_t *w) {
   }
 }
 
-static AVX512 void invntt_layers_124_x16(int32_t *w) {
+static AVX512 void invntt_layers_1248_x16(int32_t *w) {
+  #pragma GCC unroll 1
   for (size_t q = 0; q < MLDSA_N / 16; q += 2) {
     const __m512i a = ld16(w + 16 * q), b = ld16(w + 16 * q + 16);
     __m512i x = _mm512_shuffle_i64x2(a, b, 0x44), y = _mm512_shuffle_i64x2(a, b, 0xee);
@@ -311,17 +309,17 @@ static AVX512 void invntt_layers_124_x16(int32_t *w) {
     split2x16(&x, &y);
     split4x16(&x, &y);
     gs_bfly16(&x, &y, tw16(k_invntt_short, q, 0));
-    /* Back from split4: a = (x.0, y.0, x.1, y.1), b = (x.2, y.2, x.3, y.3) in 128-bit units. */
-    st16(w + 16 * q, _mm512_permutex2var_epi64(x, _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11), y));
-    st16(w + 16 * q + 16,
-         _mm512_permutex2var_epi64(x, _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15), y));
+    split4x16(&x, &y);
+    gs_bfly16(&x, &y, halves16(-mldsa_zetas[31 - q], -mldsa_zetas[30 - q])); /* length 8 */
+    st16(w + 16 * q, _mm512_shuffle_i64x2(x, y, 0x44));
+    st16(w + 16 * q + 16, _mm512_shuffle_i64x2(x, y, 0xee));
   }
 }
 
 AVX512 void mldsa_poly_ntt_avx512(mldsa_poly *p) {
   int32_t *w = p->c;
   const __m512i z1 = bc16(mldsa_zetas[1]), z2 = bc16(mldsa_zetas[2]), z3 = bc16(mldsa_zetas[3]);
-#pragma GCC unroll 1 /* four iterations: kept a loop, for the code size */
+  #pragma GCC unroll 1
   for (size_t j = 0; j < 64; j += 16) {
     __m512i x0 = ld16(w + j), x1 = ld16(w + j + 64), x2 = ld16(w + j + 128);
     __m512i x3 = ld16(w + j + 192);
@@ -334,8 +332,8 @@ AVX512 void mldsa_poly_ntt_avx512(mldsa_poly *p) {
     st16(w + j + 128, x2);
     st16(w + j + 192, x3);
   }
-  /* Layers 32, 16 and 8 on each block of 64 coefficients (four registers), the zetas of the
-   * AVX2 code. */
+  /* Layers 32 and 16 on each block of 64 coefficients (four registers). */
+  #pragma GCC unroll 1
   for (size_t blk = 0; blk < 4; blk++) {
     int32_t *v = w + 64 * blk;
     __m512i r0 = ld16(v), r1 = ld16(v + 16), r2 = ld16(v + 32), r3 = ld16(v + 48);
@@ -344,26 +342,21 @@ AVX512 void mldsa_poly_ntt_avx512(mldsa_poly *p) {
     ct_bfly16(&r1, &r3, za);
     ct_bfly16(&r0, &r1, bc16(mldsa_zetas[8 + 2 * blk]));
     ct_bfly16(&r2, &r3, bc16(mldsa_zetas[9 + 2 * blk]));
-    const int32_t *z8 = mldsa_zetas + 16 + 4 * blk;
-    len8(&r0, &r1, z8[0], z8[1], 0);
-    len8(&r2, &r3, z8[2], z8[3], 0);
     st16(v, r0);
     st16(v + 16, r1);
     st16(v + 32, r2);
     st16(v + 48, r3);
   }
-  ntt_layers_421_x16(w);
+  ntt_layers_8421_x16(w);
 }
 
 AVX512 void mldsa_poly_invntt_tomont_avx512(mldsa_poly *p) {
   int32_t *w = p->c;
-  invntt_layers_124_x16(w);
+  invntt_layers_1248_x16(w);
+  #pragma GCC unroll 1
   for (size_t blk = 0; blk < 4; blk++) {
     int32_t *v = w + 64 * blk;
     __m512i r0 = ld16(v), r1 = ld16(v + 16), r2 = ld16(v + 32), r3 = ld16(v + 48);
-    const int32_t *z8 = mldsa_zetas + 28 - 4 * blk; /* zetas[31 - 4 blk - i] is z8[3 - i] */
-    len8(&r0, &r1, -z8[3], -z8[2], 1);
-    len8(&r2, &r3, -z8[1], -z8[0], 1);
     gs_bfly16(&r0, &r1, bc16(-mldsa_zetas[15 - 2 * blk]));
     gs_bfly16(&r2, &r3, bc16(-mldsa_zetas[14 - 2 * blk]));
     const __m512i za = bc16(-mldsa_zetas[7 - blk]);
@@ -376,6 +369,7 @@ AVX512 void mldsa_poly_invntt_tomont_avx512(mldsa_poly *p) {
   }
   const __m512i z3 = bc16(-mldsa_zetas[3]), z2 = bc16(-mldsa_zetas[2]);
   const __m512i f = bc16(INVNTT_F), fz = bc16(mldsa_invntt_last_zeta());
+  #pragma GCC unroll 1
   for (size_t j = 0; j < 64; j += 16) {
     __m512i x0 = ld16(w + j), x1 = ld16(w + j + 64), x2 = ld16(w + j + 128);
     __m512i x3 = ld16(w + j + 192);
