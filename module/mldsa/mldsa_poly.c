@@ -429,4 +429,9 @@ uint32_t mldsa_poly_sign_row(const mldsa_params *p, mldsa_poly *h, const mldsa_p
   return mldsa_poly_sign_row_portable(p, h, w, cs2, ct0, ones);
 }
 
-const char *mldsa_path_name(void) { return use_avx2() ? "avx2" : "portable"; }
+const char *mldsa_path_name(void) {
+#if defined(MLDSA_HAVE_AVX2)
+  if (use_avx512()) return "avx2+ntt-avx512";
+#endif
+  return use_avx2() ? "avx2" : "portable";
+}
