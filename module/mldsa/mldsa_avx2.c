@@ -14,6 +14,13 @@
 
 #define AVX2 __attribute__((target("avx2")))
 
+/* hi32 moves each 64-bit lane's high half to its low half (VMOVSHDUP, which also copies it to
+ * the high half): what _mm256_mul_epi32 reads of the odd lanes. A shuffle rather than a shift,
+ * so that it leaves the multiplier ports to the multiplications. */
+static inline AVX2 __m256i hi32(__m256i v) {
+  return _mm256_castps_si256(_mm256_movehdup_ps(_mm256_castsi256_ps(v)));
+}
+
 
 /* mont_mul returns a * b * 2^-32 lane by lane, as mldsa_montgomery_reduce((int64_t)a * b): the
  * even lanes' 64-bit products come from one _mm256_mul_epi32, the odd lanes' from another on
@@ -22,14 +29,14 @@
 static inline AVX2 __m256i mont_mul(__m256i a, __m256i b) {
   const __m256i q = _mm256_set1_epi32(MLDSA_Q), qinv = _mm256_set1_epi32(MLDSA_QINV);
   const __m256i pe = _mm256_mul_epi32(a, b);
-  const __m256i po = _mm256_mul_epi32(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(b, 32));
+  const __m256i po = _mm256_mul_epi32(hi32(a), hi32(b));
   const __m256i te = _mm256_mul_epi32(pe, qinv);
   const __m256i to = _mm256_mul_epi32(po, qinv);
   const __m256i re = _mm256_sub_epi64(pe, _mm256_mul_epi32(te, q));
   const __m256i ro = _mm256_sub_epi64(po, _mm256_mul_epi32(to, q));
-  /* The even lanes' results are in the high halves of re: shift them down; the odd lanes' are
-   * in the high halves of ro, already in place. */
-  return _mm256_blend_epi32(_mm256_srli_epi64(re, 32), ro, 0xaa);
+  /* The even lanes' results are in the high halves of re: moved down; the odd lanes' are in the
+   * high halves of ro, already in place. */
+  return _mm256_blend_epi32(hi32(re), ro, 0xaa);
 }
 
 /* ---- The three short layers ------------------------------------------------------------------
@@ -86,6 +93,26 @@ static inline AVX2 void gs_bfly(__m256i *a, __m256i *b, __m256i z) {
   *b = mont_mul(_mm256_sub_epi32(t, *b), z);
 }
 
+/* ntt_layers_421: the NTT's layers 4, 2, 1 on the register pairs (m continued from 31: blocks of
+ * these layers take zetas[32 + b], [64 + b] and [128 + b]). */
+static AVX2 void ntt_layers_421(int32_t *w) {
+  for (size_t q = 0; q < MLDSA_N / 16; q++) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(w + 16 * q));
+    __m256i y = _mm256_loadu_si256((const __m256i *)(w + 16 * q + 8));
+    split4(&x, &y);
+    ct_bfly(&x, &y, tw8(k_ntt_short[q][0]));
+    split4(&x, &y);
+    split2(&x, &y);
+    ct_bfly(&x, &y, tw8(k_ntt_short[q][1]));
+    split2(&x, &y);
+    split1(&x, &y);
+    ct_bfly(&x, &y, tw8(k_ntt_short[q][2]));
+    split1(&x, &y);
+    _mm256_storeu_si256((__m256i *)(w + 16 * q), x);
+    _mm256_storeu_si256((__m256i *)(w + 16 * q + 8), y);
+  }
+}
+
 AVX2 void mldsa_poly_ntt_avx2(mldsa_poly *p) {
   int32_t *w = p->c;
   /* Layers 128 and 64 together: four registers 64 apart (zetas[1]; zetas[2], [3]). */
@@ -120,31 +147,14 @@ AVX2 void mldsa_poly_ntt_avx2(mldsa_poly *p) {
       ct_bfly(&r[2 * i], &r[2 * i + 1], _mm256_set1_epi32(mldsa_zetas[16 + 4 * blk + i]));
     for (size_t i = 0; i < 8; i++) st8(v + 8 * i, r[i]);
   }
-  /* Layers 4, 2, 1 on the register pairs (m continued from 31: blocks of these layers take
-   * zetas[32 + b], [64 + b] and [128 + b]). */
-  for (size_t q = 0; q < MLDSA_N / 16; q++) {
-    __m256i x = _mm256_loadu_si256((const __m256i *)(w + 16 * q));
-    __m256i y = _mm256_loadu_si256((const __m256i *)(w + 16 * q + 8));
-    split4(&x, &y);
-    ct_bfly(&x, &y, tw8(k_ntt_short[q][0]));
-    split4(&x, &y);
-    split2(&x, &y);
-    ct_bfly(&x, &y, tw8(k_ntt_short[q][1]));
-    split2(&x, &y);
-    split1(&x, &y);
-    ct_bfly(&x, &y, tw8(k_ntt_short[q][2]));
-    split1(&x, &y);
-    _mm256_storeu_si256((__m256i *)(w + 16 * q), x);
-    _mm256_storeu_si256((__m256i *)(w + 16 * q + 8), y);
-  }
+  ntt_layers_421(w);
 }
 
 #define INVNTT_F 41978 /* as in mldsa_poly.c */
 
-AVX2 void mldsa_poly_invntt_tomont_avx2(mldsa_poly *p) {
-  int32_t *w = p->c;
-  /* Layers 1, 2, 4 on the register pairs: block b of these layers takes -zetas[255 - b],
-   * [127 - b] and [63 - b]. */
+/* invntt_layers_124: the inverse's layers 1, 2, 4 on the register pairs: block b of these layers
+ * takes -zetas[255 - b], [127 - b] and [63 - b]. */
+static AVX2 void invntt_layers_124(int32_t *w) {
   for (size_t q = 0; q < MLDSA_N / 16; q++) {
     __m256i x = _mm256_loadu_si256((const __m256i *)(w + 16 * q));
     __m256i y = _mm256_loadu_si256((const __m256i *)(w + 16 * q + 8));
@@ -160,6 +170,11 @@ AVX2 void mldsa_poly_invntt_tomont_avx2(mldsa_poly *p) {
     _mm256_storeu_si256((__m256i *)(w + 16 * q), x);
     _mm256_storeu_si256((__m256i *)(w + 16 * q + 8), y);
   }
+}
+
+AVX2 void mldsa_poly_invntt_tomont_avx2(mldsa_poly *p) {
+  int32_t *w = p->c;
+  invntt_layers_124(w);
   /* Layers 8, 16 and 32 together on each block of 64 coefficients (eight registers): block b of
    * the layer of length len takes -zetas[256 / len - 1 - b]. */
   for (size_t blk = 0; blk < 4; blk++) {
@@ -194,6 +209,179 @@ AVX2 void mldsa_poly_invntt_tomont_avx2(mldsa_poly *p) {
   }
 }
 
+/* ---- AVX-512: the NTT and its inverse on sixteen lanes ------------------------------------
+ * mldsa_poly_ntt_avx512 and mldsa_poly_invntt_tomont_avx512: the same butterflies, twiddles and
+ * Montgomery reduction lane by lane as the AVX2 code (so the same values as the portable twin;
+ * test_mldsa_diff checks it), in three passes over memory: layers 128 and 64 (four registers 64
+ * apart), 32 and 16 (each block of 64 coefficients), then 8, 4, 2 and 1 on 32 coefficients, that
+ * is the AVX2 code's register pairs q (low 256 bits) and q + 1 (high 256 bits) side by side.
+ * The loops are kept loops (GCC unroll 1): unrolled, they would cost code size, not time. */
+#define AVX512 __attribute__((target("avx2,avx512f")))
+
+static inline AVX512 __m512i hi32x16(__m512i v) {
+  return _mm512_castps_si512(_mm512_movehdup_ps(_mm512_castsi512_ps(v)));
+}
+static inline AVX512 __m512i mont_mul16(__m512i a, __m512i b) {
+  const __m512i q = _mm512_set1_epi32(MLDSA_Q), qinv = _mm512_set1_epi32(MLDSA_QINV);
+  const __m512i pe = _mm512_mul_epi32(a, b);
+  const __m512i po = _mm512_mul_epi32(hi32x16(a), hi32x16(b));
+  const __m512i re = _mm512_sub_epi64(pe, _mm512_mul_epi32(_mm512_mul_epi32(pe, qinv), q));
+  const __m512i ro = _mm512_sub_epi64(po, _mm512_mul_epi32(_mm512_mul_epi32(po, qinv), q));
+  return _mm512_mask_blend_epi32(0xaaaa, hi32x16(re), ro);
+}
+static inline AVX512 void ct_bfly16(__m512i *a, __m512i *b, __m512i z) {
+  const __m512i t = mont_mul16(*b, z);
+  *b = _mm512_sub_epi32(*a, t);
+  *a = _mm512_add_epi32(*a, t);
+}
+static inline AVX512 void gs_bfly16(__m512i *a, __m512i *b, __m512i z) {
+  const __m512i t = *a;
+  *a = _mm512_add_epi32(t, *b);
+  *b = mont_mul16(_mm512_sub_epi32(t, *b), z);
+}
+static inline AVX512 __m512i ld16(const int32_t *p) { return _mm512_loadu_si512(p); }
+static inline AVX512 void st16(int32_t *p, __m512i v) { _mm512_storeu_si512(p, v); }
+static inline AVX512 __m512i bc16(int32_t z) { return _mm512_set1_epi32(z); }
+/* halves16: zeta lo in the low eight lanes, zeta hi in the high eight. */
+static inline AVX512 __m512i halves16(int32_t lo, int32_t hi) {
+  return _mm512_inserti64x4(_mm512_set1_epi32(lo), _mm256_set1_epi32(hi), 1);
+}
+
+/* split4x16, split2x16, split1x16: split4, split2 and split1 on both pairs. The 32 coefficients
+ * from 16 q are loaded as a = (x_q, y_q), b = (x_{q+1}, y_{q+1}); x = (x_q, x_{q+1}) and
+ * y = (y_q, y_{q+1}) pair them for the layer of length 8 (block q and q + 1: zetas[16 + q] and
+ * zetas[17 + q] in the two halves). */
+static inline AVX512 void split4x16(__m512i *x, __m512i *y) {
+  const __m512i ia = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13);
+  const __m512i ib = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
+  const __m512i lo = _mm512_permutex2var_epi64(*x, ia, *y);
+  const __m512i hi = _mm512_permutex2var_epi64(*x, ib, *y);
+  *x = lo;
+  *y = hi;
+}
+static inline AVX512 void split2x16(__m512i *x, __m512i *y) {
+  const __m512i lo = _mm512_unpacklo_epi64(*x, *y), hi = _mm512_unpackhi_epi64(*x, *y);
+  *x = lo;
+  *y = hi;
+}
+static inline AVX512 void split1x16(__m512i *x, __m512i *y) {
+  const __m512i ev = _mm512_mask_blend_epi32(0xaaaa, *x, _mm512_slli_epi64(*y, 32));
+  const __m512i od = _mm512_mask_blend_epi32(0xaaaa, hi32x16(*x), *y);
+  *x = ev;
+  *y = od;
+}
+/* tw16: the short twiddles of layer |layer| for pairs q and q + 1. */
+static inline AVX512 __m512i tw16(const int32_t (*t)[3][8], size_t q, size_t layer) {
+  return _mm512_inserti64x4(_mm512_castsi256_si512(tw8(t[q][layer])), tw8(t[q + 1][layer]), 1);
+}
+
+/* Layers 8, 4, 2, 1 of the NTT; then of the inverse, 1, 2, 4, 8. */
+static AVX512 void ntt_layers_8421_x16(int32_t *w) {
+  #pragma GCC unroll 1
+  for (size_t q = 0; q < MLDSA_N / 16; q += 2) {
+    const __m512i a = ld16(w + 16 * q), b = ld16(w + 16 * q + 16);
+    __m512i x = _mm512_shuffle_i64x2(a, b, 0x44), y = _mm512_shuffle_i64x2(a, b, 0xee);
+    ct_bfly16(&x, &y, halves16(mldsa_zetas[16 + q], mldsa_zetas[17 + q])); /* length 8 */
+    split4x16(&x, &y);
+    ct_bfly16(&x, &y, tw16(k_ntt_short, q, 0));
+    split4x16(&x, &y);
+    split2x16(&x, &y);
+    ct_bfly16(&x, &y, tw16(k_ntt_short, q, 1));
+    split2x16(&x, &y);
+    split1x16(&x, &y);
+    ct_bfly16(&x, &y, tw16(k_ntt_short, q, 2));
+    split1x16(&x, &y);
+    st16(w + 16 * q, _mm512_shuffle_i64x2(x, y, 0x44));
+    st16(w + 16 * q + 16, _mm512_shuffle_i64x2(x, y, 0xee));
+  }
+}
+
+static AVX512 void invntt_layers_1248_x16(int32_t *w) {
+  #pragma GCC unroll 1
+  for (size_t q = 0; q < MLDSA_N / 16; q += 2) {
+    const __m512i a = ld16(w + 16 * q), b = ld16(w + 16 * q + 16);
+    __m512i x = _mm512_shuffle_i64x2(a, b, 0x44), y = _mm512_shuffle_i64x2(a, b, 0xee);
+    split1x16(&x, &y);
+    gs_bfly16(&x, &y, tw16(k_invntt_short, q, 2));
+    split1x16(&x, &y);
+    split2x16(&x, &y);
+    gs_bfly16(&x, &y, tw16(k_invntt_short, q, 1));
+    split2x16(&x, &y);
+    split4x16(&x, &y);
+    gs_bfly16(&x, &y, tw16(k_invntt_short, q, 0));
+    split4x16(&x, &y);
+    gs_bfly16(&x, &y, halves16(-mldsa_zetas[31 - q], -mldsa_zetas[30 - q])); /* length 8 */
+    st16(w + 16 * q, _mm512_shuffle_i64x2(x, y, 0x44));
+    st16(w + 16 * q + 16, _mm512_shuffle_i64x2(x, y, 0xee));
+  }
+}
+
+AVX512 void mldsa_poly_ntt_avx512(mldsa_poly *p) {
+  int32_t *w = p->c;
+  const __m512i z1 = bc16(mldsa_zetas[1]), z2 = bc16(mldsa_zetas[2]), z3 = bc16(mldsa_zetas[3]);
+  #pragma GCC unroll 1
+  for (size_t j = 0; j < 64; j += 16) {
+    __m512i x0 = ld16(w + j), x1 = ld16(w + j + 64), x2 = ld16(w + j + 128);
+    __m512i x3 = ld16(w + j + 192);
+    ct_bfly16(&x0, &x2, z1);
+    ct_bfly16(&x1, &x3, z1);
+    ct_bfly16(&x0, &x1, z2);
+    ct_bfly16(&x2, &x3, z3);
+    st16(w + j, x0);
+    st16(w + j + 64, x1);
+    st16(w + j + 128, x2);
+    st16(w + j + 192, x3);
+  }
+  /* Layers 32 and 16 on each block of 64 coefficients (four registers). */
+  #pragma GCC unroll 1
+  for (size_t blk = 0; blk < 4; blk++) {
+    int32_t *v = w + 64 * blk;
+    __m512i r0 = ld16(v), r1 = ld16(v + 16), r2 = ld16(v + 32), r3 = ld16(v + 48);
+    const __m512i za = bc16(mldsa_zetas[4 + blk]);
+    ct_bfly16(&r0, &r2, za);
+    ct_bfly16(&r1, &r3, za);
+    ct_bfly16(&r0, &r1, bc16(mldsa_zetas[8 + 2 * blk]));
+    ct_bfly16(&r2, &r3, bc16(mldsa_zetas[9 + 2 * blk]));
+    st16(v, r0);
+    st16(v + 16, r1);
+    st16(v + 32, r2);
+    st16(v + 48, r3);
+  }
+  ntt_layers_8421_x16(w);
+}
+
+AVX512 void mldsa_poly_invntt_tomont_avx512(mldsa_poly *p) {
+  int32_t *w = p->c;
+  invntt_layers_1248_x16(w);
+  #pragma GCC unroll 1
+  for (size_t blk = 0; blk < 4; blk++) {
+    int32_t *v = w + 64 * blk;
+    __m512i r0 = ld16(v), r1 = ld16(v + 16), r2 = ld16(v + 32), r3 = ld16(v + 48);
+    gs_bfly16(&r0, &r1, bc16(-mldsa_zetas[15 - 2 * blk]));
+    gs_bfly16(&r2, &r3, bc16(-mldsa_zetas[14 - 2 * blk]));
+    const __m512i za = bc16(-mldsa_zetas[7 - blk]);
+    gs_bfly16(&r0, &r2, za);
+    gs_bfly16(&r1, &r3, za);
+    st16(v, r0);
+    st16(v + 16, r1);
+    st16(v + 32, r2);
+    st16(v + 48, r3);
+  }
+  const __m512i z3 = bc16(-mldsa_zetas[3]), z2 = bc16(-mldsa_zetas[2]);
+  const __m512i f = bc16(INVNTT_F), fz = bc16(mldsa_invntt_last_zeta());
+  #pragma GCC unroll 1
+  for (size_t j = 0; j < 64; j += 16) {
+    __m512i x0 = ld16(w + j), x1 = ld16(w + j + 64), x2 = ld16(w + j + 128);
+    __m512i x3 = ld16(w + j + 192);
+    gs_bfly16(&x0, &x1, z3);
+    gs_bfly16(&x2, &x3, z2);
+    st16(w + j, mont_mul16(_mm512_add_epi32(x0, x2), f));
+    st16(w + j + 128, mont_mul16(_mm512_sub_epi32(x0, x2), fz));
+    st16(w + j + 64, mont_mul16(_mm512_add_epi32(x1, x3), f));
+    st16(w + j + 192, mont_mul16(_mm512_sub_epi32(x1, x3), fz));
+  }
+}
+
 AVX2 void mldsa_poly_pointwise_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b) {
   for (size_t j = 0; j < MLDSA_N; j += 8) {
     const __m256i x = _mm256_loadu_si256((const __m256i *)(a->c + j));
@@ -223,11 +411,11 @@ AVX2 void mldsa_poly_dot_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mld
       const __m256i x = ld8(a[j].c + i), y = ld8(v[j].c + i);
       se = _mm256_add_epi64(se, _mm256_mul_epi32(x, y));
       so = _mm256_add_epi64(
-          so, _mm256_mul_epi32(_mm256_srli_epi64(x, 32), _mm256_srli_epi64(y, 32)));
+          so, _mm256_mul_epi32(hi32(x), hi32(y)));
     }
     const __m256i re = _mm256_sub_epi64(se, _mm256_mul_epi32(_mm256_mul_epi32(se, qinv), q));
     const __m256i ro = _mm256_sub_epi64(so, _mm256_mul_epi32(_mm256_mul_epi32(so, qinv), q));
-    st8(r->c + i, _mm256_blend_epi32(_mm256_srli_epi64(re, 32), ro, 0xaa));
+    st8(r->c + i, _mm256_blend_epi32(hi32(re), ro, 0xaa));
   }
 }
 

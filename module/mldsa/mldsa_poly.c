@@ -167,11 +167,15 @@ uint32_t mldsa_poly_norm_exceeds(const mldsa_poly *p, int32_t bound) {
  * one Montgomery multiplication by it multiplies by zeta^BitRev8(m). No reduction between
  * layers: each forward layer grows the coefficients by less than q, eight layers stay below 9q;
  * the inverse's sums double per layer from below q, 256q < 2^31. */
+/* OUT_OF_LINE keeps a portable kernel that its dispatcher below would inline as one call: the
+ * kernel is also called by name (the tests, other units), so inlining would carry two copies. */
+#define OUT_OF_LINE __attribute__((noinline))
+
 const int32_t mldsa_zetas[MLDSA_N] = {
 #include "module/mldsa/mldsa_zetas.inc"
 };
 
-void mldsa_poly_ntt_portable(mldsa_poly *p) {
+OUT_OF_LINE void mldsa_poly_ntt_portable(mldsa_poly *p) {
   int32_t *w = p->c;
   size_t m = 0;
   for (size_t len = 128; len >= 1; len >>= 1) {
@@ -218,19 +222,20 @@ int32_t mldsa_invntt_last_zeta(void) {
   return mldsa_montgomery_reduce(-(int64_t)mldsa_zetas[1] * INVNTT_F);
 }
 
-void mldsa_poly_pointwise_mont_portable(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b) {
+OUT_OF_LINE void mldsa_poly_pointwise_mont_portable(mldsa_poly *r, const mldsa_poly *a,
+                                                   const mldsa_poly *b) {
   for (size_t i = 0; i < MLDSA_N; i++)
     r->c[i] = mldsa_montgomery_reduce((int64_t)a->c[i] * b->c[i]);
 }
 
-void mldsa_poly_pointwise_acc_mont_portable(mldsa_poly *r, const mldsa_poly *a,
-                                            const mldsa_poly *b) {
+OUT_OF_LINE void mldsa_poly_pointwise_acc_mont_portable(mldsa_poly *r, const mldsa_poly *a,
+                                                       const mldsa_poly *b) {
   for (size_t i = 0; i < MLDSA_N; i++)
     r->c[i] += mldsa_montgomery_reduce((int64_t)a->c[i] * b->c[i]);
 }
 
-void mldsa_poly_dot_mont_portable(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *v,
-                                  unsigned n) {
+OUT_OF_LINE void mldsa_poly_dot_mont_portable(mldsa_poly *r, const mldsa_poly *a,
+                                              const mldsa_poly *v, unsigned n) {
   for (size_t i = 0; i < MLDSA_N; i++) {
     int64_t sum = 0;
     for (unsigned j = 0; j < n; j++) sum += (int64_t)a[j].c[i] * v[j].c[i];
@@ -271,8 +276,8 @@ static inline int32_t decompose_one(int32_t gamma2, int32_t r, int32_t *r0) {
   return r1;
 }
 
-void mldsa_poly_decompose_portable(const mldsa_params *p, mldsa_poly *a1, mldsa_poly *a0,
-                                   const mldsa_poly *a) {
+OUT_OF_LINE void mldsa_poly_decompose_portable(const mldsa_params *p, mldsa_poly *a1,
+                                               mldsa_poly *a0, const mldsa_poly *a) {
   for (size_t i = 0; i < MLDSA_N; i++) {
     int32_t r0;
     const int32_t r1 = decompose_one(p->gamma2, a->c[i], &r0);
@@ -327,6 +332,8 @@ void mldsa_poly_use_hint(const mldsa_params *p, mldsa_poly *a, const mldsa_poly 
 #if defined(__x86_64__)
 void mldsa_poly_ntt_avx2(mldsa_poly *p);
 void mldsa_poly_invntt_tomont_avx2(mldsa_poly *p);
+void mldsa_poly_ntt_avx512(mldsa_poly *p);
+void mldsa_poly_invntt_tomont_avx512(mldsa_poly *p);
 void mldsa_poly_pointwise_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b);
 void mldsa_poly_pointwise_acc_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b);
 void mldsa_poly_dot_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *v,
@@ -340,12 +347,17 @@ uint32_t mldsa_poly_sign_row_avx2(const mldsa_params *p, mldsa_poly *h, const ml
 
 #if defined(MLDSA_HAVE_AVX2)
 static inline bool use_avx2(void) { return fm_cpu_use(FM_CPU_AVX2); }
+static inline bool use_avx512(void) { return fm_cpu_use(FM_CPU_AVX2 | FM_CPU_AVX512); }
 #else
 static inline bool use_avx2(void) { return false; }
 #endif
 
 void mldsa_poly_ntt(mldsa_poly *p) {
 #if defined(MLDSA_HAVE_AVX2)
+  if (use_avx512()) {
+    mldsa_poly_ntt_avx512(p);
+    return;
+  }
   if (use_avx2()) {
     mldsa_poly_ntt_avx2(p);
     return;
@@ -356,6 +368,10 @@ void mldsa_poly_ntt(mldsa_poly *p) {
 
 void mldsa_poly_invntt_tomont(mldsa_poly *p) {
 #if defined(MLDSA_HAVE_AVX2)
+  if (use_avx512()) {
+    mldsa_poly_invntt_tomont_avx512(p);
+    return;
+  }
   if (use_avx2()) {
     mldsa_poly_invntt_tomont_avx2(p);
     return;
@@ -413,4 +429,9 @@ uint32_t mldsa_poly_sign_row(const mldsa_params *p, mldsa_poly *h, const mldsa_p
   return mldsa_poly_sign_row_portable(p, h, w, cs2, ct0, ones);
 }
 
-const char *mldsa_path_name(void) { return use_avx2() ? "avx2" : "portable"; }
+const char *mldsa_path_name(void) {
+#if defined(MLDSA_HAVE_AVX2)
+  if (use_avx512()) return "avx2+ntt-avx512";
+#endif
+  return use_avx2() ? "avx2" : "portable";
+}

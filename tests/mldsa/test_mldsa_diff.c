@@ -16,6 +16,8 @@
 #if defined(__x86_64__)
 void mldsa_poly_ntt_avx2(mldsa_poly *p);
 void mldsa_poly_invntt_tomont_avx2(mldsa_poly *p);
+void mldsa_poly_ntt_avx512(mldsa_poly *p);
+void mldsa_poly_invntt_tomont_avx512(mldsa_poly *p);
 void mldsa_poly_pointwise_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b);
 void mldsa_poly_pointwise_acc_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *b);
 void mldsa_poly_dot_mont_avx2(mldsa_poly *r, const mldsa_poly *a, const mldsa_poly *v,
@@ -64,6 +66,17 @@ static void test_ntt(void) {
     b = a;
     mldsa_poly_invntt_tomont_portable(&a);
     mldsa_poly_invntt_tomont_avx2(&b);
+    CHECK_MEM(a.c, b.c, sizeof a.c);
+    if (!__builtin_cpu_supports("avx512f")) continue;
+    fill(&rng, &a, MLDSA_Q - 1);
+    b = a;
+    mldsa_poly_ntt_portable(&a);
+    mldsa_poly_ntt_avx512(&b);
+    CHECK_MEM(a.c, b.c, sizeof a.c);
+    fill(&rng, &a, MLDSA_Q - 1);
+    b = a;
+    mldsa_poly_invntt_tomont_portable(&a);
+    mldsa_poly_invntt_tomont_avx512(&b);
     CHECK_MEM(a.c, b.c, sizeof a.c);
   }
 #endif
