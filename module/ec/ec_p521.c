@@ -71,10 +71,97 @@ static inline __attribute__((always_inline)) void mac(uint64_t *c0, uint64_t *c1
 #endif
 }
 
+#if FM_HAVE_X86_64_PATHS
+/* The product and square for CPUs with BMI2 and ADX, row by row in inline assembly: row i adds
+ * a_i (or b_i) times words of a into t_i .. t_{i+9} with two carry chains at once (ADCX on the
+ * carry flag for the low halves of the MULX products, ADOX on the overflow flag for the high
+ * halves). Nine registers X0..X8 hold t_i .. t_{i+8}; at the row's end t_i is final and is stored
+ * to T, and its register takes t_{i+9} (zero before the row), so the next row's words are X1..X8,
+ * X0. P521_START clears both flags and loads word OFF / 8 of SRC as the row's multiplier;
+ * P521_MAC adds it times word OFF / 8 of a at the words XL (low half) and XH (high half);
+ * P521_END stores X0 to T and adds it times a_8 at X8 and the new top word. */
+#define P521_START(SRC, OFF)                                                                  \
+  "xorl %k[lo], %k[lo]\n\t"                                                                   \
+  "movq " #OFF "(%[" #SRC "]), %%rdx\n\t"
+#define P521_MAC(OFF, XL, XH)                                                                 \
+  "mulxq " #OFF "(%[a]), %[lo], %[hi]\n\t"                                                     \
+  "adcxq %[lo], %[" #XL "]\n\t"                                                                \
+  "adoxq %[hi], %[" #XH "]\n\t"
+#define P521_END(T, X0, X8)                                                                   \
+  "movq %[" #X0 "], %[" #T "]\n\t"                                                             \
+  "mulxq 64(%[a]), %[lo], %[" #X0 "]\n\t"                                                      \
+  "adcxq %[lo], %[" #X8 "]\n\t"                                                                \
+  "adoxq %[zero], %[" #X0 "]\n\t"                                                              \
+  "adcxq %[zero], %[" #X0 "]\n\t"
+/* A row of the product: a times b_i, OFF = 8 i. */
+#define P521_ROW(OFF, T, X0, X1, X2, X3, X4, X5, X6, X7, X8)                                  \
+  P521_START(b, OFF) P521_MAC(0, X0, X1) P521_MAC(8, X1, X2) P521_MAC(16, X2, X3)             \
+  P521_MAC(24, X3, X4) P521_MAC(32, X4, X5) P521_MAC(40, X5, X6) P521_MAC(48, X6, X7)         \
+  P521_MAC(56, X7, X8) P521_END(T, X0, X8)
+#define P521_CLEAR_R                                                                          \
+  "xorl %k[r0], %k[r0]\n\t"                                                                   \
+  "xorl %k[r1], %k[r1]\n\t"                                                                   \
+  "xorl %k[r2], %k[r2]\n\t"                                                                   \
+  "xorl %k[r3], %k[r3]\n\t"                                                                   \
+  "xorl %k[r4], %k[r4]\n\t"                                                                   \
+  "xorl %k[r5], %k[r5]\n\t"                                                                   \
+  "xorl %k[r6], %k[r6]\n\t"                                                                   \
+  "xorl %k[r7], %k[r7]\n\t"                                                                   \
+  "xorl %k[r8], %k[r8]\n\t"
+#define P521_OUT_R                                                                            \
+  [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),            \
+      [r5] "=&r"(r5), [r6] "=&r"(r6), [r7] "=&r"(r7), [r8] "=&r"(r8), [lo] "=&r"(lo),         \
+      [hi] "=&r"(hi)
+
+/* p521_mul_adx sets r = a * b * 2^-576 mod p as ec_p521_mul does, the 18-word product computed
+ * row by row in the assembly above (81 MULX, the accumulator in nine registers) and reduced by
+ * reduce. Every t_{i+9} fits its word: the product so far is below 2^(64 (i + 10)). */
+static __attribute__((target("bmi2,adx"), noinline)) void p521_mul_adx(uint64_t *r,
+                                                                         const uint64_t *a,
+                                                                         const uint64_t *b) {
+  static const uint64_t zero = 0;
+  uint64_t t[18], r0, r1, r2, r3, r4, r5, r6, r7, r8, lo, hi;
+  __asm__(P521_CLEAR_R
+          P521_ROW(0, t0, r0, r1, r2, r3, r4, r5, r6, r7, r8)
+          P521_ROW(8, t1, r1, r2, r3, r4, r5, r6, r7, r8, r0)
+          P521_ROW(16, t2, r2, r3, r4, r5, r6, r7, r8, r0, r1)
+          P521_ROW(24, t3, r3, r4, r5, r6, r7, r8, r0, r1, r2)
+          P521_ROW(32, t4, r4, r5, r6, r7, r8, r0, r1, r2, r3)
+          P521_ROW(40, t5, r5, r6, r7, r8, r0, r1, r2, r3, r4)
+          P521_ROW(48, t6, r6, r7, r8, r0, r1, r2, r3, r4, r5)
+          P521_ROW(56, t7, r7, r8, r0, r1, r2, r3, r4, r5, r6)
+          P521_ROW(64, t8, r8, r0, r1, r2, r3, r4, r5, r6, r7)
+          : P521_OUT_R, [t0] "=m"(t[0]), [t1] "=m"(t[1]), [t2] "=m"(t[2]), [t3] "=m"(t[3]),
+            [t4] "=m"(t[4]), [t5] "=m"(t[5]), [t6] "=m"(t[6]), [t7] "=m"(t[7]), [t8] "=m"(t[8])
+          : [a] "r"(a), [b] "r"(b), [zero] "m"(zero)
+          : "rdx", "cc", "memory"); /* reads a[0..8] and b[0..8] */
+  t[9] = r0;
+  t[10] = r1;
+  t[11] = r2;
+  t[12] = r3;
+  t[13] = r4;
+  t[14] = r5;
+  t[15] = r6;
+  t[16] = r7;
+  t[17] = r8;
+  (void)lo;
+  (void)hi;
+  reduce(r, t);
+}
+#endif
+
 /* Both products scan columns (Comba): word k of the product is the sum of a[i] b[k - i] and the
  * carry of column k - 1. A column holds at most 9 products, under 2^132 with the carry, so three
- * words accumulate it. */
+ * words accumulate it. With BMI2 and ADX (and not FIPSMOD_CPU=portable) the product is
+ * p521_mul_adx's. */
 void ec_p521_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+#if FM_HAVE_X86_64_PATHS
+  /* The CPU's features are public. */
+  if (fm_cpu_use(FM_CPU_BMI2 | FM_CPU_ADX)) {
+    p521_mul_adx(r, a, b);
+    return;
+  }
+#endif
   uint64_t t[18], c0 = 0, c1 = 0, c2 = 0;
   _Pragma("GCC unroll 17")
   for (unsigned k = 0; k < 17; k++) {
@@ -90,9 +177,79 @@ void ec_p521_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
   reduce(r, t);
 }
 
-/* The square sums the products a[i] a[j], i < j, once (36 in all) by columns, doubles the
- * whole, and adds the squares a[i]^2 (9) in one carry chain. */
+/* sqr_finish sets r = a^2 2^-576 mod p from t, the sum of the products a[i] a[j], i < j (words 0
+ * to 16 of 18, word 17 zero): it doubles the whole and adds the squares a[i]^2 in one carry
+ * chain. The cross sum is below 2^1041, so the shift loses nothing. */
+static inline __attribute__((always_inline)) void sqr_finish(uint64_t *r, uint64_t t[18],
+                                                             const uint64_t *a) {
+  _Pragma("GCC unroll 18")
+  for (unsigned i = 17; i > 0; i--) t[i] = (t[i] << 1) | (t[i - 1] >> 63);
+  t[0] <<= 1;
+  uint64_t sq[18];
+  _Pragma("GCC unroll 9")
+  for (unsigned i = 0; i < 9; i++) {
+    const u128 p = (u128)a[i] * a[i];
+    sq[2 * i] = (uint64_t)p;
+    sq[2 * i + 1] = (uint64_t)(p >> 64);
+  }
+  (void)add_carry(t, t, sq, 18);
+  reduce(r, t);
+}
+
+#if FM_HAVE_X86_64_PATHS
+/* p521_sqr_adx sets r = a^2 2^-576 mod p as ec_p521_sqr does: the 36 cross products a_i a_j,
+ * i < j, row by row (row i: a_i a_{i+1} .. a_i a_8 into words 2i + 1 .. i + 9), then
+ * sqr_finish. */
+static __attribute__((target("bmi2,adx"), noinline)) void p521_sqr_adx(uint64_t *r,
+                                                                         const uint64_t *a) {
+  static const uint64_t zero = 0;
+  uint64_t t[18], r0, r1, r2, r3, r4, r5, r6, r7, r8, lo, hi;
+  __asm__(P521_CLEAR_R
+          P521_START(a, 0) P521_MAC(8, r1, r2) P521_MAC(16, r2, r3) P521_MAC(24, r3, r4)
+          P521_MAC(32, r4, r5) P521_MAC(40, r5, r6) P521_MAC(48, r6, r7) P521_MAC(56, r7, r8)
+          P521_END(t0, r0, r8)
+          P521_START(a, 8) P521_MAC(16, r3, r4) P521_MAC(24, r4, r5) P521_MAC(32, r5, r6)
+          P521_MAC(40, r6, r7) P521_MAC(48, r7, r8) P521_MAC(56, r8, r0) P521_END(t1, r1, r0)
+          P521_START(a, 16) P521_MAC(24, r5, r6) P521_MAC(32, r6, r7) P521_MAC(40, r7, r8)
+          P521_MAC(48, r8, r0) P521_MAC(56, r0, r1) P521_END(t2, r2, r1)
+          P521_START(a, 24) P521_MAC(32, r7, r8) P521_MAC(40, r8, r0) P521_MAC(48, r0, r1)
+          P521_MAC(56, r1, r2) P521_END(t3, r3, r2)
+          P521_START(a, 32) P521_MAC(40, r0, r1) P521_MAC(48, r1, r2) P521_MAC(56, r2, r3)
+          P521_END(t4, r4, r3)
+          P521_START(a, 40) P521_MAC(48, r2, r3) P521_MAC(56, r3, r4) P521_END(t5, r5, r4)
+          P521_START(a, 48) P521_MAC(56, r4, r5) P521_END(t6, r6, r5)
+          P521_START(a, 56) P521_END(t7, r7, r6)
+          : P521_OUT_R, [t0] "=m"(t[0]), [t1] "=m"(t[1]), [t2] "=m"(t[2]), [t3] "=m"(t[3]),
+            [t4] "=m"(t[4]), [t5] "=m"(t[5]), [t6] "=m"(t[6]), [t7] "=m"(t[7])
+          : [a] "r"(a), [zero] "m"(zero)
+          : "rdx", "cc", "memory"); /* reads a[0..8] */
+  t[8] = r8;
+  t[9] = r0;
+  t[10] = r1;
+  t[11] = r2;
+  t[12] = r3;
+  t[13] = r4;
+  t[14] = r5;
+  t[15] = r6;
+  t[16] = r7;
+  t[17] = 0;
+  (void)lo;
+  (void)hi;
+  sqr_finish(r, t, a);
+}
+#endif
+
+/* The square sums the products a[i] a[j], i < j (36 in all) by columns, then sqr_finish doubles
+ * them and adds the squares a[i]^2 (9). With BMI2 and ADX (and not FIPSMOD_CPU=portable) the
+ * cross products are p521_sqr_adx's. */
 void ec_p521_sqr(uint64_t *r, const uint64_t *a) {
+#if FM_HAVE_X86_64_PATHS
+  /* The CPU's features are public. */
+  if (fm_cpu_use(FM_CPU_BMI2 | FM_CPU_ADX)) {
+    p521_sqr_adx(r, a);
+    return;
+  }
+#endif
   uint64_t t[18], c0 = 0, c1 = 0, c2 = 0;
   t[0] = 0;
   _Pragma("GCC unroll 17")
@@ -107,18 +264,7 @@ void ec_p521_sqr(uint64_t *r, const uint64_t *a) {
   }
   t[16] = c0;
   t[17] = c1;
-  /* Doubled: the cross sum is below 2^1041, so the shift loses nothing. */
-  _Pragma("GCC unroll 18")
-  for (unsigned i = 17; i > 0; i--) t[i] = (t[i] << 1) | (t[i - 1] >> 63);
-  uint64_t sq[18];
-  _Pragma("GCC unroll 9")
-  for (unsigned i = 0; i < 9; i++) {
-    const u128 p = (u128)a[i] * a[i];
-    sq[2 * i] = (uint64_t)p;
-    sq[2 * i + 1] = (uint64_t)(p >> 64);
-  }
-  (void)add_carry(t, t, sq, 18);
-  reduce(r, t);
+  sqr_finish(r, t, a);
 }
 
 void ec_p521_row_select(uint64_t *x, uint64_t *y, const uint64_t *row, uint64_t d) {
