@@ -8,6 +8,8 @@
  * Constant time: the same instructions and addresses for every value. */
 #include "module/ec/ec_p521.h"
 
+#include <string.h>
+
 #include "module/ec/ec_field_inline.h"
 #include "module/internal.h"
 
@@ -77,25 +79,26 @@ static inline __attribute__((always_inline)) void mac(uint64_t *c0, uint64_t *c1
  * carry flag for the low halves of the MULX products, ADOX on the overflow flag for the high
  * halves). Nine registers X0..X8 hold t_i .. t_{i+8}; at the row's end t_i is final and is stored
  * to T, and its register takes t_{i+9} (zero before the row), so the next row's words are X1..X8,
- * X0. P521_START clears both flags and loads word OFF / 8 of SRC as the row's multiplier;
+ * X0. P521_START clears both flags and loads SRC (an operand) as the row's multiplier;
  * P521_MAC adds it times word OFF / 8 of a at the words XL (low half) and XH (high half);
  * P521_END stores X0 to T and adds it times a_8 at X8 and the new top word. */
-#define P521_START(SRC, OFF)                                                                  \
+#define P521_START(SRC)                                                                       \
   "xorl %k[lo], %k[lo]\n\t"                                                                   \
-  "movq " #OFF "(%[" #SRC "]), %%rdx\n\t"
+  "movq " SRC ", %%rdx\n\t"
 #define P521_MAC(OFF, XL, XH)                                                                 \
   "mulxq " #OFF "(%[a]), %[lo], %[hi]\n\t"                                                     \
   "adcxq %[lo], %[" #XL "]\n\t"                                                                \
   "adoxq %[hi], %[" #XH "]\n\t"
 #define P521_END(T, X0, X8)                                                                   \
-  "movq %[" #X0 "], %[" #T "]\n\t"                                                             \
+  "movq %[" #X0 "], " T "\n\t"                                                             \
   "mulxq 64(%[a]), %[lo], %[" #X0 "]\n\t"                                                      \
   "adcxq %[lo], %[" #X8 "]\n\t"                                                                \
-  "adoxq %[zero], %[" #X0 "]\n\t"                                                              \
-  "adcxq %[zero], %[" #X0 "]\n\t"
-/* A row of the product: a times b_i, OFF = 8 i. */
-#define P521_ROW(OFF, T, X0, X1, X2, X3, X4, X5, X6, X7, X8)                                  \
-  P521_START(b, OFF) P521_MAC(0, X0, X1) P521_MAC(8, X1, X2) P521_MAC(16, X2, X3)             \
+  "movl $0, %k[lo]\n\t"                                                                       \
+  "adoxq %[lo], %[" #X0 "]\n\t"                                                                \
+  "adcxq %[lo], %[" #X0 "]\n\t"
+/* A row of the product: a times b_i, read from the operand B. */
+#define P521_ROW(B, T, X0, X1, X2, X3, X4, X5, X6, X7, X8)                                    \
+  P521_START(B) P521_MAC(0, X0, X1) P521_MAC(8, X1, X2) P521_MAC(16, X2, X3)             \
   P521_MAC(24, X3, X4) P521_MAC(32, X4, X5) P521_MAC(40, X5, X6) P521_MAC(48, X6, X7)         \
   P521_MAC(56, X7, X8) P521_END(T, X0, X8)
 #define P521_CLEAR_R                                                                          \
@@ -115,38 +118,39 @@ static inline __attribute__((always_inline)) void mac(uint64_t *c0, uint64_t *c1
 
 /* p521_mul_adx sets r = a * b * 2^-576 mod p as ec_p521_mul does, the 18-word product computed
  * row by row in the assembly above (81 MULX, the accumulator in nine registers) and reduced by
- * reduce. Every t_{i+9} fits its word: the product so far is below 2^(64 (i + 10)). */
+ * reduce. Every t_{i+9} fits its word: the product so far is below 2^(64 (i + 10)). One buffer
+ * holds a (words 0..8), b (9..17) and the product (9..26: row i stores t_i over b_i, which it has
+ * read), so that one register addresses them all and the assembly needs 13 registers. */
 static __attribute__((target("bmi2,adx"), noinline)) void p521_mul_adx(uint64_t *r,
                                                                          const uint64_t *a,
                                                                          const uint64_t *b) {
-  static const uint64_t zero = 0;
-  uint64_t t[18], r0, r1, r2, r3, r4, r5, r6, r7, r8, lo, hi;
+  uint64_t w[18], r0, r1, r2, r3, r4, r5, r6, r7, r8, lo, hi;
+  memcpy(w, b, 9 * sizeof(uint64_t));
   __asm__(P521_CLEAR_R
-          P521_ROW(0, t0, r0, r1, r2, r3, r4, r5, r6, r7, r8)
-          P521_ROW(8, t1, r1, r2, r3, r4, r5, r6, r7, r8, r0)
-          P521_ROW(16, t2, r2, r3, r4, r5, r6, r7, r8, r0, r1)
-          P521_ROW(24, t3, r3, r4, r5, r6, r7, r8, r0, r1, r2)
-          P521_ROW(32, t4, r4, r5, r6, r7, r8, r0, r1, r2, r3)
-          P521_ROW(40, t5, r5, r6, r7, r8, r0, r1, r2, r3, r4)
-          P521_ROW(48, t6, r6, r7, r8, r0, r1, r2, r3, r4, r5)
-          P521_ROW(56, t7, r7, r8, r0, r1, r2, r3, r4, r5, r6)
-          P521_ROW(64, t8, r8, r0, r1, r2, r3, r4, r5, r6, r7)
-          : P521_OUT_R, [t0] "=m"(t[0]), [t1] "=m"(t[1]), [t2] "=m"(t[2]), [t3] "=m"(t[3]),
-            [t4] "=m"(t[4]), [t5] "=m"(t[5]), [t6] "=m"(t[6]), [t7] "=m"(t[7]), [t8] "=m"(t[8])
-          : [a] "r"(a), [b] "r"(b), [zero] "m"(zero)
-          : "rdx", "cc", "memory"); /* reads a[0..8] and b[0..8] */
-  t[9] = r0;
-  t[10] = r1;
-  t[11] = r2;
-  t[12] = r3;
-  t[13] = r4;
-  t[14] = r5;
-  t[15] = r6;
-  t[16] = r7;
-  t[17] = r8;
+          P521_ROW("0(%[w])", "0(%[w])", r0, r1, r2, r3, r4, r5, r6, r7, r8)
+          P521_ROW("8(%[w])", "8(%[w])", r1, r2, r3, r4, r5, r6, r7, r8, r0)
+          P521_ROW("16(%[w])", "16(%[w])", r2, r3, r4, r5, r6, r7, r8, r0, r1)
+          P521_ROW("24(%[w])", "24(%[w])", r3, r4, r5, r6, r7, r8, r0, r1, r2)
+          P521_ROW("32(%[w])", "32(%[w])", r4, r5, r6, r7, r8, r0, r1, r2, r3)
+          P521_ROW("40(%[w])", "40(%[w])", r5, r6, r7, r8, r0, r1, r2, r3, r4)
+          P521_ROW("48(%[w])", "48(%[w])", r6, r7, r8, r0, r1, r2, r3, r4, r5)
+          P521_ROW("56(%[w])", "56(%[w])", r7, r8, r0, r1, r2, r3, r4, r5, r6)
+          P521_ROW("64(%[w])", "64(%[w])", r8, r0, r1, r2, r3, r4, r5, r6, r7)
+          : P521_OUT_R
+          : [a] "r"(a), [w] "r"(w)
+          : "rdx", "cc", "memory"); /* reads a[0..8] and w[0..8], writes w[0..8] */
+  w[9] = r0;
+  w[10] = r1;
+  w[11] = r2;
+  w[12] = r3;
+  w[13] = r4;
+  w[14] = r5;
+  w[15] = r6;
+  w[16] = r7;
+  w[17] = r8;
   (void)lo;
   (void)hi;
-  reduce(r, t);
+  reduce(r, w);
 }
 #endif
 
@@ -199,30 +203,28 @@ static inline __attribute__((always_inline)) void sqr_finish(uint64_t *r, uint64
 #if FM_HAVE_X86_64_PATHS
 /* p521_sqr_adx sets r = a^2 2^-576 mod p as ec_p521_sqr does: the 36 cross products a_i a_j,
  * i < j, row by row (row i: a_i a_{i+1} .. a_i a_8 into words 2i + 1 .. i + 9), then
- * sqr_finish. */
+ * sqr_finish. As in p521_mul_adx, one buffer holds a (words 0..8) and the sum (9..26). */
 static __attribute__((target("bmi2,adx"), noinline)) void p521_sqr_adx(uint64_t *r,
                                                                          const uint64_t *a) {
-  static const uint64_t zero = 0;
   uint64_t t[18], r0, r1, r2, r3, r4, r5, r6, r7, r8, lo, hi;
   __asm__(P521_CLEAR_R
-          P521_START(a, 0) P521_MAC(8, r1, r2) P521_MAC(16, r2, r3) P521_MAC(24, r3, r4)
+          P521_START("0(%[a])") P521_MAC(8, r1, r2) P521_MAC(16, r2, r3) P521_MAC(24, r3, r4)
           P521_MAC(32, r4, r5) P521_MAC(40, r5, r6) P521_MAC(48, r6, r7) P521_MAC(56, r7, r8)
-          P521_END(t0, r0, r8)
-          P521_START(a, 8) P521_MAC(16, r3, r4) P521_MAC(24, r4, r5) P521_MAC(32, r5, r6)
-          P521_MAC(40, r6, r7) P521_MAC(48, r7, r8) P521_MAC(56, r8, r0) P521_END(t1, r1, r0)
-          P521_START(a, 16) P521_MAC(24, r5, r6) P521_MAC(32, r6, r7) P521_MAC(40, r7, r8)
-          P521_MAC(48, r8, r0) P521_MAC(56, r0, r1) P521_END(t2, r2, r1)
-          P521_START(a, 24) P521_MAC(32, r7, r8) P521_MAC(40, r8, r0) P521_MAC(48, r0, r1)
-          P521_MAC(56, r1, r2) P521_END(t3, r3, r2)
-          P521_START(a, 32) P521_MAC(40, r0, r1) P521_MAC(48, r1, r2) P521_MAC(56, r2, r3)
-          P521_END(t4, r4, r3)
-          P521_START(a, 40) P521_MAC(48, r2, r3) P521_MAC(56, r3, r4) P521_END(t5, r5, r4)
-          P521_START(a, 48) P521_MAC(56, r4, r5) P521_END(t6, r6, r5)
-          P521_START(a, 56) P521_END(t7, r7, r6)
-          : P521_OUT_R, [t0] "=m"(t[0]), [t1] "=m"(t[1]), [t2] "=m"(t[2]), [t3] "=m"(t[3]),
-            [t4] "=m"(t[4]), [t5] "=m"(t[5]), [t6] "=m"(t[6]), [t7] "=m"(t[7])
-          : [a] "r"(a), [zero] "m"(zero)
-          : "rdx", "cc", "memory"); /* reads a[0..8] */
+          P521_END("0(%[t])", r0, r8)
+          P521_START("8(%[a])") P521_MAC(16, r3, r4) P521_MAC(24, r4, r5) P521_MAC(32, r5, r6)
+          P521_MAC(40, r6, r7) P521_MAC(48, r7, r8) P521_MAC(56, r8, r0) P521_END("8(%[t])", r1, r0)
+          P521_START("16(%[a])") P521_MAC(24, r5, r6) P521_MAC(32, r6, r7) P521_MAC(40, r7, r8)
+          P521_MAC(48, r8, r0) P521_MAC(56, r0, r1) P521_END("16(%[t])", r2, r1)
+          P521_START("24(%[a])") P521_MAC(32, r7, r8) P521_MAC(40, r8, r0) P521_MAC(48, r0, r1)
+          P521_MAC(56, r1, r2) P521_END("24(%[t])", r3, r2)
+          P521_START("32(%[a])") P521_MAC(40, r0, r1) P521_MAC(48, r1, r2) P521_MAC(56, r2, r3)
+          P521_END("32(%[t])", r4, r3)
+          P521_START("40(%[a])") P521_MAC(48, r2, r3) P521_MAC(56, r3, r4) P521_END("40(%[t])", r5, r4)
+          P521_START("48(%[a])") P521_MAC(56, r4, r5) P521_END("48(%[t])", r6, r5)
+          P521_START("56(%[a])") P521_END("56(%[t])", r7, r6)
+          : P521_OUT_R
+          : [a] "r"(a), [t] "r"(t)
+          : "rdx", "cc", "memory"); /* reads a[0..8], writes t[0..7] */
   t[8] = r8;
   t[9] = r0;
   t[10] = r1;
