@@ -116,15 +116,15 @@ static inline __attribute__((always_inline)) void mac(uint64_t *c0, uint64_t *c1
       [r5] "=&r"(r5), [r6] "=&r"(r6), [r7] "=&r"(r7), [r8] "=&r"(r8), [lo] "=&r"(lo),         \
       [hi] "=&r"(hi)
 
-/* p521_mul_adx sets r = a * b * 2^-576 mod p as ec_p521_mul does, the 18-word product computed
- * row by row in the assembly above (81 MULX, the accumulator in nine registers) and reduced by
- * reduce. Every t_{i+9} fits its word: the product so far is below 2^(64 (i + 10)). One buffer
- * holds a (words 0..8), b (9..17) and the product (9..26: row i stores t_i over b_i, which it has
- * read), so that one register addresses them all and the assembly needs 13 registers. */
-static __attribute__((target("bmi2,adx"), noinline)) void p521_mul_adx(uint64_t *r,
+/* p521_mul_adx sets w to the 18-word product a * b, row by row in the assembly above (81 MULX,
+ * the accumulator in nine registers). Every t_{i+9} fits its word: the product so far is below
+ * 2^(64 (i + 10)). w first takes a copy of b, and row i stores t_i over b_i, which it has read:
+ * the assembly then needs 14 registers (a, w, RDX, the nine words, two for the products), which
+ * builds with frame pointers and sanitizers too. */
+static __attribute__((target("bmi2,adx"), noinline)) void p521_mul_adx(uint64_t w[18],
                                                                          const uint64_t *a,
                                                                          const uint64_t *b) {
-  uint64_t w[18], r0, r1, r2, r3, r4, r5, r6, r7, r8, lo, hi;
+  uint64_t r0, r1, r2, r3, r4, r5, r6, r7, r8, lo, hi;
   memcpy(w, b, 9 * sizeof(uint64_t));
   __asm__(P521_CLEAR_R
           P521_ROW("0(%[w])", "0(%[w])", r0, r1, r2, r3, r4, r5, r6, r7, r8)
@@ -150,7 +150,6 @@ static __attribute__((target("bmi2,adx"), noinline)) void p521_mul_adx(uint64_t 
   w[17] = r8;
   (void)lo;
   (void)hi;
-  reduce(r, w);
 }
 #endif
 
@@ -159,25 +158,26 @@ static __attribute__((target("bmi2,adx"), noinline)) void p521_mul_adx(uint64_t 
  * words accumulate it. With BMI2 and ADX (and not FIPSMOD_CPU=portable) the product is
  * p521_mul_adx's. */
 void ec_p521_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+  uint64_t t[18];
 #if FM_HAVE_X86_64_PATHS
   /* The CPU's features are public. */
-  if (fm_cpu_use(FM_CPU_BMI2 | FM_CPU_ADX)) {
-    p521_mul_adx(r, a, b);
-    return;
-  }
+  if (fm_cpu_use(FM_CPU_BMI2 | FM_CPU_ADX)) p521_mul_adx(t, a, b);
+  else
 #endif
-  uint64_t t[18], c0 = 0, c1 = 0, c2 = 0;
-  _Pragma("GCC unroll 17")
-  for (unsigned k = 0; k < 17; k++) {
-    _Pragma("GCC unroll 9")
-    for (unsigned i = 0; i < 9; i++)
-      if (k >= i && k - i < 9) mac(&c0, &c1, &c2, a[i], b[k - i]);
-    t[k] = c0;
-    c0 = c1;
-    c1 = c2;
-    c2 = 0;
+  {
+    uint64_t c0 = 0, c1 = 0, c2 = 0;
+    _Pragma("GCC unroll 17")
+    for (unsigned k = 0; k < 17; k++) {
+      _Pragma("GCC unroll 9")
+      for (unsigned i = 0; i < 9; i++)
+        if (k >= i && k - i < 9) mac(&c0, &c1, &c2, a[i], b[k - i]);
+      t[k] = c0;
+      c0 = c1;
+      c1 = c2;
+      c2 = 0;
+    }
+    t[17] = c0;
   }
-  t[17] = c0;
   reduce(r, t);
 }
 
@@ -201,12 +201,12 @@ static inline __attribute__((always_inline)) void sqr_finish(uint64_t *r, uint64
 }
 
 #if FM_HAVE_X86_64_PATHS
-/* p521_sqr_adx sets r = a^2 2^-576 mod p as ec_p521_sqr does: the 36 cross products a_i a_j,
- * i < j, row by row (row i: a_i a_{i+1} .. a_i a_8 into words 2i + 1 .. i + 9), then
- * sqr_finish. As in p521_mul_adx, one buffer holds a (words 0..8) and the sum (9..26). */
-static __attribute__((target("bmi2,adx"), noinline)) void p521_sqr_adx(uint64_t *r,
+/* p521_sqr_adx sets t to the sum of the 36 cross products a_i a_j, i < j (words 0..16, word 17
+ * zero), row by row (row i: a_i a_{i+1} .. a_i a_8 into words 2i + 1 .. i + 9), for
+ * sqr_finish. 14 registers, as p521_mul_adx. */
+static __attribute__((target("bmi2,adx"), noinline)) void p521_sqr_adx(uint64_t t[18],
                                                                          const uint64_t *a) {
-  uint64_t t[18], r0, r1, r2, r3, r4, r5, r6, r7, r8, lo, hi;
+  uint64_t r0, r1, r2, r3, r4, r5, r6, r7, r8, lo, hi;
   __asm__(P521_CLEAR_R
           P521_START("0(%[a])") P521_MAC(8, r1, r2) P521_MAC(16, r2, r3) P521_MAC(24, r3, r4)
           P521_MAC(32, r4, r5) P521_MAC(40, r5, r6) P521_MAC(48, r6, r7) P521_MAC(56, r7, r8)
@@ -237,7 +237,6 @@ static __attribute__((target("bmi2,adx"), noinline)) void p521_sqr_adx(uint64_t 
   t[17] = 0;
   (void)lo;
   (void)hi;
-  sqr_finish(r, t, a);
 }
 #endif
 
@@ -245,27 +244,28 @@ static __attribute__((target("bmi2,adx"), noinline)) void p521_sqr_adx(uint64_t 
  * them and adds the squares a[i]^2 (9). With BMI2 and ADX (and not FIPSMOD_CPU=portable) the
  * cross products are p521_sqr_adx's. */
 void ec_p521_sqr(uint64_t *r, const uint64_t *a) {
+  uint64_t t[18];
 #if FM_HAVE_X86_64_PATHS
   /* The CPU's features are public. */
-  if (fm_cpu_use(FM_CPU_BMI2 | FM_CPU_ADX)) {
-    p521_sqr_adx(r, a);
-    return;
-  }
+  if (fm_cpu_use(FM_CPU_BMI2 | FM_CPU_ADX)) p521_sqr_adx(t, a);
+  else
 #endif
-  uint64_t t[18], c0 = 0, c1 = 0, c2 = 0;
-  t[0] = 0;
-  _Pragma("GCC unroll 17")
-  for (unsigned k = 1; k < 16; k++) {
-    _Pragma("GCC unroll 9")
-    for (unsigned i = 0; i < 9; i++)
-      if (k >= i && k - i < 9 && i < k - i) mac(&c0, &c1, &c2, a[i], a[k - i]);
-    t[k] = c0;
-    c0 = c1;
-    c1 = c2;
-    c2 = 0;
+  {
+    uint64_t c0 = 0, c1 = 0, c2 = 0;
+    t[0] = 0;
+    _Pragma("GCC unroll 17")
+    for (unsigned k = 1; k < 16; k++) {
+      _Pragma("GCC unroll 9")
+      for (unsigned i = 0; i < 9; i++)
+        if (k >= i && k - i < 9 && i < k - i) mac(&c0, &c1, &c2, a[i], a[k - i]);
+      t[k] = c0;
+      c0 = c1;
+      c1 = c2;
+      c2 = 0;
+    }
+    t[16] = c0;
+    t[17] = c1;
   }
-  t[16] = c0;
-  t[17] = c1;
   sqr_finish(r, t, a);
 }
 
