@@ -96,6 +96,20 @@ static inline __attribute__((always_inline)) void mac(uint64_t *c0, uint64_t *c1
   "movl $0, %k[lo]\n\t"                                                                       \
   "adoxq %[lo], %[" #X0 "]\n\t"                                                                \
   "adcxq %[lo], %[" #X0 "]\n\t"
+/* The square's second pass: P521_SQ sets (hi, lo) to the square of SRC (a word of a); P521_DBL_MEM
+ * and P521_DBL_REG double a word of the sum (in memory at W, or in the register X) on the carry
+ * chain and add S on the overflow chain. */
+#define P521_SQ(SRC)                                                                          \
+  "movq " SRC ", %%rdx\n\t"                                                                    \
+  "mulxq %%rdx, %[lo], %[hi]\n\t"
+#define P521_DBL_MEM(W, S)                                                                    \
+  "movq " W ", %%rdx\n\t"                                                                      \
+  "adcxq %%rdx, %%rdx\n\t"                                                                     \
+  "adoxq %[" #S "], %%rdx\n\t"                                                                 \
+  "movq %%rdx, " W "\n\t"
+#define P521_DBL_REG(X, S)                                                                    \
+  "adcxq %[" #X "], %[" #X "]\n\t"                                                             \
+  "adoxq %[" #S "], %[" #X "]\n\t"
 /* A row of the product: a times b_i, read from the operand B. */
 #define P521_ROW(B, T, X0, X1, X2, X3, X4, X5, X6, X7, X8)                                    \
   P521_START(B) P521_MAC(0, X0, X1) P521_MAC(8, X1, X2) P521_MAC(16, X2, X3)             \
@@ -181,11 +195,10 @@ void ec_p521_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
   reduce(r, t);
 }
 
-/* sqr_finish sets r = a^2 2^-576 mod p from t, the sum of the products a[i] a[j], i < j (words 0
- * to 16 of 18, word 17 zero): it doubles the whole and adds the squares a[i]^2 in one carry
- * chain. The cross sum is below 2^1041, so the shift loses nothing. */
-static inline __attribute__((always_inline)) void sqr_finish(uint64_t *r, uint64_t t[18],
-                                                             const uint64_t *a) {
+/* sqr_double sets t to a^2 from t, the sum of the products a[i] a[j], i < j (words 0 to 16 of
+ * 18, word 17 zero): it doubles the whole and adds the squares a[i]^2 in one carry chain. The
+ * cross sum is below 2^1041, so the shift loses nothing. */
+static inline __attribute__((always_inline)) void sqr_double(uint64_t t[18], const uint64_t *a) {
   _Pragma("GCC unroll 18")
   for (unsigned i = 17; i > 0; i--) t[i] = (t[i] << 1) | (t[i - 1] >> 63);
   t[0] <<= 1;
@@ -197,13 +210,12 @@ static inline __attribute__((always_inline)) void sqr_finish(uint64_t *r, uint64
     sq[2 * i + 1] = (uint64_t)(p >> 64);
   }
   (void)add_carry(t, t, sq, 18);
-  reduce(r, t);
 }
 
 #if FM_HAVE_X86_64_PATHS
-/* p521_sqr_adx sets t to the sum of the 36 cross products a_i a_j, i < j (words 0..16, word 17
- * zero), row by row (row i: a_i a_{i+1} .. a_i a_8 into words 2i + 1 .. i + 9), for
- * sqr_finish. 14 registers, as p521_mul_adx. */
+/* p521_sqr_adx sets t to the 18-word a^2: the 36 cross products a_i a_j, i < j, row by row (row
+ * i: a_i a_{i+1} .. a_i a_8 into words 2i + 1 .. i + 9), then the sum doubled with the squares
+ * a_i^2 added in one pass of both carry chains. 14 registers, as p521_mul_adx. */
 static __attribute__((target("bmi2,adx"), noinline)) void p521_sqr_adx(uint64_t t[18],
                                                                          const uint64_t *a) {
   uint64_t r0, r1, r2, r3, r4, r5, r6, r7, r8, lo, hi;
@@ -222,6 +234,21 @@ static __attribute__((target("bmi2,adx"), noinline)) void p521_sqr_adx(uint64_t 
           P521_START("40(%[a])") P521_MAC(48, r2, r3) P521_MAC(56, r3, r4) P521_END("40(%[t])", r5, r4)
           P521_START("48(%[a])") P521_MAC(56, r4, r5) P521_END("48(%[t])", r6, r5)
           P521_START("56(%[a])") P521_END("56(%[t])", r7, r6)
+          /* 2 t + the squares a_i^2: t doubled on the carry chain, a_i^2 added at words 2i and
+           * 2i + 1 on the overflow chain; word 17 (zero) takes both chains' carries. */
+          "xorl %k[lo], %k[lo]\n\t"
+          P521_SQ("0(%[a])") P521_DBL_MEM("0(%[t])", lo) P521_DBL_MEM("8(%[t])", hi)
+          P521_SQ("8(%[a])") P521_DBL_MEM("16(%[t])", lo) P521_DBL_MEM("24(%[t])", hi)
+          P521_SQ("16(%[a])") P521_DBL_MEM("32(%[t])", lo) P521_DBL_MEM("40(%[t])", hi)
+          P521_SQ("24(%[a])") P521_DBL_MEM("48(%[t])", lo) P521_DBL_MEM("56(%[t])", hi)
+          P521_SQ("32(%[a])") P521_DBL_REG(r8, lo) P521_DBL_REG(r0, hi)
+          P521_SQ("40(%[a])") P521_DBL_REG(r1, lo) P521_DBL_REG(r2, hi)
+          P521_SQ("48(%[a])") P521_DBL_REG(r3, lo) P521_DBL_REG(r4, hi)
+          P521_SQ("56(%[a])") P521_DBL_REG(r5, lo) P521_DBL_REG(r6, hi)
+          P521_SQ("64(%[a])") P521_DBL_REG(r7, lo)
+          "movl $0, %%edx\n\t"
+          "adcxq %%rdx, %[hi]\n\t"
+          "adoxq %%rdx, %[hi]\n\t"
           : P521_OUT_R
           : [a] "r"(a), [t] "r"(t)
           : "rdx", "cc", "memory"); /* reads a[0..8], writes t[0..7] */
@@ -234,15 +261,15 @@ static __attribute__((target("bmi2,adx"), noinline)) void p521_sqr_adx(uint64_t 
   t[14] = r5;
   t[15] = r6;
   t[16] = r7;
-  t[17] = 0;
+  t[17] = hi;
   (void)lo;
   (void)hi;
 }
 #endif
 
-/* The square sums the products a[i] a[j], i < j (36 in all) by columns, then sqr_finish doubles
+/* The square sums the products a[i] a[j], i < j (36 in all) by columns, then sqr_double doubles
  * them and adds the squares a[i]^2 (9). With BMI2 and ADX (and not FIPSMOD_CPU=portable) the
- * cross products are p521_sqr_adx's. */
+ * square is p521_sqr_adx's. */
 void ec_p521_sqr(uint64_t *r, const uint64_t *a) {
   uint64_t t[18];
 #if FM_HAVE_X86_64_PATHS
@@ -265,8 +292,9 @@ void ec_p521_sqr(uint64_t *r, const uint64_t *a) {
     }
     t[16] = c0;
     t[17] = c1;
+    sqr_double(t, a);
   }
-  sqr_finish(r, t, a);
+  reduce(r, t);
 }
 
 void ec_p521_row_select(uint64_t *x, uint64_t *y, const uint64_t *row, uint64_t d) {
