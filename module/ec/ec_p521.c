@@ -82,52 +82,52 @@ static inline __attribute__((always_inline)) void mac(uint64_t *c0, uint64_t *c1
  * X0. P521_START clears both flags and loads SRC (an operand) as the row's multiplier;
  * P521_MAC adds it times word OFF / 8 of a at the words XL (low half) and XH (high half);
  * P521_END stores X0 to T and adds it times a_8 at X8 and the new top word. */
-#define P521_START(SRC)                                                                       \
-  "xorl %k[lo], %k[lo]\n\t"                                                                   \
+#define P521_START(SRC)                                                                            \
+  "xorl %k[lo], %k[lo]\n\t"                                                                        \
   "movq " SRC ", %%rdx\n\t"
-#define P521_MAC(OFF, XL, XH)                                                                 \
-  "mulxq " #OFF "(%[a]), %[lo], %[hi]\n\t"                                                     \
-  "adcxq %[lo], %[" #XL "]\n\t"                                                                \
+#define P521_MAC(OFF, XL, XH)                                                                      \
+  "mulxq " #OFF "(%[a]), %[lo], %[hi]\n\t"                                                         \
+  "adcxq %[lo], %[" #XL "]\n\t"                                                                    \
   "adoxq %[hi], %[" #XH "]\n\t"
-#define P521_END(T, X0, X8)                                                                   \
-  "movq %[" #X0 "], " T "\n\t"                                                             \
-  "mulxq 64(%[a]), %[lo], %[" #X0 "]\n\t"                                                      \
-  "adcxq %[lo], %[" #X8 "]\n\t"                                                                \
-  "movl $0, %k[lo]\n\t"                                                                       \
-  "adoxq %[lo], %[" #X0 "]\n\t"                                                                \
+#define P521_END(T, X0, X8)                                                                        \
+  "movq %[" #X0 "], " T "\n\t"                                                                     \
+  "mulxq 64(%[a]), %[lo], %[" #X0 "]\n\t"                                                          \
+  "adcxq %[lo], %[" #X8 "]\n\t"                                                                    \
+  "movl $0, %k[lo]\n\t"                                                                            \
+  "adoxq %[lo], %[" #X0 "]\n\t"                                                                    \
   "adcxq %[lo], %[" #X0 "]\n\t"
 /* The square's second pass: P521_SQ sets (hi, lo) to the square of SRC (a word of a); P521_DBL_MEM
  * and P521_DBL_REG double a word of the sum (in memory at W, or in the register X) on the carry
  * chain and add S on the overflow chain. */
-#define P521_SQ(SRC)                                                                          \
-  "movq " SRC ", %%rdx\n\t"                                                                    \
+#define P521_SQ(SRC)                                                                               \
+  "movq " SRC ", %%rdx\n\t"                                                                        \
   "mulxq %%rdx, %[lo], %[hi]\n\t"
-#define P521_DBL_MEM(W, S)                                                                    \
-  "movq " W ", %%rdx\n\t"                                                                      \
-  "adcxq %%rdx, %%rdx\n\t"                                                                     \
-  "adoxq %[" #S "], %%rdx\n\t"                                                                 \
+#define P521_DBL_MEM(W, S)                                                                         \
+  "movq " W ", %%rdx\n\t"                                                                          \
+  "adcxq %%rdx, %%rdx\n\t"                                                                         \
+  "adoxq %[" #S "], %%rdx\n\t"                                                                     \
   "movq %%rdx, " W "\n\t"
-#define P521_DBL_REG(X, S)                                                                    \
-  "adcxq %[" #X "], %[" #X "]\n\t"                                                             \
+#define P521_DBL_REG(X, S)                                                                         \
+  "adcxq %[" #X "], %[" #X "]\n\t"                                                                 \
   "adoxq %[" #S "], %[" #X "]\n\t"
 /* A row of the product: a times b_i, read from the operand B. */
-#define P521_ROW(B, T, X0, X1, X2, X3, X4, X5, X6, X7, X8)                                    \
-  P521_START(B) P521_MAC(0, X0, X1) P521_MAC(8, X1, X2) P521_MAC(16, X2, X3)             \
-  P521_MAC(24, X3, X4) P521_MAC(32, X4, X5) P521_MAC(40, X5, X6) P521_MAC(48, X6, X7)         \
+#define P521_ROW(B, T, X0, X1, X2, X3, X4, X5, X6, X7, X8)                                         \
+  P521_START(B) P521_MAC(0, X0, X1) P521_MAC(8, X1, X2) P521_MAC(16, X2, X3)                       \
+  P521_MAC(24, X3, X4) P521_MAC(32, X4, X5) P521_MAC(40, X5, X6) P521_MAC(48, X6, X7)              \
   P521_MAC(56, X7, X8) P521_END(T, X0, X8)
-#define P521_CLEAR_R                                                                          \
-  "xorl %k[r0], %k[r0]\n\t"                                                                   \
-  "xorl %k[r1], %k[r1]\n\t"                                                                   \
-  "xorl %k[r2], %k[r2]\n\t"                                                                   \
-  "xorl %k[r3], %k[r3]\n\t"                                                                   \
-  "xorl %k[r4], %k[r4]\n\t"                                                                   \
-  "xorl %k[r5], %k[r5]\n\t"                                                                   \
-  "xorl %k[r6], %k[r6]\n\t"                                                                   \
-  "xorl %k[r7], %k[r7]\n\t"                                                                   \
+#define P521_CLEAR_R                                                                               \
+  "xorl %k[r0], %k[r0]\n\t"                                                                        \
+  "xorl %k[r1], %k[r1]\n\t"                                                                        \
+  "xorl %k[r2], %k[r2]\n\t"                                                                        \
+  "xorl %k[r3], %k[r3]\n\t"                                                                        \
+  "xorl %k[r4], %k[r4]\n\t"                                                                        \
+  "xorl %k[r5], %k[r5]\n\t"                                                                        \
+  "xorl %k[r6], %k[r6]\n\t"                                                                        \
+  "xorl %k[r7], %k[r7]\n\t"                                                                        \
   "xorl %k[r8], %k[r8]\n\t"
-#define P521_OUT_R                                                                            \
-  [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),            \
-      [r5] "=&r"(r5), [r6] "=&r"(r6), [r7] "=&r"(r7), [r8] "=&r"(r8), [lo] "=&r"(lo),         \
+#define P521_OUT_R                                                                                 \
+  [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),                  \
+      [r5] "=&r"(r5), [r6] "=&r"(r6), [r7] "=&r"(r7), [r8] "=&r"(r8), [lo] "=&r"(lo),              \
       [hi] "=&r"(hi)
 
 /* p521_mul_adx sets w to the 18-word product a * b, row by row in the assembly above (81 MULX,
@@ -231,7 +231,8 @@ static __attribute__((target("bmi2,adx"), noinline)) void p521_sqr_adx(uint64_t 
           P521_MAC(56, r1, r2) P521_END("24(%[t])", r3, r2)
           P521_START("32(%[a])") P521_MAC(40, r0, r1) P521_MAC(48, r1, r2) P521_MAC(56, r2, r3)
           P521_END("32(%[t])", r4, r3)
-          P521_START("40(%[a])") P521_MAC(48, r2, r3) P521_MAC(56, r3, r4) P521_END("40(%[t])", r5, r4)
+          P521_START("40(%[a])") P521_MAC(48, r2, r3) P521_MAC(56, r3, r4)
+          P521_END("40(%[t])", r5, r4)
           P521_START("48(%[a])") P521_MAC(56, r4, r5) P521_END("48(%[t])", r6, r5)
           P521_START("56(%[a])") P521_END("56(%[t])", r7, r6)
           /* 2 t + the squares a_i^2: t doubled on the carry chain, a_i^2 added at words 2i and
