@@ -8,6 +8,8 @@
  * Constant time: the same instructions and addresses for every value. */
 #include "module/ec/ec_p521.h"
 
+#include <string.h>
+
 #include "module/ec/ec_field_inline.h"
 #include "module/internal.h"
 
@@ -18,8 +20,8 @@
  * B < 2^521): t 2^-576 = H + T 2^-55 = H + B + A 2^466 mod p, since 2^-576 = 2^-55 and
  * 2^-55 = 2^466 mod p. H and A 2^466 occupy different bits (H ends below bit 466), so one addition
  * of B to their union leaves a sum below 2^522, and a fold of bit 521 (2^521 = 1) then brings it
- * to at most p. */
-static inline __attribute__((always_inline)) void reduce(uint64_t *r, const uint64_t t[18]) {
+ * to at most p. Out of line: one copy serves the product and the square, at no measurable cost. */
+static __attribute__((noinline)) void reduce(uint64_t *r, const uint64_t t[18]) {
   uint64_t x[9], b[9], s[9];
   _Pragma("GCC unroll 8")
   for (unsigned i = 0; i < 8; i++) {
@@ -71,45 +73,135 @@ static inline __attribute__((always_inline)) void mac(uint64_t *c0, uint64_t *c1
 #endif
 }
 
+#if FM_HAVE_X86_64_PATHS
+/* The product and square for CPUs with BMI2 and ADX, row by row in inline assembly: row i adds
+ * a_i (or b_i) times words of a into t_i .. t_{i+9} with two carry chains at once (ADCX on the
+ * carry flag for the low halves of the MULX products, ADOX on the overflow flag for the high
+ * halves). Nine registers X0..X8 hold t_i .. t_{i+8}; at the row's end t_i is final and is stored
+ * to T, and its register takes t_{i+9} (zero before the row), so the next row's words are X1..X8,
+ * X0. P521_START clears both flags and loads SRC (an operand) as the row's multiplier;
+ * P521_MAC adds it times word OFF / 8 of a at the words XL (low half) and XH (high half);
+ * P521_END stores X0 to T and adds it times a_8 at X8 and the new top word. */
+#define P521_START(SRC)                                                                            \
+  "xorl %k[lo], %k[lo]\n\t"                                                                        \
+  "movq " SRC ", %%rdx\n\t"
+#define P521_MAC(OFF, XL, XH)                                                                      \
+  "mulxq " #OFF "(%[a]), %[lo], %[hi]\n\t"                                                         \
+  "adcxq %[lo], %[" #XL "]\n\t"                                                                    \
+  "adoxq %[hi], %[" #XH "]\n\t"
+#define P521_END(T, X0, X8)                                                                        \
+  "movq %[" #X0 "], " T "\n\t"                                                                     \
+  "mulxq 64(%[a]), %[lo], %[" #X0 "]\n\t"                                                          \
+  "adcxq %[lo], %[" #X8 "]\n\t"                                                                    \
+  "movl $0, %k[lo]\n\t"                                                                            \
+  "adoxq %[lo], %[" #X0 "]\n\t"                                                                    \
+  "adcxq %[lo], %[" #X0 "]\n\t"
+/* The square's second pass: P521_SQ sets (hi, lo) to the square of SRC (a word of a); P521_DBL_MEM
+ * and P521_DBL_REG double a word of the sum (in memory at W, or in the register X) on the carry
+ * chain and add S on the overflow chain. */
+#define P521_SQ(SRC)                                                                               \
+  "movq " SRC ", %%rdx\n\t"                                                                        \
+  "mulxq %%rdx, %[lo], %[hi]\n\t"
+#define P521_DBL_MEM(W, S)                                                                         \
+  "movq " W ", %%rdx\n\t"                                                                          \
+  "adcxq %%rdx, %%rdx\n\t"                                                                         \
+  "adoxq %[" #S "], %%rdx\n\t"                                                                     \
+  "movq %%rdx, " W "\n\t"
+#define P521_DBL_REG(X, S)                                                                         \
+  "adcxq %[" #X "], %[" #X "]\n\t"                                                                 \
+  "adoxq %[" #S "], %[" #X "]\n\t"
+/* A row of the product: a times b_i, read from the operand B. */
+#define P521_ROW(B, T, X0, X1, X2, X3, X4, X5, X6, X7, X8)                                         \
+  P521_START(B) P521_MAC(0, X0, X1) P521_MAC(8, X1, X2) P521_MAC(16, X2, X3)                       \
+  P521_MAC(24, X3, X4) P521_MAC(32, X4, X5) P521_MAC(40, X5, X6) P521_MAC(48, X6, X7)              \
+  P521_MAC(56, X7, X8) P521_END(T, X0, X8)
+#define P521_CLEAR_R                                                                               \
+  "xorl %k[r0], %k[r0]\n\t"                                                                        \
+  "xorl %k[r1], %k[r1]\n\t"                                                                        \
+  "xorl %k[r2], %k[r2]\n\t"                                                                        \
+  "xorl %k[r3], %k[r3]\n\t"                                                                        \
+  "xorl %k[r4], %k[r4]\n\t"                                                                        \
+  "xorl %k[r5], %k[r5]\n\t"                                                                        \
+  "xorl %k[r6], %k[r6]\n\t"                                                                        \
+  "xorl %k[r7], %k[r7]\n\t"                                                                        \
+  "xorl %k[r8], %k[r8]\n\t"
+#define P521_OUT_R                                                                                 \
+  [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),                  \
+      [r5] "=&r"(r5), [r6] "=&r"(r6), [r7] "=&r"(r7), [r8] "=&r"(r8), [lo] "=&r"(lo),              \
+      [hi] "=&r"(hi)
+
+/* p521_mul_adx sets w to the 18-word product a * b, row by row in the assembly above (81 MULX,
+ * the accumulator in nine registers). Every t_{i+9} fits its word: the product so far is below
+ * 2^(64 (i + 10)). w first takes a copy of b, and row i stores t_i over b_i, which it has read:
+ * the assembly then needs 14 registers (a, w, RDX, the nine words, two for the products), which
+ * builds with frame pointers and sanitizers too. */
+static __attribute__((target("bmi2,adx"), noinline)) void p521_mul_adx(uint64_t w[18],
+                                                                         const uint64_t *a,
+                                                                         const uint64_t *b) {
+  uint64_t r0, r1, r2, r3, r4, r5, r6, r7, r8, lo, hi;
+  memcpy(w, b, 9 * sizeof(uint64_t));
+  __asm__(P521_CLEAR_R
+          P521_ROW("0(%[w])", "0(%[w])", r0, r1, r2, r3, r4, r5, r6, r7, r8)
+          P521_ROW("8(%[w])", "8(%[w])", r1, r2, r3, r4, r5, r6, r7, r8, r0)
+          P521_ROW("16(%[w])", "16(%[w])", r2, r3, r4, r5, r6, r7, r8, r0, r1)
+          P521_ROW("24(%[w])", "24(%[w])", r3, r4, r5, r6, r7, r8, r0, r1, r2)
+          P521_ROW("32(%[w])", "32(%[w])", r4, r5, r6, r7, r8, r0, r1, r2, r3)
+          P521_ROW("40(%[w])", "40(%[w])", r5, r6, r7, r8, r0, r1, r2, r3, r4)
+          P521_ROW("48(%[w])", "48(%[w])", r6, r7, r8, r0, r1, r2, r3, r4, r5)
+          P521_ROW("56(%[w])", "56(%[w])", r7, r8, r0, r1, r2, r3, r4, r5, r6)
+          P521_ROW("64(%[w])", "64(%[w])", r8, r0, r1, r2, r3, r4, r5, r6, r7)
+          : P521_OUT_R
+          : [a] "r"(a), [w] "r"(w)
+          : "rdx", "cc", "memory"); /* reads a[0..8] and w[0..8], writes w[0..8] */
+  w[9] = r0;
+  w[10] = r1;
+  w[11] = r2;
+  w[12] = r3;
+  w[13] = r4;
+  w[14] = r5;
+  w[15] = r6;
+  w[16] = r7;
+  w[17] = r8;
+  (void)lo;
+  (void)hi;
+}
+#endif
+
 /* Both products scan columns (Comba): word k of the product is the sum of a[i] b[k - i] and the
  * carry of column k - 1. A column holds at most 9 products, under 2^132 with the carry, so three
- * words accumulate it. */
+ * words accumulate it. With BMI2 and ADX (and not FIPSMOD_CPU=portable) the product is
+ * p521_mul_adx's. */
 void ec_p521_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
-  uint64_t t[18], c0 = 0, c1 = 0, c2 = 0;
-  _Pragma("GCC unroll 17")
-  for (unsigned k = 0; k < 17; k++) {
-    _Pragma("GCC unroll 9")
-    for (unsigned i = 0; i < 9; i++)
-      if (k >= i && k - i < 9) mac(&c0, &c1, &c2, a[i], b[k - i]);
-    t[k] = c0;
-    c0 = c1;
-    c1 = c2;
-    c2 = 0;
+  uint64_t t[18];
+#if FM_HAVE_X86_64_PATHS
+  /* The CPU's features are public. */
+  if (fm_cpu_use(FM_CPU_BMI2 | FM_CPU_ADX)) p521_mul_adx(t, a, b);
+  else
+#endif
+  {
+    uint64_t c0 = 0, c1 = 0, c2 = 0;
+    _Pragma("GCC unroll 17")
+    for (unsigned k = 0; k < 17; k++) {
+      _Pragma("GCC unroll 9")
+      for (unsigned i = 0; i < 9; i++)
+        if (k >= i && k - i < 9) mac(&c0, &c1, &c2, a[i], b[k - i]);
+      t[k] = c0;
+      c0 = c1;
+      c1 = c2;
+      c2 = 0;
+    }
+    t[17] = c0;
   }
-  t[17] = c0;
   reduce(r, t);
 }
 
-/* The square sums the products a[i] a[j], i < j, once (36 in all) by columns, doubles the
- * whole, and adds the squares a[i]^2 (9) in one carry chain. */
-void ec_p521_sqr(uint64_t *r, const uint64_t *a) {
-  uint64_t t[18], c0 = 0, c1 = 0, c2 = 0;
-  t[0] = 0;
-  _Pragma("GCC unroll 17")
-  for (unsigned k = 1; k < 16; k++) {
-    _Pragma("GCC unroll 9")
-    for (unsigned i = 0; i < 9; i++)
-      if (k >= i && k - i < 9 && i < k - i) mac(&c0, &c1, &c2, a[i], a[k - i]);
-    t[k] = c0;
-    c0 = c1;
-    c1 = c2;
-    c2 = 0;
-  }
-  t[16] = c0;
-  t[17] = c1;
-  /* Doubled: the cross sum is below 2^1041, so the shift loses nothing. */
+/* sqr_double sets t to a^2 from t, the sum of the products a[i] a[j], i < j (words 0 to 16 of
+ * 18, word 17 zero): it doubles the whole and adds the squares a[i]^2 in one carry chain. The
+ * cross sum is below 2^1041, so the shift loses nothing. */
+static inline __attribute__((always_inline)) void sqr_double(uint64_t t[18], const uint64_t *a) {
   _Pragma("GCC unroll 18")
   for (unsigned i = 17; i > 0; i--) t[i] = (t[i] << 1) | (t[i - 1] >> 63);
+  t[0] <<= 1;
   uint64_t sq[18];
   _Pragma("GCC unroll 9")
   for (unsigned i = 0; i < 9; i++) {
@@ -118,6 +210,91 @@ void ec_p521_sqr(uint64_t *r, const uint64_t *a) {
     sq[2 * i + 1] = (uint64_t)(p >> 64);
   }
   (void)add_carry(t, t, sq, 18);
+}
+
+#if FM_HAVE_X86_64_PATHS
+/* p521_sqr_adx sets t to the 18-word a^2: the 36 cross products a_i a_j, i < j, row by row (row
+ * i: a_i a_{i+1} .. a_i a_8 into words 2i + 1 .. i + 9), then the sum doubled with the squares
+ * a_i^2 added in one pass of both carry chains. 14 registers, as p521_mul_adx. */
+static __attribute__((target("bmi2,adx"), noinline)) void p521_sqr_adx(uint64_t t[18],
+                                                                         const uint64_t *a) {
+  uint64_t r0, r1, r2, r3, r4, r5, r6, r7, r8, lo, hi;
+  __asm__(P521_CLEAR_R
+          P521_START("0(%[a])") P521_MAC(8, r1, r2) P521_MAC(16, r2, r3) P521_MAC(24, r3, r4)
+          P521_MAC(32, r4, r5) P521_MAC(40, r5, r6) P521_MAC(48, r6, r7) P521_MAC(56, r7, r8)
+          P521_END("0(%[t])", r0, r8)
+          P521_START("8(%[a])") P521_MAC(16, r3, r4) P521_MAC(24, r4, r5) P521_MAC(32, r5, r6)
+          P521_MAC(40, r6, r7) P521_MAC(48, r7, r8) P521_MAC(56, r8, r0) P521_END("8(%[t])", r1, r0)
+          P521_START("16(%[a])") P521_MAC(24, r5, r6) P521_MAC(32, r6, r7) P521_MAC(40, r7, r8)
+          P521_MAC(48, r8, r0) P521_MAC(56, r0, r1) P521_END("16(%[t])", r2, r1)
+          P521_START("24(%[a])") P521_MAC(32, r7, r8) P521_MAC(40, r8, r0) P521_MAC(48, r0, r1)
+          P521_MAC(56, r1, r2) P521_END("24(%[t])", r3, r2)
+          P521_START("32(%[a])") P521_MAC(40, r0, r1) P521_MAC(48, r1, r2) P521_MAC(56, r2, r3)
+          P521_END("32(%[t])", r4, r3)
+          P521_START("40(%[a])") P521_MAC(48, r2, r3) P521_MAC(56, r3, r4)
+          P521_END("40(%[t])", r5, r4)
+          P521_START("48(%[a])") P521_MAC(56, r4, r5) P521_END("48(%[t])", r6, r5)
+          P521_START("56(%[a])") P521_END("56(%[t])", r7, r6)
+          /* 2 t + the squares a_i^2: t doubled on the carry chain, a_i^2 added at words 2i and
+           * 2i + 1 on the overflow chain; word 17 (zero) takes both chains' carries. */
+          "xorl %k[lo], %k[lo]\n\t"
+          P521_SQ("0(%[a])") P521_DBL_MEM("0(%[t])", lo) P521_DBL_MEM("8(%[t])", hi)
+          P521_SQ("8(%[a])") P521_DBL_MEM("16(%[t])", lo) P521_DBL_MEM("24(%[t])", hi)
+          P521_SQ("16(%[a])") P521_DBL_MEM("32(%[t])", lo) P521_DBL_MEM("40(%[t])", hi)
+          P521_SQ("24(%[a])") P521_DBL_MEM("48(%[t])", lo) P521_DBL_MEM("56(%[t])", hi)
+          P521_SQ("32(%[a])") P521_DBL_REG(r8, lo) P521_DBL_REG(r0, hi)
+          P521_SQ("40(%[a])") P521_DBL_REG(r1, lo) P521_DBL_REG(r2, hi)
+          P521_SQ("48(%[a])") P521_DBL_REG(r3, lo) P521_DBL_REG(r4, hi)
+          P521_SQ("56(%[a])") P521_DBL_REG(r5, lo) P521_DBL_REG(r6, hi)
+          P521_SQ("64(%[a])") P521_DBL_REG(r7, lo)
+          "movl $0, %%edx\n\t"
+          "adcxq %%rdx, %[hi]\n\t"
+          "adoxq %%rdx, %[hi]\n\t"
+          : P521_OUT_R
+          : [a] "r"(a), [t] "r"(t)
+          : "rdx", "cc", "memory"); /* reads a[0..8], writes t[0..7] */
+  t[8] = r8;
+  t[9] = r0;
+  t[10] = r1;
+  t[11] = r2;
+  t[12] = r3;
+  t[13] = r4;
+  t[14] = r5;
+  t[15] = r6;
+  t[16] = r7;
+  t[17] = hi;
+  (void)lo;
+  (void)hi;
+}
+#endif
+
+/* The square sums the products a[i] a[j], i < j (36 in all) by columns, then sqr_double doubles
+ * them and adds the squares a[i]^2 (9). With BMI2 and ADX (and not FIPSMOD_CPU=portable) the
+ * square is p521_sqr_adx's. */
+void ec_p521_sqr(uint64_t *r, const uint64_t *a) {
+  uint64_t t[18];
+#if FM_HAVE_X86_64_PATHS
+  /* The CPU's features are public. */
+  if (fm_cpu_use(FM_CPU_BMI2 | FM_CPU_ADX)) p521_sqr_adx(t, a);
+  else
+#endif
+  {
+    uint64_t c0 = 0, c1 = 0, c2 = 0;
+    t[0] = 0;
+    _Pragma("GCC unroll 17")
+    for (unsigned k = 1; k < 16; k++) {
+      _Pragma("GCC unroll 9")
+      for (unsigned i = 0; i < 9; i++)
+        if (k >= i && k - i < 9 && i < k - i) mac(&c0, &c1, &c2, a[i], a[k - i]);
+      t[k] = c0;
+      c0 = c1;
+      c1 = c2;
+      c2 = 0;
+    }
+    t[16] = c0;
+    t[17] = c1;
+    sqr_double(t, a);
+  }
   reduce(r, t);
 }
 
