@@ -127,12 +127,15 @@ static void edge_scalar(const ec_curve *c, unsigned i, uint64_t *k) {
   }
 }
 
+#if defined(__x86_64__)
 /* ref_mul is the portable Montgomery product modulo p: ec_mod_mul on a copy of the curve's p,
- * which ec_mod_mul does not take for the curve's own (where it may call the kernels under test). */
+ * which ec_mod_mul does not take for the curve's own (where it may call the kernels under test,
+ * x86-64 only). */
 static void ref_mul(const ec_curve *c, uint64_t *r, const uint64_t *a, const uint64_t *b) {
   const ec_mod m = c->p;
   ec_mod_mul(c, &m, r, a, b);
 }
+#endif
 
 /* The BMI2 build of the P-256 field multiplication and the ADX assembly of P-256
  * (ec_field_mulx.c) and of P-384 (ec_p384_adx.c, its square too) against the portable
