@@ -14,6 +14,66 @@
 
 static const ec_mod k_p256_p = {.m = P256_P, .rr = P256_P_RR, .one = P256_P_ONE, .n0 = P256_P_N0};
 
+/* P256_ADX_REDUCE: the end of both kernels (asm text over their operands): the Montgomery
+ * reduction of words 0..3 of the 512-bit result in r0..r7, the sum with words 4..7, and the
+ * subtraction of p kept where it does not borrow. */
+#define P256_ADX_REDUCE \
+      "movq %[r0], %%rdx\n\t"   /* Montgomery reduction of words 0..3, q = the low word */ \
+      "mulxq %[p3], %[z], %[r0]\n\t" \
+      "movq %%rdx, %[lo]\n\t" \
+      "shlq $32, %[lo]\n\t" \
+      "shrq $32, %%rdx\n\t" \
+      "addq %[lo], %[r1]\n\t" \
+      "adcq %%rdx, %[r2]\n\t" \
+      "adcq %[z], %[r3]\n\t" \
+      "adcq $0, %[r0]\n\t" \
+      "movq %[r1], %%rdx\n\t" \
+      "mulxq %[p3], %[z], %[r1]\n\t" \
+      "movq %%rdx, %[lo]\n\t" \
+      "shlq $32, %[lo]\n\t" \
+      "shrq $32, %%rdx\n\t" \
+      "addq %[lo], %[r2]\n\t" \
+      "adcq %%rdx, %[r3]\n\t" \
+      "adcq %[z], %[r0]\n\t" \
+      "adcq $0, %[r1]\n\t" \
+      "movq %[r2], %%rdx\n\t" \
+      "mulxq %[p3], %[z], %[r2]\n\t" \
+      "movq %%rdx, %[lo]\n\t" \
+      "shlq $32, %[lo]\n\t" \
+      "shrq $32, %%rdx\n\t" \
+      "addq %[lo], %[r3]\n\t" \
+      "adcq %%rdx, %[r0]\n\t" \
+      "adcq %[z], %[r1]\n\t" \
+      "adcq $0, %[r2]\n\t" \
+      "movq %[r3], %%rdx\n\t" \
+      "mulxq %[p3], %[z], %[r3]\n\t" \
+      "movq %%rdx, %[lo]\n\t" \
+      "shlq $32, %[lo]\n\t" \
+      "shrq $32, %%rdx\n\t" \
+      "addq %[lo], %[r0]\n\t" \
+      "adcq %%rdx, %[r1]\n\t" \
+      "adcq %[z], %[r2]\n\t" \
+      "adcq $0, %[r3]\n\t" \
+      "xorl %k[z], %k[z]\n\t"   /* plus words 4..7 */ \
+      "addq %[r4], %[r0]\n\t" \
+      "adcq %[r5], %[r1]\n\t" \
+      "adcq %[r6], %[r2]\n\t" \
+      "adcq %[r7], %[r3]\n\t" \
+      "adcq %[z], %[z]\n\t" \
+      "movq %[r0], %[lo]\n\t"   /* the sum minus p; where that borrows (the sum < p), the sum */ \
+      "movq %[r1], %[hi]\n\t" \
+      "movq %[r2], %[r4]\n\t" \
+      "movq %[r3], %[r5]\n\t" \
+      "subq $-1, %[r0]\n\t" \
+      "sbbq %[p1], %[r1]\n\t" \
+      "sbbq $0, %[r2]\n\t" \
+      "sbbq %[p3], %[r3]\n\t" \
+      "sbbq $0, %[z]\n\t" \
+      "cmovcq %[lo], %[r0]\n\t"   /* register moves on the flag: no branch, no address */ \
+      "cmovcq %[hi], %[r1]\n\t" \
+      "cmovcq %[r4], %[r2]\n\t" \
+      "cmovcq %[r5], %[r3]\n\t"
+
 /* P-256 has its own kernels, for CPUs with BMI2 and ADX, in inline assembly, written for the
  * prime's form p = 2^256 - 2^224 + 2^192 + 2^96 - 1: -p^-1 = 1 mod 2^64, so each reduction round's
  * quotient q is the low word itself, and q p = q p3 2^192 + q 2^96 - q (p3 = p's top word): adding
@@ -87,61 +147,7 @@ __attribute__((target("bmi2,adx"))) void ec_p256_mul_adx(uint64_t *r, const uint
       "adcxq %[lo], %[r6]\n\t"
       "adoxq %[z], %[r7]\n\t"
       "adcxq %[z], %[r7]\n\t"
-      "movq %[r0], %%rdx\n\t"   /* Montgomery reduction of words 0..3, q = the low word */
-      "mulxq %[p3], %[z], %[r0]\n\t"
-      "movq %%rdx, %[lo]\n\t"
-      "shlq $32, %[lo]\n\t"
-      "shrq $32, %%rdx\n\t"
-      "addq %[lo], %[r1]\n\t"
-      "adcq %%rdx, %[r2]\n\t"
-      "adcq %[z], %[r3]\n\t"
-      "adcq $0, %[r0]\n\t"
-      "movq %[r1], %%rdx\n\t"
-      "mulxq %[p3], %[z], %[r1]\n\t"
-      "movq %%rdx, %[lo]\n\t"
-      "shlq $32, %[lo]\n\t"
-      "shrq $32, %%rdx\n\t"
-      "addq %[lo], %[r2]\n\t"
-      "adcq %%rdx, %[r3]\n\t"
-      "adcq %[z], %[r0]\n\t"
-      "adcq $0, %[r1]\n\t"
-      "movq %[r2], %%rdx\n\t"
-      "mulxq %[p3], %[z], %[r2]\n\t"
-      "movq %%rdx, %[lo]\n\t"
-      "shlq $32, %[lo]\n\t"
-      "shrq $32, %%rdx\n\t"
-      "addq %[lo], %[r3]\n\t"
-      "adcq %%rdx, %[r0]\n\t"
-      "adcq %[z], %[r1]\n\t"
-      "adcq $0, %[r2]\n\t"
-      "movq %[r3], %%rdx\n\t"
-      "mulxq %[p3], %[z], %[r3]\n\t"
-      "movq %%rdx, %[lo]\n\t"
-      "shlq $32, %[lo]\n\t"
-      "shrq $32, %%rdx\n\t"
-      "addq %[lo], %[r0]\n\t"
-      "adcq %%rdx, %[r1]\n\t"
-      "adcq %[z], %[r2]\n\t"
-      "adcq $0, %[r3]\n\t"
-      "xorl %k[z], %k[z]\n\t"   /* plus words 4..7 */
-      "addq %[r4], %[r0]\n\t"
-      "adcq %[r5], %[r1]\n\t"
-      "adcq %[r6], %[r2]\n\t"
-      "adcq %[r7], %[r3]\n\t"
-      "adcq %[z], %[z]\n\t"
-      "movq %[r0], %[lo]\n\t"   /* the sum minus p; where that borrows (the sum < p), the sum */
-      "movq %[r1], %[hi]\n\t"
-      "movq %[r2], %[r4]\n\t"
-      "movq %[r3], %[r5]\n\t"
-      "subq $-1, %[r0]\n\t"
-      "sbbq %[p1], %[r1]\n\t"
-      "sbbq $0, %[r2]\n\t"
-      "sbbq %[p3], %[r3]\n\t"
-      "sbbq $0, %[z]\n\t"
-      "cmovcq %[lo], %[r0]\n\t"   /* register moves on the flag: no branch, no address */
-      "cmovcq %[hi], %[r1]\n\t"
-      "cmovcq %[r4], %[r2]\n\t"
-      "cmovcq %[r5], %[r3]\n\t"
+      P256_ADX_REDUCE
       : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
         [r5] "=&r"(r5), [r6] "=&r"(r6), [r7] "=&r"(r7), [lo] "=&r"(lo), [hi] "=&r"(hi),
         [z] "=&r"(z)
@@ -215,61 +221,7 @@ __attribute__((target("bmi2,adx"))) void ec_p256_sqr_adx(uint64_t *r, const uint
       "adoxq %[lo], %[r6]\n\t"
       "adcxq %[r7], %[r7]\n\t"
       "adoxq %[hi], %[r7]\n\t"
-      "movq %[r0], %%rdx\n\t"   /* Montgomery reduction of words 0..3, q = the low word */
-      "mulxq %[p3], %[z], %[r0]\n\t"
-      "movq %%rdx, %[lo]\n\t"
-      "shlq $32, %[lo]\n\t"
-      "shrq $32, %%rdx\n\t"
-      "addq %[lo], %[r1]\n\t"
-      "adcq %%rdx, %[r2]\n\t"
-      "adcq %[z], %[r3]\n\t"
-      "adcq $0, %[r0]\n\t"
-      "movq %[r1], %%rdx\n\t"
-      "mulxq %[p3], %[z], %[r1]\n\t"
-      "movq %%rdx, %[lo]\n\t"
-      "shlq $32, %[lo]\n\t"
-      "shrq $32, %%rdx\n\t"
-      "addq %[lo], %[r2]\n\t"
-      "adcq %%rdx, %[r3]\n\t"
-      "adcq %[z], %[r0]\n\t"
-      "adcq $0, %[r1]\n\t"
-      "movq %[r2], %%rdx\n\t"
-      "mulxq %[p3], %[z], %[r2]\n\t"
-      "movq %%rdx, %[lo]\n\t"
-      "shlq $32, %[lo]\n\t"
-      "shrq $32, %%rdx\n\t"
-      "addq %[lo], %[r3]\n\t"
-      "adcq %%rdx, %[r0]\n\t"
-      "adcq %[z], %[r1]\n\t"
-      "adcq $0, %[r2]\n\t"
-      "movq %[r3], %%rdx\n\t"
-      "mulxq %[p3], %[z], %[r3]\n\t"
-      "movq %%rdx, %[lo]\n\t"
-      "shlq $32, %[lo]\n\t"
-      "shrq $32, %%rdx\n\t"
-      "addq %[lo], %[r0]\n\t"
-      "adcq %%rdx, %[r1]\n\t"
-      "adcq %[z], %[r2]\n\t"
-      "adcq $0, %[r3]\n\t"
-      "xorl %k[z], %k[z]\n\t"   /* plus words 4..7 */
-      "addq %[r4], %[r0]\n\t"
-      "adcq %[r5], %[r1]\n\t"
-      "adcq %[r6], %[r2]\n\t"
-      "adcq %[r7], %[r3]\n\t"
-      "adcq %[z], %[z]\n\t"
-      "movq %[r0], %[lo]\n\t"   /* the sum minus p; where that borrows (the sum < p), the sum */
-      "movq %[r1], %[hi]\n\t"
-      "movq %[r2], %[r4]\n\t"
-      "movq %[r3], %[r5]\n\t"
-      "subq $-1, %[r0]\n\t"
-      "sbbq %[p1], %[r1]\n\t"
-      "sbbq $0, %[r2]\n\t"
-      "sbbq %[p3], %[r3]\n\t"
-      "sbbq $0, %[z]\n\t"
-      "cmovcq %[lo], %[r0]\n\t"   /* register moves on the flag: no branch, no address */
-      "cmovcq %[hi], %[r1]\n\t"
-      "cmovcq %[r4], %[r2]\n\t"
-      "cmovcq %[r5], %[r3]\n\t"
+      P256_ADX_REDUCE
       : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
         [r5] "=&r"(r5), [r6] "=&r"(r6), [r7] "=&r"(r7), [lo] "=&r"(lo), [hi] "=&r"(hi),
         [z] "=&r"(z)
