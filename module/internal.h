@@ -85,12 +85,19 @@ static inline uint64_t fm_declassify_u64(uint64_t v) {
  * depends only on len. */
 int fm_ct_memeq(const void *a, const void *b, size_t len);
 
-/* fm_buffers_overlap is true when [a, a+alen) and [b, b+blen) share a byte (pointers are public). */
-bool fm_buffers_overlap(const void *a, size_t alen, const void *b, size_t blen);
+/* fm_buffers_overlap is true when [a, a+alen) and [b, b+blen) share a byte (pointers are public).
+ * Inline: the one-shot services make several of these checks in every call. */
+static inline bool fm_buffers_overlap(const void *a, size_t alen, const void *b, size_t blen) {
+  const uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
+  if (alen == 0 || blen == 0) return false;
+  return pa < pb + blen && pb < pa + alen;
+}
 
 /* fm_buffers_bad_overlap is true when in and out overlap but are not the same pointer (the in-place
  * case is allowed by every cipher in the module). */
-bool fm_buffers_bad_overlap(const void *in, const void *out, size_t len);
+static inline bool fm_buffers_bad_overlap(const void *in, const void *out, size_t len) {
+  return in != out && fm_buffers_overlap(in, len, out, len);
+}
 
 /* ---- Life cycle and the service gate ------------------------------------------------------ */
 

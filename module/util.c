@@ -74,16 +74,6 @@ void fm_mark_secret_for_testing(const void *p, size_t len) {
 }
 #endif
 
-bool fm_buffers_overlap(const void *a, size_t alen, const void *b, size_t blen) {
-  uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
-  if (alen == 0 || blen == 0) return false;
-  return pa < pb + blen && pb < pa + alen;
-}
-
-bool fm_buffers_bad_overlap(const void *in, const void *out, size_t len) {
-  return in != out && fm_buffers_overlap(in, len, out, len);
-}
-
 const char *fm_strerror(int status) {
   switch (status) {
     case FM_OK: return "FM_OK: success";
