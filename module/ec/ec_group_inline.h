@@ -1,7 +1,7 @@
-/* The pieces of the P-curves' group law that ec_point.c (constant-time scalar multiplication)
- * and ec_verify.c (verification's variable-time double multiplication) share: the per-curve field
+/* The pieces of the P-curves' group law that ec_point.c, ec_scalar_mul.c (constant-time scalar
+ * multiplication) and ec_verify.c (verification's variable-time double multiplication) share: the per-curve field
  * operations of P-256 and P-384 with their CPU dispatch and P-521's, the point at infinity, and the a = -3
- * Jacobian doubling. Constant time: no value drives a branch or an address. For those two files
+ * Jacobian doubling. Constant time: no value drives a branch or an address. For those three files
  * only. */
 #ifndef FIPSMOD_MODULE_EC_GROUP_INLINE_H
 #define FIPSMOD_MODULE_EC_GROUP_INLINE_H

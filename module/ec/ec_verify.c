@@ -198,7 +198,7 @@ typedef bool (*jac_add_fn)(uint64_t *x, uint64_t *y, uint64_t *z, const uint64_t
                            const uint64_t *zzz2);
 
 /* The curve's Jacobian doubling and addition, out of line: verification calls each from several
- * places (and ec_point.c's variable-base multiplication the doubling), and one copy per curve
+ * places (and ec_scalar_mul.c's variable-base multiplication the doubling), and one copy per curve
  * keeps the loaded image (hashed at every load) small. */
 #define JAC_FNS(NAME, L)                                                                       \
   __attribute__((noinline)) void ec_##NAME##_jdbl(uint64_t *x, uint64_t *y, uint64_t *z) {     \
