@@ -61,14 +61,59 @@ EC_FE_OPS(p384, 6, &k_p384_p, ec_p384_mul_portable, NO_MULX, ec_p384_mul_adx,
 
 /* P-521's field operations: ec_p521.c's product and square on every CPU (portable C, no product
  * by p; the same address twice, public, is a square); the additions out of line, since they are
- * several times cheaper than a call to the product and inlining them would only grow the code. */
+ * several times cheaper than a call to the product and inlining them would only grow the code.
+ *
+ * The additions use p = 2^521 - 1 and keep outputs fully reduced (below p), as mod_add_k's and
+ * mod_sub_k's are, with two carry chains and no comparison: a + b is computed as t = a + b + 1,
+ * which reaches bit 521 exactly when a + b >= p, and then t without that bit is a + b - p, else
+ * t - 1 is a + b; a - b is taken over nine words, and where it borrows, a - b + p is the
+ * difference minus 1 (the borrow) with the bits above 520 dropped. No value drives a branch. */
+static inline __attribute__((always_inline)) uint64_t p521_adc(uint64_t *r, uint64_t a,
+                                                                uint64_t b, uint64_t c) {
+#if defined(__x86_64__)
+  unsigned long long s;
+  c = _addcarry_u64((unsigned char)c, a, b, &s);
+  *r = (uint64_t)s;
+  return c;
+#else
+  const u128 s = (u128)a + b + c;
+  *r = (uint64_t)s;
+  return (uint64_t)(s >> 64);
+#endif
+}
+static inline __attribute__((always_inline)) uint64_t p521_sbb(uint64_t *r, uint64_t a,
+                                                                uint64_t b, uint64_t c) {
+#if defined(__x86_64__)
+  unsigned long long d;
+  c = _subborrow_u64((unsigned char)c, a, b, &d);
+  *r = (uint64_t)d;
+  return c;
+#else
+  const u128 d = (u128)a - b - c;
+  *r = (uint64_t)d;
+  return (uint64_t)(d >> 64) & 1;
+#endif
+}
 static __attribute__((noinline, unused)) void p521_fadd(uint64_t *r, const uint64_t *a,
                                                         const uint64_t *b) {
-  mod_add_k(&k_p521_p, r, a, b, 9);
+  uint64_t t[9], c = 1;
+  _Pragma("GCC unroll 9")
+  for (unsigned i = 0; i < 9; i++) c = p521_adc(&t[i], a[i], b[i], c);
+  /* t <= 2p - 1 < 2^522: bit 521 is its top bit, and no carry leaves the ninth word. */
+  c = ct_value_barrier_u64((t[8] >> 9) ^ 1); /* 1: a + b < p, subtract the 1 again */
+  _Pragma("GCC unroll 9")
+  for (unsigned i = 0; i < 9; i++) c = p521_sbb(&r[i], t[i], 0, c);
+  r[8] &= 0x1ff;
 }
 static __attribute__((noinline, unused)) void p521_fsub(uint64_t *r, const uint64_t *a,
                                                         const uint64_t *b) {
-  mod_sub_k(&k_p521_p, r, a, b, 9);
+  uint64_t t[9], c = 0;
+  _Pragma("GCC unroll 9")
+  for (unsigned i = 0; i < 9; i++) c = p521_sbb(&t[i], a[i], b[i], c);
+  c = ct_value_barrier_u64(c); /* 1: a < b, add p, that is subtract 1 modulo 2^521 */
+  _Pragma("GCC unroll 9")
+  for (unsigned i = 0; i < 9; i++) c = p521_sbb(&r[i], t[i], 0, c);
+  r[8] &= 0x1ff;
 }
 static inline void p521_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
   if (a == b) ec_p521_sqr(r, a);
