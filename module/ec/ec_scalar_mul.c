@@ -1,7 +1,7 @@
 /* Constant-time scalar multiplication on the P-curves: the variable-base multiplication by
  * signed 5-bit windows (Booth recoding) whose table of multiples is read by constant-time
- * selection, in Jacobian coordinates with a mixed addition on P-256 and P-384 (an affine table,
- * one inversion) and with ec_point.c's complete formulas on P-224 and P-521; the fixed-base
+ * selection, in Jacobian coordinates with a mixed addition on P-256, P-384 and P-521 (an affine
+ * table, one inversion) and with ec_point.c's complete formulas on P-224; the fixed-base
  * multiplication k * G from the tables of ec_base_table.c. The mixed additions (RCB16 Algorithm 5,
  * complete; Hankerson, Menezes and Vanstone's Jacobian one, not complete) are here, where they are
  * used. */
@@ -137,6 +137,21 @@ madd_ops(p256, 4)
 madd_ops(p384, 6)
 jmadd_ops(p256, 4)
 jmadd_ops(p384, 6)
+jmadd_ops(p521, 9)
+
+/* jdbl doubles the Jacobian (x, y, z) in place and jmadd is jac_madd_k, on the curve's field
+ * (P-256, P-384 or P-521: the curve is public). */
+static void jdbl(const ec_curve *c, uint64_t *x, uint64_t *y, uint64_t *z) {
+  if (c->limbs == 4) ec_p256_jdbl(x, y, z);
+  else if (c->limbs == 6) ec_p384_jdbl(x, y, z);
+  else ec_p521_jdbl(x, y, z);
+}
+static void jmadd(const ec_curve *c, ec_point *r, const ec_point *p, const uint64_t *x2,
+                  const uint64_t *y2) {
+  if (c->limbs == 4) p256_jmadd(r, p, x2, y2);
+  else if (c->limbs == 6) p384_jmadd(r, p, x2, y2);
+  else p521_jmadd(r, p, x2, y2);
+}
 madd_ops(p521, 9)
 
 /* ---- Scalar multiplication --------------------------------------------------------------- */
@@ -248,7 +263,7 @@ static void scalar_mul_affine(const ec_curve *c, ec_point *r, const uint64_t *k,
 
 void ec_scalar_mul(const ec_curve *c, ec_point *r, const uint64_t *k, const ec_point *p) {
   /* The curve is public. */
-  if (c->id == FM_EC_P256 || c->id == FM_EC_P384) {
+  if (c->id != FM_EC_P224) {
     scalar_mul_affine(c, r, k, p);
     return;
   }
@@ -349,7 +364,7 @@ static void row_select(const ec_curve *c, uint64_t *x, uint64_t *y, const uint64
   }
 }
 
-/* jac_acc_add sets acc = acc + t for the Jacobian acc and the affine t (P-256, P-384) with the
+/* jac_acc_add sets acc = acc + t for the Jacobian acc and the affine t (P-256, P-384, P-521) with the
  * mixed addition jac_madd_k, which is wrong for the point at infinity and for equal or opposite
  * points: the callers prove that the last two cannot arise, and the point at infinity is handled
  * here by selection. *acc_inf is all-ones while acc is the point at infinity (its coordinates
@@ -358,8 +373,7 @@ static void row_select(const ec_curve *c, uint64_t *x, uint64_t *y, const uint64
 static void jac_acc_add(const ec_curve *c, ec_point *acc, uint64_t *acc_inf, const ec_point *t,
                         uint64_t nonzero) {
   ec_point sum;
-  if (c->id == FM_EC_P256) p256_jmadd(&sum, acc, t->x, t->y);
-  else p384_jmadd(&sum, acc, t->x, t->y);
+  jmadd(c, &sum, acc, t->x, t->y);
   for (unsigned j = 0; j < c->limbs; j++) {
     sum.x[j] = ct_select_u64(*acc_inf, t->x[j], sum.x[j]);
     sum.y[j] = ct_select_u64(*acc_inf, t->y[j], sum.y[j]);
@@ -389,7 +403,8 @@ static void jac_acc_add_last(const ec_curve *c, ec_point *r, ec_point *acc, uint
     acc->z[j] &= ~acc_inf;
   }
   if (c->id == FM_EC_P256) p256_add_affine(c, &sum, acc, t->x, t->y);
-  else p384_add_affine(c, &sum, acc, t->x, t->y);
+  else if (c->id == FM_EC_P384) p384_add_affine(c, &sum, acc, t->x, t->y);
+  else p521_add_affine(c, &sum, acc, t->x, t->y);
   for (unsigned j = 0; j < c->limbs; j++) {
     acc->x[j] = ct_select_u64(nonzero, sum.x[j], acc->x[j]);
     acc->y[j] = ct_select_u64(nonzero, sum.y[j], acc->y[j]);
@@ -400,9 +415,8 @@ static void jac_acc_add_last(const ec_curve *c, ec_point *r, ec_point *acc, uint
   fm_zeroize(zz, sizeof zz);
 }
 
-/* mul_base_table sets r = k * G from the curve's fixed-base table (ec_base_table.h) on P-256 and
- * P-384 (P-521: mul_base_table_complete above): row i
- * holds j * 32^i * G for j = 1..16 in affine form, so k * G is the sum over the scalar's signed
+/* mul_base_table sets r = k * G from the curve's fixed-base table (ec_base_table.h) on P-256,
+ * P-384 and P-521: row i holds j * 32^i * G for j = 1..16 in affine form, so k * G is the sum over the scalar's signed
  * 5-bit digits d_i of +-row[i][|d_i| - 1], with no doubling. Each row is read in full by
  * constant-time selection; a zero digit keeps the sum, by selection.
  *
@@ -414,47 +428,10 @@ static void jac_acc_add_last(const ec_curve *c, ec_point *r, ec_point *acc, uint
  * are equal or opposite only if m - d_i 32^i or m + d_i 32^i is a multiple of n: both are
  * non-zero (|m| < |d_i| 32^i) and below 17 * 32^i in absolute value, which is below n for every
  * window but the last (P-256: 17 * 2^250 < 2^255 < n for i <= 50 of 52; P-384: 17 * 2^375 <
- * 2^383 < n for i <= 75 of 77). The last window takes the complete addition (jac_acc_add_last),
+ * 2^383 < n for i <= 75 of 77; P-521: 17 * 2^515 < 2^520 < n for i <= 103 of 105). The last window takes the complete addition (jac_acc_add_last),
  * so the result is right for every k below 2^bits. */
-/* mul_base_table_complete is mul_base_table on P-521, where the sum takes RCB16's complete mixed
- * addition (Algorithm 5) in every window: a zero digit (the point at infinity, which it cannot
- * take) keeps the sum, by selection. */
-static void mul_base_table_complete(const ec_curve *c, ec_point *r, const uint64_t *k,
-                                    const uint64_t *table) {
-  const unsigned n = c->limbs;
-  const unsigned windows = EC_WINDOWS(c);
-  ec_point acc, t, sum;
-  uint64_t kk[EC_MAX_LIMBS + 1] = {0}, neg;
-  memcpy(kk, k, c->limbs * sizeof(uint64_t));
-  point_set_infinity(c, &acc);
-  memset(&t, 0, sizeof t);
-  for (unsigned i = 0; i < windows; i++) {
-    const uint64_t d = booth_digit(kk, i, &neg);
-    /* i is public: the window's index */
-    row_select(c, t.x, t.y, table + (size_t)i * EC_BASE_ENTRIES * 2 * n, d);
-    cond_negate(c, &t, neg);
-    p521_add_affine(c, &sum, &acc, t.x, t.y);
-    const uint64_t nonzero = ~ct_is_zero_u64(d);
-    for (unsigned j = 0; j < n; j++) {
-      acc.x[j] = ct_select_u64(nonzero, sum.x[j], acc.x[j]);
-      acc.y[j] = ct_select_u64(nonzero, sum.y[j], acc.y[j]);
-      acc.z[j] = ct_select_u64(nonzero, sum.z[j], acc.z[j]);
-    }
-  }
-  *r = acc;
-  fm_zeroize(&acc, sizeof acc);
-  fm_zeroize(&t, sizeof t);
-  fm_zeroize(&sum, sizeof sum);
-  fm_zeroize(kk, sizeof kk);
-  fm_zeroize(&neg, sizeof neg);
-}
-
 static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
                            const uint64_t *table) {
-  if (c->id == FM_EC_P521) {
-    mul_base_table_complete(c, r, k, table);
-    return;
-  }
   const unsigned n = c->limbs;
   const unsigned windows = EC_WINDOWS(c);
   ec_point acc, t;
@@ -467,7 +444,7 @@ static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
     const uint64_t d = booth_digit(kk, i, &neg);
     /* i is public: the window's index */
     const uint64_t *row = table + (size_t)i * EC_BASE_ENTRIES * 2 * n;
-    row_select(c, t.x, t.y, row, d); /* the tables: P-256 (4 limbs), P-384 (6) */
+    row_select(c, t.x, t.y, row, d);
     cond_negate(c, &t, neg);
     const uint64_t nonzero = ~ct_is_zero_u64(d);
     if (i + 1 < windows) jac_acc_add(c, &acc, &acc_inf, &t, nonzero);
@@ -480,7 +457,7 @@ static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
   fm_zeroize(&acc_inf, sizeof acc_inf);
 }
 
-/* scalar_mul_tab sets r = k * P on P-256 and P-384 from tab, the affine multiples P..16P (x then
+/* scalar_mul_tab sets r = k * P on P-256, P-384 and P-521 from tab, the affine multiples P..16P (x then
  * y, L words each) of a point P of order n (constant time in k and P): the sum runs in Jacobian
  * coordinates with five doublings and one mixed addition (jac_acc_add) per signed 5-bit window,
  * from the top.
@@ -506,10 +483,7 @@ static void scalar_mul_tab(const ec_curve *c, ec_point *r, const uint64_t *k,
   uint64_t acc_inf = ~(uint64_t)0;
   for (unsigned w = windows; w-- > 0;) {
     if (w + 1 < windows) {
-      for (int i = 0; i < EC_WINDOW; i++) {
-        if (n == 4) ec_p256_jdbl(acc.x, acc.y, acc.z);
-        else ec_p384_jdbl(acc.x, acc.y, acc.z);
-      }
+      for (int i = 0; i < EC_WINDOW; i++) jdbl(c, acc.x, acc.y, acc.z);
     }
     const uint64_t d = booth_digit(kk, w, &neg);
     row_select(c, t.x, t.y, tab, d);
@@ -534,7 +508,7 @@ static void scalar_mul_tab(const ec_curve *c, ec_point *r, const uint64_t *k,
   fm_zeroize(&acc_inf, sizeof acc_inf);
 }
 
-/* scalar_mul_affine sets r = k * p on P-256 and P-384 for any homogeneous p (constant time in k
+/* scalar_mul_affine sets r = k * p on P-256, P-384 and P-521 for any homogeneous p (constant time in k
  * and p): p is taken to affine coordinates (one inversion) for ec_scalar_mul_affine. Where p is
  * the point at infinity (Z = 0: its affine coordinates are then (0, 0), for which the table means
  * nothing), the result is set to it by selection. */
@@ -552,7 +526,7 @@ static void scalar_mul_affine(const ec_curve *c, ec_point *r, const uint64_t *k,
   fm_zeroize(y, sizeof y);
 }
 
-/* ec_scalar_mul_affine on P-256 and P-384: the multiples of the affine P = (x, y) are built in
+/* ec_scalar_mul_affine on P-256, P-384 and P-521: the multiples of the affine P = (x, y) are built in
  * Jacobian coordinates, 2iP = 2 (iP) by the Jacobian doubling and (2i + 1)P = 2iP + P by the
  * mixed addition jac_madd_k, which is exact here: P has the prime order n > 16, so for 2 <= i <= 15
  * iP is neither the point at infinity nor equal or opposite to P (n divides neither i - 1 nor
@@ -561,7 +535,7 @@ static void scalar_mul_affine(const ec_curve *c, ec_point *r, const uint64_t *k,
 void ec_scalar_mul_affine(const ec_curve *c, ec_point *r, const uint64_t *k, const uint64_t *x,
                           const uint64_t *y) {
   /* The curve is public. */
-  if (c->id != FM_EC_P256 && c->id != FM_EC_P384) {
+  if (c->id == FM_EC_P224) {
     ec_point p;
     ec_point_set_affine(c, &p, x, y);
     ec_scalar_mul(c, r, k, &p);
@@ -570,19 +544,16 @@ void ec_scalar_mul_affine(const ec_curve *c, ec_point *r, const uint64_t *k, con
   const unsigned n = c->limbs;
   const size_t sz = n * sizeof(uint64_t);
   ec_point jac[EC_TABLE];
-  uint64_t tab[EC_TABLE * 2 * 6], pre[EC_TABLE][EC_MAX_LIMBS], inv[EC_MAX_LIMBS],
+  uint64_t tab[EC_TABLE * 2 * EC_MAX_LIMBS], pre[EC_TABLE][EC_MAX_LIMBS], inv[EC_MAX_LIMBS],
       zi[EC_MAX_LIMBS], zi2[EC_MAX_LIMBS];
   /* jac[j] = (j + 1) P, Jacobian. */
   ec_point_set_affine(c, &jac[0], x, y);
   for (unsigned i = 1; i < EC_TABLE; i++) {
     if (i % 2 == 1) {
       jac[i] = jac[i / 2];
-      if (n == 4) ec_p256_jdbl(jac[i].x, jac[i].y, jac[i].z);
-      else ec_p384_jdbl(jac[i].x, jac[i].y, jac[i].z);
-    } else if (n == 4) {
-      p256_jmadd(&jac[i], &jac[i - 1], x, y);
+      jdbl(c, jac[i].x, jac[i].y, jac[i].z);
     } else {
-      p384_jmadd(&jac[i], &jac[i - 1], x, y);
+      jmadd(c, &jac[i], &jac[i - 1], x, y);
     }
   }
   /* pre[i] = Z_1 ... Z_i (i >= 1); one inversion, then each Z_i^-1 from the top. */
