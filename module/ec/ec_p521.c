@@ -203,16 +203,14 @@ static inline __attribute__((always_inline)) void mac(uint64_t *c0, uint64_t *c1
   "movq %[r7], 56(%[" #M "])\n\t"                                                                \
   "movq %[r8], 64(%[" #M "])\n\t"
 
-/* p521_mul_adx sets w to a * b * 2^-576 mod p: the 18-word product a * b row by row in the
- * assembly above (81 MULX, the accumulator in nine registers), then P521_REDUCE. Every t_{i+9}
- * fits its word: the product so far is below 2^(64 (i + 10)). w first takes a copy of b, and row
- * i stores t_i over b_i, which it has read: the assembly then needs 14 registers (a, w, RDX, the
- * nine words, two for the products), which builds with frame pointers and sanitizers too. */
+/* p521_mul_adx sets w to a * w * 2^-576 mod p (w must not be a): the 18-word product row by row
+ * in the assembly above (81 MULX, the accumulator in nine registers), then P521_REDUCE. Every
+ * t_{i+9} fits its word: the product so far is below 2^(64 (i + 10)). Row i stores t_i over w_i,
+ * which it has read: the assembly then needs 14 registers (a, w, RDX, the nine words, two for the
+ * products), which builds with frame pointers and sanitizers too. */
 static __attribute__((target("bmi2,adx"), noinline)) void p521_mul_adx(uint64_t w[9],
-                                                                         const uint64_t *a,
-                                                                         const uint64_t *b) {
+                                                                         const uint64_t *a) {
   uint64_t r0, r1, r2, r3, r4, r5, r6, r7, r8, lo, hi;
-  memcpy(w, b, 9 * sizeof(uint64_t));
   __asm__ volatile(P521_CLEAR_R
           P521_ROW("0(%[w])", "0(%[w])", r0, r1, r2, r3, r4, r5, r6, r7, r8)
           P521_ROW("8(%[w])", "8(%[w])", r1, r2, r3, r4, r5, r6, r7, r8, r0)
@@ -250,8 +248,21 @@ void ec_p521_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
 #if FM_HAVE_X86_64_PATHS
   /* The CPU's features are public. */
   if (fm_cpu_use(FM_CPU_BMI2 | FM_CPU_ADX)) {
-    p521_mul_adx(t, a, b);
-    memcpy(r, t, 9 * sizeof(uint64_t));
+    /* p521_mul_adx works in place on one operand: r itself where r is one operand and not the
+     * other (the product commutes), or where it is neither, after a copy of b. The addresses are
+     * public. */
+    if (r == b && r != a) {
+      p521_mul_adx(r, a);
+    } else if (r == a && r != b) {
+      p521_mul_adx(r, b);
+    } else if (r != a) {
+      memcpy(r, b, 9 * sizeof(uint64_t));
+      p521_mul_adx(r, a);
+    } else {
+      memcpy(t, b, 9 * sizeof(uint64_t));
+      p521_mul_adx(t, a);
+      memcpy(r, t, 9 * sizeof(uint64_t));
+    }
     return;
   }
 #endif
@@ -290,7 +301,7 @@ static inline __attribute__((always_inline)) void sqr_double(uint64_t t[18], con
 }
 
 #if FM_HAVE_X86_64_PATHS
-/* p521_sqr_adx sets t to a^2 2^-576 mod p: the 36 cross products a_i a_j, i < j, row by row (row
+/* p521_sqr_adx sets t to a^2 2^-576 mod p (t must not be a): the 36 cross products a_i a_j, i < j, row by row (row
  * i: a_i a_{i+1} .. a_i a_8 into words 2i + 1 .. i + 9), then the sum doubled with the squares
  * a_i^2 added in one pass of both carry chains, giving the 18-word a^2, then P521_REDUCE. 14
  * registers, as p521_mul_adx. */
@@ -356,8 +367,14 @@ void ec_p521_sqr(uint64_t *r, const uint64_t *a) {
 #if FM_HAVE_X86_64_PATHS
   /* The CPU's features are public. */
   if (fm_cpu_use(FM_CPU_BMI2 | FM_CPU_ADX)) {
-    p521_sqr_adx(t, a);
-    memcpy(r, t, 9 * sizeof(uint64_t));
+    /* The square's rows store the low words while a is still read: in place through a copy. The
+     * addresses are public. */
+    if (r != a) {
+      p521_sqr_adx(r, a);
+    } else {
+      p521_sqr_adx(t, a);
+      memcpy(r, t, 9 * sizeof(uint64_t));
+    }
     return;
   }
 #endif
