@@ -116,6 +116,15 @@ static __attribute__((noinline, unused)) void p521_fsub(uint64_t *r, const uint6
   r[8] &= 0x1ff;
 }
 static inline void p521_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+#if FM_HAVE_X86_64_PATHS
+  /* The CPU's features are public: the assembly is called directly, without ec_p521_mul's own
+   * dispatch. */
+  if (fm_cpu_use(FM_CPU_BMI2 | FM_CPU_ADX)) {
+    if (a == b) ec_p521_sqr_adx(r, a);
+    else ec_p521_mul_adx(r, a, b);
+    return;
+  }
+#endif
   if (a == b) ec_p521_sqr(r, a);
   else ec_p521_mul(r, a, b);
 }

@@ -208,8 +208,8 @@ static inline __attribute__((always_inline)) void mac(uint64_t *c0, uint64_t *c1
  * t_{i+9} fits its word: the product so far is below 2^(64 (i + 10)). Row i stores t_i over w_i,
  * which it has read: the assembly then needs 14 registers (a, w, RDX, the nine words, two for the
  * products), which builds with frame pointers and sanitizers too. */
-static __attribute__((target("bmi2,adx"), noinline)) void p521_mul_adx(uint64_t w[9],
-                                                                         const uint64_t *a) {
+static inline __attribute__((target("bmi2,adx"), always_inline)) void p521_mul_adx(
+    uint64_t w[9], const uint64_t *a) {
   uint64_t r0, r1, r2, r3, r4, r5, r6, r7, r8, lo, hi;
   __asm__ volatile(P521_CLEAR_R
           P521_ROW("0(%[w])", "0(%[w])", r0, r1, r2, r3, r4, r5, r6, r7, r8)
@@ -237,6 +237,26 @@ static __attribute__((target("bmi2,adx"), noinline)) void p521_mul_adx(uint64_t 
   (void)lo;
   (void)hi;
 }
+
+/* p521_mul_adx works in place on one operand: r itself where r is one operand and not the other
+ * (the product commutes), or where it is neither, after a copy of b; where r is both, on a copy.
+ * The addresses are public. */
+__attribute__((target("bmi2,adx"), noinline)) void ec_p521_mul_adx(uint64_t *r, const uint64_t *a,
+                                                                    const uint64_t *b) {
+  uint64_t t[9];
+  uint64_t *w = r;
+  const uint64_t *m = a;
+  if (r == a && r != b) {
+    m = b; /* r holds a: it takes a * b */
+  } else if (r == a) {
+    memcpy(t, b, sizeof t); /* r is a and b */
+    w = t;
+  } else if (r != b) {
+    memcpy(r, b, sizeof t); /* r is neither */
+  }
+  p521_mul_adx(w, m);
+  if (w != r) memcpy(r, t, sizeof t);
+}
 #endif
 
 /* Both products scan columns (Comba): word k of the product is the sum of a[i] b[k - i] and the
@@ -248,21 +268,7 @@ void ec_p521_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
 #if FM_HAVE_X86_64_PATHS
   /* The CPU's features are public. */
   if (fm_cpu_use(FM_CPU_BMI2 | FM_CPU_ADX)) {
-    /* p521_mul_adx works in place on one operand: r itself where r is one operand and not the
-     * other (the product commutes), or where it is neither, after a copy of b. The addresses are
-     * public. */
-    if (r == b && r != a) {
-      p521_mul_adx(r, a);
-    } else if (r == a && r != b) {
-      p521_mul_adx(r, b);
-    } else if (r != a) {
-      memcpy(r, b, 9 * sizeof(uint64_t));
-      p521_mul_adx(r, a);
-    } else {
-      memcpy(t, b, 9 * sizeof(uint64_t));
-      p521_mul_adx(t, a);
-      memcpy(r, t, 9 * sizeof(uint64_t));
-    }
+    ec_p521_mul_adx(r, a, b);
     return;
   }
 #endif
@@ -305,8 +311,8 @@ static inline __attribute__((always_inline)) void sqr_double(uint64_t t[18], con
  * i: a_i a_{i+1} .. a_i a_8 into words 2i + 1 .. i + 9), then the sum doubled with the squares
  * a_i^2 added in one pass of both carry chains, giving the 18-word a^2, then P521_REDUCE. 14
  * registers, as p521_mul_adx. */
-static __attribute__((target("bmi2,adx"), noinline)) void p521_sqr_adx(uint64_t t[9],
-                                                                         const uint64_t *a) {
+static inline __attribute__((target("bmi2,adx"), always_inline)) void p521_sqr_adx(
+    uint64_t t[9], const uint64_t *a) {
   uint64_t r0, r1, r2, r3, r4, r5, r6, r7, r8, lo, hi;
   __asm__ volatile(P521_CLEAR_R
           P521_START("0(%[a])") P521_MAC(8, r1, r2) P521_MAC(16, r2, r3) P521_MAC(24, r3, r4)
@@ -357,6 +363,16 @@ static __attribute__((target("bmi2,adx"), noinline)) void p521_sqr_adx(uint64_t 
   (void)lo;
   (void)hi;
 }
+
+/* The square's rows store the low words while a is still read: where r is a, it works on a copy
+ * (the addresses are public). */
+__attribute__((target("bmi2,adx"), noinline)) void ec_p521_sqr_adx(uint64_t *r,
+                                                                    const uint64_t *a) {
+  uint64_t t[9];
+  uint64_t *w = r != a ? r : t;
+  p521_sqr_adx(w, a);
+  if (w != r) memcpy(r, t, sizeof t);
+}
 #endif
 
 /* The square sums the products a[i] a[j], i < j (36 in all) by columns, then sqr_double doubles
@@ -367,14 +383,7 @@ void ec_p521_sqr(uint64_t *r, const uint64_t *a) {
 #if FM_HAVE_X86_64_PATHS
   /* The CPU's features are public. */
   if (fm_cpu_use(FM_CPU_BMI2 | FM_CPU_ADX)) {
-    /* The square's rows store the low words while a is still read: in place through a copy. The
-     * addresses are public. */
-    if (r != a) {
-      p521_sqr_adx(r, a);
-    } else {
-      p521_sqr_adx(t, a);
-      memcpy(r, t, 9 * sizeof(uint64_t));
-    }
+    ec_p521_sqr_adx(r, a);
     return;
   }
 #endif
