@@ -158,12 +158,22 @@ static inline __attribute__((always_inline)) void mod_half_k(const ec_mod *md, u
   r[L - 1] = (t[L - 1] >> 1) | (carry << 63);
 }
 
+/* p521_half sets r = a / 2 mod p on P-521 (a < p): a 521-bit rotation right by one bit, since
+ * for an odd a, (a + p) / 2 = (a - 1) / 2 + 2^520. The result is below p: for an odd a <= p - 2
+ * it is at most 2^520 - 2 + 2^520. No value drives a branch. */
+static inline __attribute__((always_inline)) void p521_half(uint64_t *r, const uint64_t *a) {
+  const uint64_t low = a[0] & 1;
+  _Pragma("GCC unroll 8")
+  for (unsigned j = 0; j < 8; j++) r[j] = (a[j] >> 1) | (a[j + 1] << 63);
+  r[8] = (a[8] >> 1) | (low << 8);
+}
+
 /* jac_dbl_k doubles the Jacobian point (x, y, z), (x / z^2, y / z^3), in place with the a = -3
  * doubling (Bernstein and Lange's dbl-2001-b, 4M + 4S here with Z3 = 2 Y Z), arranged for few
  * additions: with S = (2Y)^2 = 4 gamma, 4 beta is X S and 8 gamma^2 is S^2 / 2:
  *   alpha = 3 (X - Z^2)(X + Z^2), X3 = alpha^2 - 2 X S, Y3 = alpha (X S - X3) - S^2 / 2,
  *   Z3 = 2 Y Z.
- * On P-256 (L = 4) and P-384 (L = 6), the curves that use it. */
+ * On P-256 (L = 4), P-384 (L = 6) and P-521 (L = 9), the curves that use it. */
 static inline __attribute__((always_inline)) void jac_dbl_k(uint64_t *x, uint64_t *y, uint64_t *z,
                                                              const unsigned L,
                                                              const fe_mul_fn fe_mul,
@@ -182,7 +192,8 @@ static inline __attribute__((always_inline)) void jac_dbl_k(uint64_t *x, uint64_
   ADD(m, d, m);       /* alpha = 3 (X - delta)(X + delta) */
   MUL(b, x, s);       /* 4 beta = X S */
   MUL(s, s, s);
-  mod_half_k(fp, s, s, L); /* 8 gamma^2 = S^2 / 2 */
+  if (L == 9) p521_half(s, s); /* 8 gamma^2 = S^2 / 2 */
+  else mod_half_k(fp, s, s, L);
   MUL(x, m, m);
   ADD(d, b, b);
   SUB(x, x, d);       /* X3 = alpha^2 - 8 beta */
