@@ -168,6 +168,17 @@ static inline __attribute__((always_inline)) void p521_half(uint64_t *r, const u
   r[8] = (a[8] >> 1) | (low << 8);
 }
 
+/* p521_twice sets r = 2 a mod p on P-521 (a < p): a 521-bit rotation left by one bit, since
+ * 2^521 = 1 mod p. A rotation of a value below p (not all 521 bits set) is below p. r may alias a
+ * (the words are read from the top down). No value drives a branch. */
+static inline __attribute__((always_inline)) void p521_twice(uint64_t *r, const uint64_t *a) {
+  const uint64_t top = (a[8] >> 8) & 1; /* bit 520 */
+  r[8] = ((a[8] << 1) | (a[7] >> 63)) & 0x1ff;
+  _Pragma("GCC unroll 7")
+  for (unsigned j = 7; j > 0; j--) r[j] = (a[j] << 1) | (a[j - 1] >> 63);
+  r[0] = (a[0] << 1) | top;
+}
+
 /* jac_dbl_k doubles the Jacobian point (x, y, z), (x / z^2, y / z^3), in place with the a = -3
  * doubling (Bernstein and Lange's dbl-2001-b, 4M + 4S here with Z3 = 2 Y Z), arranged for few
  * additions: with S = (2Y)^2 = 4 gamma, 4 beta is X S and 8 gamma^2 is S^2 / 2:
@@ -181,25 +192,32 @@ static inline __attribute__((always_inline)) void jac_dbl_k(uint64_t *x, uint64_
                                                              const fe_mul_fn fe_sub) {
   uint64_t s[EC_MAX_LIMBS], d[EC_MAX_LIMBS], m[EC_MAX_LIMBS], b[EC_MAX_LIMBS];
   const ec_mod *fp = L == 4 ? &k_p256_p : L == 6 ? &k_p384_p : &k_p521_p;
-  ADD(s, y, y);       /* 2 Y */
+  /* TWICE(r, a) is ADD(r, a, a), by rotation on P-521. */
+#define TWICE(r, a)                                                                            \
+  do {                                                                                         \
+    if (L == 9) p521_twice(r, a);                                                              \
+    else ADD(r, a, a);                                                                         \
+  } while (0)
+  TWICE(s, y);        /* 2 Y */
   MUL(d, z, z);       /* delta = Z^2 */
   MUL(z, s, z);       /* Z3 = 2 Y Z */
   ADD(m, x, d);
   SUB(d, x, d);
   MUL(s, s, s);       /* S = 4 Y^2 */
   MUL(m, m, d);
-  ADD(d, m, m);
+  TWICE(d, m);
   ADD(m, d, m);       /* alpha = 3 (X - delta)(X + delta) */
   MUL(b, x, s);       /* 4 beta = X S */
   MUL(s, s, s);
   if (L == 9) p521_half(s, s); /* 8 gamma^2 = S^2 / 2 */
   else mod_half_k(fp, s, s, L);
   MUL(x, m, m);
-  ADD(d, b, b);
+  TWICE(d, b);
   SUB(x, x, d);       /* X3 = alpha^2 - 8 beta */
   SUB(b, b, x);
   MUL(b, m, b);       /* alpha (4 beta - X3) */
   SUB(y, b, s);       /* Y3 = alpha (4 beta - X3) - 8 gamma^2 */
+#undef TWICE
 }
 
 #undef MUL
