@@ -1,8 +1,8 @@
 /* The pieces of the P-curves' group law that ec_point.c, ec_scalar_mul.c (constant-time scalar
- * multiplication) and ec_verify.c (verification's variable-time double multiplication) share: the per-curve field
- * operations of P-256 and P-384 with their CPU dispatch and P-521's, the point at infinity, and the a = -3
- * Jacobian doubling. Constant time: no value drives a branch or an address. For those three files
- * only. */
+ * multiplication) and ec_verify.c (verification's variable-time double multiplication) share: the
+ * per-curve field operations of P-256 and P-384 with their CPU dispatch and P-521's, the point at
+ * infinity, and the a = -3 Jacobian doubling. Constant time: no value drives a branch or an
+ * address. For those three files only. */
 #ifndef FIPSMOD_MODULE_EC_GROUP_INLINE_H
 #define FIPSMOD_MODULE_EC_GROUP_INLINE_H
 
@@ -129,8 +129,9 @@ static inline void p521_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
   else ec_p521_mul(r, a, b);
 }
 
-/* ec_p256_jdbl, ec_p384_jdbl and ec_p521_jdbl double the Jacobian point (x, y, z) in place (jac_dbl_k below, out
- * of line in ec_verify.c: one copy per curve for verification and scalar multiplication). */
+/* ec_p256_jdbl, ec_p384_jdbl and ec_p521_jdbl double the Jacobian point (x, y, z) in place
+ * (jac_dbl_k below, out of line in ec_verify.c: one copy per curve for verification and scalar
+ * multiplication). */
 void ec_p256_jdbl(uint64_t *x, uint64_t *y, uint64_t *z);
 void ec_p384_jdbl(uint64_t *x, uint64_t *y, uint64_t *z);
 void ec_p521_jdbl(uint64_t *x, uint64_t *y, uint64_t *z);

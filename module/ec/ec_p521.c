@@ -307,10 +307,10 @@ static inline __attribute__((always_inline)) void sqr_double(uint64_t t[18], con
 }
 
 #if FM_HAVE_X86_64_PATHS
-/* p521_sqr_adx sets t to a^2 2^-576 mod p (t must not be a): the 36 cross products a_i a_j, i < j, row by row (row
- * i: a_i a_{i+1} .. a_i a_8 into words 2i + 1 .. i + 9), then the sum doubled with the squares
- * a_i^2 added in one pass of both carry chains, giving the 18-word a^2, then P521_REDUCE. 14
- * registers, as p521_mul_adx. */
+/* p521_sqr_adx sets t to a^2 2^-576 mod p (t must not be a): the 36 cross products a_i a_j, i < j,
+ * row by row (row i: a_i a_{i+1} .. a_i a_8 into words 2i + 1 .. i + 9), then the sum doubled with
+ * the squares a_i^2 added in one pass of both carry chains, giving the 18-word a^2, then
+ * P521_REDUCE. 14 registers, as p521_mul_adx. */
 static inline __attribute__((target("bmi2,adx"), always_inline)) void p521_sqr_adx(
     uint64_t t[9], const uint64_t *a) {
   uint64_t r0, r1, r2, r3, r4, r5, r6, r7, r8, lo, hi;

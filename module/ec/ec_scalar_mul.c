@@ -364,12 +364,12 @@ static void row_select(const ec_curve *c, uint64_t *x, uint64_t *y, const uint64
   }
 }
 
-/* jac_acc_add sets acc = acc + t for the Jacobian acc and the affine t (P-256, P-384, P-521) with the
- * mixed addition jac_madd_k, which is wrong for the point at infinity and for equal or opposite
+/* jac_acc_add sets acc = acc + t for the Jacobian acc and the affine t (P-256, P-384, P-521) with
+ * the mixed addition jac_madd_k, which is wrong for the point at infinity and for equal or opposite
  * points: the callers prove that the last two cannot arise, and the point at infinity is handled
- * here by selection. *acc_inf is all-ones while acc is the point at infinity (its coordinates
- * then mean nothing): the sum is then t itself. A zero digit (nonzero = 0: t stands for the
- * point at infinity) keeps acc. No branch on the values. */
+ * here by selection. *acc_inf is all-ones while acc is the point at infinity (its coordinates then
+ * mean nothing): the sum is then t itself. A zero digit (nonzero = 0: t stands for the point at
+ * infinity) keeps acc. No branch on the values. */
 static void jac_acc_add(const ec_curve *c, ec_point *acc, uint64_t *acc_inf, const ec_point *t,
                         uint64_t nonzero) {
   ec_point sum;
@@ -415,21 +415,21 @@ static void jac_acc_add_last(const ec_curve *c, ec_point *r, ec_point *acc, uint
   fm_zeroize(zz, sizeof zz);
 }
 
-/* mul_base_table sets r = k * G from the curve's fixed-base table (ec_base_table.h) on P-256,
- * P-384 and P-521: row i holds j * 32^i * G for j = 1..16 in affine form, so k * G is the sum over the scalar's signed
- * 5-bit digits d_i of +-row[i][|d_i| - 1], with no doubling. Each row is read in full by
- * constant-time selection; a zero digit keeps the sum, by selection.
+/* mul_base_table sets r = k * G from the curve's fixed-base table (ec_base_table.h) on P-256, P-384
+ * and P-521: row i holds j * 32^i * G for j = 1..16 in affine form, so k * G is the sum over the
+ * scalar's signed 5-bit digits d_i of +-row[i][|d_i| - 1], with no doubling. Each row is read in
+ * full by constant-time selection; a zero digit keeps the sum, by selection.
  *
- * The sum runs in Jacobian coordinates with jac_acc_add, whose mixed addition is wrong for equal
- * or opposite points. Before window i the sum is m G with m = sum_{j<i} d_j 32^j, |d_j| <= 16, so
- * |m| <= 16 (32^i - 1) / 31 < 32^i; m = 0 only when every digit so far is 0 (the highest non-zero
- * digit outweighs all below it): that is the point at infinity, which jac_acc_add selects
- * around. Otherwise the addend is d_i 32^i G with 32^i <= |d_i| 32^i <= 16 * 32^i, and the points
- * are equal or opposite only if m - d_i 32^i or m + d_i 32^i is a multiple of n: both are
- * non-zero (|m| < |d_i| 32^i) and below 17 * 32^i in absolute value, which is below n for every
- * window but the last (P-256: 17 * 2^250 < 2^255 < n for i <= 50 of 52; P-384: 17 * 2^375 <
- * 2^383 < n for i <= 75 of 77; P-521: 17 * 2^515 < 2^520 < n for i <= 103 of 105). The last window takes the complete addition (jac_acc_add_last),
- * so the result is right for every k below 2^bits. */
+ * The sum runs in Jacobian coordinates with jac_acc_add, whose mixed addition is wrong for equal or
+ * opposite points. Before window i the sum is m G with m = sum_{j<i} d_j 32^j, |d_j| <= 16, so |m|
+ * <= 16 (32^i - 1) / 31 < 32^i; m = 0 only when every digit so far is 0 (the highest non-zero digit
+ * outweighs all below it): that is the point at infinity, which jac_acc_add selects around.
+ * Otherwise the addend is d_i 32^i G with 32^i <= |d_i| 32^i <= 16 * 32^i, and the points are equal
+ * or opposite only if m - d_i 32^i or m + d_i 32^i is a multiple of n: both are non-zero (|m| <
+ * |d_i| 32^i) and below 17 * 32^i in absolute value, which is below n for every window but the last
+ * (P-256: 17 * 2^250 < 2^255 < n for i <= 50 of 52; P-384: 17 * 2^375 < 2^383 < n for i <= 75 of
+ * 77; P-521: 17 * 2^515 < 2^520 < n for i <= 103 of 105). The last window takes the complete
+ * addition (jac_acc_add_last), so the result is right for every k below 2^bits. */
 static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
                            const uint64_t *table) {
   const unsigned n = c->limbs;
@@ -457,20 +457,20 @@ static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
   fm_zeroize(&acc_inf, sizeof acc_inf);
 }
 
-/* scalar_mul_tab sets r = k * P on P-256, P-384 and P-521 from tab, the affine multiples P..16P (x then
- * y, L words each) of a point P of order n (constant time in k and P): the sum runs in Jacobian
- * coordinates with five doublings and one mixed addition (jac_acc_add) per signed 5-bit window,
- * from the top.
+/* scalar_mul_tab sets r = k * P on P-256, P-384 and P-521 from tab, the affine multiples P..16P (x
+ * then y, L words each) of a point P of order n (constant time in k and P): the sum runs in
+ * Jacobian coordinates with five doublings and one mixed addition (jac_acc_add) per signed 5-bit
+ * window, from the top.
  *
- * The mixed addition is not needed where the points are equal or opposite. After the doublings
- * of window w the sum is 32 m P, m = sum_{j>w} d_j 32^(j-w-1), and the addend d_w P, 1 <= |d_w|
- * <= 16. Since k = sum_j d_j 32^j < 2^bits and the digits up to w add up to less than 32^(w+1) in
- * absolute value, |32 m| <= k / 32^w + 32, which for w >= 1 is below 2^(bits-5) + 32; so
- * 32 m -+ d_w is below n in absolute value, and non-zero (32 divides 32 m, not d_w): P has the
- * prime order n, so the points are neither equal nor opposite. m = 0 exactly when the digits
- * above are all 0 (the point at infinity, selected around by jac_acc_add; the top window's
- * entry is the sum itself). Window 0 takes the complete addition (jac_acc_add_last). The
- * Jacobian doubling is exact for every point of these odd-order curves. */
+ * The mixed addition is not needed where the points are equal or opposite. After the doublings of
+ * window w the sum is 32 m P, m = sum_{j>w} d_j 32^(j-w-1), and the addend d_w P, 1 <= |d_w| <= 16.
+ * Since k = sum_j d_j 32^j < 2^bits and the digits up to w add up to less than 32^(w+1) in absolute
+ * value, |32 m| <= k / 32^w + 32, which for w >= 1 is below 2^(bits-5) + 32; so 32 m -+ d_w is
+ * below n in absolute value, and non-zero (32 divides 32 m, not d_w): P has the prime order n, so
+ * the points are neither equal nor opposite. m = 0 exactly when the digits above are all 0 (the
+ * point at infinity, selected around by jac_acc_add; the top window's entry is the sum itself).
+ * Window 0 takes the complete addition (jac_acc_add_last). The Jacobian doubling is exact for every
+ * point of these odd-order curves. */
 static void scalar_mul_tab(const ec_curve *c, ec_point *r, const uint64_t *k,
                            const uint64_t *tab) {
   const unsigned n = c->limbs;
@@ -508,10 +508,10 @@ static void scalar_mul_tab(const ec_curve *c, ec_point *r, const uint64_t *k,
   fm_zeroize(&acc_inf, sizeof acc_inf);
 }
 
-/* scalar_mul_affine sets r = k * p on P-256, P-384 and P-521 for any homogeneous p (constant time in k
- * and p): p is taken to affine coordinates (one inversion) for ec_scalar_mul_affine. Where p is
- * the point at infinity (Z = 0: its affine coordinates are then (0, 0), for which the table means
- * nothing), the result is set to it by selection. */
+/* scalar_mul_affine sets r = k * p on P-256, P-384 and P-521 for any homogeneous p (constant time
+ * in k and p): p is taken to affine coordinates (one inversion) for ec_scalar_mul_affine. Where p
+ * is the point at infinity (Z = 0: its affine coordinates are then (0, 0), for which the table
+ * means nothing), the result is set to it by selection. */
 static void scalar_mul_affine(const ec_curve *c, ec_point *r, const uint64_t *k,
                               const ec_point *p) {
   uint64_t x[EC_MAX_LIMBS], y[EC_MAX_LIMBS];
@@ -526,12 +526,12 @@ static void scalar_mul_affine(const ec_curve *c, ec_point *r, const uint64_t *k,
   fm_zeroize(y, sizeof y);
 }
 
-/* ec_scalar_mul_affine on P-256, P-384 and P-521: the multiples of the affine P = (x, y) are built in
- * Jacobian coordinates, 2iP = 2 (iP) by the Jacobian doubling and (2i + 1)P = 2iP + P by the
+/* ec_scalar_mul_affine on P-256, P-384 and P-521: the multiples of the affine P = (x, y) are built
+ * in Jacobian coordinates, 2iP = 2 (iP) by the Jacobian doubling and (2i + 1)P = 2iP + P by the
  * mixed addition jac_madd_k, which is exact here: P has the prime order n > 16, so for 2 <= i <= 15
- * iP is neither the point at infinity nor equal or opposite to P (n divides neither i - 1 nor
- * i + 1). One inversion (Montgomery's trick over Z_2 ... Z_16; P's Z is 1) then gives each
- * entry's x Z^-2 and y Z^-3 for scalar_mul_tab. */
+ * iP is neither the point at infinity nor equal or opposite to P (n divides neither i - 1 nor i +
+ * 1). One inversion (Montgomery's trick over Z_2 ... Z_16; P's Z is 1) then gives each entry's x
+ * Z^-2 and y Z^-3 for scalar_mul_tab. */
 void ec_scalar_mul_affine(const ec_curve *c, ec_point *r, const uint64_t *k, const uint64_t *x,
                           const uint64_t *y) {
   /* The curve is public. */

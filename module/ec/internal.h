@@ -126,7 +126,8 @@ void ec_scalar_mul(const ec_curve *c, ec_point *r, const uint64_t *k, const ec_p
 
 /* ec_scalar_mul_affine sets r = k * P for a secret k < 2^bits and the affine point P = (x, y)
  * (Montgomery form), which must be on the curve (a validated public key; never the point at
- * infinity): ec_scalar_mul with the table of P built by cheaper formulas on P-256, P-384 and P-521. */
+ * infinity): ec_scalar_mul with the table of P built by cheaper formulas on P-256, P-384 and
+ * P-521. */
 void ec_scalar_mul_affine(const ec_curve *c, ec_point *r, const uint64_t *k, const uint64_t *x,
                           const uint64_t *y);
 
