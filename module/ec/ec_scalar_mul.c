@@ -197,8 +197,8 @@ static void cond_negate(const ec_curve *c, ec_point *p, uint64_t neg) {
 
 /* The table scans below work on pairs of words (GCC/Clang vector extension: SSE2 on x86-64, NEON
  * on AArch64, word pairs elsewhere), for the even limb counts of P-224, P-256 and P-384; P-521's
- * nine words take the one-word loop. Constant time in the digit: every entry is loaded, ANDed with
- * its mask and ORed in. */
+ * rows take ec_p521_row_select. Constant time in the digit: every entry is loaded, ANDed with its
+ * mask and ORed in. */
 typedef uint64_t ec_v2 __attribute__((vector_size(16)));
 
 static inline __attribute__((always_inline)) ec_v2 v2_load(const uint64_t *p) {
@@ -209,53 +209,38 @@ static inline __attribute__((always_inline)) ec_v2 v2_load(const uint64_t *p) {
 
 /* table_select_k sets r = d * P from table[j] = (j + 1) P for a secret digit d in [0, EC_TABLE],
  * reading every entry; d = 0 gives the point at infinity (0 : 1 : 0). Instantiated for a constant
- * limb count L, so that the scan unrolls into straight loads, ANDs and ORs. */
+ * even limb count L, so that the scan unrolls into straight loads, ANDs and ORs. */
 static inline __attribute__((always_inline)) void table_select_k(const ec_curve *c, ec_point *r,
                                                                   const ec_point table[EC_TABLE],
                                                                   uint64_t d, const unsigned L) {
   const uint64_t zero_digit = ct_is_zero_u64(d);
   memset(r, 0, sizeof *r);
-  if (L % 2 == 0) {
-    struct {
-      ec_v2 x[EC_MAX_LIMBS / 2], y[EC_MAX_LIMBS / 2], z[EC_MAX_LIMBS / 2];
-    } v;
-    memset(&v, 0, sizeof v);
-    for (unsigned i = 0; i < EC_TABLE; i++) {
-      const uint64_t m = ct_eq_u64(i + 1, d); /* all-ones for the one wanted entry */
-      const ec_v2 mask = {m, m};
-      _Pragma("GCC unroll 4")
-      for (unsigned j = 0; j < L / 2; j++) {
-        v.x[j] |= mask & v2_load(&table[i].x[2 * j]);
-        v.y[j] |= mask & v2_load(&table[i].y[2 * j]);
-        v.z[j] |= mask & v2_load(&table[i].z[2 * j]);
-      }
-    }
-    memcpy(r->x, v.x, L * sizeof(uint64_t));
-    memcpy(r->y, v.y, L * sizeof(uint64_t));
-    memcpy(r->z, v.z, L * sizeof(uint64_t));
-    fm_zeroize(&v, sizeof v);
-  } else {
-    for (unsigned i = 0; i < EC_TABLE; i++) {
-      const uint64_t mask = ct_eq_u64(i + 1, d);
-      _Pragma("GCC unroll 9")
-      for (unsigned j = 0; j < L; j++) {
-        r->x[j] |= mask & table[i].x[j];
-        r->y[j] |= mask & table[i].y[j];
-        r->z[j] |= mask & table[i].z[j];
-      }
+  struct {
+    ec_v2 x[EC_MAX_LIMBS / 2], y[EC_MAX_LIMBS / 2], z[EC_MAX_LIMBS / 2];
+  } v;
+  memset(&v, 0, sizeof v);
+  for (unsigned i = 0; i < EC_TABLE; i++) {
+    const uint64_t m = ct_eq_u64(i + 1, d); /* all-ones for the one wanted entry */
+    const ec_v2 mask = {m, m};
+    _Pragma("GCC unroll 4")
+    for (unsigned j = 0; j < L / 2; j++) {
+      v.x[j] |= mask & v2_load(&table[i].x[2 * j]);
+      v.y[j] |= mask & v2_load(&table[i].y[2 * j]);
+      v.z[j] |= mask & v2_load(&table[i].z[2 * j]);
     }
   }
+  memcpy(r->x, v.x, L * sizeof(uint64_t));
+  memcpy(r->y, v.y, L * sizeof(uint64_t));
+  memcpy(r->z, v.z, L * sizeof(uint64_t));
+  fm_zeroize(&v, sizeof v);
   for (unsigned j = 0; j < L; j++) r->y[j] |= zero_digit & c->p.one[j];
 }
 
-/* The limb count is the curve's (public). */
+/* table_select serves ec_scalar_mul's projective table, which only P-224 (4 words) takes: the other
+ * curves go through scalar_mul_affine. */
 static void table_select(const ec_curve *c, ec_point *r, const ec_point table[EC_TABLE],
                          uint64_t d) {
-  switch (c->limbs) {
-    case 4: table_select_k(c, r, table, d, 4); break;
-    case 6: table_select_k(c, r, table, d, 6); break;
-    default: table_select_k(c, r, table, d, 9); break;
-  }
+  table_select_k(c, r, table, d, 4);
 }
 
 static void scalar_mul_affine(const ec_curve *c, ec_point *r, const uint64_t *k,
