@@ -116,16 +116,17 @@ static inline __attribute__((always_inline)) void mac(uint64_t *c0, uint64_t *c1
   P521_START(B) P521_MAC(0, X0, X1) P521_MAC(8, X1, X2) P521_MAC(16, X2, X3)                       \
   P521_MAC(24, X3, X4) P521_MAC(32, X4, X5) P521_MAC(40, X5, X6) P521_MAC(48, X6, X7)              \
   P521_MAC(56, X7, X8) P521_END(T, X0, X8)
-#define P521_CLEAR_R                                                                               \
-  "xorl %k[r0], %k[r0]\n\t"                                                                        \
-  "xorl %k[r1], %k[r1]\n\t"                                                                        \
-  "xorl %k[r2], %k[r2]\n\t"                                                                        \
-  "xorl %k[r3], %k[r3]\n\t"                                                                        \
-  "xorl %k[r4], %k[r4]\n\t"                                                                        \
-  "xorl %k[r5], %k[r5]\n\t"                                                                        \
-  "xorl %k[r6], %k[r6]\n\t"                                                                        \
-  "xorl %k[r7], %k[r7]\n\t"                                                                        \
-  "xorl %k[r8], %k[r8]\n\t"
+/* The first row writes registers that hold nothing yet: each MULX puts its low half where the
+ * previous one's high half is (P521_FIRST_MAC adds it there, on one ADD/ADC chain, which MULX
+ * leaves alone) and its high half in the next register; P521_FIRST_TOP adds the product by a_8 and
+ * leaves the row's top word in X0, once X0 has been stored. */
+#define P521_FIRST_MAC(OFF, XL, XH)                                                                \
+  "mulxq " #OFF "(%[a]), %[lo], %[" #XH "]\n\t"                                                  \
+  "adcq %[lo], %[" #XL "]\n\t"
+#define P521_FIRST_TOP(X0, X8)                                                                     \
+  "mulxq 64(%[a]), %[lo], %[" #X0 "]\n\t"                                                        \
+  "adcq %[lo], %[" #X8 "]\n\t"                                                                   \
+  "adcq $0, %[" #X0 "]\n\t"
 #define P521_OUT_R                                                                                 \
   [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),                  \
       [r5] "=&r"(r5), [r6] "=&r"(r6), [r7] "=&r"(r7), [r8] "=&r"(r8), [lo] "=&r"(lo),              \
@@ -211,8 +212,14 @@ static inline __attribute__((always_inline)) void mac(uint64_t *c0, uint64_t *c1
 static inline __attribute__((target("bmi2,adx"), always_inline)) void p521_mul_adx(
     uint64_t w[9], const uint64_t *a) {
   uint64_t r0, r1, r2, r3, r4, r5, r6, r7, r8, lo, hi;
-  __asm__ volatile(P521_CLEAR_R
-          P521_ROW("0(%[w])", "0(%[w])", r0, r1, r2, r3, r4, r5, r6, r7, r8)
+  __asm__ volatile("movq 0(%[w]), %%rdx\n\t"
+          "mulxq 0(%[a]), %[r0], %[r1]\n\t"
+          "mulxq 8(%[a]), %[lo], %[r2]\n\t"
+          "addq %[lo], %[r1]\n\t"
+          P521_FIRST_MAC(16, r2, r3) P521_FIRST_MAC(24, r3, r4) P521_FIRST_MAC(32, r4, r5)
+          P521_FIRST_MAC(40, r5, r6) P521_FIRST_MAC(48, r6, r7) P521_FIRST_MAC(56, r7, r8)
+          "movq %[r0], 0(%[w])\n\t"
+          P521_FIRST_TOP(r0, r8)
           P521_ROW("8(%[w])", "8(%[w])", r1, r2, r3, r4, r5, r6, r7, r8, r0)
           P521_ROW("16(%[w])", "16(%[w])", r2, r3, r4, r5, r6, r7, r8, r0, r1)
           P521_ROW("24(%[w])", "24(%[w])", r3, r4, r5, r6, r7, r8, r0, r1, r2)
@@ -314,10 +321,14 @@ static inline __attribute__((always_inline)) void sqr_double(uint64_t t[18], con
 static inline __attribute__((target("bmi2,adx"), always_inline)) void p521_sqr_adx(
     uint64_t t[9], const uint64_t *a) {
   uint64_t r0, r1, r2, r3, r4, r5, r6, r7, r8, lo, hi;
-  __asm__ volatile(P521_CLEAR_R
-          P521_START("0(%[a])") P521_MAC(8, r1, r2) P521_MAC(16, r2, r3) P521_MAC(24, r3, r4)
-          P521_MAC(32, r4, r5) P521_MAC(40, r5, r6) P521_MAC(48, r6, r7) P521_MAC(56, r7, r8)
-          P521_END("0(%[t])", r0, r8)
+  __asm__ volatile("movq 0(%[a]), %%rdx\n\t"
+          "mulxq 8(%[a]), %[r1], %[r2]\n\t"
+          "mulxq 16(%[a]), %[lo], %[r3]\n\t"
+          "addq %[lo], %[r2]\n\t"
+          P521_FIRST_MAC(24, r3, r4) P521_FIRST_MAC(32, r4, r5) P521_FIRST_MAC(40, r5, r6)
+          P521_FIRST_MAC(48, r6, r7) P521_FIRST_MAC(56, r7, r8)
+          "movq $0, 0(%[t])\n\t" /* word 0 of the cross products */
+          P521_FIRST_TOP(r0, r8)
           P521_START("8(%[a])") P521_MAC(16, r3, r4) P521_MAC(24, r4, r5) P521_MAC(32, r5, r6)
           P521_MAC(40, r6, r7) P521_MAC(48, r7, r8) P521_MAC(56, r8, r0) P521_END("8(%[t])", r1, r0)
           P521_START("16(%[a])") P521_MAC(24, r5, r6) P521_MAC(32, r6, r7) P521_MAC(40, r7, r8)
