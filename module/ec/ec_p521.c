@@ -133,9 +133,9 @@ static inline __attribute__((always_inline)) void mac(uint64_t *c0, uint64_t *c1
       [hi] "=&r"(hi)
 
 /* P521_REDUCE is reduce (above) at the end of the product's and the square's assembly: the low
- * words T = t_0 .. t_8 are in memory at M, the high words H = t_9 .. t_16 in X0 .. X7 (t_17 is 0,
- * so X8 is free); the reduced result goes to M[0..8]. With T = A + 2^55 B as in reduce, A's bits
- * 0..45 go to bits 18..63 of X7 (t_16 < 2^18 leaves them free) and its bits 46..54 to X8; B is
+ * words T = t_0 .. t_8 are in memory at M, the high words H = t_9 .. t_16 in r0 .. r7 (t_17 is 0,
+ * so r8 is free); the reduced result goes to M[0..8]. With T = A + 2^55 B as in reduce, A's bits
+ * 0..45 go to bits 18..63 of r7 (t_16 < 2^18 leaves them free) and its bits 46..54 to r8; B is
  * written over T (word i from t_i and t_{i+1}, read before t_i is overwritten) and added to H in
  * one carry chain, giving s < 2^522. The fold then adds s's bit 521 and 1 to its low 521 bits:
  * u = (s mod 2^521) + (s >> 521) + 1 is at most p + 1 = 2^521, and it reaches 2^521 exactly when
