@@ -60,8 +60,9 @@ EC_FE_OPS(p384, 6, &k_p384_p, ec_p384_mul_portable, NO_MULX, ec_p384_mul_adx,
           ec_p384_sqr_adx, INLINE_ADDSUB)
 
 /* P-521's field operations: ec_p521.c's product and square on every CPU (portable C, no product
- * by p; the same address twice, public, is a square); the additions out of line, since they are
- * several times cheaper than a call to the product and inlining them would only grow the code.
+ * by p; the same address twice, public, is a square); the additions mostly out of line, since
+ * they are several times cheaper than a call to the product and inlining them everywhere would
+ * only grow the code.
  *
  * The additions use p = 2^521 - 1 and keep outputs fully reduced (below p), as mod_add_k's and
  * mod_sub_k's are, with two carry chains and no comparison: a + b is computed as t = a + b + 1,
@@ -94,8 +95,8 @@ static inline __attribute__((always_inline)) uint64_t p521_sbb(uint64_t *r, uint
   return (uint64_t)(d >> 64) & 1;
 #endif
 }
-static __attribute__((noinline, unused)) void p521_fadd(uint64_t *r, const uint64_t *a,
-                                                        const uint64_t *b) {
+static inline __attribute__((always_inline)) void p521_add_k(uint64_t *r, const uint64_t *a,
+                                                              const uint64_t *b) {
   uint64_t t[9], c = 1;
   _Pragma("GCC unroll 9")
   for (unsigned i = 0; i < 9; i++) c = p521_adc(&t[i], a[i], b[i], c);
@@ -105,8 +106,8 @@ static __attribute__((noinline, unused)) void p521_fadd(uint64_t *r, const uint6
   for (unsigned i = 0; i < 9; i++) c = p521_sbb(&r[i], t[i], 0, c);
   r[8] &= 0x1ff;
 }
-static __attribute__((noinline, unused)) void p521_fsub(uint64_t *r, const uint64_t *a,
-                                                        const uint64_t *b) {
+static inline __attribute__((always_inline)) void p521_sub_k(uint64_t *r, const uint64_t *a,
+                                                              const uint64_t *b) {
   uint64_t t[9], c = 0;
   _Pragma("GCC unroll 9")
   for (unsigned i = 0; i < 9; i++) c = p521_sbb(&t[i], a[i], b[i], c);
@@ -114,6 +115,16 @@ static __attribute__((noinline, unused)) void p521_fsub(uint64_t *r, const uint6
   _Pragma("GCC unroll 9")
   for (unsigned i = 0; i < 9; i++) c = p521_sbb(&r[i], t[i], 0, c);
   r[8] &= 0x1ff;
+}
+/* p521_fadd and p521_fsub are the out-of-line copies the formulas call; the Jacobian doubling, the
+ * hottest of them, has p521_add_k and p521_sub_k inline. */
+static __attribute__((noinline, unused)) void p521_fadd(uint64_t *r, const uint64_t *a,
+                                                        const uint64_t *b) {
+  p521_add_k(r, a, b);
+}
+static __attribute__((noinline, unused)) void p521_fsub(uint64_t *r, const uint64_t *a,
+                                                        const uint64_t *b) {
+  p521_sub_k(r, a, b);
 }
 static inline void p521_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
 #if FM_HAVE_X86_64_PATHS
@@ -193,32 +204,45 @@ static inline __attribute__((always_inline)) void jac_dbl_k(uint64_t *x, uint64_
                                                              const fe_mul_fn fe_sub) {
   uint64_t s[EC_MAX_LIMBS], d[EC_MAX_LIMBS], m[EC_MAX_LIMBS], b[EC_MAX_LIMBS];
   const ec_mod *fp = L == 4 ? &k_p256_p : L == 6 ? &k_p384_p : &k_p521_p;
-  /* TWICE(r, a) is ADD(r, a, a), by rotation on P-521. */
+  /* On P-521, TWICE(r, a) is ADD(r, a, a) by rotation, and ADDI and SUBI are ADD and SUB
+   * inline. */
 #define TWICE(r, a)                                                                            \
   do {                                                                                         \
     if (L == 9) p521_twice(r, a);                                                              \
     else ADD(r, a, a);                                                                         \
   } while (0)
+#define ADDI(r, a, b)                                                                          \
+  do {                                                                                         \
+    if (L == 9) p521_add_k(r, a, b);                                                           \
+    else ADD(r, a, b);                                                                         \
+  } while (0)
+#define SUBI(r, a, b)                                                                          \
+  do {                                                                                         \
+    if (L == 9) p521_sub_k(r, a, b);                                                           \
+    else SUB(r, a, b);                                                                         \
+  } while (0)
   TWICE(s, y);        /* 2 Y */
   MUL(d, z, z);       /* delta = Z^2 */
   MUL(z, s, z);       /* Z3 = 2 Y Z */
-  ADD(m, x, d);
-  SUB(d, x, d);
+  ADDI(m, x, d);
+  SUBI(d, x, d);
   MUL(s, s, s);       /* S = 4 Y^2 */
   MUL(m, m, d);
   TWICE(d, m);
-  ADD(m, d, m);       /* alpha = 3 (X - delta)(X + delta) */
+  ADDI(m, d, m);      /* alpha = 3 (X - delta)(X + delta) */
   MUL(b, x, s);       /* 4 beta = X S */
   MUL(s, s, s);
   if (L == 9) p521_half(s, s); /* 8 gamma^2 = S^2 / 2 */
   else mod_half_k(fp, s, s, L);
   MUL(x, m, m);
   TWICE(d, b);
-  SUB(x, x, d);       /* X3 = alpha^2 - 8 beta */
-  SUB(b, b, x);
+  SUBI(x, x, d);      /* X3 = alpha^2 - 8 beta */
+  SUBI(b, b, x);
   MUL(b, m, b);       /* alpha (4 beta - X3) */
-  SUB(y, b, s);       /* Y3 = alpha (4 beta - X3) - 8 gamma^2 */
+  SUBI(y, b, s);      /* Y3 = alpha (4 beta - X3) - 8 gamma^2 */
 #undef TWICE
+#undef ADDI
+#undef SUBI
 }
 
 #undef MUL
