@@ -1,4 +1,4 @@
-/* The fixed-base tables of P-256, P-384 and P-521 (ec_base_table.c), for ec_point.c and the
+/* The fixed-base tables of P-256, P-384 and P-521 (ec_base_table.c), for ec_scalar_mul.c and the
  * tests. */
 #ifndef FIPSMOD_MODULE_EC_BASE_TABLE_H
 #define FIPSMOD_MODULE_EC_BASE_TABLE_H

@@ -1,8 +1,8 @@
-/* The pieces of the P-curves' group law that ec_point.c (constant-time scalar multiplication)
- * and ec_verify.c (verification's variable-time double multiplication) share: the per-curve field
- * operations of P-256 and P-384 with their CPU dispatch and P-521's, the point at infinity, and the a = -3
- * Jacobian doubling. Constant time: no value drives a branch or an address. For those two files
- * only. */
+/* The pieces of the P-curves' group law that ec_point.c, ec_scalar_mul.c (constant-time scalar
+ * multiplication) and ec_verify.c (verification's variable-time double multiplication) share: the
+ * per-curve field operations of P-256 and P-384 with their CPU dispatch and P-521's, the point at
+ * infinity, and the a = -3 Jacobian doubling. Constant time: no value drives a branch or an
+ * address. For those three files only. */
 #ifndef FIPSMOD_MODULE_EC_GROUP_INLINE_H
 #define FIPSMOD_MODULE_EC_GROUP_INLINE_H
 
@@ -60,23 +60,89 @@ EC_FE_OPS(p384, 6, &k_p384_p, ec_p384_mul_portable, NO_MULX, ec_p384_mul_adx,
           ec_p384_sqr_adx, INLINE_ADDSUB)
 
 /* P-521's field operations: ec_p521.c's product and square on every CPU (portable C, no product
- * by p; the same address twice, public, is a square); the additions out of line, since they are
- * several times cheaper than a call to the product and inlining them would only grow the code. */
+ * by p; the same address twice, public, is a square); the additions mostly out of line, since
+ * they are several times cheaper than a call to the product and inlining them everywhere would
+ * only grow the code.
+ *
+ * The additions use p = 2^521 - 1 and keep outputs fully reduced (below p), as mod_add_k's and
+ * mod_sub_k's are, with two carry chains and no comparison: a + b is computed as t = a + b + 1,
+ * which reaches bit 521 exactly when a + b >= p, and then t without that bit is a + b - p, else
+ * t - 1 is a + b; a - b is taken over nine words, and where it borrows, a - b + p is the
+ * difference minus 1 (the borrow) with the bits above 520 dropped. No value drives a branch. */
+static inline __attribute__((always_inline)) uint64_t p521_adc(uint64_t *r, uint64_t a,
+                                                                uint64_t b, uint64_t c) {
+#if defined(__x86_64__)
+  unsigned long long s;
+  c = _addcarry_u64((unsigned char)c, a, b, &s);
+  *r = (uint64_t)s;
+  return c;
+#else
+  const u128 s = (u128)a + b + c;
+  *r = (uint64_t)s;
+  return (uint64_t)(s >> 64);
+#endif
+}
+static inline __attribute__((always_inline)) uint64_t p521_sbb(uint64_t *r, uint64_t a,
+                                                                uint64_t b, uint64_t c) {
+#if defined(__x86_64__)
+  unsigned long long d;
+  c = _subborrow_u64((unsigned char)c, a, b, &d);
+  *r = (uint64_t)d;
+  return c;
+#else
+  const u128 d = (u128)a - b - c;
+  *r = (uint64_t)d;
+  return (uint64_t)(d >> 64) & 1;
+#endif
+}
+static inline __attribute__((always_inline)) void p521_add_k(uint64_t *r, const uint64_t *a,
+                                                              const uint64_t *b) {
+  uint64_t t[9], c = 1;
+  _Pragma("GCC unroll 9")
+  for (unsigned i = 0; i < 9; i++) c = p521_adc(&t[i], a[i], b[i], c);
+  /* t <= 2p - 1 < 2^522: bit 521 is its top bit, and no carry leaves the ninth word. */
+  c = ct_value_barrier_u64((t[8] >> 9) ^ 1); /* 1: a + b < p, subtract the 1 again */
+  _Pragma("GCC unroll 9")
+  for (unsigned i = 0; i < 9; i++) c = p521_sbb(&r[i], t[i], 0, c);
+  r[8] &= 0x1ff;
+}
+static inline __attribute__((always_inline)) void p521_sub_k(uint64_t *r, const uint64_t *a,
+                                                              const uint64_t *b) {
+  uint64_t t[9], c = 0;
+  _Pragma("GCC unroll 9")
+  for (unsigned i = 0; i < 9; i++) c = p521_sbb(&t[i], a[i], b[i], c);
+  c = ct_value_barrier_u64(c); /* 1: a < b, add p, that is subtract 1 modulo 2^521 */
+  _Pragma("GCC unroll 9")
+  for (unsigned i = 0; i < 9; i++) c = p521_sbb(&r[i], t[i], 0, c);
+  r[8] &= 0x1ff;
+}
+/* p521_fadd and p521_fsub are the out-of-line copies the formulas call; the Jacobian doubling, the
+ * hottest of them, has p521_add_k and p521_sub_k inline. */
 static __attribute__((noinline, unused)) void p521_fadd(uint64_t *r, const uint64_t *a,
                                                         const uint64_t *b) {
-  mod_add_k(&k_p521_p, r, a, b, 9);
+  p521_add_k(r, a, b);
 }
 static __attribute__((noinline, unused)) void p521_fsub(uint64_t *r, const uint64_t *a,
                                                         const uint64_t *b) {
-  mod_sub_k(&k_p521_p, r, a, b, 9);
+  p521_sub_k(r, a, b);
 }
 static inline void p521_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+#if FM_HAVE_X86_64_PATHS
+  /* The CPU's features are public: the assembly is called directly, without ec_p521_mul's own
+   * dispatch. */
+  if (fm_cpu_use(FM_CPU_BMI2 | FM_CPU_ADX)) {
+    if (a == b) ec_p521_sqr_adx(r, a);
+    else ec_p521_mul_adx(r, a, b);
+    return;
+  }
+#endif
   if (a == b) ec_p521_sqr(r, a);
   else ec_p521_mul(r, a, b);
 }
 
-/* ec_p256_jdbl, ec_p384_jdbl and ec_p521_jdbl double the Jacobian point (x, y, z) in place (jac_dbl_k below, out
- * of line in ec_verify.c: one copy per curve for verification and scalar multiplication). */
+/* ec_p256_jdbl, ec_p384_jdbl and ec_p521_jdbl double the Jacobian point (x, y, z) in place
+ * (jac_dbl_k below, out of line in ec_verify.c: one copy per curve for verification and scalar
+ * multiplication). */
 void ec_p256_jdbl(uint64_t *x, uint64_t *y, uint64_t *z);
 void ec_p384_jdbl(uint64_t *x, uint64_t *y, uint64_t *z);
 void ec_p521_jdbl(uint64_t *x, uint64_t *y, uint64_t *z);
@@ -104,12 +170,33 @@ static inline __attribute__((always_inline)) void mod_half_k(const ec_mod *md, u
   r[L - 1] = (t[L - 1] >> 1) | (carry << 63);
 }
 
+/* p521_half sets r = a / 2 mod p on P-521 (a < p): a 521-bit rotation right by one bit, since
+ * for an odd a, (a + p) / 2 = (a - 1) / 2 + 2^520. The result is below p: for an odd a <= p - 2
+ * it is at most 2^520 - 2 + 2^520. No value drives a branch. */
+static inline __attribute__((always_inline)) void p521_half(uint64_t *r, const uint64_t *a) {
+  const uint64_t low = a[0] & 1;
+  _Pragma("GCC unroll 8")
+  for (unsigned j = 0; j < 8; j++) r[j] = (a[j] >> 1) | (a[j + 1] << 63);
+  r[8] = (a[8] >> 1) | (low << 8);
+}
+
+/* p521_twice sets r = 2 a mod p on P-521 (a < p): a 521-bit rotation left by one bit, since
+ * 2^521 = 1 mod p. A rotation of a value below p (not all 521 bits set) is below p. r may alias a
+ * (the words are read from the top down). No value drives a branch. */
+static inline __attribute__((always_inline)) void p521_twice(uint64_t *r, const uint64_t *a) {
+  const uint64_t top = (a[8] >> 8) & 1; /* bit 520 */
+  r[8] = ((a[8] << 1) | (a[7] >> 63)) & 0x1ff;
+  _Pragma("GCC unroll 7")
+  for (unsigned j = 7; j > 0; j--) r[j] = (a[j] << 1) | (a[j - 1] >> 63);
+  r[0] = (a[0] << 1) | top;
+}
+
 /* jac_dbl_k doubles the Jacobian point (x, y, z), (x / z^2, y / z^3), in place with the a = -3
  * doubling (Bernstein and Lange's dbl-2001-b, 4M + 4S here with Z3 = 2 Y Z), arranged for few
  * additions: with S = (2Y)^2 = 4 gamma, 4 beta is X S and 8 gamma^2 is S^2 / 2:
  *   alpha = 3 (X - Z^2)(X + Z^2), X3 = alpha^2 - 2 X S, Y3 = alpha (X S - X3) - S^2 / 2,
  *   Z3 = 2 Y Z.
- * On P-256 (L = 4) and P-384 (L = 6), the curves that use it. */
+ * On P-256 (L = 4), P-384 (L = 6) and P-521 (L = 9), the curves that use it. */
 static inline __attribute__((always_inline)) void jac_dbl_k(uint64_t *x, uint64_t *y, uint64_t *z,
                                                              const unsigned L,
                                                              const fe_mul_fn fe_mul,
@@ -117,24 +204,45 @@ static inline __attribute__((always_inline)) void jac_dbl_k(uint64_t *x, uint64_
                                                              const fe_mul_fn fe_sub) {
   uint64_t s[EC_MAX_LIMBS], d[EC_MAX_LIMBS], m[EC_MAX_LIMBS], b[EC_MAX_LIMBS];
   const ec_mod *fp = L == 4 ? &k_p256_p : L == 6 ? &k_p384_p : &k_p521_p;
-  ADD(s, y, y);       /* 2 Y */
+  /* On P-521, TWICE(r, a) is ADD(r, a, a) by rotation, and ADDI and SUBI are ADD and SUB
+   * inline. */
+#define TWICE(r, a)                                                                            \
+  do {                                                                                         \
+    if (L == 9) p521_twice(r, a);                                                              \
+    else ADD(r, a, a);                                                                         \
+  } while (0)
+#define ADDI(r, a, b)                                                                          \
+  do {                                                                                         \
+    if (L == 9) p521_add_k(r, a, b);                                                           \
+    else ADD(r, a, b);                                                                         \
+  } while (0)
+#define SUBI(r, a, b)                                                                          \
+  do {                                                                                         \
+    if (L == 9) p521_sub_k(r, a, b);                                                           \
+    else SUB(r, a, b);                                                                         \
+  } while (0)
+  TWICE(s, y);        /* 2 Y */
   MUL(d, z, z);       /* delta = Z^2 */
   MUL(z, s, z);       /* Z3 = 2 Y Z */
-  ADD(m, x, d);
-  SUB(d, x, d);
+  ADDI(m, x, d);
+  SUBI(d, x, d);
   MUL(s, s, s);       /* S = 4 Y^2 */
   MUL(m, m, d);
-  ADD(d, m, m);
-  ADD(m, d, m);       /* alpha = 3 (X - delta)(X + delta) */
+  TWICE(d, m);
+  ADDI(m, d, m);      /* alpha = 3 (X - delta)(X + delta) */
   MUL(b, x, s);       /* 4 beta = X S */
   MUL(s, s, s);
-  mod_half_k(fp, s, s, L); /* 8 gamma^2 = S^2 / 2 */
+  if (L == 9) p521_half(s, s); /* 8 gamma^2 = S^2 / 2 */
+  else mod_half_k(fp, s, s, L);
   MUL(x, m, m);
-  ADD(d, b, b);
-  SUB(x, x, d);       /* X3 = alpha^2 - 8 beta */
-  SUB(b, b, x);
+  TWICE(d, b);
+  SUBI(x, x, d);      /* X3 = alpha^2 - 8 beta */
+  SUBI(b, b, x);
   MUL(b, m, b);       /* alpha (4 beta - X3) */
-  SUB(y, b, s);       /* Y3 = alpha (4 beta - X3) - 8 gamma^2 */
+  SUBI(y, b, s);      /* Y3 = alpha (4 beta - X3) - 8 gamma^2 */
+#undef TWICE
+#undef ADDI
+#undef SUBI
 }
 
 #undef MUL

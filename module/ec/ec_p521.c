@@ -20,7 +20,8 @@
  * B < 2^521): t 2^-576 = H + T 2^-55 = H + B + A 2^466 mod p, since 2^-576 = 2^-55 and
  * 2^-55 = 2^466 mod p. H and A 2^466 occupy different bits (H ends below bit 466), so one addition
  * of B to their union leaves a sum below 2^522, and a fold of bit 521 (2^521 = 1) then brings it
- * to at most p. Out of line: one copy serves the product and the square, at no measurable cost. */
+ * to at most p. Out of line: one copy serves the portable product and square; the ADX ones do the
+ * same in their assembly (P521_REDUCE). */
 static __attribute__((noinline)) void reduce(uint64_t *r, const uint64_t t[18]) {
   uint64_t x[9], b[9], s[9];
   _Pragma("GCC unroll 8")
@@ -115,33 +116,110 @@ static inline __attribute__((always_inline)) void mac(uint64_t *c0, uint64_t *c1
   P521_START(B) P521_MAC(0, X0, X1) P521_MAC(8, X1, X2) P521_MAC(16, X2, X3)                       \
   P521_MAC(24, X3, X4) P521_MAC(32, X4, X5) P521_MAC(40, X5, X6) P521_MAC(48, X6, X7)              \
   P521_MAC(56, X7, X8) P521_END(T, X0, X8)
-#define P521_CLEAR_R                                                                               \
-  "xorl %k[r0], %k[r0]\n\t"                                                                        \
-  "xorl %k[r1], %k[r1]\n\t"                                                                        \
-  "xorl %k[r2], %k[r2]\n\t"                                                                        \
-  "xorl %k[r3], %k[r3]\n\t"                                                                        \
-  "xorl %k[r4], %k[r4]\n\t"                                                                        \
-  "xorl %k[r5], %k[r5]\n\t"                                                                        \
-  "xorl %k[r6], %k[r6]\n\t"                                                                        \
-  "xorl %k[r7], %k[r7]\n\t"                                                                        \
-  "xorl %k[r8], %k[r8]\n\t"
+/* The first row writes registers that hold nothing yet: each MULX puts its low half where the
+ * previous one's high half is (P521_FIRST_MAC adds it there, on one ADD/ADC chain, which MULX
+ * leaves alone) and its high half in the next register; P521_FIRST_TOP adds the product by a_8 and
+ * leaves the row's top word in X0, once X0 has been stored. */
+#define P521_FIRST_MAC(OFF, XL, XH)                                                                \
+  "mulxq " #OFF "(%[a]), %[lo], %[" #XH "]\n\t"                                                  \
+  "adcq %[lo], %[" #XL "]\n\t"
+#define P521_FIRST_TOP(X0, X8)                                                                     \
+  "mulxq 64(%[a]), %[lo], %[" #X0 "]\n\t"                                                        \
+  "adcq %[lo], %[" #X8 "]\n\t"                                                                   \
+  "adcq $0, %[" #X0 "]\n\t"
 #define P521_OUT_R                                                                                 \
   [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),                  \
       [r5] "=&r"(r5), [r6] "=&r"(r6), [r7] "=&r"(r7), [r8] "=&r"(r8), [lo] "=&r"(lo),              \
       [hi] "=&r"(hi)
 
-/* p521_mul_adx sets w to the 18-word product a * b, row by row in the assembly above (81 MULX,
- * the accumulator in nine registers). Every t_{i+9} fits its word: the product so far is below
- * 2^(64 (i + 10)). w first takes a copy of b, and row i stores t_i over b_i, which it has read:
- * the assembly then needs 14 registers (a, w, RDX, the nine words, two for the products), which
- * builds with frame pointers and sanitizers too. */
-static __attribute__((target("bmi2,adx"), noinline)) void p521_mul_adx(uint64_t w[18],
-                                                                         const uint64_t *a,
-                                                                         const uint64_t *b) {
+/* P521_REDUCE is reduce (above) at the end of the product's and the square's assembly: the low
+ * words T = t_0 .. t_8 are in memory at M, the high words H = t_9 .. t_16 in r0 .. r7 (t_17 is 0,
+ * so r8 is free); the reduced result goes to M[0..8]. With T = A + 2^55 B as in reduce, A's bits
+ * 0..45 go to bits 18..63 of r7 (t_16 < 2^18 leaves them free) and its bits 46..54 to r8; B is
+ * written over T (word i from t_i and t_{i+1}, read before t_i is overwritten) and added to H in
+ * one carry chain, giving s < 2^522. The fold then adds s's bit 521 and 1 to its low 521 bits:
+ * u = (s mod 2^521) + (s >> 521) + 1 is at most p + 1 = 2^521, and it reaches 2^521 exactly when
+ * the sum is p, which is 0 mod p: u without bit 521 is then the result (0), and u - 1 otherwise
+ * (the borrow into that subtraction is 1 exactly when bit 521 of u is clear). Every value is
+ * fully reduced, as reduce's, and the same instructions run for every value. */
+#define P521_SHRD(I, XI, XN, M)                                                                    \
+  "movq " #I "+8(%[" #M "]), %[" #XN "]\n\t"                                                     \
+  "shrdq $55, %[" #XN "], %[" #XI "]\n\t"                                                        \
+  "movq %[" #XI "], " #I "(%[" #M "])\n\t"
+#define P521_REDUCE(M)                                                                             \
+  "movq 0(%[" #M "]), %%rdx\n\t"                                                                 \
+  "movq %%rdx, %[lo]\n\t"                                                                        \
+  "shlq $18, %[lo]\n\t"                                                                          \
+  "orq %[lo], %[r7]\n\t"                                                                         \
+  "shrq $46, %%rdx\n\t"                                                                          \
+  "andl $0x1ff, %%edx\n\t"                                                                       \
+  "movq %%rdx, %[r8]\n\t"                                                                        \
+  "movq 0(%[" #M "]), %[lo]\n\t"                                                                 \
+  P521_SHRD(0, lo, hi, M) P521_SHRD(8, hi, lo, M) P521_SHRD(16, lo, hi, M)                         \
+  P521_SHRD(24, hi, lo, M) P521_SHRD(32, lo, hi, M) P521_SHRD(40, hi, lo, M)                       \
+  P521_SHRD(48, lo, hi, M) P521_SHRD(56, hi, lo, M)                                                \
+  "shrq $55, %[lo]\n\t"                                                                          \
+  "addq 0(%[" #M "]), %[r0]\n\t"                                                                 \
+  "adcq 8(%[" #M "]), %[r1]\n\t"                                                                 \
+  "adcq 16(%[" #M "]), %[r2]\n\t"                                                                \
+  "adcq 24(%[" #M "]), %[r3]\n\t"                                                                \
+  "adcq 32(%[" #M "]), %[r4]\n\t"                                                                \
+  "adcq 40(%[" #M "]), %[r5]\n\t"                                                                \
+  "adcq 48(%[" #M "]), %[r6]\n\t"                                                                \
+  "adcq 56(%[" #M "]), %[r7]\n\t"                                                                \
+  "adcq %[lo], %[r8]\n\t"                                                                        \
+  "movq %[r8], %%rdx\n\t"                                                                        \
+  "shrq $9, %%rdx\n\t"                                                                           \
+  "andq $0x1ff, %[r8]\n\t"                                                                       \
+  "stc\n\t"                                                                                      \
+  "adcq %%rdx, %[r0]\n\t"                                                                        \
+  "adcq $0, %[r1]\n\t"                                                                           \
+  "adcq $0, %[r2]\n\t"                                                                           \
+  "adcq $0, %[r3]\n\t"                                                                           \
+  "adcq $0, %[r4]\n\t"                                                                           \
+  "adcq $0, %[r5]\n\t"                                                                           \
+  "adcq $0, %[r6]\n\t"                                                                           \
+  "adcq $0, %[r7]\n\t"                                                                           \
+  "adcq $0, %[r8]\n\t"                                                                           \
+  "movq %[r8], %%rdx\n\t"                                                                        \
+  "shrq $9, %%rdx\n\t"                                                                           \
+  "cmpq $1, %%rdx\n\t" /* CF: bit 521 of u is clear */                                          \
+  "sbbq $0, %[r0]\n\t"                                                                           \
+  "sbbq $0, %[r1]\n\t"                                                                           \
+  "sbbq $0, %[r2]\n\t"                                                                           \
+  "sbbq $0, %[r3]\n\t"                                                                           \
+  "sbbq $0, %[r4]\n\t"                                                                           \
+  "sbbq $0, %[r5]\n\t"                                                                           \
+  "sbbq $0, %[r6]\n\t"                                                                           \
+  "sbbq $0, %[r7]\n\t"                                                                           \
+  "sbbq $0, %[r8]\n\t"                                                                           \
+  "andq $0x1ff, %[r8]\n\t"                                                                       \
+  "movq %[r0], 0(%[" #M "])\n\t"                                                                 \
+  "movq %[r1], 8(%[" #M "])\n\t"                                                                 \
+  "movq %[r2], 16(%[" #M "])\n\t"                                                                \
+  "movq %[r3], 24(%[" #M "])\n\t"                                                                \
+  "movq %[r4], 32(%[" #M "])\n\t"                                                                \
+  "movq %[r5], 40(%[" #M "])\n\t"                                                                \
+  "movq %[r6], 48(%[" #M "])\n\t"                                                                \
+  "movq %[r7], 56(%[" #M "])\n\t"                                                                \
+  "movq %[r8], 64(%[" #M "])\n\t"
+
+/* p521_mul_adx sets w to a * w * 2^-576 mod p (w must not be a): the 18-word product row by row
+ * in the assembly above (81 MULX, the accumulator in nine registers), then P521_REDUCE. Every
+ * t_{i+9} fits its word: the product so far is below 2^(64 (i + 10)). Row i stores t_i over w_i,
+ * which it has read: the assembly then needs 14 registers (a, w, RDX, the nine words, two for the
+ * products), which builds with frame pointers and sanitizers too. */
+static inline __attribute__((target("bmi2,adx"), always_inline)) void p521_mul_adx(
+    uint64_t w[9], const uint64_t *a) {
   uint64_t r0, r1, r2, r3, r4, r5, r6, r7, r8, lo, hi;
-  memcpy(w, b, 9 * sizeof(uint64_t));
-  __asm__(P521_CLEAR_R
-          P521_ROW("0(%[w])", "0(%[w])", r0, r1, r2, r3, r4, r5, r6, r7, r8)
+  __asm__ volatile("movq 0(%[w]), %%rdx\n\t"
+          "mulxq 0(%[a]), %[r0], %[r1]\n\t"
+          "mulxq 8(%[a]), %[lo], %[r2]\n\t"
+          "addq %[lo], %[r1]\n\t"
+          P521_FIRST_MAC(16, r2, r3) P521_FIRST_MAC(24, r3, r4) P521_FIRST_MAC(32, r4, r5)
+          P521_FIRST_MAC(40, r5, r6) P521_FIRST_MAC(48, r6, r7) P521_FIRST_MAC(56, r7, r8)
+          "movq %[r0], 0(%[w])\n\t"
+          P521_FIRST_TOP(r0, r8)
           P521_ROW("8(%[w])", "8(%[w])", r1, r2, r3, r4, r5, r6, r7, r8, r0)
           P521_ROW("16(%[w])", "16(%[w])", r2, r3, r4, r5, r6, r7, r8, r0, r1)
           P521_ROW("24(%[w])", "24(%[w])", r3, r4, r5, r6, r7, r8, r0, r1, r2)
@@ -150,20 +228,41 @@ static __attribute__((target("bmi2,adx"), noinline)) void p521_mul_adx(uint64_t 
           P521_ROW("48(%[w])", "48(%[w])", r6, r7, r8, r0, r1, r2, r3, r4, r5)
           P521_ROW("56(%[w])", "56(%[w])", r7, r8, r0, r1, r2, r3, r4, r5, r6)
           P521_ROW("64(%[w])", "64(%[w])", r8, r0, r1, r2, r3, r4, r5, r6, r7)
+          P521_REDUCE(w)
           : P521_OUT_R
           : [a] "r"(a), [w] "r"(w)
           : "rdx", "cc", "memory"); /* reads a[0..8] and w[0..8], writes w[0..8] */
-  w[9] = r0;
-  w[10] = r1;
-  w[11] = r2;
-  w[12] = r3;
-  w[13] = r4;
-  w[14] = r5;
-  w[15] = r6;
-  w[16] = r7;
-  w[17] = r8;
+  (void)r0;
+  (void)r1;
+  (void)r2;
+  (void)r3;
+  (void)r4;
+  (void)r5;
+  (void)r6;
+  (void)r7;
+  (void)r8;
   (void)lo;
   (void)hi;
+}
+
+/* p521_mul_adx works in place on one operand: r itself where r is one operand and not the other
+ * (the product commutes), or where it is neither, after a copy of b; where r is both, on a copy.
+ * The addresses are public. */
+__attribute__((target("bmi2,adx"), noinline)) void ec_p521_mul_adx(uint64_t *r, const uint64_t *a,
+                                                                    const uint64_t *b) {
+  uint64_t t[9];
+  uint64_t *w = r;
+  const uint64_t *m = a;
+  if (r == a && r != b) {
+    m = b; /* r holds a: it takes a * b */
+  } else if (r == a) {
+    memcpy(t, b, sizeof t); /* r is a and b */
+    w = t;
+  } else if (r != b) {
+    memcpy(r, b, sizeof t); /* r is neither */
+  }
+  p521_mul_adx(w, m);
+  if (w != r) memcpy(r, t, sizeof t);
 }
 #endif
 
@@ -175,8 +274,10 @@ void ec_p521_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
   uint64_t t[18];
 #if FM_HAVE_X86_64_PATHS
   /* The CPU's features are public. */
-  if (fm_cpu_use(FM_CPU_BMI2 | FM_CPU_ADX)) p521_mul_adx(t, a, b);
-  else
+  if (fm_cpu_use(FM_CPU_BMI2 | FM_CPU_ADX)) {
+    ec_p521_mul_adx(r, a, b);
+    return;
+  }
 #endif
   {
     uint64_t c0 = 0, c1 = 0, c2 = 0;
@@ -213,16 +314,21 @@ static inline __attribute__((always_inline)) void sqr_double(uint64_t t[18], con
 }
 
 #if FM_HAVE_X86_64_PATHS
-/* p521_sqr_adx sets t to the 18-word a^2: the 36 cross products a_i a_j, i < j, row by row (row
- * i: a_i a_{i+1} .. a_i a_8 into words 2i + 1 .. i + 9), then the sum doubled with the squares
- * a_i^2 added in one pass of both carry chains. 14 registers, as p521_mul_adx. */
-static __attribute__((target("bmi2,adx"), noinline)) void p521_sqr_adx(uint64_t t[18],
-                                                                         const uint64_t *a) {
+/* p521_sqr_adx sets t to a^2 2^-576 mod p (t must not be a): the 36 cross products a_i a_j, i < j,
+ * row by row (row i: a_i a_{i+1} .. a_i a_8 into words 2i + 1 .. i + 9), then the sum doubled with
+ * the squares a_i^2 added in one pass of both carry chains, giving the 18-word a^2, then
+ * P521_REDUCE. 14 registers, as p521_mul_adx. */
+static inline __attribute__((target("bmi2,adx"), always_inline)) void p521_sqr_adx(
+    uint64_t t[9], const uint64_t *a) {
   uint64_t r0, r1, r2, r3, r4, r5, r6, r7, r8, lo, hi;
-  __asm__(P521_CLEAR_R
-          P521_START("0(%[a])") P521_MAC(8, r1, r2) P521_MAC(16, r2, r3) P521_MAC(24, r3, r4)
-          P521_MAC(32, r4, r5) P521_MAC(40, r5, r6) P521_MAC(48, r6, r7) P521_MAC(56, r7, r8)
-          P521_END("0(%[t])", r0, r8)
+  __asm__ volatile("movq 0(%[a]), %%rdx\n\t"
+          "mulxq 8(%[a]), %[r1], %[r2]\n\t"
+          "mulxq 16(%[a]), %[lo], %[r3]\n\t"
+          "addq %[lo], %[r2]\n\t"
+          P521_FIRST_MAC(24, r3, r4) P521_FIRST_MAC(32, r4, r5) P521_FIRST_MAC(40, r5, r6)
+          P521_FIRST_MAC(48, r6, r7) P521_FIRST_MAC(56, r7, r8)
+          "movq $0, 0(%[t])\n\t" /* word 0 of the cross products */
+          P521_FIRST_TOP(r0, r8)
           P521_START("8(%[a])") P521_MAC(16, r3, r4) P521_MAC(24, r4, r5) P521_MAC(32, r5, r6)
           P521_MAC(40, r6, r7) P521_MAC(48, r7, r8) P521_MAC(56, r8, r0) P521_END("8(%[t])", r1, r0)
           P521_START("16(%[a])") P521_MAC(24, r5, r6) P521_MAC(32, r6, r7) P521_MAC(40, r7, r8)
@@ -250,21 +356,33 @@ static __attribute__((target("bmi2,adx"), noinline)) void p521_sqr_adx(uint64_t 
           "movl $0, %%edx\n\t"
           "adcxq %%rdx, %[hi]\n\t"
           "adoxq %%rdx, %[hi]\n\t"
+          /* t_8 is in r8, t_9 .. t_16 in r0 .. r7, t_17 (0) in hi. */
+          "movq %[r8], 64(%[t])\n\t"
+          P521_REDUCE(t)
           : P521_OUT_R
           : [a] "r"(a), [t] "r"(t)
-          : "rdx", "cc", "memory"); /* reads a[0..8], writes t[0..7] */
-  t[8] = r8;
-  t[9] = r0;
-  t[10] = r1;
-  t[11] = r2;
-  t[12] = r3;
-  t[13] = r4;
-  t[14] = r5;
-  t[15] = r6;
-  t[16] = r7;
-  t[17] = hi;
+          : "rdx", "cc", "memory"); /* reads a[0..8], writes t[0..8] */
+  (void)r0;
+  (void)r1;
+  (void)r2;
+  (void)r3;
+  (void)r4;
+  (void)r5;
+  (void)r6;
+  (void)r7;
+  (void)r8;
   (void)lo;
   (void)hi;
+}
+
+/* The square's rows store the low words while a is still read: where r is a, it works on a copy
+ * (the addresses are public). */
+__attribute__((target("bmi2,adx"), noinline)) void ec_p521_sqr_adx(uint64_t *r,
+                                                                    const uint64_t *a) {
+  uint64_t t[9];
+  uint64_t *w = r != a ? r : t;
+  p521_sqr_adx(w, a);
+  if (w != r) memcpy(r, t, sizeof t);
 }
 #endif
 
@@ -275,8 +393,10 @@ void ec_p521_sqr(uint64_t *r, const uint64_t *a) {
   uint64_t t[18];
 #if FM_HAVE_X86_64_PATHS
   /* The CPU's features are public. */
-  if (fm_cpu_use(FM_CPU_BMI2 | FM_CPU_ADX)) p521_sqr_adx(t, a);
-  else
+  if (fm_cpu_use(FM_CPU_BMI2 | FM_CPU_ADX)) {
+    ec_p521_sqr_adx(r, a);
+    return;
+  }
 #endif
   {
     uint64_t c0 = 0, c1 = 0, c2 = 0;

@@ -95,7 +95,7 @@ void ec_limbs_cond_sub(unsigned limbs, uint64_t *a, const uint64_t *m);
 void ec_limbs_from_be(unsigned limbs, uint64_t *out, const uint8_t *in, size_t len);
 void ec_limbs_to_be(uint8_t *out, size_t len, const uint64_t *a);
 
-/* ---- The group (ec_point.c) -------------------------------------------------------------- */
+/* ---- The group (ec_point.c; scalar multiplication: ec_scalar_mul.c) ------------------------ */
 
 /* ec_point_add sets r = p + q with the complete addition formula for a = -3 (Renes, Costello
  * and Batina 2016, Algorithm 4): correct for every pair of points, infinity and p == q included,
@@ -126,7 +126,8 @@ void ec_scalar_mul(const ec_curve *c, ec_point *r, const uint64_t *k, const ec_p
 
 /* ec_scalar_mul_affine sets r = k * P for a secret k < 2^bits and the affine point P = (x, y)
  * (Montgomery form), which must be on the curve (a validated public key; never the point at
- * infinity): ec_scalar_mul with the table of P built by cheaper formulas on P-256 and P-384. */
+ * infinity): ec_scalar_mul with the table of P built by cheaper formulas on P-256, P-384 and
+ * P-521. */
 void ec_scalar_mul_affine(const ec_curve *c, ec_point *r, const uint64_t *k, const uint64_t *x,
                           const uint64_t *y);
 

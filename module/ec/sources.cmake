@@ -4,6 +4,7 @@
 list(APPEND FIPSMOD_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/ec_field.c
   ${CMAKE_CURRENT_LIST_DIR}/ec_point.c
+  ${CMAKE_CURRENT_LIST_DIR}/ec_scalar_mul.c
   ${CMAKE_CURRENT_LIST_DIR}/ec_verify.c
   ${CMAKE_CURRENT_LIST_DIR}/ec_base_table.c
   ${CMAKE_CURRENT_LIST_DIR}/ec_p521.c

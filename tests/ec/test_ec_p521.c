@@ -25,6 +25,7 @@ static int check_pair(const uint64_t *a, const uint64_t *b) {
   uint64_t want[L], got[L], t[L];
   int bad = 0;
   generic(want, a, b);
+  memset(got, 0xa5, sizeof got);
   ec_p521_mul(got, a, b);
   bad |= memcmp(want, got, sizeof want) != 0;
   memcpy(t, a, sizeof t);
@@ -34,10 +35,17 @@ static int check_pair(const uint64_t *a, const uint64_t *b) {
   ec_p521_mul(t, a, t); /* r aliases b */
   bad |= memcmp(want, t, sizeof want) != 0;
   generic(want, a, a);
+  memset(got, 0xa5, sizeof got); /* no stale result in the output */
   ec_p521_sqr(got, a);
   bad |= memcmp(want, got, sizeof want) != 0;
   memcpy(t, a, sizeof t);
   ec_p521_sqr(t, t);
+  bad |= memcmp(want, t, sizeof want) != 0;
+  memset(got, 0xa5, sizeof got);
+  ec_p521_mul(got, a, a); /* both operands one address */
+  bad |= memcmp(want, got, sizeof want) != 0;
+  memcpy(t, a, sizeof t);
+  ec_p521_mul(t, t, t); /* r aliases both */
   bad |= memcmp(want, t, sizeof want) != 0;
   /* Through the curve's own dispatch as well. */
   ec_mod_mul(p521(), &p521()->p, got, a, b);
