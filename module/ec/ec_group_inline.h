@@ -59,8 +59,9 @@ EC_FE_OPS(p256, 4, &k_p256_p, ec_p256_mul_portable, ec_p256_mul_mulx, ec_p256_mu
 EC_FE_OPS(p384, 6, &k_p384_p, ec_p384_mul_portable, NO_MULX, ec_p384_mul_adx,
           ec_p384_sqr_adx, INLINE_ADDSUB)
 
-/* P-521's field operations: ec_p521.c's product and square on every CPU (portable C, no product
- * by p; the same address twice, public, is a square); the additions mostly out of line, since
+/* P-521's field operations: ec_p521.c's product and square (the ADX assembly where the CPU has
+ * BMI2 and ADX, else portable C; no product by p; the same address twice, public, is a square);
+ * the additions mostly out of line, since
  * they are several times cheaper than a call to the product and inlining them everywhere would
  * only grow the code.
  *

@@ -44,9 +44,10 @@ const ec_curve *ec_curve_get(fm_ec_curve id) {
  * into the Montgomery reduction; the formulas call it rather than inline it, which keeps each
  * instance of the group law a few kilobytes (inlined, the four curves' add and double were
  * 480 KB of code, and compiling them took minutes). Additions and subtractions (fe_add,
- * fe_sub) stay inline on P-256 and P-384; on P-224 and P-521, whose multiplications are the
- * portable ones and cost several times a call, they are out-of-line functions too, which takes
- * about 60 KB off the library (code the load-time integrity check hashes at every load). */
+ * fe_sub) stay inline on P-256 and P-384. P-521's are out-of-line copies except in its Jacobian
+ * doubling, the hottest formula (ec_group_inline.h); P-224's, whose multiplication is the
+ * portable one and costs several times a call, are out-of-line functions. Out-of-line copies keep
+ * code off the library (code the load-time integrity check hashes at every load). */
 #define MUL(r, a, b) fe_mul(r, a, b)
 #define ADD(r, a, b) fe_add(r, a, b)
 #define SUB(r, a, b) fe_sub(r, a, b)
@@ -238,9 +239,9 @@ dbln_ops(p384, 6, &k_p384_p)
 dbln_ops(p521, 9, &k_p521_p)
 dbl_ops(p224, 4, &k_p224_p)
 
-/* ec_path_name (module/internal.h) names the P-256/P-384 field products in use, for the start-up
- * report (mulx+adx: the assembly products of P-256 and P-384; mulx: P-256's BMI2 build, P-384
- * portable); P-224 and P-521 take portable ones on every CPU. */
+/* ec_path_name (module/internal.h) names the field products in use, for the start-up report
+ * (mulx+adx: the assembly products of P-256, P-384 and P-521; mulx: P-256's BMI2 build, P-384
+ * and P-521 portable); P-224 takes the portable product on every CPU. */
 const char *ec_path_name(void) {
   if (!fm_cpu_use(FM_CPU_BMI2)) return "portable";
   return fm_cpu_use(FM_CPU_ADX) ? "mulx+adx" : "mulx";
