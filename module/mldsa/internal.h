@@ -151,6 +151,7 @@ uint32_t mldsa_poly_sign_row_portable(const mldsa_params *p, mldsa_poly *h, cons
 /* mldsa_poly_use_hint sets a to UseHint(h, a) (Algorithm 40); a in [0, q). Verification only:
  * public inputs. */
 void mldsa_poly_use_hint(const mldsa_params *p, mldsa_poly *a, const mldsa_poly *h);
+void mldsa_poly_use_hint_portable(const mldsa_params *p, mldsa_poly *a, const mldsa_poly *h);
 
 /* ---- Sampling (mldsa_sample.c) ----------------------------------------------------------- */
 
@@ -220,6 +221,9 @@ void mldsa_unpack_z(const mldsa_params *p, mldsa_poly *z, const uint8_t *in);
 void mldsa_unpack_z_portable(const mldsa_params *p, mldsa_poly *z, const uint8_t *in);
 void mldsa_unpack_z_avx2(const mldsa_params *p, mldsa_poly *z, const uint8_t *in);
 void mldsa_pack_w1(const mldsa_params *p, uint8_t *out, const mldsa_poly *w1);
+/* The twins of mldsa_pack_w1 (w1 in [0, (q-1)/(2 gamma2)); the AVX2 one x86-64 only). */
+void mldsa_pack_w1_portable(const mldsa_params *p, uint8_t *out, const mldsa_poly *w1);
+void mldsa_pack_w1_avx2(const mldsa_params *p, uint8_t *out, const mldsa_poly *w1);
 void mldsa_pack_hint(const mldsa_params *p, uint8_t *out, const mldsa_poly *h);
 int mldsa_unpack_hint(const mldsa_params *p, mldsa_poly *h, const uint8_t *in);
 

@@ -455,6 +455,61 @@ AVX2 void mldsa_poly_decompose_avx2(const mldsa_params *p, mldsa_poly *a1, mldsa
   }
 }
 
+/* UseHint (Algorithm 40) as mldsa_poly_use_hint_portable, eight lanes: r1 moved by +1 where
+ * h = 1 and r0 > 0, by -1 where h = 1 and r0 <= 0, then m wrapped to 0 and -1 to m - 1. */
+AVX2 void mldsa_poly_use_hint_avx2(const mldsa_params *p, mldsa_poly *a, const mldsa_poly *h) {
+  const int32_t mv = (MLDSA_Q - 1) / (2 * p->gamma2);
+  const __m256i two_g2 = _mm256_set1_epi32(2 * p->gamma2), zero = _mm256_setzero_si256();
+  const __m256i m = _mm256_set1_epi32(mv), m1 = _mm256_set1_epi32(mv - 1);
+  const __m256i one = _mm256_set1_epi32(1), two = _mm256_set1_epi32(2);
+  const int wide = p->gamma2 == (MLDSA_Q - 1) / 32; /* public: the parameter set */
+  for (size_t j = 0; j < MLDSA_N; j += 8) {
+    __m256i r0;
+    __m256i r1 = decompose8(wide, two_g2, ld8(a->c + j), &r0);
+    const __m256i step = _mm256_sub_epi32(_mm256_and_si256(_mm256_cmpgt_epi32(r0, zero), two), one);
+    r1 = _mm256_add_epi32(r1, _mm256_and_si256(step, _mm256_sub_epi32(zero, ld8(h->c + j))));
+    r1 = _mm256_sub_epi32(r1, _mm256_and_si256(_mm256_srai_epi32(_mm256_sub_epi32(m1, r1), 31), m));
+    r1 = _mm256_add_epi32(r1, _mm256_and_si256(_mm256_srai_epi32(r1, 31), m));
+    st8(a->c + j, r1);
+  }
+}
+
+/* bytes32 narrows the 32 coefficients at c (each in [0, 128)) to 32 bytes in order: the packs
+ * interleave the four loads' halves by 128-bit lane, the dword permutation puts them back. */
+static inline AVX2 __m256i bytes32(const int32_t *c) {
+  const __m256i a = _mm256_packs_epi32(ld8(c), ld8(c + 8));
+  const __m256i b = _mm256_packs_epi32(ld8(c + 16), ld8(c + 24));
+  return _mm256_permutevar8x32_epi32(_mm256_packs_epi16(a, b),
+                                     _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+}
+
+/* w1Encode of one polynomial (SimpleBitPack, Algorithm 16) as mldsa_pack_w1_portable, 32
+ * coefficients a step: bytes, then pairs joined by VPMADDUBSW (b0 + 2^bits b1), and for six
+ * bits the pairs joined again by VPMADDWD into 24-bit groups whose three low bytes are kept. */
+AVX2 void mldsa_pack_w1_avx2(const mldsa_params *p, uint8_t *out, const mldsa_poly *w1) {
+  if (p->w1_bits == 4) { /* public: the parameter set */
+    const __m256i join = _mm256_set1_epi16(0x1001);
+    for (size_t i = 0; i < MLDSA_N; i += 32) {
+      const __m256i x = _mm256_maddubs_epi16(bytes32(w1->c + i), join);
+      const __m256i y = _mm256_permute4x64_epi64(_mm256_packus_epi16(x, x), 0x08);
+      _mm_storeu_si128((__m128i *)(out + i / 2), _mm256_castsi256_si128(y));
+    }
+  } else {
+    const __m256i join = _mm256_set1_epi16(0x4001), join2 = _mm256_set1_epi32(0x10000001);
+    const __m256i keep3 = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
+                                           0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+    const __m256i tight = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 3, 7);
+    for (size_t i = 0; i < MLDSA_N; i += 32) {
+      __m256i x = _mm256_maddubs_epi16(bytes32(w1->c + i), join);
+      x = _mm256_madd_epi16(x, join2);
+      x = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(x, keep3), tight);
+      uint8_t *o = out + 3 * (i / 4);
+      _mm_storeu_si128((__m128i *)o, _mm256_castsi256_si128(x));
+      _mm_storel_epi64((__m128i *)(o + 16), _mm256_extracti128_si256(x, 1));
+    }
+  }
+}
+
 /* freeze8: reduce32 then caddq, lane by lane, as in mldsa_poly.c. */
 static inline AVX2 __m256i freeze8(__m256i x) {
   const __m256i q = _mm256_set1_epi32(MLDSA_Q);

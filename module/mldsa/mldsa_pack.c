@@ -123,7 +123,7 @@ void mldsa_unpack_z(const mldsa_params *p, mldsa_poly *z, const uint8_t *in) {
 }
 
 /* w1: SimpleBitPack(w1, (q-1)/(2 gamma2) - 1) (Algorithm 28). */
-void mldsa_pack_w1(const mldsa_params *p, uint8_t *out, const mldsa_poly *w1) {
+void mldsa_pack_w1_portable(const mldsa_params *p, uint8_t *out, const mldsa_poly *w1) {
   const int32_t *c = w1->c;
   if (p->w1_bits == 4) { /* public: the parameter set. Two values a byte. */
     for (size_t i = 0; i < MLDSA_N / 2; i++)
@@ -138,6 +138,16 @@ void mldsa_pack_w1(const mldsa_params *p, uint8_t *out, const mldsa_poly *w1) {
       out[3 * i + 2] = (uint8_t)(v >> 16);
     }
   }
+}
+
+void mldsa_pack_w1(const mldsa_params *p, uint8_t *out, const mldsa_poly *w1) {
+#if defined(__x86_64__)
+  if (fm_cpu_use(FM_CPU_AVX2)) {
+    mldsa_pack_w1_avx2(p, out, w1);
+    return;
+  }
+#endif
+  mldsa_pack_w1_portable(p, out, w1);
 }
 
 /* The hint: one polynomial at a time, given the running index. The caller packs all k. */

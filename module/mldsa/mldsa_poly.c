@@ -311,7 +311,8 @@ uint32_t mldsa_poly_sign_row_portable(const mldsa_params *p, mldsa_poly *h, cons
   return ct_value_barrier_u32(bad);
 }
 
-void mldsa_poly_use_hint(const mldsa_params *p, mldsa_poly *a, const mldsa_poly *h) {
+OUT_OF_LINE void mldsa_poly_use_hint_portable(const mldsa_params *p, mldsa_poly *a,
+                                             const mldsa_poly *h) {
   /* Algorithm 40 with masks (the inputs are public, but a branch per hint mispredicts):
    * r1 + 1 where h = 1 and r0 > 0, r1 - 1 where h = 1 and r0 <= 0, then m wraps to 0 and -1
    * to m - 1; m = (q-1) / (2 gamma2). h is 0 or 1 (mldsa_unpack_hint). */
@@ -342,6 +343,7 @@ void mldsa_poly_decompose_avx2(const mldsa_params *p, mldsa_poly *a1, mldsa_poly
                                const mldsa_poly *a);
 uint32_t mldsa_poly_sign_row_avx2(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *w,
                                   const mldsa_poly *cs2, const mldsa_poly *ct0, unsigned *ones);
+void mldsa_poly_use_hint_avx2(const mldsa_params *p, mldsa_poly *a, const mldsa_poly *h);
 #define MLDSA_HAVE_AVX2 1
 #endif
 
@@ -427,6 +429,16 @@ uint32_t mldsa_poly_sign_row(const mldsa_params *p, mldsa_poly *h, const mldsa_p
   if (use_avx2()) return mldsa_poly_sign_row_avx2(p, h, w, cs2, ct0, ones);
 #endif
   return mldsa_poly_sign_row_portable(p, h, w, cs2, ct0, ones);
+}
+
+void mldsa_poly_use_hint(const mldsa_params *p, mldsa_poly *a, const mldsa_poly *h) {
+#if defined(MLDSA_HAVE_AVX2)
+  if (use_avx2()) {
+    mldsa_poly_use_hint_avx2(p, a, h);
+    return;
+  }
+#endif
+  mldsa_poly_use_hint_portable(p, a, h);
 }
 
 const char *mldsa_path_name(void) {

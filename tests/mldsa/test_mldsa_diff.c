@@ -1,6 +1,6 @@
 /* Differential test of ML-DSA's AVX2 kernels against their portable twins (module/mldsa): the
  * NTT, the inverse NTT, the pointwise and dot products, Decompose, a signing row's end (its norm
- * checks and MakeHint), z's BitUnpack and the block samplers of RejNTTPoly and RejBoundedPoly
+ * checks and MakeHint), UseHint, w1Encode, z's BitUnpack and the block samplers of RejNTTPoly and RejBoundedPoly
  * must give the same coefficients on random inputs over their whole documented input ranges,
  * plus the edges (0, +-(q-1), the largest allowed magnitudes). Skips (exit 0 with a note) on a
  * CPU without AVX2.
@@ -26,6 +26,7 @@ void mldsa_poly_decompose_avx2(const mldsa_params *p, mldsa_poly *a1, mldsa_poly
                                const mldsa_poly *a);
 uint32_t mldsa_poly_sign_row_avx2(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *w,
                                   const mldsa_poly *cs2, const mldsa_poly *ct0, unsigned *ones);
+void mldsa_poly_use_hint_avx2(const mldsa_params *p, mldsa_poly *a, const mldsa_poly *h);
 #endif
 
 enum { ROUNDS = 2000 };
@@ -271,6 +272,59 @@ static void test_unpack_z(void) {
 #endif
 }
 
+/* UseHint for both gamma2 over every r in [0, q), with the hint bits random: the AVX2 form
+ * against the portable one. */
+static void test_use_hint(void) {
+  if (!have_avx2()) return;
+#if defined(__x86_64__)
+  test_rng rng;
+  test_rng_seed(&rng, "test_mldsa_diff.use_hint");
+  static const int levels[2] = {44, 65};
+  for (int l = 0; l < 2; l++) {
+    const mldsa_params *p = mldsa_params_get(levels[l]);
+    long bad = 0;
+    for (int32_t base = 0; base < MLDSA_Q; base += MLDSA_N) {
+      mldsa_poly a, b, h;
+      for (size_t i = 0; i < MLDSA_N; i++) {
+        a.c[i] = (base + (int32_t)i) % MLDSA_Q;
+        h.c[i] = (int32_t)test_rng_below(&rng, 2);
+      }
+      b = a;
+      mldsa_poly_use_hint_portable(p, &a, &h);
+      mldsa_poly_use_hint_avx2(p, &b, &h);
+      bad += memcmp(a.c, b.c, sizeof a.c) != 0;
+    }
+    CHECK_EQ_INT(bad, 0);
+  }
+#endif
+}
+
+/* w1Encode for both widths (4 and 6 bits): random coefficients in range and the two edges
+ * (all 0, all the largest value), the AVX2 form against the portable one. */
+static void test_pack_w1(void) {
+  if (!have_avx2()) return;
+#if defined(__x86_64__)
+  test_rng rng;
+  test_rng_seed(&rng, "test_mldsa_diff.pack_w1");
+  static const int levels[2] = {44, 65};
+  for (int r = 0; r < ROUNDS && test_failures == 0; r++) {
+    for (int l = 0; l < 2; l++) {
+      const mldsa_params *p = mldsa_params_get(levels[l]);
+      const int32_t m = (MLDSA_Q - 1) / (2 * p->gamma2);
+      mldsa_poly w;
+      for (size_t i = 0; i < MLDSA_N; i++)
+        w.c[i] = r == 0 ? 0 : r == 1 ? m - 1 : (int32_t)test_rng_below(&rng, (uint64_t)m);
+      uint8_t x[192], y[192];
+      memset(x, 0xa5, sizeof x);
+      memset(y, 0xa5, sizeof y);
+      mldsa_pack_w1_portable(p, x, &w);
+      mldsa_pack_w1_avx2(p, y, &w);
+      CHECK_MEM(x, y, sizeof x);
+    }
+  }
+#endif
+}
+
 static void test_dot(void) {
   if (!have_avx2()) return;
 #if defined(__x86_64__)
@@ -300,7 +354,8 @@ static void test_dot(void) {
 
 static const test_case cases[] = {TEST_CASE(ntt), TEST_CASE(pointwise), TEST_CASE(dot),
                                   TEST_CASE(decompose),
-                                  TEST_CASE(sign_row), TEST_CASE(unpack_z),
+                                  TEST_CASE(sign_row), TEST_CASE(use_hint),
+                                  TEST_CASE(pack_w1), TEST_CASE(unpack_z),
                                   TEST_CASE(rej_ntt_block), TEST_CASE(rej_eta_block)};
 
 int main(int argc, char **argv) {
