@@ -220,6 +220,14 @@ void mldsa_unpack_z(const mldsa_params *p, mldsa_poly *z, const uint8_t *in);
 /* The twins of mldsa_unpack_z (the AVX2 one in mldsa_avx2.c, x86-64 only), same values. */
 void mldsa_unpack_z_portable(const mldsa_params *p, mldsa_poly *z, const uint8_t *in);
 void mldsa_unpack_z_avx2(const mldsa_params *p, mldsa_poly *z, const uint8_t *in);
+/* The portable unpackers of t1, t0 and (without the range check) s1, s2, and the AVX2 form
+ * of all three (x86-64 only): the 256 values of |bits| <= 13 bits at in, as offset - v (negate)
+ * or v. The same values (test_mldsa_diff). */
+void mldsa_unpack_t1_portable(mldsa_poly *t1, const uint8_t in[320]);
+void mldsa_unpack_t0_portable(mldsa_poly *t0, const uint8_t in[416]);
+void mldsa_unpack_eta_values_portable(const mldsa_params *p, mldsa_poly *s, const uint8_t *in);
+void mldsa_unpack_bits_avx2(mldsa_poly *p, const uint8_t *in, unsigned bits, int32_t offset,
+                            int negate);
 void mldsa_pack_w1(const mldsa_params *p, uint8_t *out, const mldsa_poly *w1);
 /* The twins of mldsa_pack_w1 (w1 in [0, (q-1)/(2 gamma2)); the AVX2 one x86-64 only). */
 void mldsa_pack_w1_portable(const mldsa_params *p, uint8_t *out, const mldsa_poly *w1);

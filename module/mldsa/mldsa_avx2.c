@@ -9,7 +9,9 @@
 #if defined(__x86_64__)
 #include <immintrin.h>
 #include <stdint.h>
+#include <string.h>
 
+#include "module/internal.h"
 #include "module/mldsa/internal.h"
 
 #define AVX2 __attribute__((target("avx2")))
@@ -508,6 +510,47 @@ AVX2 void mldsa_pack_w1_avx2(const mldsa_params *p, uint8_t *out, const mldsa_po
       _mm_storel_epi64((__m128i *)(o + 16), _mm256_extracti128_si256(x, 1));
     }
   }
+}
+
+/* BitUnpack of widths up to 13 (t1: 10, t0: 13, s1 and s2: 3 or 4) as mldsa_pack.c's
+ * unpack_bits, eight values a step: a group of eight values is |bits| bytes, loaded as 16 bytes
+ * into both 128-bit halves; a byte shuffle gives value i the three bytes from bit i * bits on
+ * (a shift below 8 plus at most 13 bits fit in 24), a variable shift and a mask finish it. The
+ * groups whose 16-byte load would pass the encoding's end are copied to a zeroed buffer first,
+ * wiped after (the values may be secret). The shuffle and shifts depend on the width only. */
+AVX2 void mldsa_unpack_bits_avx2(mldsa_poly *p, const uint8_t *in, unsigned bits, int32_t offset,
+                                 int negate) {
+  _Alignas(32) int8_t idx[32];
+  _Alignas(32) int32_t sh[8];
+  for (unsigned i = 0; i < 8; i++) {
+    const unsigned byte = i * bits / 8, lane = 16 * (i / 4) + 4 * (i % 4);
+    sh[i] = (int32_t)(i * bits % 8);
+    idx[lane] = (int8_t)byte;
+    idx[lane + 1] = (int8_t)(byte + 1);
+    idx[lane + 2] = (int8_t)(byte + 2);
+    idx[lane + 3] = -1;
+  }
+  const __m256i shuf = _mm256_load_si256((const __m256i *)idx);
+  const __m256i shift = _mm256_load_si256((const __m256i *)sh);
+  const __m256i mask = _mm256_set1_epi32((int32_t)((1u << bits) - 1));
+  const __m256i off = _mm256_set1_epi32(offset);
+  const size_t len = (size_t)32 * bits;
+  uint8_t tail[16];
+  for (size_t g = 0; g < MLDSA_N / 8; g++) {
+    const size_t pos = g * bits;
+    __m128i b;
+    if (pos + 16 <= len) {
+      b = _mm_loadu_si128((const __m128i *)(in + pos));
+    } else {
+      memset(tail, 0, sizeof tail);
+      memcpy(tail, in + pos, bits);
+      b = _mm_loadu_si128((const __m128i *)tail);
+    }
+    __m256i v = _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(b), shuf);
+    v = _mm256_and_si256(_mm256_srlv_epi32(v, shift), mask);
+    st8(p->c + 8 * g, negate ? _mm256_sub_epi32(off, v) : v);
+  }
+  fm_zeroize(tail, sizeof tail);
 }
 
 /* freeze8: reduce32 then caddq, lane by lane, as in mldsa_poly.c. */

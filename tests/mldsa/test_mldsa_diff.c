@@ -1,6 +1,6 @@
 /* Differential test of ML-DSA's AVX2 kernels against their portable twins (module/mldsa): the
  * NTT, the inverse NTT, the pointwise and dot products, Decompose, a signing row's end (its norm
- * checks and MakeHint), UseHint, w1Encode, z's BitUnpack and the block samplers of RejNTTPoly and RejBoundedPoly
+ * checks and MakeHint), UseHint, w1Encode, the BitUnpacks of z, t1, t0, s1 and s2 and the block samplers of RejNTTPoly and RejBoundedPoly
  * must give the same coefficients on random inputs over their whole documented input ranges,
  * plus the edges (0, +-(q-1), the largest allowed magnitudes). Skips (exit 0 with a note) on a
  * CPU without AVX2.
@@ -325,6 +325,36 @@ static void test_pack_w1(void) {
 #endif
 }
 
+/* BitUnpack of t1 (10 bits), t0 (13) and s1, s2 (3 and 4 bits) on random bytes and on
+ * all-ones and all-zeros encodings: the AVX2 form against the portable ones. */
+static void test_unpack_small(void) {
+  if (!have_avx2()) return;
+#if defined(__x86_64__)
+  test_rng rng;
+  test_rng_seed(&rng, "test_mldsa_diff.unpack_small");
+  for (int r = 0; r < ROUNDS && test_failures == 0; r++) {
+    uint8_t in[32 * 13];
+    if (r == 0) memset(in, 0xff, sizeof in);
+    else if (r == 1) memset(in, 0, sizeof in);
+    else test_rng_bytes(&rng, in, sizeof in);
+    mldsa_poly a, b;
+    mldsa_unpack_t1_portable(&a, in);
+    mldsa_unpack_bits_avx2(&b, in, 10, 0, 0);
+    CHECK_MEM(a.c, b.c, sizeof a.c);
+    mldsa_unpack_t0_portable(&a, in);
+    mldsa_unpack_bits_avx2(&b, in, MLDSA_D, 1 << (MLDSA_D - 1), 1);
+    CHECK_MEM(a.c, b.c, sizeof a.c);
+    static const int levels[2] = {44, 65};
+    for (int l = 0; l < 2; l++) {
+      const mldsa_params *p = mldsa_params_get(levels[l]);
+      mldsa_unpack_eta_values_portable(p, &a, in);
+      mldsa_unpack_bits_avx2(&b, in, p->eta_bits, p->eta, 1);
+      CHECK_MEM(a.c, b.c, sizeof a.c);
+    }
+  }
+#endif
+}
+
 static void test_dot(void) {
   if (!have_avx2()) return;
 #if defined(__x86_64__)
@@ -355,7 +385,7 @@ static void test_dot(void) {
 static const test_case cases[] = {TEST_CASE(ntt), TEST_CASE(pointwise), TEST_CASE(dot),
                                   TEST_CASE(decompose),
                                   TEST_CASE(sign_row), TEST_CASE(use_hint),
-                                  TEST_CASE(pack_w1), TEST_CASE(unpack_z),
+                                  TEST_CASE(pack_w1), TEST_CASE(unpack_z), TEST_CASE(unpack_small),
                                   TEST_CASE(rej_ntt_block), TEST_CASE(rej_eta_block)};
 
 int main(int argc, char **argv) {
