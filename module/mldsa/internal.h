@@ -228,6 +228,13 @@ void mldsa_unpack_t0_portable(mldsa_poly *t0, const uint8_t in[416]);
 void mldsa_unpack_eta_values_portable(const mldsa_params *p, mldsa_poly *s, const uint8_t *in);
 void mldsa_unpack_bits_avx2(mldsa_poly *p, const uint8_t *in, unsigned bits, int32_t offset,
                             int negate);
+/* Likewise the packers: the portable ones of t1, t0, s1 and s2, and the AVX2 form of all
+ * three (|bits| <= 13; the low |bits| bits of offset - c or c). */
+void mldsa_pack_t1_portable(uint8_t out[320], const mldsa_poly *t1);
+void mldsa_pack_t0_portable(uint8_t out[416], const mldsa_poly *t0);
+void mldsa_pack_eta_portable(const mldsa_params *p, uint8_t *out, const mldsa_poly *s);
+void mldsa_pack_bits_avx2(uint8_t *out, const mldsa_poly *p, unsigned bits, int32_t offset,
+                          int negate);
 void mldsa_pack_w1(const mldsa_params *p, uint8_t *out, const mldsa_poly *w1);
 /* The twins of mldsa_pack_w1 (w1 in [0, (q-1)/(2 gamma2)); the AVX2 one x86-64 only). */
 void mldsa_pack_w1_portable(const mldsa_params *p, uint8_t *out, const mldsa_poly *w1);

@@ -553,6 +553,40 @@ AVX2 void mldsa_unpack_bits_avx2(mldsa_poly *p, const uint8_t *in, unsigned bits
   fm_zeroize(tail, sizeof tail);
 }
 
+/* BitPack of widths up to 13 (t1, t0, s1, s2) as mldsa_pack.c's pack_bits, eight values a step
+ * (|bits| bytes): the values (offset - c when negate) masked, joined in pairs within each 64-bit
+ * lane (the odd one shifted down next to the even one), then in fours within each 128-bit lane
+ * (at most 52 bits), then the two halves in two 64-bit words. A group is written as 16 bytes
+ * while that stays inside the encoding (the next group overwrites the excess), the last ones
+ * byte by byte. Nothing depends on the values but the values. */
+AVX2 void mldsa_pack_bits_avx2(uint8_t *out, const mldsa_poly *p, unsigned bits, int32_t offset,
+                               int negate) {
+  const __m256i mask = _mm256_set1_epi32((int32_t)((1u << bits) - 1));
+  const __m256i off = _mm256_set1_epi32(offset);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i pair = _mm256_setr_epi64x(0, 2 * bits, 0, 2 * bits);
+  const unsigned n = 4 * bits;
+  const size_t len = (size_t)32 * bits;
+  for (size_t g = 0; g < MLDSA_N / 8; g++) {
+    __m256i x = ld8(p->c + 8 * g);
+    if (negate) x = _mm256_sub_epi32(off, x); /* public: the encoding */
+    x = _mm256_and_si256(x, mask);
+    __m256i u = _mm256_or_si256(_mm256_and_si256(x, lo32), _mm256_srli_epi64(x, 32 - bits));
+    u = _mm256_sllv_epi64(u, pair);
+    u = _mm256_or_si256(u, _mm256_bsrli_epi128(u, 8));
+    const uint64_t lo = (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(u));
+    const uint64_t hi = (uint64_t)_mm_cvtsi128_si64(_mm256_extracti128_si256(u, 1));
+    const uint64_t w0 = lo | hi << n, w1 = hi >> (64 - n);
+    const size_t pos = g * bits;
+    if (pos + 16 <= len) {
+      _mm_storeu_si128((__m128i *)(out + pos), _mm_set_epi64x((long long)w1, (long long)w0));
+    } else {
+      for (unsigned i = 0; i < bits; i++)
+        out[pos + i] = (uint8_t)(i < 8 ? w0 >> (8 * i) : w1 >> (8 * (i - 8)));
+    }
+  }
+}
+
 /* freeze8: reduce32 then caddq, lane by lane, as in mldsa_poly.c. */
 static inline AVX2 __m256i freeze8(__m256i x) {
   const __m256i q = _mm256_set1_epi32(MLDSA_Q);

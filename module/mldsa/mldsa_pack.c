@@ -75,8 +75,8 @@ MLDSA_INLINE void unpack_bits(mldsa_poly *p, const uint8_t *in, unsigned bits, i
   }
 }
 
-/* The unpackers of t1, t0, s1 and s2 take the AVX2 form (mldsa_unpack_bits_avx2, the same
- * values) where the CPU path allows. */
+/* The packers and unpackers of t1, t0, s1 and s2 take the AVX2 forms (mldsa_pack_bits_avx2,
+ * mldsa_unpack_bits_avx2, the same bytes and values) where the CPU path allows. */
 #if defined(__x86_64__)
 #define UNPACK_BITS_FAST(p, in, bits, offset, negate)        \
   do {                                                       \
@@ -89,8 +89,26 @@ MLDSA_INLINE void unpack_bits(mldsa_poly *p, const uint8_t *in, unsigned bits, i
 #define UNPACK_BITS_FAST(p, in, bits, offset, negate) ((void)0)
 #endif
 
+#if defined(__x86_64__)
+#define PACK_BITS_FAST(out, p, bits, offset, negate)         \
+  do {                                                       \
+    if (fm_cpu_use(FM_CPU_AVX2)) {                           \
+      mldsa_pack_bits_avx2(out, p, bits, offset, negate);    \
+      return;                                                \
+    }                                                        \
+  } while (0)
+#else
+#define PACK_BITS_FAST(out, p, bits, offset, negate) ((void)0)
+#endif
+
 /* t1: SimpleBitPack(t1, 2^10 - 1) (Algorithm 22). */
-void mldsa_pack_t1(uint8_t out[320], const mldsa_poly *t1) { pack_bits(out, t1, 10, 0, 0); }
+void mldsa_pack_t1_portable(uint8_t out[320], const mldsa_poly *t1) {
+  pack_bits(out, t1, 10, 0, 0);
+}
+void mldsa_pack_t1(uint8_t out[320], const mldsa_poly *t1) {
+  PACK_BITS_FAST(out, t1, 10, 0, 0);
+  mldsa_pack_t1_portable(out, t1);
+}
 void mldsa_unpack_t1_portable(mldsa_poly *t1, const uint8_t in[320]) {
   unpack_bits(t1, in, 10, 0, 0);
 }
@@ -100,8 +118,12 @@ void mldsa_unpack_t1(mldsa_poly *t1, const uint8_t in[320]) {
 }
 
 /* t0: BitPack(t0, 2^12 - 1, 2^12) (Algorithm 24). */
-void mldsa_pack_t0(uint8_t out[416], const mldsa_poly *t0) {
+void mldsa_pack_t0_portable(uint8_t out[416], const mldsa_poly *t0) {
   pack_bits(out, t0, MLDSA_D, 1 << (MLDSA_D - 1), 1);
+}
+void mldsa_pack_t0(uint8_t out[416], const mldsa_poly *t0) {
+  PACK_BITS_FAST(out, t0, MLDSA_D, 1 << (MLDSA_D - 1), 1);
+  mldsa_pack_t0_portable(out, t0);
 }
 void mldsa_unpack_t0_portable(mldsa_poly *t0, const uint8_t in[416]) {
   unpack_bits(t0, in, MLDSA_D, 1 << (MLDSA_D - 1), 1);
@@ -112,9 +134,13 @@ void mldsa_unpack_t0(mldsa_poly *t0, const uint8_t in[416]) {
 }
 
 /* s1, s2: BitPack(s, eta, eta). */
-void mldsa_pack_eta(const mldsa_params *p, uint8_t *out, const mldsa_poly *s) {
+void mldsa_pack_eta_portable(const mldsa_params *p, uint8_t *out, const mldsa_poly *s) {
   if (p->eta_bits == 3) pack_bits(out, s, 3, 2, 1); /* public: the parameter set (eta 2 or 4) */
   else pack_bits(out, s, 4, 4, 1);
+}
+void mldsa_pack_eta(const mldsa_params *p, uint8_t *out, const mldsa_poly *s) {
+  PACK_BITS_FAST(out, s, p->eta_bits, p->eta, 1);
+  mldsa_pack_eta_portable(p, out, s);
 }
 
 void mldsa_unpack_eta_values_portable(const mldsa_params *p, mldsa_poly *s, const uint8_t *in) {

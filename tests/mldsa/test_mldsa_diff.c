@@ -1,6 +1,7 @@
 /* Differential test of ML-DSA's AVX2 kernels against their portable twins (module/mldsa): the
  * NTT, the inverse NTT, the pointwise and dot products, Decompose, a signing row's end (its norm
- * checks and MakeHint), UseHint, w1Encode, the BitUnpacks of z, t1, t0, s1 and s2 and the block samplers of RejNTTPoly and RejBoundedPoly
+ * checks and MakeHint), UseHint, w1Encode, the BitPacks of t1, t0, s1 and s2 and the BitUnpacks of
+ * z, t1, t0, s1 and s2 and the block samplers of RejNTTPoly and RejBoundedPoly
  * must give the same coefficients on random inputs over their whole documented input ranges,
  * plus the edges (0, +-(q-1), the largest allowed magnitudes). Skips (exit 0 with a note) on a
  * CPU without AVX2.
@@ -355,6 +356,42 @@ static void test_unpack_small(void) {
 #endif
 }
 
+/* BitPack of t1, t0, s1 and s2: random values in each encoding's range (and its two ends),
+ * the AVX2 form against the portable ones, bytes past the encoding untouched. */
+static void test_pack_small(void) {
+  if (!have_avx2()) return;
+#if defined(__x86_64__)
+  test_rng rng;
+  test_rng_seed(&rng, "test_mldsa_diff.pack_small");
+  for (int r = 0; r < ROUNDS && test_failures == 0; r++) {
+    /* ranges: t1 [0, 2^10), t0 (-2^12, 2^12], s [-eta, eta] */
+    mldsa_poly t1, t0, s2, s4;
+    for (size_t i = 0; i < MLDSA_N; i++) {
+      const int e = r < 2 ? r : 2;
+      t1.c[i] = e == 0 ? 0 : e == 1 ? 1023 : (int32_t)test_rng_below(&rng, 1024);
+      t0.c[i] = e == 0 ? -4095 : e == 1 ? 4096 : (int32_t)test_rng_below(&rng, 8192) - 4095;
+      s2.c[i] = e == 0 ? -2 : e == 1 ? 2 : (int32_t)test_rng_below(&rng, 5) - 2;
+      s4.c[i] = e == 0 ? -4 : e == 1 ? 4 : (int32_t)test_rng_below(&rng, 9) - 4;
+    }
+    uint8_t x[32 * 13 + 16], y[32 * 13 + 16];
+    memset(x, 0x5a, sizeof x);
+    memset(y, 0x5a, sizeof y);
+    mldsa_pack_t1_portable(x, &t1);
+    mldsa_pack_bits_avx2(y, &t1, 10, 0, 0);
+    CHECK_MEM(x, y, sizeof x);
+    mldsa_pack_t0_portable(x, &t0);
+    mldsa_pack_bits_avx2(y, &t0, MLDSA_D, 1 << (MLDSA_D - 1), 1);
+    CHECK_MEM(x, y, sizeof x);
+    mldsa_pack_eta_portable(mldsa_params_get(44), x, &s2);
+    mldsa_pack_bits_avx2(y, &s2, 3, 2, 1);
+    CHECK_MEM(x, y, sizeof x);
+    mldsa_pack_eta_portable(mldsa_params_get(65), x, &s4);
+    mldsa_pack_bits_avx2(y, &s4, 4, 4, 1);
+    CHECK_MEM(x, y, sizeof x);
+  }
+#endif
+}
+
 static void test_dot(void) {
   if (!have_avx2()) return;
 #if defined(__x86_64__)
@@ -386,6 +423,7 @@ static const test_case cases[] = {TEST_CASE(ntt), TEST_CASE(pointwise), TEST_CAS
                                   TEST_CASE(decompose),
                                   TEST_CASE(sign_row), TEST_CASE(use_hint),
                                   TEST_CASE(pack_w1), TEST_CASE(unpack_z), TEST_CASE(unpack_small),
+                                  TEST_CASE(pack_small),
                                   TEST_CASE(rej_ntt_block), TEST_CASE(rej_eta_block)};
 
 int main(int argc, char **argv) {
