@@ -220,6 +220,9 @@ void mldsa_unpack_z(const mldsa_params *p, mldsa_poly *z, const uint8_t *in);
 /* The twins of mldsa_unpack_z (the AVX2 one in mldsa_avx2.c, x86-64 only), same values. */
 void mldsa_unpack_z_portable(const mldsa_params *p, mldsa_poly *z, const uint8_t *in);
 void mldsa_unpack_z_avx2(const mldsa_params *p, mldsa_poly *z, const uint8_t *in);
+/* And of mldsa_pack_z (z in (-gamma1, gamma1]). */
+void mldsa_pack_z_portable(const mldsa_params *p, uint8_t *out, const mldsa_poly *z);
+void mldsa_pack_z_avx2(const mldsa_params *p, uint8_t *out, const mldsa_poly *z);
 /* The portable unpackers of t1, t0 and (without the range check) s1, s2, and the AVX2 form
  * of all three (x86-64 only): the 256 values of |bits| <= 13 bits at in, as offset - v (negate)
  * or v. The same values (test_mldsa_diff). */

@@ -587,6 +587,40 @@ AVX2 void mldsa_pack_bits_avx2(uint8_t *out, const mldsa_poly *p, unsigned bits,
   }
 }
 
+/* BitPack of z (18 or 20 bits) as mldsa_pack_z_portable, eight values (|bits| bytes) a step:
+ * gamma1 - z masked, joined in pairs within each 64-bit lane as in mldsa_pack_bits_avx2, then
+ * the four pairs (2 bits each) joined in three 64-bit words. A group is written as 24 bytes
+ * while that stays inside the encoding (the next group overwrites the excess), the last one
+ * byte by byte. */
+AVX2 void mldsa_pack_z_avx2(const mldsa_params *p, uint8_t *out, const mldsa_poly *z) {
+  const unsigned bits = p->z_bits, n = 2 * bits;
+  const __m256i mask = _mm256_set1_epi32((int32_t)((1u << bits) - 1));
+  const __m256i g1 = _mm256_set1_epi32(p->gamma1);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const size_t len = (size_t)32 * bits;
+  for (size_t g = 0; g < MLDSA_N / 8; g++) {
+    const __m256i x = _mm256_and_si256(_mm256_sub_epi32(g1, ld8(z->c + 8 * g)), mask);
+    /* The odd value alone shifted down: the even one has more bits than the shift (32 - bits). */
+    const __m256i u = _mm256_or_si256(_mm256_and_si256(x, lo32),
+                                      _mm256_srli_epi64(_mm256_andnot_si256(lo32, x), 32 - bits));
+    const __m128i ul = _mm256_castsi256_si128(u), uh = _mm256_extracti128_si256(u, 1);
+    const uint64_t u0 = (uint64_t)_mm_cvtsi128_si64(ul), u1 = (uint64_t)_mm_extract_epi64(ul, 1);
+    const uint64_t u2 = (uint64_t)_mm_cvtsi128_si64(uh), u3 = (uint64_t)_mm_extract_epi64(uh, 1);
+    const uint64_t w0 = u0 | u1 << n;
+    const uint64_t w1 = u1 >> (64 - n) | u2 << (2 * n - 64) | u3 << (3 * n - 64);
+    const uint64_t w2 = u3 >> (128 - 3 * n);
+    const size_t pos = g * bits;
+    if (pos + 24 <= len) {
+      _mm_storeu_si128((__m128i *)(out + pos), _mm_set_epi64x((long long)w1, (long long)w0));
+      _mm_storel_epi64((__m128i *)(out + pos + 16), _mm_cvtsi64_si128((long long)w2));
+    } else {
+      for (unsigned i = 0; i < bits; i++)
+        out[pos + i] = (uint8_t)(i < 8 ? w0 >> (8 * i) : i < 16 ? w1 >> (8 * (i - 8))
+                                                               : w2 >> (8 * (i - 16)));
+    }
+  }
+}
+
 /* freeze8: reduce32 then caddq, lane by lane, as in mldsa_poly.c. */
 static inline AVX2 __m256i freeze8(__m256i x) {
   const __m256i q = _mm256_set1_epi32(MLDSA_Q);

@@ -162,9 +162,18 @@ uint32_t mldsa_unpack_eta(const mldsa_params *p, mldsa_poly *s, const uint8_t *i
 }
 
 /* z: BitPack(z, gamma1 - 1, gamma1) (Algorithm 26 packs; ExpandMask's BitUnpack too). */
-void mldsa_pack_z(const mldsa_params *p, uint8_t *out, const mldsa_poly *z) {
+void mldsa_pack_z_portable(const mldsa_params *p, uint8_t *out, const mldsa_poly *z) {
   if (p->z_bits == 18) pack_bits(out, z, 18, 1 << 17, 1); /* public: the parameter set */
   else pack_bits(out, z, 20, 1 << 19, 1);
+}
+void mldsa_pack_z(const mldsa_params *p, uint8_t *out, const mldsa_poly *z) {
+#if defined(__x86_64__)
+  if (fm_cpu_use(FM_CPU_AVX2)) {
+    mldsa_pack_z_avx2(p, out, z);
+    return;
+  }
+#endif
+  mldsa_pack_z_portable(p, out, z);
 }
 void mldsa_unpack_z_portable(const mldsa_params *p, mldsa_poly *z, const uint8_t *in) {
   if (p->z_bits == 18) unpack_bits(z, in, 18, 1 << 17, 1); /* public: the parameter set */

@@ -1,7 +1,7 @@
 /* Differential test of ML-DSA's AVX2 kernels against their portable twins (module/mldsa): the
  * NTT, the inverse NTT, the pointwise and dot products, Decompose, a signing row's end (its norm
- * checks and MakeHint), UseHint, w1Encode, the BitPacks of t1, t0, s1 and s2 and the BitUnpacks of
- * z, t1, t0, s1 and s2 and the block samplers of RejNTTPoly and RejBoundedPoly
+ * checks and MakeHint), UseHint, w1Encode, the BitPacks of z, t1, t0, s1 and s2, the BitUnpacks
+ * of z, t1, t0, s1 and s2 and the block samplers of RejNTTPoly and RejBoundedPoly
  * must give the same coefficients on random inputs over their whole documented input ranges,
  * plus the edges (0, +-(q-1), the largest allowed magnitudes). Skips (exit 0 with a note) on a
  * CPU without AVX2.
@@ -392,6 +392,33 @@ static void test_pack_small(void) {
 #endif
 }
 
+/* BitPack of z (18 and 20 bits): random values in (-gamma1, gamma1] and its two ends, the AVX2
+ * form against the portable one, bytes past the encoding untouched. */
+static void test_pack_z(void) {
+  if (!have_avx2()) return;
+#if defined(__x86_64__)
+  test_rng rng;
+  test_rng_seed(&rng, "test_mldsa_diff.pack_z");
+  static const int levels[2] = {44, 65};
+  for (int r = 0; r < ROUNDS && test_failures == 0; r++) {
+    for (int l = 0; l < 2; l++) {
+      const mldsa_params *p = mldsa_params_get(levels[l]);
+      mldsa_poly z;
+      for (size_t i = 0; i < MLDSA_N; i++)
+        z.c[i] = r == 0   ? 1 - p->gamma1
+                 : r == 1 ? p->gamma1
+                          : (int32_t)test_rng_below(&rng, 2 * (uint64_t)p->gamma1) - p->gamma1 + 1;
+      uint8_t x[32 * 20 + 16], y[32 * 20 + 16];
+      memset(x, 0x5a, sizeof x);
+      memset(y, 0x5a, sizeof y);
+      mldsa_pack_z_portable(p, x, &z);
+      mldsa_pack_z_avx2(p, y, &z);
+      CHECK_MEM(x, y, sizeof x);
+    }
+  }
+#endif
+}
+
 static void test_dot(void) {
   if (!have_avx2()) return;
 #if defined(__x86_64__)
@@ -423,7 +450,7 @@ static const test_case cases[] = {TEST_CASE(ntt), TEST_CASE(pointwise), TEST_CAS
                                   TEST_CASE(decompose),
                                   TEST_CASE(sign_row), TEST_CASE(use_hint),
                                   TEST_CASE(pack_w1), TEST_CASE(unpack_z), TEST_CASE(unpack_small),
-                                  TEST_CASE(pack_small),
+                                  TEST_CASE(pack_small), TEST_CASE(pack_z),
                                   TEST_CASE(rej_ntt_block), TEST_CASE(rej_eta_block)};
 
 int main(int argc, char **argv) {
