@@ -126,6 +126,12 @@ void mldsa_poly_split_pair(mldsa_poly *lo, mldsa_poly *hi, const mldsa_poly *v);
  * coefficients: the result is one mask over the whole polynomial. bound <= (q-1)/8. */
 uint32_t mldsa_poly_norm_exceeds(const mldsa_poly *p, int32_t bound);
 
+/* mldsa_poly_split_add_norm is mldsa_poly_split_pair(lo, hi, v), z = lo + y and
+ * mldsa_poly_norm_exceeds(z, bound) in one pass (signing's z = y + cs1 and its norm check, with
+ * cs2 in hi); z may be v. The same values and mask. */
+uint32_t mldsa_poly_split_add_norm(mldsa_poly *z, mldsa_poly *hi, const mldsa_poly *v,
+                                   const mldsa_poly *y, int32_t bound);
+
 /* mldsa_poly_power2round splits a (in [0, q)) into a1 * 2^d + a0, a0 in (-2^(d-1), 2^(d-1)]
  * (Algorithm 35). */
 void mldsa_poly_power2round(mldsa_poly *a1, mldsa_poly *a0, const mldsa_poly *a);

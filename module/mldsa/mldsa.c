@@ -326,9 +326,8 @@ static uint32_t sign_attempt(const mldsa_params *p, sign_ws *ws, const uint8_t m
     if (i < l) { /* public: the parameter set */
       mldsa_poly_pointwise_mont(&ws->z[i], &ws->c, &ws->s[i]);
       mldsa_poly_invntt_tomont(&ws->z[i]);
-      mldsa_poly_split_pair(&ws->z[i], &ws->r, &ws->z[i]);
-      mldsa_poly_add(&ws->z[i], &ws->z[i], &ws->y[i]);
-      reject |= mldsa_poly_norm_exceeds(&ws->z[i], p->gamma1 - p->beta);
+      reject |= mldsa_poly_split_add_norm(&ws->z[i], &ws->r, &ws->z[i], &ws->y[i],
+                                          p->gamma1 - p->beta);
     } else {
       mldsa_poly_pointwise_mont(&ws->r, &ws->c, &ws->s[i]);
       mldsa_poly_invntt_tomont(&ws->r);

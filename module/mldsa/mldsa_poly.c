@@ -112,6 +112,23 @@ static inline int32_t caddq(int32_t a) { return a + ((a >> 31) & MLDSA_Q); }
       bad |= (uint32_t)((bound - 1 - mag) >> 31);         /* negative exactly when mag >= bound */ \
     }                                                                                            \
     return ct_value_barrier_u32(bad);                                                            \
+  }                                                                                              \
+  /* poly_split_pair's split of v, then z = lo + y and poly_norm_exceeds on z, in one pass. */   \
+  ATTR static uint32_t poly_split_add_norm_##SFX(mldsa_poly *z, mldsa_poly *hi,                 \
+                                                 const mldsa_poly *v, const mldsa_poly *y,      \
+                                                 int32_t bound) {                               \
+    uint32_t bad = 0;                                                                            \
+    for (size_t i = 0; i < MLDSA_N; i++) {                                                       \
+      int32_t x = caddq(v->c[i]);                                                                \
+      x -= (((MLDSA_Q - 1) / 2 - x) >> 31) & MLDSA_Q;                                            \
+      const int32_t h = (x + (1 << (MLDSA_PAIR_SHIFT - 1))) >> MLDSA_PAIR_SHIFT;                 \
+      const int32_t r = x - h * (1 << MLDSA_PAIR_SHIFT) + y->c[i], s = r >> 31;                  \
+      const int32_t a = (r ^ s) - s, d = MLDSA_Q - 2 * a;                                        \
+      bad |= (uint32_t)((bound - 1 - (a + (d & (d >> 31)))) >> 31);                              \
+      hi->c[i] = h;                                                                              \
+      z->c[i] = r;                                                                               \
+    }                                                                                            \
+    return ct_value_barrier_u32(bad);                                                            \
   }
 
 ELEMENTWISE(base, )
@@ -128,6 +145,7 @@ ELEMENTWISE(avx2, __attribute__((target("avx2"))))
 #define poly_shiftl_avx2 poly_shiftl_base
 #define poly_split_pair_avx2 poly_split_pair_base
 #define poly_norm_exceeds_avx2 poly_norm_exceeds_base
+#define poly_split_add_norm_avx2 poly_split_add_norm_base
 #endif
 
 void mldsa_poly_reduce(mldsa_poly *p) {
@@ -160,6 +178,11 @@ void mldsa_poly_split_pair(mldsa_poly *lo, mldsa_poly *hi, const mldsa_poly *v) 
 }
 uint32_t mldsa_poly_norm_exceeds(const mldsa_poly *p, int32_t bound) {
   return ELEMENTWISE_AVX2() ? poly_norm_exceeds_avx2(p, bound) : poly_norm_exceeds_base(p, bound);
+}
+uint32_t mldsa_poly_split_add_norm(mldsa_poly *z, mldsa_poly *hi, const mldsa_poly *v,
+                                   const mldsa_poly *y, int32_t bound) {
+  return ELEMENTWISE_AVX2() ? poly_split_add_norm_avx2(z, hi, v, y, bound)
+                            : poly_split_add_norm_base(z, hi, v, y, bound);
 }
 
 /* ---- The NTT (FIPS 204 Algorithms 41 and 42) -------------------------------------------------
