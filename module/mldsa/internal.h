@@ -143,6 +143,12 @@ void mldsa_poly_decompose(const mldsa_params *p, mldsa_poly *a1, mldsa_poly *a0,
 void mldsa_poly_decompose_portable(const mldsa_params *p, mldsa_poly *a1, mldsa_poly *a0,
                                    const mldsa_poly *a);
 
+/* mldsa_poly_w1_encode takes w (in (-q, q)) to [0, q) in place and writes w1Encode(HighBits(w))
+ * (Algorithm 28 of Algorithm 37's r1) to out (32 * w1_bits bytes): signing's w1, in one pass.
+ * Constant time. */
+void mldsa_poly_w1_encode(const mldsa_params *p, uint8_t *out, mldsa_poly *w);
+void mldsa_poly_w1_encode_portable(const mldsa_params *p, uint8_t *out, mldsa_poly *w);
+
 /* mldsa_poly_sign_row is the end of one row i of a signing attempt (Algorithm 7 steps 21, 23,
  * 25, 26, 28), in one pass: r = w - cs2 (w in [0, q), |cs2| < 2^8) taken to [0, q),
  * (v1, r0) = Decompose(r), h = MakeHint = [HighBits(r + ct0) != v1] (ct0 in (-q, q)). It adds

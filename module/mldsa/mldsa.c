@@ -227,7 +227,7 @@ typedef struct sign_ws {
   mldsa_poly w[MLDSA_MAX_K];
   mldsa_poly h[MLDSA_MAX_K];
   mldsa_poly c;                            /* NTT(c) */
-  mldsa_poly r, v1, r0, ct0;               /* one row's scratch */
+  mldsa_poly r, ct0;                       /* one row's scratch */
   mldsa_poly mask[4];                      /* ExpandMask's, made ahead (mask_next) */
   unsigned mask_used, mask_count;
   uint8_t rhopp[64];
@@ -299,10 +299,9 @@ static uint32_t sign_attempt(const mldsa_params *p, sign_ws *ws, const uint8_t m
   a_times_cached(p, ws->w, ws->a, ws->z); /* rows in (-q, q): the inverse NTT's input range */
   for (unsigned i = 0; i < k; i++) {
     mldsa_poly_invntt_tomont(&ws->w[i]);
-    mldsa_poly_caddq(&ws->w[i]);
-    /* Steps 13, 15: w1 = HighBits(w), encoded for ctilde = H(mu || w1Encode(w1), lambda/4). */
-    mldsa_poly_decompose(p, &ws->v1, &ws->r0, &ws->w[i]);
-    mldsa_pack_w1(p, ws->w1enc + i * w1_poly_bytes(p), &ws->v1);
+    /* Steps 13, 15: w (to [0, q)), w1 = HighBits(w), encoded for ctilde = H(mu || w1Encode(w1),
+     * lambda/4). */
+    mldsa_poly_w1_encode(p, ws->w1enc + i * w1_poly_bytes(p), &ws->w[i]);
   }
   keccak_state st;
   shake256_init(&st);

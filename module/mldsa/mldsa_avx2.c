@@ -476,39 +476,62 @@ AVX2 void mldsa_poly_use_hint_avx2(const mldsa_params *p, mldsa_poly *a, const m
   }
 }
 
-/* bytes32 narrows the 32 coefficients at c (each in [0, 128)) to 32 bytes in order: the packs
- * interleave the four loads' halves by 128-bit lane, the dword permutation puts them back. */
-static inline AVX2 __m256i bytes32(const int32_t *c) {
-  const __m256i a = _mm256_packs_epi32(ld8(c), ld8(c + 8));
-  const __m256i b = _mm256_packs_epi32(ld8(c + 16), ld8(c + 24));
+/* bytes32 narrows the 32 coefficients c0..c3 (eight each, in [0, 128)) to 32 bytes in order:
+ * the packs interleave the four registers' halves by 128-bit lane, the dword permutation puts
+ * them back. */
+static inline AVX2 __m256i bytes32(__m256i c0, __m256i c1, __m256i c2, __m256i c3) {
+  const __m256i a = _mm256_packs_epi32(c0, c1), b = _mm256_packs_epi32(c2, c3);
   return _mm256_permutevar8x32_epi32(_mm256_packs_epi16(a, b),
                                      _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
 }
 
-/* w1Encode of one polynomial (SimpleBitPack, Algorithm 16) as mldsa_pack_w1_portable, 32
- * coefficients a step: bytes, then pairs joined by VPMADDUBSW (b0 + 2^bits b1), and for six
- * bits the pairs joined again by VPMADDWD into 24-bit groups whose three low bytes are kept. */
-AVX2 void mldsa_pack_w1_avx2(const mldsa_params *p, uint8_t *out, const mldsa_poly *w1) {
-  if (p->w1_bits == 4) { /* public: the parameter set */
-    const __m256i join = _mm256_set1_epi16(0x1001);
-    for (size_t i = 0; i < MLDSA_N; i += 32) {
-      const __m256i x = _mm256_maddubs_epi16(bytes32(w1->c + i), join);
-      const __m256i y = _mm256_permute4x64_epi64(_mm256_packus_epi16(x, x), 0x08);
-      _mm_storeu_si128((__m128i *)(out + i / 2), _mm256_castsi256_si128(y));
-    }
+/* w1_pack32 writes the w1Encode (SimpleBitPack, Algorithm 16) of 32 coefficients, given as the
+ * bytes b, at out (16 bytes for 4 bits, 24 for 6): pairs joined by VPMADDUBSW (b0 + 2^bits b1),
+ * and for six bits the pairs joined again by VPMADDWD into 24-bit groups whose three low bytes
+ * are kept. */
+static inline AVX2 void w1_pack32(int four, uint8_t *out, __m256i b) {
+  if (four) {
+    const __m256i x = _mm256_maddubs_epi16(b, _mm256_set1_epi16(0x1001));
+    const __m256i y = _mm256_permute4x64_epi64(_mm256_packus_epi16(x, x), 0x08);
+    _mm_storeu_si128((__m128i *)out, _mm256_castsi256_si128(y));
   } else {
-    const __m256i join = _mm256_set1_epi16(0x4001), join2 = _mm256_set1_epi32(0x10000001);
     const __m256i keep3 = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
                                            0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
-    const __m256i tight = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 3, 7);
-    for (size_t i = 0; i < MLDSA_N; i += 32) {
-      __m256i x = _mm256_maddubs_epi16(bytes32(w1->c + i), join);
-      x = _mm256_madd_epi16(x, join2);
-      x = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(x, keep3), tight);
-      uint8_t *o = out + 3 * (i / 4);
-      _mm_storeu_si128((__m128i *)o, _mm256_castsi256_si128(x));
-      _mm_storel_epi64((__m128i *)(o + 16), _mm256_extracti128_si256(x, 1));
+    __m256i x = _mm256_maddubs_epi16(b, _mm256_set1_epi16(0x4001));
+    x = _mm256_madd_epi16(x, _mm256_set1_epi32(0x10000001));
+    x = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(x, keep3),
+                                    _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 3, 7));
+    _mm_storeu_si128((__m128i *)out, _mm256_castsi256_si128(x));
+    _mm_storel_epi64((__m128i *)(out + 16), _mm256_extracti128_si256(x, 1));
+  }
+}
+
+/* w1Encode of one polynomial as mldsa_pack_w1_portable, 32 coefficients a step. */
+AVX2 void mldsa_pack_w1_avx2(const mldsa_params *p, uint8_t *out, const mldsa_poly *w1) {
+  const int four = p->w1_bits == 4; /* public: the parameter set */
+  for (size_t i = 0; i < MLDSA_N; i += 32) {
+    const int32_t *c = w1->c + i;
+    w1_pack32(four, out + (four ? i / 2 : 3 * (i / 4)),
+              bytes32(ld8(c), ld8(c + 8), ld8(c + 16), ld8(c + 24)));
+  }
+}
+
+/* Signing's w1 as mldsa_poly_w1_encode_portable: w taken to [0, q) in place (caddq), its
+ * HighBits by decompose8 (the low bits dropped) and their w1Encode, 32 coefficients a step. */
+AVX2 void mldsa_poly_w1_encode_avx2(const mldsa_params *p, uint8_t *out, mldsa_poly *w) {
+  const __m256i two_g2 = _mm256_set1_epi32(2 * p->gamma2);
+  const __m256i q = _mm256_set1_epi32(MLDSA_Q);
+  const int wide = p->gamma2 == (MLDSA_Q - 1) / 32; /* public: the parameter set */
+  const int four = p->w1_bits == 4;
+  for (size_t i = 0; i < MLDSA_N; i += 32) {
+    __m256i h[4];
+    for (size_t k = 0; k < 4; k++) {
+      __m256i r = ld8(w->c + i + 8 * k), r0;
+      r = _mm256_add_epi32(r, _mm256_and_si256(_mm256_srai_epi32(r, 31), q));
+      st8(w->c + i + 8 * k, r);
+      h[k] = decompose8(wide, two_g2, r, &r0);
     }
+    w1_pack32(four, out + (four ? i / 2 : 3 * (i / 4)), bytes32(h[0], h[1], h[2], h[3]));
   }
 }
 

@@ -334,6 +334,18 @@ uint32_t mldsa_poly_sign_row_portable(const mldsa_params *p, mldsa_poly *h, cons
   return ct_value_barrier_u32(bad);
 }
 
+OUT_OF_LINE void mldsa_poly_w1_encode_portable(const mldsa_params *p, uint8_t *out,
+                                               mldsa_poly *w) {
+  mldsa_poly w1;
+  for (size_t i = 0; i < MLDSA_N; i++) {
+    int32_t r0;
+    w->c[i] = caddq(w->c[i]);
+    w1.c[i] = decompose_one(p->gamma2, w->c[i], &r0);
+  }
+  mldsa_pack_w1_portable(p, out, &w1);
+  fm_zeroize(&w1, sizeof w1);
+}
+
 OUT_OF_LINE void mldsa_poly_use_hint_portable(const mldsa_params *p, mldsa_poly *a,
                                              const mldsa_poly *h) {
   /* Algorithm 40 with masks (the inputs are public, but a branch per hint mispredicts):
@@ -367,6 +379,7 @@ void mldsa_poly_decompose_avx2(const mldsa_params *p, mldsa_poly *a1, mldsa_poly
 uint32_t mldsa_poly_sign_row_avx2(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *w,
                                   const mldsa_poly *cs2, const mldsa_poly *ct0, unsigned *ones);
 void mldsa_poly_use_hint_avx2(const mldsa_params *p, mldsa_poly *a, const mldsa_poly *h);
+void mldsa_poly_w1_encode_avx2(const mldsa_params *p, uint8_t *out, mldsa_poly *w);
 #define MLDSA_HAVE_AVX2 1
 #endif
 
@@ -462,6 +475,16 @@ void mldsa_poly_use_hint(const mldsa_params *p, mldsa_poly *a, const mldsa_poly 
   }
 #endif
   mldsa_poly_use_hint_portable(p, a, h);
+}
+
+void mldsa_poly_w1_encode(const mldsa_params *p, uint8_t *out, mldsa_poly *w) {
+#if defined(MLDSA_HAVE_AVX2)
+  if (use_avx2()) {
+    mldsa_poly_w1_encode_avx2(p, out, w);
+    return;
+  }
+#endif
+  mldsa_poly_w1_encode_portable(p, out, w);
 }
 
 const char *mldsa_path_name(void) {

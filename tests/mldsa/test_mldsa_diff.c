@@ -1,7 +1,8 @@
 /* Differential test of ML-DSA's AVX2 kernels against their portable twins (module/mldsa): the
  * NTT, the inverse NTT, the pointwise and dot products, Decompose, a signing row's end (its norm
- * checks and MakeHint), UseHint, w1Encode, the BitPacks of z, t1, t0, s1 and s2, the BitUnpacks
- * of z, t1, t0, s1 and s2 and the block samplers of RejNTTPoly and RejBoundedPoly
+ * checks and MakeHint), UseHint, w1Encode (alone and with signing's HighBits), the BitPacks of
+ * z, t1, t0, s1 and s2, the BitUnpacks of z, t1, t0, s1 and s2 and the block samplers of
+ * RejNTTPoly and RejBoundedPoly
  * must give the same coefficients on random inputs over their whole documented input ranges,
  * plus the edges (0, +-(q-1), the largest allowed magnitudes). Skips (exit 0 with a note) on a
  * CPU without AVX2.
@@ -28,6 +29,7 @@ void mldsa_poly_decompose_avx2(const mldsa_params *p, mldsa_poly *a1, mldsa_poly
 uint32_t mldsa_poly_sign_row_avx2(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *w,
                                   const mldsa_poly *cs2, const mldsa_poly *ct0, unsigned *ones);
 void mldsa_poly_use_hint_avx2(const mldsa_params *p, mldsa_poly *a, const mldsa_poly *h);
+void mldsa_poly_w1_encode_avx2(const mldsa_params *p, uint8_t *out, mldsa_poly *w);
 #endif
 
 enum { ROUNDS = 2000 };
@@ -419,6 +421,32 @@ static void test_pack_z(void) {
 #endif
 }
 
+/* Signing's w1 (caddq, HighBits, w1Encode in one pass) for both gamma2 on w in (-q, q) with
+ * the edges: the AVX2 form against the portable one, the bytes and w after. */
+static void test_w1_encode(void) {
+  if (!have_avx2()) return;
+#if defined(__x86_64__)
+  test_rng rng;
+  test_rng_seed(&rng, "test_mldsa_diff.w1_encode");
+  static const int levels[2] = {44, 65};
+  for (int r = 0; r < ROUNDS && test_failures == 0; r++) {
+    for (int l = 0; l < 2; l++) {
+      const mldsa_params *p = mldsa_params_get(levels[l]);
+      mldsa_poly a, b;
+      fill(&rng, &a, MLDSA_Q - 1);
+      b = a;
+      uint8_t x[192], y[192];
+      memset(x, 0xa5, sizeof x);
+      memset(y, 0xa5, sizeof y);
+      mldsa_poly_w1_encode_portable(p, x, &a);
+      mldsa_poly_w1_encode_avx2(p, y, &b);
+      CHECK_MEM(x, y, sizeof x);
+      CHECK_MEM(a.c, b.c, sizeof a.c);
+    }
+  }
+#endif
+}
+
 static void test_dot(void) {
   if (!have_avx2()) return;
 #if defined(__x86_64__)
@@ -449,7 +477,7 @@ static void test_dot(void) {
 static const test_case cases[] = {TEST_CASE(ntt), TEST_CASE(pointwise), TEST_CASE(dot),
                                   TEST_CASE(decompose),
                                   TEST_CASE(sign_row), TEST_CASE(use_hint),
-                                  TEST_CASE(pack_w1), TEST_CASE(unpack_z), TEST_CASE(unpack_small),
+                                  TEST_CASE(pack_w1), TEST_CASE(w1_encode), TEST_CASE(unpack_z), TEST_CASE(unpack_small),
                                   TEST_CASE(pack_small), TEST_CASE(pack_z),
                                   TEST_CASE(rej_ntt_block), TEST_CASE(rej_eta_block)};
 
