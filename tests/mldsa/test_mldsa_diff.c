@@ -474,12 +474,12 @@ static void test_dot(void) {
 #endif
 }
 
-static const test_case cases[] = {TEST_CASE(ntt), TEST_CASE(pointwise), TEST_CASE(dot),
-                                  TEST_CASE(decompose),
-                                  TEST_CASE(sign_row), TEST_CASE(use_hint),
-                                  TEST_CASE(pack_w1), TEST_CASE(w1_encode), TEST_CASE(unpack_z), TEST_CASE(unpack_small),
-                                  TEST_CASE(pack_small), TEST_CASE(pack_z),
-                                  TEST_CASE(rej_ntt_block), TEST_CASE(rej_eta_block)};
+static const test_case cases[] = {
+    TEST_CASE(ntt),          TEST_CASE(pointwise),     TEST_CASE(dot),
+    TEST_CASE(decompose),    TEST_CASE(sign_row),      TEST_CASE(use_hint),
+    TEST_CASE(pack_w1),      TEST_CASE(w1_encode),     TEST_CASE(unpack_z),
+    TEST_CASE(unpack_small), TEST_CASE(pack_small),    TEST_CASE(pack_z),
+    TEST_CASE(rej_ntt_block), TEST_CASE(rej_eta_block)};
 
 int main(int argc, char **argv) {
   if (!have_avx2()) fprintf(stderr, "test_mldsa_diff: no AVX2 on this CPU: nothing to compare\n");
