@@ -149,6 +149,13 @@ void mldsa_poly_decompose_portable(const mldsa_params *p, mldsa_poly *a1, mldsa_
 void mldsa_poly_w1_encode(const mldsa_params *p, uint8_t *out, mldsa_poly *w);
 void mldsa_poly_w1_encode_portable(const mldsa_params *p, uint8_t *out, mldsa_poly *w);
 
+/* mldsa_poly_use_hint_encode writes w1Encode(UseHint(h, w)) for w in (-q, q) (taken to [0, q)
+ * first; w itself is not changed) to out: verification's w1', in one pass. Public inputs. */
+void mldsa_poly_use_hint_encode(const mldsa_params *p, uint8_t *out, const mldsa_poly *w,
+                                const mldsa_poly *h);
+void mldsa_poly_use_hint_encode_portable(const mldsa_params *p, uint8_t *out,
+                                         const mldsa_poly *w, const mldsa_poly *h);
+
 /* mldsa_poly_sign_row is the end of one row i of a signing attempt (Algorithm 7 steps 21, 23,
  * 25, 26, 28), in one pass: r = w - cs2 (w in [0, q), |cs2| < 2^8) taken to [0, q),
  * (v1, r0) = Decompose(r), h = MakeHint = [HighBits(r + ct0) != v1] (ct0 in (-q, q)). It adds

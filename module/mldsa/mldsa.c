@@ -444,9 +444,7 @@ static int verify_core(const mldsa_params *p, const uint8_t *pk, const uint8_t m
     mldsa_poly_sub(&w[i], &w[i], &t1);
     mldsa_poly_reduce(&w[i]);
     mldsa_poly_invntt_tomont(&w[i]);
-    mldsa_poly_caddq(&w[i]);
-    mldsa_poly_use_hint(p, &w[i], &h[i]);
-    mldsa_pack_w1(p, w1enc + i * w1_poly_bytes(p), &w[i]);
+    mldsa_poly_use_hint_encode(p, w1enc + i * w1_poly_bytes(p), &w[i], &h[i]);
   }
 
   /* Steps 12-13: ctilde' = H(mu || w1Encode(w1'), lambda/4) must equal ctilde. */

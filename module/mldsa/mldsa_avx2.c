@@ -457,23 +457,29 @@ AVX2 void mldsa_poly_decompose_avx2(const mldsa_params *p, mldsa_poly *a1, mldsa
   }
 }
 
-/* UseHint (Algorithm 40) as mldsa_poly_use_hint_portable, eight lanes: r1 moved by +1 where
- * h = 1 and r0 > 0, by -1 where h = 1 and r0 <= 0, then m wrapped to 0 and -1 to m - 1. */
+/* use_hint8: UseHint (Algorithm 40) as mldsa_poly_use_hint_portable, eight lanes of r (in
+ * [0, q)) and h (0 or 1): r1 moved by +1 where h = 1 and r0 > 0, by -1 where h = 1 and r0 <= 0,
+ * then m wrapped to 0 and -1 to m - 1 (m1 = m - 1). */
+static inline AVX2 __m256i use_hint8(int wide, __m256i two_g2, __m256i m, __m256i m1, __m256i r,
+                                     __m256i h) {
+  const __m256i zero = _mm256_setzero_si256();
+  __m256i r0;
+  __m256i r1 = decompose8(wide, two_g2, r, &r0);
+  const __m256i pos = _mm256_and_si256(_mm256_cmpgt_epi32(r0, zero), _mm256_set1_epi32(2));
+  const __m256i step = _mm256_sub_epi32(pos, _mm256_set1_epi32(1));
+  r1 = _mm256_add_epi32(r1, _mm256_and_si256(step, _mm256_sub_epi32(zero, h)));
+  const __m256i over = _mm256_srai_epi32(_mm256_sub_epi32(m1, r1), 31);
+  r1 = _mm256_sub_epi32(r1, _mm256_and_si256(over, m));
+  return _mm256_add_epi32(r1, _mm256_and_si256(_mm256_srai_epi32(r1, 31), m));
+}
+
 AVX2 void mldsa_poly_use_hint_avx2(const mldsa_params *p, mldsa_poly *a, const mldsa_poly *h) {
   const int32_t mv = (MLDSA_Q - 1) / (2 * p->gamma2);
-  const __m256i two_g2 = _mm256_set1_epi32(2 * p->gamma2), zero = _mm256_setzero_si256();
+  const __m256i two_g2 = _mm256_set1_epi32(2 * p->gamma2);
   const __m256i m = _mm256_set1_epi32(mv), m1 = _mm256_set1_epi32(mv - 1);
-  const __m256i one = _mm256_set1_epi32(1), two = _mm256_set1_epi32(2);
   const int wide = p->gamma2 == (MLDSA_Q - 1) / 32; /* public: the parameter set */
-  for (size_t j = 0; j < MLDSA_N; j += 8) {
-    __m256i r0;
-    __m256i r1 = decompose8(wide, two_g2, ld8(a->c + j), &r0);
-    const __m256i step = _mm256_sub_epi32(_mm256_and_si256(_mm256_cmpgt_epi32(r0, zero), two), one);
-    r1 = _mm256_add_epi32(r1, _mm256_and_si256(step, _mm256_sub_epi32(zero, ld8(h->c + j))));
-    r1 = _mm256_sub_epi32(r1, _mm256_and_si256(_mm256_srai_epi32(_mm256_sub_epi32(m1, r1), 31), m));
-    r1 = _mm256_add_epi32(r1, _mm256_and_si256(_mm256_srai_epi32(r1, 31), m));
-    st8(a->c + j, r1);
-  }
+  for (size_t j = 0; j < MLDSA_N; j += 8)
+    st8(a->c + j, use_hint8(wide, two_g2, m, m1, ld8(a->c + j), ld8(h->c + j)));
 }
 
 /* bytes32 narrows the 32 coefficients c0..c3 (eight each, in [0, 128)) to 32 bytes in order:
@@ -513,6 +519,26 @@ AVX2 void mldsa_pack_w1_avx2(const mldsa_params *p, uint8_t *out, const mldsa_po
     const int32_t *c = w1->c + i;
     w1_pack32(four, out + (four ? i / 2 : 3 * (i / 4)),
               bytes32(ld8(c), ld8(c + 8), ld8(c + 16), ld8(c + 24)));
+  }
+}
+
+/* Verification's w1 as mldsa_poly_use_hint_encode_portable: w taken to [0, q) (caddq), UseHint
+ * (use_hint8) and w1Encode, 32 coefficients a step; w is left as it was. */
+AVX2 void mldsa_poly_use_hint_encode_avx2(const mldsa_params *p, uint8_t *out,
+                                          const mldsa_poly *w, const mldsa_poly *h) {
+  const int32_t mv = (MLDSA_Q - 1) / (2 * p->gamma2);
+  const __m256i two_g2 = _mm256_set1_epi32(2 * p->gamma2), q = _mm256_set1_epi32(MLDSA_Q);
+  const __m256i m = _mm256_set1_epi32(mv), m1 = _mm256_set1_epi32(mv - 1);
+  const int wide = p->gamma2 == (MLDSA_Q - 1) / 32; /* public: the parameter set */
+  const int four = p->w1_bits == 4;
+  for (size_t i = 0; i < MLDSA_N; i += 32) {
+    __m256i v[4];
+    for (size_t k = 0; k < 4; k++) {
+      __m256i r = ld8(w->c + i + 8 * k);
+      r = _mm256_add_epi32(r, _mm256_and_si256(_mm256_srai_epi32(r, 31), q));
+      v[k] = use_hint8(wide, two_g2, m, m1, r, ld8(h->c + i + 8 * k));
+    }
+    w1_pack32(four, out + (four ? i / 2 : 3 * (i / 4)), bytes32(v[0], v[1], v[2], v[3]));
   }
 }
 

@@ -334,6 +334,14 @@ uint32_t mldsa_poly_sign_row_portable(const mldsa_params *p, mldsa_poly *h, cons
   return ct_value_barrier_u32(bad);
 }
 
+OUT_OF_LINE void mldsa_poly_use_hint_encode_portable(const mldsa_params *p, uint8_t *out,
+                                                     const mldsa_poly *w, const mldsa_poly *h) {
+  mldsa_poly w1;
+  for (size_t i = 0; i < MLDSA_N; i++) w1.c[i] = caddq(w->c[i]);
+  mldsa_poly_use_hint_portable(p, &w1, h);
+  mldsa_pack_w1_portable(p, out, &w1);
+}
+
 OUT_OF_LINE void mldsa_poly_w1_encode_portable(const mldsa_params *p, uint8_t *out,
                                                mldsa_poly *w) {
   mldsa_poly w1;
@@ -380,6 +388,8 @@ uint32_t mldsa_poly_sign_row_avx2(const mldsa_params *p, mldsa_poly *h, const ml
                                   const mldsa_poly *cs2, const mldsa_poly *ct0, unsigned *ones);
 void mldsa_poly_use_hint_avx2(const mldsa_params *p, mldsa_poly *a, const mldsa_poly *h);
 void mldsa_poly_w1_encode_avx2(const mldsa_params *p, uint8_t *out, mldsa_poly *w);
+void mldsa_poly_use_hint_encode_avx2(const mldsa_params *p, uint8_t *out, const mldsa_poly *w,
+                                     const mldsa_poly *h);
 #define MLDSA_HAVE_AVX2 1
 #endif
 
@@ -485,6 +495,17 @@ void mldsa_poly_w1_encode(const mldsa_params *p, uint8_t *out, mldsa_poly *w) {
   }
 #endif
   mldsa_poly_w1_encode_portable(p, out, w);
+}
+
+void mldsa_poly_use_hint_encode(const mldsa_params *p, uint8_t *out, const mldsa_poly *w,
+                                const mldsa_poly *h) {
+#if defined(MLDSA_HAVE_AVX2)
+  if (use_avx2()) {
+    mldsa_poly_use_hint_encode_avx2(p, out, w, h);
+    return;
+  }
+#endif
+  mldsa_poly_use_hint_encode_portable(p, out, w, h);
 }
 
 const char *mldsa_path_name(void) {

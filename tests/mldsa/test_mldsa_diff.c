@@ -1,8 +1,8 @@
 /* Differential test of ML-DSA's AVX2 kernels against their portable twins (module/mldsa): the
  * NTT, the inverse NTT, the pointwise and dot products, Decompose, a signing row's end (its norm
- * checks and MakeHint), UseHint, w1Encode (alone and with signing's HighBits), the BitPacks of
- * z, t1, t0, s1 and s2, the BitUnpacks of z, t1, t0, s1 and s2 and the block samplers of
- * RejNTTPoly and RejBoundedPoly
+ * checks and MakeHint), UseHint, w1Encode (alone, with signing's HighBits and with UseHint), the
+ * BitPacks of z, t1, t0, s1 and s2, the BitUnpacks of z, t1, t0, s1 and s2 and the block
+ * samplers of RejNTTPoly and RejBoundedPoly
  * must give the same coefficients on random inputs over their whole documented input ranges,
  * plus the edges (0, +-(q-1), the largest allowed magnitudes). Skips (exit 0 with a note) on a
  * CPU without AVX2.
@@ -30,6 +30,8 @@ uint32_t mldsa_poly_sign_row_avx2(const mldsa_params *p, mldsa_poly *h, const ml
                                   const mldsa_poly *cs2, const mldsa_poly *ct0, unsigned *ones);
 void mldsa_poly_use_hint_avx2(const mldsa_params *p, mldsa_poly *a, const mldsa_poly *h);
 void mldsa_poly_w1_encode_avx2(const mldsa_params *p, uint8_t *out, mldsa_poly *w);
+void mldsa_poly_use_hint_encode_avx2(const mldsa_params *p, uint8_t *out, const mldsa_poly *w,
+                                     const mldsa_poly *h);
 #endif
 
 enum { ROUNDS = 2000 };
@@ -421,8 +423,9 @@ static void test_pack_z(void) {
 #endif
 }
 
-/* Signing's w1 (caddq, HighBits, w1Encode in one pass) for both gamma2 on w in (-q, q) with
- * the edges: the AVX2 form against the portable one, the bytes and w after. */
+/* Verification's w1' (UseHint, w1Encode) and signing's w1 (caddq, HighBits, w1Encode), each in
+ * one pass, for both gamma2 on w in (-q, q) with the edges: the AVX2 forms against the portable
+ * ones, the bytes and w after. */
 static void test_w1_encode(void) {
   if (!have_avx2()) return;
 #if defined(__x86_64__)
@@ -438,6 +441,13 @@ static void test_w1_encode(void) {
       uint8_t x[192], y[192];
       memset(x, 0xa5, sizeof x);
       memset(y, 0xa5, sizeof y);
+      /* Verification's: UseHint with random hints, then w1Encode; w unchanged. */
+      mldsa_poly h;
+      for (size_t i = 0; i < MLDSA_N; i++) h.c[i] = (int32_t)test_rng_below(&rng, 2);
+      mldsa_poly_use_hint_encode_portable(p, x, &a, &h);
+      mldsa_poly_use_hint_encode_avx2(p, y, &b, &h);
+      CHECK_MEM(x, y, sizeof x);
+      CHECK_MEM(a.c, b.c, sizeof a.c);
       mldsa_poly_w1_encode_portable(p, x, &a);
       mldsa_poly_w1_encode_avx2(p, y, &b);
       CHECK_MEM(x, y, sizeof x);
