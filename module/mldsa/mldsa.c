@@ -363,17 +363,13 @@ static int sign_loop(const mldsa_params *p, sign_ws *ws, uint8_t *sig, const uin
   }
   if (reject != 0) return FM_ERR_INTERNAL;
 
-  /* Step 33: sigEncode(ctilde, z mod+- q, h). z = y + cs1 is below q in magnitude; frozen and
-   * centred for packing. The signature is public from here on. */
+  /* Step 33: sigEncode(ctilde, z mod+- q, h). z = y + cs1 is already z mod+- q: y is in
+   * (-gamma1, gamma1] and cs1 (mldsa_poly_split_add_norm's lo) in [-2^8, 2^8), so |z| < 2^19 +
+   * 2^8, far below (q-1)/2. The signature is public from here on. */
   uint8_t *out = sig;
   memcpy(out, ws->ctilde, p->ctilde_len);
   out += p->ctilde_len;
   for (unsigned j = 0; j < p->l; j++) {
-    mldsa_poly_freeze(&ws->z[j]);
-    for (size_t n = 0; n < MLDSA_N; n++) {
-      const int32_t c = ws->z[j].c[n];
-      ws->z[j].c[n] = c - ((((MLDSA_Q - 1) / 2) - c) >> 31 & MLDSA_Q);
-    }
     fm_declassify(&ws->z[j], sizeof ws->z[j]);
     mldsa_pack_z(p, out, &ws->z[j]);
     out += z_poly_bytes(p);
