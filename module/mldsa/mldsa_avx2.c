@@ -1,11 +1,13 @@
 /* ML-DSA's AVX2 kernels: the NTT and its inverse, the pointwise Montgomery products, Decompose,
- * MakeHint and the block samplers of RejNTTPoly and RejBoundedPoly, eight coefficients per
- * instruction. Each gives exactly the values of its portable twin (test_mldsa_diff checks it on
+ * MakeHint, UseHint, w1Encode, the bit packings of t1, t0, s1, s2 and z and the block samplers
+ * of RejNTTPoly and RejBoundedPoly, eight coefficients per instruction. Each gives exactly the
+ * values (or bytes) of its portable twin (test_mldsa_diff checks it on
  * random inputs): the same Montgomery reduction lane by lane, the same butterflies. The NTT's
  * layers of length 8 and more pair whole registers, two or three layers per pass over memory
  * (128 and 64; 32, 16 and 8 on eight registers); the three shortest regroup two registers first
  * (split4, split2, split1). Like the portable code, nothing here branches on or indexes by a
- * secret value. Selected by mldsa_poly.c and mldsa_sample.c when the CPU has AVX2 (fm_cpu_use). */
+ * secret value. Selected by mldsa_poly.c, mldsa_pack.c and mldsa_sample.c when the CPU has AVX2
+ * (fm_cpu_use). */
 #if defined(__x86_64__)
 #include <immintrin.h>
 #include <stdint.h>
