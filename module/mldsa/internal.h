@@ -126,6 +126,12 @@ void mldsa_poly_split_pair(mldsa_poly *lo, mldsa_poly *hi, const mldsa_poly *v);
  * coefficients: the result is one mask over the whole polynomial. bound <= (q-1)/8. */
 uint32_t mldsa_poly_norm_exceeds(const mldsa_poly *p, int32_t bound);
 
+/* mldsa_poly_split_add_norm is mldsa_poly_split_pair(lo, hi, v), z = lo + y and
+ * mldsa_poly_norm_exceeds(z, bound) in one pass (signing's z = y + cs1 and its norm check, with
+ * cs2 in hi); z may be v. The same values and mask. */
+uint32_t mldsa_poly_split_add_norm(mldsa_poly *z, mldsa_poly *hi, const mldsa_poly *v,
+                                   const mldsa_poly *y, int32_t bound);
+
 /* mldsa_poly_power2round splits a (in [0, q)) into a1 * 2^d + a0, a0 in (-2^(d-1), 2^(d-1)]
  * (Algorithm 35). */
 void mldsa_poly_power2round(mldsa_poly *a1, mldsa_poly *a0, const mldsa_poly *a);
@@ -136,6 +142,19 @@ void mldsa_poly_decompose(const mldsa_params *p, mldsa_poly *a1, mldsa_poly *a0,
                           const mldsa_poly *a);
 void mldsa_poly_decompose_portable(const mldsa_params *p, mldsa_poly *a1, mldsa_poly *a0,
                                    const mldsa_poly *a);
+
+/* mldsa_poly_w1_encode takes w (in (-q, q)) to [0, q) in place and writes w1Encode(HighBits(w))
+ * (Algorithm 28 of Algorithm 37's r1) to out (32 * w1_bits bytes): signing's w1, in one pass.
+ * Constant time. */
+void mldsa_poly_w1_encode(const mldsa_params *p, uint8_t *out, mldsa_poly *w);
+void mldsa_poly_w1_encode_portable(const mldsa_params *p, uint8_t *out, mldsa_poly *w);
+
+/* mldsa_poly_use_hint_encode writes w1Encode(UseHint(h, w)) for w in (-q, q) (taken to [0, q)
+ * first; w itself is not changed) to out: verification's w1', in one pass. Public inputs. */
+void mldsa_poly_use_hint_encode(const mldsa_params *p, uint8_t *out, const mldsa_poly *w,
+                                const mldsa_poly *h);
+void mldsa_poly_use_hint_encode_portable(const mldsa_params *p, uint8_t *out,
+                                         const mldsa_poly *w, const mldsa_poly *h);
 
 /* mldsa_poly_sign_row is the end of one row i of a signing attempt (Algorithm 7 steps 21, 23,
  * 25, 26, 28), in one pass: r = w - cs2 (w in [0, q), |cs2| < 2^8) taken to [0, q),
@@ -151,6 +170,7 @@ uint32_t mldsa_poly_sign_row_portable(const mldsa_params *p, mldsa_poly *h, cons
 /* mldsa_poly_use_hint sets a to UseHint(h, a) (Algorithm 40); a in [0, q). Verification only:
  * public inputs. */
 void mldsa_poly_use_hint(const mldsa_params *p, mldsa_poly *a, const mldsa_poly *h);
+void mldsa_poly_use_hint_portable(const mldsa_params *p, mldsa_poly *a, const mldsa_poly *h);
 
 /* ---- Sampling (mldsa_sample.c) ----------------------------------------------------------- */
 
@@ -219,7 +239,28 @@ void mldsa_unpack_z(const mldsa_params *p, mldsa_poly *z, const uint8_t *in);
 /* The twins of mldsa_unpack_z (the AVX2 one in mldsa_avx2.c, x86-64 only), same values. */
 void mldsa_unpack_z_portable(const mldsa_params *p, mldsa_poly *z, const uint8_t *in);
 void mldsa_unpack_z_avx2(const mldsa_params *p, mldsa_poly *z, const uint8_t *in);
+/* And of mldsa_pack_z (z in (-gamma1, gamma1]). */
+void mldsa_pack_z_portable(const mldsa_params *p, uint8_t *out, const mldsa_poly *z);
+void mldsa_pack_z_avx2(const mldsa_params *p, uint8_t *out, const mldsa_poly *z);
+/* The portable unpackers of t1, t0 and (without the range check) s1, s2, and the AVX2 form
+ * of all three (x86-64 only): the 256 values of |bits| <= 13 bits at in, as offset - v (negate)
+ * or v. The same values (test_mldsa_diff). */
+void mldsa_unpack_t1_portable(mldsa_poly *t1, const uint8_t in[320]);
+void mldsa_unpack_t0_portable(mldsa_poly *t0, const uint8_t in[416]);
+void mldsa_unpack_eta_values_portable(const mldsa_params *p, mldsa_poly *s, const uint8_t *in);
+void mldsa_unpack_bits_avx2(mldsa_poly *p, const uint8_t *in, unsigned bits, int32_t offset,
+                            int negate);
+/* Likewise the packers: the portable ones of t1, t0, s1 and s2, and the AVX2 form of all
+ * three (|bits| <= 13; the low |bits| bits of offset - c or c). */
+void mldsa_pack_t1_portable(uint8_t out[320], const mldsa_poly *t1);
+void mldsa_pack_t0_portable(uint8_t out[416], const mldsa_poly *t0);
+void mldsa_pack_eta_portable(const mldsa_params *p, uint8_t *out, const mldsa_poly *s);
+void mldsa_pack_bits_avx2(uint8_t *out, const mldsa_poly *p, unsigned bits, int32_t offset,
+                          int negate);
 void mldsa_pack_w1(const mldsa_params *p, uint8_t *out, const mldsa_poly *w1);
+/* The twins of mldsa_pack_w1 (w1 in [0, (q-1)/(2 gamma2)); the AVX2 one x86-64 only). */
+void mldsa_pack_w1_portable(const mldsa_params *p, uint8_t *out, const mldsa_poly *w1);
+void mldsa_pack_w1_avx2(const mldsa_params *p, uint8_t *out, const mldsa_poly *w1);
 void mldsa_pack_hint(const mldsa_params *p, uint8_t *out, const mldsa_poly *h);
 int mldsa_unpack_hint(const mldsa_params *p, mldsa_poly *h, const uint8_t *in);
 

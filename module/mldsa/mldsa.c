@@ -227,7 +227,7 @@ typedef struct sign_ws {
   mldsa_poly w[MLDSA_MAX_K];
   mldsa_poly h[MLDSA_MAX_K];
   mldsa_poly c;                            /* NTT(c) */
-  mldsa_poly r, v1, r0, ct0;               /* one row's scratch */
+  mldsa_poly r, ct0;                       /* one row's scratch */
   mldsa_poly mask[4];                      /* ExpandMask's, made ahead (mask_next) */
   unsigned mask_used, mask_count;
   uint8_t rhopp[64];
@@ -299,10 +299,9 @@ static uint32_t sign_attempt(const mldsa_params *p, sign_ws *ws, const uint8_t m
   a_times_cached(p, ws->w, ws->a, ws->z); /* rows in (-q, q): the inverse NTT's input range */
   for (unsigned i = 0; i < k; i++) {
     mldsa_poly_invntt_tomont(&ws->w[i]);
-    mldsa_poly_caddq(&ws->w[i]);
-    /* Steps 13, 15: w1 = HighBits(w), encoded for ctilde = H(mu || w1Encode(w1), lambda/4). */
-    mldsa_poly_decompose(p, &ws->v1, &ws->r0, &ws->w[i]);
-    mldsa_pack_w1(p, ws->w1enc + i * w1_poly_bytes(p), &ws->v1);
+    /* Steps 13, 15: w (to [0, q)), w1 = HighBits(w), encoded for ctilde = H(mu || w1Encode(w1),
+     * lambda/4). */
+    mldsa_poly_w1_encode(p, ws->w1enc + i * w1_poly_bytes(p), &ws->w[i]);
   }
   keccak_state st;
   shake256_init(&st);
@@ -326,9 +325,8 @@ static uint32_t sign_attempt(const mldsa_params *p, sign_ws *ws, const uint8_t m
     if (i < l) { /* public: the parameter set */
       mldsa_poly_pointwise_mont(&ws->z[i], &ws->c, &ws->s[i]);
       mldsa_poly_invntt_tomont(&ws->z[i]);
-      mldsa_poly_split_pair(&ws->z[i], &ws->r, &ws->z[i]);
-      mldsa_poly_add(&ws->z[i], &ws->z[i], &ws->y[i]);
-      reject |= mldsa_poly_norm_exceeds(&ws->z[i], p->gamma1 - p->beta);
+      reject |= mldsa_poly_split_add_norm(&ws->z[i], &ws->r, &ws->z[i], &ws->y[i],
+                                          p->gamma1 - p->beta);
     } else {
       mldsa_poly_pointwise_mont(&ws->r, &ws->c, &ws->s[i]);
       mldsa_poly_invntt_tomont(&ws->r);
@@ -365,17 +363,13 @@ static int sign_loop(const mldsa_params *p, sign_ws *ws, uint8_t *sig, const uin
   }
   if (reject != 0) return FM_ERR_INTERNAL;
 
-  /* Step 33: sigEncode(ctilde, z mod+- q, h). z = y + cs1 is below q in magnitude; frozen and
-   * centred for packing. The signature is public from here on. */
+  /* Step 33: sigEncode(ctilde, z mod+- q, h). z = y + cs1 is already z mod+- q: y is in
+   * (-gamma1, gamma1] and cs1 (mldsa_poly_split_add_norm's lo) in [-2^8, 2^8), so |z| < 2^19 +
+   * 2^8, far below (q-1)/2. The signature is public from here on. */
   uint8_t *out = sig;
   memcpy(out, ws->ctilde, p->ctilde_len);
   out += p->ctilde_len;
   for (unsigned j = 0; j < p->l; j++) {
-    mldsa_poly_freeze(&ws->z[j]);
-    for (size_t n = 0; n < MLDSA_N; n++) {
-      const int32_t c = ws->z[j].c[n];
-      ws->z[j].c[n] = c - ((((MLDSA_Q - 1) / 2) - c) >> 31 & MLDSA_Q);
-    }
     fm_declassify(&ws->z[j], sizeof ws->z[j]);
     mldsa_pack_z(p, out, &ws->z[j]);
     out += z_poly_bytes(p);
@@ -446,9 +440,7 @@ static int verify_core(const mldsa_params *p, const uint8_t *pk, const uint8_t m
     mldsa_poly_sub(&w[i], &w[i], &t1);
     mldsa_poly_reduce(&w[i]);
     mldsa_poly_invntt_tomont(&w[i]);
-    mldsa_poly_caddq(&w[i]);
-    mldsa_poly_use_hint(p, &w[i], &h[i]);
-    mldsa_pack_w1(p, w1enc + i * w1_poly_bytes(p), &w[i]);
+    mldsa_poly_use_hint_encode(p, w1enc + i * w1_poly_bytes(p), &w[i], &h[i]);
   }
 
   /* Steps 12-13: ctilde' = H(mu || w1Encode(w1'), lambda/4) must equal ctilde. */

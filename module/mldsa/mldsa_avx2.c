@@ -1,15 +1,19 @@
 /* ML-DSA's AVX2 kernels: the NTT and its inverse, the pointwise Montgomery products, Decompose,
- * MakeHint and the block samplers of RejNTTPoly and RejBoundedPoly, eight coefficients per
- * instruction. Each gives exactly the values of its portable twin (test_mldsa_diff checks it on
+ * MakeHint, UseHint, w1Encode, the bit packings of t1, t0, s1, s2 and z and the block samplers
+ * of RejNTTPoly and RejBoundedPoly, eight coefficients per instruction. Each gives exactly the
+ * values (or bytes) of its portable twin (test_mldsa_diff checks it on
  * random inputs): the same Montgomery reduction lane by lane, the same butterflies. The NTT's
  * layers of length 8 and more pair whole registers, two or three layers per pass over memory
  * (128 and 64; 32, 16 and 8 on eight registers); the three shortest regroup two registers first
  * (split4, split2, split1). Like the portable code, nothing here branches on or indexes by a
- * secret value. Selected by mldsa_poly.c and mldsa_sample.c when the CPU has AVX2 (fm_cpu_use). */
+ * secret value. Selected by mldsa_poly.c, mldsa_pack.c and mldsa_sample.c when the CPU has AVX2
+ * (fm_cpu_use). */
 #if defined(__x86_64__)
 #include <immintrin.h>
 #include <stdint.h>
+#include <string.h>
 
+#include "module/internal.h"
 #include "module/mldsa/internal.h"
 
 #define AVX2 __attribute__((target("avx2")))
@@ -452,6 +456,219 @@ AVX2 void mldsa_poly_decompose_avx2(const mldsa_params *p, mldsa_poly *a1, mldsa
     const __m256i r1 = decompose8(wide, two_g2, r, &r0);
     _mm256_storeu_si256((__m256i *)(a1->c + j), r1);
     _mm256_storeu_si256((__m256i *)(a0->c + j), r0);
+  }
+}
+
+/* use_hint8: UseHint (Algorithm 40) as mldsa_poly_use_hint_portable, eight lanes of r (in
+ * [0, q)) and h (0 or 1): r1 moved by +1 where h = 1 and r0 > 0, by -1 where h = 1 and r0 <= 0,
+ * then m wrapped to 0 and -1 to m - 1 (m1 = m - 1). */
+static inline AVX2 __m256i use_hint8(int wide, __m256i two_g2, __m256i m, __m256i m1, __m256i r,
+                                     __m256i h) {
+  const __m256i zero = _mm256_setzero_si256();
+  __m256i r0;
+  __m256i r1 = decompose8(wide, two_g2, r, &r0);
+  const __m256i pos = _mm256_and_si256(_mm256_cmpgt_epi32(r0, zero), _mm256_set1_epi32(2));
+  const __m256i step = _mm256_sub_epi32(pos, _mm256_set1_epi32(1));
+  r1 = _mm256_add_epi32(r1, _mm256_and_si256(step, _mm256_sub_epi32(zero, h)));
+  const __m256i over = _mm256_srai_epi32(_mm256_sub_epi32(m1, r1), 31);
+  r1 = _mm256_sub_epi32(r1, _mm256_and_si256(over, m));
+  return _mm256_add_epi32(r1, _mm256_and_si256(_mm256_srai_epi32(r1, 31), m));
+}
+
+AVX2 void mldsa_poly_use_hint_avx2(const mldsa_params *p, mldsa_poly *a, const mldsa_poly *h) {
+  const int32_t mv = (MLDSA_Q - 1) / (2 * p->gamma2);
+  const __m256i two_g2 = _mm256_set1_epi32(2 * p->gamma2);
+  const __m256i m = _mm256_set1_epi32(mv), m1 = _mm256_set1_epi32(mv - 1);
+  const int wide = p->gamma2 == (MLDSA_Q - 1) / 32; /* public: the parameter set */
+  for (size_t j = 0; j < MLDSA_N; j += 8)
+    st8(a->c + j, use_hint8(wide, two_g2, m, m1, ld8(a->c + j), ld8(h->c + j)));
+}
+
+/* bytes32 narrows the 32 coefficients c0..c3 (eight each, in [0, 128)) to 32 bytes in order:
+ * the packs interleave the four registers' halves by 128-bit lane, the dword permutation puts
+ * them back. */
+static inline AVX2 __m256i bytes32(__m256i c0, __m256i c1, __m256i c2, __m256i c3) {
+  const __m256i a = _mm256_packs_epi32(c0, c1), b = _mm256_packs_epi32(c2, c3);
+  return _mm256_permutevar8x32_epi32(_mm256_packs_epi16(a, b),
+                                     _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+}
+
+/* w1_pack32 writes the w1Encode (SimpleBitPack, Algorithm 16) of 32 coefficients, given as the
+ * bytes b, at out (16 bytes for 4 bits, 24 for 6): pairs joined by VPMADDUBSW (b0 + 2^bits b1),
+ * and for six bits the pairs joined again by VPMADDWD into 24-bit groups whose three low bytes
+ * are kept. */
+static inline AVX2 void w1_pack32(int four, uint8_t *out, __m256i b) {
+  if (four) {
+    const __m256i x = _mm256_maddubs_epi16(b, _mm256_set1_epi16(0x1001));
+    const __m256i y = _mm256_permute4x64_epi64(_mm256_packus_epi16(x, x), 0x08);
+    _mm_storeu_si128((__m128i *)out, _mm256_castsi256_si128(y));
+  } else {
+    const __m256i keep3 = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
+                                           0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+    __m256i x = _mm256_maddubs_epi16(b, _mm256_set1_epi16(0x4001));
+    x = _mm256_madd_epi16(x, _mm256_set1_epi32(0x10000001));
+    x = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(x, keep3),
+                                    _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 3, 7));
+    _mm_storeu_si128((__m128i *)out, _mm256_castsi256_si128(x));
+    _mm_storel_epi64((__m128i *)(out + 16), _mm256_extracti128_si256(x, 1));
+  }
+}
+
+/* w1Encode of one polynomial as mldsa_pack_w1_portable, 32 coefficients a step. */
+AVX2 void mldsa_pack_w1_avx2(const mldsa_params *p, uint8_t *out, const mldsa_poly *w1) {
+  const int four = p->w1_bits == 4; /* public: the parameter set */
+  for (size_t i = 0; i < MLDSA_N; i += 32) {
+    const int32_t *c = w1->c + i;
+    w1_pack32(four, out + (four ? i / 2 : 3 * (i / 4)),
+              bytes32(ld8(c), ld8(c + 8), ld8(c + 16), ld8(c + 24)));
+  }
+}
+
+/* Verification's w1 as mldsa_poly_use_hint_encode_portable: w taken to [0, q) (caddq), UseHint
+ * (use_hint8) and w1Encode, 32 coefficients a step; w is left as it was. */
+AVX2 void mldsa_poly_use_hint_encode_avx2(const mldsa_params *p, uint8_t *out,
+                                          const mldsa_poly *w, const mldsa_poly *h) {
+  const int32_t mv = (MLDSA_Q - 1) / (2 * p->gamma2);
+  const __m256i two_g2 = _mm256_set1_epi32(2 * p->gamma2), q = _mm256_set1_epi32(MLDSA_Q);
+  const __m256i m = _mm256_set1_epi32(mv), m1 = _mm256_set1_epi32(mv - 1);
+  const int wide = p->gamma2 == (MLDSA_Q - 1) / 32; /* public: the parameter set */
+  const int four = p->w1_bits == 4;
+  for (size_t i = 0; i < MLDSA_N; i += 32) {
+    __m256i v[4];
+    for (size_t k = 0; k < 4; k++) {
+      __m256i r = ld8(w->c + i + 8 * k);
+      r = _mm256_add_epi32(r, _mm256_and_si256(_mm256_srai_epi32(r, 31), q));
+      v[k] = use_hint8(wide, two_g2, m, m1, r, ld8(h->c + i + 8 * k));
+    }
+    w1_pack32(four, out + (four ? i / 2 : 3 * (i / 4)), bytes32(v[0], v[1], v[2], v[3]));
+  }
+}
+
+/* Signing's w1 as mldsa_poly_w1_encode_portable: w taken to [0, q) in place (caddq), its
+ * HighBits by decompose8 (the low bits dropped) and their w1Encode, 32 coefficients a step. */
+AVX2 void mldsa_poly_w1_encode_avx2(const mldsa_params *p, uint8_t *out, mldsa_poly *w) {
+  const __m256i two_g2 = _mm256_set1_epi32(2 * p->gamma2);
+  const __m256i q = _mm256_set1_epi32(MLDSA_Q);
+  const int wide = p->gamma2 == (MLDSA_Q - 1) / 32; /* public: the parameter set */
+  const int four = p->w1_bits == 4;
+  for (size_t i = 0; i < MLDSA_N; i += 32) {
+    __m256i h[4];
+    for (size_t k = 0; k < 4; k++) {
+      __m256i r = ld8(w->c + i + 8 * k), r0;
+      r = _mm256_add_epi32(r, _mm256_and_si256(_mm256_srai_epi32(r, 31), q));
+      st8(w->c + i + 8 * k, r);
+      h[k] = decompose8(wide, two_g2, r, &r0);
+    }
+    w1_pack32(four, out + (four ? i / 2 : 3 * (i / 4)), bytes32(h[0], h[1], h[2], h[3]));
+  }
+}
+
+/* BitUnpack of widths up to 13 (t1: 10, t0: 13, s1 and s2: 3 or 4) as mldsa_pack.c's
+ * unpack_bits, eight values a step: a group of eight values is |bits| bytes, loaded as 16 bytes
+ * into both 128-bit halves; a byte shuffle gives value i the three bytes from bit i * bits on
+ * (a shift below 8 plus at most 13 bits fit in 24), a variable shift and a mask finish it. The
+ * groups whose 16-byte load would pass the encoding's end are copied to a zeroed buffer first,
+ * wiped after (the values may be secret). The shuffle and shifts depend on the width only. */
+AVX2 void mldsa_unpack_bits_avx2(mldsa_poly *p, const uint8_t *in, unsigned bits, int32_t offset,
+                                 int negate) {
+  _Alignas(32) int8_t idx[32];
+  _Alignas(32) int32_t sh[8];
+  for (unsigned i = 0; i < 8; i++) {
+    const unsigned byte = i * bits / 8, lane = 16 * (i / 4) + 4 * (i % 4);
+    sh[i] = (int32_t)(i * bits % 8);
+    idx[lane] = (int8_t)byte;
+    idx[lane + 1] = (int8_t)(byte + 1);
+    idx[lane + 2] = (int8_t)(byte + 2);
+    idx[lane + 3] = -1;
+  }
+  const __m256i shuf = _mm256_load_si256((const __m256i *)idx);
+  const __m256i shift = _mm256_load_si256((const __m256i *)sh);
+  const __m256i mask = _mm256_set1_epi32((int32_t)((1u << bits) - 1));
+  const __m256i off = _mm256_set1_epi32(offset);
+  const size_t len = (size_t)32 * bits;
+  uint8_t tail[16];
+  for (size_t g = 0; g < MLDSA_N / 8; g++) {
+    const size_t pos = g * bits;
+    __m128i b;
+    if (pos + 16 <= len) {
+      b = _mm_loadu_si128((const __m128i *)(in + pos));
+    } else {
+      memset(tail, 0, sizeof tail);
+      memcpy(tail, in + pos, bits);
+      b = _mm_loadu_si128((const __m128i *)tail);
+    }
+    __m256i v = _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(b), shuf);
+    v = _mm256_and_si256(_mm256_srlv_epi32(v, shift), mask);
+    st8(p->c + 8 * g, negate ? _mm256_sub_epi32(off, v) : v);
+  }
+  fm_zeroize(tail, sizeof tail);
+}
+
+/* BitPack of widths up to 13 (t1, t0, s1, s2) as mldsa_pack.c's pack_bits, eight values a step
+ * (|bits| bytes): the values (offset - c when negate) masked, joined in pairs within each 64-bit
+ * lane (the odd one shifted down next to the even one), then in fours within each 128-bit lane
+ * (at most 52 bits), then the two halves in two 64-bit words. A group is written as 16 bytes
+ * while that stays inside the encoding (the next group overwrites the excess), the last ones
+ * byte by byte. Nothing depends on the values but the values. */
+AVX2 void mldsa_pack_bits_avx2(uint8_t *out, const mldsa_poly *p, unsigned bits, int32_t offset,
+                               int negate) {
+  const __m256i mask = _mm256_set1_epi32((int32_t)((1u << bits) - 1));
+  const __m256i off = _mm256_set1_epi32(offset);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i pair = _mm256_setr_epi64x(0, 2 * bits, 0, 2 * bits);
+  const unsigned n = 4 * bits;
+  const size_t len = (size_t)32 * bits;
+  for (size_t g = 0; g < MLDSA_N / 8; g++) {
+    __m256i x = ld8(p->c + 8 * g);
+    if (negate) x = _mm256_sub_epi32(off, x); /* public: the encoding */
+    x = _mm256_and_si256(x, mask);
+    __m256i u = _mm256_or_si256(_mm256_and_si256(x, lo32), _mm256_srli_epi64(x, 32 - bits));
+    u = _mm256_sllv_epi64(u, pair);
+    u = _mm256_or_si256(u, _mm256_bsrli_epi128(u, 8));
+    const uint64_t lo = (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(u));
+    const uint64_t hi = (uint64_t)_mm_cvtsi128_si64(_mm256_extracti128_si256(u, 1));
+    const uint64_t w0 = lo | hi << n, w1 = hi >> (64 - n);
+    const size_t pos = g * bits;
+    if (pos + 16 <= len) {
+      _mm_storeu_si128((__m128i *)(out + pos), _mm_set_epi64x((long long)w1, (long long)w0));
+    } else {
+      for (unsigned i = 0; i < bits; i++)
+        out[pos + i] = (uint8_t)(i < 8 ? w0 >> (8 * i) : w1 >> (8 * (i - 8)));
+    }
+  }
+}
+
+/* BitPack of z (18 or 20 bits) as mldsa_pack_z_portable, eight values (|bits| bytes) a step:
+ * gamma1 - z masked, joined in pairs within each 64-bit lane as in mldsa_pack_bits_avx2, then
+ * the four pairs (2 bits each) joined in three 64-bit words. A group is written as 24 bytes
+ * while that stays inside the encoding (the next group overwrites the excess), the last one
+ * byte by byte. */
+AVX2 void mldsa_pack_z_avx2(const mldsa_params *p, uint8_t *out, const mldsa_poly *z) {
+  const unsigned bits = p->z_bits, n = 2 * bits;
+  const __m256i mask = _mm256_set1_epi32((int32_t)((1u << bits) - 1));
+  const __m256i g1 = _mm256_set1_epi32(p->gamma1);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const size_t len = (size_t)32 * bits;
+  for (size_t g = 0; g < MLDSA_N / 8; g++) {
+    const __m256i x = _mm256_and_si256(_mm256_sub_epi32(g1, ld8(z->c + 8 * g)), mask);
+    /* The odd value alone shifted down: the even one has more bits than the shift (32 - bits). */
+    const __m256i u = _mm256_or_si256(_mm256_and_si256(x, lo32),
+                                      _mm256_srli_epi64(_mm256_andnot_si256(lo32, x), 32 - bits));
+    const __m128i ul = _mm256_castsi256_si128(u), uh = _mm256_extracti128_si256(u, 1);
+    const uint64_t u0 = (uint64_t)_mm_cvtsi128_si64(ul), u1 = (uint64_t)_mm_extract_epi64(ul, 1);
+    const uint64_t u2 = (uint64_t)_mm_cvtsi128_si64(uh), u3 = (uint64_t)_mm_extract_epi64(uh, 1);
+    const uint64_t w0 = u0 | u1 << n;
+    const uint64_t w1 = u1 >> (64 - n) | u2 << (2 * n - 64) | u3 << (3 * n - 64);
+    const uint64_t w2 = u3 >> (128 - 3 * n);
+    const size_t pos = g * bits;
+    if (pos + 24 <= len) {
+      _mm_storeu_si128((__m128i *)(out + pos), _mm_set_epi64x((long long)w1, (long long)w0));
+      _mm_storel_epi64((__m128i *)(out + pos + 16), _mm_cvtsi64_si128((long long)w2));
+    } else {
+      for (unsigned i = 0; i < bits; i++)
+        out[pos + i] = (uint8_t)(i < 8 ? w0 >> (8 * i) : i < 16 ? w1 >> (8 * (i - 8))
+                                                               : w2 >> (8 * (i - 16)));
+    }
   }
 }
 

@@ -75,27 +75,85 @@ MLDSA_INLINE void unpack_bits(mldsa_poly *p, const uint8_t *in, unsigned bits, i
   }
 }
 
+/* The packers and unpackers of t1, t0, s1 and s2 take the AVX2 forms (mldsa_pack_bits_avx2,
+ * mldsa_unpack_bits_avx2, the same bytes and values) where the CPU path allows. */
+#if defined(__x86_64__)
+#define UNPACK_BITS_FAST(p, in, bits, offset, negate)        \
+  do {                                                       \
+    if (fm_cpu_use(FM_CPU_AVX2)) {                           \
+      mldsa_unpack_bits_avx2(p, in, bits, offset, negate);   \
+      return;                                                \
+    }                                                        \
+  } while (0)
+#else
+#define UNPACK_BITS_FAST(p, in, bits, offset, negate) ((void)0)
+#endif
+
+#if defined(__x86_64__)
+#define PACK_BITS_FAST(out, p, bits, offset, negate)         \
+  do {                                                       \
+    if (fm_cpu_use(FM_CPU_AVX2)) {                           \
+      mldsa_pack_bits_avx2(out, p, bits, offset, negate);    \
+      return;                                                \
+    }                                                        \
+  } while (0)
+#else
+#define PACK_BITS_FAST(out, p, bits, offset, negate) ((void)0)
+#endif
+
 /* t1: SimpleBitPack(t1, 2^10 - 1) (Algorithm 22). */
-void mldsa_pack_t1(uint8_t out[320], const mldsa_poly *t1) { pack_bits(out, t1, 10, 0, 0); }
-void mldsa_unpack_t1(mldsa_poly *t1, const uint8_t in[320]) { unpack_bits(t1, in, 10, 0, 0); }
+void mldsa_pack_t1_portable(uint8_t out[320], const mldsa_poly *t1) {
+  pack_bits(out, t1, 10, 0, 0);
+}
+void mldsa_pack_t1(uint8_t out[320], const mldsa_poly *t1) {
+  PACK_BITS_FAST(out, t1, 10, 0, 0);
+  mldsa_pack_t1_portable(out, t1);
+}
+void mldsa_unpack_t1_portable(mldsa_poly *t1, const uint8_t in[320]) {
+  unpack_bits(t1, in, 10, 0, 0);
+}
+void mldsa_unpack_t1(mldsa_poly *t1, const uint8_t in[320]) {
+  UNPACK_BITS_FAST(t1, in, 10, 0, 0);
+  mldsa_unpack_t1_portable(t1, in);
+}
 
 /* t0: BitPack(t0, 2^12 - 1, 2^12) (Algorithm 24). */
-void mldsa_pack_t0(uint8_t out[416], const mldsa_poly *t0) {
+void mldsa_pack_t0_portable(uint8_t out[416], const mldsa_poly *t0) {
   pack_bits(out, t0, MLDSA_D, 1 << (MLDSA_D - 1), 1);
 }
-void mldsa_unpack_t0(mldsa_poly *t0, const uint8_t in[416]) {
+void mldsa_pack_t0(uint8_t out[416], const mldsa_poly *t0) {
+  PACK_BITS_FAST(out, t0, MLDSA_D, 1 << (MLDSA_D - 1), 1);
+  mldsa_pack_t0_portable(out, t0);
+}
+void mldsa_unpack_t0_portable(mldsa_poly *t0, const uint8_t in[416]) {
   unpack_bits(t0, in, MLDSA_D, 1 << (MLDSA_D - 1), 1);
+}
+void mldsa_unpack_t0(mldsa_poly *t0, const uint8_t in[416]) {
+  UNPACK_BITS_FAST(t0, in, MLDSA_D, 1 << (MLDSA_D - 1), 1);
+  mldsa_unpack_t0_portable(t0, in);
 }
 
 /* s1, s2: BitPack(s, eta, eta). */
-void mldsa_pack_eta(const mldsa_params *p, uint8_t *out, const mldsa_poly *s) {
+void mldsa_pack_eta_portable(const mldsa_params *p, uint8_t *out, const mldsa_poly *s) {
   if (p->eta_bits == 3) pack_bits(out, s, 3, 2, 1); /* public: the parameter set (eta 2 or 4) */
   else pack_bits(out, s, 4, 4, 1);
 }
+void mldsa_pack_eta(const mldsa_params *p, uint8_t *out, const mldsa_poly *s) {
+  PACK_BITS_FAST(out, s, p->eta_bits, p->eta, 1);
+  mldsa_pack_eta_portable(p, out, s);
+}
 
-uint32_t mldsa_unpack_eta(const mldsa_params *p, mldsa_poly *s, const uint8_t *in) {
+void mldsa_unpack_eta_values_portable(const mldsa_params *p, mldsa_poly *s, const uint8_t *in) {
   if (p->eta_bits == 3) unpack_bits(s, in, 3, 2, 1); /* public: the parameter set */
   else unpack_bits(s, in, 4, 4, 1);
+}
+static void unpack_eta_values(const mldsa_params *p, mldsa_poly *s, const uint8_t *in) {
+  UNPACK_BITS_FAST(s, in, p->eta_bits, p->eta, 1);
+  mldsa_unpack_eta_values_portable(p, s, in);
+}
+
+uint32_t mldsa_unpack_eta(const mldsa_params *p, mldsa_poly *s, const uint8_t *in) {
+  unpack_eta_values(p, s, in);
   /* A well-formed key has eta - s in [0, 2 eta]; the decoded value is below 2^eta_bits, so only
    * the upper end needs a check: 2 eta - (eta - s) = eta + s must not be negative. */
   uint32_t bad = 0;
@@ -104,9 +162,18 @@ uint32_t mldsa_unpack_eta(const mldsa_params *p, mldsa_poly *s, const uint8_t *i
 }
 
 /* z: BitPack(z, gamma1 - 1, gamma1) (Algorithm 26 packs; ExpandMask's BitUnpack too). */
-void mldsa_pack_z(const mldsa_params *p, uint8_t *out, const mldsa_poly *z) {
+void mldsa_pack_z_portable(const mldsa_params *p, uint8_t *out, const mldsa_poly *z) {
   if (p->z_bits == 18) pack_bits(out, z, 18, 1 << 17, 1); /* public: the parameter set */
   else pack_bits(out, z, 20, 1 << 19, 1);
+}
+void mldsa_pack_z(const mldsa_params *p, uint8_t *out, const mldsa_poly *z) {
+#if defined(__x86_64__)
+  if (fm_cpu_use(FM_CPU_AVX2)) {
+    mldsa_pack_z_avx2(p, out, z);
+    return;
+  }
+#endif
+  mldsa_pack_z_portable(p, out, z);
 }
 void mldsa_unpack_z_portable(const mldsa_params *p, mldsa_poly *z, const uint8_t *in) {
   if (p->z_bits == 18) unpack_bits(z, in, 18, 1 << 17, 1); /* public: the parameter set */
@@ -123,7 +190,7 @@ void mldsa_unpack_z(const mldsa_params *p, mldsa_poly *z, const uint8_t *in) {
 }
 
 /* w1: SimpleBitPack(w1, (q-1)/(2 gamma2) - 1) (Algorithm 28). */
-void mldsa_pack_w1(const mldsa_params *p, uint8_t *out, const mldsa_poly *w1) {
+void mldsa_pack_w1_portable(const mldsa_params *p, uint8_t *out, const mldsa_poly *w1) {
   const int32_t *c = w1->c;
   if (p->w1_bits == 4) { /* public: the parameter set. Two values a byte. */
     for (size_t i = 0; i < MLDSA_N / 2; i++)
@@ -138,6 +205,16 @@ void mldsa_pack_w1(const mldsa_params *p, uint8_t *out, const mldsa_poly *w1) {
       out[3 * i + 2] = (uint8_t)(v >> 16);
     }
   }
+}
+
+void mldsa_pack_w1(const mldsa_params *p, uint8_t *out, const mldsa_poly *w1) {
+#if defined(__x86_64__)
+  if (fm_cpu_use(FM_CPU_AVX2)) {
+    mldsa_pack_w1_avx2(p, out, w1);
+    return;
+  }
+#endif
+  mldsa_pack_w1_portable(p, out, w1);
 }
 
 /* The hint: one polynomial at a time, given the running index. The caller packs all k. */

@@ -112,6 +112,23 @@ static inline int32_t caddq(int32_t a) { return a + ((a >> 31) & MLDSA_Q); }
       bad |= (uint32_t)((bound - 1 - mag) >> 31);         /* negative exactly when mag >= bound */ \
     }                                                                                            \
     return ct_value_barrier_u32(bad);                                                            \
+  }                                                                                              \
+  /* poly_split_pair's split of v, then z = lo + y and poly_norm_exceeds on z, in one pass. */   \
+  ATTR static uint32_t poly_split_add_norm_##SFX(mldsa_poly *z, mldsa_poly *hi,                 \
+                                                 const mldsa_poly *v, const mldsa_poly *y,      \
+                                                 int32_t bound) {                               \
+    uint32_t bad = 0;                                                                            \
+    for (size_t i = 0; i < MLDSA_N; i++) {                                                       \
+      int32_t x = caddq(v->c[i]);                                                                \
+      x -= (((MLDSA_Q - 1) / 2 - x) >> 31) & MLDSA_Q;                                            \
+      const int32_t h = (x + (1 << (MLDSA_PAIR_SHIFT - 1))) >> MLDSA_PAIR_SHIFT;                 \
+      const int32_t r = x - h * (1 << MLDSA_PAIR_SHIFT) + y->c[i], s = r >> 31;                  \
+      const int32_t a = (r ^ s) - s, d = MLDSA_Q - 2 * a;                                        \
+      bad |= (uint32_t)((bound - 1 - (a + (d & (d >> 31)))) >> 31);                              \
+      hi->c[i] = h;                                                                              \
+      z->c[i] = r;                                                                               \
+    }                                                                                            \
+    return ct_value_barrier_u32(bad);                                                            \
   }
 
 ELEMENTWISE(base, )
@@ -128,6 +145,7 @@ ELEMENTWISE(avx2, __attribute__((target("avx2"))))
 #define poly_shiftl_avx2 poly_shiftl_base
 #define poly_split_pair_avx2 poly_split_pair_base
 #define poly_norm_exceeds_avx2 poly_norm_exceeds_base
+#define poly_split_add_norm_avx2 poly_split_add_norm_base
 #endif
 
 void mldsa_poly_reduce(mldsa_poly *p) {
@@ -160,6 +178,11 @@ void mldsa_poly_split_pair(mldsa_poly *lo, mldsa_poly *hi, const mldsa_poly *v) 
 }
 uint32_t mldsa_poly_norm_exceeds(const mldsa_poly *p, int32_t bound) {
   return ELEMENTWISE_AVX2() ? poly_norm_exceeds_avx2(p, bound) : poly_norm_exceeds_base(p, bound);
+}
+uint32_t mldsa_poly_split_add_norm(mldsa_poly *z, mldsa_poly *hi, const mldsa_poly *v,
+                                   const mldsa_poly *y, int32_t bound) {
+  return ELEMENTWISE_AVX2() ? poly_split_add_norm_avx2(z, hi, v, y, bound)
+                            : poly_split_add_norm_base(z, hi, v, y, bound);
 }
 
 /* ---- The NTT (FIPS 204 Algorithms 41 and 42) -------------------------------------------------
@@ -311,7 +334,28 @@ uint32_t mldsa_poly_sign_row_portable(const mldsa_params *p, mldsa_poly *h, cons
   return ct_value_barrier_u32(bad);
 }
 
-void mldsa_poly_use_hint(const mldsa_params *p, mldsa_poly *a, const mldsa_poly *h) {
+OUT_OF_LINE void mldsa_poly_use_hint_encode_portable(const mldsa_params *p, uint8_t *out,
+                                                     const mldsa_poly *w, const mldsa_poly *h) {
+  mldsa_poly w1;
+  for (size_t i = 0; i < MLDSA_N; i++) w1.c[i] = caddq(w->c[i]);
+  mldsa_poly_use_hint_portable(p, &w1, h);
+  mldsa_pack_w1_portable(p, out, &w1);
+}
+
+OUT_OF_LINE void mldsa_poly_w1_encode_portable(const mldsa_params *p, uint8_t *out,
+                                               mldsa_poly *w) {
+  mldsa_poly w1;
+  for (size_t i = 0; i < MLDSA_N; i++) {
+    int32_t r0;
+    w->c[i] = caddq(w->c[i]);
+    w1.c[i] = decompose_one(p->gamma2, w->c[i], &r0);
+  }
+  mldsa_pack_w1_portable(p, out, &w1);
+  fm_zeroize(&w1, sizeof w1);
+}
+
+OUT_OF_LINE void mldsa_poly_use_hint_portable(const mldsa_params *p, mldsa_poly *a,
+                                             const mldsa_poly *h) {
   /* Algorithm 40 with masks (the inputs are public, but a branch per hint mispredicts):
    * r1 + 1 where h = 1 and r0 > 0, r1 - 1 where h = 1 and r0 <= 0, then m wraps to 0 and -1
    * to m - 1; m = (q-1) / (2 gamma2). h is 0 or 1 (mldsa_unpack_hint). */
@@ -342,6 +386,10 @@ void mldsa_poly_decompose_avx2(const mldsa_params *p, mldsa_poly *a1, mldsa_poly
                                const mldsa_poly *a);
 uint32_t mldsa_poly_sign_row_avx2(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *w,
                                   const mldsa_poly *cs2, const mldsa_poly *ct0, unsigned *ones);
+void mldsa_poly_use_hint_avx2(const mldsa_params *p, mldsa_poly *a, const mldsa_poly *h);
+void mldsa_poly_w1_encode_avx2(const mldsa_params *p, uint8_t *out, mldsa_poly *w);
+void mldsa_poly_use_hint_encode_avx2(const mldsa_params *p, uint8_t *out, const mldsa_poly *w,
+                                     const mldsa_poly *h);
 #define MLDSA_HAVE_AVX2 1
 #endif
 
@@ -427,6 +475,37 @@ uint32_t mldsa_poly_sign_row(const mldsa_params *p, mldsa_poly *h, const mldsa_p
   if (use_avx2()) return mldsa_poly_sign_row_avx2(p, h, w, cs2, ct0, ones);
 #endif
   return mldsa_poly_sign_row_portable(p, h, w, cs2, ct0, ones);
+}
+
+void mldsa_poly_use_hint(const mldsa_params *p, mldsa_poly *a, const mldsa_poly *h) {
+#if defined(MLDSA_HAVE_AVX2)
+  if (use_avx2()) {
+    mldsa_poly_use_hint_avx2(p, a, h);
+    return;
+  }
+#endif
+  mldsa_poly_use_hint_portable(p, a, h);
+}
+
+void mldsa_poly_w1_encode(const mldsa_params *p, uint8_t *out, mldsa_poly *w) {
+#if defined(MLDSA_HAVE_AVX2)
+  if (use_avx2()) {
+    mldsa_poly_w1_encode_avx2(p, out, w);
+    return;
+  }
+#endif
+  mldsa_poly_w1_encode_portable(p, out, w);
+}
+
+void mldsa_poly_use_hint_encode(const mldsa_params *p, uint8_t *out, const mldsa_poly *w,
+                                const mldsa_poly *h) {
+#if defined(MLDSA_HAVE_AVX2)
+  if (use_avx2()) {
+    mldsa_poly_use_hint_encode_avx2(p, out, w, h);
+    return;
+  }
+#endif
+  mldsa_poly_use_hint_encode_portable(p, out, w, h);
 }
 
 const char *mldsa_path_name(void) {

@@ -233,23 +233,27 @@ void mldsa_expand_a_x4(mldsa_poly *a, const uint8_t rho[32], unsigned first, uns
     for (unsigned s = 0; s < 4; s++) {
       if (!live[s]) continue;
       const uint8_t *bytes = block_bytes(buf, st[s], SHAKE128_RATE);
-      size_t pos = 0, j = n[s];
-      /* While a whole block's candidates fit, the block sampler takes them all. */
-      if (j + SHAKE128_RATE / 3 <= MLDSA_N) {
+      size_t j = n[s];
+      /* The block sampler takes a whole block's candidates: straight into the entry while they
+       * all fit, else into |last|, of which the first kept ones fill the entry (the rest of the
+       * block is not used, as RejNTTPoly stops at 256). */
+      int32_t last[SHAKE128_RATE / 3];
+      const int fits = j + SHAKE128_RATE / 3 <= MLDSA_N;
+      int32_t *to = fits ? &a[s].c[j] : last;
+      size_t got;
 #if defined(__x86_64__)
-        /* The AVX2 form reads up to 8 bytes past the rate: still in the lanes (x86-64 is
-         * little-endian, bytes is st[s]). */
-        if (fm_cpu_use(FM_CPU_AVX2)) j += mldsa_rej_ntt_block_avx2(&a[s].c[j], bytes);
-        else j += mldsa_rej_ntt_block_portable(&a[s].c[j], bytes);
+      /* The AVX2 form reads up to 8 bytes past the rate: still in the lanes (x86-64 is
+       * little-endian, bytes is st[s]). */
+      if (fm_cpu_use(FM_CPU_AVX2)) got = mldsa_rej_ntt_block_avx2(to, bytes);
+      else got = mldsa_rej_ntt_block_portable(to, bytes);
 #else
-        j += mldsa_rej_ntt_block_portable(&a[s].c[j], bytes);
+      got = mldsa_rej_ntt_block_portable(to, bytes);
 #endif
-        pos = SHAKE128_RATE;
+      if (!fits) {
+        if (got > MLDSA_N - j) got = MLDSA_N - j;
+        memcpy(&a[s].c[j], last, got * sizeof last[0]);
       }
-      for (; pos < SHAKE128_RATE && j < MLDSA_N; pos += 3) {
-        const uint32_t v = coeff_from_three_bytes(bytes + pos);
-        if (v < MLDSA_Q) a[s].c[j++] = (int32_t)v;
-      }
+      j += got;
       n[s] = j;
       live[s] = n[s] < MLDSA_N;
       any |= live[s];

@@ -1,6 +1,8 @@
 /* Differential test of ML-DSA's AVX2 kernels against their portable twins (module/mldsa): the
  * NTT, the inverse NTT, the pointwise and dot products, Decompose, a signing row's end (its norm
- * checks and MakeHint), z's BitUnpack and the block samplers of RejNTTPoly and RejBoundedPoly
+ * checks and MakeHint), UseHint, w1Encode (alone, with signing's HighBits and with UseHint), the
+ * BitPacks of z, t1, t0, s1 and s2, the BitUnpacks of z, t1, t0, s1 and s2 and the block
+ * samplers of RejNTTPoly and RejBoundedPoly
  * must give the same coefficients on random inputs over their whole documented input ranges,
  * plus the edges (0, +-(q-1), the largest allowed magnitudes). Skips (exit 0 with a note) on a
  * CPU without AVX2.
@@ -26,6 +28,10 @@ void mldsa_poly_decompose_avx2(const mldsa_params *p, mldsa_poly *a1, mldsa_poly
                                const mldsa_poly *a);
 uint32_t mldsa_poly_sign_row_avx2(const mldsa_params *p, mldsa_poly *h, const mldsa_poly *w,
                                   const mldsa_poly *cs2, const mldsa_poly *ct0, unsigned *ones);
+void mldsa_poly_use_hint_avx2(const mldsa_params *p, mldsa_poly *a, const mldsa_poly *h);
+void mldsa_poly_w1_encode_avx2(const mldsa_params *p, uint8_t *out, mldsa_poly *w);
+void mldsa_poly_use_hint_encode_avx2(const mldsa_params *p, uint8_t *out, const mldsa_poly *w,
+                                     const mldsa_poly *h);
 #endif
 
 enum { ROUNDS = 2000 };
@@ -271,6 +277,186 @@ static void test_unpack_z(void) {
 #endif
 }
 
+/* UseHint for both gamma2 over every r in [0, q), with the hint bits random: the AVX2 form
+ * against the portable one. */
+static void test_use_hint(void) {
+  if (!have_avx2()) return;
+#if defined(__x86_64__)
+  test_rng rng;
+  test_rng_seed(&rng, "test_mldsa_diff.use_hint");
+  static const int levels[2] = {44, 65};
+  for (int l = 0; l < 2; l++) {
+    const mldsa_params *p = mldsa_params_get(levels[l]);
+    long bad = 0;
+    for (int32_t base = 0; base < MLDSA_Q; base += MLDSA_N) {
+      mldsa_poly a, b, h;
+      for (size_t i = 0; i < MLDSA_N; i++) {
+        a.c[i] = (base + (int32_t)i) % MLDSA_Q;
+        h.c[i] = (int32_t)test_rng_below(&rng, 2);
+      }
+      b = a;
+      mldsa_poly_use_hint_portable(p, &a, &h);
+      mldsa_poly_use_hint_avx2(p, &b, &h);
+      bad += memcmp(a.c, b.c, sizeof a.c) != 0;
+    }
+    CHECK_EQ_INT(bad, 0);
+  }
+#endif
+}
+
+/* w1Encode for both widths (4 and 6 bits): random coefficients in range and the two edges
+ * (all 0, all the largest value), the AVX2 form against the portable one. */
+static void test_pack_w1(void) {
+  if (!have_avx2()) return;
+#if defined(__x86_64__)
+  test_rng rng;
+  test_rng_seed(&rng, "test_mldsa_diff.pack_w1");
+  static const int levels[2] = {44, 65};
+  for (int r = 0; r < ROUNDS && test_failures == 0; r++) {
+    for (int l = 0; l < 2; l++) {
+      const mldsa_params *p = mldsa_params_get(levels[l]);
+      const int32_t m = (MLDSA_Q - 1) / (2 * p->gamma2);
+      mldsa_poly w;
+      for (size_t i = 0; i < MLDSA_N; i++)
+        w.c[i] = r == 0 ? 0 : r == 1 ? m - 1 : (int32_t)test_rng_below(&rng, (uint64_t)m);
+      uint8_t x[192], y[192];
+      memset(x, 0xa5, sizeof x);
+      memset(y, 0xa5, sizeof y);
+      mldsa_pack_w1_portable(p, x, &w);
+      mldsa_pack_w1_avx2(p, y, &w);
+      CHECK_MEM(x, y, sizeof x);
+    }
+  }
+#endif
+}
+
+/* BitUnpack of t1 (10 bits), t0 (13) and s1, s2 (3 and 4 bits) on random bytes and on
+ * all-ones and all-zeros encodings: the AVX2 form against the portable ones. */
+static void test_unpack_small(void) {
+  if (!have_avx2()) return;
+#if defined(__x86_64__)
+  test_rng rng;
+  test_rng_seed(&rng, "test_mldsa_diff.unpack_small");
+  for (int r = 0; r < ROUNDS && test_failures == 0; r++) {
+    uint8_t in[32 * 13];
+    if (r == 0) memset(in, 0xff, sizeof in);
+    else if (r == 1) memset(in, 0, sizeof in);
+    else test_rng_bytes(&rng, in, sizeof in);
+    mldsa_poly a, b;
+    mldsa_unpack_t1_portable(&a, in);
+    mldsa_unpack_bits_avx2(&b, in, 10, 0, 0);
+    CHECK_MEM(a.c, b.c, sizeof a.c);
+    mldsa_unpack_t0_portable(&a, in);
+    mldsa_unpack_bits_avx2(&b, in, MLDSA_D, 1 << (MLDSA_D - 1), 1);
+    CHECK_MEM(a.c, b.c, sizeof a.c);
+    static const int levels[2] = {44, 65};
+    for (int l = 0; l < 2; l++) {
+      const mldsa_params *p = mldsa_params_get(levels[l]);
+      mldsa_unpack_eta_values_portable(p, &a, in);
+      mldsa_unpack_bits_avx2(&b, in, p->eta_bits, p->eta, 1);
+      CHECK_MEM(a.c, b.c, sizeof a.c);
+    }
+  }
+#endif
+}
+
+/* BitPack of t1, t0, s1 and s2: random values in each encoding's range (and its two ends),
+ * the AVX2 form against the portable ones, bytes past the encoding untouched. */
+static void test_pack_small(void) {
+  if (!have_avx2()) return;
+#if defined(__x86_64__)
+  test_rng rng;
+  test_rng_seed(&rng, "test_mldsa_diff.pack_small");
+  for (int r = 0; r < ROUNDS && test_failures == 0; r++) {
+    /* ranges: t1 [0, 2^10), t0 (-2^12, 2^12], s [-eta, eta] */
+    mldsa_poly t1, t0, s2, s4;
+    for (size_t i = 0; i < MLDSA_N; i++) {
+      const int e = r < 2 ? r : 2;
+      t1.c[i] = e == 0 ? 0 : e == 1 ? 1023 : (int32_t)test_rng_below(&rng, 1024);
+      t0.c[i] = e == 0 ? -4095 : e == 1 ? 4096 : (int32_t)test_rng_below(&rng, 8192) - 4095;
+      s2.c[i] = e == 0 ? -2 : e == 1 ? 2 : (int32_t)test_rng_below(&rng, 5) - 2;
+      s4.c[i] = e == 0 ? -4 : e == 1 ? 4 : (int32_t)test_rng_below(&rng, 9) - 4;
+    }
+    uint8_t x[32 * 13 + 16], y[32 * 13 + 16];
+    memset(x, 0x5a, sizeof x);
+    memset(y, 0x5a, sizeof y);
+    mldsa_pack_t1_portable(x, &t1);
+    mldsa_pack_bits_avx2(y, &t1, 10, 0, 0);
+    CHECK_MEM(x, y, sizeof x);
+    mldsa_pack_t0_portable(x, &t0);
+    mldsa_pack_bits_avx2(y, &t0, MLDSA_D, 1 << (MLDSA_D - 1), 1);
+    CHECK_MEM(x, y, sizeof x);
+    mldsa_pack_eta_portable(mldsa_params_get(44), x, &s2);
+    mldsa_pack_bits_avx2(y, &s2, 3, 2, 1);
+    CHECK_MEM(x, y, sizeof x);
+    mldsa_pack_eta_portable(mldsa_params_get(65), x, &s4);
+    mldsa_pack_bits_avx2(y, &s4, 4, 4, 1);
+    CHECK_MEM(x, y, sizeof x);
+  }
+#endif
+}
+
+/* BitPack of z (18 and 20 bits): random values in (-gamma1, gamma1] and its two ends, the AVX2
+ * form against the portable one, bytes past the encoding untouched. */
+static void test_pack_z(void) {
+  if (!have_avx2()) return;
+#if defined(__x86_64__)
+  test_rng rng;
+  test_rng_seed(&rng, "test_mldsa_diff.pack_z");
+  static const int levels[2] = {44, 65};
+  for (int r = 0; r < ROUNDS && test_failures == 0; r++) {
+    for (int l = 0; l < 2; l++) {
+      const mldsa_params *p = mldsa_params_get(levels[l]);
+      mldsa_poly z;
+      for (size_t i = 0; i < MLDSA_N; i++)
+        z.c[i] = r == 0   ? 1 - p->gamma1
+                 : r == 1 ? p->gamma1
+                          : (int32_t)test_rng_below(&rng, 2 * (uint64_t)p->gamma1) - p->gamma1 + 1;
+      uint8_t x[32 * 20 + 16], y[32 * 20 + 16];
+      memset(x, 0x5a, sizeof x);
+      memset(y, 0x5a, sizeof y);
+      mldsa_pack_z_portable(p, x, &z);
+      mldsa_pack_z_avx2(p, y, &z);
+      CHECK_MEM(x, y, sizeof x);
+    }
+  }
+#endif
+}
+
+/* Verification's w1' (UseHint, w1Encode) and signing's w1 (caddq, HighBits, w1Encode), each in
+ * one pass, for both gamma2 on w in (-q, q) with the edges: the AVX2 forms against the portable
+ * ones, the bytes and w after. */
+static void test_w1_encode(void) {
+  if (!have_avx2()) return;
+#if defined(__x86_64__)
+  test_rng rng;
+  test_rng_seed(&rng, "test_mldsa_diff.w1_encode");
+  static const int levels[2] = {44, 65};
+  for (int r = 0; r < ROUNDS && test_failures == 0; r++) {
+    for (int l = 0; l < 2; l++) {
+      const mldsa_params *p = mldsa_params_get(levels[l]);
+      mldsa_poly a, b;
+      fill(&rng, &a, MLDSA_Q - 1);
+      b = a;
+      uint8_t x[192], y[192];
+      memset(x, 0xa5, sizeof x);
+      memset(y, 0xa5, sizeof y);
+      /* Verification's: UseHint with random hints, then w1Encode; w unchanged. */
+      mldsa_poly h;
+      for (size_t i = 0; i < MLDSA_N; i++) h.c[i] = (int32_t)test_rng_below(&rng, 2);
+      mldsa_poly_use_hint_encode_portable(p, x, &a, &h);
+      mldsa_poly_use_hint_encode_avx2(p, y, &b, &h);
+      CHECK_MEM(x, y, sizeof x);
+      CHECK_MEM(a.c, b.c, sizeof a.c);
+      mldsa_poly_w1_encode_portable(p, x, &a);
+      mldsa_poly_w1_encode_avx2(p, y, &b);
+      CHECK_MEM(x, y, sizeof x);
+      CHECK_MEM(a.c, b.c, sizeof a.c);
+    }
+  }
+#endif
+}
+
 static void test_dot(void) {
   if (!have_avx2()) return;
 #if defined(__x86_64__)
@@ -298,10 +484,12 @@ static void test_dot(void) {
 #endif
 }
 
-static const test_case cases[] = {TEST_CASE(ntt), TEST_CASE(pointwise), TEST_CASE(dot),
-                                  TEST_CASE(decompose),
-                                  TEST_CASE(sign_row), TEST_CASE(unpack_z),
-                                  TEST_CASE(rej_ntt_block), TEST_CASE(rej_eta_block)};
+static const test_case cases[] = {
+    TEST_CASE(ntt),          TEST_CASE(pointwise),     TEST_CASE(dot),
+    TEST_CASE(decompose),    TEST_CASE(sign_row),      TEST_CASE(use_hint),
+    TEST_CASE(pack_w1),      TEST_CASE(w1_encode),     TEST_CASE(unpack_z),
+    TEST_CASE(unpack_small), TEST_CASE(pack_small),    TEST_CASE(pack_z),
+    TEST_CASE(rej_ntt_block), TEST_CASE(rej_eta_block)};
 
 int main(int argc, char **argv) {
   if (!have_avx2()) fprintf(stderr, "test_mldsa_diff: no AVX2 on this CPU: nothing to compare\n");

@@ -169,6 +169,42 @@ static void test_split_pair_every_pair(void) {
   CHECK_EQ_INT(bad, 0);
 }
 
+/* The fused split, sum and norm check against the three steps it replaces: signing's inputs
+ * (v a representative in (-q, q) of cs1 + 2^9 cs2, |cs1|, |cs2| <= 196; y in (-gamma1, gamma1])
+ * with one y coefficient near the bound in half the rounds, so that both verdicts occur. */
+static void test_split_add_norm(void) {
+  test_rng rng;
+  test_rng_seed(&rng, "test_mldsa_unit.split_add_norm");
+  const mldsa_params *p = mldsa_params_get(44);
+  const int32_t bound = p->gamma1 - p->beta;
+  int verdicts[2] = {0, 0};
+  for (int r = 0; r < 2000 && test_failures == 0; r++) {
+    mldsa_poly v, y, z1, h1, z2, h2;
+    for (size_t i = 0; i < MLDSA_N; i++) {
+      const int32_t a = (int32_t)test_rng_below(&rng, 393) - 196;
+      const int32_t b = (int32_t)test_rng_below(&rng, 393) - 196;
+      const int32_t x = a + 512 * b;
+      const uint64_t rep = test_rng_below(&rng, 3);
+      v.c[i] = rep == 0 ? x : rep == 1 ? (x < 0 ? x + MLDSA_Q : x) : (x > 0 ? x - MLDSA_Q : x);
+      y.c[i] = (int32_t)test_rng_below(&rng, 2 * (uint64_t)p->gamma1) - p->gamma1 + 1;
+      /* In even rounds one coefficient within 400 of +-bound: z = y + cs1 then lands on either
+       * side of it. */
+      if (r % 2 == 0 && i == (size_t)r % MLDSA_N)
+        y.c[i] = (r % 4 == 0 ? 1 : -1) * (bound - 200 + (int32_t)test_rng_below(&rng, 401));
+    }
+    mldsa_poly_split_pair(&z1, &h1, &v);
+    mldsa_poly_add(&z1, &z1, &y);
+    const uint32_t want = mldsa_poly_norm_exceeds(&z1, bound);
+    z2 = v;
+    const uint32_t got = mldsa_poly_split_add_norm(&z2, &h2, &z2, &y, bound);
+    CHECK(got == want);
+    CHECK_MEM(z1.c, z2.c, sizeof z1.c);
+    CHECK_MEM(h1.c, h2.c, sizeof h1.c);
+    verdicts[want != 0]++;
+  }
+  CHECK(verdicts[0] > 0 && verdicts[1] > 0);
+}
+
 static int32_t mod_q(int64_t x) {
   int64_t r = x % MLDSA_Q;
   return (int32_t)(r < 0 ? r + MLDSA_Q : r);
@@ -538,7 +574,7 @@ static const test_case cases[] = {
     TEST_CASE(fits_64k_stack),
     TEST_CASE(decompose_every_value), TEST_CASE(power2round_every_value),
     TEST_CASE(use_hint_every_value),  TEST_CASE(norm_exceeds_edges),
-    TEST_CASE(split_pair_every_pair),
+    TEST_CASE(split_pair_every_pair), TEST_CASE(split_add_norm),
     TEST_CASE(ntt_multiplies),        TEST_CASE(sign_verify_every_set),
     TEST_CASE(selftests_pass),        TEST_CASE(bad_arguments),
     TEST_CASE(keygen_matches_independent_key), TEST_CASE(sign_with_rnd),
