@@ -131,6 +131,12 @@ static inline __attribute__((always_inline)) void mac(uint64_t *c0, uint64_t *c1
   [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),                  \
       [r5] "=&r"(r5), [r6] "=&r"(r6), [r7] "=&r"(r7), [r8] "=&r"(r8), [lo] "=&r"(lo),              \
       [hi] "=&r"(hi)
+/* The outputs of P521_OUT_R are scratch registers: the results are in memory. */
+#define P521_OUTS_UNUSED()                                                                         \
+  do {                                                                                             \
+    (void)r0, (void)r1, (void)r2, (void)r3, (void)r4, (void)r5, (void)r6, (void)r7;                \
+    (void)r8, (void)lo, (void)hi;                                                                  \
+  } while (0)
 
 /* P521_REDUCE is reduce (above) at the end of the product's and the square's assembly: the low
  * words T = t_0 .. t_8 are in memory at M, the high words H = t_9 .. t_16 in r0 .. r7 (t_17 is 0,
@@ -232,17 +238,7 @@ static inline __attribute__((target("bmi2,adx"), always_inline)) void p521_mul_a
           : P521_OUT_R
           : [a] "r"(a), [w] "r"(w)
           : "rdx", "cc", "memory"); /* reads a[0..8] and w[0..8], writes w[0..8] */
-  (void)r0;
-  (void)r1;
-  (void)r2;
-  (void)r3;
-  (void)r4;
-  (void)r5;
-  (void)r6;
-  (void)r7;
-  (void)r8;
-  (void)lo;
-  (void)hi;
+  P521_OUTS_UNUSED();
 }
 
 /* p521_mul_adx works in place on one operand: r itself where r is one operand and not the other
@@ -362,17 +358,7 @@ static inline __attribute__((target("bmi2,adx"), always_inline)) void p521_sqr_a
           : P521_OUT_R
           : [a] "r"(a), [t] "r"(t)
           : "rdx", "cc", "memory"); /* reads a[0..8], writes t[0..8] */
-  (void)r0;
-  (void)r1;
-  (void)r2;
-  (void)r3;
-  (void)r4;
-  (void)r5;
-  (void)r6;
-  (void)r7;
-  (void)r8;
-  (void)lo;
-  (void)hi;
+  P521_OUTS_UNUSED();
 }
 
 /* The square's rows store the low words while a is still read: where r is a, it works on a copy

@@ -400,6 +400,18 @@ static void jac_acc_add_last(const ec_curve *c, ec_point *r, ec_point *acc, uint
   fm_zeroize(zz, sizeof zz);
 }
 
+/* wipe_window_state zeroizes what mul_base_table and scalar_mul_tab keep of the scalar and the
+ * sum: the running sum and the selected entry, the scalar's copy, the last digit's sign and the
+ * infinity mask. */
+static void wipe_window_state(ec_point *acc, ec_point *t, uint64_t kk[EC_MAX_LIMBS + 1],
+                              uint64_t *neg, uint64_t *acc_inf) {
+  fm_zeroize(acc, sizeof *acc);
+  fm_zeroize(t, sizeof *t);
+  fm_zeroize(kk, (EC_MAX_LIMBS + 1) * sizeof kk[0]);
+  fm_zeroize(neg, sizeof *neg);
+  fm_zeroize(acc_inf, sizeof *acc_inf);
+}
+
 /* mul_base_table sets r = k * G from the curve's fixed-base table (ec_base_table.h) on P-256, P-384
  * and P-521: row i holds j * 32^i * G for j = 1..16 in affine form, so k * G is the sum over the
  * scalar's signed 5-bit digits d_i of +-row[i][|d_i| - 1], with no doubling. Each row is read in
@@ -435,11 +447,7 @@ static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
     if (i + 1 < windows) jac_acc_add(c, &acc, &acc_inf, &t, nonzero);
     else jac_acc_add_last(c, r, &acc, acc_inf, &t, nonzero);
   }
-  fm_zeroize(&acc, sizeof acc);
-  fm_zeroize(&t, sizeof t);
-  fm_zeroize(kk, sizeof kk);
-  fm_zeroize(&neg, sizeof neg);
-  fm_zeroize(&acc_inf, sizeof acc_inf);
+  wipe_window_state(&acc, &t, kk, &neg, &acc_inf);
 }
 
 /* scalar_mul_tab sets r = k * P on P-256, P-384 and P-521 from tab, the affine multiples P..16P (x
@@ -486,11 +494,7 @@ static void scalar_mul_tab(const ec_curve *c, ec_point *r, const uint64_t *k,
       jac_acc_add_last(c, r, &acc, acc_inf, &t, nonzero);
     }
   }
-  fm_zeroize(&acc, sizeof acc);
-  fm_zeroize(&t, sizeof t);
-  fm_zeroize(kk, sizeof kk);
-  fm_zeroize(&neg, sizeof neg);
-  fm_zeroize(&acc_inf, sizeof acc_inf);
+  wipe_window_state(&acc, &t, kk, &neg, &acc_inf);
 }
 
 /* scalar_mul_affine sets r = k * p on P-256, P-384 and P-521 for any homogeneous p (constant time
