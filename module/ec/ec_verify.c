@@ -132,15 +132,11 @@ static void double_mul_projective(const ec_curve *c, ec_point *r, const uint64_t
 #define ADD(r, a, b) fe_add(r, a, b)
 #define SUB(r, a, b) fe_sub(r, a, b)
 
-/* A Jacobian point (X, Y, Z) is the affine (X / Z^2, Y / Z^3). 2Q is kept with Z^2 and Z^3
- * beside it, which each addition of it (the build of Q's odd multiples) uses. */
+/* A Jacobian point (X, Y, Z) is the affine (X / Z^2, Y / Z^3). 2Q, and Q's odd multiples where
+ * they stay Jacobian, are kept with Z^2 and Z^3 beside them, which each addition of one uses. */
 typedef struct jac_cached {
   uint64_t x[EC_MAX_LIMBS], y[EC_MAX_LIMBS], z[EC_MAX_LIMBS], zz[EC_MAX_LIMBS], zzz[EC_MAX_LIMBS];
 } jac_cached;
-/* A Jacobian point, or an affine one (x, y) once Z is divided out. */
-typedef struct jac_point {
-  uint64_t x[EC_MAX_LIMBS], y[EC_MAX_LIMBS], z[EC_MAX_LIMBS];
-} jac_point;
 
 static bool limbs_zero_public(const uint64_t *a, unsigned L) {
   uint64_t acc = 0;
@@ -198,9 +194,9 @@ static inline __attribute__((always_inline)) bool jac_add_k(
  * inputs only (ECDSA verification: u1, u2 and Q are all public). Straus-Shamir interleaving of u1
  * in width-8 NAF and u2 in width-5 NAF with one chain of Jacobian doublings; G's 64 odd multiples
  * are affine (ec_base_odd, built with the fixed-base table), and Q's 8 are made affine with one
- * variable-time inversion, so each digit of either costs a mixed addition. Returns false,
- * with nothing written, when Q's table meets the point at infinity (Q is not a point of order n):
- * the caller then takes the projective path. */
+ * variable-time inversion on P-384 and P-521, so each digit there costs a mixed addition.
+ * Returns false, with nothing written, when Q's table meets the point at infinity (Q is not a
+ * point of order n): the caller then takes the projective path. */
 typedef void (*jac_dbl_fn)(uint64_t *x, uint64_t *y, uint64_t *z);
 typedef bool (*jac_add_fn)(uint64_t *x, uint64_t *y, uint64_t *z, const uint64_t *x2,
                            const uint64_t *y2, const uint64_t *z2, const uint64_t *zz2,
@@ -230,8 +226,10 @@ static inline __attribute__((always_inline)) bool double_mul_jac_k(
   static const uint64_t zero[EC_MAX_LIMBS] = {0};
   const size_t n = L * sizeof(uint64_t);
   const unsigned odd_q = EC_WNAF_ODD;
-  jac_cached q2;
-  jac_point tq[EC_WNAF_ODD];
+  /* Q's odd multiples affine on P-384 and P-521; on P-256, where the inversion costs more than
+   * the mixed additions save (timed), Jacobian with Z^2 and Z^3 at hand. */
+  const bool affine_q = L != 4;
+  jac_cached q2, tq[EC_WNAF_ODD];
   uint64_t acc[EC_WNAF_ODD][EC_MAX_LIMBS], inv[EC_MAX_LIMBS], zi[EC_MAX_LIMBS],
       zi2[EC_MAX_LIMBS];
   uint64_t x[EC_MAX_LIMBS], y[EC_MAX_LIMBS], z[EC_MAX_LIMBS], ny[EC_MAX_LIMBS];
@@ -253,14 +251,20 @@ static inline __attribute__((always_inline)) bool double_mul_jac_k(
     tq[i] = tq[i - 1];
     if (!jadd(tq[i].x, tq[i].y, tq[i].z, q2.x, q2.y, q2.z, q2.zz, q2.zzz)) return false;
   }
+  if (!affine_q) {
+    for (unsigned i = 0; i < odd_q; i++) {
+      MUL(tq[i].zz, tq[i].z, tq[i].z);
+      MUL(tq[i].zzz, tq[i].zz, tq[i].z);
+    }
+  }
   /* The odd multiples to affine with one inversion (Montgomery's trick): acc[i] is the product
    * of Z_0 .. Z_i, none of them zero (no entry is the point at infinity); walking down from
    * inv = acc[k-1]^-1, Z_i^-1 = inv acc[i-1], then inv = inv Z_i drops Z_i. Q is public, so
    * the inverse is the variable-time one. Each digit of u2 then costs a mixed addition. */
-  memcpy(acc[0], tq[0].z, n);
-  for (unsigned i = 1; i < odd_q; i++) MUL(acc[i], acc[i - 1], tq[i].z);
-  ec_mod_inv_public(c, &c->p, inv, acc[odd_q - 1]);
-  for (unsigned i = odd_q; i-- > 0;) {
+  if (affine_q) memcpy(acc[0], tq[0].z, n);
+  for (unsigned i = 1; affine_q && i < odd_q; i++) MUL(acc[i], acc[i - 1], tq[i].z);
+  if (affine_q) ec_mod_inv_public(c, &c->p, inv, acc[odd_q - 1]);
+  for (unsigned i = odd_q; affine_q && i-- > 0;) {
     if (i > 0) {
       MUL(zi, inv, acc[i - 1]);
       MUL(inv, inv, tq[i].z);
@@ -294,17 +298,19 @@ static inline __attribute__((always_inline)) bool double_mul_jac_k(
       }
     }
     if (b != 0) {
-      /* Entry e of Q's odd multiples is (2e + 1) Q, affine. */
-      const jac_point *e = &tq[((b > 0 ? b : -b) - 1) / 2];
+      /* Entry e of Q's odd multiples is (2e + 1) Q. */
+      const jac_cached *e = &tq[((b > 0 ? b : -b) - 1) / 2];
       if (b < 0) SUB(ny, zero, e->y);
       else memcpy(ny, e->y, n);
       if (inf) {
         memcpy(x, e->x, n);
         memcpy(y, ny, n);
-        memcpy(z, c->p.one, n);
+        memcpy(z, affine_q ? c->p.one : e->z, n);
         inf = false;
-      } else {
+      } else if (affine_q) {
         inf = !jadd(x, y, z, e->x, ny, NULL, NULL, NULL);
+      } else {
+        inf = !jadd(x, y, z, e->x, ny, e->z, e->zz, e->zzz);
       }
     }
   }
