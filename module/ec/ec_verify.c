@@ -130,7 +130,12 @@ static void double_mul_projective(const ec_curve *c, ec_point *r, const uint64_t
 
 #define MUL(r, a, b) fe_mul(r, a, b)
 #define ADD(r, a, b) fe_add(r, a, b)
-#define SUB(r, a, b) fe_sub(r, a, b)
+/* P-521's subtraction inline (its fe_sub is an out-of-line copy); the other curves' are inline. */
+#define SUB(r, a, b)                                                                           \
+  do {                                                                                         \
+    if (L == 9) p521_sub_k(r, a, b);                                                           \
+    else fe_sub(r, a, b);                                                                      \
+  } while (0)
 
 /* A Jacobian point (X, Y, Z) is the affine (X / Z^2, Y / Z^3). 2Q, and Q's odd multiples where
  * they stay Jacobian, are kept with Z^2 and Z^3 beside them, which each addition of one uses. */
