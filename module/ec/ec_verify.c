@@ -15,15 +15,15 @@
 #define EC_WNAF_W 5                           /* digits odd, |digit| < 2^(W-1) */
 #define EC_WNAF_ODD (1u << (EC_WNAF_W - 2))   /* odd multiples 1, 3, ..., 2^(W-1) - 1 */
 #define EC_WNAF_MAX (64 * EC_MAX_LIMBS + 1)
-#define EC_WNAF_G 8 /* G's width on P-256, P-384, P-521: odd multiples up to 127 G (ec_base_odd) */
+#define EC_WNAF_G 9 /* G's width on P-256, P-384, P-521: odd multiples up to 255 G (ec_base_odd) */
 /* Q's width in the Jacobian path is EC_WNAF_W on every curve: with Q's odd multiples affine
  * (one inversion for the table), width 6 on P-384 and P-521 counts more instructions than width 5
  * (callgrind, portable field products), the 8 more entries costing more than the additions the
  * wider digits save. */
-_Static_assert(EC_BASE_ODD == 1u << (EC_WNAF_G - 2), "the odd multiples of G for width 8");
+_Static_assert(EC_BASE_ODD == 1u << (EC_WNAF_G - 2), "the odd multiples of G for width 9");
 
 /* bits_public returns the |w| bits of k (limbs words) from bit |bit| up, those above the top word
- * read as zeros (w at most 8). */
+ * read as zeros (w at most 9). */
 static inline uint64_t bits_public(const uint64_t *k, unsigned limbs, unsigned bit, unsigned w) {
   const unsigned j = bit / 64, s = bit % 64;
   uint64_t v = j < limbs ? k[j] >> s : 0;
@@ -31,7 +31,7 @@ static inline uint64_t bits_public(const uint64_t *k, unsigned limbs, unsigned b
   return v & ((1u << w) - 1);
 }
 
-/* wnaf_public writes the width-w non-adjacent form of a public k (limbs words, w at most 8):
+/* wnaf_public writes the width-w non-adjacent form of a public k (limbs words, w at most 9):
  * digits d[i] in {0, +-1, +-3, ..., +-(2^(w-1) - 1)}, k = sum d[i] 2^i, at most one non-zero
  * digit in any w in a row. Returns the number of digits (at most 64 * limbs + 1). VARIABLE TIME:
  * the loop, the branches and the digits all follow k, so it is only for public scalars (ECDSA
@@ -42,11 +42,11 @@ static inline uint64_t bits_public(const uint64_t *k, unsigned limbs, unsigned b
  * i plus the carry, and t minus the digit is a multiple of 2^w, so the next w - 1 digits are 0
  * and the walk jumps w bits, carrying 1 where the digit was negative. A carry needs the window's
  * top bit set, so it lands at bit 64 * limbs at most. */
-static unsigned wnaf_public(int8_t *d, const uint64_t *k, unsigned limbs, unsigned w) {
+static unsigned wnaf_public(int16_t *d, const uint64_t *k, unsigned limbs, unsigned w) {
   const unsigned top = 64 * limbs;
   unsigned len = 0;
   uint64_t carry = 0;
-  memset(d, 0, top + 1);
+  memset(d, 0, (top + 1) * sizeof *d);
   for (unsigned i = 0; i <= top;) {
     if (bits_public(k, limbs, i, 1) == carry) {
       i++;
@@ -55,7 +55,7 @@ static unsigned wnaf_public(int8_t *d, const uint64_t *k, unsigned limbs, unsign
     int digit = (int)(bits_public(k, limbs, i, w) + carry);
     carry = (uint64_t)(digit >> (w - 1)) & 1;
     digit -= (int)(carry << w);
-    d[i] = (int8_t)digit;
+    d[i] = (int16_t)digit;
     len = i + 1;
     i += w;
   }
@@ -94,7 +94,7 @@ static void double_mul_projective(const ec_curve *c, ec_point *r, const uint64_t
    * where the curve has one. The complete addition formula takes every case (equal points,
    * opposite points, infinity) without a branch of its own. */
   ec_point tg[EC_WNAF_ODD], tq[EC_WNAF_ODD], acc;
-  int8_t d1[EC_WNAF_MAX], d2[EC_WNAF_MAX];
+  int16_t d1[EC_WNAF_MAX], d2[EC_WNAF_MAX];
   const unsigned n = c->limbs;
   const uint64_t *row0 = ec_base_table(c); /* row 0 starts the table */
   if (row0 != NULL) {
@@ -197,7 +197,7 @@ static inline __attribute__((always_inline)) bool jac_add_k(
 
 /* double_mul_jac_k is ec_double_mul_public on P-256, P-384, P-521. VARIABLE TIME, for public
  * inputs only (ECDSA verification: u1, u2 and Q are all public). Straus-Shamir interleaving of u1
- * in width-8 NAF and u2 in width-5 NAF with one chain of Jacobian doublings; G's 64 odd multiples
+ * in width-9 NAF and u2 in width-5 NAF with one chain of Jacobian doublings; G's 128 odd multiples
  * are affine (ec_base_odd, built with the fixed-base table), and Q's 8 are made affine with one
  * variable-time inversion on P-384 and P-521, so each digit there costs a mixed addition.
  * Returns false, with nothing written, when Q's table meets the point at infinity (Q is not a
@@ -238,7 +238,7 @@ static inline __attribute__((always_inline)) bool double_mul_jac_k(
   uint64_t acc[EC_WNAF_ODD][EC_MAX_LIMBS], inv[EC_MAX_LIMBS], zi[EC_MAX_LIMBS],
       zi2[EC_MAX_LIMBS];
   uint64_t x[EC_MAX_LIMBS], y[EC_MAX_LIMBS], z[EC_MAX_LIMBS], ny[EC_MAX_LIMBS];
-  int8_t d1[EC_WNAF_MAX], d2[EC_WNAF_MAX];
+  int16_t d1[EC_WNAF_MAX], d2[EC_WNAF_MAX];
   if (limbs_zero_public(q->z, L)) return false;
   /* Q's homogeneous (X : Y : Z) is the Jacobian (X Z, Y Z^2, Z). */
   MUL(q2.zz, q->z, q->z);
