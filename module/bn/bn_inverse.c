@@ -79,6 +79,50 @@ static inline __attribute__((always_inline)) int64_t sg_divsteps(int64_t delta, 
   return (int64_t)(0 - nd);
 }
 
+/* sg_divsteps_var is sg_divsteps in VARIABLE TIME, for public f and g only (bn_mod_inverse_public):
+ * the same steps and the same matrix, with branches in place of the masks, and each run of
+ * even g taken at once (its trailing zeros: g halved, u and v doubled, delta moved by |step| per
+ * zero). */
+static int64_t sg_divsteps_var(int64_t delta, uint64_t f, uint64_t g, sg_matrix *t,
+                               const int64_t step) {
+  uint64_t u = 1, v = 0, q = 0, r = 1;
+  unsigned left = SG_BITS;
+  for (;;) {
+    const unsigned zeros = (unsigned)__builtin_ctzll(g | (UINT64_C(1) << left));
+    g >>= zeros;
+    u <<= zeros;
+    v <<= zeros;
+    delta += (int64_t)zeros * step;
+    left -= zeros;
+    if (left == 0) break;
+    /* g is odd. */
+    if (delta > 0) { /* (step - delta, g, (g - f) / 2), f's row taking g's */
+      const uint64_t g0 = g, q0 = q, r0 = r;
+      g -= f;
+      q -= u;
+      r -= v;
+      f = g0;
+      u = q0;
+      v = r0;
+      delta = step - delta;
+    } else { /* (delta + step, f, (g + f) / 2) */
+      g += f;
+      q += u;
+      r += v;
+      delta += step;
+    }
+    g >>= 1;
+    u <<= 1;
+    v <<= 1;
+    if (--left == 0) break;
+  }
+  t->u = (int64_t)u;
+  t->v = (int64_t)v;
+  t->q = (int64_t)q;
+  t->r = (int64_t)r;
+  return delta;
+}
+
 /* sg_update_fg sets [f, g] = t [f, g] / 2^62 (exact: the low 62 bits cancel by construction). */
 static void sg_update_fg(int64_t *f, int64_t *g, const sg_matrix *t, size_t L) {
   __int128 cf = (__int128)t->u * f[0] + (__int128)t->v * g[0];
@@ -238,7 +282,8 @@ static inline __attribute__((always_inline)) uint64_t sg_inverse_k(
   for (size_t i = 0; i < batches; i++) {
     const uint64_t f0 = (uint64_t)f[0] | ((uint64_t)f[1] << SG_BITS);
     const uint64_t g0 = (uint64_t)g[0] | ((uint64_t)g[1] << SG_BITS);
-    delta = sg_divsteps(delta, f0, g0, &t, step, step == 2);
+    if (vartime) delta = sg_divsteps_var(delta, f0, g0, &t, step);
+    else delta = sg_divsteps(delta, f0, g0, &t, step, step == 2);
     sg_update_fg(f, g, &t, L);
     sg_update_de(d, e, &t, M, minv, L);
     if (vartime) {
