@@ -51,7 +51,8 @@ static void to_affine(const ec_curve *c, uint64_t *group, uint64_t z[][TABLE_MAX
   /* pre[k] = z[0] ... z[k]. */
   memcpy(pre[0], z[0], bytes);
   for (unsigned k = 1; k < count; k++) ec_mod_mul(c, &c->p, pre[k], pre[k - 1], z[k]);
-  ec_mod_inv(c, &c->p, inv, pre[count - 1]);
+  /* Multiples of G are public: the variable-time inverse. */
+  ec_mod_inv_public(c, &c->p, inv, pre[count - 1]);
   for (unsigned k = count; k-- > 0;) {
     /* inv = 1 / (z[0] ... z[k]) here. */
     if (k > 0) {
