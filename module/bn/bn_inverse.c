@@ -79,6 +79,50 @@ static inline __attribute__((always_inline)) int64_t sg_divsteps(int64_t delta, 
   return (int64_t)(0 - nd);
 }
 
+/* sg_divsteps_var is sg_divsteps in VARIABLE TIME, for public f and g only (bn_mod_inverse_public):
+ * the same steps and the same matrix, with branches in place of the masks, and each run of
+ * even g taken at once (its trailing zeros: g halved, u and v doubled, delta moved by |step| per
+ * zero). */
+static int64_t sg_divsteps_var(int64_t delta, uint64_t f, uint64_t g, sg_matrix *t,
+                               const int64_t step) {
+  uint64_t u = 1, v = 0, q = 0, r = 1;
+  unsigned left = SG_BITS;
+  for (;;) {
+    const unsigned zeros = (unsigned)__builtin_ctzll(g | (UINT64_C(1) << left));
+    g >>= zeros;
+    u <<= zeros;
+    v <<= zeros;
+    delta += (int64_t)zeros * step;
+    left -= zeros;
+    if (left == 0) break;
+    /* g is odd. */
+    if (delta > 0) { /* (step - delta, g, (g - f) / 2), f's row taking g's */
+      const uint64_t g0 = g, q0 = q, r0 = r;
+      g -= f;
+      q -= u;
+      r -= v;
+      f = g0;
+      u = q0;
+      v = r0;
+      delta = step - delta;
+    } else { /* (delta + step, f, (g + f) / 2) */
+      g += f;
+      q += u;
+      r += v;
+      delta += step;
+    }
+    g >>= 1;
+    u <<= 1;
+    v <<= 1;
+    if (--left == 0) break;
+  }
+  t->u = (int64_t)u;
+  t->v = (int64_t)v;
+  t->q = (int64_t)q;
+  t->r = (int64_t)r;
+  return delta;
+}
+
 /* sg_update_fg sets [f, g] = t [f, g] / 2^62 (exact: the low 62 bits cancel by construction). */
 static void sg_update_fg(int64_t *f, int64_t *g, const sg_matrix *t, size_t L) {
   __int128 cf = (__int128)t->u * f[0] + (__int128)t->v * g[0];
@@ -215,10 +259,12 @@ void bn_gcd_odd_consttime(uint64_t *r, const uint64_t *f_odd, const uint64_t *g_
 
 /* sg_inverse_k: f = m, g = a, (d, e) = (0, 1) track f = d * a and g = e * a (mod m); after
  * enough divsteps g = 0 and f = +-gcd(a, m). L radix-2^62 limbs hold the n-limb numbers with a
- * sign; |batches| runs of 62 divsteps from the (scaled) delta0, each step adding |step|. */
+ * sign; |batches| runs of 62 divsteps from the (scaled) delta0, each step adding |step|. With
+ * |vartime| (a constant) the runs stop as soon as g = 0, and g != 0 after |batches| runs gives
+ * zero: VARIABLE TIME, for public a and m only. */
 static inline __attribute__((always_inline)) uint64_t sg_inverse_k(
     uint64_t *r, const uint64_t *a, const uint64_t *m, const size_t n, const size_t L,
-    const size_t batches, const int64_t delta0, const int64_t step) {
+    const size_t batches, const int64_t delta0, const int64_t step, const int vartime) {
   int64_t f[SG_MAX_LIMBS], g[SG_MAX_LIMBS], d[SG_MAX_LIMBS], e[SG_MAX_LIMBS], M[SG_MAX_LIMBS];
   sg_from_limbs(M, m, n, L);
   memcpy(f, M, L * sizeof(int64_t));
@@ -236,9 +282,20 @@ static inline __attribute__((always_inline)) uint64_t sg_inverse_k(
   for (size_t i = 0; i < batches; i++) {
     const uint64_t f0 = (uint64_t)f[0] | ((uint64_t)f[1] << SG_BITS);
     const uint64_t g0 = (uint64_t)g[0] | ((uint64_t)g[1] << SG_BITS);
-    delta = sg_divsteps(delta, f0, g0, &t, step, step == 2);
+    if (vartime) delta = sg_divsteps_var(delta, f0, g0, &t, step);
+    else delta = sg_divsteps(delta, f0, g0, &t, step, step == 2);
     sg_update_fg(f, g, &t, L);
     sg_update_de(d, e, &t, M, minv, L);
+    if (vartime) {
+      /* Public a and m: the number of runs may follow them. */
+      int64_t any = 0;
+      for (size_t j = 0; j < L; j++) any |= g[j];
+      if (any == 0) break;
+    }
+  }
+  uint64_t g_zero = UINT64_MAX;
+  if (vartime) {
+    for (size_t j = 0; j < L; j++) g_zero &= ct_is_zero_u64((uint64_t)g[j]);
   }
 
   /* Now g = 0 and f = +-gcd(a, m); d * a = f (mod m) by the invariant f = d * a (mod m). */
@@ -256,7 +313,7 @@ static inline __attribute__((always_inline)) uint64_t sg_inverse_k(
     d[i] = (int64_t)ct_select_u64(is_minus_one, (uint64_t)e[i], (uint64_t)d[i]);
   }
   sg_normalize(d, M, L);
-  const uint64_t ok = is_one | is_minus_one;
+  const uint64_t ok = (is_one | is_minus_one) & g_zero;
   sg_to_limbs(r, d, n, L);
   for (size_t i = 0; i < n; i++) r[i] &= ok;
 
@@ -277,7 +334,7 @@ uint64_t bn_mod_inverse_mask(uint64_t *r, const uint64_t *a, const uint64_t *m, 
   const size_t bits = n * 64;
   const size_t steps = (49 * bits + 80) / 17;
   const size_t batches = (steps + SG_BITS - 1) / SG_BITS;
-  return sg_inverse_k(r, a, m, n, L, batches, 1, 1);
+  return sg_inverse_k(r, a, m, n, L, batches, 1, 1, 0);
 }
 
 uint64_t bn_mod_inverse_256_mask(uint64_t *r, const uint64_t *a, const uint64_t *m) {
@@ -287,5 +344,18 @@ uint64_t bn_mod_inverse_256_mask(uint64_t *r, const uint64_t *a, const uint64_t 
    * 724 for delta starting at 1 and B-Y's proven 741); 10 runs of 62 are 620. Five radix-2^62
    * limbs (four of 62 bits and a signed top one) hold every f, g, d and e of 256 bits with their
    * sign, one fewer than the generic width gives. */
-  return sg_inverse_k(r, a, m, 4, 5, 10, 1, 2);
+  return sg_inverse_k(r, a, m, 4, 5, 10, 1, 2, 0);
+}
+
+uint64_t bn_mod_inverse_public(uint64_t *r, const uint64_t *a, const uint64_t *m, size_t n) {
+  /* VARIABLE TIME: public a and m only. The half-delta divsteps of bn_mod_inverse_256_mask (2
+   * delta starts at 1 and moves by 2), stopped at the first run of 62 that leaves g = 0; random
+   * inputs take about half the runs of the constant-time bound. That bound is proven for delta
+   * starting at 1, not for this variant, so the runs are capped at twice its count, and an a
+   * that has not reached g = 0 by then gives zero (the caller takes the constant-time inverse). */
+  const size_t L = (n * 64 + SG_BITS - 1) / SG_BITS + 1;
+  const size_t bits = n * 64;
+  const size_t steps = (49 * bits + 80) / 17;
+  const size_t batches = 2 * ((steps + SG_BITS - 1) / SG_BITS);
+  return sg_inverse_k(r, a, m, n, L, batches, 1, 2, 1);
 }

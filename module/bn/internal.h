@@ -150,6 +150,12 @@ uint64_t bn_mod_inverse_mask(uint64_t *r, const uint64_t *a, const uint64_t *m, 
  * limbs. */
 uint64_t bn_mod_inverse_256_mask(uint64_t *r, const uint64_t *a, const uint64_t *m);
 
+/* bn_mod_inverse_public is bn_mod_inverse_mask in VARIABLE TIME, for a public a and m (ECDSA
+ * verification's s^-1 mod n): divsteps that stop once done. Returns all-ones with r = a^-1 mod m
+ * when gcd(a, m) = 1; otherwise, or (never seen, allowed for) when the steps run past their cap,
+ * zero with r zeroed. */
+uint64_t bn_mod_inverse_public(uint64_t *r, const uint64_t *a, const uint64_t *m, size_t n);
+
 /* bn_mod_inverse_consttime sets r = a^-1 mod m for an ODD modulus m > 1 (n limbs; a is any n-limb
  * value). Returns FM_OK, FM_ERR_OUT_OF_RANGE when gcd(a, m) != 1 (then r is zeroed),
  * FM_ERR_BAD_ARGUMENT when m is even or m <= 1 (the parity of m is treated as public; a and m are

@@ -9,7 +9,7 @@
  * a time: the multiples by complete additions (16 * B doubled is the next row's base 32 * B),
  * X and Y written straight into the table and Z kept aside, then one inversion for the group
  * (Montgomery's trick) turns them affine. The same first use builds G's odd multiples G, 3G,
- * ..., 127G (ec_base_odd, 4 KB on P-256, 6 KB on P-384, 9 KB on P-521) the same way, for
+ * ..., 255G (ec_base_odd, 8 KB on P-256, 12 KB on P-384, 18 KB on P-521) the same way, for
  * verification. Only public values are involved; the group law used is the module's
  * constant-time one anyway. */
 #include <pthread.h>
@@ -51,7 +51,8 @@ static void to_affine(const ec_curve *c, uint64_t *group, uint64_t z[][TABLE_MAX
   /* pre[k] = z[0] ... z[k]. */
   memcpy(pre[0], z[0], bytes);
   for (unsigned k = 1; k < count; k++) ec_mod_mul(c, &c->p, pre[k], pre[k - 1], z[k]);
-  ec_mod_inv(c, &c->p, inv, pre[count - 1]);
+  /* Multiples of G are public: the variable-time inverse. */
+  ec_mod_inv_public(c, &c->p, inv, pre[count - 1]);
   for (unsigned k = count; k-- > 0;) {
     /* inv = 1 / (z[0] ... z[k]) here. */
     if (k > 0) {
@@ -97,10 +98,10 @@ static void build(const ec_curve *c, uint64_t *table, unsigned rows) {
 }
 
 /* build_odd writes G, 3G, ..., (2 EC_BASE_ODD - 1) G, affine, to |odd|: (2k + 1) G by complete
- * additions of 2G, made affine together. None is the point at infinity (n is a prime larger
- * than 2 EC_BASE_ODD). */
+ * additions of 2G, made affine GROUP_POINTS at a time. None is the point at infinity (n is a
+ * prime larger than 2 EC_BASE_ODD). */
 static void build_odd(const ec_curve *c, uint64_t *odd) {
-  _Static_assert(EC_BASE_ODD <= GROUP_POINTS, "the odd multiples are made affine together");
+  _Static_assert(EC_BASE_ODD % GROUP_POINTS == 0, "the odd multiples are made affine in groups");
   const unsigned n = c->limbs;
   const size_t bytes = n * sizeof(uint64_t);
   uint64_t z[GROUP_POINTS][TABLE_MAX_LIMBS];
@@ -112,9 +113,10 @@ static void build_odd(const ec_curve *c, uint64_t *odd) {
     if (k > 0) ec_point_add(c, &p, &p, &g2);
     memcpy(odd + (size_t)k * ENTRY_WORDS(n), p.x, bytes);
     memcpy(odd + (size_t)k * ENTRY_WORDS(n) + n, p.y, bytes);
-    memcpy(z[k], p.z, bytes);
+    memcpy(z[k % GROUP_POINTS], p.z, bytes);
+    if (k % GROUP_POINTS == GROUP_POINTS - 1)
+      to_affine(c, odd + (size_t)(k + 1 - GROUP_POINTS) * ENTRY_WORDS(n), z, GROUP_POINTS);
   }
-  to_affine(c, odd, z, EC_BASE_ODD);
 }
 
 /* Set while this thread is inside a table's pthread_once (once_table): a signal handler that

@@ -27,8 +27,8 @@ const uint64_t *ec_base_table(const ec_curve *c);
 /* ec_base_odd returns the odd multiples G, 3G, ..., (2 EC_BASE_ODD - 1) G of curve |c|, affine,
  * Montgomery form, x then y per entry as in the table above (entry k is (2k + 1) G), or NULL
  * where ec_base_table gives NULL. Built and kept with the table (public, .bss, first use), for
- * the width-8 NAF of ECDSA verification's u1. */
-#define EC_BASE_ODD 64
+ * the width-9 NAF of ECDSA verification's u1. */
+#define EC_BASE_ODD 128
 const uint64_t *ec_base_odd(const ec_curve *c);
 
 #endif

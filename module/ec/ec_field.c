@@ -179,3 +179,16 @@ void ec_mod_inv(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t 
   ec_mod_mul(c, m, r, t, m->rr);
   fm_zeroize(t, sizeof t);
 }
+
+void ec_mod_inv_public(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a) {
+  /* VARIABLE TIME, for public a only: bn/'s divsteps stopped once done, then the two Montgomery
+   * multiplications by R^2 of ec_mod_inv. Where those divsteps give up (a = 0, which has no
+   * inverse, or a run past their cap), ec_mod_inv answers. */
+  uint64_t t[EC_MAX_LIMBS];
+  if (bn_mod_inverse_public(t, a, m->m, c->limbs) == 0) {
+    ec_mod_inv(c, m, r, a);
+    return;
+  }
+  ec_mod_mul(c, m, t, t, m->rr);
+  ec_mod_mul(c, m, r, t, m->rr);
+}

@@ -15,15 +15,15 @@
 #define EC_WNAF_W 5                           /* digits odd, |digit| < 2^(W-1) */
 #define EC_WNAF_ODD (1u << (EC_WNAF_W - 2))   /* odd multiples 1, 3, ..., 2^(W-1) - 1 */
 #define EC_WNAF_MAX (64 * EC_MAX_LIMBS + 1)
-#define EC_WNAF_G 8 /* G's width on P-256, P-384, P-521: odd multiples up to 127 G (ec_base_odd) */
-/* Q's width in the Jacobian path: 5 (8 odd multiples) on P-256 and P-384, 6 (16) on P-521, where
- * the 8 more multiples cost less than the additions the wider digits save (about 87 to 74). */
-#define EC_WNAF_Q(L) ((L) == 9 ? 6u : 5u)
-#define EC_WNAF_Q_MAX 16 /* odd multiples at width 6 */
-_Static_assert(EC_BASE_ODD == 1u << (EC_WNAF_G - 2), "the odd multiples of G for width 8");
+#define EC_WNAF_G 9 /* G's width on P-256, P-384, P-521: odd multiples up to 255 G (ec_base_odd) */
+/* Q's width in the Jacobian path is EC_WNAF_W on every curve: with Q's odd multiples affine
+ * (one inversion for the table), width 6 on P-384 and P-521 counts more instructions than width 5
+ * (callgrind, portable field products), the 8 more entries costing more than the additions the
+ * wider digits save. */
+_Static_assert(EC_BASE_ODD == 1u << (EC_WNAF_G - 2), "the odd multiples of G for width 9");
 
 /* bits_public returns the |w| bits of k (limbs words) from bit |bit| up, those above the top word
- * read as zeros (w at most 8). */
+ * read as zeros (w at most 9). */
 static inline uint64_t bits_public(const uint64_t *k, unsigned limbs, unsigned bit, unsigned w) {
   const unsigned j = bit / 64, s = bit % 64;
   uint64_t v = j < limbs ? k[j] >> s : 0;
@@ -31,7 +31,7 @@ static inline uint64_t bits_public(const uint64_t *k, unsigned limbs, unsigned b
   return v & ((1u << w) - 1);
 }
 
-/* wnaf_public writes the width-w non-adjacent form of a public k (limbs words, w at most 8):
+/* wnaf_public writes the width-w non-adjacent form of a public k (limbs words, w at most 9):
  * digits d[i] in {0, +-1, +-3, ..., +-(2^(w-1) - 1)}, k = sum d[i] 2^i, at most one non-zero
  * digit in any w in a row. Returns the number of digits (at most 64 * limbs + 1). VARIABLE TIME:
  * the loop, the branches and the digits all follow k, so it is only for public scalars (ECDSA
@@ -42,11 +42,11 @@ static inline uint64_t bits_public(const uint64_t *k, unsigned limbs, unsigned b
  * i plus the carry, and t minus the digit is a multiple of 2^w, so the next w - 1 digits are 0
  * and the walk jumps w bits, carrying 1 where the digit was negative. A carry needs the window's
  * top bit set, so it lands at bit 64 * limbs at most. */
-static unsigned wnaf_public(int8_t *d, const uint64_t *k, unsigned limbs, unsigned w) {
+static unsigned wnaf_public(int16_t *d, const uint64_t *k, unsigned limbs, unsigned w) {
   const unsigned top = 64 * limbs;
   unsigned len = 0;
   uint64_t carry = 0;
-  memset(d, 0, top + 1);
+  memset(d, 0, (top + 1) * sizeof *d);
   for (unsigned i = 0; i <= top;) {
     if (bits_public(k, limbs, i, 1) == carry) {
       i++;
@@ -55,7 +55,7 @@ static unsigned wnaf_public(int8_t *d, const uint64_t *k, unsigned limbs, unsign
     int digit = (int)(bits_public(k, limbs, i, w) + carry);
     carry = (uint64_t)(digit >> (w - 1)) & 1;
     digit -= (int)(carry << w);
-    d[i] = (int8_t)digit;
+    d[i] = (int16_t)digit;
     len = i + 1;
     i += w;
   }
@@ -94,7 +94,7 @@ static void double_mul_projective(const ec_curve *c, ec_point *r, const uint64_t
    * where the curve has one. The complete addition formula takes every case (equal points,
    * opposite points, infinity) without a branch of its own. */
   ec_point tg[EC_WNAF_ODD], tq[EC_WNAF_ODD], acc;
-  int8_t d1[EC_WNAF_MAX], d2[EC_WNAF_MAX];
+  int16_t d1[EC_WNAF_MAX], d2[EC_WNAF_MAX];
   const unsigned n = c->limbs;
   const uint64_t *row0 = ec_base_table(c); /* row 0 starts the table */
   if (row0 != NULL) {
@@ -130,10 +130,15 @@ static void double_mul_projective(const ec_curve *c, ec_point *r, const uint64_t
 
 #define MUL(r, a, b) fe_mul(r, a, b)
 #define ADD(r, a, b) fe_add(r, a, b)
-#define SUB(r, a, b) fe_sub(r, a, b)
+/* P-521's subtraction inline (its fe_sub is an out-of-line copy); the other curves' are inline. */
+#define SUB(r, a, b)                                                                           \
+  do {                                                                                         \
+    if (L == 9) p521_sub_k(r, a, b);                                                           \
+    else fe_sub(r, a, b);                                                                      \
+  } while (0)
 
-/* A Jacobian point (X, Y, Z) is the affine (X / Z^2, Y / Z^3). Q's odd multiples are kept with
- * Z^2 and Z^3 beside them, which each addition of one of them uses. */
+/* A Jacobian point (X, Y, Z) is the affine (X / Z^2, Y / Z^3). 2Q, and Q's odd multiples where
+ * they stay Jacobian, are kept with Z^2 and Z^3 beside them, which each addition of one uses. */
 typedef struct jac_cached {
   uint64_t x[EC_MAX_LIMBS], y[EC_MAX_LIMBS], z[EC_MAX_LIMBS], zz[EC_MAX_LIMBS], zzz[EC_MAX_LIMBS];
 } jac_cached;
@@ -192,11 +197,11 @@ static inline __attribute__((always_inline)) bool jac_add_k(
 
 /* double_mul_jac_k is ec_double_mul_public on P-256, P-384, P-521. VARIABLE TIME, for public
  * inputs only (ECDSA verification: u1, u2 and Q are all public). Straus-Shamir interleaving of u1
- * in width-8 NAF and u2 in width-EC_WNAF_Q NAF with one chain of Jacobian doublings; G's 64 odd
- * multiples are affine (ec_base_odd, built with the fixed-base table), so each of its digits costs
- * a mixed addition, and Q's 8 (16 on P-521) are Jacobian with Z^2 and Z^3 at hand. Returns false,
- * with nothing written, when Q's table meets the point at infinity (Q is not a point of order n):
- * the caller then takes the projective path. */
+ * in width-9 NAF and u2 in width-5 NAF with one chain of Jacobian doublings; G's 128 odd multiples
+ * are affine (ec_base_odd, built with the fixed-base table), and Q's 8 are made affine with one
+ * variable-time inversion on P-384 and P-521, so each digit there costs a mixed addition.
+ * Returns false, with nothing written, when Q's table meets the point at infinity (Q is not a
+ * point of order n): the caller then takes the projective path. */
 typedef void (*jac_dbl_fn)(uint64_t *x, uint64_t *y, uint64_t *z);
 typedef bool (*jac_add_fn)(uint64_t *x, uint64_t *y, uint64_t *z, const uint64_t *x2,
                            const uint64_t *y2, const uint64_t *z2, const uint64_t *zz2,
@@ -225,18 +230,22 @@ static inline __attribute__((always_inline)) bool double_mul_jac_k(
   (void)fe_add; /* the MUL and SUB macros take fe_mul and fe_sub; additions are in jdbl/jadd */
   static const uint64_t zero[EC_MAX_LIMBS] = {0};
   const size_t n = L * sizeof(uint64_t);
-  const unsigned wq = EC_WNAF_Q(L), odd_q = 1u << (wq - 2);
-  jac_cached tq[EC_WNAF_Q_MAX], q2;
+  const unsigned odd_q = EC_WNAF_ODD;
+  /* Q's odd multiples affine on P-384 and P-521; on P-256, where the inversion costs more than
+   * the mixed additions save (timed), Jacobian with Z^2 and Z^3 at hand. */
+  const bool affine_q = L != 4;
+  jac_cached q2, tq[EC_WNAF_ODD];
+  uint64_t acc[EC_WNAF_ODD][EC_MAX_LIMBS], inv[EC_MAX_LIMBS], zi[EC_MAX_LIMBS],
+      zi2[EC_MAX_LIMBS];
   uint64_t x[EC_MAX_LIMBS], y[EC_MAX_LIMBS], z[EC_MAX_LIMBS], ny[EC_MAX_LIMBS];
-  int8_t d1[EC_WNAF_MAX], d2[EC_WNAF_MAX];
+  int16_t d1[EC_WNAF_MAX], d2[EC_WNAF_MAX];
   if (limbs_zero_public(q->z, L)) return false;
   /* Q's homogeneous (X : Y : Z) is the Jacobian (X Z, Y Z^2, Z). */
-  MUL(tq[0].zz, q->z, q->z);
-  MUL(tq[0].zzz, tq[0].zz, q->z);
+  MUL(q2.zz, q->z, q->z);
   MUL(tq[0].x, q->x, q->z);
-  MUL(tq[0].y, q->y, tq[0].zz);
+  MUL(tq[0].y, q->y, q2.zz);
   memcpy(tq[0].z, q->z, n);
-  /* 2Q, then (2i + 1) Q = (2i - 1) Q + 2Q. */
+  /* 2Q, then (2i + 1) Q = (2i - 1) Q + 2Q, in Jacobian coordinates. */
   memcpy(q2.x, tq[0].x, n);
   memcpy(q2.y, tq[0].y, n);
   memcpy(q2.z, tq[0].z, n);
@@ -245,12 +254,34 @@ static inline __attribute__((always_inline)) bool double_mul_jac_k(
   MUL(q2.zzz, q2.zz, q2.z);
   for (unsigned i = 1; i < odd_q; i++) {
     tq[i] = tq[i - 1];
-    if (!jadd(tq[i].x, tq[i].y, tq[i].z, q2.x, q2.y, q2.z, q2.zz, q2.zzz))
-      return false;
-    MUL(tq[i].zz, tq[i].z, tq[i].z);
-    MUL(tq[i].zzz, tq[i].zz, tq[i].z);
+    if (!jadd(tq[i].x, tq[i].y, tq[i].z, q2.x, q2.y, q2.z, q2.zz, q2.zzz)) return false;
   }
-  const unsigned len1 = wnaf_public(d1, u1, L, EC_WNAF_G), len2 = wnaf_public(d2, u2, L, wq);
+  if (!affine_q) {
+    for (unsigned i = 0; i < odd_q; i++) {
+      MUL(tq[i].zz, tq[i].z, tq[i].z);
+      MUL(tq[i].zzz, tq[i].zz, tq[i].z);
+    }
+  }
+  /* The odd multiples to affine with one inversion (Montgomery's trick): acc[i] is the product
+   * of Z_0 .. Z_i, none of them zero (no entry is the point at infinity); walking down from
+   * inv = acc[k-1]^-1, Z_i^-1 = inv acc[i-1], then inv = inv Z_i drops Z_i. Q is public, so
+   * the inverse is the variable-time one. Each digit of u2 then costs a mixed addition. */
+  if (affine_q) memcpy(acc[0], tq[0].z, n);
+  for (unsigned i = 1; affine_q && i < odd_q; i++) MUL(acc[i], acc[i - 1], tq[i].z);
+  if (affine_q) ec_mod_inv_public(c, &c->p, inv, acc[odd_q - 1]);
+  for (unsigned i = odd_q; affine_q && i-- > 0;) {
+    if (i > 0) {
+      MUL(zi, inv, acc[i - 1]);
+      MUL(inv, inv, tq[i].z);
+    } else {
+      memcpy(zi, inv, n);
+    }
+    MUL(zi2, zi, zi);
+    MUL(tq[i].x, tq[i].x, zi2);
+    MUL(zi2, zi2, zi);
+    MUL(tq[i].y, tq[i].y, zi2);
+  }
+  const unsigned len1 = wnaf_public(d1, u1, L, EC_WNAF_G), len2 = wnaf_public(d2, u2, L, EC_WNAF_W);
   const unsigned len = len1 > len2 ? len1 : len2;
   bool inf = true; /* (x, y, z) is the point at infinity: its coordinates are not used */
   for (int i = (int)len - 1; i >= 0; i--) {
@@ -272,14 +303,17 @@ static inline __attribute__((always_inline)) bool double_mul_jac_k(
       }
     }
     if (b != 0) {
+      /* Entry e of Q's odd multiples is (2e + 1) Q. */
       const jac_cached *e = &tq[((b > 0 ? b : -b) - 1) / 2];
       if (b < 0) SUB(ny, zero, e->y);
       else memcpy(ny, e->y, n);
       if (inf) {
         memcpy(x, e->x, n);
         memcpy(y, ny, n);
-        memcpy(z, e->z, n);
+        memcpy(z, affine_q ? c->p.one : e->z, n);
         inf = false;
+      } else if (affine_q) {
+        inf = !jadd(x, y, z, e->x, ny, NULL, NULL, NULL);
       } else {
         inf = !jadd(x, y, z, e->x, ny, e->z, e->zz, e->zzz);
       }

@@ -182,7 +182,7 @@ int ecdsa_verify_digest(const fm_ec_key *key, const uint8_t *digest, size_t dige
   /* Steps 3-7: w = s^-1, u1 = e w, u2 = r w (mod n). */
   digest_to_scalar(c, e, digest, digest_len);
   ec_mod_to_mont(c, n, w, s);
-  ec_mod_inv(c, n, w, w);
+  ec_mod_inv_public(c, n, w, w); /* s is public: VARIABLE TIME */
   ec_mod_mul(c, n, u1, e, w); /* e * w * R * R^-1: plain e w */
   ec_mod_mul(c, n, u2, r, w);
   /* Step 8: R = u1 G + u2 Q; infinity rejects. */

@@ -79,6 +79,9 @@ void ec_mod_from_mont(const ec_curve *c, const ec_mod *m, uint64_t *r, const uin
 /* ec_mod_inv sets r to the Montgomery form of the inverse of a Montgomery-form a (0 for a = 0):
  * bn/'s constant-time divsteps inverse. m must be prime (p or n). */
 void ec_mod_inv(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a);
+/* ec_mod_inv_public is ec_mod_inv in VARIABLE TIME (bn_mod_inverse_public), for a public a only:
+ * ECDSA verification's s^-1 and its normalization of Q's odd multiples. */
+void ec_mod_inv_public(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a);
 /* ec_mod_pow_public sets r = a^e for a public exponent e (limbs words); variable time in e. */
 void ec_mod_pow_public(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t *a,
                        const uint64_t *e);
