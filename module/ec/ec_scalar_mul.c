@@ -354,21 +354,20 @@ static void row_select(const ec_curve *c, uint64_t *x, uint64_t *y, const uint64
  * points: the callers prove that the last two cannot arise, and the point at infinity is handled
  * here by selection. *acc_inf is all-ones while acc is the point at infinity (its coordinates then
  * mean nothing): the sum is then t itself. A zero digit (nonzero = 0: t stands for the point at
- * infinity) keeps acc. No branch on the values. */
+ * infinity) keeps acc. No branch on the values. |sum| is the caller's scratch, which it wipes
+ * once, after its last window (wipe_window_state), rather than at every call. */
 static void jac_acc_add(const ec_curve *c, ec_point *acc, uint64_t *acc_inf, const ec_point *t,
-                        uint64_t nonzero) {
-  ec_point sum;
-  jmadd(c, &sum, acc, t->x, t->y);
+                        uint64_t nonzero, ec_point *sum) {
+  jmadd(c, sum, acc, t->x, t->y);
   for (unsigned j = 0; j < c->limbs; j++) {
-    sum.x[j] = ct_select_u64(*acc_inf, t->x[j], sum.x[j]);
-    sum.y[j] = ct_select_u64(*acc_inf, t->y[j], sum.y[j]);
-    sum.z[j] = ct_select_u64(*acc_inf, c->p.one[j], sum.z[j]);
-    acc->x[j] = ct_select_u64(nonzero, sum.x[j], acc->x[j]);
-    acc->y[j] = ct_select_u64(nonzero, sum.y[j], acc->y[j]);
-    acc->z[j] = ct_select_u64(nonzero, sum.z[j], acc->z[j]);
+    sum->x[j] = ct_select_u64(*acc_inf, t->x[j], sum->x[j]);
+    sum->y[j] = ct_select_u64(*acc_inf, t->y[j], sum->y[j]);
+    sum->z[j] = ct_select_u64(*acc_inf, c->p.one[j], sum->z[j]);
+    acc->x[j] = ct_select_u64(nonzero, sum->x[j], acc->x[j]);
+    acc->y[j] = ct_select_u64(nonzero, sum->y[j], acc->y[j]);
+    acc->z[j] = ct_select_u64(nonzero, sum->z[j], acc->z[j]);
   }
   *acc_inf &= ~nonzero;
-  fm_zeroize(&sum, sizeof sum);
 }
 
 /* jac_acc_add_last sets r = acc + t as jac_acc_add does, but with the complete mixed addition of
@@ -401,11 +400,12 @@ static void jac_acc_add_last(const ec_curve *c, ec_point *r, ec_point *acc, uint
 }
 
 /* wipe_window_state zeroizes what mul_base_table and scalar_mul_tab keep of the scalar and the
- * sum: the running sum and the selected entry, the scalar's copy, the last digit's sign and the
+ * sum: the running sum, jac_acc_add's scratch and the selected entry, the scalar's copy, the last digit's sign and the
  * infinity mask. */
-static void wipe_window_state(ec_point *acc, ec_point *t, uint64_t kk[EC_MAX_LIMBS + 1],
-                              uint64_t *neg, uint64_t *acc_inf) {
+static void wipe_window_state(ec_point *acc, ec_point *t, ec_point *sum,
+                              uint64_t kk[EC_MAX_LIMBS + 1], uint64_t *neg, uint64_t *acc_inf) {
   fm_zeroize(acc, sizeof *acc);
+  fm_zeroize(sum, sizeof *sum);
   fm_zeroize(t, sizeof *t);
   fm_zeroize(kk, (EC_MAX_LIMBS + 1) * sizeof kk[0]);
   fm_zeroize(neg, sizeof *neg);
@@ -431,7 +431,7 @@ static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
                            const uint64_t *table) {
   const unsigned n = c->limbs;
   const unsigned windows = EC_WINDOWS(c);
-  ec_point acc, t;
+  ec_point acc, t, sum;
   uint64_t kk[EC_MAX_LIMBS + 1] = {0}, neg;
   memcpy(kk, k, c->limbs * sizeof(uint64_t));
   memset(&acc, 0, sizeof acc);
@@ -444,10 +444,10 @@ static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
     row_select(c, t.x, t.y, row, d);
     cond_negate(c, &t, neg);
     const uint64_t nonzero = ~ct_is_zero_u64(d);
-    if (i + 1 < windows) jac_acc_add(c, &acc, &acc_inf, &t, nonzero);
+    if (i + 1 < windows) jac_acc_add(c, &acc, &acc_inf, &t, nonzero, &sum);
     else jac_acc_add_last(c, r, &acc, acc_inf, &t, nonzero);
   }
-  wipe_window_state(&acc, &t, kk, &neg, &acc_inf);
+  wipe_window_state(&acc, &t, &sum, kk, &neg, &acc_inf);
 }
 
 /* scalar_mul_tab sets r = k * P on P-256, P-384 and P-521 from tab, the affine multiples P..16P (x
@@ -467,7 +467,7 @@ static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
 static void scalar_mul_tab(const ec_curve *c, ec_point *r, const uint64_t *k,
                            const uint64_t *tab) {
   const unsigned n = c->limbs;
-  ec_point acc, t;
+  ec_point acc, t, sum;
   uint64_t kk[EC_MAX_LIMBS + 1] = {0}, neg;
   memcpy(kk, k, n * sizeof(uint64_t));
   const unsigned windows = EC_WINDOWS(c);
@@ -489,12 +489,12 @@ static void scalar_mul_tab(const ec_curve *c, ec_point *r, const uint64_t *k,
       memcpy(acc.z, c->p.one, sizeof acc.z);
       acc_inf = ~nonzero;
     } else if (w > 0) {
-      jac_acc_add(c, &acc, &acc_inf, &t, nonzero);
+      jac_acc_add(c, &acc, &acc_inf, &t, nonzero, &sum);
     } else {
       jac_acc_add_last(c, r, &acc, acc_inf, &t, nonzero);
     }
   }
-  wipe_window_state(&acc, &t, kk, &neg, &acc_inf);
+  wipe_window_state(&acc, &t, &sum, kk, &neg, &acc_inf);
 }
 
 /* scalar_mul_affine sets r = k * p on P-256, P-384 and P-521 for any homogeneous p (constant time
