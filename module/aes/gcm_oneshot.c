@@ -21,6 +21,22 @@ static inline void tag_words(uint8_t full[16], const uint8_t ej0[16], const uint
   memcpy(full + 8, &t1, 8);
 }
 
+/* partial_block runs the last |n| (1..15, public) bytes of a text: out = in ^ the key stream
+ * block |ks|, n bytes of each, and the ciphertext (in when decrypting) zero-padded to a block at
+ * |gin|, GHASH's input. In words held in registers (le_get_block). */
+static inline void partial_block(const uint8_t *in, uint8_t *out, const uint8_t ks[16], size_t n,
+                                 int decrypt, uint8_t gin[16]) {
+  uint64_t x0, x1, k0, k1;
+  le_get_block(in, n, &x0, &x1);
+  memcpy(&k0, ks, 8);
+  memcpy(&k1, ks + 8, 8);
+  /* The key stream past n masked off, so that the padded ciphertext block is zero there. */
+  const uint64_t o0 = (x0 ^ k0) & le_mask_upto8(n < 8 ? n : 8);
+  const uint64_t o1 = (x1 ^ k1) & (n > 8 ? le_mask_upto8(n - 8) : 0);
+  le_put_block(out, n, o0, o1);
+  block_store(gin, decrypt ? x0 : o0, decrypt ? x1 : o1);
+}
+
 /* A one-shot message with a 96-bit IV and at most GCM_SHORT_MAX bytes each of AAD and text (a
  * TLS record header with a short record, say) runs without a context: one AES call makes E(J0)
  * and the key stream together, and one GHASH call covers the padded AAD, the padded ciphertext
@@ -55,10 +71,9 @@ __attribute__((noinline)) void gcm_short_one_shot(const aes_ks *ks, const ghash_
   const size_t afull = aad_len / 16, arest = aad_len % 16;
   for (size_t b = 0; b < afull; b++) memcpy(gin + 16 * b, aad + 16 * b, 16);
   if (arest != 0) {
-    const uint8_t *a = aad + 16 * afull;
-    uint64_t w[2] = {0, 0};
-    for (size_t i = 0; i < arest; i++) w[i / 8] |= (uint64_t)a[i] << (8 * (i % 8));
-    block_store(gin + 16 * afull, w[0], w[1]);
+    uint64_t w0, w1;
+    le_get_block(aad + 16 * afull, arest, &w0, &w1);
+    block_store(gin + 16 * afull, w0, w1);
   }
   /* The text: out = in ^ key stream; the ciphertext (in when decrypting) into gin. */
   uint8_t *c = gin + abytes;
@@ -77,16 +92,8 @@ __attribute__((noinline)) void gcm_short_one_shot(const aes_ks *ks, const ghash_
     block_store(c + 16 * b, decrypt ? x0 : o0, decrypt ? x1 : o1);
   }
   if (trest != 0) {
-    const uint8_t *src = in + 16 * tfull, *kb = kstr + 16 * tfull;
-    uint8_t *dst = out + 16 * tfull;
-    uint64_t w[2] = {0, 0};
-    for (size_t i = 0; i < trest; i++) {
-      const uint8_t x = src[i];
-      const uint8_t o = x ^ kb[i];
-      w[i / 8] |= (uint64_t)(decrypt ? x : o) << (8 * (i % 8));
-      dst[i] = o;
-    }
-    block_store(c + 16 * tfull, w[0], w[1]);
+    partial_block(in + 16 * tfull, out + 16 * tfull, kstr + 16 * tfull, trest, decrypt,
+                  c + 16 * tfull);
   }
   block_store(c + tbytes, __builtin_bswap64((uint64_t)aad_len * 8),
               __builtin_bswap64((uint64_t)len * 8));
@@ -124,11 +131,10 @@ __attribute__((noinline)) void gcm_stitched_one_shot(const aes_ks *ks, const gha
   const size_t afull = aad_len / 16, arest = aad_len % 16;
   if (afull != 0) ghash_blocks(gh, y, aad, afull);
   if (arest != 0) {
-    /* The AAD's zero-padded last block (public), gathered into words. */
-    const uint8_t *a = aad + 16 * afull;
-    uint64_t w[2] = {0, 0};
-    for (size_t i = 0; i < arest; i++) w[i / 8] |= (uint64_t)a[i] << (8 * (i % 8));
-    block_store(last, w[0], w[1]);
+    /* The AAD's zero-padded last block (public). */
+    uint64_t w0, w1;
+    le_get_block(aad + 16 * afull, arest, &w0, &w1);
+    block_store(last, w0, w1);
     ghash_blocks(gh, y, last, 1);
   }
   size_t nlast = 0;
@@ -137,17 +143,7 @@ __attribute__((noinline)) void gcm_stitched_one_shot(const aes_ks *ks, const gha
     gcm_vaes512_crypt_all(ks, gh, ctr, y, in, out, blocks, rest != 0 ? stream : NULL,
                           decrypt);
     if (rest != 0) {
-      /* The partial block, its ciphertext (public) gathered into words, zero-padded. */
-      const uint8_t *src = in + 16 * blocks;
-      uint8_t *dst = out + 16 * blocks;
-      uint64_t w[2] = {0, 0};
-      for (size_t i = 0; i < rest; i++) {
-        const uint8_t x = src[i];
-        const uint8_t o = x ^ stream[i];
-        w[i / 8] |= (uint64_t)(decrypt ? x : o) << (8 * (i % 8));
-        dst[i] = o;
-      }
-      block_store(last, w[0], w[1]);
+      partial_block(in + 16 * blocks, out + 16 * blocks, stream, rest, decrypt, last);
       nlast = 16;
     }
   }

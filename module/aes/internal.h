@@ -600,6 +600,64 @@ static inline void block_store(uint8_t out[16], uint64_t lo, uint64_t hi) {
 #endif
 }
 
+/* le_get_upto8 returns the |n| (0..8, public) bytes at |p| as a little-endian word, zero above
+ * them: in at most three loads whose sizes are n's bits, with no loop over the bytes. A loop that
+ * ORs each byte into a word of a two-word array keeps the array in memory, and each byte's
+ * read-modify-write then waits on the one before through the store buffer (about 15 ns for a
+ * 13-byte AAD rest on a Sapphire Rapids core). The module's targets are little-endian hosts. */
+static inline uint64_t le_get_upto8(const uint8_t *p, size_t n) {
+  static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "le_get_upto8 reads host words");
+  uint64_t v = 0;
+  if (n == 8) {
+    memcpy(&v, p, 8);
+    return v;
+  }
+  if (n & 4) {
+    uint32_t t;
+    memcpy(&t, p, 4);
+    v = t;
+  }
+  if (n & 2) {
+    uint16_t t;
+    memcpy(&t, p + (n & 4), 2);
+    v |= (uint64_t)t << (8 * (n & 4));
+  }
+  if (n & 1) v |= (uint64_t)p[n & 6] << (8 * (n & 6));
+  return v;
+}
+
+/* le_put_upto8 stores the low |n| (0..8, public) bytes of the little-endian word |v| at |p| and
+ * nothing else, le_get_upto8's way. */
+static inline void le_put_upto8(uint8_t *p, size_t n, uint64_t v) {
+  if (n == 8) {
+    memcpy(p, &v, 8);
+    return;
+  }
+  if (n & 4) {
+    const uint32_t t = (uint32_t)v;
+    memcpy(p, &t, 4);
+  }
+  if (n & 2) {
+    const uint16_t t = (uint16_t)(v >> (8 * (n & 4)));
+    memcpy(p + (n & 4), &t, 2);
+  }
+  if (n & 1) p[n & 6] = (uint8_t)(v >> (8 * (n & 6)));
+}
+
+/* le_get_block reads the |n| (0..16, public) bytes at |p| as the little-endian words *lo (bytes
+ * 0-7) and *hi (8-15), zero past n; le_put_block stores the first |n| bytes of such a block. */
+static inline void le_get_block(const uint8_t *p, size_t n, uint64_t *lo, uint64_t *hi) {
+  *lo = le_get_upto8(p, n < 8 ? n : 8);
+  *hi = n > 8 ? le_get_upto8(p + 8, n - 8) : 0;
+}
+static inline void le_put_block(uint8_t *p, size_t n, uint64_t lo, uint64_t hi) {
+  le_put_upto8(p, n < 8 ? n : 8, lo);
+  if (n > 8) le_put_upto8(p + 8, n - 8, hi);
+}
+
+/* le_mask_upto8 is the mask of a word's low |n| (0..8, public) bytes. */
+static inline uint64_t le_mask_upto8(size_t n) { return n >= 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * n)) - 1; }
+
 /* GCM_SHORT_MAX: the most bytes each of AAD and text that gcm_short_one_shot takes. */
 #define GCM_SHORT_MAX 240
 
