@@ -19,7 +19,6 @@
  * reach: gcm.c ends the call with aes_bulk_stack_wipe (internal.h, AES_BULK_STACK_WIPE). */
 #include <immintrin.h>
 
-#include "module/aes/clmul_reduce.h"
 #include "module/aes/internal.h"
 #include "module/internal.h"
 
@@ -42,6 +41,21 @@ GCM512_FN static inline __m128i fold4(__m512i v) {
   return _mm_xor_si128(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
 }
 
+/* reduce4 returns the reduced sum of the four lanes' unreduced products lo, mid, hi: each lane
+ * reduced in place (the reduction is linear), then the lanes added, so that only one register is
+ * folded to 128 bits. It is clmul_reduce.h's two folds reordered: the fold of lo's low word (its
+ * product by the constant, plus lo with its halves swapped) is added to mid, which sits one word
+ * higher, and the fold of that sum's low word to hi, which sits one word higher again; the shifts
+ * that align mid with lo and hi are gone. */
+GCM512_FN static inline __m128i reduce4(__m512i lo, __m512i mid, __m512i hi) {
+  const __m512i c = _mm512_set1_epi64((long long)0xc200000000000000ull);
+  mid = _mm512_ternarylogic_epi64(mid, _mm512_clmulepi64_epi128(lo, c, 0x00),
+                                  _mm512_shuffle_epi32(lo, (_MM_PERM_ENUM)0x4e), 0x96);
+  hi = _mm512_ternarylogic_epi64(hi, _mm512_clmulepi64_epi128(mid, c, 0x00),
+                                 _mm512_shuffle_epi32(mid, (_MM_PERM_ENUM)0x4e), 0x96);
+  return fold4(hi);
+}
+
 /* ghash16 absorbs the 16 blocks g[0..3] (reflected, acc already folded into g[0]'s first lane)
  * and returns the reduced state. */
 GCM512_FN static inline __m128i ghash16(const __m512i g[4], const __m512i p[4]) {
@@ -51,7 +65,7 @@ GCM512_FN static inline __m128i ghash16(const __m512i g[4], const __m512i p[4]) 
   mul4(g[2], p[2], &lo, &mid, &hi);
   mul4(g[3], p[3], &lo, &mid, &hi);
   mul4(g[0], p[0], &lo, &mid, &hi);
-  return ghash_clmul_reduce(fold4(lo), fold4(mid), fold4(hi));
+  return reduce4(lo, mid, hi);
 }
 
 /* pass_rounds runs the AES rounds of one 16-block pass on the counter blocks |x| and, in the
@@ -68,16 +82,36 @@ GCM512_FN static inline __m128i ghash16(const __m512i g[4], const __m512i p[4]) 
 
 GCM512_INLINE __m128i pass_rounds(__m512i x[4], const __m512i *k, const __m512i g[4],
                                   const __m512i p[4], const int hash, const unsigned nr) {
-  __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo;
+  /* The sums start from the first register's products, and the low and high products of the
+   * second wait in lo2, hi2 for the third's, so that three-input XORs add two at a time. */
+  __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo, lo2 = lo, hi2 = lo;
   AES_UNROLL
   for (unsigned i = 1; i < nr; i++) {
     AES_UNROLL
     for (int j = 0; j < 4; j++) x[j] = _mm512_aesenc_epi128(x[j], k[i]);
-    if (hash && i >= 1 && i <= 4) mul4(g[i % 4], p[i % 4], &lo, &mid, &hi);
+    if (!hash || i > 4) continue;
+    const __m512i a = g[i % 4], b = p[i % 4];
+    const __m512i m01 = _mm512_clmulepi64_epi128(a, b, 0x01);
+    const __m512i m10 = _mm512_clmulepi64_epi128(a, b, 0x10);
+    if (i == 1) {
+      lo = _mm512_clmulepi64_epi128(a, b, 0x00);
+      hi = _mm512_clmulepi64_epi128(a, b, 0x11);
+      mid = _mm512_xor_si512(m01, m10);
+    } else if (i == 2) {
+      lo2 = _mm512_clmulepi64_epi128(a, b, 0x00);
+      hi2 = _mm512_clmulepi64_epi128(a, b, 0x11);
+      mid = _mm512_ternarylogic_epi64(mid, m01, m10, 0x96);
+    } else if (i == 3) {
+      lo = _mm512_ternarylogic_epi64(lo, lo2, _mm512_clmulepi64_epi128(a, b, 0x00), 0x96);
+      hi = _mm512_ternarylogic_epi64(hi, hi2, _mm512_clmulepi64_epi128(a, b, 0x11), 0x96);
+      mid = _mm512_ternarylogic_epi64(mid, m01, m10, 0x96);
+    } else {
+      mul4(a, b, &lo, &mid, &hi);
+    }
   }
   AES_UNROLL
   for (int j = 0; j < 4; j++) x[j] = _mm512_aesenclast_epi128(x[j], k[nr]);
-  return hash ? ghash_clmul_reduce(fold4(lo), fold4(mid), fold4(hi)) : _mm_setzero_si128();
+  return hash ? reduce4(lo, mid, hi) : _mm_setzero_si128();
 }
 
 /* wipe_zmm zeroes the |n| vectors of |a| (a constant where it is inlined) with aligned 64-byte
@@ -150,7 +184,7 @@ GCM512_FN __attribute__((noinline)) static void tail_pass(
       g[0] = _mm512_xor_si512(g[0], _mm512_zextsi128_si512(acc));
       __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo;
       mul_tail(g, pw, r, &lo, &mid, &hi);
-      acc = ghash_clmul_reduce(fold4(lo), fold4(mid), fold4(hi));
+      acc = reduce4(lo, mid, hi);
     }
   } else if (pending != NULL) {
     AES_UNROLL
@@ -174,7 +208,7 @@ GCM512_FN __attribute__((noinline)) static void tail_pass(
     g[0] = _mm512_xor_si512(g[0], _mm512_zextsi128_si512(acc));
     __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo;
     mul_tail(g, pw, r, &lo, &mid, &hi);
-    acc = ghash_clmul_reduce(fold4(lo), fold4(mid), fold4(hi));
+    acc = reduce4(lo, mid, hi);
   }
   if (stream != NULL) {
     /* Block r's key stream: lane r % 4 of register r / 4. */
