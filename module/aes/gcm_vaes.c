@@ -250,6 +250,9 @@ GCM512_INLINE void crypt_nr(const aes_ks *ks, const ghash_key *gk, uint8_t ctr[1
   const __m512i inc4 = _mm512_set_epi32(4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0);
   __m512i base = _mm512_shuffle_epi8(
       _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)ctr)), swap);
+  const __m512i inc16 = _mm512_slli_epi32(inc4, 2);
+  /* The low byte of the first block's counter (the block's last byte). */
+  const uint8_t ctr_low = ctr[15];
   base = _mm512_add_epi32(base, _mm512_set_epi32(3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0));
   __m128i acc = _mm_loadu_si128((const __m128i *)y);
   /* The ciphertext the next pass hashes (encryption: the last pass's output). */
@@ -280,10 +283,28 @@ GCM512_INLINE void crypt_nr(const aes_ks *ks, const ghash_key *gk, uint8_t ctr[1
       g[j] = _mm512_shuffle_epi8(c[j], rev);
     }
     g[0] = _mm512_xor_si512(g[0], _mm512_zextsi128_si512(acc));
-    AES_UNROLL
-    for (int j = 0; j < 4; j++) {
-      x[j] = _mm512_xor_si512(_mm512_shuffle_epi8(base, swap), k[0]);
-      base = _mm512_add_epi32(base, inc4);
+    /* The counter blocks. The pass's 16 counters differ from its first only in the last byte when
+     * that byte does not wrap within the pass (15 passes in 16): then one byte swap gives the
+     * first four blocks, and the others are those plus 4, 8, 12 added to the last byte (the top
+     * byte of the lanes' last dword), three shuffles fewer on the port the multiplies use. The
+     * counter is public, and so is the branch. AES-256 keeps the general form: its 14 rounds
+     * leave the shuffles room, and the branch measured slower there (61 -> 62 cycles a pass
+     * against 50 -> 48.7 for AES-128 and 56 -> 54 for AES-192, kernel alone, 16 KiB). */
+    if (nr < 14 && (uint8_t)(ctr_low + 16 * pass) <= 255 - 15) {
+      const __m512i be = _mm512_shuffle_epi8(base, swap);
+      x[0] = _mm512_xor_si512(be, k[0]);
+      AES_UNROLL
+      for (int j = 1; j < 4; j++) {
+        const __m512i step = _mm512_broadcast_i32x4(_mm_set_epi32((4 * j) << 24, 0, 0, 0));
+        x[j] = _mm512_xor_si512(_mm512_add_epi32(be, step), k[0]);
+      }
+      base = _mm512_add_epi32(base, inc16);
+    } else {
+      AES_UNROLL
+      for (int j = 0; j < 4; j++) {
+        x[j] = _mm512_xor_si512(_mm512_shuffle_epi8(base, swap), k[0]);
+        base = _mm512_add_epi32(base, inc4);
+      }
     }
     acc = pass_rounds(x, k, g, p, 1, nr);
     AES_UNROLL
