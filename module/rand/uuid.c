@@ -19,6 +19,8 @@
 #include "module/internal.h"
 #include "module/rand/internal.h"
 
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "UUIDs are built as little-endian words");
+
 /* The last (timestamp << 16 | counter) handed out; touched only by fm_uuid_v7. It has a cache
  * line of its own, so its compare-exchanges do not evict the read-mostly words every draw of
  * the process RNG loads. */
@@ -43,31 +45,57 @@ static int uuid_v4_fill(uint8_t out[FM_UUID_LEN]) {
   return FM_OK;
 }
 
-/* uuid_v7_fill writes a version 7 UUID (module gate already passed). */
-static int uuid_v7_fill(uint8_t out[FM_UUID_LEN]) {
-  uint8_t r[8];
-  int err = rand_take_8(r);
-  if (err != FM_OK) {
-    fm_zeroize(out, FM_UUID_LEN);
-    return err;
-  }
-  uint64_t now = unix_ms() << 16;
+/* v7_next returns the next (timestamp << 16 | counter) of the process: the larger of "now,
+ * counter 0" and "last + 1", installed in g_v7.last by one atomic operation, so that the values
+ * are unique and strictly increasing in the order those operations take effect. Within a
+ * millisecond that already has a value (the common case under load) "last + 1" wins, and a
+ * fetch-and-add is enough: g_v7.last only ever grows, so if the value read was at least "now,
+ * counter 0", the one the addition meets is too. Otherwise a compare-exchange moves the word up to
+ * the new millisecond, or to last + 1 where another thread got there first. */
+static uint64_t v7_next(uint64_t now) {
   uint64_t last = atomic_load_explicit(&g_v7.last, memory_order_relaxed);
+  if (now <= last) return atomic_fetch_add_explicit(&g_v7.last, 1, memory_order_relaxed) + 1;
   uint64_t next;
   do {
     next = now > last ? now : last + 1;
   } while (!atomic_compare_exchange_weak_explicit(&g_v7.last, &last, next, memory_order_relaxed,
                                                   memory_order_relaxed));
-  uint64_t ms = next >> 16;
-  uint32_t ctr = (uint32_t)(next & 0xffff);
-  /* RFC 9562 5.7: unix_ts_ms (48 bits), ver (4) | rand_a (12: counter bits 15..4), var (2) |
-   * rand_b (62: counter bits 3..0, then 58 random bits). */
-  for (int i = 0; i < 6; i++) out[i] = (uint8_t)(ms >> (40 - 8 * i));
-  out[6] = (uint8_t)(0x70 | (ctr >> 12));
-  out[7] = (uint8_t)(ctr >> 4);
-  out[8] = (uint8_t)(0x80 | ((ctr & 0x0f) << 2) | (r[0] & 0x03));
-  memcpy(out + 9, r + 1, 7);
-  fm_zeroize(r, sizeof(r));
+  return next;
+}
+
+/* v7_words makes a version 7 UUID from |next| (v7_next) and the 8 random bytes |r| (read as a
+ * little-endian word, r[0] lowest), as the little-endian words of its octets 0-7 (*w0) and 8-15
+ * (*w1), in registers: RFC 9562 5.7's unix_ts_ms (48 bits), ver (4) | rand_a (12: counter bits
+ * 15..4), var (2) | rand_b (62: counter bits 3..0, then 58 random bits, the low 2 bits of r[0]
+ * and r[1..7]). */
+static inline void v7_words(uint64_t next, uint64_t r, uint64_t *w0, uint64_t *w1) {
+  const uint64_t ms = next >> 16, ctr = next & 0xffff;
+  *w0 = __builtin_bswap64(ms << 16 | (0x70 | ctr >> 12) << 8 | ((ctr >> 4) & 0xff));
+  *w1 = (r & ~(uint64_t)0xff) | 0x80 | (ctr & 0x0f) << 2 | (r & 0x03);
+}
+
+/* uuid_v7_words writes a version 7 UUID's words (module gate already passed). */
+static int uuid_v7_words(uint64_t *w0, uint64_t *w1) {
+  uint8_t rb[8];
+  int err = rand_take_8(rb);
+  if (err != FM_OK) return err;
+  uint64_t r;
+  memcpy(&r, rb, 8);
+  fm_zeroize(rb, sizeof(rb));
+  v7_words(v7_next(unix_ms() << 16), r, w0, w1);
+  return FM_OK;
+}
+
+/* uuid_v7_fill writes a version 7 UUID (module gate already passed). */
+static int uuid_v7_fill(uint8_t out[FM_UUID_LEN]) {
+  uint64_t w0, w1;
+  int err = uuid_v7_words(&w0, &w1);
+  if (err != FM_OK) {
+    fm_zeroize(out, FM_UUID_LEN);
+    return err;
+  }
+  memcpy(out, &w0, 8);
+  memcpy(out + 8, &w1, 8);
   return FM_OK;
 }
 
@@ -123,6 +151,11 @@ static void format(const uint8_t u[FM_UUID_LEN], char out[FM_UUID_STRING_LEN + 1
   format_reg(_mm_loadu_si128((const __m128i *)(const void *)u), out);
 }
 
+/* format_words formats the UUID whose octets 0-7 and 8-15 are the little-endian words w0, w1. */
+static void format_words(uint64_t w0, uint64_t w1, char out[FM_UUID_STRING_LEN + 1]) {
+  format_reg(_mm_set_epi64x((long long)w1, (long long)w0), out);
+}
+
 /* v4_string_fast formats 16 random bytes as a version 4 UUID, setting the version and variant
  * bits in the register (byte stores into the buffer just before a 16-byte load of it would
  * stall store forwarding). */
@@ -158,6 +191,16 @@ static void format(const uint8_t u[FM_UUID_LEN], char out[FM_UUID_STRING_LEN + 1
     out[o++] = hex_digit(u[i] & 15u);
   }
   out[o] = '\0';
+}
+
+/* format_words formats the UUID whose octets 0-7 and 8-15 are the little-endian words w0, w1,
+ * through a local copy, which it wipes. */
+static void format_words(uint64_t w0, uint64_t w1, char out[FM_UUID_STRING_LEN + 1]) {
+  uint8_t u[FM_UUID_LEN];
+  memcpy(u, &w0, 8);
+  memcpy(u + 8, &w1, 8);
+  format(u, out);
+  fm_zeroize(u, sizeof u);
 }
 
 /* v4_string_fast formats 16 random bytes as a version 4 UUID, setting the version and variant
@@ -207,8 +250,10 @@ static int uuid_string(int version, char out[FM_UUID_STRING_LEN + 1]) {
     err = rand_take_16(u);
     if (err == FM_OK) v4_string_fast(u, out);
   } else {
-    err = uuid_v7_fill(u);
-    if (err == FM_OK) format(u, out);
+    /* In registers: byte stores just before format's 16-byte load would stall store forwarding. */
+    uint64_t w0, w1;
+    err = uuid_v7_words(&w0, &w1);
+    if (err == FM_OK) format_words(w0, w1, out);
   }
   wipe16(u);
   rand_wipe_vector_regs(); /* the random bits and their digits went through xmm */
