@@ -139,6 +139,26 @@ void fm_cpu_init(void) {
   fm_g_cpu_in_use = g_forced_portable ? 0 : g_detected & FM_CPU_USABLE;
 }
 
+/* fm_cpu_invariant_tsc: CPUID leaf 0x80000007, EDX bit 8, asked on the first call rather than at
+ * load (each CPUID can trap to a hypervisor, and only module/rand/uuid.c's clock asks). A race
+ * between two first callers stores the same answer. */
+bool fm_cpu_invariant_tsc(void) {
+#if defined(__x86_64__)
+  static _Atomic int answer; /* 0: not asked yet; 1: yes; 2: no */
+  int a = atomic_load_explicit(&answer, memory_order_relaxed);
+  if (a == 0) {
+    unsigned eax, ebx, ecx, edx = 0;
+    const bool has = !g_forced_portable && __get_cpuid_max(0x80000000u, NULL) >= 0x80000007u &&
+                     __get_cpuid(0x80000007u, &eax, &ebx, &ecx, &edx) && ((edx >> 8) & 1);
+    a = has ? 1 : 2;
+    atomic_store_explicit(&answer, a, memory_order_relaxed);
+  }
+  return a == 1;
+#else
+  return false;
+#endif
+}
+
 int fm_module_cpu_features(uint32_t *detected, uint32_t *in_use) {
   if (detected) *detected = g_detected;
   if (in_use) *in_use = fm_g_cpu_in_use;

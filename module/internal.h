@@ -265,6 +265,10 @@ void fm_cpu_detect(void);
  * and before the self-tests. */
 void fm_cpu_init(void);
 
+/* fm_cpu_invariant_tsc is true when the CPU's time-stamp counter runs at a constant rate whatever
+ * the power state (x86-64 only) and FIPSMOD_CPU is not "portable" (cpu.c). */
+bool fm_cpu_invariant_tsc(void);
+
 /* The features in use (cpu.c): written once by fm_cpu_init, read-only afterwards. */
 extern FM_INTERNAL uint32_t fm_g_cpu_in_use;
 

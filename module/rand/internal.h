@@ -293,6 +293,9 @@ uint64_t fm_rand_oneoff_draws_for_testing(void);
 
 /* fm_uuid_v7_set_last_for_testing sets the last (timestamp, counter) handed out by fm_uuid_v7. */
 void fm_uuid_v7_set_last_for_testing(uint64_t ms, uint32_t counter);
+/* fm_uuid_clock_span_for_testing is the calling thread's TSC interval of the millisecond it last
+ * read (uuid.c's clock): non-zero once a rate is measured, only with an invariant TSC. */
+uint64_t fm_uuid_clock_span_for_testing(void);
 
 /* fm_rand_registry_size_for_testing returns the number of live per-thread states. */
 size_t fm_rand_registry_size_for_testing(void);

@@ -13,6 +13,7 @@
 #include <time.h>
 #if defined(__x86_64__)
 #include <emmintrin.h>
+#include <x86intrin.h>
 #endif
 
 #include "fipsmod/uuid.h"
@@ -29,11 +30,92 @@ static struct {
   char pad[64 - sizeof(uint64_t)];
 } g_v7;
 
+/* ---- The millisecond clock ------------------------------------------------------------------
+ * Reading CLOCK_REALTIME costs about 22 ns through the vDSO (Sapphire Rapids guest), most of a
+ * version 7 string. Where the CPU's TSC is invariant (fm_cpu_invariant_tsc), each thread keeps
+ * the millisecond it last read with the TSC interval in which that millisecond certainly still
+ * holds, and answers from it while rdtsc (10 ns there) falls inside:
+ *   - the interval starts at a TSC value taken before the clock read (the vDSO's own TSC read is
+ *     fenced, so ours is not later), and it is the rest of the millisecond times a lower bound on
+ *     the TSC's rate, so it ends at the millisecond's end or before;
+ *   - the rate's lower bound comes from two CLOCK_BOOTTIME reads 8 ms to 1 s apart, each with a
+ *     TSC value before it and a fenced one after it: the fewest ticks that can lie between the
+ *     reads over their nanoseconds, less 1/256 for NTP's slewing of CLOCK_REALTIME (at most 500
+ *     ppm). BOOTTIME counts a suspend and never steps, so a suspend or a settimeofday in between
+ *     can only lower the bound. It is measured again every 8 ms to 1 s of use;
+ *   - a TSC value below the interval's start (another CPU's TSC, one reset by a resume) or past
+ *     its end reads the clock again.
+ * Until the first rate is measured, and without an invariant TSC, every call reads the clock.
+ * What is assumed: the TSCs of the CPUs a thread runs on agree (as the kernel requires before it
+ * makes the TSC its clock source); a thread moved onto one that lags could see the last
+ * millisecond for as long as the lag. Nothing here is secret. */
+#if defined(__x86_64__)
+typedef struct {
+  uint64_t ms;       /* the millisecond last read */
+  uint64_t t0;       /* the TSC before that read */
+  uint64_t span;     /* ticks from t0 in which ms still holds; 0: none */
+  uint64_t cal_tsc;  /* the calibration's first sample: the fenced TSC after its read, */
+  uint64_t cal_ns;   /* and the CLOCK_BOOTTIME nanoseconds it read (0: no sample) */
+  uint64_t rate_q32; /* a lower bound on TSC ticks per nanosecond, 32 fraction bits; 0: none */
+} tsc_clock;
+static __thread tsc_clock tl_clock __attribute__((tls_model("initial-exec")));
+
+/* tsc_calibrate takes a CLOCK_BOOTTIME sample and, with the first one 8 ms to 1 s back, a new
+ * rate bound (above); the sample then becomes the first one. */
+static void tsc_calibrate(tsc_clock *c) {
+  struct timespec b;
+  const uint64_t before = __rdtsc();
+  if (clock_gettime(CLOCK_BOOTTIME, &b) != 0) return;
+  _mm_lfence(); /* the TSC after the read is taken after it */
+  const uint64_t after = __rdtsc();
+  const uint64_t ns = (uint64_t)b.tv_sec * 1000000000u + (uint64_t)b.tv_nsec;
+  if (c->cal_ns != 0) {
+    const uint64_t dns = ns - c->cal_ns;
+    if (ns > c->cal_ns && dns < 8000000u) return; /* too close: keep the first sample */
+    if (ns > c->cal_ns && dns <= 1000000000u && before > c->cal_tsc) {
+      const uint64_t q = (uint64_t)(((unsigned __int128)(before - c->cal_tsc) << 32) / dns);
+      c->rate_q32 = q - (q >> 8);
+    }
+  }
+  c->cal_tsc = after;
+  c->cal_ns = ns;
+}
+
+/* realtime_ms reads CLOCK_REALTIME and, with an invariant TSC, sets the thread's interval from a
+ * TSC value taken just before. Out of line: the fast path in unix_ms stays small. */
+__attribute__((noinline)) static uint64_t realtime_ms(tsc_clock *c) {
+  const bool tsc = fm_cpu_invariant_tsc();
+  const uint64_t t0 = tsc ? __rdtsc() : 0;
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  const uint64_t ms = (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+  if (tsc) {
+    tsc_calibrate(c);
+    const uint64_t rest = 1000000u - (uint64_t)ts.tv_nsec % 1000000u; /* ns to the next ms */
+    c->ms = ms;
+    c->t0 = t0;
+    c->span = (rest * c->rate_q32) >> 32; /* rest < 2^20, rate_q32 < 2^40: no overflow */
+  }
+  return ms;
+}
+
+/* unix_ms is the Unix time in milliseconds: from the thread's interval while the TSC is in it
+ * (its span is non-zero only with an invariant TSC), else from the clock. */
+static inline uint64_t unix_ms(void) {
+  tsc_clock *c = &tl_clock;
+  if (c->span != 0) {
+    const uint64_t t = __rdtsc();
+    if (t - c->t0 < c->span) return c->ms;
+  }
+  return realtime_ms(c);
+}
+#else
 static uint64_t unix_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
   return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
+#endif
 
 /* uuid_v4_fill writes a version 4 UUID (module gate already passed). */
 static int uuid_v4_fill(uint8_t out[FM_UUID_LEN]) {
@@ -75,14 +157,20 @@ static inline void v7_words(uint64_t next, uint64_t r, uint64_t *w0, uint64_t *w
 }
 
 /* uuid_v7_words writes a version 7 UUID's words (module gate already passed). */
-static int uuid_v7_words(uint64_t *w0, uint64_t *w1) {
-  uint8_t rb[8];
+static inline __attribute__((always_inline)) int uuid_v7_words(uint64_t *w0, uint64_t *w1) {
+  /* The time and its place in the order first: the atomic operation then meets fewer pending
+   * stores (it waits for them), and its latency and rdtsc's overlap the batch take. */
+  const uint64_t next = v7_next(unix_ms() << 16);
+  _Alignas(8) uint8_t rb[8];
   int err = rand_take_8(rb);
   if (err != FM_OK) return err;
   uint64_t r;
   memcpy(&r, rb, 8);
-  fm_zeroize(rb, sizeof(rb));
-  v7_words(v7_next(unix_ms() << 16), r, w0, w1);
+  /* One word store that the barrier keeps (fm_zeroize's general memset costs more here). */
+  const uint64_t z = 0;
+  memcpy(rb, &z, 8);
+  __asm__ __volatile__("" : : "r"(rb) : "memory");
+  v7_words(next, r, w0, w1);
   return FM_OK;
 }
 
@@ -321,5 +409,13 @@ int fm_uuid_version(const uint8_t uuid[FM_UUID_LEN], int *version) {
 #if defined(FIPSMOD_TEST_HOOKS)
 void fm_uuid_v7_set_last_for_testing(uint64_t ms, uint32_t counter) {
   atomic_store(&g_v7.last, ms << 16 | (counter & 0xffff));
+}
+
+uint64_t fm_uuid_clock_span_for_testing(void) {
+#if defined(__x86_64__)
+  return tl_clock.span;
+#else
+  return 0;
+#endif
 }
 #endif

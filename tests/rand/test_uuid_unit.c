@@ -3,6 +3,7 @@
  * --v7-two-threads: 10^6 version 7 UUIDs from two threads that sort in creation order. */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -70,6 +71,46 @@ static void test_v7_time(void) {
     memcpy(prev, u, 16);
   }
   CHECK_EQ_INT(bad, 0);
+}
+
+static uint64_t realtime_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static uint64_t v7_ms(const uint8_t u[16]);
+
+/* The timestamp of each version 7 UUID lies between the clock's milliseconds just before and
+ * just after the call, over 60 ms of back-to-back calls: each millisecond's end is crossed tens
+ * of times, so an interval of uuid.c's clock that ran past its millisecond's end (a rate bound
+ * too high) shows as the millisecond before. Where the TSC is invariant (and FIPSMOD_CPU is not
+ * portable) the interval is in use by then; elsewhere it never is. */
+static void test_v7_clock(void) {
+  uint8_t u[16];
+  const uint64_t start = realtime_ms();
+  long calls = 0, bad = 0;
+  while (realtime_ms() < start + 60) {
+    const uint64_t before = realtime_ms();
+    CHECK_EQ_INT(fm_uuid_v7(u), FM_OK);
+    const uint64_t after = realtime_ms();
+    const uint64_t ms = v7_ms(u);
+    if (ms < before || ms > after) {
+      if (bad++ < 5) fprintf(stderr, "v7 ms %llu outside [%llu, %llu]\n", (unsigned long long)ms,
+                             (unsigned long long)before, (unsigned long long)after);
+    }
+    calls++;
+  }
+  CHECK(calls > 1000);
+  CHECK_EQ_INT(bad, 0);
+  const bool tsc = fm_cpu_invariant_tsc();
+  fprintf(stderr, "%ld calls; invariant TSC in use: %s; span %llu ticks\n", calls, tsc ? "yes" : "no",
+          (unsigned long long)fm_uuid_clock_span_for_testing());
+  if (tsc) {
+    CHECK(fm_uuid_clock_span_for_testing() > 0);
+  } else {
+    CHECK_EQ_INT(fm_uuid_clock_span_for_testing(), 0);
+  }
 }
 
 static uint64_t v7_ms(const uint8_t u[16]) {
@@ -231,6 +272,7 @@ static void test_v7_two_threads(void) {
 static const test_case cases[] = {
   TEST_CASE(bits),
   TEST_CASE(v7_time),
+  TEST_CASE(v7_clock),
   TEST_CASE(v7_counter),
   TEST_CASE(format_parse),
   TEST_CASE(v4_no_duplicates),
