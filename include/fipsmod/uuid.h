@@ -10,7 +10,12 @@
  * rand_b; RFC 9562 6.2, method 1) and 58 random bits. The (timestamp, counter) pair comes from one
  * process-wide atomic, so the version 7 UUIDs of one process are strictly increasing in creation
  * order (compared as bytes or as strings), also within one millisecond and across threads; a
- * counter overflow or a clock that steps back borrows the next millisecond.
+ * counter overflow or a clock that steps back borrows the next millisecond. The timestamp is
+ * CLOCK_REALTIME's; on x86-64 CPUs with an invariant time-stamp counter a thread reads the clock
+ * once a millisecond and, in between, tells from the counter (with a margin) that the millisecond
+ * has not ended yet. That ordering has a price under contention: every version 7 UUID of the
+ * process updates one shared word, so threads that make them at full speed side by side wait on
+ * each other.
  *
  * The random bits are secret until the caller publishes the UUID. Every function is thread-safe
  * and starts with the module's state gate (FM_ERR_NOT_OPERATIONAL outside OPERATIONAL, outputs
