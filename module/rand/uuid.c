@@ -90,10 +90,15 @@ __attribute__((noinline)) static uint64_t realtime_ms(tsc_clock *c) {
   clock_gettime(CLOCK_REALTIME, &ts);
   const uint64_t ms = (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
   if (tsc) {
+    /* The interval is closed while it changes, and opened last: a signal handler that makes a
+     * UUID in between (on this thread) sees no interval, or a whole one. */
+    c->span = 0;
+    atomic_signal_fence(memory_order_seq_cst);
     tsc_calibrate(c);
     const uint64_t rest = 1000000u - (uint64_t)ts.tv_nsec % 1000000u; /* ns to the next ms */
     c->ms = ms;
     c->t0 = t0;
+    atomic_signal_fence(memory_order_seq_cst);
     c->span = (rest * c->rate_q32) >> 32; /* rest < 2^20, rate_q32 < 2^40: no overflow */
   }
   return ms;
