@@ -240,9 +240,9 @@ void aes_drbg_stack_wipe(void);
  * blocks; the PCLMULQDQ GHASH loop the powers of H; the 8-block CBC decryption
  * blocks; the bitsliced AES and the portable GHASH their state words. Measured with objdump of
  * libfipsmod.so and with test_gcm_residue / test_aes_stack (which print the depth each service
- * reached): the deepest frames are the stitched GCM kernels', up to 1840 bytes (gcm_vaes.c's
- * AES-256 kernels, gcc 12 -O2, with tail_pass's 200 below; 1672 for gcm_vaes256.c's encryption
- * kernel) plus 32-byte realignment, saved
+ * reached): the deepest frames are the stitched GCM kernels', up to 2288 bytes (gcm_vaes.c's
+ * AES-256 encryption kernel, gcc 12 -O2, with tail_pass's 200 below; 1672 for gcm_vaes256.c's
+ * encryption kernel) plus 32-byte realignment, saved
  * registers and return addresses below gcm.c's caller of the wipe (test_gcm_residue, without the
  * wipe, with an earlier 2304-byte frame: secret-dependent bytes down to 2.7 KiB below the
  * service's caller, whose frames above ctx_text take about 400 of them); 3 KiB leaves room. Sanitizer instrumentation and -O0 keep
