@@ -148,7 +148,8 @@ bool fm_cpu_invariant_tsc(void) {
   int a = atomic_load_explicit(&answer, memory_order_relaxed);
   if (a == 0) {
     unsigned eax, ebx, ecx, edx = 0;
-    const bool has = !g_forced_portable && (unsigned)__get_cpuid_max(0x80000000u, NULL) >= 0x80000007u &&
+    const bool has = !g_forced_portable &&
+                     (unsigned)__get_cpuid_max(0x80000000u, NULL) >= 0x80000007u &&
                      __get_cpuid(0x80000007u, &eax, &ebx, &ecx, &edx) && ((edx >> 8) & 1);
     a = has ? 1 : 2;
     atomic_store_explicit(&answer, a, memory_order_relaxed);

@@ -1,6 +1,7 @@
-/* The Montgomery reduction every carry-less GHASH kernel ends with (ghash_clmul.c, and the
- * stitched GCM kernels gcm_vaes.c and gcm_vaes256.c). Its target (pclmul, sse4.1) is a subset of
- * each caller's, so it inlines into all of them. */
+/* The Montgomery reduction the 128- and 256-bit carry-less GHASH kernels end with (ghash_clmul.c,
+ * and the stitched GCM kernel gcm_vaes256.c; gcm_vaes.c's reduce4 is the same two folds, on four
+ * lanes at once). Its target (pclmul, sse4.1) is a subset of each caller's, so it inlines into
+ * all of them. */
 #ifndef FIPSMOD_MODULE_AES_CLMUL_REDUCE_H
 #define FIPSMOD_MODULE_AES_CLMUL_REDUCE_H
 

@@ -1,23 +1,25 @@
 /* GCM's bulk step with VAES and VPCLMULQDQ on 512-bit registers, stitched: each 16-block pass
  * runs the AES-CTR rounds of its blocks and, interleaved with them in one instruction stream,
  * the GHASH multiplies of 16 ciphertext blocks, so the AES and carry-less units work side by side
- * and neither waits on the other's latency. Encryption hashes the previous pass's ciphertext
- * (the current one does not exist yet); decryption hashes the pass's own ciphertext, loaded into
- * registers before the plaintext is stored, so in-place decryption is safe.
+ * and neither waits on the other's latency. Encryption hashes an earlier pass's ciphertext (the
+ * current one does not exist yet): the pass before (AES-128), or the pass two back (AES-192,
+ * AES-256; see crypt_nr); decryption hashes the pass's own ciphertext, loaded into registers
+ * before the plaintext is stored, so in-place decryption is safe.
  *
  * The arithmetic is ghash.c's (reflected form, Montgomery product with the powers H'^16..H'^1 of
- * ghash_key.hdesc, one reduction per 16 blocks) and aes_vaes.c's (round keys broadcast to every
+ * ghash_key.hdesc, one reduction per 16 blocks, done on the four lanes before they are added:
+ * reduce4) and aes_vaes.c's (round keys broadcast to every
  * lane, inc32 counters built in registers: the counter's last dword byte-swapped to host order,
  * where 32-bit adds wrap mod 2^32 as inc32 does). Each direction and key size has a kernel of its
- * own, rounds unrolled; encryption keeps the ciphertext it hashes next in registers, and the GHASH
- * state stays in a register across passes. The broadcast round keys and powers live in local
- * arrays the compiler may spill; both are wiped before return.
+ * own, rounds unrolled; the GHASH state stays in a register across passes. The broadcast round
+ * keys and powers live in local arrays the compiler may spill; both are wiped before return.
  *
  * Even with 32 zmm registers the compiler keeps some cipher states and GHASH operands in stack
  * slots of its own (-fstack-usage at -O2, as Release builds this file: frames of 1648-2288 bytes
  * for the six kernels with gcc 12, the AES-256 encryption kernel's the largest, 1528-1720 with
- * clang 14, the zeroized arrays 1216 of them, and tail_pass's 200 or 376 below them), which the arrays' wipe does not
- * reach: gcm.c ends the call with aes_bulk_stack_wipe (internal.h, AES_BULK_STACK_WIPE). */
+ * clang 14, the zeroized arrays 1216 of them, and tail_pass's 200 or 376 below them), which
+ * the arrays' wipe does not reach: gcm.c ends the call with aes_bulk_stack_wipe (internal.h,
+ * AES_BULK_STACK_WIPE). */
 #include <immintrin.h>
 
 #include "module/aes/internal.h"
@@ -265,7 +267,7 @@ GCM512_INLINE void crypt_nr(const aes_ks *ks, const ghash_key *gk, uint8_t ctr[1
    * loads its own ciphertext), rather than waiting for the last round of the pass before, which
    * with a buffer not 64-byte aligned cost 2-3 cycles a pass. Kernel alone, 16 KiB, minimum of 5
    * runs, cycles a pass at offsets 0 / 16 / 48 from a 64-byte boundary: AES-256 60.6 / 63.4 / 63.8
-   * one back, 61.8 / 60.7 / 60.7 two back; AES-192 53.7 / 55.9 and 55.1 / 54.8 (offsets 0 / 16);
+   * one back, 61.1 / 60.7 / 60.7 two back; AES-192 53.7 / 55.9 and 55.0 / 54.8 (offsets 0 / 16);
    * AES-128 48.7 / 50.3 / 50.3 and 50.5 / 50.5 / 50.2, so AES-128 stays one back. Two back, the
    * first two passes run without GHASH and the two after the last are hashed after the loop.
    * |out| holds this call's ciphertext only, whether or not it is |in|. */

@@ -657,7 +657,9 @@ static inline void le_put_block(uint8_t *p, size_t n, uint64_t lo, uint64_t hi) 
 }
 
 /* le_mask_upto8 is the mask of a word's low |n| (0..8, public) bytes. */
-static inline uint64_t le_mask_upto8(size_t n) { return n >= 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * n)) - 1; }
+static inline uint64_t le_mask_upto8(size_t n) {
+  return n >= 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * n)) - 1;
+}
 
 /* GCM_SHORT_MAX: the most bytes each of AAD and text that gcm_short_one_shot takes. */
 #define GCM_SHORT_MAX 240

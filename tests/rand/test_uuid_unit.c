@@ -104,8 +104,8 @@ static void test_v7_clock(void) {
   CHECK(calls > 1000);
   CHECK_EQ_INT(bad, 0);
   const bool tsc = fm_cpu_invariant_tsc();
-  fprintf(stderr, "%ld calls; invariant TSC in use: %s; span %llu ticks\n", calls, tsc ? "yes" : "no",
-          (unsigned long long)fm_uuid_clock_span_for_testing());
+  fprintf(stderr, "%ld calls; invariant TSC in use: %s; span %llu ticks\n", calls,
+          tsc ? "yes" : "no", (unsigned long long)fm_uuid_clock_span_for_testing());
   if (tsc) {
     CHECK(fm_uuid_clock_span_for_testing() > 0);
   } else {
