@@ -26,9 +26,11 @@
  * cycle with 4 cycles of latency, and one vpclmulqdq every 2 cycles at any width. A double pass
  * was tried there (32 blocks, eight states, the round keys as memory operands, the 32 blocks
  * hashed by H'^32..H'^1 with H'^32..H'^17 made at the start of each call, one reduction): its
- * AES alone ran at 21 cycles per 16 blocks, but with the GHASH the kernel measured only 0-10%
- * faster at 16 KiB and 2-8% slower at 1350 B and 8 KiB (against this kernel, both in one process,
- * interleaved), with 13 KB more code, so it was not kept. */
+ * AES alone ran at 21 cycles per 16 blocks and its GHASH alone at 35, but together the kernel
+ * measured from 2% slower to 10% faster at 16 KiB and 2-19% slower at 1350 B and 8 KiB (against
+ * this kernel: both libraries in one process, interleaved, and a driver of the kernels alone),
+ * with 13 KB more code; Karatsuba products (24 multiplies a double pass instead of 32) measured
+ * slower still. So it was not kept. */
 #include <immintrin.h>
 
 #include "module/aes/internal.h"
