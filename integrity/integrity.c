@@ -10,10 +10,12 @@
  * read-only PT_LOAD segment maps; the header gives the program headers (in that segment too,
  * hence hashed), and the segment that maps file offset 0 gives the load bias. No function of
  * libc is called here, so an LD_PRELOAD library cannot substitute the regions that are hashed. */
+#define _GNU_SOURCE /* module/syscall.h: CLOCK_MONOTONIC */
 #include <elf.h>
 
 #include "integrity/internal.h"
 #include "module/internal.h"
+#include "module/syscall.h"
 
 #if defined(FIPSMOD_STATIC_BUILD)
 
@@ -117,6 +119,28 @@ static bool in_hashed(const struct self_image *im, const void *addr, size_t len)
   return false;
 }
 
+/* populate asks the kernel to map the hashed segments' pages, one call a segment
+ * (MADV_POPULATE_READ, Linux 5.14), before the MAC reads them in order: the loader maps the file
+ * without reading it, and a page fault at each first touch made hashing a fresh mapping cost a
+ * process more than twice the hashing itself on one host (0.69 MB: 1.1-1.2 ms against 0.42
+ * warm). Advice only: its result changes nothing (an older kernel refuses the value, and the
+ * reads fault the pages in as before), and it covers only what the MAC reads. A direct system
+ * call, like the module's others. */
+static void populate(const struct self_image *im) {
+#if defined(SYS_madvise)
+  const long madv_populate_read = 22;
+  for (size_t i = 0; i < im->phnum; i++) {
+    const Elf64_Phdr *ph = &im->phdr[i];
+    if (!is_hashed(ph) || ph->p_filesz == 0) continue;
+    const uintptr_t start = (uintptr_t)(im->bias + ph->p_vaddr) & ~(uintptr_t)(FIRST_PAGE - 1);
+    const uintptr_t end = (uintptr_t)(im->bias + ph->p_vaddr + ph->p_filesz);
+    (void)fm_syscall(SYS_madvise, (long)start, (long)(end - start), madv_populate_read);
+  }
+#else
+  (void)im;
+#endif
+}
+
 int fm_integrity_compute(const void *must_cover, uint8_t out[FM_INTEGRITY_MAC_LEN]) {
   struct self_image im;
   if (!find_self(&im)) goto fail;
@@ -137,6 +161,7 @@ int fm_integrity_compute(const void *must_cover, uint8_t out[FM_INTEGRITY_MAC_LE
   for (size_t i = 0; i < im.phnum; i++)
     if (is_hashed(&im.phdr[i]) && im.phdr[i].p_memsz != im.phdr[i].p_filesz) goto fail;
 
+  populate(&im);
   const struct fm_integrity_image view = {
       .phdr = im.phdr,
       .phnum = im.phnum,
