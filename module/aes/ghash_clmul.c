@@ -162,6 +162,33 @@ VPCLMUL512_FN static inline __m128i fold4(__m512i v) {
   return _mm_xor_si128(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
 }
 
+/* vpclmul512_pass absorbs n (VPCLMUL512_PASS_MIN..15, public) blocks with one reduction, four
+ * blocks a register (block j times H'^(n - j), hdesc[16 - n + j]): the loads of the blocks and of
+ * the powers are masked to the n blocks (nothing past them is read). On a core whose carry-less
+ * multiply takes as long at every width (Zen 5: one every 2 cycles, xmm or zmm), clmul_pass's
+ * four 128-bit multiplies a block cost four times these: 14 blocks take 112 cycles of multiplies
+ * there against 32 here (a 192-byte one-shot seal, 13-byte AAD: 12-20% less time, both builds in
+ * one process, interleaved). Below 8 blocks clmul_pass stays: the folds of the 512-bit sums add
+ * latency that its fewer multiplies do not repay (2 blocks measured slower). */
+#define VPCLMUL512_PASS_MIN 8
+VPCLMUL512_FN static inline __m128i vpclmul512_pass(const ghash_key *gk, __m128i acc,
+                                                     const uint8_t *in, size_t n) {
+  const __m512i rev = _mm512_broadcast_i32x4(
+      _mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0));
+  const uint8_t *hp = (const uint8_t *)gk->hdesc + 16 * (16 - n);
+  __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo;
+  AES_UNROLL
+  for (size_t j = 0; j < 4; j++) {
+    if (4 * j >= n) break;
+    const size_t left = n - 4 * j;
+    const __mmask8 m = left >= 4 ? 0xff : (__mmask8)((1u << (2 * left)) - 1);
+    __m512i x = _mm512_shuffle_epi8(_mm512_maskz_loadu_epi64(m, in + 64 * j), rev);
+    if (j == 0) x = _mm512_xor_si512(x, _mm512_zextsi128_si512(acc));
+    mul_acc4(x, _mm512_maskz_loadu_epi64(m, hp + 64 * j), &lo, &mid, &hi);
+  }
+  return ghash_clmul_reduce(fold4(lo), fold4(mid), fold4(hi));
+}
+
 VPCLMUL512_FN void ghash_vpclmul512_blocks(const ghash_key *gk, uint64_t y[2], const uint8_t *in,
                                            size_t nblocks) {
   __m128i acc = _mm_loadu_si128((const __m128i *)y);
@@ -179,6 +206,10 @@ VPCLMUL512_FN void ghash_vpclmul512_blocks(const ghash_key *gk, uint64_t y[2], c
     }
     fm_zeroize(p, sizeof p); /* powers of H a register spill may have left on the stack */
   }
-  if (nblocks > 0) acc = clmul_pass(gk, acc, in, nblocks);
+  if (nblocks >= VPCLMUL512_PASS_MIN) {
+    acc = vpclmul512_pass(gk, acc, in, nblocks);
+  } else if (nblocks > 0) {
+    acc = clmul_pass(gk, acc, in, nblocks);
+  }
   _mm_storeu_si128((__m128i *)y, acc);
 }
