@@ -124,6 +124,36 @@ VAES512_FN void aes_ni_vaes512_ctr(const aes_ks *ks, int width, uint8_t ctr[16],
   aes_clear_avx512_registers();
 }
 
+VAES512_FN void aes_ni_vaes512_ctr32_stream(const aes_ks *ks, const uint8_t ctr[16], uint8_t *out,
+                                            size_t nblocks) {
+  const __m128i *rk = enc_keys(ks);
+  const unsigned nr = ks->rounds;
+  const __m512i swap = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)k_swap32));
+  __m512i base =
+      _mm512_shuffle_epi8(_mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)ctr)), swap);
+  base = ctr512_add(base, ctr512_lanes(0, 32), 32);
+  const __m512i k0 = _mm512_broadcast_i32x4(rk[0]);
+  __m512i x[4];
+  AES_UNROLL
+  for (int j = 0; j < 4; j++) {
+    x[j] = _mm512_xor_si512(_mm512_shuffle_epi8(base, swap), k0);
+    base = ctr512_add(base, ctr512_same(4, 32), 32);
+  }
+  for (unsigned i = 1; i < nr; i++) {
+    const __m512i k = _mm512_broadcast_i32x4(rk[i]);
+    AES_UNROLL
+    for (int j = 0; j < 4; j++) x[j] = _mm512_aesenc_epi128(x[j], k);
+  }
+  const __m512i kl = _mm512_broadcast_i32x4(rk[nr]);
+  AES_UNROLL
+  for (int j = 0; j < 4; j++) {
+    const long left = (long)nblocks - 4 * j;
+    const __mmask8 m = left <= 0 ? 0 : left >= 4 ? 0xff : (__mmask8)((1u << (2 * left)) - 1);
+    _mm512_mask_storeu_epi64(out + 64 * j, m, _mm512_aesenclast_epi128(x[j], kl));
+  }
+  aes_clear_avx512_registers();
+}
+
 VAES512_FN void aes_ni_vaes512_ecb(const aes_ks *ks, int decrypt, const uint8_t *in, uint8_t *out,
                                    size_t nblocks) {
   const __m128i *rk = decrypt ? dec_keys(ks) : enc_keys(ks);

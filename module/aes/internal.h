@@ -328,6 +328,12 @@ void aes_ni_vaes512_cbc_decrypt(const aes_ks *ks, uint8_t iv[16], const uint8_t 
 void aes_ni_vaes512_ctr(const aes_ks *ks, int width, uint8_t ctr[16], const uint8_t *in,
                         uint8_t *out, size_t nblocks);
 
+/* aes_ni_vaes512_ctr32_stream: the key stream of |nblocks| (1..16) inc32 counter blocks from
+ * |ctr| (left unchanged) into |out|, in one pass on four registers: the rounds of the sixteen run
+ * side by side, and the stores are masked to the nblocks blocks (nothing past them is written). */
+void aes_ni_vaes512_ctr32_stream(const aes_ks *ks, const uint8_t ctr[16], uint8_t *out,
+                                 size_t nblocks);
+
 /* aes_ni_vaes256_ecb: ECB on 256-bit registers; |decrypt| selects the inverse cipher. */
 void aes_ni_vaes256_ecb(const aes_ks *ks, int decrypt, const uint8_t *in, uint8_t *out,
                         size_t nblocks);
