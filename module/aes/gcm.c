@@ -579,21 +579,18 @@ static int check_one_shot(const fm_gcm_key *k, const uint8_t *iv, size_t iv_len,
 
 /* ---- One-shot ----------------------------------------------------------------------------- */
 
-/* gcm_stitch512: |k|'s blocks go through the 512-bit stitched kernel (ctx_text). A one-shot
- * short enough for gcm_short_one_shot goes there even so: since that path makes its key stream in
+#if FM_HAVE_X86_64_PATHS
+/* gcm_stitch512: |k|'s blocks go through the 512-bit stitched kernel (ctx_text). A one-shot that
+ * gcm_short_one_shot takes goes there even on such a CPU: since that path makes its key stream in
  * one 512-bit pass and hashes 8 blocks or more four to a register, it is the faster one up to its
  * 240 bytes (Zen 5, 13-byte AAD, both builds in one process, interleaved: 9-20% less time at 224
  * and 240 bytes than the stitched kernel, which a Sapphire Rapids core had found faster from 208
  * bytes against the earlier short path). */
 static bool gcm_stitch512(const gcm_key_state *k) {
-#if FM_HAVE_X86_64_PATHS
   return k->ks.impl == AES_IMPL_AESNI && aes_ni_path() == AES_PATH_VAES_AVX512 &&
          ghash_key_path(&k->gh) == GHASH_PATH_VPCLMUL512;
-#else
-  (void)k;
-  return false;
-#endif
 }
+#endif
 
 /* ctx_text_sliced is ctx_text in slices of FM_SERVICE_SLICE bytes, checking between slices and
  * after the last that the call may go on (module/internal.h, "Services that overlap a self-test
