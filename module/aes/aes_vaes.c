@@ -147,9 +147,8 @@ VAES512_FN void aes_ni_vaes512_ctr32_stream(const aes_ks *ks, const uint8_t ctr[
   const __m512i kl = _mm512_broadcast_i32x4(rk[nr]);
   AES_UNROLL
   for (int j = 0; j < 4; j++) {
-    const long left = (long)nblocks - 4 * j;
-    const __mmask8 m = left <= 0 ? 0 : left >= 4 ? 0xff : (__mmask8)((1u << (2 * left)) - 1);
-    _mm512_mask_storeu_epi64(out + 64 * j, m, _mm512_aesenclast_epi128(x[j], kl));
+    _mm512_mask_storeu_epi64(out + 64 * j, aes_qmask4((long)nblocks - 4 * j),
+                             _mm512_aesenclast_epi128(x[j], kl));
   }
   aes_clear_avx512_registers();
 }

@@ -1,8 +1,8 @@
 /* The one-shot paths of AES-GCM that run without a context (gcm.c's one_shot chooses): a
  * message with a 96-bit IV and at most GCM_SHORT_MAX bytes each of AAD and text
  * (gcm_short_one_shot), and on CPUs with the 512-bit stitched kernel a longer 96-bit-IV message
- * of one service slice at most (gcm_stitched_one_shot). Same secrets as gcm.c; each wipes what it wrote
- * and leaves the stack below its caller's frame to the caller's wipe. */
+ * of one service slice at most (gcm_stitched_one_shot). Same secrets as gcm.c; each wipes what it
+ * wrote and leaves the stack below its caller's frame to the caller's wipe. */
 #include <string.h>
 
 #include "fipsmod/gcm.h"

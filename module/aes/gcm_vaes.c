@@ -137,12 +137,6 @@ GCM512_INLINE void wipe_zmm(__m512i *a, const unsigned n) {
   for (unsigned i = 0; i < n; i++) __asm__ __volatile__("vmovdqa64 %1, %0" : "=m"(a[i]) : "v"(z));
 }
 
-/* qmask is the 64-bit-element mask of the first |n| blocks (public) of a four-block register:
- * none for n <= 0, all for n >= 4. */
-static inline __mmask8 qmask(long n) {
-  return n <= 0 ? 0 : n >= 4 ? 0xff : (__mmask8)((1u << (2 * n)) - 1);
-}
-
 /* mul_tail adds the products of the tail's |r| (1..15, public) blocks g[] by H'^r..H'^1 (pw[],
  * zero past the tail) to lo, mid, hi, skipping the registers the tail does not reach. */
 GCM512_INLINE void mul_tail(const __m512i g[4], const __m512i pw[4], size_t r, __m512i *lo,
@@ -184,8 +178,8 @@ GCM512_FN __attribute__((noinline)) static void tail_pass(
   /* The tail's input (the ciphertext when decrypting), read before anything is stored. */
   AES_UNROLL
   for (int j = 0; j < 4; j++) {
-    pw[j] = _mm512_maskz_loadu_epi64(qmask((long)r - 4 * j), hp + 64 * j);
-    t[j] = _mm512_maskz_loadu_epi64(qmask((long)r - 4 * j), src + 64 * j);
+    pw[j] = _mm512_maskz_loadu_epi64(aes_qmask4((long)r - 4 * j), hp + 64 * j);
+    t[j] = _mm512_maskz_loadu_epi64(aes_qmask4((long)r - 4 * j), src + 64 * j);
     x[j] = _mm512_xor_si512(_mm512_shuffle_epi8(base, swap), k[0]);
     base = _mm512_add_epi32(base, inc4);
   }
@@ -212,7 +206,7 @@ GCM512_FN __attribute__((noinline)) static void tail_pass(
   if (tail > 12) x[3] = chain_rounds(x[3], k, nr);
   AES_UNROLL
   for (int j = 0; j < 4; j++) {
-    const __mmask8 m = qmask((long)r - 4 * j);
+    const __mmask8 m = aes_qmask4((long)r - 4 * j);
     t[j] = _mm512_maskz_xor_epi64(m, t[j], x[j]);
     _mm512_mask_storeu_epi64(dst + 64 * j, m, t[j]);
   }

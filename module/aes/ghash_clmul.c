@@ -180,8 +180,7 @@ VPCLMUL512_FN static inline __m128i vpclmul512_pass(const ghash_key *gk, __m128i
   AES_UNROLL
   for (size_t j = 0; j < 4; j++) {
     if (4 * j >= n) break;
-    const size_t left = n - 4 * j;
-    const __mmask8 m = left >= 4 ? 0xff : (__mmask8)((1u << (2 * left)) - 1);
+    const __mmask8 m = aes_qmask4((long)(n - 4 * j));
     __m512i x = _mm512_shuffle_epi8(_mm512_maskz_loadu_epi64(m, in + 64 * j), rev);
     if (j == 0) x = _mm512_xor_si512(x, _mm512_zextsi128_si512(acc));
     mul_acc4(x, _mm512_maskz_loadu_epi64(m, hp + 64 * j), &lo, &mid, &hi);

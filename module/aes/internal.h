@@ -169,6 +169,13 @@ void aes_ni_ecb_decrypt(const aes_ks *ks, const uint8_t *in, uint8_t *out, size_
  * call that spilled (AES_BULK_STACK_WIPE). Inline: the block count decides first, so that a
  * short request pays no call. */
 #define AES_VAES_MIN_BLOCKS 16 /* the fewest blocks the VAES loops take (aes_ni.c) */
+
+/* aes_qmask4 is the AVX-512 mask, one bit a 64-bit element, of the first |n| blocks (public) of a
+ * four-block 512-bit register: none for n <= 0, all for n >= 4 (the masked loads and stores of
+ * the 512-bit GCM, GHASH and CTR tails). */
+static inline uint8_t aes_qmask4(long n) {
+  return n <= 0 ? 0 : n >= 4 ? 0xff : (uint8_t)((1u << (2 * n)) - 1);
+}
 static inline bool aes_ni_bulk_spills(size_t nblocks) {
   return nblocks >= AES_VAES_MIN_BLOCKS && aes_ni_path() == AES_PATH_VAES_AVX2;
 }
