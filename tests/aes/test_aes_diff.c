@@ -2,8 +2,9 @@
  * (encrypt, decrypt) and CTR with the 128-bit counter, random keys, IVs and lengths 0..10000
  * (block multiples for ECB and CBC), each message cut at random points into up to four calls
  * (CBC carrying the IV, CTR through fm_aes_ctr_stream), sometimes in place. At least 100,000
- * cases per algorithm on every path of this machine (argv[1] overrides the count). The seed is
- * printed first; FIPSMOD_TEST_SEED=<seed> replays a run. */
+ * cases per algorithm on every path of this machine (argv[1] overrides the count; without it,
+ * FIPSMOD_DIFF_DIVISOR divides it: test_util.h). The seed is printed first;
+ * FIPSMOD_TEST_SEED=<seed> replays a run. */
 #include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,7 +131,7 @@ static void run_case(EVP_CIPHER_CTX *ctx, enum alg a, size_t klen, const char *p
 }
 
 int main(int argc, char **argv) {
-  const long cases = argc > 1 ? atol(argv[1]) : 100000;
+  const long cases = argc > 1 ? atol(argv[1]) : test_case_count(100000);
   g_seed = test_rng_seed(&g_rng, "test_aes_diff");
   test_rng_bytes(&g_rng, g_pool, sizeof g_pool);
   EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();

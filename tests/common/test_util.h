@@ -66,6 +66,13 @@ uint64_t test_rng_u64(test_rng *r);
 uint64_t test_rng_below(test_rng *r, uint64_t bound);
 void test_rng_bytes(test_rng *r, void *out, size_t len);
 
+/* test_case_count returns the number of random cases a differential test runs by default,
+ * |full| divided by FIPSMOD_DIFF_DIVISOR when that is set to an integer of 2 or more (never below
+ * 1). The sanitizer presets set it: ASan and UBSan look for memory and undefined-behaviour errors
+ * on every path and length class, which a tenth of the cases still reaches, while the release
+ * and clang runs keep the full count. A count given on the command line is not divided. */
+long test_case_count(long full);
+
 /* test_main_result prints "N passed, M failed"-style summary for |name| and returns the exit
  * status (0 only when no CHECK failed). */
 int test_main_result(const char *name);

@@ -5,8 +5,8 @@
  * verified here, a changed message refused by both, and compressed points read by OpenSSL. The hash
  * of each case is drawn from SHA-224 ... SHA-512/256 and SHA3-224 ... SHA3-512.
  *
- * FIPSMOD_EC_DIFF_CASES sets the cases per curve (default 300; the slow-labelled
- * test_ec_diff_100k runs 100000). The generator's seed is printed first (replay with
+ * FIPSMOD_EC_DIFF_CASES sets the cases per curve (default 300, divided by FIPSMOD_DIFF_DIVISOR
+ * when set: test_util.h; the slow-labelled test_ec_diff_100k runs 100000). The generator's seed is printed first (replay with
  * FIPSMOD_TEST_SEED): it fixes the messages, hashes and the first key of each case; the second
  * key and the random nonces come from the module's DRBG and OpenSSL. Each failure names the case
  * number. */
@@ -230,7 +230,7 @@ static void run_curve(const curve_def *cd) {
   snprintf(name, sizeof name, "test_ec_diff %s", cd->name);
   const uint64_t seed = test_rng_seed(&rng, name);
   const char *env = getenv("FIPSMOD_EC_DIFF_CASES");
-  const long n = env != NULL ? atol(env) : 300;
+  const long n = env != NULL ? atol(env) : test_case_count(300);
   const int before = test_failures;
   for (g_case = 0; g_case < n && test_failures == before; g_case++) one_case(cd, &rng);
   if (test_failures != before) {

@@ -12,8 +12,8 @@
  * pairs are the ones gcm.c sends through its stitched kernels (gcm_vaes.c, gcm_vaes256.c), which
  * take 16-block passes: as only about 40% of the cases above have 256 bytes of text or more,
  * each of those pairs also runs as many cases again with texts of 256..8448 bytes, so that each
- * stitched kernel meets the full count. The seed is printed first; FIPSMOD_TEST_SEED=<seed>
- * replays a run. */
+ * stitched kernel meets the full count. FIPSMOD_DIFF_DIVISOR (test_util.h) divides the default
+ * count. The seed is printed first; FIPSMOD_TEST_SEED=<seed> replays a run. */
 #include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,7 +186,7 @@ static void run_path(gcm_path p, long count, bool long_texts) {
 }
 
 int main(int argc, char **argv) {
-  const long count = argc > 1 ? atol(argv[1]) : 100000;
+  const long count = argc > 1 ? atol(argv[1]) : test_case_count(100000);
   g_seed = test_rng_seed(&g_rng, "test_gcm_diff");
   gcm_path all[12];
   const int n = gcm_test_paths(all);

@@ -5,7 +5,8 @@
  * call and with its incremental calls fed in random splits (empty pieces included), and with
  * OpenSSL fed in other random splits; all three must agree.
  *
- * usage: test_sha_diff sha|hmac [cases]; FIPSMOD_TEST_SEED replays a run (the seed is printed). */
+ * usage: test_sha_diff sha|hmac [cases] (FIPSMOD_DIFF_DIVISOR divides the default: test_util.h);
+ * FIPSMOD_TEST_SEED replays a run (the seed is printed). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,7 +116,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   const int hmac = strcmp(argv[1], "hmac") == 0;
-  const long cases = argc > 2 ? strtol(argv[2], NULL, 10) : 100000;
+  const long cases = argc > 2 ? strtol(argv[2], NULL, 10) : test_case_count(100000);
   const char *name = hmac ? "test_hmac_diff" : "test_sha_diff";
   test_rng rng;
   test_rng_seed(&rng, name);
