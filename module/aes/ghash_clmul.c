@@ -13,10 +13,12 @@
  *
  * The 8-block PCLMULQDQ loop has 16 xmm registers for eight powers, the state, three sums and
  * the blocks: gcc 12 hoists the power loads out of the loop and keeps them in stack slots (a
- * 288-byte frame, 25 slots, none zeroized), and the wide loops keep a state or sum outside their
- * zeroized power arrays. gcm.c wipes the stack after a step that hashed
+ * 288-byte frame, 25 slots, none zeroized), and the 256-bit loop keeps a state or sum outside
+ * its zeroized power array. gcm.c wipes the stack after a step that hashed
  * AES_STACK_WIPE_MIN_BLOCKS blocks or more (internal.h); the tail pass (clmul_pass) spills
- * nothing. */
+ * nothing, and neither does the 512-bit loop beyond its power array, which it zeroizes after
+ * storing the state (no secret in a register across that call), so gcm.c's short one-shot
+ * needs no wipe on the 512-bit paths (short_wipe_blocks). */
 #include <immintrin.h>
 
 #include "module/aes/clmul_reduce.h"
@@ -191,9 +193,12 @@ VPCLMUL512_FN static inline __m128i vpclmul512_pass(const ghash_key *gk, __m128i
 VPCLMUL512_FN void ghash_vpclmul512_blocks(const ghash_key *gk, uint64_t y[2], const uint8_t *in,
                                            size_t nblocks) {
   __m128i acc = _mm_loadu_si128((const __m128i *)y);
-  if (nblocks >= 16) {
-    /* Powers H'^16..H'^1 four per register, in block order. */
-    __m512i p[4];
+  /* Powers H'^16..H'^1 four per register, in block order; wiped after the state is stored, so
+   * that no secret is live across the wipe's call (a vector register it would save on the
+   * stack, below the caller's frame). */
+  __m512i p[4];
+  const bool whole = nblocks >= 16;
+  if (whole) {
     for (int j = 0; j < 4; j++) p[j] = _mm512_loadu_si512((const void *)gk->hdesc[4 * j]);
     for (; nblocks >= 16; nblocks -= 16, in += 256) {
       __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo;
@@ -203,7 +208,6 @@ VPCLMUL512_FN void ghash_vpclmul512_blocks(const ghash_key *gk, uint64_t y[2], c
       for (int j = 1; j < 4; j++) mul_acc4(load4(in + 64 * j), p[j], &lo, &mid, &hi);
       acc = ghash_clmul_reduce(fold4(lo), fold4(mid), fold4(hi));
     }
-    fm_zeroize(p, sizeof p); /* powers of H a register spill may have left on the stack */
   }
   if (nblocks >= VPCLMUL512_PASS_MIN) {
     acc = vpclmul512_pass(gk, acc, in, nblocks);
@@ -211,4 +215,5 @@ VPCLMUL512_FN void ghash_vpclmul512_blocks(const ghash_key *gk, uint64_t y[2], c
     acc = clmul_pass(gk, acc, in, nblocks);
   }
   _mm_storeu_si128((__m128i *)y, acc);
+  if (whole) fm_zeroize(p, sizeof p); /* powers of H the array kept on the stack */
 }
