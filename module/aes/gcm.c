@@ -641,8 +641,16 @@ static bool one_shot(const gcm_key_state *s, const uint8_t *iv, size_t iv_len, c
   }
 #if FM_HAVE_X86_64_PATHS
   if (iv_len == FM_GCM_IV_LEN && len <= FM_SERVICE_SLICE && gcm_stitch512(s)) {
-    gcm_stitched_one_shot(&s->ks, &s->gh, iv, aad, aad_len, in, out, len, decrypt, full);
-    gcm_stack_wipe(s, AES_STACK_WIPE_MIN_BLOCKS); /* the 512-bit kernel ran */
+    const uintptr_t low =
+        gcm_stitched_one_shot(&s->ks, &s->gh, iv, aad, aad_len, in, out, len, decrypt, full);
+    /* Only the stitched kernel spilled (its AAD and length blocks went through the 512-bit GHASH
+     * and the single-block AES, which spill nothing: short_wipe_blocks); wiped down to the
+     * lowest address it reached. */
+    if (AES_STACK_WIPE_ALWAYS) {
+      aes_bulk_stack_wipe();
+    } else if (low != UINTPTR_MAX) {
+      aes_bulk_stack_wipe_from(low);
+    }
     gcm_clear_registers();
     return fm_service_may_continue(epoch);
   }

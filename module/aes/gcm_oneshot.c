@@ -127,11 +127,12 @@ __attribute__((noinline)) void gcm_short_one_shot(const aes_ks *ks, const ghash_
  * and the partial block's key stream in the kernel; then one GHASH call for the padded partial
  * block and the lengths. Never inlined, and it wipes no stack itself: its caller wipes below its
  * own frame once this returns. */
-__attribute__((noinline)) void gcm_stitched_one_shot(const aes_ks *ks, const ghash_key *gh,
-                                                     const uint8_t iv[FM_GCM_IV_LEN],
-                                                     const uint8_t *aad, size_t aad_len,
-                                                     const uint8_t *in, uint8_t *out, size_t len,
-                                                     int decrypt, uint8_t full[16]) {
+__attribute__((noinline)) uintptr_t gcm_stitched_one_shot(const aes_ks *ks, const ghash_key *gh,
+                                                          const uint8_t iv[FM_GCM_IV_LEN],
+                                                          const uint8_t *aad, size_t aad_len,
+                                                          const uint8_t *in, uint8_t *out,
+                                                          size_t len, int decrypt,
+                                                          uint8_t full[16]) {
   /* Secrets, in one array wiped at the end: the GHASH state y, E(J0), the partial block's key
    * stream, and the GHASH input of the last step (the padded partial block and the lengths; the
    * AAD's padded last block before that). */
@@ -154,10 +155,11 @@ __attribute__((noinline)) void gcm_stitched_one_shot(const aes_ks *ks, const gha
     ghash_blocks(gh, y, last, 1);
   }
   size_t nlast = 0;
+  uintptr_t low = UINTPTR_MAX;
   if (len != 0) {
     const size_t blocks = len / 16, rest = len % 16;
-    gcm_vaes512_crypt_all(ks, gh, ctr, y, in, out, blocks, rest != 0 ? stream : NULL,
-                          decrypt);
+    low = gcm_vaes512_crypt_all(ks, gh, ctr, y, in, out, blocks, rest != 0 ? stream : NULL,
+                                decrypt);
     if (rest != 0) {
       partial_block(in + 16 * blocks, out + 16 * blocks, stream, rest, decrypt, last);
       nlast = 16;
@@ -169,5 +171,6 @@ __attribute__((noinline)) void gcm_stitched_one_shot(const aes_ks *ks, const gha
   ghash_blocks(gh, y, last, nlast / 16 + 1);
   tag_words(full, ej0, y);
   fm_zeroize(area, sizeof area);
+  return low;
 }
 #endif

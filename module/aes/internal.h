@@ -273,6 +273,11 @@ void aes_drbg_stack_wipe(void);
 void aes_bulk_stack_wipe_sse(void);
 void aes_bulk_stack_wipe_avx2(void);
 void aes_bulk_stack_wipe_avx512(void);
+/* aes_bulk_stack_wipe_from is aes_bulk_stack_wipe (AVX-512 stores) from |low| up only: the part
+ * of its area at or above |low| rounded down to 64 bytes (all of it when |low| lies below the
+ * area, the top 64 bytes at least). |low| is the lowest stack address the kernels that ran may
+ * have written (gcm_vaes512_crypt_all), so what they spilled is wiped and no more. */
+void aes_bulk_stack_wipe_from(uintptr_t low);
 static inline __attribute__((always_inline)) void aes_bulk_stack_wipe(void) {
   if (fm_cpu_use(FM_CPU_AVX512)) {
     aes_bulk_stack_wipe_avx512();
@@ -561,10 +566,13 @@ size_t gcm_vaes512_crypt(const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16],
 /* gcm_vaes512_crypt_all is gcm_vaes512_crypt for all |nblocks| blocks (any count, 0 included):
  * the blocks after the last 16-block pass run in one more pass under masks. When |stream| is not
  * NULL it also writes the key stream block E(ctr + nblocks) there (the partial block that follows
- * the whole ones) and leaves |ctr| one past it. Same conditions and aliasing rule. */
-void gcm_vaes512_crypt_all(const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16], uint64_t y[2],
-                           const uint8_t *in, uint8_t *out, size_t nblocks, uint8_t *stream,
-                           int decrypt);
+ * the whole ones) and leaves |ctr| one past it. Same conditions and aliasing rule. Returns the
+ * lowest stack address its kernels may have written (their frames, the red zone below the
+ * deepest included), or UINTPTR_MAX when no kernel ran: the stack between it and the caller's
+ * frame holds the secrets the kernels spilled, which aes_bulk_stack_wipe_from wipes. */
+uintptr_t gcm_vaes512_crypt_all(const aes_ks *ks, const ghash_key *gk, uint8_t ctr[16],
+                                uint64_t y[2], const uint8_t *in, uint8_t *out, size_t nblocks,
+                                uint8_t *stream, int decrypt);
 
 /* gcm_vaes256_crypt is gcm_vaes512_crypt on 256-bit registers (gcm_vaes256.c), also in 16-block
  * passes: it does the first 16 * floor(nblocks / 16) blocks and returns how many. Same arguments,
@@ -680,13 +688,15 @@ static inline uint64_t le_mask_upto8(size_t n) {
 /* gcm_short_one_shot and gcm_stitched_one_shot (x86-64; gcm_vaes512_crypt_all's conditions)
  * seal (|decrypt| 0) or open a message under the 96-bit |iv| with the schedule |ks| and GHASH key
  * |gh|, writing |len| bytes to |out| and the full tag to |full|. Never inlined; they wipe what
- * they wrote but not the stack below them, which their caller wipes (AES_BULK_STACK_WIPE). */
+ * they wrote but not the stack below them, which their caller wipes (AES_BULK_STACK_WIPE;
+ * gcm_stitched_one_shot returns gcm_vaes512_crypt_all's lowest address, for
+ * aes_bulk_stack_wipe_from). */
 void gcm_short_one_shot(const aes_ks *ks, const ghash_key *gh, const uint8_t iv[12],
                         const uint8_t *aad, size_t aad_len, const uint8_t *in, uint8_t *out,
                         size_t len, int decrypt, uint8_t full[16]);
-void gcm_stitched_one_shot(const aes_ks *ks, const ghash_key *gh, const uint8_t iv[12],
-                           const uint8_t *aad, size_t aad_len, const uint8_t *in, uint8_t *out,
-                           size_t len, int decrypt, uint8_t full[16]);
+uintptr_t gcm_stitched_one_shot(const aes_ks *ks, const ghash_key *gh, const uint8_t iv[12],
+                                const uint8_t *aad, size_t aad_len, const uint8_t *in,
+                                uint8_t *out, size_t len, int decrypt, uint8_t full[16]);
 
 
 /* aes_cast runs this unit's CAST |id| (aes_cast.c): the AES tests FM_ST_AES128_ECB_ENC_KAT ..

@@ -96,6 +96,40 @@ aes_bulk_stack_wipe_avx512(void) {
       : [a] "r"(area), [n] "i"(AES_BULK_STACK_WIPE)
       : "rax", "rcx", "xmm0", "cc", "memory");
 }
+
+/* From |low| up (internal.h): the start rounded down to 64 bytes and kept inside the area, with
+ * the top 64 bytes stored at least; an unaligned store at each end, aligned ones between. */
+__attribute__((noinline, no_sanitize_address, target("avx512f"))) void aes_bulk_stack_wipe_from(
+    uintptr_t low) {
+  __m128i area[AES_BULK_STACK_WIPE / 16];
+  __asm__ __volatile__(
+      "vpxor %%xmm0, %%xmm0, %%xmm0\n\t"
+      "lea %c[n](%[a]), %%rcx\n\t"
+      "lea -64(%%rcx), %%rdx\n\t"
+      "mov %[low], %%rax\n\t"
+      "and $-64, %%rax\n\t"
+      "cmp %[a], %%rax\n\t"
+      "cmovb %[a], %%rax\n\t"
+      "cmp %%rdx, %%rax\n\t"
+      "cmova %%rdx, %%rax\n\t"
+      "vmovdqu64 %%zmm0, (%%rax)\n\t"
+      "vmovdqu64 %%zmm0, (%%rdx)\n\t"
+      "add $64, %%rax\n\t"
+      "and $-64, %%rax\n\t"
+      "and $-64, %%rcx\n\t"
+      "cmp %%rcx, %%rax\n\t"
+      "jae 2f\n"
+      "1:\n\t"
+      "vmovdqa64 %%zmm0, (%%rax)\n\t"
+      "add $64, %%rax\n\t"
+      "cmp %%rcx, %%rax\n\t"
+      "jb 1b\n"
+      "2:\n\t"
+      "vzeroupper"
+      :
+      : [a] "r"(area), [n] "i"(AES_BULK_STACK_WIPE), [low] "r"(low)
+      : "rax", "rcx", "rdx", "xmm0", "cc", "memory");
+}
 #elif defined(__aarch64__)
 /* aarch64: zero-register pair stores (fm_stack_wipe_area, module/internal.h), no vector register;
  * the array is the only local, 16-byte aligned like the frame. */
