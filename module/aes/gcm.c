@@ -407,16 +407,18 @@ static void ctx_text(gcm_ctx_state *c, const uint8_t *in, uint8_t *out, size_t l
   const size_t rest = len % 16;
   /* The partial last block's key stream is already in c->stream (the 512-bit kernel made it). */
   bool stream_ready = false;
-  /* A stitched kernel ran: it spills whatever the block count (the wipe below). */
+  /* A stitched kernel ran: it spills whatever the block count (the wipe below). The 512-bit one
+   * returns the lowest address it reached (|low|), the only kernel of the call then. */
   bool stitched = false;
 #if FM_HAVE_X86_64_PATHS
+  uintptr_t low = 0;
   if (blocks >= GCM_STITCH_MIN_BLOCKS && k->ks.impl == AES_IMPL_AESNI) {
     const int aes_path = aes_ni_path(), gh_path = ghash_key_path(&k->gh);
     size_t done = 0;
     if (aes_path == AES_PATH_VAES_AVX512 && gh_path == GHASH_PATH_VPCLMUL512) {
       /* Every block, and the partial one's key stream, in the kernel's passes. */
-      gcm_vaes512_crypt_all(&k->ks, &k->gh, c->ctr, c->y, in, out, blocks,
-                            rest != 0 ? c->stream : NULL, c->decrypt);
+      low = gcm_vaes512_crypt_all(&k->ks, &k->gh, c->ctr, c->y, in, out, blocks,
+                                  rest != 0 ? c->stream : NULL, c->decrypt);
       done = blocks;
       stream_ready = rest != 0;
       stitched = true;
@@ -457,7 +459,15 @@ static void ctx_text(gcm_ctx_state *c, const uint8_t *in, uint8_t *out, size_t l
   }
   /* One wipe for the whole call, after the stitched kernel, the chunks and the tail; the single
    * blocks around them (the block completed first, the partial last one) spill nothing on the
-   * AES-NI paths, so they do not count. */
+   * AES-NI paths, so they do not count. After the 512-bit kernel, down to its lowest address
+   * (the blocks around it went through the 512-bit GHASH and single-block AES-NI, which spill
+   * nothing: short_wipe_blocks). */
+#if FM_HAVE_X86_64_PATHS
+  if (low != 0 && !AES_STACK_WIPE_ALWAYS) {
+    if (low != UINTPTR_MAX) aes_bulk_stack_wipe_from(low);
+    return;
+  }
+#endif
   gcm_stack_wipe(k, stitched ? AES_STACK_WIPE_MIN_BLOCKS : len / 16);
 }
 
