@@ -6,6 +6,8 @@
 
 #include "module/aes/gcm_state.h"
 
+/* ---- Steps -------------------------------------------------------------------------------- */
+
 /* Blocks per chunk of the bulk loop: CTR output and GHASH input stay in the L1 cache. */
 #define GCM_CHUNK_BLOCKS 128
 
@@ -13,7 +15,6 @@
  * (its last pass runs under masks), the 256-bit one whole passes of 16. Below this the AES-NI
  * and GHASH calls are cheaper than the kernel's set-up and the stack wipe that follows it. */
 #define GCM_STITCH_MIN_BLOCKS 8
-
 
 /* gcm_ctx_start sets up |c| for one message under |iv| (SP 800-38D 7.1 steps 2-3, 7.2 steps
  * 3-4). */

@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "fipsmod/gcm.h"
 #include "module/aes/internal.h"
@@ -65,9 +66,10 @@ static inline bool key_usable(const gcm_key_state *s) {
          (s->iv_mode == GCM_IV_RBG || s->iv_mode == GCM_IV_COUNTER) &&
          (s->gh.npow == 1 || s->gh.npow == 16);
 }
+
 /* ---- Stack ------------------------------------------------------------------------------
  * The kernels also spill secrets to their frames (key stream, cipher states, GHASH sums, powers
- * of H), where C cannot name them: each step below that ran a kernel that spills ends with one
+ * of H), where C cannot name them: each GCM step that ran a kernel that spills ends with one
  * wipe of the stack below it (module/aes/internal.h, AES_BULK_STACK_WIPE, which says which
  * kernels spill and how that was measured). That is a step that handed the kernels
  * AES_STACK_WIPE_MIN_BLOCKS blocks or more (the stitched kernels need 16), or any step on the
@@ -92,6 +94,7 @@ static inline __attribute__((always_inline)) void gcm_stack_wipe(const gcm_key_s
     aes_bulk_stack_wipe();
   }
 }
+
 /* ---- Streaming context -------------------------------------------------------------------- */
 
 enum { PHASE_AAD = 1, PHASE_TEXT = 2 };
@@ -123,8 +126,9 @@ static_assert(sizeof(gcm_ctx_state) <= sizeof(fm_gcm_ctx), "fm_gcm_ctx.opaque is
 static_assert(_Alignof(gcm_ctx_state) <= _Alignof(fm_gcm_ctx), "fm_gcm_ctx is under-aligned");
 
 static inline gcm_ctx_state *ctx_state(fm_gcm_ctx *c) { return (gcm_ctx_state *)(void *)c->opaque; }
+
 /* ---- Service checks ------------------------------------------------------------------------
- * Every service below runs the module's one order (module/internal.h, "Refusing a call"): the
+ * Every GCM service runs the module's one order (module/internal.h, "Refusing a call"): the
  * gate (fm_service_gate), then its own check_* (arguments, key or context state, overlaps: pure,
  * nothing written), then the work; a refusal goes through gcm_refuse, which wipes what the call
  * could legitimately have written. */
@@ -150,7 +154,7 @@ static inline bool iv_len_ok(size_t iv_len) {
  * bytes at |out2| (the lengths the caller has checked, or 0), marks the call not approved and
  * returns |st|. */
 static inline int gcm_refuse(int st, fm_gcm_ctx *c, void *out1, size_t out1_len, void *out2,
-                      size_t out2_len) {
+                             size_t out2_len) {
   if (c != NULL) fm_zeroize(c, sizeof *c);
   return fm_refuse2(st, out1, out1_len, out2, out2_len);
 }
@@ -186,6 +190,7 @@ static inline int tag_eq(const uint8_t full[16], const uint8_t *tag, size_t tag_
   for (; i < tag_len; i++) acc |= (uint64_t)(full[i] ^ tag[i]);
   return (int)(1 & ct_is_zero_u64(acc));
 }
+
 /* ---- Steps (gcm.c) ------------------------------------------------------------------------ */
 
 /* gcm_clear_registers zeroes every vector register the CPU's widest path could have used (see
