@@ -3,7 +3,7 @@
  * needs one on every private-key operation (the blinding value r^-1 mod n) and one per key
  * (qinv = q^-1 mod p), and key generation one modulo e (bn_mod_inverse_odd_value). A binary
  * extended Euclid costs about as much as the exponentiations themselves at 2048 bits; divsteps
- * take 62 steps on one machine word at a time and then apply the resulting 2x2 matrix to the
+ * take up to 62 steps on one machine word at a time and then apply the resulting 2x2 matrix to the
  * full numbers, which makes the inverse a small fraction of a signature.
  *
  * Numbers here are signed, in radix 2^62: limbs 0..L-2 are in [0, 2^62), the top limb carries
@@ -23,12 +23,12 @@
 /* Radix-2^62 limbs for BN_MAX_LIMBS 64-bit limbs, plus one for the sign and headroom. */
 #define SG_MAX_LIMBS ((BN_MAX_LIMBS * 64 + SG_BITS - 1) / SG_BITS + 1)
 
-/* The transition matrix of 62 divsteps, scaled by 2^62: [f', g'] * 2^62 = [u v; q r] [f, g]. */
+/* The transition matrix of a run of divsteps, scaled by 2^62: [f', g'] * 2^62 = [u v; q r] [f, g]. */
 typedef struct {
   int64_t u, v, q, r;
 } sg_matrix;
 
-/* sg_divsteps runs 62 divsteps (B-Y section 8: delta > 0 and g odd: (1 - delta, g, (g - f)/2);
+/* sg_divsteps runs |steps| divsteps (B-Y section 8: delta > 0 and g odd: (1 - delta, g, (g - f)/2);
  * g odd: (1 + delta, f, (g + f)/2); else (1 + delta, f, g/2)) on the low words of f and g, which
  * decide every step; returns the new delta and writes the matrix. Branch-free. |step| is 1 for
  * delta itself, or 2 for the doubled 2 delta of bn_mod_inverse_256_mask (whose delta takes
@@ -64,19 +64,23 @@ static inline __attribute__((always_inline)) void sg_divstep(uint64_t *f, uint64
   *r = ct_value_barrier_u64(*r);
 }
 
-/* |unrolled| (a constant) unrolls the 62 steps: about a tenth off the 256-bit inverse for 7 KB of
- * code, so only that instance does. */
+/* |steps| (a constant, at most 62) is the run's length; the matrix starts at 2^(62 - steps) times
+ * the identity, so that it always comes out scaled by 2^62 and |u| + |v|, |q| + |r| <= 2^62 (each
+ * step at most doubles those sums). |unrolled| (a constant) unrolls the steps: about a tenth off
+ * the 256-bit inverse for 7 KB of code, so only that instance does. */
 static inline __attribute__((always_inline)) int64_t sg_divsteps(int64_t delta, uint64_t f,
                                                                  uint64_t g, sg_matrix *t,
                                                                  const int64_t step,
-                                                                 const int unrolled) {
-  uint64_t u = 1, v = 0, q = 0, r = 1;
+                                                                 const int unrolled,
+                                                                 const int steps) {
+  const uint64_t one = UINT64_C(1) << (SG_BITS - steps);
+  uint64_t u = one, v = 0, q = 0, r = one;
   uint64_t nd = 0 - (uint64_t)delta;
   if (unrolled) {
     _Pragma("GCC unroll 62")
-    for (int i = 0; i < SG_BITS; i++) sg_divstep(&f, &g, &u, &v, &q, &r, &nd, step);
+    for (int i = 0; i < steps; i++) sg_divstep(&f, &g, &u, &v, &q, &r, &nd, step);
   } else {
-    for (int i = 0; i < SG_BITS; i++) sg_divstep(&f, &g, &u, &v, &q, &r, &nd, step);
+    for (int i = 0; i < steps; i++) sg_divstep(&f, &g, &u, &v, &q, &r, &nd, step);
   }
   t->u = (int64_t)u;
   t->v = (int64_t)v;
@@ -178,14 +182,25 @@ static void sg_normalize(int64_t *d, const int64_t *M, size_t L) {
   fm_zeroize(t, L * sizeof(int64_t)); /* the limbs written: a P-256 inverse uses 6 of 134 */
 }
 
-/* sg_update_de sets [d, e] = t [d, e] / 2^62 mod M, keeping both in [0, M): multiples of M
- * (md, me in [0, 2^62)) make the low 62 bits zero before the exact shift. */
+/* sg_update_de sets [d, e] = (t [d, e] + M [md, me]) / 2^62, which is t [d, e] / 2^62 mod M:
+ * md and me make the low 62 bits zero before the exact shift. d and e are kept in (-2M, M), not
+ * reduced, which saves two reductions a run (the method of Wuille's notes on safegcd): where d
+ * is negative the update takes d + M in its place, by adding (u, q) to (md, me), and likewise
+ * (v, r) where e is negative. The values multiplied are then in (-M, M); with |u| + |v| and
+ * |q| + |r| at most 2^62, t [d, e] is in (-2^62 M, 2^62 M), and the low-bit correction adds 0 to
+ * 2^62 - 1 more multiples of -M, so the quotient is in (-2M, M) again. |md| and |me| stay below
+ * 2^63, and every sum of products below 2^127. */
 static void sg_update_de(int64_t *d, int64_t *e, const sg_matrix *t, const int64_t *M,
                          uint64_t minv, size_t L) {
+  const int64_t sd = (int64_t)ct_msb_mask_u64((uint64_t)d[L - 1]);
+  const int64_t se = (int64_t)ct_msb_mask_u64((uint64_t)e[L - 1]);
+  int64_t md = (t->u & sd) + (t->v & se);
+  int64_t me = (t->q & sd) + (t->r & se);
   __int128 cd = (__int128)t->u * d[0] + (__int128)t->v * e[0];
   __int128 ce = (__int128)t->q * d[0] + (__int128)t->r * e[0];
-  const int64_t md = (int64_t)((0 - (uint64_t)cd * minv) & SG_MASK);
-  const int64_t me = (int64_t)((0 - (uint64_t)ce * minv) & SG_MASK);
+  /* md - x with x = (cd M^-1 + md) mod 2^62 makes cd + md M[0] a multiple of 2^62. */
+  md -= (int64_t)((minv * (uint64_t)cd + (uint64_t)md) & SG_MASK);
+  me -= (int64_t)((minv * (uint64_t)ce + (uint64_t)me) & SG_MASK);
   cd += (__int128)md * M[0];
   ce += (__int128)me * M[0];
   cd >>= SG_BITS;
@@ -200,8 +215,6 @@ static void sg_update_de(int64_t *d, int64_t *e, const sg_matrix *t, const int64
   }
   d[L - 1] = (int64_t)cd;
   e[L - 1] = (int64_t)ce;
-  sg_normalize(d, M, L);
-  sg_normalize(e, M, L);
 }
 
 /* sg_from_limbs converts the n-limb a (radix 2^64, non-negative) into L radix-2^62 limbs. */
@@ -243,7 +256,7 @@ void bn_gcd_odd_consttime(uint64_t *r, const uint64_t *f_odd, const uint64_t *g_
   for (size_t i = 0; i < batches; i++) {
     const uint64_t f0 = (uint64_t)f[0] | ((uint64_t)f[1] << SG_BITS);
     const uint64_t g0 = (uint64_t)g[0] | ((uint64_t)g[1] << SG_BITS);
-    delta = sg_divsteps(delta, f0, g0, &t, 1, 0);
+    delta = sg_divsteps(delta, f0, g0, &t, 1, 0, SG_BITS);
     sg_update_fg(f, g, &t, L);
   }
   /* |f|: negate into g (now zero, free) with the carries normalized, and keep it when f < 0. */
@@ -265,12 +278,13 @@ void bn_gcd_odd_consttime(uint64_t *r, const uint64_t *f_odd, const uint64_t *g_
 
 /* sg_inverse_k: f = m, g = a, (d, e) = (0, 1) track f = d * a and g = e * a (mod m); after
  * enough divsteps g = 0 and f = +-gcd(a, m). L radix-2^62 limbs hold the n-limb numbers with a
- * sign; |batches| runs of 62 divsteps from the (scaled) delta0, each step adding |step|. With
- * |vartime| (a constant) the runs stop as soon as g = 0, and g != 0 after |batches| runs gives
- * zero: VARIABLE TIME, for public a and m only. */
+ * sign; |batches| runs of |steps| divsteps (62 where |vartime|) from the (scaled) delta0, each step
+ * adding |step|. With |vartime| (a constant) the runs stop as soon as g = 0, and g != 0 after
+ * |batches| runs gives zero: VARIABLE TIME, for public a and m only. */
 static inline __attribute__((always_inline)) uint64_t sg_inverse_k(
     uint64_t *r, const uint64_t *a, const uint64_t *m, const size_t n, const size_t L,
-    const size_t batches, const int64_t delta0, const int64_t step, const int vartime) {
+    const size_t batches, const int steps, const int64_t delta0, const int64_t step,
+    const int vartime) {
   int64_t f[SG_MAX_LIMBS], g[SG_MAX_LIMBS], d[SG_MAX_LIMBS], e[SG_MAX_LIMBS], M[SG_MAX_LIMBS];
   sg_from_limbs(M, m, n, L);
   memcpy(f, M, L * sizeof(int64_t));
@@ -289,7 +303,7 @@ static inline __attribute__((always_inline)) uint64_t sg_inverse_k(
     const uint64_t f0 = (uint64_t)f[0] | ((uint64_t)f[1] << SG_BITS);
     const uint64_t g0 = (uint64_t)g[0] | ((uint64_t)g[1] << SG_BITS);
     if (vartime) delta = sg_divsteps_var(delta, f0, g0, &t, step);
-    else delta = sg_divsteps(delta, f0, g0, &t, step, step == 2);
+    else delta = sg_divsteps(delta, f0, g0, &t, step, step == 2, steps);
     sg_update_fg(f, g, &t, L);
     sg_update_de(d, e, &t, M, minv, L);
     if (vartime) {
@@ -312,7 +326,10 @@ static inline __attribute__((always_inline)) uint64_t sg_inverse_k(
   }
   is_one &= ct_is_zero_u64((uint64_t)f[L - 1]);
   is_minus_one &= ct_eq_u64((uint64_t)f[L - 1], UINT64_MAX);
-  /* f = -1: the inverse is -d mod m = m - d (d is not zero then). */
+  /* d is in (-2M, M) (sg_update_de): M added where it is negative brings it into (-M, M). Then
+   * for f = -1 the inverse is -d mod m, m - d in (0, 2M), which the reduction below brings into
+   * [0, M) as it does d itself. */
+  sg_add_masked(d, M, (int64_t)ct_msb_mask_u64((uint64_t)d[L - 1]), L);
   for (size_t i = 0; i < L; i++) e[i] = -d[i];
   sg_add_masked(e, M, -1, L);
   for (size_t i = 0; i < L; i++) {
@@ -340,17 +357,17 @@ uint64_t bn_mod_inverse_mask(uint64_t *r, const uint64_t *a, const uint64_t *m, 
   const size_t bits = n * 64;
   const size_t steps = (49 * bits + 80) / 17;
   const size_t batches = (steps + SG_BITS - 1) / SG_BITS;
-  return sg_inverse_k(r, a, m, n, L, batches, 1, 1, 0);
+  return sg_inverse_k(r, a, m, n, L, batches, SG_BITS, 1, 1, 0);
 }
 
 uint64_t bn_mod_inverse_256_mask(uint64_t *r, const uint64_t *a, const uint64_t *m) {
   /* The variant of divsteps whose delta starts at 1/2 (kept doubled: 2 delta starts at 1 and
    * moves by 2): 590 of its steps reach g = 0 for every odd modulus below 2^256 and 0 <= a < m,
    * the bound that Wuille computed for it (libsecp256k1's doc/safegcd_implementation.md, against
-   * 724 for delta starting at 1 and B-Y's proven 741); 10 runs of 62 are 620. Five radix-2^62
+   * 724 for delta starting at 1 and B-Y's proven 741): 10 runs of 59, exactly. Five radix-2^62
    * limbs (four of 62 bits and a signed top one) hold every f, g, d and e of 256 bits with their
    * sign, one fewer than the generic width gives. */
-  return sg_inverse_k(r, a, m, 4, 5, 10, 1, 2, 0);
+  return sg_inverse_k(r, a, m, 4, 5, 10, 59, 1, 2, 0);
 }
 
 uint64_t bn_mod_inverse_public(uint64_t *r, const uint64_t *a, const uint64_t *m, size_t n) {
@@ -363,5 +380,5 @@ uint64_t bn_mod_inverse_public(uint64_t *r, const uint64_t *a, const uint64_t *m
   const size_t bits = n * 64;
   const size_t steps = (49 * bits + 80) / 17;
   const size_t batches = 2 * ((steps + SG_BITS - 1) / SG_BITS);
-  return sg_inverse_k(r, a, m, n, L, batches, 1, 2, 1);
+  return sg_inverse_k(r, a, m, n, L, batches, SG_BITS, 1, 2, 1);
 }
