@@ -156,33 +156,41 @@ madd_ops(p521, 9)
 
 /* ---- Scalar multiplication --------------------------------------------------------------- */
 
-/* Both constant-time multiplications use signed 5-bit windows (Booth recoding): digit i of k is
- *   d_i = b(5i - 1) + b(5i) + 2 b(5i + 1) + 4 b(5i + 2) + 8 b(5i + 3) - 16 b(5i + 4),
- * b(j) the bits of k (b(-1) = 0), so that k = sum d_i 32^i with d_i in [-16, 16]: a table of the
- * multiples 1..16 and a conditional negation cover every digit, with one addition per 5 bits.
- * ceil((bits + 1) / 5) windows take the carry out of the top one. */
+/* The constant-time multiplications use signed W-bit windows (Booth recoding): digit i of k is
+ *   d_i = b(Wi - 1) + b(Wi) + 2 b(Wi + 1) + ... + 2^(W-2) b(Wi + W - 2) - 2^(W-1) b(Wi + W - 1),
+ * b(j) the bits of k (b(-1) = 0), so that k = sum d_i 2^(Wi) with d_i in [-2^(W-1), 2^(W-1)]: a
+ * table of the multiples 1..2^(W-1) and a conditional negation cover every digit, with one
+ * addition per W bits; ceil((bits + 1) / W) windows take the carry out of the top one. The
+ * variable-base multiplication takes W = 5 on every curve; the fixed-base one the width of the
+ * curve's table (ec_base_window: 6 on P-256, 5 on P-384 and P-521). */
 #define EC_WINDOW 5
 #define EC_TABLE 16 /* multiples 1..16 of the point; digit 0 is the point at infinity */
-_Static_assert(EC_TABLE == EC_BASE_ENTRIES, "a fixed-base row holds the multiples 1..16");
 #define EC_WINDOWS(c) (((c)->bits + 1 + EC_WINDOW - 1) / EC_WINDOW)
+_Static_assert(EC_TABLE <= EC_BASE_MAX_ENTRIES, "the row scans cover both kinds of table");
 
-/* booth_digit returns |d_i| (0..16) for window i of k and sets *neg all-ones when d_i < 0. k has
- * limbs + 1 words, the top one zero, so that every window's 6 bits are in the array. Constant
- * time in k: the word and shift depend only on i (public). */
-static uint64_t booth_digit(const uint64_t *k, unsigned i, uint64_t *neg) {
+/* booth_digit_w returns |d_i| (0..2^(W-1)) for the width-W window i of k (W = |width|, 5 or 6) and
+ * sets *neg all-ones when d_i < 0. k has limbs + 1 words, the top one zero, so that every window's
+ * W + 1 bits are in the array. Constant time in k: the word and shift depend only on i and W
+ * (public). */
+static uint64_t booth_digit_w(const uint64_t *k, unsigned i, uint64_t *neg, unsigned width) {
   uint64_t w;
   if (i == 0) {
     w = k[0] << 1;
   } else {
-    const unsigned b = EC_WINDOW * i - 1;
+    const unsigned b = width * i - 1;
     w = k[b / 64] >> (b % 64);
-    if (b % 64 > 64 - (EC_WINDOW + 1)) w |= k[b / 64 + 1] << (64 - b % 64);
+    if (b % 64 > 64 - (width + 1)) w |= k[b / 64 + 1] << (64 - b % 64);
   }
-  w &= (1u << (EC_WINDOW + 1)) - 1;
-  const uint64_t s = 0u - (w >> EC_WINDOW); /* all-ones when the digit is negative */
-  const uint64_t d = ct_select_u64(s, ((1u << (EC_WINDOW + 1)) - 1) - w, w);
+  const uint64_t all = (UINT64_C(1) << (width + 1)) - 1;
+  w &= all;
+  const uint64_t s = 0u - (w >> width); /* all-ones when the digit is negative */
+  const uint64_t d = ct_select_u64(s, all - w, w);
   *neg = s;
   return (d >> 1) + (d & 1);
+}
+
+static uint64_t booth_digit(const uint64_t *k, unsigned i, uint64_t *neg) {
+  return booth_digit_w(k, i, neg, EC_WINDOW);
 }
 
 /* cond_negate sets p = -p (Y to p - Y) where neg is all-ones, reading and writing the same words
@@ -280,18 +288,19 @@ void ec_scalar_mul(const ec_curve *c, ec_point *r, const uint64_t *k, const ec_p
   fm_zeroize(&neg, sizeof neg);
 }
 
-/* row_select_k sets (x, y) to entry d - 1 of a fixed-base row of EC_BASE_ENTRIES affine points
- * (x then y, L words each, L even: P-256 and P-384), or to zeros for d = 0, reading every entry
- * (constant time in d). */
+/* row_select_k sets (x, y) to entry d - 1 of a row of E affine points (x then y, L words each, L
+ * even: P-256 and P-384; E, 16 or 32, and L constants), or to zeros for d = 0, reading every
+ * entry (constant time in d). */
 static inline __attribute__((always_inline)) void row_select_k(uint64_t *x, uint64_t *y,
                                                                 const uint64_t *row, uint64_t d,
-                                                                const unsigned L) {
+                                                                const unsigned L,
+                                                                const unsigned E) {
   _Static_assert(EC_MAX_LIMBS / 2 >= 3, "the pairs hold P-384's six words");
   struct {
     ec_v2 x[3], y[3];
   } v;
   memset(&v, 0, sizeof v);
-  for (unsigned e = 0; e < EC_TABLE; e++) {
+  for (unsigned e = 0; e < E; e++) {
     const uint64_t m = ct_eq_u64(e + 1, d); /* all-ones for the one wanted entry */
     const ec_v2 mask = {m, m};
     _Pragma("GCC unroll 3")
@@ -311,12 +320,10 @@ static inline __attribute__((always_inline)) void row_select_k(uint64_t *x, uint
  * only when the CPU has AVX2; row_select_k is its portable twin. Constant time in d: every entry
  * is loaded, ANDed with its mask and ORed in. */
 typedef uint64_t ec_v4 __attribute__((vector_size(32)));
-static __attribute__((target("avx2"), noinline)) void p256_row_select_avx2(uint64_t *x,
-                                                                         uint64_t *y,
-                                                                         const uint64_t *row,
-                                                                         uint64_t d) {
+static inline __attribute__((always_inline, target("avx2"))) void p256_row_select_avx2_k(
+    uint64_t *x, uint64_t *y, const uint64_t *row, uint64_t d, const unsigned E) {
   ec_v4 vx = {0, 0, 0, 0}, vy = {0, 0, 0, 0};
-  for (unsigned e = 0; e < EC_TABLE; e++) {
+  for (unsigned e = 0; e < E; e++) {
     const uint64_t m = ct_eq_u64(e + 1, d); /* all-ones for the one wanted entry */
     const ec_v4 mask = {m, m, m, m};
     ec_v4 ex, ey;
@@ -328,22 +335,71 @@ static __attribute__((target("avx2"), noinline)) void p256_row_select_avx2(uint6
   memcpy(x, &vx, sizeof vx);
   memcpy(y, &vy, sizeof vy);
 }
+static __attribute__((target("avx2"), noinline)) void p256_row_select_avx2_16(
+    uint64_t *x, uint64_t *y, const uint64_t *row, uint64_t d) {
+  p256_row_select_avx2_k(x, y, row, d, 16);
+}
+static __attribute__((target("avx2"), noinline)) void p256_row_select_avx2_32(
+    uint64_t *x, uint64_t *y, const uint64_t *row, uint64_t d) {
+  p256_row_select_avx2_k(x, y, row, d, 32);
+}
+
+/* p256_row_select_avx512 is row_select_k for P-256 with 512-bit vectors: an entry, x and y, is one
+ * vector. Each entry's mask is made in vector registers (its index compared with d into a mask
+ * register, then expanded to all-ones or zero lanes), and the entry is loaded, ANDed with it and
+ * ORed in (one ternary-logic instruction), on two accumulators. Call only when the CPU has
+ * AVX-512 (F, VL, BW); constant time in d, as its twins: every entry is read, and no address
+ * or branch depends on d. */
+static inline __attribute__((always_inline, target("avx512f"))) void p256_row_select_avx512_k(
+    uint64_t *x, uint64_t *y, const uint64_t *row, uint64_t d, const unsigned E) {
+  const __m512i dv = _mm512_set1_epi64((long long)d), one = _mm512_set1_epi64(1),
+                ones = _mm512_set1_epi64(-1);
+  __m512i idx = one, acc0 = _mm512_setzero_si512(), acc1 = _mm512_setzero_si512();
+  for (unsigned e = 0; e < E; e += 2) {
+    const __m512i m0 = _mm512_maskz_mov_epi64(_mm512_cmpeq_epi64_mask(idx, dv), ones);
+    idx = _mm512_add_epi64(idx, one);
+    const __m512i m1 = _mm512_maskz_mov_epi64(_mm512_cmpeq_epi64_mask(idx, dv), ones);
+    idx = _mm512_add_epi64(idx, one);
+    /* 0xf8: a | (b & c) */
+    acc0 = _mm512_ternarylogic_epi64(acc0, _mm512_loadu_si512(&row[8 * e]), m0, 0xf8);
+    acc1 = _mm512_ternarylogic_epi64(acc1, _mm512_loadu_si512(&row[8 * e + 8]), m1, 0xf8);
+  }
+  acc0 = _mm512_or_si512(acc0, acc1);
+  _mm256_storeu_si256((__m256i *)x, _mm512_castsi512_si256(acc0));
+  _mm256_storeu_si256((__m256i *)y, _mm512_extracti64x4_epi64(acc0, 1));
+}
+static __attribute__((target("avx512f"), noinline)) void p256_row_select_avx512_16(
+    uint64_t *x, uint64_t *y, const uint64_t *row, uint64_t d) {
+  p256_row_select_avx512_k(x, y, row, d, 16);
+}
+static __attribute__((target("avx512f"), noinline)) void p256_row_select_avx512_32(
+    uint64_t *x, uint64_t *y, const uint64_t *row, uint64_t d) {
+  p256_row_select_avx512_k(x, y, row, d, 32);
+}
 #endif
 
-/* row_select sets (x, y) to entry d - 1 of a fixed-base-layout row (d = 0: zeros), the AVX2 scan
- * on P-256 where the CPU has AVX2 (public), else row_select_k. */
+/* row_select sets (x, y) to entry d - 1 of a fixed-base-layout row of |entries| entries (16, or 32
+ * on P-256's fixed-base table; d = 0: zeros): the 512-bit scan on P-256 where the CPU has AVX-512,
+ * else the AVX2 one where it has AVX2 (public), else row_select_k. */
 static void row_select(const ec_curve *c, uint64_t *x, uint64_t *y, const uint64_t *row,
-                       uint64_t d) {
+                       uint64_t d, unsigned entries) {
   if (c->limbs == 4) {
 #if defined(__x86_64__)
+    if (fm_cpu_use(FM_CPU_AVX512)) {
+      if (entries == 32) p256_row_select_avx512_32(x, y, row, d);
+      else p256_row_select_avx512_16(x, y, row, d);
+      return;
+    }
     if (fm_cpu_use(FM_CPU_AVX2)) {
-      p256_row_select_avx2(x, y, row, d);
+      if (entries == 32) p256_row_select_avx2_32(x, y, row, d);
+      else p256_row_select_avx2_16(x, y, row, d);
       return;
     }
 #endif
-    row_select_k(x, y, row, d, 4);
+    if (entries == 32) row_select_k(x, y, row, d, 4, 32);
+    else row_select_k(x, y, row, d, 4, 16);
   } else if (c->limbs == 6) {
-    row_select_k(x, y, row, d, 6);
+    row_select_k(x, y, row, d, 6, 16);
   } else {
     ec_p521_row_select(x, y, row, d);
   }
@@ -413,24 +469,27 @@ static void wipe_window_state(ec_point *acc, ec_point *t, ec_point *sum,
 }
 
 /* mul_base_table sets r = k * G from the curve's fixed-base table (ec_base_table.h) on P-256, P-384
- * and P-521: row i holds j * 32^i * G for j = 1..16 in affine form, so k * G is the sum over the
- * scalar's signed 5-bit digits d_i of +-row[i][|d_i| - 1], with no doubling. Each row is read in
- * full by constant-time selection; a zero digit keeps the sum, by selection.
+ * and P-521: with the table's width W (6 on P-256, 5 on the others), B = 2^W and E = 2^(W-1), row
+ * i holds j * B^i * G for j = 1..E in affine form, so k * G is the sum over the scalar's signed
+ * W-bit digits d_i of +-row[i][|d_i| - 1], with no doubling. Each row is read in full by
+ * constant-time selection; a zero digit keeps the sum, by selection.
  *
  * The sum runs in Jacobian coordinates with jac_acc_add, whose mixed addition is wrong for equal or
- * opposite points. Before window i the sum is m G with m = sum_{j<i} d_j 32^j, |d_j| <= 16, so |m|
- * <= 16 (32^i - 1) / 31 < 32^i; m = 0 only when every digit so far is 0 (the highest non-zero digit
- * outweighs all below it): that is the point at infinity, which jac_acc_add selects around.
- * Otherwise the addend is d_i 32^i G with 32^i <= |d_i| 32^i <= 16 * 32^i, and the points are equal
- * or opposite only if m - d_i 32^i or m + d_i 32^i is a multiple of n: both are non-zero (|m| <
- * |d_i| 32^i) and below 17 * 32^i in absolute value, which is below n for every window but the last
- * (P-256: 17 * 2^250 < 2^255 < n for i <= 50 of 52; P-384: 17 * 2^375 < 2^383 < n for i <= 75 of
- * 77; P-521: 17 * 2^515 < 2^520 < n for i <= 103 of 105). The last window takes the complete
+ * opposite points. Before window i the sum is m G with m = sum_{j<i} d_j B^j, |d_j| <= E, so |m|
+ * <= E (B^i - 1) / (B - 1) < B^i; m = 0 only when every digit so far is 0 (the highest non-zero
+ * digit outweighs all below it): that is the point at infinity, which jac_acc_add selects around.
+ * Otherwise the addend is d_i B^i G with B^i <= |d_i| B^i <= E B^i, and the points are equal or
+ * opposite only if m - d_i B^i or m + d_i B^i is a multiple of n: both are non-zero (|m| <
+ * |d_i| B^i) and below (E + 1) B^i in absolute value, which is below n for every window but the
+ * last (P-256: 33 * 2^246 < 2^252 < n for i <= 41 of 43; P-384: 17 * 2^375 < 2^383 < n for i <= 75
+ * of 77; P-521: 17 * 2^515 < 2^520 < n for i <= 103 of 105). The last window takes the complete
  * addition (jac_acc_add_last), so the result is right for every k below 2^bits. */
 static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
                            const uint64_t *table) {
   const unsigned n = c->limbs;
-  const unsigned windows = EC_WINDOWS(c);
+  /* The curve's table shape is public. */
+  const unsigned width = ec_base_window(c), entries = ec_base_entries(c);
+  const unsigned windows = ec_base_rows(c);
   ec_point acc, t, sum;
   uint64_t kk[EC_MAX_LIMBS + 1] = {0}, neg;
   memcpy(kk, k, c->limbs * sizeof(uint64_t));
@@ -438,10 +497,10 @@ static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
   memset(&t, 0, sizeof t);
   uint64_t acc_inf = ~(uint64_t)0;
   for (unsigned i = 0; i < windows; i++) {
-    const uint64_t d = booth_digit(kk, i, &neg);
+    const uint64_t d = booth_digit_w(kk, i, &neg, width);
     /* i is public: the window's index */
-    const uint64_t *row = table + (size_t)i * EC_BASE_ENTRIES * 2 * n;
-    row_select(c, t.x, t.y, row, d);
+    const uint64_t *row = table + (size_t)i * entries * 2 * n;
+    row_select(c, t.x, t.y, row, d, entries);
     cond_negate(c, &t, neg);
     const uint64_t nonzero = ~ct_is_zero_u64(d);
     if (i + 1 < windows) jac_acc_add(c, &acc, &acc_inf, &t, nonzero, &sum);
@@ -479,7 +538,7 @@ static void scalar_mul_tab(const ec_curve *c, ec_point *r, const uint64_t *k,
       for (int i = 0; i < EC_WINDOW; i++) jdbl(c, acc.x, acc.y, acc.z);
     }
     const uint64_t d = booth_digit(kk, w, &neg);
-    row_select(c, t.x, t.y, tab, d);
+    row_select(c, t.x, t.y, tab, d, EC_TABLE);
     cond_negate(c, &t, neg);
     const uint64_t nonzero = ~ct_is_zero_u64(d);
     if (w + 1 == windows) {

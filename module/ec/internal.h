@@ -135,8 +135,8 @@ void ec_scalar_mul_affine(const ec_curve *c, ec_point *r, const uint64_t *k, con
                           const uint64_t *y);
 
 /* ec_scalar_mul_base sets r = k * G (constant time in k): on P-256, P-384, P-521 from fixed-base
- * tables with the same signed 5-bit digits and no doubling, elsewhere (or where the table is not
- * available) by ec_scalar_mul_affine. */
+ * tables with signed digits of the table's width (6 bits on P-256, 5 on P-384 and P-521) and no
+ * doubling, elsewhere (or where the table is not available) by ec_scalar_mul_affine. */
 void ec_scalar_mul_base(const ec_curve *c, ec_point *r, const uint64_t *k);
 
 /* ec_double_mul_public sets r = u1 * G + u2 * q for public u1, u2 and q (ECDSA verification;

@@ -19,7 +19,7 @@
 #include "tests/ec/ec_base_table_digests.h"
 
 static size_t table_bytes(const ec_curve *c) {
-  return (size_t)ec_base_rows(c) * EC_BASE_ENTRIES * 2 * c->limbs * sizeof(uint64_t);
+  return (size_t)ec_base_rows(c) * ec_base_entries(c) * 2 * c->limbs * sizeof(uint64_t);
 }
 
 static const unsigned char *want_digest(fm_ec_curve id) {
@@ -43,9 +43,11 @@ static double now_us(void) {
   return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
 
-static void check_curve(fm_ec_curve id, const char *name, unsigned rows) {
+static void check_curve(fm_ec_curve id, const char *name, unsigned rows, unsigned window) {
   const ec_curve *c = ec_curve_get(id);
   CHECK_EQ_INT(ec_base_rows(c), rows);
+  CHECK_EQ_INT(ec_base_window(c), window);
+  CHECK_EQ_INT(ec_base_entries(c), 1u << (window - 1));
   const double t0 = now_us();
   const uint64_t *t = ec_base_table(c);
   const double t1 = now_us();
@@ -54,13 +56,15 @@ static void check_curve(fm_ec_curve id, const char *name, unsigned rows) {
   printf("%s fixed-base table: %zu bytes, first use %.1f us\n", name, table_bytes(c), t1 - t0);
 }
 
-static void test_p256_table(void) { check_curve(FM_EC_P256, "P-256", P256_BASE_TABLE_ROWS); }
-static void test_p384_table(void) { check_curve(FM_EC_P384, "P-384", P384_BASE_TABLE_ROWS); }
-static void test_p521_table(void) { check_curve(FM_EC_P521, "P-521", P521_BASE_TABLE_ROWS); }
+static void test_p256_table(void) { check_curve(FM_EC_P256, "P-256", P256_BASE_TABLE_ROWS, P256_BASE_TABLE_WINDOW); }
+static void test_p384_table(void) { check_curve(FM_EC_P384, "P-384", P384_BASE_TABLE_ROWS, P384_BASE_TABLE_WINDOW); }
+static void test_p521_table(void) { check_curve(FM_EC_P521, "P-521", P521_BASE_TABLE_ROWS, P521_BASE_TABLE_WINDOW); }
 
 static void test_no_table(void) {
   CHECK(ec_base_table(ec_curve_get(FM_EC_P224)) == NULL);
   CHECK_EQ_INT(ec_base_rows(ec_curve_get(FM_EC_P224)), 0);
+  CHECK_EQ_INT(ec_base_window(ec_curve_get(FM_EC_P224)), 0);
+  CHECK_EQ_INT(ec_base_entries(ec_curve_get(FM_EC_P224)), 0);
 }
 
 /* The odd multiples of G kept with the table (ec_base_odd): entry k is (2k + 1) G, affine, against
