@@ -579,7 +579,8 @@ static void scalar_mul_affine(const ec_curve *c, ec_point *r, const uint64_t *k,
  * mixed addition jac_madd_k, which is exact here: P has the prime order n > 16, so for 2 <= i <= 15
  * iP is neither the point at infinity nor equal or opposite to P (n divides neither i - 1 nor i +
  * 1). One inversion (Montgomery's trick over Z_2 ... Z_16; P's Z is 1) then gives each entry's x
- * Z^-2 and y Z^-3 for scalar_mul_tab. */
+ * Z^-2 and y Z^-3 for scalar_mul_tab. P is public, and the table depends on P alone: the inversion
+ * is the variable-time one, the rest constant time in k. */
 void ec_scalar_mul_affine(const ec_curve *c, ec_point *r, const uint64_t *k, const uint64_t *x,
                           const uint64_t *y) {
   /* The curve is public. */
@@ -607,7 +608,9 @@ void ec_scalar_mul_affine(const ec_curve *c, ec_point *r, const uint64_t *k, con
   /* pre[i] = Z_1 ... Z_i (i >= 1); one inversion, then each Z_i^-1 from the top. */
   memcpy(pre[1], jac[1].z, sz);
   for (unsigned i = 2; i < EC_TABLE; i++) ec_mod_mul(c, &c->p, pre[i], pre[i - 1], jac[i].z);
-  ec_mod_inv(c, &c->p, inv, pre[EC_TABLE - 1]);
+  /* The multiples of P are public (P is: a peer's validated public key, or G), so the
+   * variable-time inverse serves; k has not been used yet. */
+  ec_mod_inv_public(c, &c->p, inv, pre[EC_TABLE - 1]);
   for (unsigned i = EC_TABLE; i-- > 1;) {
     if (i > 1) {
       ec_mod_mul(c, &c->p, zi, inv, pre[i - 1]);

@@ -122,15 +122,17 @@ uint64_t ec_point_to_affine(const ec_curve *c, uint64_t *x, uint64_t *y, const e
 /* ec_point_on_curve is all-ones when Montgomery-form (x, y) satisfies y^2 = x^3 - 3x + b. */
 uint64_t ec_point_on_curve(const ec_curve *c, const uint64_t *x, const uint64_t *y);
 
-/* ec_scalar_mul sets r = k * p for a secret k < 2^bits (limbs words): signed 5-bit windows
- * (Booth recoding) over every window of the scalar, the table of p..16p read by constant-time
- * selection and the entry negated by mask. */
+/* ec_scalar_mul sets r = k * p for a secret k < 2^bits (limbs words) and a PUBLIC point p (on
+ * P-256, P-384 and P-521 it goes through ec_scalar_mul_affine): signed 5-bit windows (Booth
+ * recoding) over every window of the scalar, the table of p..16p read by constant-time selection
+ * and the entry negated by mask. */
 void ec_scalar_mul(const ec_curve *c, ec_point *r, const uint64_t *k, const ec_point *p);
 
 /* ec_scalar_mul_affine sets r = k * P for a secret k < 2^bits and the affine point P = (x, y)
  * (Montgomery form), which must be on the curve (a validated public key; never the point at
  * infinity): ec_scalar_mul with the table of P built by cheaper formulas on P-256, P-384 and
- * P-521. */
+ * P-521. P must be PUBLIC: the table of its multiples is made affine with a variable-time
+ * inversion. Constant time in k. */
 void ec_scalar_mul_affine(const ec_curve *c, ec_point *r, const uint64_t *k, const uint64_t *x,
                           const uint64_t *y);
 
