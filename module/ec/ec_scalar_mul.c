@@ -335,14 +335,18 @@ static inline __attribute__((always_inline, target("avx2"))) void p256_row_selec
   memcpy(x, &vx, sizeof vx);
   memcpy(y, &vy, sizeof vy);
 }
-static __attribute__((target("avx2"), noinline)) void p256_row_select_avx2_16(
-    uint64_t *x, uint64_t *y, const uint64_t *row, uint64_t d) {
-  p256_row_select_avx2_k(x, y, row, d, 16);
-}
-static __attribute__((target("avx2"), noinline)) void p256_row_select_avx2_32(
-    uint64_t *x, uint64_t *y, const uint64_t *row, uint64_t d) {
-  p256_row_select_avx2_k(x, y, row, d, 32);
-}
+/* ROW_SELECT_COPIES defines NAME_16 and NAME_32, the out-of-line copies of the kernel NAME_k for
+ * the two row lengths, built for the CPU features TARGET. */
+#define ROW_SELECT_COPIES(NAME, TARGET)                                                        \
+  static __attribute__((target(TARGET), noinline)) void NAME##_16(                             \
+      uint64_t *x, uint64_t *y, const uint64_t *row, uint64_t d) {                             \
+    NAME##_k(x, y, row, d, 16);                                                                \
+  }                                                                                            \
+  static __attribute__((target(TARGET), noinline)) void NAME##_32(                             \
+      uint64_t *x, uint64_t *y, const uint64_t *row, uint64_t d) {                             \
+    NAME##_k(x, y, row, d, 32);                                                                \
+  }
+ROW_SELECT_COPIES(p256_row_select_avx2, "avx2")
 
 /* p256_row_select_avx512 is row_select_k for P-256 with 512-bit vectors: an entry, x and y, is one
  * vector. Each entry's mask is made in vector registers (its index compared with d into a mask
@@ -368,14 +372,8 @@ static inline __attribute__((always_inline, target("avx512f"))) void p256_row_se
   _mm256_storeu_si256((__m256i *)x, _mm512_castsi512_si256(acc0));
   _mm256_storeu_si256((__m256i *)y, _mm512_extracti64x4_epi64(acc0, 1));
 }
-static __attribute__((target("avx512f"), noinline)) void p256_row_select_avx512_16(
-    uint64_t *x, uint64_t *y, const uint64_t *row, uint64_t d) {
-  p256_row_select_avx512_k(x, y, row, d, 16);
-}
-static __attribute__((target("avx512f"), noinline)) void p256_row_select_avx512_32(
-    uint64_t *x, uint64_t *y, const uint64_t *row, uint64_t d) {
-  p256_row_select_avx512_k(x, y, row, d, 32);
-}
+ROW_SELECT_COPIES(p256_row_select_avx512, "avx512f")
+#undef ROW_SELECT_COPIES
 #endif
 
 /* row_select sets (x, y) to entry d - 1 of a fixed-base-layout row of |entries| entries (16, or 32
