@@ -23,7 +23,8 @@
 /* Radix-2^62 limbs for BN_MAX_LIMBS 64-bit limbs, plus one for the sign and headroom. */
 #define SG_MAX_LIMBS ((BN_MAX_LIMBS * 64 + SG_BITS - 1) / SG_BITS + 1)
 
-/* The transition matrix of a run of divsteps, scaled by 2^62: [f', g'] * 2^62 = [u v; q r] [f, g]. */
+/* The transition matrix of a run of divsteps, scaled by 2^62:
+ * [f', g'] * 2^62 = [u v; q r] [f, g]. */
 typedef struct {
   int64_t u, v, q, r;
 } sg_matrix;

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Writes ec_base_table_digests.h: the SHA-256 of each fixed-base table that module/ec/ec_base_table.c
 computes at run time, derived here independently with Python's integers. With the curve's window
-width w (6 on P-256, 5 on P-384 and P-521), row i, entry j (0 <= j < 2^(w-1)) is (j + 1) * 2^(w i) * G
-in affine coordinates, Montgomery form (x * R mod p), x then y, as 64-bit limbs least significant
-first, each limb little-endian: the table's bytes on x86-64. Run from tests/ec/."""
+width w (6 on P-256, 5 on P-384 and P-521), row i, entry j (0 <= j < 2^(w-1)) is
+(j + 1) * 2^(w i) * G in affine coordinates, Montgomery form (x * R mod p), x then y, as 64-bit
+limbs least significant first, each limb little-endian: the table's bytes on x86-64. Run from
+tests/ec/."""
 import hashlib
 import os
 

@@ -56,9 +56,15 @@ static void check_curve(fm_ec_curve id, const char *name, unsigned rows, unsigne
   printf("%s fixed-base table: %zu bytes, first use %.1f us\n", name, table_bytes(c), t1 - t0);
 }
 
-static void test_p256_table(void) { check_curve(FM_EC_P256, "P-256", P256_BASE_TABLE_ROWS, P256_BASE_TABLE_WINDOW); }
-static void test_p384_table(void) { check_curve(FM_EC_P384, "P-384", P384_BASE_TABLE_ROWS, P384_BASE_TABLE_WINDOW); }
-static void test_p521_table(void) { check_curve(FM_EC_P521, "P-521", P521_BASE_TABLE_ROWS, P521_BASE_TABLE_WINDOW); }
+static void test_p256_table(void) {
+  check_curve(FM_EC_P256, "P-256", P256_BASE_TABLE_ROWS, P256_BASE_TABLE_WINDOW);
+}
+static void test_p384_table(void) {
+  check_curve(FM_EC_P384, "P-384", P384_BASE_TABLE_ROWS, P384_BASE_TABLE_WINDOW);
+}
+static void test_p521_table(void) {
+  check_curve(FM_EC_P521, "P-521", P521_BASE_TABLE_ROWS, P521_BASE_TABLE_WINDOW);
+}
 
 static void test_no_table(void) {
   CHECK(ec_base_table(ec_curve_get(FM_EC_P224)) == NULL);
