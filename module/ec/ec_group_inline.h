@@ -143,7 +143,7 @@ static inline void p521_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
 
 /* ec_p256_jdbl, ec_p384_jdbl and ec_p521_jdbl double the Jacobian point (x, y, z) in place
  * (jac_dbl_k below, out of line in ec_verify.c: one copy per curve for verification and scalar
- * multiplication). */
+ * multiplication; on P-256 with BMI2 and ADX, ec_p256_jac_adx.c's assembly of it). */
 void ec_p256_jdbl(uint64_t *x, uint64_t *y, uint64_t *z);
 void ec_p384_jdbl(uint64_t *x, uint64_t *y, uint64_t *z);
 void ec_p521_jdbl(uint64_t *x, uint64_t *y, uint64_t *z);

@@ -5,6 +5,7 @@
  * multiplication k * G from the tables of ec_base_table.c. The mixed additions (RCB16 Algorithm 5,
  * complete; Hankerson, Menezes and Vanstone's Jacobian one, not complete) are here, where they are
  * used. */
+#include <stddef.h>
 #include <string.h>
 
 #include "module/ec/ec_base_table.h"
@@ -127,17 +128,25 @@ static inline __attribute__((always_inline)) void jac_madd_k(ec_point *r, const 
                                                           const uint64_t *y2) {               \
     point_add_affine_k(c, r, p, x2, y2, L, NAME##_mul, NAME##_fadd, NAME##_fsub);             \
   }
-#define jmadd_ops(NAME, L)                                                                    \
+#define jmadd_ops(NAME, L, MADD_ASM)                                                          \
   static __attribute__((noinline)) void NAME##_jmadd(ec_point *r, const ec_point *p,          \
                                                      const uint64_t *x2, const uint64_t *y2) { \
-    jac_madd_k(r, p, x2, y2, L, NAME##_mul, NAME##_fadd, NAME##_fsub);                        \
+    /* The CPU's features are public. */                                                       \
+    if (MADD_ASM != NULL && fm_cpu_use(FM_CPU_BMI2 | FM_CPU_ADX)) MADD_ASM(r, p, x2, y2);      \
+    else jac_madd_k(r, p, x2, y2, L, NAME##_mul, NAME##_fadd, NAME##_fsub);                   \
   }
+typedef void (*jac_madd_fn)(ec_point *r, const ec_point *p, const uint64_t *x2,
+                            const uint64_t *y2);
+#define NO_MADD_ASM ((jac_madd_fn)NULL)
+/* ec_p256_jmadd_adx finds X, Y and Z at these offsets. */
+_Static_assert(offsetof(ec_point, y) == 72 && offsetof(ec_point, z) == 144,
+               "ec_p256_jac_adx.c's layout of ec_point");
 
 madd_ops(p256, 4)
 madd_ops(p384, 6)
-jmadd_ops(p256, 4)
-jmadd_ops(p384, 6)
-jmadd_ops(p521, 9)
+jmadd_ops(p256, 4, ec_p256_jmadd_adx)
+jmadd_ops(p384, 6, NO_MADD_ASM)
+jmadd_ops(p521, 9, NO_MADD_ASM)
 
 /* jdbl doubles the Jacobian (x, y, z) in place and jmadd is jac_madd_k, on the curve's field
  * (P-256, P-384 or P-521: the curve is public). */
@@ -145,6 +154,17 @@ static void jdbl(const ec_curve *c, uint64_t *x, uint64_t *y, uint64_t *z) {
   if (c->limbs == 4) ec_p256_jdbl(x, y, z);
   else if (c->limbs == 6) ec_p384_jdbl(x, y, z);
   else ec_p521_jdbl(x, y, z);
+}
+/* jdbl_n doubles |count| times: on P-256 with BMI2 and ADX in one call of the assembly loop. */
+static void jdbl_n(const ec_curve *c, uint64_t *x, uint64_t *y, uint64_t *z, unsigned count) {
+#if FM_HAVE_X86_64_PATHS
+  /* The curve and the CPU's features are public. */
+  if (c->limbs == 4 && fm_cpu_use(FM_CPU_BMI2 | FM_CPU_ADX)) {
+    ec_p256_jdbl_n_adx(x, y, z, count);
+    return;
+  }
+#endif
+  for (unsigned i = 0; i < count; i++) jdbl(c, x, y, z);
 }
 static void jmadd(const ec_curve *c, ec_point *r, const ec_point *p, const uint64_t *x2,
                   const uint64_t *y2) {
@@ -533,7 +553,7 @@ static void scalar_mul_tab(const ec_curve *c, ec_point *r, const uint64_t *k,
   uint64_t acc_inf = ~(uint64_t)0;
   for (unsigned w = windows; w-- > 0;) {
     if (w + 1 < windows) {
-      for (int i = 0; i < EC_WINDOW; i++) jdbl(c, acc.x, acc.y, acc.z);
+      jdbl_n(c, acc.x, acc.y, acc.z, EC_WINDOW);
     }
     const uint64_t d = booth_digit(kk, w, &neg);
     row_select(c, t.x, t.y, tab, d, EC_TABLE);

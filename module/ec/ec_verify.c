@@ -207,21 +207,27 @@ typedef bool (*jac_add_fn)(uint64_t *x, uint64_t *y, uint64_t *z, const uint64_t
                            const uint64_t *y2, const uint64_t *z2, const uint64_t *zz2,
                            const uint64_t *zzz2);
 
+/* The curve's assembly doubling (of a given count), where it has one: P-256's, taken when the
+ * CPU has BMI2 and ADX. */
+#define NO_JDBL_ASM ((void (*)(uint64_t *, uint64_t *, uint64_t *, uint64_t))NULL)
+
 /* The curve's Jacobian doubling and addition, out of line: verification calls each from several
  * places (and ec_scalar_mul.c's variable-base multiplication the doubling), and one copy per curve
  * keeps the loaded image (hashed at every load) small. */
-#define JAC_FNS(NAME, L)                                                                       \
+#define JAC_FNS(NAME, L, DBL_ASM)                                                              \
   __attribute__((noinline)) void ec_##NAME##_jdbl(uint64_t *x, uint64_t *y, uint64_t *z) {     \
-    jac_dbl_k(x, y, z, L, NAME##_mul, NAME##_fadd, NAME##_fsub);                              \
+    /* The CPU's features are public. */                                                       \
+    if (DBL_ASM != NULL && fm_cpu_use(FM_CPU_BMI2 | FM_CPU_ADX)) DBL_ASM(x, y, z, 1);          \
+    else jac_dbl_k(x, y, z, L, NAME##_mul, NAME##_fadd, NAME##_fsub);                         \
   }                                                                                            \
   static __attribute__((noinline)) bool NAME##_jadd(                                          \
       uint64_t *x, uint64_t *y, uint64_t *z, const uint64_t *x2, const uint64_t *y2,           \
       const uint64_t *z2, const uint64_t *zz2, const uint64_t *zzz2) {                         \
     return jac_add_k(x, y, z, x2, y2, z2, zz2, zzz2, L, NAME##_mul, NAME##_fadd, NAME##_fsub); \
   }
-JAC_FNS(p256, 4)
-JAC_FNS(p384, 6)
-JAC_FNS(p521, 9)
+JAC_FNS(p256, 4, ec_p256_jdbl_n_adx)
+JAC_FNS(p384, 6, NO_JDBL_ASM)
+JAC_FNS(p521, 9, NO_JDBL_ASM)
 
 static inline __attribute__((always_inline)) bool double_mul_jac_k(
     const ec_curve *c, ec_point *r, const uint64_t *u1, const uint64_t *u2, const ec_point *q,

@@ -68,6 +68,15 @@ void ec_p256_mul_adx(uint64_t *r, const uint64_t *a, const uint64_t *b);
 /* ec_p256_sqr_adx sets r = a * a * R^-1 mod p, the dedicated square of the same assembly (same
  * CPU requirements). */
 void ec_p256_sqr_adx(uint64_t *r, const uint64_t *a);
+/* ec_p256_jdbl_n_adx doubles the Jacobian point (x, y, z) in place |count| times (public) on
+ * P-256: jac_dbl_k (ec_group_inline.h) in assembly (ec_p256_jac_adx.c), bit-identical to it;
+ * call only when the CPU has BMI2 and ADX. */
+void ec_p256_jdbl_n_adx(uint64_t *x, uint64_t *y, uint64_t *z, uint64_t count);
+/* ec_p256_jmadd_adx sets r to the Jacobian p plus the affine (x2, y2) on P-256: jac_madd_k
+ * (ec_scalar_mul.c) in the same assembly, bit-identical to it, with the same exceptions (not
+ * for p at infinity, nor for p equal or opposite to (x2, y2)); r may be p. Call only when the
+ * CPU has BMI2 and ADX. */
+void ec_p256_jmadd_adx(ec_point *r, const ec_point *p, const uint64_t *x2, const uint64_t *y2);
 /* ec_p384_mul_adx is P-384's product in assembly with MULX, ADCX and ADOX (ec_p384_adx.c): call
  * only when the CPU has BMI2 and ADX. */
 void ec_p384_mul_adx(uint64_t *r, const uint64_t *a, const uint64_t *b);

@@ -9,6 +9,7 @@ list(APPEND FIPSMOD_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/ec_base_table.c
   ${CMAKE_CURRENT_LIST_DIR}/ec_p521.c
   ${CMAKE_CURRENT_LIST_DIR}/ec_field_mulx.c
+  ${CMAKE_CURRENT_LIST_DIR}/ec_p256_jac_adx.c
   ${CMAKE_CURRENT_LIST_DIR}/ec_p384_adx.c
   ${CMAKE_CURRENT_LIST_DIR}/ec_key.c
   ${CMAKE_CURRENT_LIST_DIR}/ecdsa.c

@@ -137,6 +137,47 @@ static void ref_mul(const ec_curve *c, uint64_t *r, const uint64_t *a, const uin
 }
 #endif
 
+#if defined(__x86_64__)
+/* p256_edge_values fills v with P-256 field elements for the assembly's tests: d and p - 1 - d
+ * for d < 4, 2^255 and 2^255 - 1, R mod p and R^2 mod p, p's words with one word lowered (values
+ * just below p in each word), and random values below p; returns their count (24). */
+static unsigned p256_edge_values(test_rng *rng, uint64_t v[24][EC_MAX_LIMBS]) {
+  const ec_curve *c = ec_curve_get(FM_EC_P256);
+  const uint64_t zero[EC_MAX_LIMBS] = {0};
+  memset(v, 0, 24 * sizeof v[0]);
+  unsigned nv = 0;
+  for (uint64_t d = 0; d < 4; d++) { /* d and p - 1 - d */
+    v[nv][0] = d;
+    nv++;
+    v[nv][0] = d + 1;
+    ec_mod_sub(c, &c->p, v[nv], zero, v[nv]);
+    nv++;
+  }
+  v[nv][3] = (uint64_t)1 << 63; /* 2^255, 2^255 - 1 */
+  nv++;
+  for (unsigned j = 0; j < 3; j++) v[nv][j] = ~(uint64_t)0;
+  v[nv][3] = ~(uint64_t)0 >> 1;
+  nv++;
+  memcpy(v[nv++], c->p.one, sizeof v[0]);
+  memcpy(v[nv++], c->p.rr, sizeof v[0]);
+  /* p's words with one word lowered: values just below p in each word. */
+  for (unsigned j = 0; j < 4; j++) {
+    memcpy(v[nv], c->p.m, sizeof v[0]);
+    if (v[nv][j] != 0) v[nv][j] -= 1;
+    else v[nv][j + 1] -= 1;
+    nv++;
+  }
+  while (nv < 24) {
+    uint8_t b[32];
+    uint64_t t[EC_MAX_LIMBS] = {0};
+    test_rng_bytes(rng, b, sizeof b);
+    ec_limbs_from_be(4, t, b, sizeof b);
+    if (ec_limbs_lt(4, t, c->p.m)) memcpy(v[nv++], t, sizeof t);
+  }
+  return nv;
+}
+#endif
+
 /* The BMI2 build of the P-256 field multiplication and the ADX assembly of P-256
  * (ec_field_mulx.c) and of P-384 (ec_p384_adx.c, its square too) against the portable
  * ec_mod_mul (given a copy of p), on edge operands (0, 1, p-1, p-2, R mod p, 2^(bits-1) - 1,
@@ -340,37 +381,8 @@ static void test_field_p256_adx(void) {
   test_rng rng;
   test_rng_seed(&rng, "test_ec_unit.field_p256_adx");
   const ec_curve *c = ec_curve_get(FM_EC_P256);
-  const uint64_t zero[EC_MAX_LIMBS] = {0};
-  uint64_t v[24][EC_MAX_LIMBS] = {{0}};
-  unsigned nv = 0;
-  for (uint64_t d = 0; d < 4; d++) { /* d and p - 1 - d */
-    v[nv][0] = d;
-    nv++;
-    v[nv][0] = d + 1;
-    ec_mod_sub(c, &c->p, v[nv], zero, v[nv]);
-    nv++;
-  }
-  v[nv][3] = (uint64_t)1 << 63; /* 2^255, 2^255 - 1 */
-  nv++;
-  for (unsigned j = 0; j < 3; j++) v[nv][j] = ~(uint64_t)0;
-  v[nv][3] = ~(uint64_t)0 >> 1;
-  nv++;
-  memcpy(v[nv++], c->p.one, sizeof v[0]);
-  memcpy(v[nv++], c->p.rr, sizeof v[0]);
-  /* p's words with one word lowered: values just below p in each word. */
-  for (unsigned j = 0; j < 4; j++) {
-    memcpy(v[nv], c->p.m, sizeof v[0]);
-    if (v[nv][j] != 0) v[nv][j] -= 1;
-    else v[nv][j + 1] -= 1;
-    nv++;
-  }
-  while (nv < 24) {
-    uint8_t b[32];
-    uint64_t t[EC_MAX_LIMBS] = {0};
-    test_rng_bytes(&rng, b, sizeof b);
-    ec_limbs_from_be(4, t, b, sizeof b);
-    if (ec_limbs_lt(4, t, c->p.m)) memcpy(v[nv++], t, sizeof t);
-  }
+  uint64_t v[24][EC_MAX_LIMBS];
+  const unsigned nv = p256_edge_values(&rng, v);
   for (unsigned x = 0; x < nv; x++) {
     uint64_t want[EC_MAX_LIMBS] = {0}, got[EC_MAX_LIMBS] = {0};
     ref_mul(c, want, v[x], v[x]);
@@ -402,6 +414,162 @@ static void test_field_p256_adx(void) {
       CHECK(0);
       break;
     }
+  }
+#endif
+}
+
+#if defined(__x86_64__)
+/* The reference formulas for test_p256_jac_adx, from the generic field operations on a copy of
+ * P-256's p (never the assembly under test): the textbook dbl-2001-b doubling (a = -3) and the
+ * madd-2004-hmv mixed addition, in the order of neither implementation. */
+static void ref_add(const ec_curve *c, uint64_t *r, const uint64_t *a, const uint64_t *b) {
+  const ec_mod m = c->p;
+  ec_mod_add(c, &m, r, a, b);
+}
+static void ref_sub(const ec_curve *c, uint64_t *r, const uint64_t *a, const uint64_t *b) {
+  const ec_mod m = c->p;
+  ec_mod_sub(c, &m, r, a, b);
+}
+static void ref_jdbl(const ec_curve *c, uint64_t *x, uint64_t *y, uint64_t *z) {
+  uint64_t delta[EC_MAX_LIMBS], gamma[EC_MAX_LIMBS], beta[EC_MAX_LIMBS], alpha[EC_MAX_LIMBS],
+      t[EC_MAX_LIMBS], u[EC_MAX_LIMBS], x3[EC_MAX_LIMBS], y3[EC_MAX_LIMBS], z3[EC_MAX_LIMBS];
+  ref_mul(c, delta, z, z);
+  ref_mul(c, gamma, y, y);
+  ref_mul(c, beta, x, gamma);
+  ref_sub(c, t, x, delta);
+  ref_add(c, u, x, delta);
+  ref_mul(c, alpha, t, u);
+  ref_add(c, t, alpha, alpha);
+  ref_add(c, alpha, t, alpha); /* 3 (X - delta)(X + delta) */
+  ref_mul(c, x3, alpha, alpha);
+  ref_add(c, t, beta, beta);
+  ref_add(c, t, t, t);
+  ref_add(c, u, t, t); /* 8 beta */
+  ref_sub(c, x3, x3, u);
+  ref_add(c, t, y, z);
+  ref_mul(c, z3, t, t);
+  ref_sub(c, z3, z3, gamma);
+  ref_sub(c, z3, z3, delta); /* (Y + Z)^2 - gamma - delta */
+  ref_add(c, t, beta, beta);
+  ref_add(c, t, t, t); /* 4 beta */
+  ref_sub(c, t, t, x3);
+  ref_mul(c, y3, alpha, t);
+  ref_mul(c, u, gamma, gamma);
+  ref_add(c, u, u, u);
+  ref_add(c, u, u, u);
+  ref_add(c, u, u, u); /* 8 gamma^2 */
+  ref_sub(c, y3, y3, u);
+  memcpy(x, x3, sizeof x3);
+  memcpy(y, y3, sizeof y3);
+  memcpy(z, z3, sizeof z3);
+}
+static void ref_jmadd(const ec_curve *c, ec_point *r, const ec_point *p, const uint64_t *x2,
+                      const uint64_t *y2) {
+  uint64_t zz[EC_MAX_LIMBS], u2[EC_MAX_LIMBS], s2[EC_MAX_LIMBS], h[EC_MAX_LIMBS],
+      rr[EC_MAX_LIMBS], hh[EC_MAX_LIMBS], hhh[EC_MAX_LIMBS], v[EC_MAX_LIMBS], t[EC_MAX_LIMBS];
+  ec_point out;
+  memset(&out, 0, sizeof out);
+  ref_mul(c, zz, p->z, p->z);
+  ref_mul(c, u2, x2, zz);
+  ref_mul(c, t, zz, p->z);
+  ref_mul(c, s2, y2, t);
+  ref_sub(c, h, u2, p->x);
+  ref_sub(c, rr, s2, p->y);
+  ref_mul(c, hh, h, h);
+  ref_mul(c, hhh, hh, h);
+  ref_mul(c, v, p->x, hh);
+  ref_mul(c, out.x, rr, rr);
+  ref_add(c, t, v, v);
+  ref_add(c, t, t, hhh);
+  ref_sub(c, out.x, out.x, t); /* R^2 - (H^3 + 2 V) */
+  ref_sub(c, t, v, out.x);
+  ref_mul(c, out.y, rr, t);
+  ref_mul(c, t, p->y, hhh);
+  ref_sub(c, out.y, out.y, t);
+  ref_mul(c, out.z, p->z, h);
+  *r = out;
+}
+#endif
+
+/* P-256's Jacobian doubling and mixed addition in assembly (ec_p256_jac_adx.c) against the
+ * reference formulas above, on coordinates drawn from p256_edge_values (0, 1, p - 1, words just
+ * below p's, R mod p, ...) and random ones: the formulas are identities of the field, so they
+ * must agree word for word on any coordinates below p, points of the curve or not. The addition
+ * is also run in place (r = p). Then the doubling chain and the additions on points of the curve,
+ * against ec_point_add. Wherever the CPU has BMI2 and ADX, whatever FIPSMOD_CPU says. */
+static void test_p256_jac_adx(void) {
+#if !defined(__x86_64__)
+  printf("test_ec_unit.p256_jac_adx: the assembly is x86-64 only, nothing to compare\n");
+  return;
+#else
+  uint32_t detected = 0;
+  CHECK_EQ_INT(fm_module_cpu_features(&detected, NULL), FM_OK);
+  if (!(detected & FM_CPU_BMI2) || !(detected & FM_CPU_ADX)) {
+    printf("test_ec_unit.p256_jac_adx: the CPU lacks BMI2 or ADX, nothing to compare\n");
+    return;
+  }
+  test_rng rng;
+  test_rng_seed(&rng, "test_ec_unit.p256_jac_adx");
+  const ec_curve *c = ec_curve_get(FM_EC_P256);
+  uint64_t v[24][EC_MAX_LIMBS];
+  const unsigned nv = p256_edge_values(&rng, v);
+  unsigned failed = 0;
+  for (unsigned n = 0; n < 6000 && failed == 0; n++) {
+    if (n % 24 == 23) (void)p256_edge_values(&rng, v); /* fresh random values, same edges */
+    ec_point p, want, got;
+    uint64_t x2[EC_MAX_LIMBS], y2[EC_MAX_LIMBS];
+    memset(&p, 0, sizeof p);
+    memcpy(p.x, v[test_rng_below(&rng, nv)], sizeof p.x);
+    memcpy(p.y, v[test_rng_below(&rng, nv)], sizeof p.y);
+    memcpy(p.z, v[test_rng_below(&rng, nv)], sizeof p.z);
+    memcpy(x2, v[test_rng_below(&rng, nv)], sizeof x2);
+    memcpy(y2, v[test_rng_below(&rng, nv)], sizeof y2);
+    want = p;
+    got = p;
+    ref_jdbl(c, want.x, want.y, want.z);
+    ec_p256_jdbl_n_adx(got.x, got.y, got.z, 1);
+    failed += !ec_limbs_eq(4, got.x, want.x) || !ec_limbs_eq(4, got.y, want.y) ||
+              !ec_limbs_eq(4, got.z, want.z);
+    ref_jmadd(c, &want, &p, x2, y2);
+    memset(&got, 0, sizeof got);
+    ec_p256_jmadd_adx(&got, &p, x2, y2);
+    failed += !ec_limbs_eq(4, got.x, want.x) || !ec_limbs_eq(4, got.y, want.y) ||
+              !ec_limbs_eq(4, got.z, want.z);
+    ec_p256_jmadd_adx(&p, &p, x2, y2); /* in place */
+    failed += !ec_limbs_eq(4, p.x, want.x) || !ec_limbs_eq(4, p.y, want.y) ||
+              !ec_limbs_eq(4, p.z, want.z);
+  }
+  CHECK_EQ_INT((int)failed, 0);
+  /* On the curve: Q = kG, then 2^5 Q + G by the assembly in Jacobian coordinates (the loop of
+   * five doublings; a count of 0 changes nothing), against the complete formulas (ec_point_add)
+   * on the homogeneous points. */
+  for (int round = 0; round < 8; round++) {
+    uint64_t k[EC_MAX_LIMBS];
+    random_scalar(&rng, c, k);
+    ec_point q, jac, want, g;
+    uint64_t qx[EC_MAX_LIMBS], qy[EC_MAX_LIMBS], ax[EC_MAX_LIMBS], ay[EC_MAX_LIMBS],
+        wx[EC_MAX_LIMBS], wy[EC_MAX_LIMBS];
+    ec_scalar_mul_base(c, &q, k);
+    CHECK(ec_point_to_affine(c, qx, qy, &q) != 0);
+    ec_point_set_affine(c, &jac, qx, qy); /* Z = 1: Jacobian and homogeneous alike */
+    want = jac;
+    ec_point same = jac;
+    ec_p256_jdbl_n_adx(same.x, same.y, same.z, 0); /* no doubling */
+    CHECK(memcmp(&same, &jac, sizeof same) == 0);
+    ec_p256_jdbl_n_adx(jac.x, jac.y, jac.z, 5);
+    for (int i = 0; i < 5; i++) ec_point_add(c, &want, &want, &want);
+    ec_p256_jmadd_adx(&jac, &jac, c->gx, c->gy);
+    ec_point_set_affine(c, &g, c->gx, c->gy);
+    ec_point_add(c, &want, &want, &g);
+    /* Jacobian (X, Y, Z) is (X Z, Y, Z^3) homogeneous. */
+    uint64_t zz[EC_MAX_LIMBS];
+    ref_mul(c, zz, jac.z, jac.z);
+    ref_mul(c, jac.x, jac.x, jac.z);
+    ref_mul(c, jac.z, zz, jac.z);
+    CHECK(ec_point_to_affine(c, ax, ay, &jac) != 0);
+    CHECK(ec_point_to_affine(c, wx, wy, &want) != 0);
+    CHECK(ec_limbs_eq(4, ax, wx) != 0);
+    CHECK(ec_limbs_eq(4, ay, wy) != 0);
   }
 #endif
 }
@@ -840,6 +1008,7 @@ static const test_case cases[] = {
     TEST_CASE(gate_in_error_state), TEST_CASE(dbl_n), TEST_CASE(scalar_mul_edges),
     TEST_CASE(scalar_mul_exceptional),
     TEST_CASE(double_mul_public), TEST_CASE(field_mulx), TEST_CASE(field_p256_adx),
+    TEST_CASE(p256_jac_adx),
 };
 
 int main(int argc, char **argv) { return TEST_RUN(argc, argv, "test_ec_unit", cases); }
