@@ -218,7 +218,10 @@ static uint64_t booth_digit(const uint64_t *k, unsigned i, uint64_t *neg) {
 static void cond_negate(const ec_curve *c, ec_point *p, uint64_t neg) {
   static const uint64_t zero[EC_MAX_LIMBS] = {0};
   uint64_t t[EC_MAX_LIMBS];
-  ec_mod_sub(c, &c->p, t, zero, p->y);
+  /* The curve is public: P-256's and P-384's subtraction inline, with p a constant. */
+  if (c->id == FM_EC_P256) mod_sub_k(&k_p256_p, t, zero, p->y, 4);
+  else if (c->id == FM_EC_P384) mod_sub_k(&k_p384_p, t, zero, p->y, 6);
+  else ec_mod_sub(c, &c->p, t, zero, p->y);
   for (unsigned j = 0; j < c->limbs; j++) p->y[j] = ct_select_u64(neg, t[j], p->y[j]);
   fm_zeroize(t, c->limbs * sizeof(uint64_t));
 }
@@ -430,16 +433,48 @@ static void row_select(const ec_curve *c, uint64_t *x, uint64_t *y, const uint64
  * mean nothing): the sum is then t itself. A zero digit (nonzero = 0: t stands for the point at
  * infinity) keeps acc. No branch on the values. |sum| is the caller's scratch, which it wipes
  * once, after its last window (wipe_window_state), rather than at every call. */
+/* acc_select_k sets acc = (inf ? t : sum) where nonzero, keeping acc elsewhere, for a constant
+ * even limb count L, on word pairs (the masks are all-ones or zero; no branch, no index). t's Z is
+ * one (R mod p). */
+static inline __attribute__((always_inline)) void acc_select_k(const ec_curve *c, ec_point *acc,
+                                                                const ec_point *sum,
+                                                                const ec_point *t, uint64_t inf,
+                                                                uint64_t nonzero,
+                                                                const unsigned L) {
+  inf = ct_value_barrier_u64(inf);
+  nonzero = ct_value_barrier_u64(nonzero);
+  const ec_v2 mi = {inf, inf}, mn = {nonzero, nonzero};
+  _Pragma("GCC unroll 3")
+  for (unsigned j = 0; j < L; j += 2) {
+    const ec_v2 x = (mi & v2_load(&t->x[j])) | (~mi & v2_load(&sum->x[j]));
+    const ec_v2 y = (mi & v2_load(&t->y[j])) | (~mi & v2_load(&sum->y[j]));
+    const ec_v2 z = (mi & v2_load(&c->p.one[j])) | (~mi & v2_load(&sum->z[j]));
+    const ec_v2 ax = (mn & x) | (~mn & v2_load(&acc->x[j]));
+    const ec_v2 ay = (mn & y) | (~mn & v2_load(&acc->y[j]));
+    const ec_v2 az = (mn & z) | (~mn & v2_load(&acc->z[j]));
+    memcpy(&acc->x[j], &ax, sizeof ax);
+    memcpy(&acc->y[j], &ay, sizeof ay);
+    memcpy(&acc->z[j], &az, sizeof az);
+  }
+}
+
 static void jac_acc_add(const ec_curve *c, ec_point *acc, uint64_t *acc_inf, const ec_point *t,
                         uint64_t nonzero, ec_point *sum) {
   jmadd(c, sum, acc, t->x, t->y);
-  for (unsigned j = 0; j < c->limbs; j++) {
-    sum->x[j] = ct_select_u64(*acc_inf, t->x[j], sum->x[j]);
-    sum->y[j] = ct_select_u64(*acc_inf, t->y[j], sum->y[j]);
-    sum->z[j] = ct_select_u64(*acc_inf, c->p.one[j], sum->z[j]);
-    acc->x[j] = ct_select_u64(nonzero, sum->x[j], acc->x[j]);
-    acc->y[j] = ct_select_u64(nonzero, sum->y[j], acc->y[j]);
-    acc->z[j] = ct_select_u64(nonzero, sum->z[j], acc->z[j]);
+  /* The limb count is public. */
+  if (c->limbs == 4) {
+    acc_select_k(c, acc, sum, t, *acc_inf, nonzero, 4);
+  } else if (c->limbs == 6) {
+    acc_select_k(c, acc, sum, t, *acc_inf, nonzero, 6);
+  } else {
+    for (unsigned j = 0; j < c->limbs; j++) {
+      sum->x[j] = ct_select_u64(*acc_inf, t->x[j], sum->x[j]);
+      sum->y[j] = ct_select_u64(*acc_inf, t->y[j], sum->y[j]);
+      sum->z[j] = ct_select_u64(*acc_inf, c->p.one[j], sum->z[j]);
+      acc->x[j] = ct_select_u64(nonzero, sum->x[j], acc->x[j]);
+      acc->y[j] = ct_select_u64(nonzero, sum->y[j], acc->y[j]);
+      acc->z[j] = ct_select_u64(nonzero, sum->z[j], acc->z[j]);
+    }
   }
   *acc_inf &= ~nonzero;
 }
