@@ -90,7 +90,7 @@ void ec_mod_mul(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t 
       break;
     case 6:
       /* P-384's p (public) takes the group law's assembly product where the CPU has BMI2 and ADX
-       * (ec_p384_adx.c), with the same results. */
+       * (ec_p384_jac_adx.c), with the same results. */
       if (fm_cpu_use(FM_CPU_BMI2) && fm_cpu_use(FM_CPU_ADX) && m == &c->p)
         ec_p384_mul_adx(r, a, b);
       else

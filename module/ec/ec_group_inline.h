@@ -29,8 +29,9 @@ void ec_p384_mul_portable(uint64_t *r, const uint64_t *a, const uint64_t *b);
 
 /* EC_FE_OPS(NAME, L, MOD, PORTABLE, MULX, ADX, ADX_SQR, ADDSUB) defines NAME_fadd and NAME_fsub
  * (inline or out of line, as ADDSUB says) and NAME_mul: ADX, the assembly product of
- * ec_field_mulx.c (ADX_SQR for a square), where the curve has one and the CPU BMI2 and ADX; else
- * MULX, its BMI2 build, where the curve has one and the CPU BMI2; else PORTABLE. */
+ * ec_p256_jac_adx.c or ec_p384_jac_adx.c (ADX_SQR for a square), where the curve has one and the
+ * CPU BMI2 and ADX; else MULX, the BMI2 build of ec_field_mulx.c, where the curve has one and the
+ * CPU BMI2; else PORTABLE. */
 #define EC_FE_OPS(NAME, L, MOD, PORTABLE, MULX, ADX, ADX_SQR, ADDSUB)                         \
   ADDSUB void NAME##_fadd(uint64_t *r, const uint64_t *a, const uint64_t *b) {                \
     mod_add_k(MOD, r, a, b, L);                                                               \

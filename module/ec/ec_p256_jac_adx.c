@@ -15,18 +15,19 @@
  * live in the frame (the layouts are at each function) and are zeroed before the return.
  *
  * Constant time: no value drives a branch or an address (the one loop counts the public
- * |count|). The products are those of ec_field_mulx.c (the reduction by p's form, the final
- * subtraction kept by CMOV); the modular additions subtract p and keep the sum by CMOV where that
+ * |count|). The products reduce by p's form (below) and keep the final subtraction by CMOV; the modular additions subtract p and keep the sum by CMOV where that
  * borrows; the subtractions add p ANDed with the borrow's mask; the halving adds p ANDed with
  * the low bit's mask. Every value stays fully reduced (below p), as in the C build, so the results
  * are bit-identical to it (test_ec_unit's p256_jac_adx checks them against reference formulas;
  * test_ec_ct runs them under valgrind with the scalars undefined). */
 #include <stdint.h>
 
+#include "module/ec/ec_asm.h"
 #include "module/ec/internal.h"
 
-/* MEM(off, base, w): the operand at byte off + w from the base register. */
-#define MEM(off, base, w) #off "+" #w "(%" #base ")"
+#define MEM EC_ASM_MEM
+#define PROLOGUE EC_ASM_PROLOGUE
+#define EPILOGUE EC_ASM_EPILOGUE
 
 /* LOAD and STORE move the four words at off(base) to and from r8..r11. */
 #define LOAD(off, base)                                                                        \
@@ -127,8 +128,20 @@
   "shrdq $1, %r11, %r10\n\t"                                                                   \
   "shrdq $1, %rdx, %r11\n\t"
 
-/* RED_ROUND: one Montgomery reduction round of ec_field_mulx.c's P256_ADX_REDUCE on the rotating
- * words R0..R3 (the quotient is R0 itself; R0 then takes the round's top word). */
+/* The products are written for the prime's form p = 2^256 - 2^224 + 2^192 + 2^96 - 1:
+ * -p^-1 = 1 mod 2^64, so each reduction round's quotient q is the low word itself, and
+ * q p = q p3 2^192 + q 2^96 - q: adding it clears the low word, adds q shifted by 32 bits into
+ * the next two words and q p3 (one MULX) into the two above. The product computes the full 512 bits
+ * first, one row a b_i per word of b, each row on two carry chains at once (ADCX on the carry flag
+ * for the low halves, ADOX on the overflow flag for the high halves), so that the rows' chains
+ * overlap; the square takes the six cross products a_i a_j (i < j), doubled on the carry chain
+ * while the four squares go in on the overflow chain (ten MULX against sixteen). Then four
+ * reduction rounds over the low four words leave (low + m p) / 2^256 <= p in four words, the high
+ * four words are added (the sum is below 2p, as a b < p^2), and one subtraction of p is kept
+ * where it does not borrow.
+ *
+ * RED_ROUND: one reduction round on the rotating words R0..R3 (the quotient is R0 itself; R0 then
+ * takes the round's top word). */
 #define RED_ROUND(R0, R1, R2, R3)                                                              \
   "movq %" #R0 ", %rdx\n\t"                                                                    \
   "mulxq %rdi, %rcx, %" #R0 "\n\t"                                                             \
@@ -140,8 +153,8 @@
   "adcq %rcx, %" #R3 "\n\t"                                                                    \
   "adcq $0, %" #R0 "\n\t"
 
-/* REDUCE: the 512-bit r8..r15 to r8..r11 below p, as P256_ADX_REDUCE: four rounds over the low
- * words, the high words added (the sum is below 2p), one subtraction of p kept by CMOV. */
+/* REDUCE: the 512-bit r8..r15 to r8..r11 below p: four rounds over the low words, the high
+ * words added (the sum is below 2p), one subtraction of p kept by CMOV. */
 #define REDUCE                                                                                 \
   RED_ROUND(r8, r9, r10, r11)                                                                  \
   RED_ROUND(r9, r10, r11, r8)                                                                  \
@@ -155,7 +168,7 @@
   "adcq %rcx, %rcx\n\t" COND_SUB_P
 
 /* MUL_ROW: a (rsi) times word OFF of b (rbp) added into W0..W4 (W4 fresh), low halves on the
- * carry chain and high halves on the overflow chain, as ec_p256_mul_adx's rows. */
+ * carry chain and high halves on the overflow chain. */
 #define MUL_ROW(OFF, W0, W1, W2, W3, W4)                                                       \
   "movq " #OFF "(%rbp), %rdx\n\t"                                                              \
   "xorl %ecx, %ecx\n\t"                                                                        \
@@ -182,26 +195,6 @@
   "leaq " #aoff "(%rsp), %rsi\n\t"                                                             \
   "call .Lp256_jac_sqr\n\t"
 
-/* PROLOGUE(frame) saves the callee-saved registers rbp, rbx and r12..r15 and reserves |frame|
- * bytes; EPILOGUE(frame) undoes it and returns. */
-#define PUSH(reg, at)                                                                          \
-  "pushq %" #reg "\n\t"                                                                        \
-  ".cfi_adjust_cfa_offset 8\n\t"                                                               \
-  ".cfi_offset %" #reg ", " #at "\n\t"
-#define POP(reg)                                                                               \
-  "popq %" #reg "\n\t"                                                                         \
-  ".cfi_adjust_cfa_offset -8\n\t"
-#define PROLOGUE(frame)                                                                        \
-  ".cfi_startproc\n\t" PUSH(rbp, -16) PUSH(rbx, -24) PUSH(r12, -32) PUSH(r13, -40)              \
-  PUSH(r14, -48) PUSH(r15, -56)                                                                \
-  "subq $" #frame ", %rsp\n\t"                                                                 \
-  ".cfi_adjust_cfa_offset " #frame "\n\t"
-#define EPILOGUE(frame)                                                                        \
-  "addq $" #frame ", %rsp\n\t"                                                                 \
-  ".cfi_adjust_cfa_offset -" #frame "\n\t" POP(r15) POP(r14) POP(r13) POP(r12) POP(rbx)         \
-  POP(rbp)                                                                                     \
-  "ret\n\t"                                                                                    \
-  ".cfi_endproc\n\t"
 /* WIPE2(off): the 32 bytes at off(rsp) zeroed from xmm0 (zero). */
 #define WIPE2(off)                                                                             \
   "movdqu %xmm0, " #off "(%rsp)\n\t"                                                           \
@@ -230,7 +223,7 @@ __asm__(
     "ret\n\t"
     ".cfi_endproc\n\t"
     /* .Lp256_jac_sqr: r8..r11 = a^2 R^-1 mod p, a at rsi: the cross products doubled on the carry
-     * chain while the squares go in on the overflow chain, as ec_p256_sqr_adx. */
+     * chain while the squares go in on the overflow chain. */
     ".p2align 4\n"
     ".Lp256_jac_sqr:\n\t"
     ".cfi_startproc\n\t"
@@ -282,11 +275,7 @@ __asm__(
     ".cfi_endproc\n\t"
     /* ec_p256_jdbl_n_adx(x, y, z, count): |count| doublings in place, one pass of the loop
      * each (count is public); the step comments are jac_dbl_k's. count sits at 152 in the frame. */
-    ".globl ec_p256_jdbl_n_adx\n\t"
-    ".hidden ec_p256_jdbl_n_adx\n\t"
-    ".type ec_p256_jdbl_n_adx, @function\n\t"
-    ".p2align 4\n"
-    "ec_p256_jdbl_n_adx:\n\t"
+    EC_ASM_GLOBAL(ec_p256_jdbl_n_adx)
     PROLOGUE(160)
     "movq %rdi, 128(%rsp)\n\t"
     "movq %rsi, 136(%rsp)\n\t"
@@ -342,17 +331,13 @@ __asm__(
     WIPE2(0) WIPE2(32) WIPE2(64) WIPE2(96)
     ".Lp256_jdbl_done:\n\t"
     EPILOGUE(160)
-    ".size ec_p256_jdbl_n_adx, .-ec_p256_jdbl_n_adx\n\t"
+    EC_ASM_END(ec_p256_jdbl_n_adx)
     /* ec_p256_jmadd_adx(r, p, x2, y2): r = p + (x2, y2) with jac_madd_k's formula; the step
      * comments are its. The frame: ZZ, T, H, RR, HH, V and X3 at 0, 32, ..., 192; the pointers r,
      * p, x2 and y2 at 224, 232, 240 and 248. p's coordinates are at 0, 72 and 144 (the layout of
      * ec_point, checked in ec_scalar_mul.c). r is written last, after every read of p, so r may
      * be p. */
-    ".globl ec_p256_jmadd_adx\n\t"
-    ".hidden ec_p256_jmadd_adx\n\t"
-    ".type ec_p256_jmadd_adx, @function\n\t"
-    ".p2align 4\n"
-    "ec_p256_jmadd_adx:\n\t"
+    EC_ASM_GLOBAL(ec_p256_jmadd_adx)
     PROLOGUE(256)
     "movq %rdi, 224(%rsp)\n\t"
     "movq %rsi, 232(%rsp)\n\t"
@@ -410,5 +395,27 @@ __asm__(
     "pxor %xmm0, %xmm0\n\t"
     WIPE2(0) WIPE2(32) WIPE2(64) WIPE2(96) WIPE2(128) WIPE2(160) WIPE2(192)
     EPILOGUE(256)
-    ".size ec_p256_jmadd_adx, .-ec_p256_jmadd_adx\n\t"
+    EC_ASM_END(ec_p256_jmadd_adx)
+    /* ec_p256_mul_adx(r, a, b) and ec_p256_sqr_adx(r, a): the subroutines for the C callers
+     * (ec_mod_mul, the group law's C formulas); r is written after a and b are read, so it may be
+     * either. The frame holds r. */
+    EC_ASM_GLOBAL(ec_p256_mul_adx)
+    PROLOGUE(8)
+    "movq %rdi, 0(%rsp)\n\t"
+    "movq %rdx, %rbp\n\t"
+    "movabsq $0xffffffff00000001, %rdi\n\t"
+    "call .Lp256_jac_mul\n\t"
+    "movq 0(%rsp), %rax\n\t"
+    STORE(0, rax)
+    EPILOGUE(8)
+    EC_ASM_END(ec_p256_mul_adx)
+    EC_ASM_GLOBAL(ec_p256_sqr_adx)
+    PROLOGUE(8)
+    "movq %rdi, 0(%rsp)\n\t"
+    "movabsq $0xffffffff00000001, %rdi\n\t"
+    "call .Lp256_jac_sqr\n\t"
+    "movq 0(%rsp), %rax\n\t"
+    STORE(0, rax)
+    EPILOGUE(8)
+    EC_ASM_END(ec_p256_sqr_adx)
     ".popsection");

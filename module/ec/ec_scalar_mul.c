@@ -138,14 +138,14 @@ static inline __attribute__((always_inline)) void jac_madd_k(ec_point *r, const 
 typedef void (*jac_madd_fn)(ec_point *r, const ec_point *p, const uint64_t *x2,
                             const uint64_t *y2);
 #define NO_MADD_ASM ((jac_madd_fn)NULL)
-/* ec_p256_jmadd_adx finds X, Y and Z at these offsets. */
+/* ec_p256_jmadd_adx and ec_p384_jmadd_adx find X, Y and Z at these offsets. */
 _Static_assert(offsetof(ec_point, y) == 72 && offsetof(ec_point, z) == 144,
-               "ec_p256_jac_adx.c's layout of ec_point");
+               "the assembly's layout of ec_point");
 
 madd_ops(p256, 4)
 madd_ops(p384, 6)
 jmadd_ops(p256, 4, ec_p256_jmadd_adx)
-jmadd_ops(p384, 6, NO_MADD_ASM)
+jmadd_ops(p384, 6, ec_p384_jmadd_adx)
 jmadd_ops(p521, 9, NO_MADD_ASM)
 
 /* jdbl doubles the Jacobian (x, y, z) in place and jmadd is jac_madd_k, on the curve's field
@@ -155,12 +155,14 @@ static void jdbl(const ec_curve *c, uint64_t *x, uint64_t *y, uint64_t *z) {
   else if (c->limbs == 6) ec_p384_jdbl(x, y, z);
   else ec_p521_jdbl(x, y, z);
 }
-/* jdbl_n doubles |count| times: on P-256 with BMI2 and ADX in one call of the assembly loop. */
+/* jdbl_n doubles |count| times: on P-256 and P-384 with BMI2 and ADX in one call of the assembly
+ * loop. */
 static void jdbl_n(const ec_curve *c, uint64_t *x, uint64_t *y, uint64_t *z, unsigned count) {
 #if FM_HAVE_X86_64_PATHS
   /* The curve and the CPU's features are public. */
-  if (c->limbs == 4 && fm_cpu_use(FM_CPU_BMI2 | FM_CPU_ADX)) {
-    ec_p256_jdbl_n_adx(x, y, z, count);
+  if (c->limbs != 9 && fm_cpu_use(FM_CPU_BMI2 | FM_CPU_ADX)) {
+    if (c->limbs == 4) ec_p256_jdbl_n_adx(x, y, z, count);
+    else ec_p384_jdbl_n_adx(x, y, z, count);
     return;
   }
 #endif

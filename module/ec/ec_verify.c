@@ -207,8 +207,8 @@ typedef bool (*jac_add_fn)(uint64_t *x, uint64_t *y, uint64_t *z, const uint64_t
                            const uint64_t *y2, const uint64_t *z2, const uint64_t *zz2,
                            const uint64_t *zzz2);
 
-/* The curve's assembly doubling (of a given count), where it has one: P-256's, taken when the
- * CPU has BMI2 and ADX. */
+/* The curve's assembly doubling (of a given count), where it has one: P-256's and P-384's, taken
+ * when the CPU has BMI2 and ADX. */
 #define NO_JDBL_ASM ((void (*)(uint64_t *, uint64_t *, uint64_t *, uint64_t))NULL)
 
 /* The curve's Jacobian doubling and addition, out of line: verification calls each from several
@@ -226,7 +226,7 @@ typedef bool (*jac_add_fn)(uint64_t *x, uint64_t *y, uint64_t *z, const uint64_t
     return jac_add_k(x, y, z, x2, y2, z2, zz2, zzz2, L, NAME##_mul, NAME##_fadd, NAME##_fsub); \
   }
 JAC_FNS(p256, 4, ec_p256_jdbl_n_adx)
-JAC_FNS(p384, 6, NO_JDBL_ASM)
+JAC_FNS(p384, 6, ec_p384_jdbl_n_adx)
 JAC_FNS(p521, 9, NO_JDBL_ASM)
 
 static inline __attribute__((always_inline)) bool double_mul_jac_k(

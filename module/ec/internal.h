@@ -62,8 +62,8 @@ void ec_mod_sub(const ec_curve *c, const ec_mod *m, uint64_t *r, const uint64_t 
  * built for BMI2 (ec_field_mulx.c). Call only when the CPU has BMI2; the group law does when
  * fm_cpu_use(FM_CPU_BMI2). */
 void ec_p256_mul_mulx(uint64_t *r, const uint64_t *a, const uint64_t *b);
-/* ec_p256_mul_adx is the same product in assembly with MULX, ADCX and ADOX: call only when the
- * CPU has BMI2 and ADX. */
+/* ec_p256_mul_adx is the same product in assembly with MULX, ADCX and ADOX (ec_p256_jac_adx.c):
+ * call only when the CPU has BMI2 and ADX. */
 void ec_p256_mul_adx(uint64_t *r, const uint64_t *a, const uint64_t *b);
 /* ec_p256_sqr_adx sets r = a * a * R^-1 mod p, the dedicated square of the same assembly (same
  * CPU requirements). */
@@ -77,8 +77,13 @@ void ec_p256_jdbl_n_adx(uint64_t *x, uint64_t *y, uint64_t *z, uint64_t count);
  * for p at infinity, nor for p equal or opposite to (x2, y2)); r may be p. Call only when the
  * CPU has BMI2 and ADX. */
 void ec_p256_jmadd_adx(ec_point *r, const ec_point *p, const uint64_t *x2, const uint64_t *y2);
-/* ec_p384_mul_adx is P-384's product in assembly with MULX, ADCX and ADOX (ec_p384_adx.c): call
- * only when the CPU has BMI2 and ADX. */
+/* ec_p384_jdbl_n_adx and ec_p384_jmadd_adx are P-384's doubling loop and mixed addition in
+ * assembly (ec_p384_jac_adx.c), with the same contracts as P-256's above; call only when the CPU
+ * has BMI2 and ADX. */
+void ec_p384_jdbl_n_adx(uint64_t *x, uint64_t *y, uint64_t *z, uint64_t count);
+void ec_p384_jmadd_adx(ec_point *r, const ec_point *p, const uint64_t *x2, const uint64_t *y2);
+/* ec_p384_mul_adx is P-384's product in assembly with MULX, ADCX and ADOX (ec_p384_jac_adx.c):
+ * call only when the CPU has BMI2 and ADX. */
 void ec_p384_mul_adx(uint64_t *r, const uint64_t *a, const uint64_t *b);
 /* ec_p384_sqr_adx sets r = a * a * R^-1 mod p, its dedicated square (same CPU requirements). */
 void ec_p384_sqr_adx(uint64_t *r, const uint64_t *a);

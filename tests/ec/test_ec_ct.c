@@ -10,8 +10,8 @@
  * curve: private-key import (d's range check, Q = dG), signing with random k, signing with a
  * given secret k (compared with the CAVP answer on P-256), key generation with its pairwise test,
  * ECDH (compared with the CAVP Z on P-256), and deterministic signing (RFC 6979 nonces) with d and
- * the digest secret. The P-256 known answers and P-521's field run a second time with the ADX
- * assembly turned on (valgrind's CPUID hides ADX, though it runs the instructions). Outside
+ * the digest secret. The P-256 known answers, P-256 and P-384's generate-sign-ECDH round and
+ * P-521's field run a second time with the ADX assembly turned on (valgrind's CPUID hides ADX, though it runs the instructions). Outside
  * valgrind the client requests do nothing
  * and the test is a plain known-answer test. */
 #include <stdio.h>
@@ -77,9 +77,22 @@ static void test_known_answers_with_secret_scalars(void) {
   if (passes == 1) printf("test_ec_ct.known_answers_with_secret_scalars: no ADX pass here\n");
 }
 
-/* Every curve: generate (secret entropy), sign, import the exported d as a secret, ECDH. */
+/* Every curve: generate (secret entropy), sign, import the exported d as a secret, ECDH. Where
+ * the CPU has BMI2 and ADX and the module uses BMI2, P-256 and P-384 run again with the ADX paths
+ * turned on (their assembly doubling and mixed addition). */
+static void every_curve(int adx_pass);
 static void test_every_curve(void) {
+  const uint32_t saved = fm_g_cpu_in_use;
+  every_curve(0);
+  if (FM_HAVE_X86_64_PATHS && (saved & FM_CPU_BMI2) && host_has_adx()) {
+    fm_g_cpu_in_use = saved | FM_CPU_BMI2 | FM_CPU_ADX;
+    every_curve(1);
+    fm_g_cpu_in_use = saved;
+  }
+}
+static void every_curve(int adx_pass) {
   for (size_t i = 0; i < sizeof k_curves / sizeof k_curves[0]; i++) {
+    if (adx_pass && k_curves[i] != FM_EC_P256 && k_curves[i] != FM_EC_P384) continue;
     fm_ec_key *a = NULL, *b = NULL;
     CHECK_EQ_INT(fm_ec_key_generate(k_curves[i], &a), FM_OK);
     if (a == NULL) continue;

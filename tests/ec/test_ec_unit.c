@@ -138,12 +138,13 @@ static void ref_mul(const ec_curve *c, uint64_t *r, const uint64_t *a, const uin
 #endif
 
 #if defined(__x86_64__)
-/* p256_edge_values fills v with P-256 field elements for the assembly's tests: d and p - 1 - d
- * for d < 4, 2^255 and 2^255 - 1, R mod p and R^2 mod p, p's words with one word lowered (values
- * just below p in each word), and random values below p; returns their count (24). */
-static unsigned p256_edge_values(test_rng *rng, uint64_t v[24][EC_MAX_LIMBS]) {
-  const ec_curve *c = ec_curve_get(FM_EC_P256);
+/* edge_values fills v with field elements of the curve c for the assembly's tests: d and
+ * p - 1 - d for d < 4, 2^(bits-1) and 2^(bits-1) - 1, R mod p and R^2 mod p, p's words with one
+ * word lowered (values just below p in each word), and random values below p; returns their count
+ * (24). */
+static unsigned edge_values(const ec_curve *c, test_rng *rng, uint64_t v[24][EC_MAX_LIMBS]) {
   const uint64_t zero[EC_MAX_LIMBS] = {0};
+  const unsigned L = c->limbs;
   memset(v, 0, 24 * sizeof v[0]);
   unsigned nv = 0;
   for (uint64_t d = 0; d < 4; d++) { /* d and p - 1 - d */
@@ -153,33 +154,33 @@ static unsigned p256_edge_values(test_rng *rng, uint64_t v[24][EC_MAX_LIMBS]) {
     ec_mod_sub(c, &c->p, v[nv], zero, v[nv]);
     nv++;
   }
-  v[nv][3] = (uint64_t)1 << 63; /* 2^255, 2^255 - 1 */
+  v[nv][(c->bits - 1) / 64] = (uint64_t)1 << ((c->bits - 1) % 64); /* 2^(bits-1), minus 1 */
   nv++;
-  for (unsigned j = 0; j < 3; j++) v[nv][j] = ~(uint64_t)0;
-  v[nv][3] = ~(uint64_t)0 >> 1;
+  for (unsigned b = 0; b + 1 < c->bits; b++) v[nv][b / 64] |= (uint64_t)1 << (b % 64);
   nv++;
   memcpy(v[nv++], c->p.one, sizeof v[0]);
   memcpy(v[nv++], c->p.rr, sizeof v[0]);
-  /* p's words with one word lowered: values just below p in each word. */
-  for (unsigned j = 0; j < 4; j++) {
+  /* p's words with one word lowered: values just below p in each word (the first six). */
+  for (unsigned j = 0; j < L && j < 6; j++) {
     memcpy(v[nv], c->p.m, sizeof v[0]);
-    if (v[nv][j] != 0) v[nv][j] -= 1;
-    else v[nv][j + 1] -= 1;
+    unsigned w = j;
+    while (v[nv][w] == 0) w++; /* a zero word: lower the next one (p's top word is not zero) */
+    v[nv][w] -= 1;
     nv++;
   }
   while (nv < 24) {
-    uint8_t b[32];
+    uint8_t b[EC_MAX_BYTES];
     uint64_t t[EC_MAX_LIMBS] = {0};
-    test_rng_bytes(rng, b, sizeof b);
-    ec_limbs_from_be(4, t, b, sizeof b);
-    if (ec_limbs_lt(4, t, c->p.m)) memcpy(v[nv++], t, sizeof t);
+    test_rng_bytes(rng, b, c->bytes);
+    ec_limbs_from_be(L, t, b, c->bytes);
+    if (ec_limbs_lt(L, t, c->p.m)) memcpy(v[nv++], t, sizeof t);
   }
   return nv;
 }
 #endif
 
-/* The BMI2 build of the P-256 field multiplication and the ADX assembly of P-256
- * (ec_field_mulx.c) and of P-384 (ec_p384_adx.c, its square too) against the portable
+/* The BMI2 build of the P-256 field multiplication (ec_field_mulx.c) and the ADX assembly of
+ * P-256 (ec_p256_jac_adx.c) and of P-384 (ec_p384_jac_adx.c, its square too) against the portable
  * ec_mod_mul (given a copy of p), on edge operands (0, 1, p-1, p-2, R mod p, 2^(bits-1) - 1,
  * all-ones words) and random ones, then on 20000 random pairs, whenever the CPU has the kernel's
  * features, whatever FIPSMOD_CPU says; ec_mod_mul with the curve's own p (which takes P-384's
@@ -364,7 +365,7 @@ static void test_verify_large_x(void) {
   }
 }
 
-/* The P-256 ADX kernels (ec_field_mulx.c) against the portable ec_mod_mul over the whole range
+/* The P-256 ADX kernels (ec_p256_jac_adx.c) against the portable ec_mod_mul over the whole range
  * [0, p): the square and the product on the operands next to 0, to 2^255 and to p (each word
  * at its extremes), then on 20000 random operands below p, whenever the CPU has BMI2 and ADX. */
 static void test_field_p256_adx(void) {
@@ -382,7 +383,7 @@ static void test_field_p256_adx(void) {
   test_rng_seed(&rng, "test_ec_unit.field_p256_adx");
   const ec_curve *c = ec_curve_get(FM_EC_P256);
   uint64_t v[24][EC_MAX_LIMBS];
-  const unsigned nv = p256_edge_values(&rng, v);
+  const unsigned nv = edge_values(c, &rng, v);
   for (unsigned x = 0; x < nv; x++) {
     uint64_t want[EC_MAX_LIMBS] = {0}, got[EC_MAX_LIMBS] = {0};
     ref_mul(c, want, v[x], v[x]);
@@ -419,8 +420,8 @@ static void test_field_p256_adx(void) {
 }
 
 #if defined(__x86_64__)
-/* The reference formulas for test_p256_jac_adx, from the generic field operations on a copy of
- * P-256's p (never the assembly under test): the textbook dbl-2001-b doubling (a = -3) and the
+/* The reference formulas for test_jac_adx, from the generic field operations on a copy of the
+ * curve's p (never the assembly under test): the textbook dbl-2001-b doubling (a = -3) and the
  * madd-2004-hmv mixed addition, in the order of neither implementation. */
 static void ref_add(const ec_curve *c, uint64_t *r, const uint64_t *a, const uint64_t *b) {
   const ec_mod m = c->p;
@@ -491,85 +492,96 @@ static void ref_jmadd(const ec_curve *c, ec_point *r, const ec_point *p, const u
 }
 #endif
 
-/* P-256's Jacobian doubling and mixed addition in assembly (ec_p256_jac_adx.c) against the
- * reference formulas above, on coordinates drawn from p256_edge_values (0, 1, p - 1, words just
- * below p's, R mod p, ...) and random ones: the formulas are identities of the field, so they
- * must agree word for word on any coordinates below p, points of the curve or not. The addition
- * is also run in place (r = p). Then the doubling chain and the additions on points of the curve,
- * against ec_point_add. Wherever the CPU has BMI2 and ADX, whatever FIPSMOD_CPU says. */
-static void test_p256_jac_adx(void) {
+/* The Jacobian doubling and mixed addition in assembly of P-256 (ec_p256_jac_adx.c) and P-384
+ * (ec_p384_jac_adx.c) against the reference formulas above, on coordinates drawn from edge_values
+ * (0, 1, p - 1, words just below p's, R mod p, ...) and random ones: the formulas are identities
+ * of the field, so they must agree word for word on any coordinates below p, points of the curve
+ * or not. The addition is also run in place (r = p). Then the doubling loop and the addition on
+ * points of the curve, against ec_point_add. Wherever the CPU has BMI2 and ADX, whatever
+ * FIPSMOD_CPU says. */
+static void test_jac_adx(void) {
 #if !defined(__x86_64__)
-  printf("test_ec_unit.p256_jac_adx: the assembly is x86-64 only, nothing to compare\n");
+  printf("test_ec_unit.jac_adx: the assembly is x86-64 only, nothing to compare\n");
   return;
 #else
   uint32_t detected = 0;
   CHECK_EQ_INT(fm_module_cpu_features(&detected, NULL), FM_OK);
   if (!(detected & FM_CPU_BMI2) || !(detected & FM_CPU_ADX)) {
-    printf("test_ec_unit.p256_jac_adx: the CPU lacks BMI2 or ADX, nothing to compare\n");
+    printf("test_ec_unit.jac_adx: the CPU lacks BMI2 or ADX, nothing to compare\n");
     return;
   }
   test_rng rng;
-  test_rng_seed(&rng, "test_ec_unit.p256_jac_adx");
-  const ec_curve *c = ec_curve_get(FM_EC_P256);
-  uint64_t v[24][EC_MAX_LIMBS];
-  const unsigned nv = p256_edge_values(&rng, v);
-  unsigned failed = 0;
-  for (unsigned n = 0; n < 6000 && failed == 0; n++) {
-    if (n % 24 == 23) (void)p256_edge_values(&rng, v); /* fresh random values, same edges */
-    ec_point p, want, got;
-    uint64_t x2[EC_MAX_LIMBS], y2[EC_MAX_LIMBS];
-    memset(&p, 0, sizeof p);
-    memcpy(p.x, v[test_rng_below(&rng, nv)], sizeof p.x);
-    memcpy(p.y, v[test_rng_below(&rng, nv)], sizeof p.y);
-    memcpy(p.z, v[test_rng_below(&rng, nv)], sizeof p.z);
-    memcpy(x2, v[test_rng_below(&rng, nv)], sizeof x2);
-    memcpy(y2, v[test_rng_below(&rng, nv)], sizeof y2);
-    want = p;
-    got = p;
-    ref_jdbl(c, want.x, want.y, want.z);
-    ec_p256_jdbl_n_adx(got.x, got.y, got.z, 1);
-    failed += !ec_limbs_eq(4, got.x, want.x) || !ec_limbs_eq(4, got.y, want.y) ||
-              !ec_limbs_eq(4, got.z, want.z);
-    ref_jmadd(c, &want, &p, x2, y2);
-    memset(&got, 0, sizeof got);
-    ec_p256_jmadd_adx(&got, &p, x2, y2);
-    failed += !ec_limbs_eq(4, got.x, want.x) || !ec_limbs_eq(4, got.y, want.y) ||
-              !ec_limbs_eq(4, got.z, want.z);
-    ec_p256_jmadd_adx(&p, &p, x2, y2); /* in place */
-    failed += !ec_limbs_eq(4, p.x, want.x) || !ec_limbs_eq(4, p.y, want.y) ||
-              !ec_limbs_eq(4, p.z, want.z);
-  }
-  CHECK_EQ_INT((int)failed, 0);
-  /* On the curve: Q = kG, then 2^5 Q + G by the assembly in Jacobian coordinates (the loop of
-   * five doublings; a count of 0 changes nothing), against the complete formulas (ec_point_add)
-   * on the homogeneous points. */
-  for (int round = 0; round < 8; round++) {
-    uint64_t k[EC_MAX_LIMBS];
-    random_scalar(&rng, c, k);
-    ec_point q, jac, want, g;
-    uint64_t qx[EC_MAX_LIMBS], qy[EC_MAX_LIMBS], ax[EC_MAX_LIMBS], ay[EC_MAX_LIMBS],
-        wx[EC_MAX_LIMBS], wy[EC_MAX_LIMBS];
-    ec_scalar_mul_base(c, &q, k);
-    CHECK(ec_point_to_affine(c, qx, qy, &q) != 0);
-    ec_point_set_affine(c, &jac, qx, qy); /* Z = 1: Jacobian and homogeneous alike */
-    want = jac;
-    ec_point same = jac;
-    ec_p256_jdbl_n_adx(same.x, same.y, same.z, 0); /* no doubling */
-    CHECK(memcmp(&same, &jac, sizeof same) == 0);
-    ec_p256_jdbl_n_adx(jac.x, jac.y, jac.z, 5);
-    for (int i = 0; i < 5; i++) ec_point_add(c, &want, &want, &want);
-    ec_p256_jmadd_adx(&jac, &jac, c->gx, c->gy);
-    ec_point_set_affine(c, &g, c->gx, c->gy);
-    ec_point_add(c, &want, &want, &g);
-    /* Jacobian (X, Y, Z) is (X Z, Y, Z^3) homogeneous. */
-    uint64_t zz[EC_MAX_LIMBS];
-    ref_mul(c, zz, jac.z, jac.z);
-    ref_mul(c, jac.x, jac.x, jac.z);
-    ref_mul(c, jac.z, zz, jac.z);
-    CHECK(ec_point_to_affine(c, ax, ay, &jac) != 0);
-    CHECK(ec_point_to_affine(c, wx, wy, &want) != 0);
-    CHECK(ec_limbs_eq(4, ax, wx) != 0);
-    CHECK(ec_limbs_eq(4, ay, wy) != 0);
+  test_rng_seed(&rng, "test_ec_unit.jac_adx");
+  const struct {
+    fm_ec_curve id;
+    void (*dbl_n)(uint64_t *, uint64_t *, uint64_t *, uint64_t);
+    void (*madd)(ec_point *, const ec_point *, const uint64_t *, const uint64_t *);
+  } k[] = {{FM_EC_P256, ec_p256_jdbl_n_adx, ec_p256_jmadd_adx},
+           {FM_EC_P384, ec_p384_jdbl_n_adx, ec_p384_jmadd_adx}};
+  for (size_t ci = 0; ci < sizeof k / sizeof k[0]; ci++) {
+    const ec_curve *c = ec_curve_get(k[ci].id);
+    const unsigned L = c->limbs;
+    uint64_t v[24][EC_MAX_LIMBS];
+    const unsigned nv = edge_values(c, &rng, v);
+    unsigned failed = 0;
+    for (unsigned n = 0; n < 4000 && failed == 0; n++) {
+      if (n % 24 == 23) (void)edge_values(c, &rng, v); /* fresh random values, same edges */
+      ec_point p, want, got;
+      uint64_t x2[EC_MAX_LIMBS], y2[EC_MAX_LIMBS];
+      memset(&p, 0, sizeof p);
+      memcpy(p.x, v[test_rng_below(&rng, nv)], sizeof p.x);
+      memcpy(p.y, v[test_rng_below(&rng, nv)], sizeof p.y);
+      memcpy(p.z, v[test_rng_below(&rng, nv)], sizeof p.z);
+      memcpy(x2, v[test_rng_below(&rng, nv)], sizeof x2);
+      memcpy(y2, v[test_rng_below(&rng, nv)], sizeof y2);
+      want = p;
+      got = p;
+      ref_jdbl(c, want.x, want.y, want.z);
+      k[ci].dbl_n(got.x, got.y, got.z, 1);
+      failed += !ec_limbs_eq(L, got.x, want.x) || !ec_limbs_eq(L, got.y, want.y) ||
+                !ec_limbs_eq(L, got.z, want.z);
+      ref_jmadd(c, &want, &p, x2, y2);
+      memset(&got, 0, sizeof got);
+      k[ci].madd(&got, &p, x2, y2);
+      failed += !ec_limbs_eq(L, got.x, want.x) || !ec_limbs_eq(L, got.y, want.y) ||
+                !ec_limbs_eq(L, got.z, want.z);
+      k[ci].madd(&p, &p, x2, y2); /* in place */
+      failed += !ec_limbs_eq(L, p.x, want.x) || !ec_limbs_eq(L, p.y, want.y) ||
+                !ec_limbs_eq(L, p.z, want.z);
+    }
+    if (failed != 0) printf("test_ec_unit.jac_adx: P-%u differs\n", c->bits);
+    CHECK_EQ_INT((int)failed, 0);
+    /* On the curve: Q = kG, then 2^5 Q + G by the assembly in Jacobian coordinates (the loop of
+     * five doublings; a count of 0 changes nothing), against the complete formulas
+     * (ec_point_add) on the homogeneous points. */
+    for (int round = 0; round < 8; round++) {
+      uint64_t kk[EC_MAX_LIMBS];
+      random_scalar(&rng, c, kk);
+      ec_point q, jac, want, g;
+      uint64_t qx[EC_MAX_LIMBS], qy[EC_MAX_LIMBS], ax[EC_MAX_LIMBS], ay[EC_MAX_LIMBS],
+          wx[EC_MAX_LIMBS], wy[EC_MAX_LIMBS];
+      ec_scalar_mul_base(c, &q, kk);
+      CHECK(ec_point_to_affine(c, qx, qy, &q) != 0);
+      ec_point_set_affine(c, &jac, qx, qy); /* Z = 1: Jacobian and homogeneous alike */
+      want = jac;
+      ec_point same = jac;
+      k[ci].dbl_n(same.x, same.y, same.z, 0); /* no doubling */
+      CHECK(memcmp(&same, &jac, sizeof same) == 0);
+      k[ci].dbl_n(jac.x, jac.y, jac.z, 5);
+      for (int i = 0; i < 5; i++) ec_point_add(c, &want, &want, &want);
+      k[ci].madd(&jac, &jac, c->gx, c->gy);
+      ec_point_set_affine(c, &g, c->gx, c->gy);
+      ec_point_add(c, &want, &want, &g);
+      /* Jacobian (X, Y, Z) is (X Z, Y, Z^3) homogeneous. */
+      uint64_t zz[EC_MAX_LIMBS];
+      ref_mul(c, zz, jac.z, jac.z);
+      ref_mul(c, jac.x, jac.x, jac.z);
+      ref_mul(c, jac.z, zz, jac.z);
+      CHECK(ec_point_to_affine(c, ax, ay, &jac) != 0);
+      CHECK(ec_point_to_affine(c, wx, wy, &want) != 0);
+      CHECK(ec_limbs_eq(L, ax, wx) != 0);
+      CHECK(ec_limbs_eq(L, ay, wy) != 0);
+    }
   }
 #endif
 }
@@ -1008,7 +1020,7 @@ static const test_case cases[] = {
     TEST_CASE(gate_in_error_state), TEST_CASE(dbl_n), TEST_CASE(scalar_mul_edges),
     TEST_CASE(scalar_mul_exceptional),
     TEST_CASE(double_mul_public), TEST_CASE(field_mulx), TEST_CASE(field_p256_adx),
-    TEST_CASE(p256_jac_adx),
+    TEST_CASE(jac_adx),
 };
 
 int main(int argc, char **argv) { return TEST_RUN(argc, argv, "test_ec_unit", cases); }
