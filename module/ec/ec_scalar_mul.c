@@ -144,8 +144,8 @@ _Static_assert(offsetof(ec_point, y) == 72 && offsetof(ec_point, z) == 144,
 
 madd_ops(p256, 4)
 madd_ops(p384, 6)
-jmadd_ops(p256, 4, ec_p256_jmadd_adx)
-jmadd_ops(p384, 6, ec_p384_jmadd_adx)
+jmadd_ops(p256, 4, EC_ASM_FN(ec_p256_jmadd_adx))
+jmadd_ops(p384, 6, EC_ASM_FN(ec_p384_jmadd_adx))
 jmadd_ops(p521, 9, NO_MADD_ASM)
 
 /* jdbl doubles the Jacobian (x, y, z) in place and jmadd is jac_madd_k, on the curve's field

@@ -225,25 +225,56 @@ typedef bool (*jac_add_fn)(uint64_t *x, uint64_t *y, uint64_t *z, const uint64_t
       const uint64_t *z2, const uint64_t *zz2, const uint64_t *zzz2) {                         \
     return jac_add_k(x, y, z, x2, y2, z2, zz2, zzz2, L, NAME##_mul, NAME##_fadd, NAME##_fsub); \
   }
-JAC_FNS(p256, 4, ec_p256_jdbl_n_adx)
-JAC_FNS(p384, 6, ec_p384_jdbl_n_adx)
+JAC_FNS(p256, 4, EC_ASM_FN(ec_p256_jdbl_n_adx))
+JAC_FNS(p384, 6, EC_ASM_FN(ec_p384_jdbl_n_adx))
 JAC_FNS(p521, 9, NO_JDBL_ASM)
+
+/* The curve's assembly mixed addition (ec_p256_jmadd_adx, ec_p384_jmadd_adx), or NULL. */
+typedef void (*jac_madd_asm_fn)(ec_point *r, const ec_point *p, const uint64_t *x2,
+                                const uint64_t *y2);
+
+/* add_affine_public sets pt = pt + (x2, y2) for the Jacobian pt, not the point at infinity, and
+ * the affine (x2, y2); returns false when the sum is the point at infinity. With use_asm, the
+ * assembly's mixed addition into sum, which is wrong only where pt is (x2, y2) or its negation:
+ * there its Z, Z1 H, is 0 (Z1 is not), and jadd, which tells the two apart, redoes the addition.
+ * VARIABLE TIME, for public points. */
+static inline __attribute__((always_inline)) bool add_affine_public(
+    ec_point *pt, ec_point *sum, const uint64_t *x2, const uint64_t *y2, const unsigned L,
+    const bool use_asm, const jac_madd_asm_fn madd_asm, const jac_add_fn jadd) {
+  if (use_asm) {
+    madd_asm(sum, pt, x2, y2);
+    if (!limbs_zero_public(sum->z, L)) {
+      const size_t n = L * sizeof(uint64_t);
+      memcpy(pt->x, sum->x, n);
+      memcpy(pt->y, sum->y, n);
+      memcpy(pt->z, sum->z, n);
+      return true;
+    }
+  }
+  return jadd(pt->x, pt->y, pt->z, x2, y2, NULL, NULL, NULL);
+}
 
 static inline __attribute__((always_inline)) bool double_mul_jac_k(
     const ec_curve *c, ec_point *r, const uint64_t *u1, const uint64_t *u2, const ec_point *q,
     const uint64_t *godd, const unsigned L, const fe_mul_fn fe_mul, const fe_mul_fn fe_add,
-    const fe_mul_fn fe_sub, const jac_dbl_fn jdbl, const jac_add_fn jadd) {
+    const fe_mul_fn fe_sub, const jac_dbl_fn jdbl, const jac_add_fn jadd,
+    const jac_madd_asm_fn madd_asm) {
   (void)fe_add; /* the MUL and SUB macros take fe_mul and fe_sub; additions are in jdbl/jadd */
   static const uint64_t zero[EC_MAX_LIMBS] = {0};
   const size_t n = L * sizeof(uint64_t);
   const unsigned odd_q = EC_WNAF_ODD;
-  /* Q's odd multiples affine on P-384 and P-521; on P-256, where the inversion costs more than
-   * the mixed additions save (timed), Jacobian with Z^2 and Z^3 at hand. */
-  const bool affine_q = L != 4;
+  /* The CPU's features are public. */
+  const bool use_asm = madd_asm != NULL && fm_cpu_use(FM_CPU_BMI2 | FM_CPU_ADX);
+  /* Q's odd multiples affine on P-384 and P-521, and on P-256 where its assembly mixed addition
+   * runs; on P-256 otherwise, where the inversion costs more than the C mixed additions save
+   * (timed), Jacobian with Z^2 and Z^3 at hand. */
+  const bool affine_q = L != 4 || use_asm;
   jac_cached q2, tq[EC_WNAF_ODD];
   uint64_t acc[EC_WNAF_ODD][EC_MAX_LIMBS], inv[EC_MAX_LIMBS], zi[EC_MAX_LIMBS],
       zi2[EC_MAX_LIMBS];
-  uint64_t x[EC_MAX_LIMBS], y[EC_MAX_LIMBS], z[EC_MAX_LIMBS], ny[EC_MAX_LIMBS];
+  ec_point pt, sum;
+  uint64_t *const x = pt.x, *const y = pt.y, *const z = pt.z;
+  uint64_t ny[EC_MAX_LIMBS];
   int16_t d1[EC_WNAF_MAX], d2[EC_WNAF_MAX];
   if (limbs_zero_public(q->z, L)) return false;
   /* Q's homogeneous (X : Y : Z) is the Jacobian (X Z, Y Z^2, Z). */
@@ -305,7 +336,7 @@ static inline __attribute__((always_inline)) bool double_mul_jac_k(
         memcpy(z, c->p.one, n);
         inf = false;
       } else {
-        inf = !jadd(x, y, z, gx, ny, NULL, NULL, NULL);
+        inf = !add_affine_public(&pt, &sum, gx, ny, L, use_asm, madd_asm, jadd);
       }
     }
     if (b != 0) {
@@ -319,7 +350,7 @@ static inline __attribute__((always_inline)) bool double_mul_jac_k(
         memcpy(z, affine_q ? c->p.one : e->z, n);
         inf = false;
       } else if (affine_q) {
-        inf = !jadd(x, y, z, e->x, ny, NULL, NULL, NULL);
+        inf = !add_affine_public(&pt, &sum, e->x, ny, L, use_asm, madd_asm, jadd);
       } else {
         inf = !jadd(x, y, z, e->x, ny, e->z, e->zz, e->zzz);
       }
@@ -346,20 +377,20 @@ static __attribute__((noinline)) bool p256_double_mul(const ec_curve *c, ec_poin
                                                       const uint64_t *u1, const uint64_t *u2,
                                                       const ec_point *q, const uint64_t *godd) {
   return double_mul_jac_k(c, r, u1, u2, q, godd, 4, p256_mul, p256_fadd, p256_fsub, ec_p256_jdbl,
-                          p256_jadd);
+                          p256_jadd, EC_ASM_FN(ec_p256_jmadd_adx));
 }
 static __attribute__((noinline)) bool p384_double_mul(const ec_curve *c, ec_point *r,
                                                       const uint64_t *u1, const uint64_t *u2,
                                                       const ec_point *q, const uint64_t *godd) {
   return double_mul_jac_k(c, r, u1, u2, q, godd, 6, p384_mul, p384_fadd, p384_fsub, ec_p384_jdbl,
-                          p384_jadd);
+                          p384_jadd, EC_ASM_FN(ec_p384_jmadd_adx));
 }
 
 static __attribute__((noinline)) bool p521_double_mul(const ec_curve *c, ec_point *r,
                                                       const uint64_t *u1, const uint64_t *u2,
                                                       const ec_point *q, const uint64_t *godd) {
   return double_mul_jac_k(c, r, u1, u2, q, godd, 9, p521_mul, p521_fadd, p521_fsub, ec_p521_jdbl,
-                          p521_jadd);
+                          p521_jadd, NULL);
 }
 
 void ec_double_mul_public(const ec_curve *c, ec_point *r, const uint64_t *u1, const uint64_t *u2,

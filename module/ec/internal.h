@@ -82,6 +82,14 @@ void ec_p256_jmadd_adx(ec_point *r, const ec_point *p, const uint64_t *x2, const
  * has BMI2 and ADX. */
 void ec_p384_jdbl_n_adx(uint64_t *x, uint64_t *y, uint64_t *z, uint64_t count);
 void ec_p384_jmadd_adx(ec_point *r, const ec_point *p, const uint64_t *x2, const uint64_t *y2);
+/* EC_ASM_FN(f) is f where the x86-64 assembly is built and a null pointer of f's type elsewhere
+ * (aarch64), for the formulas' fast paths: no reference to the absent functions is left to link
+ * (__typeof__ does not evaluate f). */
+#if defined(__x86_64__)
+#define EC_ASM_FN(f) (&(f))
+#else
+#define EC_ASM_FN(f) ((__typeof__(&(f)))0)
+#endif
 /* ec_p384_mul_adx is P-384's product in assembly with MULX, ADCX and ADOX (ec_p384_jac_adx.c):
  * call only when the CPU has BMI2 and ADX. */
 void ec_p384_mul_adx(uint64_t *r, const uint64_t *a, const uint64_t *b);
