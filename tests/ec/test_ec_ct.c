@@ -11,9 +11,9 @@
  * given secret k (compared with the CAVP answer on P-256), key generation with its pairwise test,
  * ECDH (compared with the CAVP Z on P-256), and deterministic signing (RFC 6979 nonces) with d and
  * the digest secret. The P-256 known answers, P-256 and P-384's generate-sign-ECDH round and
- * P-521's field run a second time with the ADX assembly turned on (valgrind's CPUID hides ADX, though it runs the instructions). Outside
- * valgrind the client requests do nothing
- * and the test is a plain known-answer test. */
+ * P-521's field run a second time with the ADX assembly turned on (valgrind's CPUID hides ADX,
+ * though it runs the instructions). Outside valgrind the client requests do nothing and the test
+ * is a plain known-answer test. */
 #include <stdio.h>
 #include <string.h>
 #include <valgrind/memcheck.h>
