@@ -428,13 +428,6 @@ static void row_select(const ec_curve *c, uint64_t *x, uint64_t *y, const uint64
   }
 }
 
-/* jac_acc_add sets acc = acc + t for the Jacobian acc and the affine t (P-256, P-384, P-521) with
- * the mixed addition jac_madd_k, which is wrong for the point at infinity and for equal or opposite
- * points: the callers prove that the last two cannot arise, and the point at infinity is handled
- * here by selection. *acc_inf is all-ones while acc is the point at infinity (its coordinates then
- * mean nothing): the sum is then t itself. A zero digit (nonzero = 0: t stands for the point at
- * infinity) keeps acc. No branch on the values. |sum| is the caller's scratch, which it wipes
- * once, after its last window (wipe_window_state), rather than at every call. */
 /* acc_select_k sets acc = (inf ? t : sum) where nonzero, keeping acc elsewhere, for a constant
  * even limb count L, on word pairs (the masks are all-ones or zero; no branch, no index). t's Z is
  * one (R mod p). */
@@ -460,6 +453,13 @@ static inline __attribute__((always_inline)) void acc_select_k(const ec_curve *c
   }
 }
 
+/* jac_acc_add sets acc = acc + t for the Jacobian acc and the affine t (P-256, P-384, P-521) with
+ * the mixed addition jac_madd_k, which is wrong for the point at infinity and for equal or opposite
+ * points: the callers prove that the last two cannot arise, and the point at infinity is handled
+ * here by selection. *acc_inf is all-ones while acc is the point at infinity (its coordinates then
+ * mean nothing): the sum is then t itself. A zero digit (nonzero = 0: t stands for the point at
+ * infinity) keeps acc. No branch on the values. |sum| is the caller's scratch, which it wipes
+ * once, after its last window (wipe_window_state), rather than at every call. */
 static void jac_acc_add(const ec_curve *c, ec_point *acc, uint64_t *acc_inf, const ec_point *t,
                         uint64_t nonzero, ec_point *sum) {
   jmadd(c, sum, acc, t->x, t->y);

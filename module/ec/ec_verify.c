@@ -199,7 +199,9 @@ static inline __attribute__((always_inline)) bool jac_add_k(
  * inputs only (ECDSA verification: u1, u2 and Q are all public). Straus-Shamir interleaving of u1
  * in width-9 NAF and u2 in width-5 NAF with one chain of Jacobian doublings; G's 128 odd multiples
  * are affine (ec_base_odd, built with the fixed-base table), and Q's 8 are made affine with one
- * variable-time inversion on P-384 and P-521, so each digit there costs a mixed addition.
+ * variable-time inversion on P-384 and P-521 (and on P-256 where its assembly mixed addition
+ * runs), so each digit there costs a mixed addition: the assembly one on P-256 and P-384 with
+ * BMI2 and ADX (add_affine_public below).
  * Returns false, with nothing written, when Q's table meets the point at infinity (Q is not a
  * point of order n): the caller then takes the projective path. */
 typedef void (*jac_dbl_fn)(uint64_t *x, uint64_t *y, uint64_t *z);
