@@ -19,7 +19,7 @@
  * modular additions subtract p and keep the sum by CMOV where that borrows; the subtractions add
  * p ANDed with the borrow's mask; the halving adds p ANDed with the low bit's mask. Every value
  * stays fully reduced (below p), as in the C build, so the results are bit-identical to it
- * (test_ec_unit's jac_adx checks them against reference formulas; test_ec_ct runs them under
+ * (test_ec_asm's jac_adx checks them against reference formulas; test_ec_ct runs them under
  * valgrind with the scalars undefined). ec_p256_mul_adx and ec_p256_sqr_adx, at the end, wrap
  * the product subroutines for the C callers (ec_mod_mul and the C formulas). */
 #include <stdint.h>

@@ -34,7 +34,7 @@
  * |count|). The products keep their final subtraction of p by CMOV; the modular additions
  * subtract p and keep the sum by CMOV where that borrows; the subtractions add p ANDed with the
  * borrow's mask; the halving adds p ANDed with the low bit's mask. Every value stays fully reduced
- * (below p), as in the C build, so the results are bit-identical to it (test_ec_unit's jac_adx
+ * (below p), as in the C build, so the results are bit-identical to it (test_ec_asm's jac_adx
  * checks them against reference formulas, field_mulx the products against the portable one;
  * test_ec_ct runs them under valgrind with the scalars undefined). Measured on this host (A/B in
  * one process against the C formulas over the same products): ECDH 6.5-8% faster. */
