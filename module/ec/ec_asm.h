@@ -7,9 +7,9 @@
 /* EC_ASM_MEM(off, base, w): the operand at byte off + w from the base register. */
 #define EC_ASM_MEM(off, base, w) #off "+" #w "(%" #base ")"
 
-/* EC_ASM_PROLOGUE(frame) opens a function's unwind information, saves the callee-saved registers
- * rbp, rbx and r12..r15 and reserves |frame| bytes; EC_ASM_EPILOGUE(frame) undoes it, returns
- * and closes the unwind information. */
+/* EC_ASM_PROLOGUE(frame), after EC_ASM_GLOBAL (which opens the function's unwind information),
+ * saves the callee-saved registers rbp, rbx and r12..r15 and reserves |frame| bytes;
+ * EC_ASM_EPILOGUE(frame) undoes it, returns and closes the unwind information. */
 #define EC_ASM_PUSH(reg, at)                                                                   \
   "pushq %" #reg "\n\t"                                                                        \
   ".cfi_adjust_cfa_offset 8\n\t"                                                               \
@@ -18,7 +18,7 @@
   "popq %" #reg "\n\t"                                                                         \
   ".cfi_adjust_cfa_offset -8\n\t"
 #define EC_ASM_PROLOGUE(frame)                                                                 \
-  ".cfi_startproc\n\t" EC_ASM_PUSH(rbp, -16) EC_ASM_PUSH(rbx, -24) EC_ASM_PUSH(r12, -32)       \
+  EC_ASM_PUSH(rbp, -16) EC_ASM_PUSH(rbx, -24) EC_ASM_PUSH(r12, -32)                            \
   EC_ASM_PUSH(r13, -40) EC_ASM_PUSH(r14, -48) EC_ASM_PUSH(r15, -56)                            \
   "subq $" #frame ", %rsp\n\t"                                                                 \
   ".cfi_adjust_cfa_offset " #frame "\n\t"
@@ -29,12 +29,18 @@
   "ret\n\t"                                                                                    \
   ".cfi_endproc\n\t"
 
-/* EC_ASM_GLOBAL(name): the header of a global function of the module (hidden: never exported). */
+/* EC_ASM_GLOBAL(name): the header of a global function of the module (hidden: never exported),
+ * which opens its unwind information. Its first instruction is ENDBR64, a no-op on CPUs without
+ * CET, so that the function stays a valid target of indirect calls (the C code takes its address)
+ * when the module is built with -fcf-protection, which marks every object, these included, as
+ * IBT-compatible. */
 #define EC_ASM_GLOBAL(name)                                                                    \
   ".globl " #name "\n\t"                                                                       \
   ".hidden " #name "\n\t"                                                                      \
   ".type " #name ", @function\n\t"                                                             \
-  ".p2align 4\n" #name ":\n\t"
+  ".p2align 4\n" #name ":\n\t"                                                                 \
+  ".cfi_startproc\n\t"                                                                         \
+  "endbr64\n\t"
 #define EC_ASM_END(name) ".size " #name ", .-" #name "\n\t"
 
 #endif
