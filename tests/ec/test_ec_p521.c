@@ -152,8 +152,32 @@ static void test_row_select(void) {
   }
 }
 
+/* The reductions' last step maps a sum equal to p (all 521 bits set), which is 0 mod p, to 0. No
+ * product of operands below p reaches it, so the operand p itself (0 mod p, outside the
+ * functions' domain) does: p * 1 makes the sum exactly p, and every product or square with p as
+ * an operand must come out fully reduced, as 0. On the path the module runs (ADX or portable). */
+static void test_sum_p_reduces_to_zero(void) {
+  uint64_t p[L], b[L], r[L];
+  memcpy(p, p521()->p.m, sizeof p);
+  const uint64_t others[][L] = {{1}, {2}, {0, 0, 0, 0, 0, 0, 0, 0, 0x1ff}, {(uint64_t)1 << 55},
+                                {0x123456789abcdefu, 7, 0, 0, 0, 0xffffffffffffffffu}};
+  for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+    memcpy(b, others[i], sizeof b);
+    memset(r, 0xa5, sizeof r);
+    ec_p521_mul(r, p, b);
+    CHECK(test_is_all_zero(r, sizeof r));
+    memset(r, 0xa5, sizeof r);
+    ec_p521_mul(r, b, p);
+    CHECK(test_is_all_zero(r, sizeof r));
+  }
+  memset(r, 0xa5, sizeof r);
+  ec_p521_sqr(r, p);
+  CHECK(test_is_all_zero(r, sizeof r));
+}
+
 static const test_case cases[] = {
     TEST_CASE(edges),
+    TEST_CASE(sum_p_reduces_to_zero),
     TEST_CASE(random),
     TEST_CASE(chain),
     TEST_CASE(row_select),
