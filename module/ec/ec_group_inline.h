@@ -226,17 +226,17 @@ static inline __attribute__((always_inline)) void jac_dbl_k(uint64_t *x, uint64_
   TWICE(s, y);        /* 2 Y */
   MUL(d, z, z);       /* delta = Z^2 */
   MUL(z, s, z);       /* Z3 = 2 Y Z */
+  MUL(s, s, s);       /* S = 4 Y^2 */
   ADDI(m, x, d);
   SUBI(d, x, d);
-  MUL(s, s, s);       /* S = 4 Y^2 */
   MUL(m, m, d);
+  MUL(b, x, s);       /* 4 beta = X S */
   TWICE(d, m);
   ADDI(m, d, m);      /* alpha = 3 (X - delta)(X + delta) */
-  MUL(b, x, s);       /* 4 beta = X S */
+  MUL(x, m, m);
   MUL(s, s, s);
   if (L == 9) p521_half(s, s); /* 8 gamma^2 = S^2 / 2 */
   else mod_half_k(fp, s, s, L);
-  MUL(x, m, m);
   TWICE(d, b);
   SUBI(x, x, d);      /* X3 = alpha^2 - 8 beta */
   SUBI(b, b, x);
