@@ -13,17 +13,7 @@
 #include "module/ec/internal.h"
 #include "module/internal.h"
 #include "tests/common/test_util.h"
-
-#if defined(__x86_64__)
-/* random_scalar writes a random value below n (and below p) on the curve c. */
-static void random_scalar(test_rng *rng, const ec_curve *c, uint64_t *k) {
-  uint8_t b[EC_MAX_BYTES];
-  test_rng_bytes(rng, b, c->bytes);
-  b[0] &= 0x7f; /* below n on every curve (n's top bit is set) */
-  if (c->bits % 8) b[0] &= (uint8_t)((1u << (c->bits % 8)) - 1);
-  ec_limbs_from_be(c->limbs, k, b, c->bytes);
-}
-#endif
+#include "tests/ec/ec_test_util.h"
 
 #if defined(__x86_64__)
 /* ref_mul is the portable Montgomery product modulo p: ec_mod_mul on a copy of the curve's p,
@@ -367,7 +357,7 @@ static void test_jac_adx(void) {
      * (ec_point_add) on the homogeneous points. */
     for (int round = 0; round < 8; round++) {
       uint64_t kk[EC_MAX_LIMBS];
-      random_scalar(&rng, c, kk);
+      ec_test_random_scalar(&rng, c, kk);
       ec_point q, jac, want, g;
       uint64_t qx[EC_MAX_LIMBS], qy[EC_MAX_LIMBS], ax[EC_MAX_LIMBS], ay[EC_MAX_LIMBS],
           wx[EC_MAX_LIMBS], wy[EC_MAX_LIMBS];

@@ -12,6 +12,7 @@
 #include "module/ec/internal.h"
 #include "module/internal.h"
 #include "tests/common/test_util.h"
+#include "tests/ec/ec_test_util.h"
 
 static const fm_ec_curve k_curves[] = {FM_EC_P224, FM_EC_P256, FM_EC_P384, FM_EC_P521};
 
@@ -36,14 +37,6 @@ static int is_infinity(const ec_curve *c, const ec_point *p) {
   return ec_limbs_is_zero(c->limbs, p->z) != 0 && ec_limbs_is_zero(c->limbs, p->y) == 0;
 }
 
-static void random_scalar(test_rng *rng, const ec_curve *c, uint64_t *k) {
-  uint8_t b[EC_MAX_BYTES];
-  test_rng_bytes(rng, b, c->bytes);
-  b[0] &= 0x7f; /* below n on every curve (n's top bit is set) */
-  if (c->bits % 8) b[0] &= (uint8_t)((1u << (c->bits % 8)) - 1);
-  ec_limbs_from_be(c->limbs, k, b, c->bytes);
-}
-
 static void test_group_law(void) {
   test_rng rng;
   test_rng_seed(&rng, "test_ec_unit.group_law");
@@ -52,7 +45,7 @@ static void test_group_law(void) {
     for (int round = 0; round < 8; round++) {
       uint64_t k[EC_MAX_LIMBS];
       ec_point p, d1, d2, inf, s, neg;
-      random_scalar(&rng, c, k);
+      ec_test_random_scalar(&rng, c, k);
       ec_scalar_mul_base(c, &p, k);
       ec_point_dbl(c, &d1, &p);
       ec_point_add(c, &d2, &p, &p);
@@ -176,8 +169,8 @@ static void test_verify_large_x(void) {
     uint64_t r[EC_MAX_LIMBS], dg[EC_MAX_LIMBS], s[EC_MAX_LIMBS], sm[EC_MAX_LIMBS], w[EC_MAX_LIMBS],
         u1[EC_MAX_LIMBS], u2[EC_MAX_LIMBS], a[EC_MAX_LIMBS], b[EC_MAX_LIMBS];
     ec_mod_sub(c, fp, r, x, fn->m); /* x < p: no wrap, x >= n */
-    random_scalar(&rng, c, dg);
-    random_scalar(&rng, c, s);
+    ec_test_random_scalar(&rng, c, dg);
+    ec_test_random_scalar(&rng, c, s);
     ec_mod_to_mont(c, fn, sm, s);
     ec_mod_inv(c, fn, w, sm);     /* s^-1 R */
     ec_mod_mul(c, fn, u1, dg, w); /* plain e / s */
@@ -224,7 +217,7 @@ static void test_dbl_n(void) {
     for (int round = 0; round < 4; round++) {
       uint64_t k[EC_MAX_LIMBS];
       ec_point p, a, b;
-      random_scalar(&rng, c, k);
+      ec_test_random_scalar(&rng, c, k);
       ec_scalar_mul_base(c, &p, k);
       if (round == 0) {
         memset(&p, 0, sizeof p);
@@ -252,7 +245,7 @@ static void test_scalar_mul_edges(void) {
     for (unsigned e = 0; e < EC_EDGE_SCALARS + 4; e++) {
       uint64_t k[EC_MAX_LIMBS];
       if (e < EC_EDGE_SCALARS) edge_scalar(c, e, k);
-      else random_scalar(&rng, c, k);
+      else ec_test_random_scalar(&rng, c, k);
       ec_scalar_mul(c, &a, k, &g);
       ec_scalar_mul_base(c, &b, k);
       CHECK(same_point(c, &a, &b));
@@ -342,7 +335,7 @@ static void test_double_mul_public(void) {
       if (qi == 0) d[0] = 1;
       else if (qi == 1) edge_scalar(c, 4, d);
       else if (qi == 2) d[0] = 2;
-      else random_scalar(&rng, c, d);
+      else ec_test_random_scalar(&rng, c, d);
       ec_point q, r, want;
       ec_scalar_mul_base(c, &q, d);
       for (unsigned e1 = 0; e1 < EC_EDGE_SCALARS + 2; e1++) {
@@ -353,12 +346,12 @@ static void test_double_mul_public(void) {
           if (!full && e2 < EC_EDGE_SCALARS && (e1 + e2) % 3 != 0) continue;
           uint64_t u1[EC_MAX_LIMBS], u2[EC_MAX_LIMBS], t[EC_MAX_LIMBS], sum[EC_MAX_LIMBS];
           if (e2 < EC_EDGE_SCALARS) edge_scalar(c, e2, u2);
-          else random_scalar(&rng, c, u2);
+          else ec_test_random_scalar(&rng, c, u2);
           ec_mod_to_mont(c, &c->n, t, u2);
           ec_mod_mul(c, &c->n, t, t, d); /* u2 d mod n, plain */
           const uint64_t zero[EC_MAX_LIMBS] = {0};
           if (e1 < EC_EDGE_SCALARS) edge_scalar(c, e1, u1);
-          else if (e1 == EC_EDGE_SCALARS) random_scalar(&rng, c, u1);
+          else if (e1 == EC_EDGE_SCALARS) ec_test_random_scalar(&rng, c, u1);
           else ec_mod_sub(c, &c->n, u1, zero, t); /* u1 = -u2 d: the sum is infinity */
           ec_mod_add(c, &c->n, sum, u1, t);
           ec_double_mul_public(c, &r, u1, u2, &q);
