@@ -158,6 +158,7 @@ static bool set_public_from_private(fm_ec_key *k) {
   ec_scalar_mul_base(c, &q, k->d);
   const uint64_t finite = ec_point_to_affine(c, k->qx, k->qy, &q);
   fm_zeroize(&q, sizeof q);
+  ec_stack_wipe();
   /* Q is the public key: public from here on. */
   fm_declassify(k->qx, sizeof k->qx);
   fm_declassify(k->qy, sizeof k->qy);
@@ -252,7 +253,9 @@ int fm_ec_key_generate(fm_ec_curve curve, fm_ec_key **key) {
     st = FM_ERR_INTERNAL;
     goto fail;
   }
-  if ((st = ec_pct(k)) != FM_OK) goto fail;
+  st = ec_pct(k);
+  ec_stack_wipe_keygen(); /* the signature's verification, after sign_digest's own wipe */
+  if (st != FM_OK) goto fail;
   *key = k;
   return FM_OK;
 fail:

@@ -37,7 +37,10 @@ int fm_ecdh(const fm_ec_key *key, const uint8_t *peer, size_t peer_len, uint8_t 
   if (st == FM_OK && cap < key->curve->bytes) st = FM_ERR_BUFFER_TOO_SMALL;
   uint64_t qx[EC_MAX_LIMBS], qy[EC_MAX_LIMBS];
   if (st == FM_OK) st = ec_decode_point(key->curve, peer, peer_len, qx, qy);
-  if (st == FM_OK) st = ecdh_shared_x(key, qx, qy, z);
+  if (st == FM_OK) {
+    st = ecdh_shared_x(key, qx, qy, z);
+    ec_stack_wipe();
+  }
   if (st != FM_OK) {
     const size_t most = ec_key_valid(key) ? key->curve->bytes : FM_EC_MAX_BYTES;
     return fm_refuse2(st, z, z != NULL ? (cap < most ? cap : most) : 0, z_len,

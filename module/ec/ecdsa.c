@@ -85,6 +85,7 @@ static int sign_digest(const fm_ec_key *key, const uint8_t *digest, size_t diges
     st = ecdsa_sign_digest_with_k(key, digest, digest_len, k, sig);
   } while (st == FM_ERR_INTERNAL);
   fm_zeroize(k, sizeof k);
+  ec_stack_wipe();
   return st;
 }
 
@@ -162,6 +163,7 @@ int ecdsa_sign_digest_deterministic(const fm_ec_key *key, fm_hash_alg alg, const
   fm_zeroize(t, sizeof t);
   fm_zeroize(e, sizeof e);
   fm_zeroize(k, sizeof k);
+  ec_stack_wipe();
   return st;
 }
 

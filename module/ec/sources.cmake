@@ -16,7 +16,8 @@ list(APPEND FIPSMOD_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/ecdh.c
   ${CMAKE_CURRENT_LIST_DIR}/ec_cast.c
   ${CMAKE_CURRENT_LIST_DIR}/ec_keyfile.c
-  ${CMAKE_CURRENT_LIST_DIR}/ecdsa_der.c)
+  ${CMAKE_CURRENT_LIST_DIR}/ecdsa_der.c
+  ${CMAKE_CURRENT_LIST_DIR}/ec_stack_wipe.c)
 # The kernels built at -O3 in Release builds (see FIPSMOD_SPEED_SOURCES in CMakeLists.txt).
 list(APPEND FIPSMOD_SPEED_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/ec_field.c
