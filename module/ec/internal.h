@@ -14,6 +14,7 @@
 
 #include "fipsmod/ec.h"
 #include "fipsmod/sha.h"
+#include "module/stack_wipe.h"
 
 #define EC_MAX_LIMBS 9
 #define EC_MAX_BYTES 66 /* P-521: ceil(521 / 8) */
@@ -230,9 +231,9 @@ int ec_selftest_ecdh(void);
  * test_ec_residue, which fails when a secret is left above the wipe). EC_STACK_WIPE_KEYGEN is
  * ec_stack_wipe_keygen's, for key generation, whose pairwise test's verification (its odd
  * multiples of Q) reaches about 22 KiB with gcc 12 -O2 and 28 KiB with clang 14 -O2. */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || !defined(__OPTIMIZE__)
-/* Sanitizers and -O0 keep every intermediate in memory, in larger frames: four times as much
- * (a margin; test_ec_residue does not run under ASan). */
+#if defined(FM_STACK_WIPE_INSTRUMENTED)
+/* Sanitizers keep every intermediate in memory, in larger frames: four times as much (a margin;
+ * test_ec_residue does not run under ASan). */
 #define EC_STACK_WIPE (64 * 1024)
 #define EC_STACK_WIPE_KEYGEN (128 * 1024)
 #else
