@@ -15,6 +15,7 @@
 #include "fipsmod/rsa.h"
 #include "module/bn/internal.h"
 #include "module/internal.h"
+#include "module/stack_wipe.h"
 
 #define RSA_KEY_MAGIC 0x52534131u /* "RSA1" while the key is live; 0 once freed */
 
@@ -139,5 +140,21 @@ void rsa_key_set_free_hook_for_testing(void (*hook)(const void *key, size_t len)
  * selftest/ calls it. FM_OK, FM_ERR_SELFTEST for a wrong answer, the failing call's status, or
  * FM_ERR_INTERNAL for an id that is not this unit's. */
 int rsa_cast(fm_selftest_id id);
+
+/* ---- Stack wipe ---------------------------------------------------------------------------- */
+
+/* RSA_STACK_WIPE is how many bytes rsa_stack_wipe zeroizes below its caller's frame: a private-key
+ * operation reaches about 34 KiB below the service (measured by test_rsa_residue, which fails
+ * when a secret is left above the wipe; the exponentiation's tables and the fault check). */
+#if defined(FM_STACK_WIPE_INSTRUMENTED)
+#define RSA_STACK_WIPE (192 * 1024)
+#else
+#define RSA_STACK_WIPE (48 * 1024)
+#endif
+
+/* rsa_stack_wipe zeroizes RSA_STACK_WIPE bytes of stack just below its caller's frame: the
+ * private-key operation, the private key's set-up and checks, its validation and key generation
+ * call it once they have computed on the secret values (rsa_stack_wipe.c). */
+void rsa_stack_wipe(void);
 
 #endif

@@ -323,6 +323,7 @@ done:
   fm_zeroize(dp, sizeof(dp));
   fm_zeroize(dq, sizeof(dq));
   fm_zeroize(t, sizeof(t));
+  rsa_stack_wipe();
   return st;
 }
 
@@ -412,6 +413,7 @@ int fm_rsa_key_validate(const fm_rsa_key *key) {
    * the rounds of Table B.1, SP 800-56B Rev. 2 6.4.1.2.1 step 3). */
   const int prime = rsa_are_probable_primes(&key->mont_p, &key->mont_q, key->p_bits,
                                             rsa_mr_rounds(key->n_bits));
+  rsa_stack_wipe();
   if (prime != 1) return fm_refuse(prime < 0 ? prime : FM_ERR_BAD_KEY, NULL, 0);
   return FM_OK;
 }
@@ -437,6 +439,7 @@ static int import_private_nd(fm_rsa_key *key, const uint8_t *n, size_t n_len, co
   bn_mod_exp_consttime(y, y, key->d, key->nl, &key->mont_n);
   const uint64_t ok = fm_declassify_u64(bn_eq_mask(x, y, key->nl));
   fm_zeroize(y, sizeof(y));
+  rsa_stack_wipe();
   if (!ok) return FM_ERR_BAD_KEY;
   key->has_private = 1;
   key->has_crt = 0;

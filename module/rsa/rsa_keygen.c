@@ -141,6 +141,7 @@ static int pairwise_test(const fm_rsa_key *key) {
   memset(digest, 0xa5, sizeof(digest));
   int st = rsa_sign_pkcs1v15_digest(key, FM_HASH_SHA256, digest, sig);
   if (st == FM_OK) st = rsa_verify_pkcs1v15_digest(key, FM_HASH_SHA256, digest, sig, key->k);
+  fm_zeroize(sig, sizeof(sig)); /* public, but computed with the new private key: none left */
   return st == FM_OK ? FM_OK : FM_ERR_KEYGEN;
 }
 
@@ -184,6 +185,7 @@ int fm_rsa_key_generate_mod8(unsigned bits, unsigned p_mod8, unsigned q_mod8, fm
     /* A failed pairwise test has put the module in ERROR: no key leaves it then. */
     if (st == FM_OK && !fm_module_operational()) st = FM_ERR_KEYGEN;
   }
+  rsa_stack_wipe(); /* the prime search's frames, the pairwise test's verification */
   if (st != FM_OK) {
     fm_rsa_key_free(k);
     return fm_refuse(st, NULL, 0);

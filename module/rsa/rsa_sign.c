@@ -112,6 +112,7 @@ __attribute__((noinline)) int rsa_private_op(const fm_rsa_key *key, uint64_t *ou
   (void)bn_mod_exp_public(y, out, key->e, key->el, mn);
   const uint64_t ok = fm_declassify_u64(bn_eq_mask(y, in, nl));
   fm_zeroize(y, sizeof(y));
+  rsa_stack_wipe();
   if (!ok) return rsa_fault(out, nl);
   return FM_OK;
 }

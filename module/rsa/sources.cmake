@@ -7,4 +7,5 @@ list(APPEND FIPSMOD_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/rsa_prime.c
   ${CMAKE_CURRENT_LIST_DIR}/rsa_pubcheck.c
   ${CMAKE_CURRENT_LIST_DIR}/rsa_keyfile.c
-  ${CMAKE_CURRENT_LIST_DIR}/rsa_cast.c)
+  ${CMAKE_CURRENT_LIST_DIR}/rsa_cast.c
+  ${CMAKE_CURRENT_LIST_DIR}/rsa_stack_wipe.c)
