@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "module/internal.h"
+#include "module/stack_wipe.h"
 
 #define MLDSA_N 256
 #define MLDSA_Q 8380417
@@ -308,5 +309,26 @@ int mldsa_cast(fm_selftest_id id);
 
 /* mldsa_path_name names the NTT path in use, for the start-up report. */
 const char *mldsa_path_name(void);
+
+/* ---- Stack wipe ---------------------------------------------------------------------------- */
+
+/* MLDSA_STACK_WIPE is how many bytes mldsa_stack_wipe zeroizes below its caller's frame: the
+ * signing workspace is on the heap, and what signing spills stays within 2 KiB of the service.
+ * MLDSA_STACK_WIPE_KEYGEN is mldsa_stack_wipe_keygen's, after key generation with its pairwise
+ * test, which reach beyond 24 KiB (measured by test_mldsa_residue, which fails when a secret is
+ * left above the wipe). */
+#if defined(FM_STACK_WIPE_INSTRUMENTED)
+#define MLDSA_STACK_WIPE (64 * 1024)
+#define MLDSA_STACK_WIPE_KEYGEN (256 * 1024)
+#else
+#define MLDSA_STACK_WIPE (16 * 1024)
+#define MLDSA_STACK_WIPE_KEYGEN (40 * 1024)
+#endif
+
+/* mldsa_stack_wipe zeroizes MLDSA_STACK_WIPE bytes of stack just below its caller's frame:
+ * signing calls it once it has computed on the private key, and key generation calls
+ * mldsa_stack_wipe_keygen (mldsa_stack_wipe.c). */
+void mldsa_stack_wipe(void);
+void mldsa_stack_wipe_keygen(void);
 
 #endif

@@ -67,9 +67,11 @@ static int keygen_checks(const mldsa_params *p, const uint8_t *pk, size_t pk_len
   return FM_OK;
 }
 
-/* keygen_from_seed_checked runs KeyGen_internal and the PCT on checked arguments. */
-static int keygen_from_seed_checked(const mldsa_params *p, const uint8_t *seed, uint8_t *pk,
-                                    uint8_t *sk) {
+/* keygen_from_seed_checked runs KeyGen_internal and the PCT on checked arguments. Out of line:
+ * its callers' stack wipe (mldsa_stack_wipe_keygen) then covers this frame's spills too. */
+static __attribute__((noinline)) int keygen_from_seed_checked(const mldsa_params *p,
+                                                              const uint8_t *seed, uint8_t *pk,
+                                                              uint8_t *sk) {
   int st = mldsa_keygen_pct(p, pk, sk, seed, kPctMsg, sizeof kPctMsg - 1);
   if (st != FM_ERR_NO_MEMORY) {
     fm_selftest_record_conditional(FM_ST_MLDSA_PCT, st);
@@ -89,7 +91,10 @@ int fm_mldsa_keygen_from_seed(fm_mldsa_param param, const uint8_t *seed, uint8_t
   if (st == FM_OK && (fm_buffers_overlap(seed, 32, pk, pk_len) ||
                       fm_buffers_overlap(seed, 32, sk, sk_len)))
     st = FM_ERR_OVERLAP;
-  if (st == FM_OK) st = keygen_from_seed_checked(p, seed, pk, sk);
+  if (st == FM_OK) {
+    st = keygen_from_seed_checked(p, seed, pk, sk);
+    mldsa_stack_wipe_keygen();
+  }
   if (st != FM_OK) return keygen_refuse(st, pk, pk_len, sk, sk_len, NULL);
   return FM_OK;
 }
@@ -105,7 +110,10 @@ int fm_mldsa_keygen(fm_mldsa_param param, uint8_t *pk, size_t pk_len, uint8_t *s
     st = FM_ERR_OVERLAP;
   uint8_t xi[FM_MLDSA_SEED_LEN];
   if (st == FM_OK) st = fm_rand_bytes(xi, sizeof xi); /* Algorithm 1, step 1 */
-  if (st == FM_OK) st = keygen_from_seed_checked(p, xi, pk, sk);
+  if (st == FM_OK) {
+    st = keygen_from_seed_checked(p, xi, pk, sk);
+    mldsa_stack_wipe_keygen();
+  }
   if (st == FM_OK && seed != NULL) memcpy(seed, xi, sizeof xi);
   fm_zeroize(xi, sizeof xi);
   if (st != FM_OK) return keygen_refuse(st, pk, pk_len, sk, sk_len, seed);
@@ -238,6 +246,7 @@ static int sign_finish(const mldsa_params *p, const uint8_t *sk, const uint8_t *
   if (st == FM_OK) {
     mldsa_mu_from_tr(mu, sk + 64, prefix, prefix_len, msg, msg_len);
     st = mldsa_sign_mu(p, sig, sk, mu, rnd);
+    mldsa_stack_wipe();
   }
   fm_zeroize(mu, sizeof mu);
   fm_zeroize(rnd, sizeof rnd);
@@ -329,6 +338,7 @@ int fm_mldsa_sign_mu(fm_mldsa_param param, const uint8_t *sk, size_t sk_len, con
   if (st == FM_OK) {
     static const uint8_t kZero[MLDSA_RND_BYTES];
     st = mldsa_sign_mu(p, sig, sk, mu, rnd != NULL ? rnd : kZero);
+    mldsa_stack_wipe();
     if (st == FM_OK) *sig_len = p->sig_len;
   }
   if (st != FM_OK) return sign_refuse(st, sig, sig_cap, sig_len);

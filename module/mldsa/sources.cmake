@@ -6,6 +6,7 @@ list(APPEND FIPSMOD_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/mldsa_pack.c
   ${CMAKE_CURRENT_LIST_DIR}/mldsa.c
   ${CMAKE_CURRENT_LIST_DIR}/mldsa_service.c
+  ${CMAKE_CURRENT_LIST_DIR}/mldsa_stack_wipe.c
   ${CMAKE_CURRENT_LIST_DIR}/mldsa_keyfile.c
   ${CMAKE_CURRENT_LIST_DIR}/mldsa_cast.c)
 # The kernels built at -O3 in Release builds (see FIPSMOD_SPEED_SOURCES in CMakeLists.txt).
