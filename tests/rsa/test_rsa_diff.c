@@ -310,11 +310,17 @@ static void test_generated_keys(int bits, int keys, int messages) {
 
 int main(int argc, char **argv) {
   test_rng_seed(&g_rng, "test_rsa_diff");
-  int openssl_keys[3] = {4, 3, 2}, own_keys[3] = {2, 1, 1};
+  /* The default counts follow FIPSMOD_DIFF_DIVISOR (test_case_count: never below one key and
+   * one message per size); counts given on the command line are taken as they are. */
+  int openssl_keys[3] = {4, 3, 2}, own_keys[3] = {2, 1, 1}, messages[3] = {60, 30, 15};
+  for (int s = 0; s < 3; s++) {
+    openssl_keys[s] = (int)test_case_count(openssl_keys[s]);
+    own_keys[s] = (int)test_case_count(own_keys[s]);
+    messages[s] = (int)test_case_count(messages[s]);
+  }
   for (int i = 0; i < 3 && i + 1 < argc; i++) openssl_keys[i] = atoi(argv[i + 1]);
   for (int i = 0; i < 3 && i + 4 < argc; i++) own_keys[i] = atoi(argv[i + 4]);
   static const int sizes[3] = {2048, 3072, 4096};
-  static const int messages[3] = {60, 30, 15};
   for (int s = 0; s < 3; s++) {
     test_openssl_keys(sizes[s], openssl_keys[s], messages[s]);
     test_generated_keys(sizes[s], own_keys[s], messages[s]);
