@@ -34,8 +34,10 @@
 
 /* FM_STACK_WIPE_INSTRUMENTED: sanitizers keep every intermediate in memory, in larger frames;
  * the units that include this header wipe more there (a margin, not a measurement: their residue
- * tests run in the uninstrumented builds). -O0 builds, which no CI preset runs, get the
- * optimized builds' sizes, so that ML-DSA still fits a 64 KiB thread stack. */
+ * tests run in the uninstrumented builds). The build never compiles the module at -O0 (Debug
+ * builds compile it at -O2: CMakeLists.txt, fipsmod_boundary_target); a module forced to -O0 gets
+ * the optimized builds' sizes, so that ML-DSA still fits a 64 KiB thread stack, and its residue
+ * tests fail. */
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define FM_STACK_WIPE_INSTRUMENTED 1
 #elif defined(__has_feature)

@@ -53,7 +53,14 @@ void ec_p384_mul_portable(uint64_t *r, const uint64_t *a, const uint64_t *b);
 
 #define NO_MULX ((fe_mul_fn)NULL)
 #define NO_SQR ((void (*)(uint64_t *, const uint64_t *))NULL)
+/* The formulas take the field operations as function pointers and are inlined with them; at -O0,
+ * where GCC resolves no such pointer before inlining, always_inline would be an error, so the
+ * additions there are plain static inline functions, called. */
+#if defined(__OPTIMIZE__)
 #define INLINE_ADDSUB static inline __attribute__((always_inline))
+#else
+#define INLINE_ADDSUB static inline
+#endif
 #define CALLED_ADDSUB static __attribute__((noinline))
 EC_FE_OPS(p256, 4, &k_p256_p, ec_p256_mul_portable, ec_p256_mul_mulx, ec_p256_mul_adx,
           ec_p256_sqr_adx, INLINE_ADDSUB)
