@@ -150,7 +150,7 @@ static inline __attribute__((always_inline)) void mac(uint64_t *c0, uint64_t *c1
  * value. Measured on this host (TSC ticks, a dependent chain): the square's latency 70 -> 64 and
  * the product's 69 -> 66 against the SHRD-through-memory B and the second (borrow) chain of an
  * earlier form; the carry in, in place of a fold of bit 521 followed by a test for the value p,
- * then took 26 instructions off each. */
+ * then took 24 instructions off each. */
 #define P521_BWORD(OP, I, X, M)                                                                    \
   "shrxq %%rdx, " #I "(%[" #M "]), %[lo]\n\t"                                                    \
   "shlxq %[a], " #I "+8(%[" #M "]), %[hi]\n\t"                                                   \
