@@ -1,10 +1,11 @@
 /* P-521's field, p = 2^521 - 1, in the Montgomery form of the rest of module/ec/ (R = 2^576).
  *
  * Since 2^521 = 1 mod p, a * b * R^-1 = a * b * 2^-55 mod p, and multiplying by 2^-55 modulo
- * 2^521 - 1 moves bits rather than multiplies (reduce below): the 1042-bit product becomes a sum of two
- * 521-bit values, below 2p, and one conditional subtraction of p, made branch-free with a carry in,
- * leaves it fully reduced like mont_mul_k's outputs, bit for bit. No multiplication by p and no quotient digit: the products are the operands' only.
- * Constant time: the same instructions and addresses for every value. */
+ * 2^521 - 1 moves bits rather than multiplies (reduce below): the 1042-bit product becomes a sum
+ * of two 521-bit values, below 2p, and one conditional subtraction of p, made branch-free with a
+ * carry in, leaves it fully reduced like mont_mul_k's outputs, bit for bit. No multiplication by
+ * p and no quotient digit: the products are the operands' only. Constant time: the same
+ * instructions and addresses for every value. */
 #include "module/ec/ec_p521.h"
 
 #include <string.h>
