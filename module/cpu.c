@@ -35,6 +35,12 @@
 /* Written once by fm_cpu_init (the constructor, single-threaded); read-only afterwards. */
 static uint32_t g_detected;
 uint32_t fm_g_cpu_in_use; /* read by fm_cpu_use (module/internal.h) */
+#if defined(__x86_64__)
+/* The vector registers the OS keeps for this process, whatever FIPSMOD_CPU says (libc's copies
+ * use them either way): 0 xmm0-15, 1 ymm0-15 (AVX), 2 zmm0-31 (AVX-512F). For
+ * fm_wipe_vector_registers; set by fm_cpu_detect. */
+static int g_vreg_kind;
+#endif
 static bool g_forced_portable;
 
 #if defined(__x86_64__)
@@ -60,6 +66,8 @@ static uint32_t detect_features(void) {
   if (!sse41 || !ssse3) f &= ~(uint32_t)(FM_CPU_AESNI | FM_CPU_PCLMULQDQ);
   uint64_t xcr0 = osxsave ? read_xcr0() : 0;
   const bool ymm_ok = (xcr0 & 0x6) == 0x6, zmm_ok = (xcr0 & 0xe6) == 0xe6;
+  /* AVX (ECX bit 28) with the YMM state saved: the registers are ymm0-15. */
+  g_vreg_kind = ((c >> 28) & 1) && ymm_ok ? 1 : 0;
   if (max_leaf >= 7) {
     __cpuid_count(7, 0, a, b, c, d);
     if (((b >> 5) & 1) && ymm_ok) f |= FM_CPU_AVX2;
@@ -73,6 +81,7 @@ static uint32_t detect_features(void) {
       f |= FM_CPU_VPCLMULQDQ;
     const bool avx512f = (b >> 16) & 1, avx512vl = (b >> 31) & 1, avx512bw = (b >> 30) & 1;
     if (avx512f && avx512vl && avx512bw && zmm_ok) f |= FM_CPU_AVX512;
+    if (avx512f && zmm_ok && g_vreg_kind == 1) g_vreg_kind = 2;
     /* AVX512IFMA: EBX bit 21, usable only with the AVX-512 register state above. */
     if (((b >> 21) & 1) && (f & FM_CPU_AVX512)) f |= FM_CPU_AVX512IFMA;
   }
@@ -137,6 +146,29 @@ void fm_cpu_init(void) {
   const char *env = secure_getenv("FIPSMOD_CPU");
   g_forced_portable = env != NULL && strcmp(env, "portable") == 0;
   fm_g_cpu_in_use = g_forced_portable ? 0 : g_detected & FM_CPU_USABLE;
+}
+
+/* fm_wipe_vector_registers (module/internal.h), with module/internal.h's clears: the AVX-512 one
+ * in a function of its own, whose target allows it. */
+#if defined(__x86_64__)
+__attribute__((noinline, target("avx512f"))) static void wipe_zmm0_31(void) {
+  fm_clear_avx512_registers();
+}
+
+__attribute__((noinline, target("avx"))) static void wipe_ymm0_15(void) {
+  fm_clear_avx_registers();
+}
+#endif
+
+void fm_wipe_vector_registers(void) {
+#if defined(__x86_64__)
+  /* The CPU's register file is public. */
+  if (g_vreg_kind == 2) wipe_zmm0_31();
+  else if (g_vreg_kind == 1) wipe_ymm0_15();
+  else fm_clear_sse_registers();
+#elif defined(__aarch64__)
+  fm_clear_neon_registers();
+#endif
 }
 
 /* fm_cpu_invariant_tsc: CPUID leaf 0x80000007, EDX bit 8, asked on the first call rather than at

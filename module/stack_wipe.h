@@ -1,7 +1,8 @@
 /* FM_STACK_WIPE_FN(name, bytes) defines void name(void), a unit's stack wipe: it zeroizes |bytes|
  * bytes of stack just below its caller's frame, where the frames of the computation its caller
  * has just returned from were, so that no value the compiler spilled to a frame slot that C
- * cannot name (an intermediate of a computation on a secret) outlives the service. A function
+ * cannot name (an intermediate of a computation on a secret) outlives the service; then the
+ * vector registers (fm_wipe_vector_registers, module/internal.h). A function
  * of its own, not inlined, whose frame is the array it zeroizes; volatile stores, which the
  * compiler can neither drop nor turn into a memset call; not instrumented by ASan, whose
  * redzones would leave parts of the region unwiped. |bytes| is a multiple of 16. Each unit's
@@ -12,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+void fm_wipe_vector_registers(void); /* module/internal.h */
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 
@@ -21,6 +24,7 @@
     volatile __m128i *p = area;                                                                \
     for (size_t i = 0; i < (bytes) / 16; i++) p[i] = _mm_setzero_si128();                      \
     __asm__ __volatile__("" : : "r"(area) : "memory");                                         \
+    fm_wipe_vector_registers();                                                                \
   }
 #else
 #define FM_STACK_WIPE_FN(name, bytes)                                                          \
@@ -29,6 +33,7 @@
     volatile uint64_t *p = area;                                                               \
     for (size_t i = 0; i < (bytes) / 8; i++) p[i] = 0;                                         \
     __asm__ __volatile__("" : : "r"(area) : "memory");                                         \
+    fm_wipe_vector_registers();                                                                \
   }
 #endif
 

@@ -15,7 +15,7 @@
  * count, per eight blocks). One copy of each loop serves the three key sizes, which keeps the
  * hashed image (and so the load-time integrity check) small; CBC encryption, a serial chain bound
  * by the rounds' latency, and the one-block function stay specialized. Each function that held
- * round keys or blocks in registers ends with aes_clear_sse_registers (internal.h says why).
+ * round keys or blocks in registers ends with fm_clear_sse_registers (internal.h says why).
  *
  * The CTR_DRBG's fused short generate on these registers is in drbg_ni.c. */
 #include <immintrin.h>
@@ -111,7 +111,7 @@ AESNI_FN void aes_ni_init(aes_ks *ks, const uint8_t *key, size_t key_len) {
     ks->rounds = 14;
   }
   ks->impl = AES_IMPL_AESNI;
-  aes_clear_sse_registers();
+  fm_clear_sse_registers();
 }
 
 /* The Equivalent Inverse Cipher (FIPS 197 5.3.5): dk[0] = rk[Nr], dk[i] = InvMixColumns(rk[Nr-i])
@@ -123,7 +123,7 @@ AESNI_FN void aes_ni_add_decrypt(aes_ks *ks) {
   dk[0] = rk[nr];
   for (unsigned i = 1; i < nr; i++) dk[i] = _mm_aesimc_si128(rk[nr - i]);
   dk[nr] = rk[0];
-  aes_clear_sse_registers();
+  fm_clear_sse_registers();
 }
 
 /* ---- One block --------------------------------------------------------------------------- */
@@ -173,7 +173,7 @@ AESNI_FN void aes_ni_encrypt_block(const aes_ks *ks, const uint8_t in[16], uint8
                     : ks->rounds == 12 ? encrypt1(rk, 12, x)
                                        : encrypt1(rk, 10, x);
   _mm_storeu_si128((__m128i *)out, y);
-  aes_clear_sse_registers();
+  fm_clear_sse_registers();
 }
 
 /* ---- Eight blocks in flight -------------------------------------------------------------- */
@@ -237,7 +237,7 @@ AESNI_FN __attribute__((always_inline)) static inline void sse_ecb_encrypt_nr(
 AESNI_FN void aes_ni_sse_ecb_encrypt(const aes_ks *ks, const uint8_t *in, uint8_t *out,
                                      size_t nblocks) {
   sse_ecb_encrypt_nr(ks, in, out, nblocks, ks->rounds);
-  aes_clear_sse_registers();
+  fm_clear_sse_registers();
 }
 
 AESNI_FN __attribute__((always_inline)) static inline void sse_ecb_decrypt_nr(
@@ -259,7 +259,7 @@ AESNI_FN __attribute__((always_inline)) static inline void sse_ecb_decrypt_nr(
 AESNI_FN void aes_ni_sse_ecb_decrypt(const aes_ks *ks, const uint8_t *in, uint8_t *out,
                                      size_t nblocks) {
   sse_ecb_decrypt_nr(ks, in, out, nblocks, ks->rounds);
-  aes_clear_sse_registers();
+  fm_clear_sse_registers();
 }
 
 /* CBC encryption (SP 800-38A 6.2) is one serial chain, bound by the rounds' latency. The loop is
@@ -311,7 +311,7 @@ AESNI_FN void aes_ni_cbc_encrypt(const aes_ks *ks, uint8_t iv[16], const uint8_t
   } else {
     cbc_encrypt_nr(rk, 14, iv, in, out, nblocks);
   }
-  aes_clear_sse_registers();
+  fm_clear_sse_registers();
 }
 
 AESNI_FN __attribute__((always_inline)) static inline void sse_cbc_decrypt_nr(
@@ -341,7 +341,7 @@ AESNI_FN __attribute__((always_inline)) static inline void sse_cbc_decrypt_nr(
 AESNI_FN void aes_ni_sse_cbc_decrypt(const aes_ks *ks, uint8_t iv[16], const uint8_t *in,
                                      uint8_t *out, size_t nblocks) {
   sse_cbc_decrypt_nr(ks, iv, in, out, nblocks, ks->rounds);
-  aes_clear_sse_registers();
+  fm_clear_sse_registers();
 }
 
 /* ---- CTR --------------------------------------------------------------------------------- */
@@ -492,7 +492,7 @@ AESNI_FN __attribute__((always_inline)) static inline void sse_ctr_nr(const aes_
 AESNI_FN void aes_ni_sse_ctr(const aes_ks *ks, int width, uint8_t ctr[16], const uint8_t *in,
                              uint8_t *out, size_t nblocks) {
   sse_ctr_nr(ks, width, ctr, in, out, nblocks, ks->rounds);
-  aes_clear_sse_registers();
+  fm_clear_sse_registers();
 }
 
 /* ---- Dispatch to the widest path --------------------------------------------------------- */

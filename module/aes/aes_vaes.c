@@ -121,7 +121,7 @@ VAES512_FN void aes_ni_vaes512_ctr(const aes_ks *ks, int width, uint8_t ctr[16],
     aes_ni_sse_ctr(ks, width, ctr, in != NULL ? in + 16 * done : NULL, out + 16 * done,
                    nblocks - done);
   }
-  aes_clear_avx512_registers();
+  fm_clear_avx512_registers();
 }
 
 VAES512_FN void aes_ni_vaes512_ctr32_stream(const aes_ks *ks, const uint8_t ctr[16], uint8_t *out,
@@ -150,7 +150,7 @@ VAES512_FN void aes_ni_vaes512_ctr32_stream(const aes_ks *ks, const uint8_t ctr[
     _mm512_mask_storeu_epi64(out + 64 * j, aes_qmask4((long)nblocks - 4 * j),
                              _mm512_aesenclast_epi128(x[j], kl));
   }
-  aes_clear_avx512_registers();
+  fm_clear_avx512_registers();
 }
 
 VAES512_FN void aes_ni_vaes512_ecb(const aes_ks *ks, int decrypt, const uint8_t *in, uint8_t *out,
@@ -192,7 +192,7 @@ VAES512_FN void aes_ni_vaes512_ecb(const aes_ks *ks, int decrypt, const uint8_t 
       aes_ni_sse_ecb_encrypt(ks, in + 16 * done, out + 16 * done, nblocks - done);
     }
   }
-  aes_clear_avx512_registers();
+  fm_clear_avx512_registers();
 }
 
 /* CBC decryption: P_i = D(C_i) ^ C_{i-1}. The previous-block vectors are built from registers
@@ -232,7 +232,7 @@ VAES512_FN void aes_ni_vaes512_cbc_decrypt(const aes_ks *ks, uint8_t iv[16], con
   _mm_storeu_si128((__m128i *)iv, _mm512_extracti32x4_epi32(last, 3));
   if (done < nblocks)
     aes_ni_sse_cbc_decrypt(ks, iv, in + 16 * done, out + 16 * done, nblocks - done);
-  aes_clear_avx512_registers();
+  fm_clear_avx512_registers();
 }
 
 /* ============================== 256-bit registers ========================================= */
@@ -290,7 +290,7 @@ VAES256_FN void aes_ni_vaes256_ctr(const aes_ks *ks, int width, uint8_t ctr[16],
     aes_ni_sse_ctr(ks, width, ctr, in != NULL ? in + 16 * done : NULL, out + 16 * done,
                    nblocks - done);
   }
-  aes_clear_avx_registers();
+  fm_clear_avx_registers();
 }
 
 VAES256_FN void aes_ni_vaes256_ecb(const aes_ks *ks, int decrypt, const uint8_t *in, uint8_t *out,
@@ -332,7 +332,7 @@ VAES256_FN void aes_ni_vaes256_ecb(const aes_ks *ks, int decrypt, const uint8_t 
       aes_ni_sse_ecb_encrypt(ks, in + 16 * done, out + 16 * done, nblocks - done);
     }
   }
-  aes_clear_avx_registers();
+  fm_clear_avx_registers();
 }
 
 VAES256_FN void aes_ni_vaes256_cbc_decrypt(const aes_ks *ks, uint8_t iv[16], const uint8_t *in,
@@ -371,5 +371,5 @@ VAES256_FN void aes_ni_vaes256_cbc_decrypt(const aes_ks *ks, uint8_t iv[16], con
   _mm_storeu_si128((__m128i *)iv, _mm256_extracti128_si256(last, 1));
   if (done < nblocks)
     aes_ni_sse_cbc_decrypt(ks, iv, in + 16 * done, out + 16 * done, nblocks - done);
-  aes_clear_avx_registers();
+  fm_clear_avx_registers();
 }

@@ -97,5 +97,5 @@ void aes_ni_drbg_generate_small(uint8_t v[16], uint8_t key[32], uint8_t *out, si
   }
   aes_drbg_stack_wipe();
   /* Round keys, blocks, the new Key and V stay in the registers otherwise. */
-  aes_clear_sse_registers();
+  fm_clear_sse_registers();
 }

@@ -102,5 +102,5 @@ void aes_vaes_drbg_generate_small(uint8_t v[16], uint8_t key[32], uint8_t *out, 
   aes_drbg_stack_wipe();
   /* ... and in the registers: all 256 bits of ymm0-15, which the kernel used (this function
    * runs only where the CPU has VAES, hence AVX). */
-  aes_clear_avx_registers();
+  fm_clear_avx_registers();
 }

@@ -39,11 +39,11 @@
 
 #if FM_HAVE_X86_64_PATHS
 __attribute__((target("avx512f"), noinline)) static void gcm_clear_avx512(void) {
-  aes_clear_avx512_registers();
+  fm_clear_avx512_registers();
 }
 
 __attribute__((target("avx"), noinline)) static void gcm_clear_avx(void) {
-  aes_clear_avx_registers();
+  fm_clear_avx_registers();
 }
 
 void gcm_clear_registers(void) {
@@ -52,7 +52,7 @@ void gcm_clear_registers(void) {
   } else if (fm_cpu_use(FM_CPU_AVX2)) {
     gcm_clear_avx();
   } else {
-    aes_clear_sse_registers();
+    fm_clear_sse_registers();
   }
 }
 #else

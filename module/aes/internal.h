@@ -369,74 +369,13 @@ void aes_ni_vaes256_ctr(const aes_ks *ks, int width, uint8_t ctr[16], const uint
  * keeps nothing in them across it. */
 
 #if FM_HAVE_X86_64_PATHS
-/* AES_XMM0_15 is the clobber list of xmm0-15 (naming them covers ymm0-15 and zmm0-15 too). */
-#define AES_XMM0_15                                                                         \
-  "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", \
-      "xmm11", "xmm12", "xmm13", "xmm14", "xmm15"
-
-/* aes_clear_sse_registers zeroes xmm0-15 with legacy-SSE pxor: for code that runs on AES-NI CPUs
- * without AVX. It leaves bits 128 and up of the AVX registers as they were; SSE code never writes
- * them, and the AVX code clears its own. */
-static inline __attribute__((always_inline)) void aes_clear_sse_registers(void) {
-  __asm__ __volatile__(
-      "pxor %%xmm0, %%xmm0\n\tpxor %%xmm1, %%xmm1\n\tpxor %%xmm2, %%xmm2\n\t"
-      "pxor %%xmm3, %%xmm3\n\tpxor %%xmm4, %%xmm4\n\tpxor %%xmm5, %%xmm5\n\t"
-      "pxor %%xmm6, %%xmm6\n\tpxor %%xmm7, %%xmm7\n\tpxor %%xmm8, %%xmm8\n\t"
-      "pxor %%xmm9, %%xmm9\n\tpxor %%xmm10, %%xmm10\n\tpxor %%xmm11, %%xmm11\n\t"
-      "pxor %%xmm12, %%xmm12\n\tpxor %%xmm13, %%xmm13\n\tpxor %%xmm14, %%xmm14\n\t"
-      "pxor %%xmm15, %%xmm15"
-      :
-      :
-      : AES_XMM0_15, "memory");
-}
-
-/* AES_VEX_ZERO_0_15 zeroes xmm0-15 with VEX xors, each of which clears its whole register
- * (ymm/zmm bits 128 and up too): the same effect as vzeroall, which is microcoded and measured
- * 13 cycles against 5 for these xors and a vzeroupper (the one for AVX-512 below, Sapphire
- * Rapids). */
-#define AES_VEX_ZERO_0_15                                                                      \
-  "vpxor %%xmm0, %%xmm0, %%xmm0\n\tvpxor %%xmm1, %%xmm1, %%xmm1\n\t"                           \
-  "vpxor %%xmm2, %%xmm2, %%xmm2\n\tvpxor %%xmm3, %%xmm3, %%xmm3\n\t"                           \
-  "vpxor %%xmm4, %%xmm4, %%xmm4\n\tvpxor %%xmm5, %%xmm5, %%xmm5\n\t"                           \
-  "vpxor %%xmm6, %%xmm6, %%xmm6\n\tvpxor %%xmm7, %%xmm7, %%xmm7\n\t"                           \
-  "vpxor %%xmm8, %%xmm8, %%xmm8\n\tvpxor %%xmm9, %%xmm9, %%xmm9\n\t"                           \
-  "vpxor %%xmm10, %%xmm10, %%xmm10\n\tvpxor %%xmm11, %%xmm11, %%xmm11\n\t"                     \
-  "vpxor %%xmm12, %%xmm12, %%xmm12\n\tvpxor %%xmm13, %%xmm13, %%xmm13\n\t"                     \
-  "vpxor %%xmm14, %%xmm14, %%xmm14\n\tvpxor %%xmm15, %%xmm15, %%xmm15\n\t"
-
-/* aes_clear_avx_registers zeroes ymm0-15 (all of zmm0-15 too), then vzeroupper. Only where the
- * CPU has AVX (the VAES paths). It does not touch zmm16-31: see aes_clear_avx512_registers. */
-static inline __attribute__((always_inline)) void aes_clear_avx_registers(void) {
-  __asm__ __volatile__(AES_VEX_ZERO_0_15 "vzeroupper" : : : AES_XMM0_15, "memory");
-}
-
-/* aes_clear_avx512_registers zeroes all 32 zmm registers: VEX xors for zmm0-15, and an EVEX xor
- * (which zeroes the whole register) for each of zmm16-31, which VEX cannot name; then
- * vzeroupper. Only in functions whose target includes AVX-512F (the compiler hands out zmm16-31
- * only there). */
-static inline __attribute__((always_inline, target("avx512f"))) void aes_clear_avx512_registers(
-    void) {
-  __asm__ __volatile__(
-      AES_VEX_ZERO_0_15
-      "vpxord %%xmm16, %%xmm16, %%xmm16\n\tvpxord %%xmm17, %%xmm17, %%xmm17\n\t"
-      "vpxord %%xmm18, %%xmm18, %%xmm18\n\tvpxord %%xmm19, %%xmm19, %%xmm19\n\t"
-      "vpxord %%xmm20, %%xmm20, %%xmm20\n\tvpxord %%xmm21, %%xmm21, %%xmm21\n\t"
-      "vpxord %%xmm22, %%xmm22, %%xmm22\n\tvpxord %%xmm23, %%xmm23, %%xmm23\n\t"
-      "vpxord %%xmm24, %%xmm24, %%xmm24\n\tvpxord %%xmm25, %%xmm25, %%xmm25\n\t"
-      "vpxord %%xmm26, %%xmm26, %%xmm26\n\tvpxord %%xmm27, %%xmm27, %%xmm27\n\t"
-      "vpxord %%xmm28, %%xmm28, %%xmm28\n\tvpxord %%xmm29, %%xmm29, %%xmm29\n\t"
-      "vpxord %%xmm30, %%xmm30, %%xmm30\n\tvpxord %%xmm31, %%xmm31, %%xmm31\n\t"
-      "vzeroupper"
-      :
-      :
-      : AES_XMM0_15, "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23",
-        "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31", "memory");
-}
+/* The clears themselves are module/internal.h's: fm_clear_sse_registers (AES-NI code without
+ * AVX), fm_clear_avx_registers (the VAES paths), fm_clear_avx512_registers (the 512-bit ones). */
 
 /* aes_clear_portable_registers is the clear of the portable code (aes_portable.c, whose copies
  * the compiler vectorizes with SSE2, and the portable GCM). */
 static inline __attribute__((always_inline)) void aes_clear_portable_registers(void) {
-  aes_clear_sse_registers();
+  fm_clear_sse_registers();
 }
 #elif defined(__aarch64__)
 /* aes_clear_portable_registers zeroes v0-v31, which the compiler's vectorized copies use. */

@@ -195,7 +195,7 @@ void ctr_drbg_instantiate_nodf(ctr_drbg_state *st, const uint8_t entropy[CTR_DRB
   st->flags = 0;
   st->magic = CTR_DRBG_MAGIC;
   fm_zeroize(seed, sizeof(seed));
-  rand_wipe_vector_regs();
+  fm_wipe_vector_registers();
 }
 
 void ctr_drbg_reseed_nodf(ctr_drbg_state *st, const uint8_t entropy[CTR_DRBG_SEED_LEN],
@@ -208,7 +208,7 @@ void ctr_drbg_reseed_nodf(ctr_drbg_state *st, const uint8_t entropy[CTR_DRBG_SEE
   ctr_drbg_update(st, seed);
   st->reseed_counter = 1;
   fm_zeroize(seed, sizeof(seed));
-  rand_wipe_vector_regs();
+  fm_wipe_vector_registers();
 }
 
 /* generate_with_provided is 10.2.1.5.x steps 3-7 once the additional input has been turned into
@@ -280,7 +280,7 @@ void ctr_drbg_generate_nodf(ctr_drbg_state *st, uint8_t *out, size_t out_len, co
     fm_zeroize(provided, sizeof(provided));
   }
   /* Key, V and output blocks went through xmm (the copies, the xor with the provided data). */
-  rand_wipe_vector_regs();
+  fm_wipe_vector_registers();
 }
 
 void ctr_drbg_wipe(ctr_drbg_state *st) { fm_zeroize(st, sizeof(*st)); }
@@ -393,7 +393,7 @@ int fm_ctr_drbg_instantiate(fm_ctr_drbg *drbg, unsigned flags, const uint8_t *en
   }
   st->flags = flags;
   st->magic = CTR_DRBG_MAGIC;
-  rand_wipe_vector_regs();
+  fm_wipe_vector_registers();
   return FM_OK;
 }
 
@@ -409,7 +409,7 @@ static int reseed_checked(ctr_drbg_state *st, const uint8_t *entropy, size_t ent
   } else {
     ctr_drbg_reseed_nodf(st, entropy, ai, ai_len);
   }
-  rand_wipe_vector_regs();
+  fm_wipe_vector_registers();
   return FM_OK;
 }
 
@@ -467,7 +467,7 @@ int fm_ctr_drbg_generate(fm_ctr_drbg *drbg, uint8_t *out, size_t out_len, const 
   } else {
     ctr_drbg_generate_nodf(st, out, out_len, ai, ai_len);
   }
-  rand_wipe_vector_regs();
+  fm_wipe_vector_registers();
   return FM_OK;
 }
 

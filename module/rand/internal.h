@@ -62,42 +62,20 @@ void ctr_drbg_wipe(ctr_drbg_state *st);
 /* ---- Vector-register residue ---------------------------------------------------------------
  * The compiler moves 16-byte blocks (memcpy of a key, a vectorized xor) through xmm registers,
  * and nothing clears them on return: a signal frame or the next function's spill then writes the
- * secret to memory. The functions of module/rand that move secrets through xmm end with
- * rand_wipe_vector_regs; the word draws' fast paths use general registers only and need none.
- * (The AES kernels clear their own registers: module/aes.) */
+ * secret to memory. The DRBG's generate, reseed and instantiate functions (ctr_drbg.c) end with
+ * fm_wipe_vector_registers (module/internal.h: every register the CPU has, zmm16-31 included,
+ * which libc's copies use in a program linked with libfipsmod.a); the UUID formatting, on the
+ * hot path of the string draws and with no libc call, with rand_wipe_vector_regs below (xmm0-15,
+ * the registers its own code uses). The word draws' fast paths use general registers only and
+ * need neither. (The AES kernels clear their own registers: module/aes.) */
 
-/* rand_wipe_vector_regs zeroes the vector registers that C code and libc's memory functions use:
- * xmm0-xmm15 with legacy-SSE zero idioms (no execution unit is involved), and with AVX2 in use
- * also the upper bits of ymm0-15/zmm0-15, by vzeroupper, which leaves the upper state clean for
- * the SSE code that follows. */
+/* rand_wipe_vector_regs zeroes xmm0-15 with legacy-SSE zero idioms (module/internal.h), and with
+ * AVX2 in use also the upper bits of ymm0-15/zmm0-15, by vzeroupper, which leaves the upper state
+ * clean for the SSE code that follows. */
 #if defined(__x86_64__)
-#define RAND_XMM_CLOBBERS                                                                      \
-  "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", \
-      "xmm12", "xmm13", "xmm14", "xmm15"
 static inline void rand_wipe_vector_regs(void) {
-  if (fm_cpu_use(FM_CPU_AVX2)) {
-    /* Legacy xors for the low halves (zero idioms) and vzeroupper for the rest: the whole of
-     * ymm0-15 (zmm0-15) is zero and the upper state is clean for the SSE code that follows. */
-    __asm__ __volatile__(
-        "pxor %%xmm0, %%xmm0\n\tpxor %%xmm1, %%xmm1\n\tpxor %%xmm2, %%xmm2\n\tpxor %%xmm3, %%xmm3\n\t"
-        "pxor %%xmm4, %%xmm4\n\tpxor %%xmm5, %%xmm5\n\tpxor %%xmm6, %%xmm6\n\tpxor %%xmm7, %%xmm7\n\t"
-        "pxor %%xmm8, %%xmm8\n\tpxor %%xmm9, %%xmm9\n\tpxor %%xmm10, %%xmm10\n\t"
-        "pxor %%xmm11, %%xmm11\n\tpxor %%xmm12, %%xmm12\n\tpxor %%xmm13, %%xmm13\n\t"
-        "pxor %%xmm14, %%xmm14\n\tpxor %%xmm15, %%xmm15\n\tvzeroupper"
-        :
-        :
-        : RAND_XMM_CLOBBERS);
-  } else {
-    __asm__ __volatile__(
-        "pxor %%xmm0, %%xmm0\n\tpxor %%xmm1, %%xmm1\n\tpxor %%xmm2, %%xmm2\n\tpxor %%xmm3, %%xmm3\n\t"
-        "pxor %%xmm4, %%xmm4\n\tpxor %%xmm5, %%xmm5\n\tpxor %%xmm6, %%xmm6\n\tpxor %%xmm7, %%xmm7\n\t"
-        "pxor %%xmm8, %%xmm8\n\tpxor %%xmm9, %%xmm9\n\tpxor %%xmm10, %%xmm10\n\t"
-        "pxor %%xmm11, %%xmm11\n\tpxor %%xmm12, %%xmm12\n\tpxor %%xmm13, %%xmm13\n\t"
-        "pxor %%xmm14, %%xmm14\n\tpxor %%xmm15, %%xmm15"
-        :
-        :
-        : RAND_XMM_CLOBBERS);
-  }
+  fm_clear_sse_registers();
+  if (fm_cpu_use(FM_CPU_AVX2)) __asm__ __volatile__("vzeroupper" : : : FM_XMM0_15, "memory");
 }
 #elif defined(__aarch64__)
 /* aarch64: v0-v31 (module/internal.h). */

@@ -562,29 +562,32 @@ int fm_rand_reseed(void) {
   return rand_outcome(rand_leave(st, NULL, 0, err));
 }
 
-/* batch_copy copies |len| batch bytes to |out|. The fixed sizes of the word draws, GCM IVs and
- * UUIDs (8, 12, 16) go through general registers (the empty asm keeps the compiler from merging
- * the halves of 16 into one xmm move, which would leave them in a vector register on return; 4
- * is one 32-bit move anyway); other lengths use memcpy (rep movsb in libfipsmod.so, no vector
- * register either). */
+/* batch_copy copies |len| batch bytes to |out| through general registers only: whole words, then
+ * the bytes after them, each through an empty asm that keeps the compiler from merging the moves
+ * into vector ones (which would leave the bytes in a vector register on return; 4 is one 32-bit
+ * move anyway). Not memcpy: libfipsmod.so's is rep movsb, which uses no vector register either,
+ * but in a program linked with libfipsmod.a memcpy is libc's, whose AVX2 and AVX-512 copies left
+ * a 24-byte draw in xmm0-1 and a 32-byte one in ymm17 (test_vreg_residue, FIPSMOD_CPU=portable);
+ * |len| is at most 64, so a few moves. */
 static inline void batch_copy(uint8_t *out, const uint8_t *p, size_t len) {
-  if (len == 16 || len == 8) {
-    for (size_t i = 0; i < len; i += 8) {
-      uint64_t w;
-      memcpy(&w, p + i, 8);
-      __asm__("" : "+r"(w));
-      memcpy(out + i, &w, 8);
-    }
-  } else if (len == 12) {
+  size_t i = 0;
+  for (; i + 8 <= len; i += 8) {
     uint64_t w;
+    memcpy(&w, p + i, 8);
+    __asm__("" : "+r"(w));
+    memcpy(out + i, &w, 8);
+  }
+  if (len - i >= 4) {
     uint32_t v;
-    memcpy(&w, p, 8);
-    memcpy(&v, p + 8, 4);
-    __asm__("" : "+r"(w), "+r"(v));
-    memcpy(out, &w, 8);
-    memcpy(out + 8, &v, 4);
-  } else {
-    memcpy(out, p, len);
+    memcpy(&v, p + i, 4);
+    __asm__("" : "+r"(v));
+    memcpy(out + i, &v, 4);
+    i += 4;
+  }
+  for (; i < len; i++) {
+    uint8_t b = p[i];
+    __asm__("" : "+r"(b));
+    out[i] = b;
   }
 }
 

@@ -67,6 +67,7 @@ __attribute__((noinline, no_sanitize_address)) static void hmac_stack_wipe(void)
   _Alignas(16) uint8_t area[HMAC_STACK_WIPE];
   fm_stack_wipe_area(area, sizeof area);
 #endif
+  fm_wipe_vector_registers(); /* the key's pads went through them */
 }
 
 /* ---- HMAC-SHA-256 ------------------------------------------------------------------------ */
@@ -429,6 +430,7 @@ __attribute__((noinline, no_sanitize_address)) void hmac_kdf_stack_wipe(void) {
   _Alignas(16) uint8_t area[KDF_STACK_WIPE];
   fm_stack_wipe_area(area, sizeof area);
 #endif
+  fm_wipe_vector_registers();
 }
 
 static_assert(sizeof(hmac_ctx) % 8 == 0, "hmac_ctx_wipe stores whole words");

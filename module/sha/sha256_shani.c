@@ -11,6 +11,7 @@
  * data-dependent branches or memory indices. */
 #include <immintrin.h>
 
+#include "module/internal.h"
 #include "module/sha/internal.h"
 
 #define SHANI_TARGET __attribute__((target("sha,sse4.1")))
@@ -116,19 +117,9 @@ SHANI_TARGET void sha256_blocks_shani(uint32_t h[8], const uint8_t *p, size_t nb
   STORE_STATE(h, abef, cdgh);
   /* The state and the message schedule (derived from the block, which may be an HMAC key pad)
    * are still in xmm0-15: clear them, so that no later spill (a lazy-binding trampoline, a signal
-   * frame) writes them to memory. SSE encodings (vzeroall needs AVX, which a SHA-NI CPU may
-   * lack); the kernel never touches the upper halves of ymm registers. */
-  __asm__ __volatile__(
-      "pxor %%xmm0, %%xmm0\n\tpxor %%xmm1, %%xmm1\n\tpxor %%xmm2, %%xmm2\n\t"
-      "pxor %%xmm3, %%xmm3\n\tpxor %%xmm4, %%xmm4\n\tpxor %%xmm5, %%xmm5\n\t"
-      "pxor %%xmm6, %%xmm6\n\tpxor %%xmm7, %%xmm7\n\tpxor %%xmm8, %%xmm8\n\t"
-      "pxor %%xmm9, %%xmm9\n\tpxor %%xmm10, %%xmm10\n\tpxor %%xmm11, %%xmm11\n\t"
-      "pxor %%xmm12, %%xmm12\n\tpxor %%xmm13, %%xmm13\n\tpxor %%xmm14, %%xmm14\n\t"
-      "pxor %%xmm15, %%xmm15"
-      :
-      :
-      : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",
-        "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
+   * frame) writes them to memory. SSE encodings (module/internal.h; vzeroall needs AVX, which a
+   * SHA-NI CPU may lack); the kernel never touches the upper halves of ymm registers. */
+  fm_clear_sse_registers();
 }
 
 /* ---- PBKDF2's iteration --------------------------------------------------------------------
@@ -216,17 +207,7 @@ SHANI_TARGET void sha256_shani_pbkdf2_iterate(const uint32_t inner[8], const uin
   _mm_storeu_si128((__m128i *)t, _mm_shuffle_epi8(t0, bswap));
   _mm_storeu_si128((__m128i *)(t + 16), _mm_shuffle_epi8(t1, bswap));
   /* Keyed states, U and T are in xmm0-15: cleared as in sha256_blocks_shani. */
-  __asm__ __volatile__(
-      "pxor %%xmm0, %%xmm0\n\tpxor %%xmm1, %%xmm1\n\tpxor %%xmm2, %%xmm2\n\t"
-      "pxor %%xmm3, %%xmm3\n\tpxor %%xmm4, %%xmm4\n\tpxor %%xmm5, %%xmm5\n\t"
-      "pxor %%xmm6, %%xmm6\n\tpxor %%xmm7, %%xmm7\n\tpxor %%xmm8, %%xmm8\n\t"
-      "pxor %%xmm9, %%xmm9\n\tpxor %%xmm10, %%xmm10\n\tpxor %%xmm11, %%xmm11\n\t"
-      "pxor %%xmm12, %%xmm12\n\tpxor %%xmm13, %%xmm13\n\tpxor %%xmm14, %%xmm14\n\t"
-      "pxor %%xmm15, %%xmm15"
-      :
-      :
-      : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",
-        "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
+  fm_clear_sse_registers();
 }
 
 /* sha256_shani_pbkdf2_iterate2 is sha256_shani_pbkdf2_iterate on two independent blocks (U, T)
@@ -266,15 +247,5 @@ SHANI_TARGET void sha256_shani_pbkdf2_iterate2(const uint32_t inner[8], const ui
   _mm_storeu_si128((__m128i *)(tb + 16), _mm_shuffle_epi8(sb1, bswap));
   /* Keyed states, both U and both T are in xmm0-15 (and in the frame where the compiler spilled
    * them, under the KDF's stack wipe): the registers are cleared as in sha256_blocks_shani. */
-  __asm__ __volatile__(
-      "pxor %%xmm0, %%xmm0\n\tpxor %%xmm1, %%xmm1\n\tpxor %%xmm2, %%xmm2\n\t"
-      "pxor %%xmm3, %%xmm3\n\tpxor %%xmm4, %%xmm4\n\tpxor %%xmm5, %%xmm5\n\t"
-      "pxor %%xmm6, %%xmm6\n\tpxor %%xmm7, %%xmm7\n\tpxor %%xmm8, %%xmm8\n\t"
-      "pxor %%xmm9, %%xmm9\n\tpxor %%xmm10, %%xmm10\n\tpxor %%xmm11, %%xmm11\n\t"
-      "pxor %%xmm12, %%xmm12\n\tpxor %%xmm13, %%xmm13\n\tpxor %%xmm14, %%xmm14\n\t"
-      "pxor %%xmm15, %%xmm15"
-      :
-      :
-      : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",
-        "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
+  fm_clear_sse_registers();
 }

@@ -19,8 +19,9 @@
 #include "fipsmod/aes.h"
 #include "tests/aes/aes_test_paths.h"
 #include "tests/common/test_util.h"
+#include "tests/common/vreg_dump.h"
 
-enum { DUMP_MAX = 32 * 64, MAX_SECRETS = 160 };
+enum { DUMP_MAX = VREG_DUMP_MAX, MAX_SECRETS = 160 };
 
 /* Which registers this CPU has: 0 xmm0-15, 1 ymm0-15, 2 zmm0-31. Set once in main. */
 static int g_kind;
@@ -29,48 +30,10 @@ static uint8_t g_secret[MAX_SECRETS][16];
 static int g_nsecret;
 static test_rng g_rng;
 
-#define STORE_X(n) "movdqu %%xmm" #n ", " #n "*16(%0)\n\t"
-#define STORE_Y(n) "vmovdqu %%ymm" #n ", " #n "*32(%0)\n\t"
-#define STORE_Z(n) "vmovdqu64 %%zmm" #n ", " #n "*64(%0)\n\t"
-#define EACH16(M)                                                                             \
-  M(0) M(1) M(2) M(3) M(4) M(5) M(6) M(7) M(8) M(9) M(10) M(11) M(12) M(13) M(14) M(15)
-#define EACH16_HI(M)                                                                          \
-  M(16) M(17) M(18) M(19) M(20) M(21) M(22) M(23) M(24) M(25) M(26) M(27) M(28) M(29) M(30) M(31)
-
-/* dump_registers stores the vector registers into g_dump and returns how many bytes it wrote.
- * Always inlined, so that it runs right after the call before it: it reads the registers, it
- * writes none. */
-static inline __attribute__((always_inline)) size_t dump_registers(void) {
-  if (g_kind == 2) {
-    __asm__ __volatile__(EACH16(STORE_Z) EACH16_HI(STORE_Z) : : "r"(g_dump) : "memory");
-    return 32 * 64;
-  }
-  if (g_kind == 1) {
-    __asm__ __volatile__(EACH16(STORE_Y) : : "r"(g_dump) : "memory");
-    return 16 * 32;
-  }
-  __asm__ __volatile__(EACH16(STORE_X) : : "r"(g_dump) : "memory");
-  return 16 * 16;
-}
-
-#define ZERO_X(n) "pxor %%xmm" #n ", %%xmm" #n "\n\t"
-#define ZERO_Z(n) "vpxord %%xmm" #n ", %%xmm" #n ", %%xmm" #n "\n\t"
-
-/* zero_registers zeroes every vector register before a call, so that whatever the test itself
- * left in them (memcmp of the secrets, say) is not taken for the kernel's. xmm16-31 need no
- * clobber: this file, built for baseline x86-64, never uses them. */
-#define CLOBBER_XMM0_15                                                                      \
-  "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", \
-      "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "memory"
-static inline __attribute__((always_inline)) void zero_registers(void) {
-  if (g_kind == 2) {
-    __asm__ __volatile__("vzeroall\n\t" EACH16_HI(ZERO_Z) : : : CLOBBER_XMM0_15);
-  } else if (g_kind == 1) {
-    __asm__ __volatile__("vzeroall" : : : CLOBBER_XMM0_15);
-  } else {
-    __asm__ __volatile__(EACH16(ZERO_X) : : : CLOBBER_XMM0_15);
-  }
-}
+/* dump_registers stores the vector registers into g_dump and returns how many bytes it wrote;
+ * zero_registers zeroes them before a call (tests/common/vreg_dump.h). */
+#define dump_registers() vreg_dump(g_kind, g_dump)
+#define zero_registers() vreg_zero(g_kind)
 
 /* RUN makes the call |call| between zero_registers and dump_registers and checks the dump. */
 #define RUN(what, call)                           \
@@ -101,7 +64,7 @@ static void check_dump(const char *what, size_t len) {
   const int hits = found_in(g_dump, len);
   if (hits != 0) {
     fprintf(stderr, "%s, %s: %d secret(s) left in the vector registers:", g_context, what, hits);
-    const size_t reg = g_kind == 2 ? 64 : g_kind == 1 ? 32 : 16;
+    const size_t reg = vreg_size(g_kind);
     for (size_t r = 0; r < len / reg; r++) {
       if (found_in(g_dump + r * reg, reg) != 0) fprintf(stderr, " %zu", r);
     }
@@ -215,9 +178,8 @@ static __attribute__((noinline)) void leave_in_xmm7(const uint8_t secret[16]) {
 
 int main(void) {
   test_rng_seed(&g_rng, "test_aes_residue");
-  g_kind = __builtin_cpu_supports("avx512f") ? 2 : __builtin_cpu_supports("avx") ? 1 : 0;
-  fprintf(stderr, "registers dumped: %s\n",
-          g_kind == 2 ? "zmm0-31" : g_kind == 1 ? "ymm0-15" : "xmm0-15");
+  g_kind = vreg_kind();
+  fprintf(stderr, "registers dumped: %s\n", vreg_name(g_kind));
 
   g_context = "self-check";
   g_nsecret = 0;
