@@ -219,8 +219,8 @@ static int decrypt_if_encrypted(const uint8_t *in, size_t n, const uint8_t *pass
   return FM_OK;
 }
 
-int fm_key_decode_ex(const uint8_t *in, size_t in_len, const uint8_t *pass, size_t pass_len,
-                     unsigned flags, fm_key **key, fm_key_type *found) {
+static int key_decode_ex_impl(const uint8_t *in, size_t in_len, const uint8_t *pass,
+                              size_t pass_len, unsigned flags, fm_key **key, fm_key_type *found) {
   if (found != NULL) *found = FM_KEY_TYPE_NONE;
   if (key != NULL) *key = NULL;
   int st = fm_service_gate();
@@ -253,6 +253,13 @@ int fm_key_decode_ex(const uint8_t *in, size_t in_len, const uint8_t *pass, size
   /* The decoder left the indicator; weaker encryption parameters make the whole not approved. */
   if (weak) fm_indicator_not_approved();
   return FM_OK;
+}
+
+int fm_key_decode_ex(const uint8_t *in, size_t in_len, const uint8_t *pass, size_t pass_len,
+                     unsigned flags, fm_key **key, fm_key_type *found) {
+  const int st = key_decode_ex_impl(in, in_len, pass, pass_len, flags, key, found);
+  fm_wipe_vector_registers(); /* the key's bytes went through them */
+  return st;
 }
 
 int fm_key_decode(const uint8_t *in, size_t in_len, const uint8_t *pass, size_t pass_len,

@@ -273,8 +273,9 @@ static int decrypt_epki(const epki *e, const uint8_t *pass, size_t pass_len, uin
 
 static const pem_label k_epki_label[] = {"ENCRYPTED PRIVATE KEY"};
 
-int fm_pkcs8_decrypt(const uint8_t *in, size_t in_len, const uint8_t *pass, size_t pass_len,
-                     uint8_t *out, size_t out_cap, size_t *out_len, fm_pkcs8_params *found) {
+static int pkcs8_decrypt_impl(const uint8_t *in, size_t in_len, const uint8_t *pass,
+                              size_t pass_len, uint8_t *out, size_t out_cap, size_t *out_len,
+                              fm_pkcs8_params *found) {
   if (found != NULL) memset(found, 0, sizeof *found);
   int st = fm_service_gate();
   if (st != FM_OK) return fm_refuse2(st, out, out_cap, out_len, out_len ? sizeof *out_len : 0);
@@ -329,6 +330,13 @@ int fm_pkcs8_decrypt(const uint8_t *in, size_t in_len, const uint8_t *pass, size
   fm_indicator_approved();
   if (!fm_approval_pkcs8(pass_len, e.salt.n, e.found.iterations)) fm_indicator_not_approved();
   return FM_OK;
+}
+
+int fm_pkcs8_decrypt(const uint8_t *in, size_t in_len, const uint8_t *pass, size_t pass_len,
+                     uint8_t *out, size_t out_cap, size_t *out_len, fm_pkcs8_params *found) {
+  const int st = pkcs8_decrypt_impl(in, in_len, pass, pass_len, out, out_cap, out_len, found);
+  fm_wipe_vector_registers(); /* the key's bytes went through them */
+  return st;
 }
 
 /* ---- Encryption ------------------------------------------------------------------------------ */
@@ -426,9 +434,10 @@ static int check_params(fm_pkcs8_params *p, uint8_t *prf_arc, uint8_t *aes_arc) 
   return FM_OK;
 }
 
-int fm_pkcs8_encrypt(const uint8_t *key, size_t key_len, const uint8_t *pass, size_t pass_len,
-                     const fm_pkcs8_params *params, fm_key_encoding encoding, uint8_t *out,
-                     size_t out_cap, size_t *out_len) {
+static int pkcs8_encrypt_impl(const uint8_t *key, size_t key_len, const uint8_t *pass,
+                              size_t pass_len, const fm_pkcs8_params *params,
+                              fm_key_encoding encoding, uint8_t *out, size_t out_cap,
+                              size_t *out_len) {
   int st = fm_service_gate();
   if (st != FM_OK) return fm_refuse2(st, out, out_cap, out_len, out_len ? sizeof *out_len : 0);
   const uint64_t epoch = fm_service_epoch();
@@ -488,4 +497,13 @@ int fm_pkcs8_encrypt(const uint8_t *key, size_t key_len, const uint8_t *pass, si
   fm_indicator_approved();
   if (!fm_approval_pkcs8(pass_len, p.salt_len, p.iterations)) fm_indicator_not_approved();
   return FM_OK;
+}
+
+int fm_pkcs8_encrypt(const uint8_t *key, size_t key_len, const uint8_t *pass, size_t pass_len,
+                     const fm_pkcs8_params *params, fm_key_encoding encoding, uint8_t *out,
+                     size_t out_cap, size_t *out_len) {
+  const int st =
+      pkcs8_encrypt_impl(key, key_len, pass, pass_len, params, encoding, out, out_cap, out_len);
+  fm_wipe_vector_registers(); /* the key's bytes went through them */
+  return st;
 }

@@ -256,10 +256,11 @@ int pqkey_encode(const pqkey_shape *shape, fm_key_format format, const uint8_t *
  * tables and in how they derive and check key material; the argument checks, the buffers, the
  * wiping and the refusals are here, once. */
 
-int pqkey_decode_service(const uint8_t *in, size_t in_len, const pqkey_shape *shapes,
-                         size_t count, pqkey_derive_fn derive, bool param_given, size_t *which,
-                         fm_key_format *format, uint8_t *seed, size_t seed_cap,
-                         uint8_t *expanded, size_t expanded_cap, uint8_t *pub, size_t pub_cap) {
+static int pqkey_decode_service_impl(const uint8_t *in, size_t in_len, const pqkey_shape *shapes,
+                                     size_t count, pqkey_derive_fn derive, bool param_given,
+                                     size_t *which, fm_key_format *format, uint8_t *seed,
+                                     size_t seed_cap, uint8_t *expanded, size_t expanded_cap,
+                                     uint8_t *pub, size_t pub_cap) {
   int st = fm_service_gate();
   if (st == FM_OK && (!param_given || format == NULL || (in == NULL && in_len > 0) ||
                       (seed == NULL && seed_cap > 0) ||
@@ -314,10 +315,21 @@ int pqkey_decode_service(const uint8_t *in, size_t in_len, const pqkey_shape *sh
   return FM_OK;
 }
 
-int pqkey_encode_service(const pqkey_shape *shapes, size_t count, size_t which,
-                         pqkey_prepare_fn prepare, int bad_length, fm_key_format format,
-                         const uint8_t *key, size_t key_len, fm_key_encoding encoding,
-                         uint8_t *out, size_t out_cap, size_t *out_len) {
+int pqkey_decode_service(const uint8_t *in, size_t in_len, const pqkey_shape *shapes,
+                         size_t count, pqkey_derive_fn derive, bool param_given, size_t *which,
+                         fm_key_format *format, uint8_t *seed, size_t seed_cap,
+                         uint8_t *expanded, size_t expanded_cap, uint8_t *pub, size_t pub_cap) {
+  const int st =
+      pqkey_decode_service_impl(in, in_len, shapes, count, derive, param_given, which, format, seed,
+                                seed_cap, expanded, expanded_cap, pub, pub_cap);
+  fm_wipe_vector_registers(); /* the key's bytes went through them */
+  return st;
+}
+
+static int pqkey_encode_service_impl(const pqkey_shape *shapes, size_t count, size_t which,
+                                     pqkey_prepare_fn prepare, int bad_length, fm_key_format format,
+                                     const uint8_t *key, size_t key_len, fm_key_encoding encoding,
+                                     uint8_t *out, size_t out_cap, size_t *out_len) {
   int st = fm_service_gate();
   if (st == FM_OK &&
       (key == NULL || out_len == NULL || (out == NULL && out_cap > 0) ||
@@ -354,4 +366,14 @@ int pqkey_encode_service(const pqkey_shape *shapes, size_t count, size_t which,
   }
   fm_indicator_approved();
   return FM_OK;
+}
+
+int pqkey_encode_service(const pqkey_shape *shapes, size_t count, size_t which,
+                         pqkey_prepare_fn prepare, int bad_length, fm_key_format format,
+                         const uint8_t *key, size_t key_len, fm_key_encoding encoding,
+                         uint8_t *out, size_t out_cap, size_t *out_len) {
+  const int st = pqkey_encode_service_impl(shapes, count, which, prepare, bad_length, format, key,
+                                           key_len, encoding, out, out_cap, out_len);
+  fm_wipe_vector_registers(); /* the key's bytes went through them */
+  return st;
 }

@@ -230,7 +230,7 @@ static int decode_der(der_span der, enum key_kind kind, fm_ec_key **key) {
 static const pem_label k_labels[] = {"EC PRIVATE KEY", "PRIVATE KEY", "PUBLIC KEY"};
 static const enum key_kind k_label_kinds[] = {KIND_SEC1, KIND_PKCS8, KIND_SPKI};
 
-int fm_ec_key_decode(const uint8_t *in, size_t in_len, fm_ec_key **key) {
+static int ec_key_decode_impl(const uint8_t *in, size_t in_len, fm_ec_key **key) {
   int st = fm_service_gate();
   if (st == FM_OK && (key == NULL || (in == NULL && in_len > 0))) st = FM_ERR_BAD_ARGUMENT;
   if (key != NULL) *key = NULL;
@@ -256,6 +256,12 @@ int fm_ec_key_decode(const uint8_t *in, size_t in_len, fm_ec_key **key) {
     return fm_refuse(st, NULL, 0);
   }
   return FM_OK;
+}
+
+int fm_ec_key_decode(const uint8_t *in, size_t in_len, fm_ec_key **key) {
+  const int st = ec_key_decode_impl(in, in_len, key);
+  fm_wipe_vector_registers(); /* the key's bytes went through them */
+  return st;
 }
 
 /* ---- Writing ---------------------------------------------------------------------------------- */
@@ -348,8 +354,8 @@ static const char *label_of(fm_key_format format) {
   }
 }
 
-int fm_ec_key_encode(const fm_ec_key *key, fm_key_format format, fm_key_encoding encoding,
-                     uint8_t *out, size_t out_cap, size_t *out_len) {
+static int ec_key_encode_impl(const fm_ec_key *key, fm_key_format format, fm_key_encoding encoding,
+                              uint8_t *out, size_t out_cap, size_t *out_len) {
   int st = fm_service_gate();
   if (st == FM_OK && (!ec_key_valid(key) || out_len == NULL || (out == NULL && out_cap > 0) ||
                       (format != FM_KEY_SEC1_PRIVATE && format != FM_KEY_PKCS8_PRIVATE &&
@@ -406,4 +412,11 @@ int fm_ec_key_encode(const fm_ec_key *key, fm_key_format format, fm_key_encoding
     return st;
   }
   return FM_OK;
+}
+
+int fm_ec_key_encode(const fm_ec_key *key, fm_key_format format, fm_key_encoding encoding,
+                     uint8_t *out, size_t out_cap, size_t *out_len) {
+  const int st = ec_key_encode_impl(key, format, encoding, out, out_cap, out_len);
+  fm_wipe_vector_registers(); /* the key's bytes went through them */
+  return st;
 }

@@ -204,8 +204,14 @@ int rsa_key_decode(const uint8_t *in, size_t in_len, int full_check, fm_rsa_key 
   return FM_OK;
 }
 
-int fm_rsa_key_decode(const uint8_t *in, size_t in_len, fm_rsa_key **key) {
+static int rsa_key_decode_impl(const uint8_t *in, size_t in_len, fm_rsa_key **key) {
   return rsa_key_decode(in, in_len, 1, key);
+}
+
+int fm_rsa_key_decode(const uint8_t *in, size_t in_len, fm_rsa_key **key) {
+  const int st = rsa_key_decode_impl(in, in_len, key);
+  fm_wipe_vector_registers(); /* the key's bytes went through them */
+  return st;
 }
 
 /* ---- Writing ------------------------------------------------------------------------------ */
@@ -244,8 +250,9 @@ static void write_key(der_out *w, fm_key_format format, const der_uint *u) {
   for (size_t i = 0; i < (priv ? 8u : 2u); i++) der_put_uint(w, u[i]);
 }
 
-int fm_rsa_key_encode(const fm_rsa_key *key, fm_key_format format, fm_key_encoding encoding,
-                      uint8_t *out, size_t out_cap, size_t *out_len) {
+static int rsa_key_encode_impl(const fm_rsa_key *key, fm_key_format format,
+                               fm_key_encoding encoding, uint8_t *out, size_t out_cap,
+                               size_t *out_len) {
   int st = fm_service_gate();
   if (st == FM_OK && (key == NULL || out_len == NULL || (out == NULL && out_cap > 0) ||
                       format < FM_KEY_PKCS1_PRIVATE || format > FM_KEY_SPKI_PUBLIC ||
@@ -310,4 +317,11 @@ int fm_rsa_key_encode(const fm_rsa_key *key, fm_key_format format, fm_key_encodi
     return st;
   }
   return FM_OK;
+}
+
+int fm_rsa_key_encode(const fm_rsa_key *key, fm_key_format format, fm_key_encoding encoding,
+                      uint8_t *out, size_t out_cap, size_t *out_len) {
+  const int st = rsa_key_encode_impl(key, format, encoding, out, out_cap, out_len);
+  fm_wipe_vector_registers(); /* the key's bytes went through them */
+  return st;
 }

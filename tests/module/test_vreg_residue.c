@@ -1,12 +1,16 @@
 /* The services that compute on a private key or a secret input leave nothing that depends on it
- * in the vector registers: ECDH, ECDSA signing (deterministic) and private-key import on P-256,
- * P-384 and P-521, RSA signing, ML-KEM key generation from a seed and decapsulation, ML-DSA key
- * generation from a seed and signing, HKDF, KBKDF, PBKDF2, HMAC, and the DRBG's output (random
- * bytes and UUIDs, two draws differing). The compiler moves secrets through xmm, ymm and zmm
- * registers (copies, vectorized loops, the AVX2 and AVX-512 kernels) and nothing clears them on
- * return: a signal frame or the caller's next spill then writes them to memory (the stack
- * residue tests cover the frames; the AES and SHA kernels' own clears are tested in tests/aes
- * and tests/sha).
+ * in the vector registers:
+ * - EC (P-256, P-384, P-521): ECDH, deterministic ECDSA, private-key import and export, key
+ *   generation, PKCS#8 encoding and decoding (and fm_key_decode);
+ * - RSA-2048: PKCS#1 v1.5 and PSS signing, RSADP, the export of d, PKCS#8 encoding and decoding;
+ * - ML-KEM-768: key generation from a seed, encapsulation, decapsulation;
+ * - ML-DSA-65: key generation from a seed, deterministic and hedged signing;
+ * - HKDF, KBKDF, PBKDF2 and HMAC with SHA-256 and SHA-512; encrypted PKCS#8 both ways;
+ * - the DRBG's output: random bytes and UUIDs (two draws differ).
+ * The compiler moves secrets through xmm, ymm and zmm registers (copies, vectorized loops, the
+ * AVX2 and AVX-512 kernels) and nothing clears them on return: a signal frame or the caller's
+ * next spill then writes them to memory (the stack residue tests cover the frames; the AES and
+ * SHA kernels' own clears are tested in tests/aes and tests/sha).
  *
  * Each check runs the service twice, with two different secrets and everything else equal, each
  * time with every vector register zeroed just before the call and stored just after it (inline
@@ -24,7 +28,10 @@
 #include "fipsmod/hmac.h"
 #include "fipsmod/kdf.h"
 #include "fipsmod/mldsa.h"
+#include "fipsmod/key.h"
+#include "fipsmod/keyfile.h"
 #include "fipsmod/mlkem.h"
+#include "fipsmod/pkcs8.h"
 #include "fipsmod/rand.h"
 #include "fipsmod/rsa.h"
 #include "fipsmod/uuid.h"
@@ -133,7 +140,39 @@ static void check_ec(fm_ec_curve curve) {
   snprintf(what, sizeof what, "EC private-key import P-%u", bits);
   EXPECT_CLEAN(what);
 
+  /* The private key as PKCS#8 DER, and read back. */
+  uint8_t der[2][256];
+  size_t der_len[2];
   for (int w = 0; w < 2; w++) {
+    RUN(w, fm_ec_key_encode(key[w], FM_KEY_PKCS8_PRIVATE, FM_KEY_DER, der[w], sizeof der[w],
+                            &der_len[w]));
+  }
+  snprintf(what, sizeof what, "EC PKCS#8 encoding P-%u", bits);
+  EXPECT_CLEAN(what);
+  fm_ec_key *decoded[2] = {NULL, NULL};
+  for (int w = 0; w < 2; w++) RUN(w, fm_ec_key_decode(der[w], der_len[w], &decoded[w]));
+  snprintf(what, sizeof what, "EC PKCS#8 decoding P-%u", bits);
+  EXPECT_CLEAN(what);
+
+  uint8_t raw[66];
+  for (int w = 0; w < 2; w++) RUN(w, fm_ec_key_export_private(key[w], raw, sizeof raw, &len));
+  snprintf(what, sizeof what, "EC private-key export P-%u", bits);
+  EXPECT_CLEAN(what);
+  fm_key *any[2] = {NULL, NULL};
+  for (int w = 0; w < 2; w++) RUN(w, fm_key_decode(der[w], der_len[w], NULL, 0, &any[w], NULL));
+  snprintf(what, sizeof what, "fm_key_decode, EC P-%u", bits);
+  EXPECT_CLEAN(what);
+  for (int w = 0; w < 2; w++) CHECK_EQ_INT(fm_key_free(any[w]), FM_OK);
+
+  /* Two key generations draw two private keys. */
+  fm_ec_key *generated[2] = {NULL, NULL};
+  for (int w = 0; w < 2; w++) RUN(w, fm_ec_key_generate(curve, &generated[w]));
+  snprintf(what, sizeof what, "EC key generation P-%u", bits);
+  EXPECT_CLEAN(what);
+
+  for (int w = 0; w < 2; w++) {
+    CHECK_EQ_INT(fm_ec_key_free(generated[w]), FM_OK);
+    CHECK_EQ_INT(fm_ec_key_free(decoded[w]), FM_OK);
     CHECK_EQ_INT(fm_ec_key_free(imported[w]), FM_OK);
     CHECK_EQ_INT(fm_ec_key_free(key[w]), FM_OK);
   }
@@ -152,6 +191,29 @@ static void check_rsa(void) {
     RUN(w, fm_rsa_sign_pkcs1v15(key[w], FM_HASH_SHA256, msg, sizeof msg, sig, sizeof sig, &len));
   }
   EXPECT_CLEAN("RSA-2048 PKCS#1 v1.5 signing");
+  for (int w = 0; w < 2; w++) {
+    RUN(w, fm_rsa_sign_pss(key[w], FM_HASH_SHA256, msg, sizeof msg, 32, sig, sizeof sig, &len));
+  }
+  EXPECT_CLEAN("RSA-2048 PSS signing");
+  /* RSADP of one small value (below both moduli) under each key. */
+  uint8_t c[256] = {0};
+  c[255] = 7;
+  c[200] = 1;
+  for (int w = 0; w < 2; w++) RUN(w, fm_rsa_rsadp(key[w], c, sizeof c, sig, sizeof sig, &len));
+  EXPECT_CLEAN("RSA-2048 RSADP");
+  for (int w = 0; w < 2; w++) RUN(w, fm_rsa_key_export(key[w], FM_RSA_D, sig, sizeof sig, &len));
+  EXPECT_CLEAN("RSA-2048 export of d");
+  static uint8_t der[2][2048];
+  size_t der_len[2];
+  for (int w = 0; w < 2; w++) {
+    RUN(w, fm_rsa_key_encode(key[w], FM_KEY_PKCS8_PRIVATE, FM_KEY_DER, der[w], sizeof der[w],
+                             &der_len[w]));
+  }
+  EXPECT_CLEAN("RSA-2048 PKCS#8 encoding");
+  fm_rsa_key *decoded[2] = {NULL, NULL};
+  for (int w = 0; w < 2; w++) RUN(w, fm_rsa_key_decode(der[w], der_len[w], &decoded[w]));
+  EXPECT_CLEAN("RSA-2048 PKCS#8 decoding");
+  for (int w = 0; w < 2; w++) CHECK_EQ_INT(fm_rsa_key_free(decoded[w]), FM_OK);
   for (int w = 0; w < 2; w++) CHECK_EQ_INT(fm_rsa_key_free(key[w]), FM_OK);
 }
 
@@ -175,6 +237,11 @@ static void check_mlkem(void) {
     RUN(w, fm_mlkem_decaps(FM_MLKEM_768, dk[w], dk_len, ct, ct_len, ss, sizeof ss));
   }
   EXPECT_CLEAN("ML-KEM-768 decapsulation");
+  /* Two encapsulations draw two messages m. */
+  for (int w = 0; w < 2; w++) {
+    RUN(w, fm_mlkem_encaps(FM_MLKEM_768, ek[0], ek_len, ct, ct_len, ss, sizeof ss));
+  }
+  EXPECT_CLEAN("ML-KEM-768 encapsulation");
 }
 
 static void check_mldsa(void) {
@@ -195,6 +262,12 @@ static void check_mldsa(void) {
                                   sizeof sig, &len));
   }
   EXPECT_CLEAN("ML-DSA-65 signing (deterministic)");
+  /* Hedged: two signatures draw two rnd. */
+  for (int w = 0; w < 2; w++) {
+    RUN(w, fm_mldsa_sign(FM_MLDSA_65, sk[0], sk_len, msg, sizeof msg, NULL, 0, 0, sig, sizeof sig,
+                         &len));
+  }
+  EXPECT_CLEAN("ML-DSA-65 signing (hedged)");
 }
 
 /* ---- KDFs and HMAC ------------------------------------------------------------------------- */
@@ -226,6 +299,35 @@ static void check_kdf(fm_hash_alg alg, const char *name) {
   }
   snprintf(what, sizeof what, "HMAC-%s", name);
   EXPECT_CLEAN(what);
+}
+
+/* ---- Encrypted PKCS#8 ------------------------------------------------------------------- */
+
+static void check_pkcs8(void) {
+  fm_ec_key *key = NULL;
+  uint8_t der[256], enc[2][512], pass[2][16], out[256];
+  size_t der_len, enc_len[2], out_len;
+  CHECK_EQ_INT(fm_ec_key_generate(FM_EC_P256, &key), FM_OK);
+  CHECK_EQ_INT(fm_ec_key_encode(key, FM_KEY_PKCS8_PRIVATE, FM_KEY_DER, der, sizeof der, &der_len),
+               FM_OK);
+  for (int w = 0; w < 2; w++) test_rng_bytes(&g_rng, pass[w], sizeof pass[w]);
+  fm_pkcs8_params params;
+  memset(&params, 0, sizeof params);
+  params.prf = FM_HASH_SHA256;
+  params.aes_key_len = 32;
+  params.iterations = 1000;
+  params.salt_len = 16;
+  for (int w = 0; w < 2; w++) {
+    RUN(w, fm_pkcs8_encrypt(der, der_len, pass[w], sizeof pass[w], &params, FM_KEY_DER, enc[w],
+                            sizeof enc[w], &enc_len[w]));
+  }
+  EXPECT_CLEAN("PKCS#8 encryption");
+  for (int w = 0; w < 2; w++) {
+    RUN(w, fm_pkcs8_decrypt(enc[w], enc_len[w], pass[w], sizeof pass[w], out, sizeof out,
+                            &out_len, NULL));
+  }
+  EXPECT_CLEAN("PKCS#8 decryption");
+  CHECK_EQ_INT(fm_ec_key_free(key), FM_OK);
 }
 
 /* ---- The DRBG (its output is the secret: two draws differ) -------------------------------- */
@@ -262,6 +364,7 @@ int main(void) {
   check_mldsa();
   check_kdf(FM_HASH_SHA256, "SHA-256");
   check_kdf(FM_HASH_SHA512, "SHA-512");
+  check_pkcs8();
   check_rand();
   return test_main_result("test_vreg_residue");
 }
