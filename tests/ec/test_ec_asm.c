@@ -70,9 +70,10 @@ static unsigned edge_values(const ec_curve *c, test_rng *rng, uint64_t v[24][EC_
 /* The BMI2 build of the P-256 field multiplication (ec_field_mulx.c) and the ADX assembly of
  * P-256 (ec_p256_jac_adx.c) and of P-384 (ec_p384_jac_adx.c, its square too) against the portable
  * ec_mod_mul (given a copy of p), on edge operands (0, 1, p-1, p-2, R mod p, 2^(bits-1) - 1,
- * all-ones words) and random ones, then on 20000 random pairs, whenever the CPU has the kernel's
- * features, whatever FIPSMOD_CPU says; ec_mod_mul with the curve's own p (which takes P-384's
- * assembly where the module uses ADX) on the edge operands too. */
+ * all-ones words, words with zero low halves) and random ones, then on 20000 random pairs,
+ * whenever the CPU has the kernel's features, whatever FIPSMOD_CPU says; ec_mod_mul with the
+ * curve's own p (which takes P-384's assembly where the module uses ADX) on the edge operands
+ * too. */
 static void test_field_mulx(void) {
 #if !defined(__x86_64__)
   printf("test_ec_asm.field_mulx: the BMI2 builds are x86-64 only, nothing to compare\n");
@@ -116,6 +117,14 @@ static void test_field_mulx(void) {
       b[0] &= 0x7f; /* below p (p's top bit is set) */
       ec_limbs_from_be(c->limbs, v[e], b, c->bytes);
     }
+    /* Words whose low halves are zero, which the P-384 reduction's shifts meet as t0 << 32 = 0:
+     * 2^32 (every product's low word by it), 2^16 (its square's), and a random value with the
+     * low half of every word cleared. */
+    memset(v[13], 0, sizeof v[13]);
+    v[13][0] = UINT64_C(1) << 32;
+    memset(v[14], 0, sizeof v[14]);
+    v[14][0] = UINT64_C(1) << 16;
+    for (unsigned j = 0; j < c->limbs; j++) v[15][j] &= UINT64_C(0xffffffff00000000);
     for (unsigned x = 0; x < 16; x++) {
       for (unsigned y = 0; y < 16; y++) {
         uint64_t want[EC_MAX_LIMBS], got[EC_MAX_LIMBS];
