@@ -504,6 +504,11 @@ static void test_bad_signatures(void) {
     size_t sl = 0;
     const uint8_t msg[] = "m";
     CHECK_EQ_INT(fm_ecdsa_sign(key, FM_HASH_SHA256, msg, 1, sig, sizeof sig, &sl), FM_OK);
+    if (sl != 2 * nb) { /* no signature to alter (the check above has failed) */
+      CHECK_EQ_INT((int)sl, (int)(2 * nb));
+      fm_ec_key_free(key);
+      continue;
+    }
     CHECK_EQ_INT(fm_ecdsa_verify(key, FM_HASH_SHA256, msg, 1, sig, sl), FM_OK);
     for (int which = 0; which < 2; which++) {
       memcpy(bad, sig, sl);
