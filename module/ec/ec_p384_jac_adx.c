@@ -26,9 +26,9 @@
  *
  * Register use: the subroutines take a in rsi and b in rbp (pointers; the square a scratch
  * buffer of twelve words in rdi), return the product in r8..r13 and clobber every other register
- * but rsp and rdi. p's two low words are read from .rodata
- * (RIP-relative: no relocation in the loaded image). The temporaries live in the frame (the
- * layouts are at each function) and are zeroed, with the square's buffer, before the return.
+ * but rsp and rdi. p's two low words are read from .rodata (RIP-relative: no relocation in the
+ * loaded image). The temporaries live in the frame (the layouts are at each function) and are
+ * zeroed, with the square's buffer, before the return.
  *
  * Constant time: no value drives a branch or an address (the one loop counts the public
  * |count|). The products keep their final subtraction of p by CMOV; the modular additions
@@ -161,7 +161,7 @@
  * the two words (s, h) with h = floor(w / 2^32), and w c = w 2^128 + w 2^96 - w 2^32 + w has the
  * words t0, s - h - b0, h - b1 + w, the carry of that sum (b1 the borrow of the word before). */
 #define RED_HEAD(X0, X1, X2, X3)                                                               \
-  "movq %" #X0 ", %rax\n\t"                                                                   \
+  "movq %" #X0 ", %rax\n\t"                                                                    \
   "shlq $32, %rax\n\t" /* s */                                                                 \
   "leaq (%rax,%" #X0 "), %rdx\n\t" /* w */                                                     \
   "cmpq %rax, %rdx\n\t"            /* b0 = w < s */                                            \
