@@ -98,20 +98,20 @@ static inline __attribute__((always_inline)) void jac_madd_k(ec_point *r, const 
   MUL(zz, p->z, p->z);  /* Z1Z1 */
   MUL(t, p->z, zz);     /* Z1^3 */
   MUL(h, x2, zz);       /* U2 */
-  MUL(rr, y2, t);       /* S2 */
   SUB(h, h, p->x);      /* H = U2 - X1 */
-  SUB(rr, rr, p->y);    /* R = S2 - Y1 */
+  MUL(rr, y2, t);       /* S2 */
   MUL(hh, h, h);        /* H^2 */
+  SUB(rr, rr, p->y);    /* R = S2 - Y1 */
+  MUL(r->z, p->z, h);   /* Z3 = Z1 H */
+  MUL(x3, rr, rr);
   MUL(t, h, hh);        /* H^3 */
   MUL(v, p->x, hh);     /* V = X1 H^2 */
-  MUL(x3, rr, rr);
   SUB(x3, x3, t);
   SUB(x3, x3, v);
   SUB(x3, x3, v);       /* X3 = R^2 - H^3 - 2 V */
+  MUL(t, p->y, t);      /* Y1 H^3 */
   SUB(v, v, x3);
   MUL(v, rr, v);        /* R (V - X3) */
-  MUL(t, p->y, t);      /* Y1 H^3 */
-  MUL(r->z, p->z, h);   /* Z3 = Z1 H */
   SUB(r->y, v, t);      /* Y3 */
   (void)fe_add;
   for (unsigned j = 0; j < L; j++) r->x[j] = x3[j];
@@ -220,9 +220,11 @@ static uint64_t booth_digit(const uint64_t *k, unsigned i, uint64_t *neg) {
 static void cond_negate(const ec_curve *c, ec_point *p, uint64_t neg) {
   static const uint64_t zero[EC_MAX_LIMBS] = {0};
   uint64_t t[EC_MAX_LIMBS];
-  /* The curve is public: P-256's and P-384's subtraction inline, with p a constant. */
+  /* The curve is public: P-256's and P-384's subtraction inline, with p a constant, and P-521's
+   * (p521_sub_k); P-224 takes the general one. */
   if (c->id == FM_EC_P256) mod_sub_k(&k_p256_p, t, zero, p->y, 4);
   else if (c->id == FM_EC_P384) mod_sub_k(&k_p384_p, t, zero, p->y, 6);
+  else if (c->id == FM_EC_P521) p521_sub_k(t, zero, p->y);
   else ec_mod_sub(c, &c->p, t, zero, p->y);
   for (unsigned j = 0; j < c->limbs; j++) p->y[j] = ct_select_u64(neg, t[j], p->y[j]);
   fm_zeroize(t, c->limbs * sizeof(uint64_t));
@@ -498,7 +500,7 @@ static inline __attribute__((always_inline)) void acc_select_k(const ec_curve *c
   inf = ct_value_barrier_u64(inf);
   nonzero = ct_value_barrier_u64(nonzero);
   const ec_v2 mi = {inf, inf}, mn = {nonzero, nonzero};
-  _Pragma("GCC unroll 3")
+  _Pragma("GCC unroll 4")
   for (unsigned j = 0; j < L; j += 2) {
     const ec_v2 x = (mi & v2_load(&t->x[j])) | (~mi & v2_load(&sum->x[j]));
     const ec_v2 y = (mi & v2_load(&t->y[j])) | (~mi & v2_load(&sum->y[j]));
@@ -528,14 +530,13 @@ static void jac_acc_add(const ec_curve *c, ec_point *acc, uint64_t *acc_inf, con
   } else if (c->limbs == 6) {
     acc_select_k(c, acc, sum, t, *acc_inf, nonzero, 6);
   } else {
-    for (unsigned j = 0; j < c->limbs; j++) {
-      sum->x[j] = ct_select_u64(*acc_inf, t->x[j], sum->x[j]);
-      sum->y[j] = ct_select_u64(*acc_inf, t->y[j], sum->y[j]);
-      sum->z[j] = ct_select_u64(*acc_inf, c->p.one[j], sum->z[j]);
-      acc->x[j] = ct_select_u64(nonzero, sum->x[j], acc->x[j]);
-      acc->y[j] = ct_select_u64(nonzero, sum->y[j], acc->y[j]);
-      acc->z[j] = ct_select_u64(nonzero, sum->z[j], acc->z[j]);
-    }
+    /* P-521: words 0..7 in pairs as above, then word 8 alone (the same selections). */
+    acc_select_k(c, acc, sum, t, *acc_inf, nonzero, 8);
+    const unsigned j = 8;
+    const uint64_t inf = ct_value_barrier_u64(*acc_inf), nz = ct_value_barrier_u64(nonzero);
+    acc->x[j] = ct_select_u64(nz, ct_select_u64(inf, t->x[j], sum->x[j]), acc->x[j]);
+    acc->y[j] = ct_select_u64(nz, ct_select_u64(inf, t->y[j], sum->y[j]), acc->y[j]);
+    acc->z[j] = ct_select_u64(nz, ct_select_u64(inf, c->p.one[j], sum->z[j]), acc->z[j]);
   }
   *acc_inf &= ~nonzero;
 }
