@@ -19,6 +19,17 @@ void ec_p521_sqr(uint64_t *r, const uint64_t *a);
  * and ADOX (the same results): call only when the CPU has BMI2 and ADX. */
 void ec_p521_mul_adx(uint64_t *r, const uint64_t *a, const uint64_t *b);
 void ec_p521_sqr_adx(uint64_t *r, const uint64_t *a);
+
+/* ec_p521_ladder_ifma runs scalar_mul_tab's windows (ec_scalar_mul.c) from the top one down to
+ * the doublings of window 0, on a CPU with AVX-512 IFMA (ec_p521_ifma.c): tab holds the affine
+ * multiples P..16P (x then y, 9 words each, Montgomery form), digit[w] and neg[w] window w's
+ * signed digit (its magnitude, 0..16, and all-ones where it is negative). Writes the Jacobian sum
+ * (x, y, z) in Montgomery form, fully reduced, and *acc_inf (all-ones where the sum is the point
+ * at infinity, its coordinates then meaningless), for the caller's last window. Constant time in
+ * the digits and P. */
+void ec_p521_ladder_ifma(uint64_t x[9], uint64_t y[9], uint64_t z[9], uint64_t *acc_inf,
+                         const uint64_t *tab, const uint64_t *digit, const uint64_t *neg,
+                         unsigned windows);
 #endif
 
 /* ec_p521_row_select sets (x, y) to entry d - 1 of a fixed-base row of 16 affine points (x then

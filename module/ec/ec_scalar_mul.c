@@ -638,8 +638,41 @@ static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
  * point at infinity, selected around by jac_acc_add; the top window's entry is the sum itself).
  * Window 0 takes the complete addition (jac_acc_add_last). The Jacobian doubling is exact for every
  * point of these odd-order curves. */
+#if FM_HAVE_X86_64_PATHS
+/* scalar_mul_tab_p521_ifma is scalar_mul_tab on P-521 with AVX-512 IFMA: the same windows and
+ * formulas, every window but the last one's addition in ec_p521_ladder_ifma (ec_p521_ifma.c),
+ * which takes the digits from here. */
+static void scalar_mul_tab_p521_ifma(const ec_curve *c, ec_point *r, const uint64_t *k,
+                                     const uint64_t *tab) {
+  enum { W = (521 + 1 + EC_WINDOW - 1) / EC_WINDOW };
+  uint64_t kk[EC_MAX_LIMBS + 1] = {0}, digit[W], neg[W], acc_inf;
+  ec_point acc, t;
+  memcpy(kk, k, c->limbs * sizeof(uint64_t));
+  for (unsigned w = 0; w < W; w++) digit[w] = booth_digit(kk, w, &neg[w]);
+  ec_p521_ladder_ifma(acc.x, acc.y, acc.z, &acc_inf, tab, digit, neg, W);
+  ec_stack_wipe_ifma();
+  memset(&t, 0, sizeof t);
+  row_select(c, t.x, t.y, tab, digit[0], EC_TABLE);
+  cond_negate(c, &t, neg[0]);
+  jac_acc_add_last(c, r, &acc, acc_inf, &t, ~ct_is_zero_u64(digit[0]));
+  fm_zeroize(kk, sizeof kk);
+  fm_zeroize(digit, sizeof digit);
+  fm_zeroize(neg, sizeof neg);
+  fm_zeroize(&acc_inf, sizeof acc_inf);
+  fm_zeroize(&acc, sizeof acc);
+  fm_zeroize(&t, sizeof t);
+}
+#endif
+
 static void scalar_mul_tab(const ec_curve *c, ec_point *r, const uint64_t *k,
                            const uint64_t *tab) {
+#if FM_HAVE_X86_64_PATHS
+  /* The curve and the CPU's features are public. */
+  if (c->id == FM_EC_P521 && fm_cpu_use(FM_CPU_AVX512 | FM_CPU_AVX512IFMA)) {
+    scalar_mul_tab_p521_ifma(c, r, k, tab);
+    return;
+  }
+#endif
   const unsigned n = c->limbs;
   ec_point acc, t, sum;
   uint64_t kk[EC_MAX_LIMBS + 1] = {0}, neg;

@@ -7,3 +7,4 @@
 
 FM_STACK_WIPE_FN(ec_stack_wipe, EC_STACK_WIPE)
 FM_STACK_WIPE_FN(ec_stack_wipe_keygen, EC_STACK_WIPE_KEYGEN)
+FM_STACK_WIPE_FN(ec_stack_wipe_ifma, EC_STACK_WIPE_IFMA)

@@ -236,9 +236,14 @@ int ec_selftest_ecdh(void);
  * test_ec_residue does not run under ASan). */
 #define EC_STACK_WIPE (64 * 1024)
 #define EC_STACK_WIPE_KEYGEN (128 * 1024)
+#define EC_STACK_WIPE_IFMA (64 * 1024)
 #else
 #define EC_STACK_WIPE (16 * 1024)
 #define EC_STACK_WIPE_KEYGEN (32 * 1024)
+/* EC_STACK_WIPE_IFMA is ec_stack_wipe_ifma's: P-521's IFMA ladder (ec_p521_ifma.c) keeps its
+ * field elements in a frame of about 12.3 KiB with gcc 12 -O3 (-fstack-usage; 8.6 KiB with clang
+ * 14), which ec_stack_wipe, 16 KiB below the service, does not reach from there. */
+#define EC_STACK_WIPE_IFMA (16 * 1024)
 #endif
 
 /* ec_stack_wipe zeroizes EC_STACK_WIPE bytes of stack just below its caller's frame; each service
@@ -246,6 +251,9 @@ int ec_selftest_ecdh(void);
  * key generation calls ec_stack_wipe_keygen after its pairwise test (ec_stack_wipe.c). */
 void ec_stack_wipe(void);
 void ec_stack_wipe_keygen(void);
+/* ec_stack_wipe_ifma zeroizes EC_STACK_WIPE_IFMA bytes below its caller's frame: the caller of
+ * P-521's IFMA ladder calls it when the ladder returns. */
+void ec_stack_wipe_ifma(void);
 
 #if defined(FIPSMOD_TEST_HOOKS)
 /* fm_ecdsa_sign_digest_with_k_for_testing is ecdsa_sign_digest_with_k with k as big-endian bytes
