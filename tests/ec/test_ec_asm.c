@@ -1,7 +1,9 @@
 /* The x86-64 field and point kernels of module/ec/ against portable references: the BMI2 build
  * of the P-256 product (ec_field_mulx.c), the ADX assembly's P-256 and P-384 products and squares
  * (ec_p256_jac_adx.c, ec_p384_jac_adx.c), and their Jacobian doubling and mixed addition against
- * formulas on the portable ec_mod_mul, on edge operands and random ones. Each case runs whenever
+ * formulas on the portable ec_mod_mul, on edge operands and random ones; P-521's variable-base
+ * multiplication (the AVX-512 IFMA ladder of ec_p521_ifma.c where it runs) against the complete
+ * formulas, on edge scalars and random ones. Each case runs whenever
  * the CPU has the kernel's features, whatever FIPSMOD_CPU says; elsewhere (no such CPU, aarch64)
  * it says there is nothing to compare. */
 #include <stdio.h>
@@ -396,10 +398,87 @@ static void test_jac_adx(void) {
 #endif
 }
 
+/* ref_scalar_mul sets r = k p by binary double-and-add on the complete formulas (ec_point_add),
+ * from the top bit: no window, no table, no Jacobian formula. */
+static void ref_scalar_mul(const ec_curve *c, ec_point *r, const uint64_t *k, const ec_point *p) {
+  ec_point acc;
+  memset(&acc, 0, sizeof acc);
+  memcpy(acc.y, c->p.one, sizeof acc.y); /* the point at infinity (0 : 1 : 0) */
+  for (unsigned i = c->bits; i-- > 0;) {
+    ec_point_add(c, &acc, &acc, &acc);
+    if ((k[i / 64] >> (i % 64)) & 1) ec_point_add(c, &acc, &acc, p);
+  }
+  *r = acc;
+}
+
+/* p521_ladder: k P by ec_scalar_mul_affine (with AVX-512 IFMA in use, ec_p521_ifma.c's ladder;
+ * otherwise the ADX or portable windows, which the -portable run also takes) against
+ * ref_scalar_mul, for P = G and random points, and scalars at the edges of the signed 5-bit
+ * digits (0, small values, runs of zero digits and of digits 16, n - 1 and its neighbours, 2^520
+ * and 2^520 - 1) and random ones. */
+static void test_p521_ladder(void) {
+  const ec_curve *c = ec_curve_get(FM_EC_P521);
+  const unsigned L = c->limbs;
+  test_rng rng;
+  test_rng_seed(&rng, "test_ec_asm.p521_ladder");
+  printf("test_ec_asm.p521_ladder: %s\n", fm_cpu_use(FM_CPU_AVX512 | FM_CPU_AVX512IFMA)
+                                                ? "the AVX-512 IFMA ladder"
+                                                : "the windows without IFMA");
+  enum { EDGES = 16 };
+  uint64_t k[EDGES + 24][EC_MAX_LIMBS];
+  memset(k, 0, sizeof k);
+  const uint64_t small[] = {0, 1, 2, 15, 16, 17, 31, 32, 33};
+  unsigned nk = 0;
+  for (size_t i = 0; i < sizeof small / sizeof small[0]; i++) k[nk++][0] = small[i];
+  for (uint64_t d = 1; d <= 3; d++) { /* n - d */
+    memcpy(k[nk], c->n.m, sizeof k[nk]);
+    k[nk++][0] -= d;
+  }
+  k[nk++][8] = 0x100; /* 2^520 */
+  for (unsigned j = 0; j < 8; j++) k[nk][j] = ~(uint64_t)0; /* 2^520 - 1 */
+  k[nk++][8] = 0xff;
+  for (unsigned j = 0; j < 8; j++) k[nk][j] = 0x8421084210842108ull; /* digits 16 and 0 */
+  k[nk++][8] = 0x84;
+  for (unsigned j = 0; j < 8; j++) k[nk][j] = 0xf07c1f07c1f07c1full; /* long runs */
+  k[nk++][8] = 0x1f;
+  CHECK_EQ_INT((int)nk, EDGES);
+  for (; nk < EDGES + 24; nk++) ec_test_random_scalar(&rng, c, k[nk]);
+  unsigned failed = 0;
+  for (int pt = 0; pt < 3; pt++) {
+    uint64_t px[EC_MAX_LIMBS] = {0}, py[EC_MAX_LIMBS] = {0};
+    if (pt == 0) {
+      memcpy(px, c->gx, sizeof px);
+      memcpy(py, c->gy, sizeof py);
+    } else {
+      uint64_t s[EC_MAX_LIMBS];
+      ec_point q;
+      ec_test_random_scalar(&rng, c, s);
+      ec_scalar_mul_base(c, &q, s);
+      CHECK(ec_point_to_affine(c, px, py, &q) != 0);
+    }
+    ec_point p;
+    ec_point_set_affine(c, &p, px, py);
+    for (unsigned i = 0; i < nk; i++) {
+      ec_point got, want;
+      uint64_t gx[EC_MAX_LIMBS], gy[EC_MAX_LIMBS], wx[EC_MAX_LIMBS], wy[EC_MAX_LIMBS];
+      ec_scalar_mul_affine(c, &got, k[i], px, py);
+      ref_scalar_mul(c, &want, k[i], &p);
+      const uint64_t gf = ec_point_to_affine(c, gx, gy, &got);
+      const uint64_t wf = ec_point_to_affine(c, wx, wy, &want);
+      const int bad = (gf != 0) != (wf != 0) ||
+                      (wf != 0 && (!ec_limbs_eq(L, gx, wx) || !ec_limbs_eq(L, gy, wy)));
+      if (bad) printf("test_ec_asm.p521_ladder: point %d, scalar %u differs\n", pt, i);
+      failed += (unsigned)bad;
+    }
+  }
+  CHECK_EQ_INT((int)failed, 0);
+}
+
 static const test_case cases[] = {
     TEST_CASE(field_mulx),
     TEST_CASE(field_p256_adx),
     TEST_CASE(jac_adx),
+    TEST_CASE(p521_ladder),
 };
 
 int main(int argc, char **argv) { return TEST_RUN(argc, argv, "test_ec_asm", cases); }
