@@ -1,8 +1,8 @@
 /* The EC known-answer self-tests (FIPS 140-3 IG 10.3.A), run before the first use of ECDSA or
  * ECDH: ECDSA P-256/SHA-256 signing with the CAVP case's k (the signature is the known answer)
  * and deterministic signing (RFC 6979 A.2.5, P-256, SHA-256, message "sample"),
- * verification of that signature (and refusal of a corrupted one), and the ECC CDH primitive's Z.
- * The vectors (ec_kat_vectors.h) come from NIST CAVP files through gen_ec_kat.py. */
+ * verification of that signature (and refusal of a corrupted one), and the ECC CDH primitive's Z
+ * on P-256 (and on P-521 where its AVX-512 IFMA ladder runs). The vectors (ec_kat_vectors.h) come from NIST CAVP files through gen_ec_kat.py. */
 #include <stdint.h>
 #include <string.h>
 
@@ -75,17 +75,28 @@ int ec_selftest_ecdsa_verify(void) {
   return st;
 }
 
-int ec_selftest_ecdh(void) {
+/* ecdh_kat runs one ECDH known answer: the private key d, the peer's point, the expected Z
+ * (z_len bytes, at most 66). */
+static int ecdh_kat(fm_ec_curve curve, const uint8_t *d, size_t d_len, const uint8_t *peer,
+                    size_t peer_len, const uint8_t *expected, size_t z_len) {
   fm_ec_key *key = NULL;
-  uint8_t z[sizeof kat_ecdh_p256_z];
-  size_t z_len = 0;
-  int st = fm_ec_key_import_private(FM_EC_P256, kat_ecdh_p256_d, sizeof kat_ecdh_p256_d, NULL, 0,
-                                    &key);
-  if (st == FM_OK)
-    st = fm_ecdh(key, kat_ecdh_p256_peer, sizeof kat_ecdh_p256_peer, z, sizeof z, &z_len);
-  if (st == FM_OK)
-    st = z_len == sizeof z ? fm_selftest_expect(z, kat_ecdh_p256_z, sizeof z) : FM_ERR_SELFTEST;
+  uint8_t z[66];
+  size_t got = 0;
+  int st = fm_ec_key_import_private(curve, d, d_len, NULL, 0, &key);
+  if (st == FM_OK) st = fm_ecdh(key, peer, peer_len, z, sizeof z, &got);
+  if (st == FM_OK) st = got == z_len ? fm_selftest_expect(z, expected, z_len) : FM_ERR_SELFTEST;
   fm_ec_key_free(key);
   fm_zeroize(z, sizeof z);
+  return st;
+}
+
+/* P-256's known answer, and P-521's where P-521's variable-base multiplication has a path of its
+ * own, the AVX-512 IFMA ladder (ec_p521_ifma.c; the CPU's features are public). */
+int ec_selftest_ecdh(void) {
+  int st = ecdh_kat(FM_EC_P256, kat_ecdh_p256_d, sizeof kat_ecdh_p256_d, kat_ecdh_p256_peer,
+                    sizeof kat_ecdh_p256_peer, kat_ecdh_p256_z, sizeof kat_ecdh_p256_z);
+  if (st == FM_OK && fm_cpu_use(FM_CPU_AVX512 | FM_CPU_AVX512IFMA))
+    st = ecdh_kat(FM_EC_P521, kat_ecdh_p521_d, sizeof kat_ecdh_p521_d, kat_ecdh_p521_peer,
+                  sizeof kat_ecdh_p521_peer, kat_ecdh_p521_z, sizeof kat_ecdh_p521_z);
   return st;
 }
