@@ -418,7 +418,7 @@ const char *bn_path_name(void);     /* module/bn: the Montgomery kernels, e.g. "
 const char *mlkem_path_name(void);  /* module/mlkem: the NTT kernels, "avx2" or "portable" */
 const char *mldsa_path_name(void);  /* module/mldsa: the NTT kernels, "avx2" or "portable" */
 const char *keccak_path_name(void); /* module/sha3: Keccak-f[1600], "bmi2" or "portable" */
-const char *ec_path_name(void);     /* module/ec: P-256/P-384 field products, "mulx" or "portable" */
+const char *ec_path_name(void);     /* module/ec: the field products, e.g. "mulx+adx+ifma" */
 
 /* ---- Hooks the life cycle calls in the other parts of the module ------------------------- */
 
