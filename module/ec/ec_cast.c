@@ -2,7 +2,8 @@
  * ECDH: ECDSA P-256/SHA-256 signing with the CAVP case's k (the signature is the known answer)
  * and deterministic signing (RFC 6979 A.2.5, P-256, SHA-256, message "sample"),
  * verification of that signature (and refusal of a corrupted one), and the ECC CDH primitive's Z
- * on P-256 (and on P-521 where its AVX-512 IFMA ladder runs). The vectors (ec_kat_vectors.h) come from NIST CAVP files through gen_ec_kat.py. */
+ * on P-256 (and on P-521 where its AVX-512 IFMA ladder runs). The vectors (ec_kat_vectors.h)
+ * come from NIST CAVP files through gen_ec_kat.py. */
 #include <stdint.h>
 #include <string.h>
 

@@ -10,9 +10,9 @@
  *   52..103, times 4 since 52 = 50 + 2) at the next; a column gathers at most 11 of each, below
  *   2^58. The columns 10..21 (weight 2^500 and up) are folded with 2^521 = 1 mod p: column 10
  *   keeps its low 21 bits (bits 500..520), its bits above go to limb 0; column k >= 11 has weight
- *   2^550 2^(50 (k - 11)) = 2^29 2^(50 (k - 11)) mod p, so its low 21 bits go to limb k - 11 shifted
- *   up 29 (below 2^50) and the rest to limb k - 10 (limb 11, from column 21, to limb 0 shifted up
- *   29, since 2^550 = 2^29 mod p). The limbs are then below 2^59, and fe_carry follows.
+ *   2^550 2^(50 (k - 11)) = 2^29 2^(50 (k - 11)) mod p, so its low 21 bits go to limb k - 11
+ *   shifted up 29 (below 2^50) and the rest to limb k - 10 (limb 11, from column 21, to limb 0
+ *   shifted up 29, since 2^550 = 2^29 mod p). The limbs are then below 2^59, and fe_carry follows.
  * - fe_add: limb-wise sums, below 2^52. fe_sub: a + Q - b, with Q a multiple of p whose limbs are
  *   all at least 2^52 (above every limb of b) and below 2^53: non-negative and below 2^54.
  * - fe_shl: times 2, 4 or 8, below 2^54.
@@ -103,8 +103,12 @@ IFMA_INLINE fe fe_fold(const __m512i l0, const __m512i h0, const __m512i l1, con
   return fe_carry(lo, hi);
 }
 
-#define MLO(acc, x, y) acc = _mm512_madd52lo_epu64(acc, x, y)
-#define MHI(acc, x, y) acc = _mm512_madd52hi_epu64(acc, x, y)
+/* MAC adds the low halves of the lanes' products x y to lo, the high halves to hi. */
+#define MAC(lo, hi, x, y)                                                                      \
+  do {                                                                                         \
+    lo = _mm512_madd52lo_epu64(lo, x, y);                                                      \
+    hi = _mm512_madd52hi_epu64(hi, x, y);                                                      \
+  } while (0)
 
 /* fe_mul: a b mod p (above), for limbs below 2^52. Column vector V holds columns 8V..8V+7; for
  * b's limb j the product column c takes a_{c-j}: the vectors of a moved up j lanes (AL), zero
@@ -115,22 +119,18 @@ IFMA_INLINE fe fe_mul(const fe a, const fe b) {
   __m512i bj[11];
   for (int j = 0; j < 8; j++) bj[j] = _mm512_permutexvar_epi64(_mm512_set1_epi64(j), b.lo);
   for (int j = 8; j < 11; j++) bj[j] = _mm512_permutexvar_epi64(_mm512_set1_epi64(j - 8), b.hi);
-  __m512i l0a = z, h0a = z, l0b = z, h0b = z, l1a = z, h1a = z, l1b = z, h1b = z, l2 = z, h2 = z, l2b = z,
-          h2b = z;
+  __m512i l0a = z, h0a = z, l0b = z, h0b = z, l1a = z, h1a = z, l1b = z, h1b = z;
+  __m512i l2 = z, h2 = z, l2b = z, h2b = z;
   __m512i x;
   /* j = 0: columns 0..7 take a0, columns 8..15 a1. */
-  MLO(l0a, a0, bj[0]);
-  MHI(h0a, a0, bj[0]);
-  MLO(l1a, a1, bj[0]);
-  MHI(h1a, a1, bj[0]);
+  MAC(l0a, h0a, a0, bj[0]);
+  MAC(l1a, h1a, a1, bj[0]);
   /* j = 1..7: columns 0..7 take AL(a0, 0, 8 - j), columns 8..15 AL(a1, a0, 8 - j). */
 #define FE_STEP(J, L0, H0, L1, H1)                                                             \
   x = AL(a0, z, 8 - (J));                                                                      \
-  MLO(L0, x, bj[J]);                                                                           \
-  MHI(H0, x, bj[J]);                                                                           \
+  MAC(L0, H0, x, bj[J]);                                                                       \
   x = AL(a1, a0, 8 - (J));                                                                     \
-  MLO(L1, x, bj[J]);                                                                           \
-  MHI(H1, x, bj[J]);
+  MAC(L1, H1, x, bj[J]);
   FE_STEP(1, l0b, h0b, l1b, h1b)
   FE_STEP(2, l0a, h0a, l1a, h1a)
   FE_STEP(3, l0b, h0b, l1b, h1b)
@@ -142,27 +142,19 @@ IFMA_INLINE fe fe_mul(const fe a, const fe b) {
   /* Columns 16..23 from j = 6 on: AL(0, a1, 8 - j) for j = 6, 7, a1 for j = 8, then
    * AL(a1, a0, 16 - j); columns 8..15 for j = 8, 9, 10: a0, AL(a0, 0, 7), AL(a0, 0, 6). */
   x = AL(z, a1, 2);
-  MLO(l2, x, bj[6]);
-  MHI(h2, x, bj[6]);
+  MAC(l2, h2, x, bj[6]);
   x = AL(z, a1, 1);
-  MLO(l2b, x, bj[7]);
-  MHI(h2b, x, bj[7]);
-  MLO(l1a, a0, bj[8]);
-  MHI(h1a, a0, bj[8]);
-  MLO(l2, a1, bj[8]);
-  MHI(h2, a1, bj[8]);
+  MAC(l2b, h2b, x, bj[7]);
+  MAC(l1a, h1a, a0, bj[8]);
+  MAC(l2, h2, a1, bj[8]);
   x = AL(a0, z, 7);
-  MLO(l1b, x, bj[9]);
-  MHI(h1b, x, bj[9]);
+  MAC(l1b, h1b, x, bj[9]);
   x = AL(a1, a0, 7);
-  MLO(l2b, x, bj[9]);
-  MHI(h2b, x, bj[9]);
+  MAC(l2b, h2b, x, bj[9]);
   x = AL(a0, z, 6);
-  MLO(l1a, x, bj[10]);
-  MHI(h1a, x, bj[10]);
+  MAC(l1a, h1a, x, bj[10]);
   x = AL(a1, a0, 6);
-  MLO(l2, x, bj[10]);
-  MHI(h2, x, bj[10]);
+  MAC(l2, h2, x, bj[10]);
   return fe_fold(_mm512_add_epi64(l0a, l0b), _mm512_add_epi64(h0a, h0b),
                  _mm512_add_epi64(l1a, l1b), _mm512_add_epi64(h1a, h1b), _mm512_add_epi64(l2, l2b),
                  _mm512_add_epi64(h2, h2b));
@@ -180,19 +172,15 @@ IFMA_INLINE fe fe_sqr(const fe a) {
   __m512i l0 = z, h0 = z, l1a = z, h1a = z, l1b = z, h1b = z, l2 = z, h2 = z, x;
   /* Row j, columns 0..7 (j <= 3): lanes 2j + 1 .. 7 of AL(a0, 0, 8 - j). */
 #define SQ_V0(J)                                                                               \
-  x = _mm512_maskz_alignr_epi64((__mmask8)(0xff << (2 * (J) + 1)), a0, z, 8 - (J));           \
-  MLO(l0, x, aj[J]);                                                                           \
-  MHI(h0, x, aj[J]);
+  x = _mm512_maskz_alignr_epi64((__mmask8)(0xff << (2 * (J) + 1)), a0, z, 8 - (J));            \
+  MAC(l0, h0, x, aj[J]);
   /* Row j, columns 8..15: lanes 2j - 7 .. 7 (all for j <= 3) of AL(a1, a0, 8 - j). */
 #define SQ_V1(J, L, H, M)                                                                      \
-  x = _mm512_maskz_alignr_epi64((__mmask8)(M), a1, a0, 8 - (J));                              \
-  MLO(L, x, aj[J]);                                                                            \
-  MHI(H, x, aj[J]);
+  x = _mm512_maskz_alignr_epi64((__mmask8)(M), a1, a0, 8 - (J));                               \
+  MAC(L, H, x, aj[J]);
   x = _mm512_maskz_mov_epi64(0xfe, a0); /* row 0, columns 1..7 */
-  MLO(l0, x, aj[0]);
-  MHI(h0, x, aj[0]);
-  MLO(l1a, a1, aj[0]);
-  MHI(h1a, a1, aj[0]);
+  MAC(l0, h0, x, aj[0]);
+  MAC(l1a, h1a, a1, aj[0]);
   SQ_V0(1)
   SQ_V1(1, l1b, h1b, 0xff)
   SQ_V0(2)
@@ -208,17 +196,13 @@ IFMA_INLINE fe fe_sqr(const fe a) {
   /* Columns 16..23: rows 6 and 7 take AL(0, a1, 8 - j) (a_10, and a_9 a_10 for row 7), row 8
    * lanes 1..2 of a1 (a_9 a_8, a_10 a_8), row 9 lane 3 of AL(a1, a0, 7) (a_10 a_9). */
   x = AL(z, a1, 2);
-  MLO(l2, x, aj[6]);
-  MHI(h2, x, aj[6]);
+  MAC(l2, h2, x, aj[6]);
   x = AL(z, a1, 1);
-  MLO(l2, x, aj[7]);
-  MHI(h2, x, aj[7]);
+  MAC(l2, h2, x, aj[7]);
   x = _mm512_maskz_mov_epi64(0x06, a1);
-  MLO(l2, x, aj[8]);
-  MHI(h2, x, aj[8]);
+  MAC(l2, h2, x, aj[8]);
   x = _mm512_maskz_alignr_epi64(0x08, a1, a0, 7);
-  MLO(l2, x, aj[9]);
-  MHI(h2, x, aj[9]);
+  MAC(l2, h2, x, aj[9]);
   /* Doubled, then the squares: limbs 0..3, 4..7 and 8..10 spread to the even lanes. */
   __m512i l1 = _mm512_slli_epi64(_mm512_add_epi64(l1a, l1b), 1);
   __m512i h1 = _mm512_slli_epi64(_mm512_add_epi64(h1a, h1b), 1);
@@ -226,15 +210,14 @@ IFMA_INLINE fe fe_sqr(const fe a) {
   h0 = _mm512_slli_epi64(h0, 1);
   l2 = _mm512_slli_epi64(l2, 1);
   h2 = _mm512_slli_epi64(h2, 1);
-  const __m512i e0 = _mm512_maskz_permutexvar_epi64(0x55, _mm512_set_epi64(0, 3, 0, 2, 0, 1, 0, 0), a0);
-  const __m512i e1 = _mm512_maskz_permutexvar_epi64(0x55, _mm512_set_epi64(0, 7, 0, 6, 0, 5, 0, 4), a0);
-  const __m512i e2 = _mm512_maskz_permutexvar_epi64(0x15, _mm512_set_epi64(0, 0, 0, 2, 0, 1, 0, 0), a1);
-  MLO(l0, e0, e0);
-  MHI(h0, e0, e0);
-  MLO(l1, e1, e1);
-  MHI(h1, e1, e1);
-  MLO(l2, e2, e2);
-  MHI(h2, e2, e2);
+  const __m512i i0 = _mm512_set_epi64(0, 3, 0, 2, 0, 1, 0, 0);
+  const __m512i i1 = _mm512_set_epi64(0, 7, 0, 6, 0, 5, 0, 4);
+  const __m512i e0 = _mm512_maskz_permutexvar_epi64(0x55, i0, a0);
+  const __m512i e1 = _mm512_maskz_permutexvar_epi64(0x55, i1, a0);
+  const __m512i e2 = _mm512_maskz_permutexvar_epi64(0x15, i0, a1);
+  MAC(l0, h0, e0, e0);
+  MAC(l1, h1, e1, e1);
+  MAC(l2, h2, e2, e2);
   return fe_fold(l0, h0, l1, h1, l2, h2);
 }
 
