@@ -5,6 +5,7 @@
 #ifndef FIPSMOD_MODULE_EC_P521_H
 #define FIPSMOD_MODULE_EC_P521_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* ec_p521_mul sets r = a * b * 2^-576 mod p: the same result as the generic Montgomery
@@ -30,6 +31,16 @@ void ec_p521_sqr_adx(uint64_t *r, const uint64_t *a);
 void ec_p521_ladder_ifma(uint64_t x[9], uint64_t y[9], uint64_t z[9], uint64_t *acc_inf,
                          const uint64_t *tab, const uint64_t *digit, const uint64_t *neg,
                          unsigned windows);
+
+/* ec_p521_double_mul_ifma is the digit loop of ec_verify.c's double_mul_jac_k on P-521 with AVX-512
+ * IFMA: the sum of d1's digits times G's odd multiples godd (the affine (2e + 1) G, x then y,
+ * Montgomery form) and d2's times Q's, qodd (eight entries, the same layout), with one doubling
+ * a digit position from the top (len1 and len2 positions). Writes the Jacobian sum in Montgomery
+ * form and returns true, or returns false for the point at infinity. VARIABLE TIME: for public
+ * inputs (verification) only. */
+bool ec_p521_double_mul_ifma(uint64_t x[9], uint64_t y[9], uint64_t z[9], const int16_t *d1,
+                             unsigned len1, const int16_t *d2, unsigned len2,
+                             const uint64_t *godd, const uint64_t *qodd);
 #endif
 
 /* ec_p521_row_select sets (x, y) to entry d - 1 of a fixed-base row of 16 affine points (x then

@@ -201,7 +201,8 @@ static inline __attribute__((always_inline)) bool jac_add_k(
  * are affine (ec_base_odd, built with the fixed-base table), and Q's 8 are made affine with one
  * variable-time inversion on P-384 and P-521 (and on P-256 where its assembly mixed addition
  * runs), so each digit there costs a mixed addition: the assembly one on P-256 and P-384 with
- * BMI2 and ADX (add_affine_public below).
+ * BMI2 and ADX (add_affine_public below). On P-521 with AVX-512 IFMA the digit loop runs in
+ * ec_p521_ifma.c (ec_p521_double_mul_ifma).
  * Returns false, with nothing written, when Q's table meets the point at infinity (Q is not a
  * point of order n): the caller then takes the projective path. */
 typedef void (*jac_dbl_fn)(uint64_t *x, uint64_t *y, uint64_t *z);
@@ -323,7 +324,21 @@ static inline __attribute__((always_inline)) bool double_mul_jac_k(
   const unsigned len1 = wnaf_public(d1, u1, L, EC_WNAF_G), len2 = wnaf_public(d2, u2, L, EC_WNAF_W);
   const unsigned len = len1 > len2 ? len1 : len2;
   bool inf = true; /* (x, y, z) is the point at infinity: its coordinates are not used */
-  for (int i = (int)len - 1; i >= 0; i--) {
+  int top = (int)len - 1;
+#if FM_HAVE_X86_64_PATHS
+  /* P-521 with AVX-512 IFMA: the digit loop in radix 2^50 (ec_p521_ifma.c), on the affine odd
+   * multiples of Q made above. The curve and the CPU's features are public. */
+  if (L == 9 && fm_cpu_use(FM_CPU_AVX512 | FM_CPU_AVX512IFMA)) {
+    uint64_t qodd[EC_WNAF_ODD * 2 * 9];
+    for (unsigned i = 0; i < odd_q; i++) {
+      memcpy(&qodd[(2 * i) * 9], tq[i].x, n);
+      memcpy(&qodd[(2 * i + 1) * 9], tq[i].y, n);
+    }
+    inf = !ec_p521_double_mul_ifma(x, y, z, d1, len1, d2, len2, godd, qodd);
+    top = -1; /* no digit left for the loop below */
+  }
+#endif
+  for (int i = top; i >= 0; i--) {
     if (!inf) jdbl(x, y, z);
     const int a = (unsigned)i < len1 ? d1[i] : 0, b = (unsigned)i < len2 ? d2[i] : 0;
     if (a != 0) {
