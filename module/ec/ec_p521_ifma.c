@@ -15,8 +15,8 @@
  *   2^550 2^(50 (k - 11)) = 2^29 2^(50 (k - 11)) mod p, so its low 21 bits go to limb k - 11
  *   shifted up 29 (below 2^50) and the rest to limb k - 10 (limb 11, from column 21, to limb 0
  *   shifted up 29, since 2^550 = 2^29 mod p). The limbs are then below 2^59, and fe_carry follows.
- * - fe_add: limb-wise sums, below 2^52. fe_sub: a + Q - b, with Q a multiple of p whose limbs are
- *   all at least 2^52 (above every limb of b) and below 2^53: non-negative and below 2^54.
+ * - fe_sub: a + Q - b, with Q a multiple of p whose limbs are all at least 2^52 (above every limb
+ *   of b) and below 2^53: non-negative and below 2^54.
  * - fe_shl: times 2, 4 or 8, below 2^54.
  * Loose values skip fe_carry: fe_add_loose and fe_sub_loose (with a multiple of p whose limbs lie
  * just above fe_carry's bounds), and the doubling's 3m, have limbs below 2^52; they only ever go
@@ -244,10 +244,6 @@ IFMA_INLINE fe fe_sub_loose(const fe a, const fe b) {
   const fe r = {_mm512_sub_epi64(_mm512_add_epi64(a.lo, qlo), b.lo),
                 _mm512_sub_epi64(_mm512_add_epi64(a.hi, qhi), b.hi)};
   return r;
-}
-
-IFMA_INLINE fe fe_add(const fe a, const fe b) {
-  return fe_carry(_mm512_add_epi64(a.lo, b.lo), _mm512_add_epi64(a.hi, b.hi));
 }
 
 IFMA_INLINE fe fe_sub(const fe a, const fe b) {
