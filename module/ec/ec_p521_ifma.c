@@ -266,8 +266,10 @@ IFMA_INLINE fe fe_select(const __m512i m, const fe a, const fe b) {
 }
 
 /* dbl: (x, y, z) doubled in place (jac_dbl_k's formula, above). The values that only feed
- * products stay loose (no carry); 3m is loose too: below 3 (2^50 + 2^42) < 2^52. */
-IFMA_INLINE void dbl(fe *x, fe *y, fe *z) {
+ * products stay loose (no carry); 3m is loose too: below 3 (2^50 + 2^42) < 2^52. Out of line, as
+ * madd: one copy each for the ladder and verification (inlined, each copy is about 10 KB of
+ * code, which every load's integrity check hashes, for 2-3% more speed). */
+IFMA_FN __attribute__((noinline)) static void dbl(fe *x, fe *y, fe *z) {
   const fe d = fe_sqr(*z);
   const fe g = fe_sqr(*y);
   const fe beta = fe_mul(*x, g);
@@ -283,8 +285,9 @@ IFMA_INLINE void dbl(fe *x, fe *y, fe *z) {
 
 /* madd: (x3, y3, z3) = (x, y, z) + (x2, y2), jac_madd_k's formula (above); the outputs may be the
  * inputs. H, R and the sums that only feed products or a subtraction's b stay loose. */
-IFMA_INLINE void madd(fe *x3, fe *y3, fe *z3, const fe x, const fe y, const fe z, const fe x2,
-                      const fe y2) {
+IFMA_FN __attribute__((noinline)) static void madd(fe *x3, fe *y3, fe *z3, const fe x,
+                                                   const fe y, const fe z, const fe x2,
+                                                   const fe y2) {
   const fe zz = fe_sqr(z);
   const fe t = fe_mul(z, zz);
   const fe h = fe_sub_loose(fe_mul(x2, zz), x);
