@@ -33,6 +33,10 @@
  * scalar_mul_tab's argument excludes (its comment); the point at infinity is handled by the same
  * selections as jac_acc_add's.
  *
+ * Measured on this host (AMD Zen 5; same-process A/B against the ADX windows, median of 41
+ * pairs): ECDH P-521 1.73 times as fast. A product takes 54-59 TSC ticks of latency and 31-32 of
+ * throughput, against 66 and 65.5 for the ADX one; a doubling 309-327 against 553.
+ *
  * Constant time: a fixed instruction stream; table entries are read in full and combined with
  * all-ones or zero masks made from the digit by integer arithmetic, as are the negation and the
  * point-at-infinity selections; IFMA's timing does not depend on its operands. (Valgrind cannot run
@@ -451,8 +455,8 @@ IFMA_FN void ec_p521_ladder_ifma(uint64_t x[9], uint64_t y[9], uint64_t z[9], ui
 }
 
 /* ---- Verification (public inputs, VARIABLE TIME) --------------------------------------------- */
-/* Measured on this host (same-process A/B, P-521 verification): 1.65 times as fast as the ADX
- * digit loop. */
+/* Measured on this host (same-process A/B against the ADX digit loop, median of 41 pairs):
+ * P-521 verification 1.56 times as fast. */
 
 /* is_zero_public: whether a is 0 mod p. For public values only: the callers branch on it. */
 IFMA_FN static bool is_zero_public(const fe *a) {
