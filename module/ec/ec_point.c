@@ -244,7 +244,7 @@ dbl_ops(p224, 4, &k_p224_p)
  * and P-521 portable; +ifma: P-521's variable-base ladder in radix 2^50 with AVX-512 IFMA,
  * ec_p521_ifma.c); P-224 takes the portable product on every CPU. */
 const char *ec_path_name(void) {
-  const bool ifma = fm_cpu_use(FM_CPU_AVX512 | FM_CPU_AVX512IFMA);
+  const bool ifma = ec_p521_ifma_in_use();
   if (!fm_cpu_use(FM_CPU_BMI2)) return ifma ? "portable+ifma" : "portable";
   if (!fm_cpu_use(FM_CPU_ADX)) return ifma ? "mulx+ifma" : "mulx";
   return ifma ? "mulx+adx+ifma" : "mulx+adx";

@@ -668,7 +668,7 @@ static void scalar_mul_tab(const ec_curve *c, ec_point *r, const uint64_t *k,
                            const uint64_t *tab) {
 #if FM_HAVE_X86_64_PATHS
   /* The curve and the CPU's features are public. */
-  if (c->id == FM_EC_P521 && fm_cpu_use(FM_CPU_AVX512 | FM_CPU_AVX512IFMA)) {
+  if (c->id == FM_EC_P521 && ec_p521_ifma_in_use()) {
     scalar_mul_tab_p521_ifma(c, r, k, tab);
     return;
   }

@@ -14,6 +14,7 @@
 
 #include "fipsmod/ec.h"
 #include "fipsmod/sha.h"
+#include "module/internal.h"
 #include "module/stack_wipe.h"
 
 #define EC_MAX_LIMBS 9
@@ -252,6 +253,13 @@ int ec_selftest_ecdh(void);
  * key generation calls ec_stack_wipe_keygen after its pairwise test (ec_stack_wipe.c). */
 void ec_stack_wipe(void);
 void ec_stack_wipe_keygen(void);
+/* ec_p521_ifma_in_use: P-521's variable-base multiplication and verification run in radix 2^50
+ * with AVX-512 IFMA (ec_p521_ifma.c): the CPU has it and FIPSMOD_CPU does not force the portable
+ * paths. The CPU's features are public. */
+static inline bool ec_p521_ifma_in_use(void) {
+  return fm_cpu_use(FM_CPU_AVX512 | FM_CPU_AVX512IFMA);
+}
+
 /* ec_stack_wipe_ifma zeroizes EC_STACK_WIPE_IFMA bytes below its caller's frame: the caller of
  * P-521's IFMA ladder calls it when the ladder returns. */
 void ec_stack_wipe_ifma(void);

@@ -421,9 +421,8 @@ static void test_p521_ladder(void) {
   const unsigned L = c->limbs;
   test_rng rng;
   test_rng_seed(&rng, "test_ec_asm.p521_ladder");
-  printf("test_ec_asm.p521_ladder: %s\n", fm_cpu_use(FM_CPU_AVX512 | FM_CPU_AVX512IFMA)
-                                                ? "the AVX-512 IFMA ladder"
-                                                : "the windows without IFMA");
+  printf("test_ec_asm.p521_ladder: %s\n",
+         ec_p521_ifma_in_use() ? "the AVX-512 IFMA ladder" : "the windows without IFMA");
   enum { EDGES = 16 };
   uint64_t k[EDGES + 24][EC_MAX_LIMBS];
   memset(k, 0, sizeof k);
