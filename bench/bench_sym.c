@@ -1,24 +1,24 @@
-/* AES-256-CTR, AES-256-CBC-encrypt, AES-256-CBC-decrypt, SHA-256, SHA-512, SHA3-256, SHA3-512, SHAKE-128,
- * SHAKE-256 and HMAC-SHA-256: fipsmod's public API
- * (libfipsmod.so) against OpenSSL 3 in the same run.
+/* The unkeyed hashes, the XOFs, HMAC and AES in CTR and CBC modes: fipsmod's public API
+ * (libfipsmod.so) against OpenSSL 3 in the same run, one row per entry of k_ops below.
  *
  * What one operation is, for each side:
- * - AES-256-CTR: fipsmod fm_aes_ctr (128-bit counter) on a key schedule expanded once;
- *   OpenSSL EVP_EncryptUpdate on an EVP_aes_256_ctr context set up once. Both continue one
- *   key stream across calls.
- * - AES-256-CBC-encrypt: fipsmod fm_aes_cbc_encrypt (chaining IV carried across calls) on a
- *   schedule expanded once; OpenSSL EVP_EncryptUpdate on an EVP_aes_256_cbc context set up once
+ * - AES-{128,256}-CTR: fipsmod fm_aes_ctr (128-bit counter) on a key schedule expanded once;
+ *   OpenSSL EVP_EncryptUpdate on an EVP_aes_*_ctr context set up once. Both continue one key
+ *   stream across calls.
+ * - AES-{128,256}-CBC-encrypt: fipsmod fm_aes_cbc_encrypt (chaining IV carried across calls) on
+ *   a schedule expanded once; OpenSSL EVP_EncryptUpdate on an EVP_aes_*_cbc context set up once
  *   with padding off. CBC takes whole blocks only, so the 1350-byte size runs at 1344 bytes.
- * - AES-256-CBC-decrypt: the same with fm_aes_cbc_decrypt and EVP_DecryptUpdate.
- * - SHA-256/SHA-512: one-shot fm_sha256/fm_sha512 against one-shot EVP_Digest with an EVP_MD
- *   fetched once (EVP_Digest still creates and frees its context in every call: that is the
- *   cost of OpenSSL's one-shot). SHA3-256/SHA3-512 the same with fm_sha3_256/fm_sha3_512.
+ * - AES-{128,256}-CBC-decrypt: the same with fm_aes_cbc_decrypt and EVP_DecryptUpdate.
+ * - SHA-224, SHA-256, SHA-384, SHA-512, SHA-512/256, SHA3-224, SHA3-256, SHA3-384, SHA3-512: the
+ *   one-shot fm_sha* function against one-shot EVP_Digest with an EVP_MD fetched once
+ *   (EVP_Digest still creates and frees its context in every call: that is the cost of
+ *   OpenSSL's one-shot).
  * - SHAKE-128/SHAKE-256: one-shot fm_shake128/fm_shake256 with 32 bytes of output against
  *   EVP_DigestInit_ex, EVP_DigestUpdate and EVP_DigestFinalXOF (32 bytes) on a context made once.
- * - HMAC-SHA-256: one-shot fm_hmac with a 32-byte key (keying, message, tag in one call) against
- *   EVP_MAC: a context of the HMAC MAC fetched once with its digest set once, then per operation
- *   EVP_MAC_init with the key, EVP_MAC_update and EVP_MAC_final (the same work: the key is set
- *   up in every operation on both sides). */
+ * - HMAC-SHA-256, HMAC-SHA-384, HMAC-SHA-512, HMAC-SHA3-256: one-shot fm_hmac with a 32-byte key
+ *   (keying, message, full tag in one call) against EVP_MAC: a context of the HMAC MAC fetched
+ *   once with its digest set once, then per operation EVP_MAC_init with the key, EVP_MAC_update
+ *   and EVP_MAC_final (the same work: the key is set up in every operation on both sides). */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,23 +37,52 @@
 #include "fipsmod/hmac.h"
 #include "fipsmod/sha.h"
 
-enum sym_op {
-  OP_CTR,
-  OP_CBC,
-  OP_CBC_DEC,
-  OP_SHA256,
-  OP_SHA512,
-  OP_SHA3_256,
-  OP_SHA3_512,
-  OP_SHAKE128,
-  OP_SHAKE256,
-  OP_HMAC256
+enum sym_kind { SYM_CTR, SYM_CBC, SYM_CBC_DEC, SYM_HASH, SYM_XOF, SYM_HMAC };
+
+/* One row: its name, what it is, and what each side calls. */
+typedef struct {
+  const char *name;
+  enum sym_kind kind;
+  size_t key_len;                                        /* AES: 16 or 32 bytes */
+  int (*digest)(const void *, size_t, uint8_t *);        /* SYM_HASH: the one-shot */
+  int (*xof)(const void *, size_t, uint8_t *, size_t);   /* SYM_XOF: the one-shot */
+  fm_hash_alg hmac_alg;                                  /* SYM_HMAC */
+  size_t out_len;                                        /* SYM_HMAC: the tag; SYM_XOF: 32 */
+  const char *ossl;                                      /* OpenSSL's digest name */
+} sym_op;
+
+static const sym_op k_ops[] = {
+    {"AES-128-CTR", SYM_CTR, 16, NULL, NULL, 0, 0, NULL},
+    {"AES-256-CTR", SYM_CTR, 32, NULL, NULL, 0, 0, NULL},
+    {"AES-128-CBC-encrypt", SYM_CBC, 16, NULL, NULL, 0, 0, NULL},
+    {"AES-128-CBC-decrypt", SYM_CBC_DEC, 16, NULL, NULL, 0, 0, NULL},
+    {"AES-256-CBC-encrypt", SYM_CBC, 32, NULL, NULL, 0, 0, NULL},
+    {"AES-256-CBC-decrypt", SYM_CBC_DEC, 32, NULL, NULL, 0, 0, NULL},
+    {"SHA-224", SYM_HASH, 0, fm_sha224, NULL, 0, 0, "SHA224"},
+    {"SHA-256", SYM_HASH, 0, fm_sha256, NULL, 0, 0, "SHA256"},
+    {"SHA-384", SYM_HASH, 0, fm_sha384, NULL, 0, 0, "SHA384"},
+    {"SHA-512", SYM_HASH, 0, fm_sha512, NULL, 0, 0, "SHA512"},
+    {"SHA-512/256", SYM_HASH, 0, fm_sha512_256, NULL, 0, 0, "SHA512-256"},
+    {"SHA3-224", SYM_HASH, 0, fm_sha3_224, NULL, 0, 0, "SHA3-224"},
+    {"SHA3-256", SYM_HASH, 0, fm_sha3_256, NULL, 0, 0, "SHA3-256"},
+    {"SHA3-384", SYM_HASH, 0, fm_sha3_384, NULL, 0, 0, "SHA3-384"},
+    {"SHA3-512", SYM_HASH, 0, fm_sha3_512, NULL, 0, 0, "SHA3-512"},
+    {"SHAKE-128", SYM_XOF, 0, NULL, fm_shake128, 0, 32, "SHAKE128"},
+    {"SHAKE-256", SYM_XOF, 0, NULL, fm_shake256, 0, 32, "SHAKE256"},
+    {"HMAC-SHA-256", SYM_HMAC, 0, NULL, NULL, FM_HASH_SHA256, 32, "SHA256"},
+    {"HMAC-SHA-384", SYM_HMAC, 0, NULL, NULL, FM_HASH_SHA384, 48, "SHA384"},
+    {"HMAC-SHA-512", SYM_HMAC, 0, NULL, NULL, FM_HASH_SHA512, 64, "SHA512"},
+    {"HMAC-SHA3-256", SYM_HMAC, 0, NULL, NULL, FM_HASH_SHA3_256, 32, "SHA3-256"},
 };
+
+static bool sym_is_aes(const sym_op *op) {
+  return op->kind == SYM_CTR || op->kind == SYM_CBC || op->kind == SYM_CBC_DEC;
+}
 
 static void bench_aead_kdf(void);
 
 typedef struct {
-  enum sym_op op;
+  const sym_op *op;
   uint8_t *in, *out;
   uint8_t key[32];
   uint8_t iv[16];
@@ -66,10 +95,6 @@ typedef struct {
   EVP_MD_CTX *xof_ctx;
   OSSL_PARAM mac_params[2];
 } sym_state;
-
-static const enum sym_op k_ops[] = {OP_CTR,      OP_CBC,      OP_CBC_DEC,  OP_SHA256,
-                                    OP_SHA512,   OP_SHA3_256, OP_SHA3_512, OP_SHAKE128,
-                                    OP_SHAKE256, OP_HMAC256};
 
 static void sym_fini(void *p) {
   sym_state *s = p;
@@ -88,7 +113,7 @@ static void sym_fini(void *p) {
 static sym_state *sym_alloc(const void *param, size_t size) {
   sym_state *s = calloc(1, sizeof(*s));
   if (s == NULL) return NULL;
-  s->op = *(const enum sym_op *)param;
+  s->op = param;
   s->in = malloc(size ? size : 1);
   s->out = malloc(size + 64);
   if (s->in == NULL || s->out == NULL) {
@@ -104,8 +129,8 @@ static sym_state *sym_alloc(const void *param, size_t size) {
 static void *fm_sym_init(const void *param, size_t size, char *why, size_t why_len) {
   sym_state *s = sym_alloc(param, size);
   if (s == NULL) return NULL;
-  if (s->op == OP_CTR || s->op == OP_CBC || s->op == OP_CBC_DEC) {
-    int st = fm_aes_key_init(&s->ks, s->key, sizeof(s->key));
+  if (sym_is_aes(s->op)) {
+    int st = fm_aes_key_init(&s->ks, s->key, s->op->key_len);
     if (st != FM_OK) {
       snprintf(why, why_len, "fm_aes_key_init: %s", fm_strerror(st));
       sym_fini(s);
@@ -117,87 +142,71 @@ static void *fm_sym_init(const void *param, size_t size, char *why, size_t why_l
 
 static int fm_sym_run(void *p, size_t size, uint64_t n) {
   sym_state *s = p;
+  const sym_op *op = s->op;
   int st = FM_OK;
-  switch (s->op) {
-    case OP_CTR:
+  switch (op->kind) {
+    case SYM_CTR:
       for (uint64_t i = 0; i < n && st == FM_OK; i++)
         st = fm_aes_ctr(&s->ks, FM_AES_CTR128, s->iv, s->in, s->out, size);
       break;
-    case OP_CBC:
+    case SYM_CBC:
       for (uint64_t i = 0; i < n && st == FM_OK; i++)
         st = fm_aes_cbc_encrypt(&s->ks, s->iv, s->in, s->out, size);
       break;
-    case OP_CBC_DEC:
+    case SYM_CBC_DEC:
       for (uint64_t i = 0; i < n && st == FM_OK; i++)
         st = fm_aes_cbc_decrypt(&s->ks, s->iv, s->in, s->out, size);
       break;
-    case OP_SHA256:
-      for (uint64_t i = 0; i < n && st == FM_OK; i++) st = fm_sha256(s->in, size, s->out);
+    case SYM_HASH:
+      for (uint64_t i = 0; i < n && st == FM_OK; i++) st = op->digest(s->in, size, s->out);
       break;
-    case OP_SHA512:
-      for (uint64_t i = 0; i < n && st == FM_OK; i++) st = fm_sha512(s->in, size, s->out);
+    case SYM_XOF:
+      for (uint64_t i = 0; i < n && st == FM_OK; i++) st = op->xof(s->in, size, s->out, op->out_len);
       break;
-    case OP_SHA3_256:
-      for (uint64_t i = 0; i < n && st == FM_OK; i++) st = fm_sha3_256(s->in, size, s->out);
-      break;
-    case OP_SHA3_512:
-      for (uint64_t i = 0; i < n && st == FM_OK; i++) st = fm_sha3_512(s->in, size, s->out);
-      break;
-    case OP_SHAKE128:
-      for (uint64_t i = 0; i < n && st == FM_OK; i++) st = fm_shake128(s->in, size, s->out, 32);
-      break;
-    case OP_SHAKE256:
-      for (uint64_t i = 0; i < n && st == FM_OK; i++) st = fm_shake256(s->in, size, s->out, 32);
-      break;
-    case OP_HMAC256:
+    case SYM_HMAC:
       for (uint64_t i = 0; i < n && st == FM_OK; i++)
-        st = fm_hmac(FM_HASH_SHA256, s->key, sizeof(s->key), s->in, size, s->out, 32);
+        st = fm_hmac(op->hmac_alg, s->key, sizeof(s->key), s->in, size, s->out, op->out_len);
       break;
   }
   return st != FM_OK;
 }
 
+static const EVP_CIPHER *ossl_cipher(const sym_op *op) {
+  if (op->kind == SYM_CTR) return op->key_len == 16 ? EVP_aes_128_ctr() : EVP_aes_256_ctr();
+  return op->key_len == 16 ? EVP_aes_128_cbc() : EVP_aes_256_cbc();
+}
+
 static void *ossl_sym_init(const void *param, size_t size, char *why, size_t why_len) {
   sym_state *s = sym_alloc(param, size);
   if (s == NULL) return NULL;
+  const sym_op *op = s->op;
   int ok = 1;
-  switch (s->op) {
-    case OP_CTR:
-    case OP_CBC:
+  switch (op->kind) {
+    case SYM_CTR:
+    case SYM_CBC:
+    case SYM_CBC_DEC:
       s->cctx = EVP_CIPHER_CTX_new();
       ok = s->cctx != NULL &&
-           EVP_EncryptInit_ex(s->cctx, s->op == OP_CTR ? EVP_aes_256_ctr() : EVP_aes_256_cbc(),
-                              NULL, s->key, s->iv) == 1 &&
+           (op->kind == SYM_CBC_DEC
+                ? EVP_DecryptInit_ex(s->cctx, ossl_cipher(op), NULL, s->key, s->iv)
+                : EVP_EncryptInit_ex(s->cctx, ossl_cipher(op), NULL, s->key, s->iv)) == 1 &&
            EVP_CIPHER_CTX_set_padding(s->cctx, 0) == 1;
       break;
-    case OP_CBC_DEC:
-      s->cctx = EVP_CIPHER_CTX_new();
-      ok = s->cctx != NULL &&
-           EVP_DecryptInit_ex(s->cctx, EVP_aes_256_cbc(), NULL, s->key, s->iv) == 1 &&
-           EVP_CIPHER_CTX_set_padding(s->cctx, 0) == 1;
-      break;
-    case OP_SHA256:
-    case OP_SHA512:
-    case OP_SHA3_256:
-    case OP_SHA3_512:
-    case OP_SHAKE128:
-    case OP_SHAKE256: {
-      static const char *const names[] = {[OP_SHA256] = "SHA256",     [OP_SHA512] = "SHA512",
-                                          [OP_SHA3_256] = "SHA3-256", [OP_SHA3_512] = "SHA3-512",
-                                          [OP_SHAKE128] = "SHAKE128", [OP_SHAKE256] = "SHAKE256"};
-      s->fetched_md = EVP_MD_fetch(NULL, names[s->op], NULL);
+    case SYM_HASH:
+    case SYM_XOF:
+      s->fetched_md = EVP_MD_fetch(NULL, op->ossl, NULL);
       s->md = s->fetched_md;
       ok = s->md != NULL;
-      if (ok && (s->op == OP_SHAKE128 || s->op == OP_SHAKE256)) {
+      if (ok && op->kind == SYM_XOF) {
         s->xof_ctx = EVP_MD_CTX_new();
         ok = s->xof_ctx != NULL;
       }
       break;
-    }
-    case OP_HMAC256:
+    case SYM_HMAC:
       s->mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
       s->mctx = s->mac ? EVP_MAC_CTX_new(s->mac) : NULL;
-      s->mac_params[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, "SHA256", 0);
+      s->mac_params[0] =
+          OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)op->ossl, 0);
       s->mac_params[1] = OSSL_PARAM_construct_end();
       /* The digest is set once here; each operation then only re-keys (EVP_MAC_init with no
        * parameters), OpenSSL's cheapest way to MAC one message under a given key. */
@@ -215,38 +224,34 @@ static void *ossl_sym_init(const void *param, size_t size, char *why, size_t why
 static int ossl_sym_run(void *p, size_t size, uint64_t n) {
   sym_state *s = p;
   int ok = 1;
-  switch (s->op) {
-    case OP_CTR:
-    case OP_CBC:
+  switch (s->op->kind) {
+    case SYM_CTR:
+    case SYM_CBC:
       for (uint64_t i = 0; i < n && ok; i++) {
         int outl = 0;
         ok = EVP_EncryptUpdate(s->cctx, s->out, &outl, s->in, (int)size) == 1 &&
              (size_t)outl == size;
       }
       break;
-    case OP_CBC_DEC:
+    case SYM_CBC_DEC:
       for (uint64_t i = 0; i < n && ok; i++) {
         int outl = 0;
         ok = EVP_DecryptUpdate(s->cctx, s->out, &outl, s->in, (int)size) == 1 &&
              (size_t)outl == size;
       }
       break;
-    case OP_SHA256:
-    case OP_SHA512:
-    case OP_SHA3_256:
-    case OP_SHA3_512:
+    case SYM_HASH:
       for (uint64_t i = 0; i < n && ok; i++)
         ok = EVP_Digest(s->in, size, s->out, NULL, s->md, NULL) == 1;
       break;
-    case OP_SHAKE128:
-    case OP_SHAKE256:
+    case SYM_XOF:
       for (uint64_t i = 0; i < n && ok; i++) {
         ok = EVP_DigestInit_ex(s->xof_ctx, s->md, NULL) == 1 &&
              EVP_DigestUpdate(s->xof_ctx, s->in, size) == 1 &&
-             EVP_DigestFinalXOF(s->xof_ctx, s->out, 32) == 1;
+             EVP_DigestFinalXOF(s->xof_ctx, s->out, s->op->out_len) == 1;
       }
       break;
-    case OP_HMAC256:
+    case SYM_HMAC:
       for (uint64_t i = 0; i < n && ok; i++) {
         size_t outl = 0;
         ok = EVP_MAC_init(s->mctx, s->key, sizeof(s->key), NULL) == 1 &&
@@ -258,41 +263,25 @@ static int ossl_sym_run(void *p, size_t size, uint64_t n) {
   return !ok;
 }
 
-static const char *op_name(enum sym_op op) {
-  switch (op) {
-    case OP_CTR: return "AES-256-CTR";
-    case OP_CBC: return "AES-256-CBC-encrypt";
-    case OP_CBC_DEC: return "AES-256-CBC-decrypt";
-    case OP_SHA256: return "SHA-256";
-    case OP_SHA512: return "SHA-512";
-    case OP_SHA3_256: return "SHA3-256";
-    case OP_SHA3_512: return "SHA3-512";
-    case OP_SHAKE128: return "SHAKE-128";
-    case OP_SHAKE256: return "SHAKE-256";
-    case OP_HMAC256: return "HMAC-SHA-256";
-  }
-  return "?";
-}
-
 void bench_sym(void) {
   static const size_t k_sizes[] = {16, 64, 256, 1350, 8192, 16384};
   size_t n_sizes;
   const size_t *sizes = bench_sizes(k_sizes, sizeof(k_sizes) / sizeof(k_sizes[0]), &n_sizes);
   for (size_t o = 0; o < sizeof(k_ops) / sizeof(k_ops[0]); o++) {
-    const char *name = op_name(k_ops[o]);
-    if (!bench_wants(name)) continue;
+    const sym_op *op = &k_ops[o];
+    if (!bench_wants(op->name)) continue;
     bench_impl impls[2] = {
-        {"fipsmod", fm_sym_init, fm_sym_run, sym_fini, &k_ops[o]},
-        {"openssl", ossl_sym_init, ossl_sym_run, sym_fini, &k_ops[o]},
+        {"fipsmod", fm_sym_init, fm_sym_run, sym_fini, op},
+        {"openssl", ossl_sym_init, ossl_sym_run, sym_fini, op},
     };
     for (size_t i = 0; i < n_sizes; i++) {
       size_t size = sizes[i];
-      if ((k_ops[o] == OP_CBC || k_ops[o] == OP_CBC_DEC) && size % 16 != 0) {
+      if ((op->kind == SYM_CBC || op->kind == SYM_CBC_DEC) && size % 16 != 0) {
         size -= size % 16;
-        printf("%s: %zu bytes is not a whole number of blocks; timing %zu bytes\n", name,
+        printf("%s: %zu bytes is not a whole number of blocks; timing %zu bytes\n", op->name,
                sizes[i], size);
       }
-      bench_measure(name, size, BENCH_BYTES, impls, 2, false);
+      bench_measure(op->name, size, BENCH_BYTES, impls, 2, false);
     }
   }
   bench_aead_kdf();

@@ -41,14 +41,35 @@ PAIRS = [
     # CBC at whole-block sizes only (fipsmod-speed runs 1350 as 1344).
     ("AES-256-CBC-encrypt", [16, 256, 8192, 16384], "AES-256-CBC", "EVP-AES-256-CBC encrypt ({size} bytes)"),
     ("AES-256-CBC-decrypt", [16, 256, 8192, 16384], "AES-256-CBC", "EVP-AES-256-CBC decrypt ({size} bytes)"),
+    ("AES-128-CBC-encrypt", [16, 256, 8192, 16384], "AES-128-CBC", "EVP-AES-128-CBC encrypt ({size} bytes)"),
+    ("AES-128-CBC-decrypt", [16, 256, 8192, 16384], "AES-128-CBC", "EVP-AES-128-CBC decrypt ({size} bytes)"),
+    # CTR: bssl times EVP_EncryptUpdate on a context keyed once, as for CBC.
+    ("AES-128-CTR", [16, 256, 1350, 8192, 16384], "EVP-AES-128-CTR", "EVP-AES-128-CTR encrypt ({size} bytes)"),
+    ("AES-256-CTR", [16, 256, 1350, 8192, 16384], "EVP-AES-256-CTR", "EVP-AES-256-CTR encrypt ({size} bytes)"),
+    ("SHA-224", [16, 256, 1350, 8192, 16384], "SHA-224", "SHA-224 ({size} bytes)"),
     ("SHA-256", [16, 256, 1350, 8192, 16384], "SHA-256", "SHA-256 ({size} bytes)"),
+    ("SHA-384", [16, 256, 1350, 8192, 16384], "SHA-384", "SHA-384 ({size} bytes)"),
     ("SHA-512", [16, 256, 1350, 8192, 16384], "SHA-512", "SHA-512 ({size} bytes)"),
     ("HMAC-SHA-256", [16, 256, 1350, 8192, 16384], "HMAC-SHA256-OneShot", "HMAC-SHA256-OneShot ({size} bytes)"),
+    ("HMAC-SHA-384", [16, 256, 1350, 8192, 16384], "HMAC-SHA384-OneShot", "HMAC-SHA384-OneShot ({size} bytes)"),
+    ("HMAC-SHA-512", [16, 256, 1350, 8192, 16384], "HMAC-SHA512-OneShot", "HMAC-SHA512-OneShot ({size} bytes)"),
+    ("HMAC-SHA3-256", [16, 256, 1350, 8192, 16384], "HMAC-SHA3-256-OneShot", "HMAC-SHA3-256-OneShot ({size} bytes)"),
+    ("SHA3-224", [16, 256, 1350, 8192, 16384], "SHA3-224", "SHA3-224 ({size} bytes)"),
     ("SHA3-256", [16, 256, 1350, 8192, 16384], "SHA3-256", "SHA3-256 ({size} bytes)"),
+    ("SHA3-384", [16, 256, 1350, 8192, 16384], "SHA3-384", "SHA3-384 ({size} bytes)"),
+    ("SHA3-512", [16, 256, 1350, 8192, 16384], "SHA3-512", "SHA3-512 ({size} bytes)"),
+    # XOFs: 32 bytes of output on both sides (bssl's SpeedHashChunk finishes an XOF with
+    # EVP_DigestFinalXOF of 32 bytes).
+    ("SHAKE-128", [16, 256, 1350, 8192, 16384], "SHAKE-128", "SHAKE-128 ({size} bytes)"),
+    ("SHAKE-256", [16, 256, 1350, 8192, 16384], "SHAKE-256", "SHAKE-256 ({size} bytes)"),
     ("RNG", [16, 256, 1350, 8192, 16384], "RNG", "RNG ({size} bytes)"),
     # RSA rows at one key size each: fipsmod-speed's RSA ops run every size, keyed by bits.
     ("RSA-sign", [2048], "RSA 2048", "RSA {size} signing"),
     ("RSA-verify", [2048], "RSA 2048", "RSA {size} verify (same key)"),
+    ("RSA-sign", [3072], "RSA 3072", "RSA {size} signing"),
+    ("RSA-verify", [3072], "RSA 3072", "RSA {size} verify (same key)"),
+    ("RSA-sign", [4096], "RSA 4096", "RSA {size} signing"),
+    ("RSA-verify", [4096], "RSA 4096", "RSA {size} verify (same key)"),
     # AWS-LC's private-key parse runs RSA_check_key's consistency checks, no primality test.
     ("RSA-key-import-consistent", [2048], "RSA 2048", "RSA {size} private key parse"),
     ("RSA-key-import-consistent", [3072], "RSA 3072", "RSA {size} private key parse"),
