@@ -395,64 +395,21 @@ IFMA_FN static void to_mont(uint64_t out[9], const fe *r) {
 
 /* ---- The ladder ------------------------------------------------------------------------------ */
 
-IFMA_FN void ec_p521_ladder_ifma(uint64_t x[9], uint64_t y[9], uint64_t z[9], uint64_t *acc_inf,
-                                 const uint64_t *tab, const uint64_t *digit, const uint64_t *neg,
-                                 const unsigned windows) {
-  fe tx[16], ty[16];
-  for (unsigned e = 0; e < 16; e++) {
-    from_mont(&tx[e], &tab[(2 * e) * 9]);
-    from_mont(&ty[e], &tab[(2 * e + 1) * 9]);
-  }
-  const __m512i zv = _mm512_setzero_si512();
-  const fe zero = {zv, zv};
-  const fe one = {_mm512_maskz_set1_epi64(0x01, 1), zv};
-  fe ax = zero, ay = zero, az = one;
-  uint64_t inf = ~(uint64_t)0;
-  for (unsigned w = windows; w-- > 0;) {
-    if (w + 1 < windows) {
-      for (unsigned i = 0; i < 5; i++) dbl(&ax, &ay, &az);
-    }
-    if (w == 0) break;
-    /* The entry for digit[w] (1..16), or zeros for 0: every entry read. */
-    fe sx = zero, sy = zero;
-    for (unsigned e = 0; e < 16; e++) {
-      const __m512i m = _mm512_set1_epi64((long long)ct_eq_u64(e + 1, digit[w]));
-      sx = fe_select(m, tx[e], sx);
-      sy = fe_select(m, ty[e], sy);
-    }
-    sy = fe_select(_mm512_set1_epi64((long long)ct_value_barrier_u64(neg[w])), fe_sub(zero, sy),
-                   sy);
-    const uint64_t nonzero = ~ct_is_zero_u64(digit[w]);
-    const __m512i mi = _mm512_set1_epi64((long long)ct_value_barrier_u64(inf));
-    const __m512i mn = _mm512_set1_epi64((long long)ct_value_barrier_u64(nonzero));
-    if (w + 1 == windows) {
-      /* The sum so far is the top window's entry, or the point at infinity for a zero digit. */
-      ax = sx;
-      ay = sy;
-      az = one;
-      inf = ~nonzero;
-      continue;
-    }
-    fe nx, ny, nz;
-    madd(&nx, &ny, &nz, ax, ay, az, sx, sy);
-    /* acc = (inf ? (s, 1) : sum) where the digit is non-zero, else acc. */
-    nx = fe_select(mi, sx, nx);
-    ny = fe_select(mi, sy, ny);
-    nz = fe_select(mi, one, nz);
-    ax = fe_select(mn, nx, ax);
-    ay = fe_select(mn, ny, ay);
-    az = fe_select(mn, nz, az);
-    inf &= ~nonzero;
-  }
-  to_mont(x, &ax);
-  to_mont(y, &ay);
-  to_mont(z, &az);
-  *acc_inf = inf;
-  /* The table is P's multiples (public); the selected entries and the sum stayed in registers and
-   * spill slots, which the caller's stack wipe (ec_stack_wipe_ifma) clears. */
-  fm_zeroize(tx, sizeof tx);
-  fm_zeroize(ty, sizeof ty);
+IFMA_INLINE fe fe_zero(void) {
+  const fe r = {_mm512_setzero_si512(), _mm512_setzero_si512()};
+  return r;
 }
+
+IFMA_INLINE fe fe_one(void) {
+  const fe r = {_mm512_maskz_set1_epi64(0x01, 1), _mm512_setzero_si512()};
+  return r;
+}
+
+#define IFMA_LADDER_NAME ec_p521_ladder_ifma
+#define IFMA_LADDER_WORDS 9
+#include "module/ec/ec_ifma_ladder.inc"
+#undef IFMA_LADDER_NAME
+#undef IFMA_LADDER_WORDS
 
 /* ---- Verification (public inputs, VARIABLE TIME) --------------------------------------------- */
 /* Measured on this host (same-process A/B against the ADX digit loop, median of 41 pairs):
