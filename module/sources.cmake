@@ -41,8 +41,8 @@ endforeach()
 set(FIPSMOD_X86_64_ONLY_SOURCES
   aes/aes_ni.c aes/aes_vaes.c aes/drbg_ni.c aes/drbg_vaes.c aes/ghash_clmul.c aes/gcm_vaes.c
   aes/gcm_vaes256.c bn/mont_mulx.c bn/mont_ifma.c ec/ec_field_mulx.c ec/ec_p256_jac_adx.c
-  ec/ec_p384_jac_adx.c ec/ec_p521_ifma.c mlkem/mlkem_avx2.c mldsa/mldsa_avx2.c sha/sha256_shani.c
-  sha3/keccak_x4_avx2.c)
+  ec/ec_p384_jac_adx.c ec/ec_p384_ifma.c ec/ec_p521_ifma.c mlkem/mlkem_avx2.c mldsa/mldsa_avx2.c
+  sha/sha256_shani.c sha3/keccak_x4_avx2.c)
 list(TRANSFORM FIPSMOD_X86_64_ONLY_SOURCES PREPEND ${CMAKE_CURRENT_LIST_DIR}/)
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
   set(FIPSMOD_X86_64 ON)

@@ -85,7 +85,7 @@ int ec_selftest_ecdsa_verify(void) {
   int st = verify_kat(FM_EC_P256, kat_ecdsa_p256_q, sizeof kat_ecdsa_p256_q, kat_ecdsa_p256_sig,
                       sizeof kat_ecdsa_p256_sig, kat_ecdsa_p256_digest,
                       sizeof kat_ecdsa_p256_digest);
-  if (st == FM_OK && ec_p521_ifma_in_use())
+  if (st == FM_OK && ec_ifma_in_use())
     st = verify_kat(FM_EC_P521, kat_ecdsa_p521_q, sizeof kat_ecdsa_p521_q, kat_ecdsa_p521_sig,
                     sizeof kat_ecdsa_p521_sig, kat_ecdsa_p521_digest,
                     sizeof kat_ecdsa_p521_digest);
@@ -107,12 +107,16 @@ static int ecdh_kat(fm_ec_curve curve, const uint8_t *d, size_t d_len, const uin
   return st;
 }
 
-/* P-256's known answer, and P-521's where P-521's variable-base multiplication has a path of its
- * own, the AVX-512 IFMA ladder (ec_p521_ifma.c; the CPU's features are public). */
+/* P-256's known answer, and P-384's and P-521's where their variable-base multiplication has a
+ * path of its own, the AVX-512 IFMA ladders (ec_p384_ifma.c, ec_p521_ifma.c; the CPU's features
+ * are public). */
 int ec_selftest_ecdh(void) {
   int st = ecdh_kat(FM_EC_P256, kat_ecdh_p256_d, sizeof kat_ecdh_p256_d, kat_ecdh_p256_peer,
                     sizeof kat_ecdh_p256_peer, kat_ecdh_p256_z, sizeof kat_ecdh_p256_z);
-  if (st == FM_OK && ec_p521_ifma_in_use())
+  if (st == FM_OK && ec_ifma_in_use())
+    st = ecdh_kat(FM_EC_P384, kat_ecdh_p384_d, sizeof kat_ecdh_p384_d, kat_ecdh_p384_peer,
+                  sizeof kat_ecdh_p384_peer, kat_ecdh_p384_z, sizeof kat_ecdh_p384_z);
+  if (st == FM_OK && ec_ifma_in_use())
     st = ecdh_kat(FM_EC_P521, kat_ecdh_p521_d, sizeof kat_ecdh_p521_d, kat_ecdh_p521_peer,
                   sizeof kat_ecdh_p521_peer, kat_ecdh_p521_z, sizeof kat_ecdh_p521_z);
   return st;

@@ -27,11 +27,7 @@
  * = 2^466 mod p, a rotation of the 521-bit string, and to_mont reduces fully and rotates back. Both
  * run once per entry of the table and once for the result.
  *
- * Formulas: those of ec_group_inline.h's jac_dbl_k (a = -3, 4M + 4S, written with gamma = Y^2 so
- * that no halving is needed: X3 = alpha^2 - 8 beta, Y3 = alpha (4 beta - X3) - 8 gamma^2, Z3 = 2 Y
- * Z) and ec_scalar_mul.c's jac_madd_k (8M + 3S), with the same exceptional cases, which
- * scalar_mul_tab's argument excludes (its comment); the point at infinity is handled by the same
- * selections as jac_acc_add's.
+ * Formulas and the ladder: ec_ifma_ladder.inc, shared with P-384's file.
  *
  * Measured on this host (AMD Zen 5; same-process A/B against the ADX windows, median of 41
  * pairs): ECDH P-521 1.73 times as fast. A product takes 54-59 TSC ticks of latency and 31-32 of
@@ -269,40 +265,12 @@ IFMA_INLINE fe fe_select(const __m512i m, const fe a, const fe b) {
   return r;
 }
 
-/* dbl: (x, y, z) doubled in place (jac_dbl_k's formula, above). The values that only feed
- * products stay loose (no carry); 3m is loose too: below 3 (2^50 + 2^42) < 2^52. Out of line, as
- * madd: one copy each for the ladder and verification (inlined, each copy is about 10 KB of
- * code, which every load's integrity check hashes, for 2-3% more speed). */
-IFMA_FN __attribute__((noinline)) static void dbl(fe *x, fe *y, fe *z) {
-  const fe d = fe_sqr(*z);
-  const fe g = fe_sqr(*y);
-  const fe beta = fe_mul(*x, g);
-  const fe m = fe_mul(fe_add_loose(*x, d), fe_sub_loose(*x, d));
-  *z = fe_mul(fe_add_loose(*y, *y), *z);
-  const fe alpha = {_mm512_add_epi64(m.lo, _mm512_slli_epi64(m.lo, 1)),
-                    _mm512_add_epi64(m.hi, _mm512_slli_epi64(m.hi, 1))};
-  const fe b4 = fe_shl(beta, 2);
-  const fe g8 = fe_shl(fe_sqr(g), 3);
-  *x = fe_sub(fe_sqr(alpha), fe_shl(b4, 1));
-  *y = fe_sub(fe_mul(alpha, fe_sub_loose(b4, *x)), g8);
-}
-
-/* madd: (x3, y3, z3) = (x, y, z) + (x2, y2), jac_madd_k's formula (above); the outputs may be the
- * inputs. H, R and the sums that only feed products or a subtraction's b stay loose. */
-IFMA_FN __attribute__((noinline)) static void madd(fe *x3, fe *y3, fe *z3, const fe x,
-                                                   const fe y, const fe z, const fe x2,
-                                                   const fe y2) {
-  const fe zz = fe_sqr(z);
-  const fe t = fe_mul(z, zz);
-  const fe h = fe_sub_loose(fe_mul(x2, zz), x);
-  const fe rr = fe_sub_loose(fe_mul(y2, t), y);
-  const fe hh = fe_sqr(h);
-  const fe hhh = fe_mul(h, hh);
-  const fe v = fe_mul(x, hh);
-  const fe xo = fe_sub(fe_sqr(rr), fe_add_loose(hhh, fe_add_loose(v, v)));
-  *y3 = fe_sub(fe_mul(rr, fe_sub_loose(v, xo)), fe_mul(y, hhh));
-  *z3 = fe_mul(z, h);
-  *x3 = xo;
+/* fe_mul3_loose: 3a without a carry, below 3 (2^50 + 2^42) < 2^52 for a within fe_carry's bounds:
+ * a loose value (dbl's alpha). */
+IFMA_INLINE fe fe_mul3_loose(const fe a) {
+  const fe r = {_mm512_add_epi64(a.lo, _mm512_slli_epi64(a.lo, 1)),
+                _mm512_add_epi64(a.hi, _mm512_slli_epi64(a.hi, 1))};
+  return r;
 }
 
 /* ---- Conversions (scalar; a few per ladder) -------------------------------------------------- */

@@ -241,10 +241,11 @@ dbl_ops(p224, 4, &k_p224_p)
 
 /* ec_path_name (module/internal.h) names the field products in use, for the start-up report
  * (mulx+adx: the assembly products of P-256, P-384 and P-521; mulx: P-256's BMI2 build, P-384
- * and P-521 portable; +ifma: P-521's variable-base ladder in radix 2^50 with AVX-512 IFMA,
- * ec_p521_ifma.c); P-224 takes the portable product on every CPU. */
+ * and P-521 portable; +ifma: the variable-base ladders of P-384 in radix 2^48 and P-521 in radix
+ * 2^50 with AVX-512 IFMA, ec_p384_ifma.c and ec_p521_ifma.c, and P-521's verification); P-224
+ * takes the portable product on every CPU. */
 const char *ec_path_name(void) {
-  const bool ifma = ec_p521_ifma_in_use();
+  const bool ifma = ec_ifma_in_use();
   if (!fm_cpu_use(FM_CPU_BMI2)) return ifma ? "portable+ifma" : "portable";
   if (!fm_cpu_use(FM_CPU_ADX)) return ifma ? "mulx+ifma" : "mulx";
   return ifma ? "mulx+adx+ifma" : "mulx+adx";

@@ -639,17 +639,21 @@ static void mul_base_table(const ec_curve *c, ec_point *r, const uint64_t *k,
  * Window 0 takes the complete addition (jac_acc_add_last). The Jacobian doubling is exact for every
  * point of these odd-order curves. */
 #if FM_HAVE_X86_64_PATHS
-/* scalar_mul_tab_p521_ifma is scalar_mul_tab on P-521 with AVX-512 IFMA: the same windows and
- * formulas, every window but the last one's addition in ec_p521_ladder_ifma (ec_p521_ifma.c),
- * which takes the digits from here. */
-static void scalar_mul_tab_p521_ifma(const ec_curve *c, ec_point *r, const uint64_t *k,
-                                     const uint64_t *tab) {
-  enum { W = (521 + 1 + EC_WINDOW - 1) / EC_WINDOW };
-  uint64_t kk[EC_MAX_LIMBS + 1] = {0}, digit[W], neg[W], acc_inf;
+/* scalar_mul_tab_ifma is scalar_mul_tab on P-384 or P-521 with AVX-512 IFMA: the same windows and
+ * formulas, every window but the last one's addition in |ladder| (ec_p384_ifma.c's or
+ * ec_p521_ifma.c's, ec_ifma_ladder.inc), which takes the digits from here. */
+typedef void (*ifma_ladder_fn)(uint64_t *x, uint64_t *y, uint64_t *z, uint64_t *acc_inf,
+                               const uint64_t *tab, const uint64_t *digit, const uint64_t *neg,
+                               unsigned windows);
+static void scalar_mul_tab_ifma(const ec_curve *c, ec_point *r, const uint64_t *k,
+                                const uint64_t *tab, const ifma_ladder_fn ladder) {
+  enum { W_MAX = (521 + 1 + EC_WINDOW - 1) / EC_WINDOW };
+  const unsigned windows = EC_WINDOWS(c);
+  uint64_t kk[EC_MAX_LIMBS + 1] = {0}, digit[W_MAX], neg[W_MAX], acc_inf;
   ec_point acc, t;
   memcpy(kk, k, c->limbs * sizeof(uint64_t));
-  for (unsigned w = 0; w < W; w++) digit[w] = booth_digit(kk, w, &neg[w]);
-  ec_p521_ladder_ifma(acc.x, acc.y, acc.z, &acc_inf, tab, digit, neg, W);
+  for (unsigned w = 0; w < windows; w++) digit[w] = booth_digit(kk, w, &neg[w]);
+  ladder(acc.x, acc.y, acc.z, &acc_inf, tab, digit, neg, windows);
   ec_stack_wipe_ifma();
   memset(&t, 0, sizeof t);
   row_select(c, t.x, t.y, tab, digit[0], EC_TABLE);
@@ -668,8 +672,12 @@ static void scalar_mul_tab(const ec_curve *c, ec_point *r, const uint64_t *k,
                            const uint64_t *tab) {
 #if FM_HAVE_X86_64_PATHS
   /* The curve and the CPU's features are public. */
-  if (c->id == FM_EC_P521 && ec_p521_ifma_in_use()) {
-    scalar_mul_tab_p521_ifma(c, r, k, tab);
+  if (c->id == FM_EC_P521 && ec_ifma_in_use()) {
+    scalar_mul_tab_ifma(c, r, k, tab, ec_p521_ladder_ifma);
+    return;
+  }
+  if (c->id == FM_EC_P384 && ec_ifma_in_use()) {
+    scalar_mul_tab_ifma(c, r, k, tab, ec_p384_ladder_ifma);
     return;
   }
 #endif

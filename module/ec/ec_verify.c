@@ -328,7 +328,7 @@ static inline __attribute__((always_inline)) bool double_mul_jac_k(
 #if FM_HAVE_X86_64_PATHS
   /* P-521 with AVX-512 IFMA: the digit loop in radix 2^50 (ec_p521_ifma.c), on the affine odd
    * multiples of Q made above. The curve and the CPU's features are public. */
-  if (L == 9 && ec_p521_ifma_in_use()) {
+  if (L == 9 && ec_ifma_in_use()) {
     _Static_assert(EC_WNAF_ODD == 8, "ec_p521_double_mul_ifma takes Q's eight odd multiples");
     uint64_t qodd[EC_WNAF_ODD * 2 * 9];
     for (unsigned i = 0; i < odd_q; i++) {

@@ -2,7 +2,7 @@
 """Writes module/ec/ec_kat_vectors.h, the known answers of the EC self-tests, from NIST CAVP
 files: 186-3ecdsatestvectors/SigGen.txt ([P-256,SHA-256], the first case: d, Q, k, Msg, R, S;
 [P-521,SHA-512], the first case's Q, Msg, R, S for verification) and
-ecccdhtestvectors/KAS_ECC_CDH_PrimitiveTest.txt ([P-256] and [P-521], COUNT = 0), to standard
+ecccdhtestvectors/KAS_ECC_CDH_PrimitiveTest.txt ([P-256], [P-384] and [P-521], COUNT = 0), to standard
 output. The
 CAVP folder is the argument, by default ../shared/vectors/cavp beside the repository; without it
 the script exits with status 77 (nothing to reproduce from).
@@ -42,6 +42,7 @@ sg = section(cavp + "/dss/186-3ecdsatestvectors/SigGen.txt", "[P-256,SHA-256]")[
 sg521 = section(cavp + "/dss/186-3ecdsatestvectors/SigGen.txt", "[P-521,SHA-512]")[0]
 cdh_file = cavp + "/components/ecccdhtestvectors/KAS_ECC_CDH_PrimitiveTest.txt"
 cdh = section(cdh_file, "[P-256]")[0]
+cdh384 = section(cdh_file, "[P-384]")[0]
 cdh521 = section(cdh_file, "[P-521]")[0]
 vals = {
     "kat_ecdsa_p256_d": sg["d"], "kat_ecdsa_p256_q": "04" + sg["Qx"] + sg["Qy"],
@@ -50,6 +51,9 @@ vals = {
     "kat_ecdsa_p256_sig": sg["R"] + sg["S"],
     "kat_ecdh_p256_d": cdh["dIUT"], "kat_ecdh_p256_peer": "04" + cdh["QCAVSx"] + cdh["QCAVSy"],
     "kat_ecdh_p256_z": cdh["ZIUT"],
+    "kat_ecdh_p384_d": octets(cdh384["dIUT"], 48),
+    "kat_ecdh_p384_peer": "04" + octets(cdh384["QCAVSx"], 48) + octets(cdh384["QCAVSy"], 48),
+    "kat_ecdh_p384_z": octets(cdh384["ZIUT"], 48),
     "kat_ecdsa_p521_q": "04" + octets(sg521["Qx"], 66) + octets(sg521["Qy"], 66),
     "kat_ecdsa_p521_digest": hashlib.sha512(bytes.fromhex(sg521["Msg"])).hexdigest(),
     "kat_ecdsa_p521_sig": octets(sg521["R"], 66) + octets(sg521["S"], 66),

@@ -9,6 +9,7 @@ list(APPEND FIPSMOD_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/ec_base_table.c
   ${CMAKE_CURRENT_LIST_DIR}/ec_p521.c
   ${CMAKE_CURRENT_LIST_DIR}/ec_p521_ifma.c
+  ${CMAKE_CURRENT_LIST_DIR}/ec_p384_ifma.c
   ${CMAKE_CURRENT_LIST_DIR}/ec_field_mulx.c
   ${CMAKE_CURRENT_LIST_DIR}/ec_p256_jac_adx.c
   ${CMAKE_CURRENT_LIST_DIR}/ec_p384_jac_adx.c
@@ -24,6 +25,7 @@ list(APPEND FIPSMOD_SPEED_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/ec_field.c
   ${CMAKE_CURRENT_LIST_DIR}/ec_field_mulx.c
   ${CMAKE_CURRENT_LIST_DIR}/ec_p521.c
-  ${CMAKE_CURRENT_LIST_DIR}/ec_p521_ifma.c)
+  ${CMAKE_CURRENT_LIST_DIR}/ec_p521_ifma.c
+  ${CMAKE_CURRENT_LIST_DIR}/ec_p384_ifma.c)
 # Built for size in Release builds (see FIPSMOD_SIZE_SOURCES in CMakeLists.txt).
 list(APPEND FIPSMOD_SIZE_SOURCES ${CMAKE_CURRENT_LIST_DIR}/ecdsa_der.c)

@@ -411,18 +411,17 @@ static void ref_scalar_mul(const ec_curve *c, ec_point *r, const uint64_t *k, co
   *r = acc;
 }
 
-/* p521_ladder: k P by ec_scalar_mul_affine (with AVX-512 IFMA in use, ec_p521_ifma.c's ladder;
- * otherwise the ADX or portable windows, which the -portable run also takes) against
- * ref_scalar_mul, for P = G and random points, and scalars at the edges of the signed 5-bit
- * digits (0, small values, runs of zero digits and of digits 16, n - 1 and its neighbours, 2^520
- * and 2^520 - 1) and random ones. */
-static void test_p521_ladder(void) {
-  const ec_curve *c = ec_curve_get(FM_EC_P521);
-  const unsigned L = c->limbs;
+/* ladder_vs_reference: k P by ec_scalar_mul_affine (with AVX-512 IFMA in use, the IFMA ladder of
+ * ec_p384_ifma.c or ec_p521_ifma.c; otherwise the ADX or portable windows, which the -portable
+ * run also takes) against ref_scalar_mul on |curve|, for P = G and two random points, and scalars
+ * at the edges of the signed 5-bit digits (0, small values, n - 1 and its neighbours, 2^(bits-1)
+ * and 2^(bits-1) - 1, runs of digits 16 and 0, long runs of ones) and 24 random ones. */
+static void ladder_vs_reference(const char *name, fm_ec_curve curve) {
+  const ec_curve *c = ec_curve_get(curve);
+  const unsigned L = c->limbs, top = c->bits - 1;
   test_rng rng;
-  test_rng_seed(&rng, "test_ec_asm.p521_ladder");
-  printf("test_ec_asm.p521_ladder: %s\n",
-         ec_p521_ifma_in_use() ? "the AVX-512 IFMA ladder" : "the windows without IFMA");
+  test_rng_seed(&rng, name);
+  printf("%s: %s\n", name, ec_ifma_in_use() ? "the AVX-512 IFMA ladder" : "the windows without IFMA");
   enum { EDGES = 16 };
   uint64_t k[EDGES + 24][EC_MAX_LIMBS];
   memset(k, 0, sizeof k);
@@ -433,13 +432,16 @@ static void test_p521_ladder(void) {
     memcpy(k[nk], c->n.m, sizeof k[nk]);
     k[nk++][0] -= d;
   }
-  k[nk++][8] = 0x100; /* 2^520 */
-  for (unsigned j = 0; j < 8; j++) k[nk][j] = ~(uint64_t)0; /* 2^520 - 1 */
-  k[nk++][8] = 0xff;
-  for (unsigned j = 0; j < 8; j++) k[nk][j] = 0x8421084210842108ull; /* digits 16 and 0 */
-  k[nk++][8] = 0x84;
-  for (unsigned j = 0; j < 8; j++) k[nk][j] = 0xf07c1f07c1f07c1full; /* long runs */
-  k[nk++][8] = 0x1f;
+  k[nk++][top / 64] = UINT64_C(1) << (top % 64); /* 2^(bits-1) */
+  for (unsigned j = 0; j < top / 64; j++) k[nk][j] = ~(uint64_t)0; /* 2^(bits-1) - 1 */
+  k[nk++][top / 64] = (UINT64_C(1) << (top % 64)) - 1;
+  /* Digits 16 and 0, and long runs of ones, below 2^(bits-1). */
+  for (unsigned j = 0; j < L; j++) k[nk][j] = 0x8421084210842108ull;
+  k[nk][top / 64] &= (UINT64_C(1) << (top % 64)) - 1;
+  nk++;
+  for (unsigned j = 0; j < L; j++) k[nk][j] = 0xf07c1f07c1f07c1full;
+  k[nk][top / 64] &= (UINT64_C(1) << (top % 64)) - 1;
+  nk++;
   CHECK_EQ_INT((int)nk, EDGES);
   for (; nk < EDGES + 24; nk++) ec_test_random_scalar(&rng, c, k[nk]);
   unsigned failed = 0;
@@ -466,17 +468,21 @@ static void test_p521_ladder(void) {
       const uint64_t wf = ec_point_to_affine(c, wx, wy, &want);
       const int bad = (gf != 0) != (wf != 0) ||
                       (wf != 0 && (!ec_limbs_eq(L, gx, wx) || !ec_limbs_eq(L, gy, wy)));
-      if (bad) printf("test_ec_asm.p521_ladder: point %d, scalar %u differs\n", pt, i);
+      if (bad) printf("%s: point %d, scalar %u differs\n", name, pt, i);
       failed += (unsigned)bad;
     }
   }
   CHECK_EQ_INT((int)failed, 0);
 }
 
+static void test_p384_ladder(void) { ladder_vs_reference("test_ec_asm.p384_ladder", FM_EC_P384); }
+static void test_p521_ladder(void) { ladder_vs_reference("test_ec_asm.p521_ladder", FM_EC_P521); }
+
 static const test_case cases[] = {
     TEST_CASE(field_mulx),
     TEST_CASE(field_p256_adx),
     TEST_CASE(jac_adx),
+    TEST_CASE(p384_ladder),
     TEST_CASE(p521_ladder),
 };
 
