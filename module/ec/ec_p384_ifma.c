@@ -228,20 +228,10 @@ IFMA_FN static void canonical(uint64_t v[6], const fe *r) {
   static const uint64_t k_f[3] = {0xffffffff00000001ull, 0xffffffffull, 1}; /* F = 2^384 mod p */
   static const uint64_t k_p[6] = {0xffffffffull, 0xffffffff00000000ull, 0xfffffffffffffffeull,
                                   ~0ull, ~0ull, ~0ull};
-  uint64_t l[8], w[7] = {0}, t[6];
+  uint64_t l[8], w[7], t[6];
   _mm512_storeu_si512((void *)l, r->v);
   /* w = sum of l_k 2^(48 k): below 2^389, seven words. */
-  for (unsigned k = 0; k < 8; k++) {
-    const unsigned bit = 48 * k, j = bit / 64, sh = bit % 64;
-    const unsigned __int128 s = (unsigned __int128)l[k] << sh;
-    uint64_t c = 0;
-    for (unsigned i = j; i < 7; i++) {
-      const uint64_t add = i == j ? (uint64_t)s : i == j + 1 ? (uint64_t)(s >> 64) : 0;
-      const unsigned __int128 u = (unsigned __int128)w[i] + add + c;
-      w[i] = (uint64_t)u;
-      c = (uint64_t)(u >> 64);
-    }
-  }
+  ec_radix_to_words(w, 7, l, 8, 48);
   /* Twice w = (w mod 2^384) + (w >> 384) F: below 2^384 + 2^133, then below 2^384 (the second
    * pass carries at most 1, onto a value below 2^133). */
   for (unsigned pass = 0; pass < 2; pass++) {

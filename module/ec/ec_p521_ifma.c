@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "module/ec/ec_p521.h"
+#include "module/ec/internal.h"
 #include "module/internal.h"
 
 #define IFMA_FN __attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw")))
@@ -316,19 +317,8 @@ IFMA_FN static void canonical(uint64_t v[9], const fe *r) {
   uint64_t l[16], t[9];
   _mm512_storeu_si512((void *)l, r->lo);
   _mm512_storeu_si512((void *)(l + 8), r->hi);
-  memset(v, 0, 9 * sizeof(uint64_t));
   /* v = sum of l_k 2^(50 k): below 2^552, nine words. */
-  for (unsigned k = 0; k < 11; k++) {
-    const unsigned bit = 50 * k, w = bit / 64, sh = bit % 64;
-    const unsigned __int128 s = (unsigned __int128)l[k] << sh;
-    uint64_t c = 0;
-    for (unsigned i = w; i < 9; i++) {
-      const uint64_t add = i == w ? (uint64_t)s : i == w + 1 ? (uint64_t)(s >> 64) : 0;
-      const unsigned __int128 u = (unsigned __int128)v[i] + add + c;
-      v[i] = (uint64_t)u;
-      c = (uint64_t)(u >> 64);
-    }
-  }
+  ec_radix_to_words(v, 9, l, 11, 50);
   /* Twice v = (v mod 2^521) + (v >> 521): below 2^521 + 2^31, then at most p. */
   for (unsigned pass = 0; pass < 2; pass++) {
     uint64_t c = v[8] >> 9;

@@ -262,6 +262,25 @@ static inline bool ec_ifma_in_use(void) {
   return fm_cpu_use(FM_CPU_AVX512 | FM_CPU_AVX512IFMA);
 }
 
+/* ec_radix_to_words sets the nw words w to the sum of the nl limbs l[k] 2^(radix k), for
+ * radix < 64 and a sum below 2^(64 nw): the IFMA files' limbs (radix 2^48 and 2^50) back to words
+ * before their full reduction. Loops of public length only (the limbs may be secret). */
+static inline void ec_radix_to_words(uint64_t *w, unsigned nw, const uint64_t *l, unsigned nl,
+                                     unsigned radix) {
+  for (unsigned i = 0; i < nw; i++) w[i] = 0;
+  for (unsigned k = 0; k < nl; k++) {
+    const unsigned bit = radix * k, j = bit / 64, sh = bit % 64;
+    const unsigned __int128 s = (unsigned __int128)l[k] << sh;
+    uint64_t c = 0;
+    for (unsigned i = j; i < nw; i++) {
+      const uint64_t add = i == j ? (uint64_t)s : i == j + 1 ? (uint64_t)(s >> 64) : 0;
+      const unsigned __int128 u = (unsigned __int128)w[i] + add + c;
+      w[i] = (uint64_t)u;
+      c = (uint64_t)(u >> 64);
+    }
+  }
+}
+
 #if defined(__x86_64__)
 /* ec_p384_ladder_ifma is ec_p521_ladder_ifma (ec_p521.h) on P-384, coordinates of 6 words. */
 void ec_p384_ladder_ifma(uint64_t x[6], uint64_t y[6], uint64_t z[6], uint64_t *acc_inf,
