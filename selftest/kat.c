@@ -191,10 +191,10 @@ const void *selftest_constants_probe(void) { return aes_cast_constants_probe(); 
   X(FM_ST_MLDSA_VERIFY_KAT, "mldsa44-verify-kat", "ML-DSA-44 Verify", KAT, BEFORE_FIRST_USE, 0)    \
   X(FM_ST_ECDSA_SIGN_KAT, "ecdsa-p256-sha256-sign-kat", "ECDSA P-256 SHA-256 sign, RFC 6979", KAT, \
     BEFORE_FIRST_USE, 0)                                                                           \
-  /* Where the AVX-512 IFMA code runs, the verification test adds P-521's and the ECC CDH test     \
-   * P-384's and P-521's. */                                                                       \
+  /* Where the AVX-512 IFMA code runs, the verification and ECC CDH tests add P-384's and        \
+   * P-521's. */                                                                                   \
   X(FM_ST_ECDSA_VERIFY_KAT, "ecdsa-p256-sha256-verify-kat",                                        \
-    "ECDSA P-256/SHA-256 verify, P-521 IFMA", KAT, BEFORE_FIRST_USE, 0)                            \
+    "ECDSA P-256 verify; P-384, P-521 IFMA", KAT, BEFORE_FIRST_USE, 0)                             \
   X(FM_ST_ECDH_KAT, "ecc-cdh-p256-kat", "ECC CDH P-256; P-384, P-521 IFMA", KAT,                   \
     BEFORE_FIRST_USE, 0)                                                                           \
   X(FM_ST_MLKEM768_KAT, "mlkem768-kat", "ML-KEM-768", KAT, BEFORE_FIRST_USE, 0)                    \

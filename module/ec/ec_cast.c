@@ -2,8 +2,8 @@
  * ECDH: ECDSA P-256/SHA-256 signing with the CAVP case's k (the signature is the known answer)
  * and deterministic signing (RFC 6979 A.2.5, P-256, SHA-256, message "sample"),
  * verification of that signature (and refusal of a corrupted one), and the ECC CDH primitive's Z
- * on P-256; where P-521's AVX-512 IFMA code runs, P-521's verification (a CAVP P-521/SHA-512
- * signature) and ECC CDH too. The vectors (ec_kat_vectors.h) come from NIST CAVP files through
+ * on P-256; where the AVX-512 IFMA code runs, P-384's and P-521's verification (CAVP
+ * P-384/SHA-384 and P-521/SHA-512 signatures) and ECC CDH too. The vectors (ec_kat_vectors.h) come from NIST CAVP files through
  * gen_ec_kat.py. */
 #include <stdint.h>
 #include <string.h>
@@ -79,12 +79,16 @@ static int verify_kat(fm_ec_curve curve, const uint8_t *q, size_t q_len, const u
   return st;
 }
 
-/* P-256's known answer, and P-521's where its verification has a path of its own, the AVX-512
- * IFMA digit loop (ec_p521_ifma.c; the CPU's features are public). */
+/* P-256's known answer, and P-384's and P-521's where their verification has a path of its own,
+ * the AVX-512 IFMA digit loop (ec_p384_ifma.c, ec_p521_ifma.c; the CPU's features are public). */
 int ec_selftest_ecdsa_verify(void) {
   int st = verify_kat(FM_EC_P256, kat_ecdsa_p256_q, sizeof kat_ecdsa_p256_q, kat_ecdsa_p256_sig,
                       sizeof kat_ecdsa_p256_sig, kat_ecdsa_p256_digest,
                       sizeof kat_ecdsa_p256_digest);
+  if (st == FM_OK && ec_ifma_in_use())
+    st = verify_kat(FM_EC_P384, kat_ecdsa_p384_q, sizeof kat_ecdsa_p384_q, kat_ecdsa_p384_sig,
+                    sizeof kat_ecdsa_p384_sig, kat_ecdsa_p384_digest,
+                    sizeof kat_ecdsa_p384_digest);
   if (st == FM_OK && ec_ifma_in_use())
     st = verify_kat(FM_EC_P521, kat_ecdsa_p521_q, sizeof kat_ecdsa_p521_q, kat_ecdsa_p521_sig,
                     sizeof kat_ecdsa_p521_sig, kat_ecdsa_p521_digest,

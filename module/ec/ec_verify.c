@@ -201,8 +201,8 @@ static inline __attribute__((always_inline)) bool jac_add_k(
  * are affine (ec_base_odd, built with the fixed-base table), and Q's 8 are made affine with one
  * variable-time inversion on P-384 and P-521 (and on P-256 where its assembly mixed addition
  * runs), so each digit there costs a mixed addition: the assembly one on P-256 and P-384 with
- * BMI2 and ADX (add_affine_public below). On P-521 with AVX-512 IFMA the digit loop runs in
- * ec_p521_ifma.c (ec_p521_double_mul_ifma).
+ * BMI2 and ADX (add_affine_public below). On P-384 and P-521 with AVX-512 IFMA the digit loop
+ * runs in ec_p384_ifma.c or ec_p521_ifma.c (ec_ifma_ladder.inc's verification loop).
  * Returns false, with nothing written, when Q's table meets the point at infinity (Q is not a
  * point of order n): the caller then takes the projective path. */
 typedef void (*jac_dbl_fn)(uint64_t *x, uint64_t *y, uint64_t *z);
@@ -326,16 +326,18 @@ static inline __attribute__((always_inline)) bool double_mul_jac_k(
   bool inf = true; /* (x, y, z) is the point at infinity: its coordinates are not used */
   int top = (int)len - 1;
 #if FM_HAVE_X86_64_PATHS
-  /* P-521 with AVX-512 IFMA: the digit loop in radix 2^50 (ec_p521_ifma.c), on the affine odd
-   * multiples of Q made above. The curve and the CPU's features are public. */
-  if (L == 9 && ec_ifma_in_use()) {
-    _Static_assert(EC_WNAF_ODD == 8, "ec_p521_double_mul_ifma takes Q's eight odd multiples");
+  /* P-384 and P-521 with AVX-512 IFMA: the digit loop in radix 2^48 (ec_p384_ifma.c) or 2^50
+   * (ec_p521_ifma.c), on the affine odd multiples of Q made above. The curve and the CPU's
+   * features are public. */
+  if ((L == 6 || L == 9) && ec_ifma_in_use()) {
+    _Static_assert(EC_WNAF_ODD == 8, "the IFMA digit loops take Q's eight odd multiples");
     uint64_t qodd[EC_WNAF_ODD * 2 * 9];
     for (unsigned i = 0; i < odd_q; i++) {
-      memcpy(&qodd[(2 * i) * 9], tq[i].x, n);
-      memcpy(&qodd[(2 * i + 1) * 9], tq[i].y, n);
+      memcpy(&qodd[(2 * i) * L], tq[i].x, n);
+      memcpy(&qodd[(2 * i + 1) * L], tq[i].y, n);
     }
-    inf = !ec_p521_double_mul_ifma(x, y, z, d1, len1, d2, len2, godd, qodd);
+    if (L == 6) inf = !ec_p384_double_mul_ifma(x, y, z, d1, len1, d2, len2, godd, qodd);
+    else inf = !ec_p521_double_mul_ifma(x, y, z, d1, len1, d2, len2, godd, qodd);
     top = -1; /* no digit left for the loop below */
   }
 #endif

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes module/ec/ec_kat_vectors.h, the known answers of the EC self-tests, from NIST CAVP
 files: 186-3ecdsatestvectors/SigGen.txt ([P-256,SHA-256], the first case: d, Q, k, Msg, R, S;
-[P-521,SHA-512], the first case's Q, Msg, R, S for verification) and
+[P-384,SHA-384] and [P-521,SHA-512], the first case's Q, Msg, R, S for verification) and
 ecccdhtestvectors/KAS_ECC_CDH_PrimitiveTest.txt ([P-256], [P-384] and [P-521], COUNT = 0), to standard
 output. The
 CAVP folder is the argument, by default ../shared/vectors/cavp beside the repository; without it
@@ -39,6 +39,7 @@ def octets(hx, n):
     return "%0*x" % (2 * n, v)
 
 sg = section(cavp + "/dss/186-3ecdsatestvectors/SigGen.txt", "[P-256,SHA-256]")[0]
+sg384 = section(cavp + "/dss/186-3ecdsatestvectors/SigGen.txt", "[P-384,SHA-384]")[0]
 sg521 = section(cavp + "/dss/186-3ecdsatestvectors/SigGen.txt", "[P-521,SHA-512]")[0]
 cdh_file = cavp + "/components/ecccdhtestvectors/KAS_ECC_CDH_PrimitiveTest.txt"
 cdh = section(cdh_file, "[P-256]")[0]
@@ -54,6 +55,9 @@ vals = {
     "kat_ecdh_p384_d": octets(cdh384["dIUT"], 48),
     "kat_ecdh_p384_peer": "04" + octets(cdh384["QCAVSx"], 48) + octets(cdh384["QCAVSy"], 48),
     "kat_ecdh_p384_z": octets(cdh384["ZIUT"], 48),
+    "kat_ecdsa_p384_q": "04" + octets(sg384["Qx"], 48) + octets(sg384["Qy"], 48),
+    "kat_ecdsa_p384_digest": hashlib.sha384(bytes.fromhex(sg384["Msg"])).hexdigest(),
+    "kat_ecdsa_p384_sig": octets(sg384["R"], 48) + octets(sg384["S"], 48),
     "kat_ecdsa_p521_q": "04" + octets(sg521["Qx"], 66) + octets(sg521["Qy"], 66),
     "kat_ecdsa_p521_digest": hashlib.sha512(bytes.fromhex(sg521["Msg"])).hexdigest(),
     "kat_ecdsa_p521_sig": octets(sg521["R"], 66) + octets(sg521["S"], 66),

@@ -255,7 +255,7 @@ int ec_selftest_ecdh(void);
  * key generation calls ec_stack_wipe_keygen after its pairwise test (ec_stack_wipe.c). */
 void ec_stack_wipe(void);
 void ec_stack_wipe_keygen(void);
-/* ec_ifma_in_use: P-384's and P-521's variable-base multiplication, and P-521's verification, run
+/* ec_ifma_in_use: P-384's and P-521's variable-base multiplication and verification run
  * with AVX-512 IFMA (ec_p384_ifma.c in radix 2^48, ec_p521_ifma.c in radix 2^50): the CPU has it
  * and FIPSMOD_CPU does not force the portable paths. The CPU's features are public. */
 static inline bool ec_ifma_in_use(void) {
@@ -282,10 +282,14 @@ static inline void ec_radix_to_words(uint64_t *w, unsigned nw, const uint64_t *l
 }
 
 #if defined(__x86_64__)
-/* ec_p384_ladder_ifma is ec_p521_ladder_ifma (ec_p521.h) on P-384, coordinates of 6 words. */
+/* ec_p384_ladder_ifma and ec_p384_double_mul_ifma are ec_p521_ladder_ifma and
+ * ec_p521_double_mul_ifma (ec_p521.h) on P-384, coordinates of 6 words. */
 void ec_p384_ladder_ifma(uint64_t x[6], uint64_t y[6], uint64_t z[6], uint64_t *acc_inf,
                          const uint64_t *tab, const uint64_t *digit, const uint64_t *neg,
                          unsigned windows);
+bool ec_p384_double_mul_ifma(uint64_t x[6], uint64_t y[6], uint64_t z[6], const int16_t *d1,
+                             unsigned len1, const int16_t *d2, unsigned len2,
+                             const uint64_t *godd, const uint64_t *qodd);
 #endif
 
 /* ec_stack_wipe_ifma zeroizes EC_STACK_WIPE_IFMA bytes below its caller's frame: the caller of
