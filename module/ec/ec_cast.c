@@ -3,8 +3,8 @@
  * and deterministic signing (RFC 6979 A.2.5, P-256, SHA-256, message "sample"),
  * verification of that signature (and refusal of a corrupted one), and the ECC CDH primitive's Z
  * on P-256; where the AVX-512 IFMA code runs, P-384's and P-521's verification (CAVP
- * P-384/SHA-384 and P-521/SHA-512 signatures) and ECC CDH too. The vectors (ec_kat_vectors.h) come from NIST CAVP files through
- * gen_ec_kat.py. */
+ * P-384/SHA-384 and P-521/SHA-512 signatures) and ECC CDH too. The vectors (ec_kat_vectors.h)
+ * come from NIST CAVP files through gen_ec_kat.py. */
 #include <stdint.h>
 #include <string.h>
 

@@ -36,9 +36,9 @@
  *
  * Measured on this host (AMD Zen 5, TSC ticks, best of runs, the same minute): a doubling 323
  * against 435 for the ADX assembly; a product 56-60 of latency and 28 of throughput. Against the
- * ADX code (same-process A/B, median of 41 pairs): ECDH 1.33 times as fast, verification 1.58. Each 512-bit
- * lane move (VALIGNQ, VPERMQ) has a latency of about 5 cycles, and they, not the 30 multiply-adds,
- * bound the product.
+ * ADX code (same-process A/B, median of 41 pairs): ECDH 1.33 times as fast, verification 1.58.
+ * Each 512-bit lane move (VALIGNQ, VPERMQ) has a latency of about 5 cycles, and they, not the 30
+ * multiply-adds, bound the product.
  *
  * Constant time: a fixed instruction stream; no branch or index on values. (Valgrind cannot run
  * AVX-512 code: test_ec_ct covers the other paths under memcheck, and this one is constant time
@@ -270,7 +270,7 @@ IFMA_FN static void to_mont(uint64_t out[6], const fe *r) {
   canonical(out, &t);
 }
 
-/* ---- The doubling, the mixed addition and the ladder ---------------------------------------- */
+/* ---- The doubling, the mixed addition, the ladder and the verification loop ----------------- */
 
 #define IFMA_LADDER_NAME ec_p384_ladder_ifma
 #define IFMA_DOUBLE_MUL_NAME ec_p384_double_mul_ifma

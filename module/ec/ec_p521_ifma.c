@@ -2,7 +2,8 @@
  * the field in radix 2^50, eleven limbs in two 512-bit registers (limbs 0..7, then 8..10 in lanes
  * 0..2 with lanes 3..7 zero), not fully reduced: a value is only known modulo p = 2^521 - 1. The
  * verification's digit loop (ec_verify.c's double_mul_jac_k) runs on the same field and formulas
- * at the end of the file, in variable time on its public inputs.
+ * (ec_ifma_ladder.inc's, instantiated at the end of the file), in variable time on its public
+ * inputs.
  *
  * Bounds. Every field value here is the output of fe_carry (below): limb 0 below 2^50 + 2^42, the
  * others below 2^50 + 2^13, so every limb is below 2^52, which is what VPMADD52LUQ/HUQ read (they
