@@ -412,7 +412,7 @@ static inline bool fm_cpu_use(uint32_t features) {
 
 /* The names of the kernels each algorithm folder chose at load, for fm_module_cpu_paths (cpu.c
  * joins them; each folder defines its own and reads only fm_cpu_use). Public, constant strings. */
-const char *sha256_path_name(void); /* module/sha: "sha-ni" or "portable" */
+const char *sha256_path_name(void); /* module/sha: "sha-ni+avx512-pad", "sha-ni" or "portable" */
 const char *sha512_path_name(void); /* module/sha */
 const char *bn_path_name(void);     /* module/bn: the Montgomery kernels, e.g. "mulx+ifma" */
 const char *mlkem_path_name(void);  /* module/mlkem: the NTT kernels, "avx2" or "portable" */

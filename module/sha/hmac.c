@@ -127,6 +127,20 @@ static void hmac256_finish(hmac256_work *w, const uint8_t *tail, size_t tail_len
 
 static void hmac256_family_nowipe(fm_hash_alg alg, const uint8_t *key, size_t key_len,
                                   const void *data, size_t len, uint8_t *out) {
+  if (fm_cpu_use(FM_CPU_SHANI | FM_CPU_AVX512)) {
+    /* FIPS 198-1 steps 1-2 for a key longer than a block: K0 is its digest. */
+    uint8_t k0[32];
+    const uint8_t *k = key;
+    if (key_len > SHA256_BLOCK_LEN) {
+      (void)sha_digest_internal(alg, key, key_len, k0);
+      k = k0;
+      key_len = sha_alg_digest_len(alg);
+    }
+    sha256_shani_hmac(alg == FM_HASH_SHA224 ? sha224_iv : sha256_iv, k, key_len, data, len, out,
+                      sha_alg_digest_len(alg));
+    sha_zeroize_fixed(k0, sizeof k0);
+    return;
+  }
   hmac256_work w;
   const uint8_t *p = data;
   size_t full = len / SHA256_BLOCK_LEN;
@@ -381,6 +395,11 @@ int hmac_ctx_final_nowipe(hmac_ctx *c, uint8_t *out) {
   switch (sha_alg_family((fm_hash_alg)c->alg)) {
     case SHA_FAMILY_256: {
       const sha256_state *in = &c->u.s256.inner;
+      if (fm_cpu_use(FM_CPU_SHANI | FM_CPU_AVX512)) {
+        sha256_shani_hmac_final(in->h, c->u.s256.outer, in->buf, in->buf_len, in->nbytes, out,
+                                dlen);
+        break;
+      }
       hmac256_work w;
       memcpy(w.inner, in->h, sizeof w.inner);
       memcpy(w.outer, c->u.s256.outer, sizeof w.outer);

@@ -59,6 +59,23 @@ void sha256_blocks_portable(uint32_t h[8], const uint8_t *p, size_t nblocks);
  * fm_cpu_use(FM_CPU_SHANI) is true (it needs the SHA and SSE4.1 extensions). */
 void sha256_blocks_shani(uint32_t h[8], const uint8_t *p, size_t nblocks);
 
+/* sha256_shani_final ends a hash with SHA-NI: from the chaining value |h| after the first
+ * |total| - |len| bytes of a |total|-byte message, it compresses its last |len| bytes at |p| and
+ * the padding, and writes the first |out_len| (32 or 28) bytes of the digest to |out|, with the
+ * state in registers throughout and the padding built in a register. sha256_shani_hmac is
+ * HMAC-SHA-256 (|dlen| 32) or HMAC-SHA-224 (28, |iv| SHA-224's) the same way, with the key K0 of
+ * |k0_len| <= 64 bytes (FIPS 198-1 step 1 or 2 done: a longer key already hashed) and the |len|
+ * bytes of text at |p|; sha256_shani_hmac_final ends one from the keyed states |inner| (after
+ * the first |total| - |len| bytes of the inner input, the key block included) and |outer| (after
+ * the key block) with the last |len| bytes at |p|. Call them only when
+ * fm_cpu_use(FM_CPU_SHANI | FM_CPU_AVX512). */
+void sha256_shani_final(const uint32_t h[8], const uint8_t *p, size_t len, uint64_t total,
+                        uint8_t *out, size_t out_len);
+void sha256_shani_hmac(const uint32_t iv[8], const uint8_t *k0, size_t k0_len, const uint8_t *p,
+                       size_t len, uint8_t *out, size_t dlen);
+void sha256_shani_hmac_final(const uint32_t inner[8], const uint32_t outer[8], const uint8_t *p,
+                             size_t len, uint64_t total, uint8_t *out, size_t dlen);
+
 /* sha256_shani_pbkdf2_iterate runs |count| PBKDF2 iterations of HMAC-SHA-256 (hmac.c,
  * iterate256: U = HMAC(P, U), T ^= U) from the keyed states |inner| and |outer|, on U and T in
  * |u| and |t| (bytes, updated), with SHA-NI. Call it only when fm_cpu_use(FM_CPU_SHANI). */
@@ -84,7 +101,8 @@ void sha512_blocks_portable(uint64_t h[8], const uint8_t *p, size_t nblocks);
 void sha512_blocks_avx2(uint64_t h[8], const uint8_t *p, size_t nblocks);
 
 /* sha256_path_name and sha512_path_name name the compression function the CPU path selects
- * ("sha-ni" or "portable"; "avx2-bmi2" or "portable"), for the start-up report. */
+ * ("sha-ni+avx512-pad": SHA-NI with the last blocks padded in a 512-bit register, "sha-ni" or
+ * "portable"; "avx2-bmi2" or "portable"), for the start-up report. */
 const char *sha256_path_name(void);
 const char *sha512_path_name(void);
 

@@ -105,7 +105,10 @@ void sha256_blocks(uint32_t h[8], const uint8_t *p, size_t nblocks) {
   }
 }
 
-const char *sha256_path_name(void) { return fm_cpu_use(FM_CPU_SHANI) ? "sha-ni" : "portable"; }
+const char *sha256_path_name(void) {
+  if (fm_cpu_use(FM_CPU_SHANI | FM_CPU_AVX512)) return "sha-ni+avx512-pad";
+  return fm_cpu_use(FM_CPU_SHANI) ? "sha-ni" : "portable";
+}
 
 /* ---- Padding and the streaming state ---------------------------------------------------- */
 
@@ -179,6 +182,11 @@ static void sha256_serialize(const uint32_t h[8], uint8_t *out, size_t out_len) 
 }
 
 void sha256_state_final_len(sha256_state *s, uint8_t *out, size_t out_len) {
+  if (fm_cpu_use(FM_CPU_SHANI | FM_CPU_AVX512)) {
+    sha256_shani_final(s->h, s->buf, s->buf_len, s->nbytes, out, out_len);
+    sha_zeroize_fixed(s, sizeof *s);
+    return;
+  }
   sha256_finish(s->h, s->buf, s->buf_len, s->nbytes);
   sha256_serialize(s->h, out, out_len);
   sha_zeroize_fixed(s, sizeof *s);
@@ -189,6 +197,10 @@ void sha256_state_final(sha256_state *s, uint8_t out[32]) { sha256_state_final_l
 static void sha256_family_digest(const uint32_t iv[8], const void *data, size_t len,
                                  uint8_t *out, size_t out_len) {
   /* Whole blocks straight from the caller's buffer; only the tail is copied (into the padding). */
+  if (fm_cpu_use(FM_CPU_SHANI | FM_CPU_AVX512)) {
+    sha256_shani_final(iv, data, len, len, out, out_len);
+    return;
+  }
   uint32_t h[8];
   const uint8_t *p = data;
   size_t full = len / SHA256_BLOCK_LEN;
