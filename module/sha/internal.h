@@ -100,6 +100,12 @@ void sha512_blocks_portable(uint64_t h[8], const uint8_t *p, size_t nblocks);
  * rounds). Call it only when fm_cpu_use(FM_CPU_AVX2 | FM_CPU_BMI2) is true. */
 void sha512_blocks_avx2(uint64_t h[8], const uint8_t *p, size_t nblocks);
 
+/* sha512_avx512_final is sha512_finish's AVX2 path with the padding built in registers: from the
+ * chaining value |h| after the first |total| - |len| bytes of a |total|-byte message, it
+ * compresses its last |len| bytes at |p| (whole blocks, then the tail and FIPS 180-4 5.1.2's
+ * padding) into |h|. Call it only when fm_cpu_use(FM_CPU_AVX2 | FM_CPU_BMI2 | FM_CPU_AVX512). */
+void sha512_avx512_final(uint64_t h[8], const uint8_t *p, size_t len, uint64_t total);
+
 /* sha256_path_name and sha512_path_name name the compression function the CPU path selects
  * ("sha-ni+avx512-pad": SHA-NI with the last blocks padded in a 512-bit register, "sha-ni" or
  * "portable"; "avx2-bmi2" or "portable"), for the start-up report. */

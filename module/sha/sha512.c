@@ -211,51 +211,112 @@ void sha512_blocks_portable(uint64_t h[8], const uint8_t *p, size_t nblocks) {
 /* Message words i, i+1 of the block at p, byte-swapped to big-endian words. */
 #define LOAD_PAIR(i) _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 8 * (i))), bswap)
 
+/* One compression of the block whose message words W[0..15] are the pairs x0..x7 (big-endian
+ * words, byte-swapped), on the chaining value h, with wk as the W + K array. */
+#define COMPRESS_PAIRS()                                                                    \
+  do {                                                                                      \
+    STORE_WK(x0, 0);                                                                        \
+    STORE_WK(x1, 2);                                                                        \
+    STORE_WK(x2, 4);                                                                        \
+    STORE_WK(x3, 6);                                                                        \
+    STORE_WK(x4, 8);                                                                        \
+    STORE_WK(x5, 10);                                                                       \
+    STORE_WK(x6, 12);                                                                       \
+    STORE_WK(x7, 14);                                                                       \
+    /* 6.4.2 steps 2-3. */                                                                  \
+    uint64_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7]; \
+    uint64_t bc = b ^ c;                                                                    \
+    for (int t = 0; t < 64; t += 16) ROUNDS16_SCHED(t);                                     \
+    ROUNDS8(64);                                                                            \
+    ROUNDS8(72);                                                                            \
+    /* 6.4.2 step 4. */                                                                     \
+    h[0] += a;                                                                              \
+    h[1] += b;                                                                              \
+    h[2] += c;                                                                              \
+    h[3] += d;                                                                              \
+    h[4] += e;                                                                              \
+    h[5] += f;                                                                              \
+    h[6] += g;                                                                              \
+    h[7] += hh;                                                                             \
+  } while (0)
+
+/* The whole blocks at p: LOAD_PAIR's eight loads, then COMPRESS_PAIRS, |n| times. */
+#define COMPRESS_BLOCKS(n)                                                                   \
+  do {                                                                                       \
+    for (size_t n_ = (n); n_ > 0; n_--, p += SHA512_BLOCK_LEN) {                             \
+      __m128i x0 = LOAD_PAIR(0), x1 = LOAD_PAIR(2), x2 = LOAD_PAIR(4), x3 = LOAD_PAIR(6);    \
+      __m128i x4 = LOAD_PAIR(8), x5 = LOAD_PAIR(10), x6 = LOAD_PAIR(12), x7 = LOAD_PAIR(14); \
+      COMPRESS_PAIRS();                                                                      \
+    }                                                                                        \
+  } while (0)
+
+/* Every block writes all of wk: twenty 32-byte stores of a zeroed register clear it (a rep stosb
+ * call costs more to start than these take); the barrier keeps them. */
+#define WIPE_WK()                                                           \
+  do {                                                                      \
+    const __m256i z_ = _mm256_setzero_si256();                              \
+    for (size_t i_ = 0; i_ < 80 * sizeof(uint64_t) / 32; i_++) {            \
+      __asm__("" : "+r"(i_));                                               \
+      _mm256_store_si256((__m256i *)(void *)wk + i_, z_);                   \
+    }                                                                       \
+    __asm__ __volatile__("" : : "r"(wk) : "memory");                        \
+  } while (0)
+
 AVX2_TARGET void sha512_blocks_avx2(uint64_t h[8], const uint8_t *p, size_t nblocks) {
   _Alignas(32) uint64_t wk[80];
   const __m128i bswap = _mm_set_epi8(8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
-  while (nblocks-- > 0) {
-    __m128i x0 = LOAD_PAIR(0), x1 = LOAD_PAIR(2), x2 = LOAD_PAIR(4), x3 = LOAD_PAIR(6);
-    __m128i x4 = LOAD_PAIR(8), x5 = LOAD_PAIR(10), x6 = LOAD_PAIR(12), x7 = LOAD_PAIR(14);
-    STORE_WK(x0, 0);
-    STORE_WK(x1, 2);
-    STORE_WK(x2, 4);
-    STORE_WK(x3, 6);
-    STORE_WK(x4, 8);
-    STORE_WK(x5, 10);
-    STORE_WK(x6, 12);
-    STORE_WK(x7, 14);
-    /* 6.4.2 steps 2-3. */
-    uint64_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
-    uint64_t bc = b ^ c;
-    for (int t = 0; t < 64; t += 16) ROUNDS16_SCHED(t);
-    ROUNDS8(64);
-    ROUNDS8(72);
-    /* 6.4.2 step 4. */
-    h[0] += a;
-    h[1] += b;
-    h[2] += c;
-    h[3] += d;
-    h[4] += e;
-    h[5] += f;
-    h[6] += g;
-    h[7] += hh;
-    p += SHA512_BLOCK_LEN;
-  }
-  /* Every block writes all of wk: twenty 32-byte stores of a zeroed register clear it (a
-   * rep stosb call costs more to start than these take); the barrier keeps them. */
-  {
-    const __m256i z = _mm256_setzero_si256();
-    for (size_t i = 0; i < 80 * sizeof(uint64_t) / 32; i++) {
-      __asm__("" : "+r"(i));
-      _mm256_store_si256((__m256i *)(void *)wk + i, z);
-    }
-    __asm__ __volatile__("" : : "r"(wk) : "memory");
-  }
+  COMPRESS_BLOCKS(nblocks);
+  WIPE_WK();
   /* The message schedule (derived from the block, which may be an HMAC key pad) is still in the
    * vector registers: clear them all, so that no later spill (a lazy-binding trampoline, a signal
    * frame) writes it to memory. */
   _mm256_zeroall();
+}
+
+/* sha512_avx512_final is sha512_blocks_avx2 on the last |len| bytes of a |total|-byte message,
+ * padded in registers: the whole blocks in place, then the tail from two masked 64-byte loads
+ * (the masked-off bytes are neither read nor faulted on), 0x80 after it and the 128-bit bit count
+ * ending the block (FIPS 180-4 5.1.2; a second block when the tail leaves fewer than 17 bytes).
+ * A padding block built in memory with narrow stores and read back by 16-byte loads cannot be
+ * forwarded from the store buffer: the loads wait until the stores retire, which serializes each
+ * short hash behind everything before it. */
+__attribute__((target("avx2,bmi2,avx512f,avx512vl,avx512bw"))) void sha512_avx512_final(
+    uint64_t h[8], const uint8_t *p, size_t len, uint64_t total) {
+  _Alignas(32) uint64_t wk[80];
+  const __m128i bswap = _mm_set_epi8(8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
+  const __m512i bswap4 = _mm512_broadcast_i32x4(bswap);
+  const size_t tail = len % SHA512_BLOCK_LEN;
+  COMPRESS_BLOCKS(len / SHA512_BLOCK_LEN);
+  /* The tail's bytes 0..63 in lo, 64..127 in hi, then 0x80 at byte |tail|. */
+  const __mmask64 have_lo = tail >= 64 ? ~0ull : tail == 0 ? 0 : ~0ull >> (64 - tail);
+  const __mmask64 have_hi = tail <= 64 ? 0 : ~0ull >> (128 - tail);
+  __m512i lo = _mm512_maskz_loadu_epi8(have_lo, p);
+  __m512i hi = _mm512_maskz_loadu_epi8(have_hi, p + 64);
+  const __m512i x80 = _mm512_set1_epi8((char)0x80);
+  if (tail < 64) {
+    lo = _mm512_mask_mov_epi8(lo, (__mmask64)1 << tail, x80);
+  } else {
+    hi = _mm512_mask_mov_epi8(hi, (__mmask64)1 << (tail - 64), x80);
+  }
+  lo = _mm512_shuffle_epi8(lo, bswap4);
+  hi = _mm512_shuffle_epi8(hi, bswap4);
+  /* The bit count as the words W[14] (high) and W[15] (low): qwords 6 and 7 of hi. */
+  const __m512i count = _mm512_set_epi64((long long)(total << 3), (long long)(total >> 61), 0, 0,
+                                         0, 0, 0, 0);
+  const int nfinal = tail < SHA512_BLOCK_LEN - 16 ? 1 : 2;
+  if (nfinal == 1) hi = _mm512_mask_mov_epi64(hi, 0xc0, count);
+  for (int i = 0; i < nfinal; i++) {
+    __m128i x0 = _mm512_castsi512_si128(lo), x1 = _mm512_extracti32x4_epi32(lo, 1);
+    __m128i x2 = _mm512_extracti32x4_epi32(lo, 2), x3 = _mm512_extracti32x4_epi32(lo, 3);
+    __m128i x4 = _mm512_castsi512_si128(hi), x5 = _mm512_extracti32x4_epi32(hi, 1);
+    __m128i x6 = _mm512_extracti32x4_epi32(hi, 2), x7 = _mm512_extracti32x4_epi32(hi, 3);
+    COMPRESS_PAIRS();
+    /* A second block, where there is one: zeros and the count. */
+    lo = _mm512_setzero_si512();
+    hi = _mm512_maskz_mov_epi64(0xc0, count);
+  }
+  WIPE_WK();
+  fm_clear_avx512_registers();
 }
 #endif
 
@@ -275,6 +336,10 @@ const char *sha512_path_name(void) {
 /* ---- Padding and the streaming state ---------------------------------------------------- */
 
 void sha512_finish(uint64_t h[8], const uint8_t *tail, size_t tail_len, uint64_t total_bytes) {
+  if (fm_cpu_use(FM_CPU_AVX2 | FM_CPU_BMI2 | FM_CPU_AVX512)) {
+    sha512_avx512_final(h, tail, tail_len, total_bytes);
+    return;
+  }
   /* FIPS 180-4 5.1.2: 0x80, zeros up to 112 mod 128, then the 128-bit bit count. The blocks are
    * zeroed whole (inline stores), then the tail goes over the zeros. */
   _Alignas(16) uint8_t block[2 * SHA512_BLOCK_LEN];

@@ -400,6 +400,7 @@ static void test_sha256_digest_paths_agree(void) {
         test_failures++;
         fprintf(stderr, "one-shot SHA-%d differs from the portable path at length %zu\n",
                 which == 0 ? 256 : 224, len);
+        CHECK_EQ_INT(munmap(map, 2 * page), 0);
         return;
       }
       /* Nothing written past the digest. */
@@ -486,6 +487,57 @@ static void test_sha512_paths_agree(void) {
   }
 }
 
+/* ---- The SHA-512 register padding agrees with the portable compression ------------------- */
+
+static void test_sha512_final_paths_agree(void) {
+  if (!fm_cpu_use(FM_CPU_AVX2 | FM_CPU_BMI2 | FM_CPU_AVX512)) {
+    printf("avx2+bmi2+avx512 not in use: the SHA-512 register padding is not run\n");
+    return;
+  }
+  /* As test_sha256_digest_paths_agree: the input ends at a page boundary before an inaccessible
+   * page, and its length runs over every tail length of one and two final blocks, with a total
+   * that sets bits of the count's high word as well. */
+  const size_t page = (size_t)sysconf(_SC_PAGESIZE), max_len = 3 * SHA512_BLOCK_LEN + 7;
+  uint8_t *map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  CHECK(map != MAP_FAILED);
+  if (map == MAP_FAILED) return;
+  CHECK_EQ_INT(mprotect(map + page, page, PROT_NONE), 0);
+  test_rng rng;
+  test_rng_seed_fixed(&rng, 0x5ca1ab22);
+  test_rng_bytes(&rng, map, page);
+  for (size_t len = 0; len <= max_len; len++) {
+    for (int big = 0; big < 2; big++) {
+      /* |total| counts bytes hashed before these |len| (a multiple of the block length). */
+      const uint64_t before = big ? (3ull << 61) - 17 * SHA512_BLOCK_LEN : 0;
+      const uint64_t total = before + len;
+      const uint8_t *in = map + page - len;
+      uint64_t h1[8], h2[8];
+      for (int i = 0; i < 8; i++) h1[i] = h2[i] = test_rng_u64(&rng);
+      /* Reference: whole blocks, then a padding block or two built byte by byte. */
+      sha512_blocks_portable(h1, in, len / SHA512_BLOCK_LEN);
+      uint8_t pad[2 * SHA512_BLOCK_LEN] = {0};
+      const size_t tail = len % SHA512_BLOCK_LEN;
+      const size_t nb = tail < SHA512_BLOCK_LEN - 16 ? 1 : 2;
+      memcpy(pad, in + len - tail, tail);
+      pad[tail] = 0x80;
+      for (int i = 0; i < 8; i++) {
+        pad[nb * SHA512_BLOCK_LEN - 16 + i] = (uint8_t)((total >> 61) >> (56 - 8 * i));
+        pad[nb * SHA512_BLOCK_LEN - 8 + i] = (uint8_t)((total << 3) >> (56 - 8 * i));
+      }
+      sha512_blocks_portable(h1, pad, nb);
+      sha512_avx512_final(h2, in, len, total);
+      if (memcmp(h1, h2, sizeof h1) != 0) {
+        test_failures++;
+        fprintf(stderr, "SHA-512 register padding differs at length %zu (total %llu)\n", len,
+                (unsigned long long)total);
+        CHECK_EQ_INT(munmap(map, 2 * page), 0);
+        return;
+      }
+    }
+  }
+  CHECK_EQ_INT(munmap(map, 2 * page), 0);
+}
+
 static const test_case cases[] = {
   TEST_CASE(fips180_examples),
   TEST_CASE(rfc4231),
@@ -495,6 +547,7 @@ static const test_case cases[] = {
   TEST_CASE(sha256_digest_paths_agree),
   TEST_CASE(sha256_hmac_paths_agree),
   TEST_CASE(sha512_paths_agree),
+  TEST_CASE(sha512_final_paths_agree),
 };
 
 int main(int argc, char **argv) {
