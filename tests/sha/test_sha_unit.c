@@ -355,6 +355,24 @@ static void test_sha256_paths_agree(void) {
 
 /* ---- The SHA-NI one-shot digest agrees with the portable compression ---------------------- */
 
+/* guarded_page maps a page of random bytes (from |seed|) followed by an inaccessible one, so that
+ * an input ending at the boundary (map + *page - len) faults on any read past its end: the
+ * register padding's masked loads must read nothing there (a fault fails the test by a signal).
+ * NULL, with a failed check, where the mapping cannot be made. */
+static uint8_t *guarded_page(uint64_t seed, size_t *page) {
+  *page = (size_t)sysconf(_SC_PAGESIZE);
+  uint8_t *map = mmap(NULL, 2 * *page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  CHECK(map != MAP_FAILED);
+  if (map == MAP_FAILED) return NULL;
+  CHECK_EQ_INT(mprotect(map + *page, *page, PROT_NONE), 0);
+  test_rng rng;
+  test_rng_seed_fixed(&rng, seed);
+  test_rng_bytes(&rng, map, *page);
+  return map;
+}
+
+static void guarded_page_free(uint8_t *map, size_t page) { CHECK_EQ_INT(munmap(map, 2 * page), 0); }
+
 /* portable_digest is sha256_shani_final's reference: the portable compression on the whole
  * blocks and on sha256_pad's padding, the state serialized big-endian. */
 static void portable_digest(const uint32_t iv[8], const uint8_t *p, size_t len, uint8_t *out,
@@ -373,23 +391,14 @@ static void test_sha256_digest_paths_agree(void) {
     printf("sha-ni+avx512 not in use: the one-shot digest's register padding is not run\n");
     return;
   }
-  static const uint32_t iv256[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-  static const uint32_t iv224[8] = {0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939,
-                                    0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4};
-  /* The input ends at a page boundary with an inaccessible page after it: the tail's masked
-   * load must not touch a byte past the input (a fault here fails the test by a signal). */
-  const size_t page = (size_t)sysconf(_SC_PAGESIZE), max_len = 3 * SHA256_BLOCK_LEN + 7;
-  uint8_t *map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  CHECK(map != MAP_FAILED);
-  if (map == MAP_FAILED) return;
-  CHECK_EQ_INT(mprotect(map + page, page, PROT_NONE), 0);
-  test_rng rng;
-  test_rng_seed_fixed(&rng, 0x5ca1ab20);
-  test_rng_bytes(&rng, map, page);
+  /* The inputs end at a page boundary before an inaccessible page (guarded_page). */
+  const size_t max_len = 3 * SHA256_BLOCK_LEN + 7;
+  size_t page;
+  uint8_t *map = guarded_page(0x5ca1ab20, &page);
+  if (map == NULL) return;
   for (size_t len = 0; len <= max_len; len++) {
     for (int which = 0; which < 2; which++) {
-      const uint32_t *iv = which == 0 ? iv256 : iv224;
+      const uint32_t *iv = which == 0 ? sha256_iv : sha224_iv;
       const size_t dlen = which == 0 ? 32 : 28;
       const uint8_t *in = map + page - len;
       uint8_t want[32], got[33];
@@ -400,14 +409,14 @@ static void test_sha256_digest_paths_agree(void) {
         test_failures++;
         fprintf(stderr, "one-shot SHA-%d differs from the portable path at length %zu\n",
                 which == 0 ? 256 : 224, len);
-        CHECK_EQ_INT(munmap(map, 2 * page), 0);
+        guarded_page_free(map, page);
         return;
       }
       /* Nothing written past the digest. */
       for (size_t i = dlen; i < sizeof got; i++) CHECK_EQ_INT(got[i], 0xa5);
     }
   }
-  CHECK_EQ_INT(munmap(map, 2 * page), 0);
+  guarded_page_free(map, page);
 }
 
 /* portable_hmac is sha256_shani_hmac's reference: FIPS 198-1 on portable_digest, K0 of
@@ -431,10 +440,6 @@ static void test_sha256_hmac_paths_agree(void) {
     printf("sha-ni+avx512 not in use: the register HMAC is not run\n");
     return;
   }
-  static const uint32_t iv256[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-  static const uint32_t iv224[8] = {0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939,
-                                    0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4};
   test_rng rng;
   test_rng_seed_fixed(&rng, 0x5ca1ab21);
   uint8_t key[SHA256_BLOCK_LEN], msg[200];
@@ -444,7 +449,7 @@ static void test_sha256_hmac_paths_agree(void) {
   for (size_t kl = 0; kl <= SHA256_BLOCK_LEN; kl++) {
     for (size_t len = 0; len <= sizeof msg; len++) {
       for (int which = 0; which < 2; which++) {
-        const uint32_t *iv = which == 0 ? iv256 : iv224;
+        const uint32_t *iv = which == 0 ? sha256_iv : sha224_iv;
         const size_t dlen = which == 0 ? 32 : 28;
         uint8_t want[32], got[33];
         portable_hmac(iv, key, kl, msg, len, want, dlen);
@@ -494,17 +499,15 @@ static void test_sha512_final_paths_agree(void) {
     printf("avx2+bmi2+avx512 not in use: the SHA-512 register padding is not run\n");
     return;
   }
-  /* As test_sha256_digest_paths_agree: the input ends at a page boundary before an inaccessible
-   * page, and its length runs over every tail length of one and two final blocks, with a total
-   * that sets bits of the count's high word as well. */
-  const size_t page = (size_t)sysconf(_SC_PAGESIZE), max_len = 3 * SHA512_BLOCK_LEN + 7;
-  uint8_t *map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  CHECK(map != MAP_FAILED);
-  if (map == MAP_FAILED) return;
-  CHECK_EQ_INT(mprotect(map + page, page, PROT_NONE), 0);
+  /* The inputs end at a page boundary before an inaccessible page (guarded_page), and their
+   * lengths run over every tail length of one and two final blocks, with a total that sets bits
+   * of the count's high word as well. */
+  const size_t max_len = 3 * SHA512_BLOCK_LEN + 7;
+  size_t page;
+  uint8_t *map = guarded_page(0x5ca1ab22, &page);
+  if (map == NULL) return;
   test_rng rng;
-  test_rng_seed_fixed(&rng, 0x5ca1ab22);
-  test_rng_bytes(&rng, map, page);
+  test_rng_seed_fixed(&rng, 0x5ca1ab23);
   for (size_t len = 0; len <= max_len; len++) {
     for (int big = 0; big < 2; big++) {
       /* |total| counts bytes hashed before these |len| (a multiple of the block length). */
@@ -530,12 +533,12 @@ static void test_sha512_final_paths_agree(void) {
         test_failures++;
         fprintf(stderr, "SHA-512 register padding differs at length %zu (total %llu)\n", len,
                 (unsigned long long)total);
-        CHECK_EQ_INT(munmap(map, 2 * page), 0);
+        guarded_page_free(map, page);
         return;
       }
     }
   }
-  CHECK_EQ_INT(munmap(map, 2 * page), 0);
+  guarded_page_free(map, page);
 }
 
 static const test_case cases[] = {
