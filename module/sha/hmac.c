@@ -129,16 +129,16 @@ static void hmac256_family_nowipe(fm_hash_alg alg, const uint8_t *key, size_t ke
                                   const void *data, size_t len, uint8_t *out) {
   if (fm_cpu_use(FM_CPU_SHANI | FM_CPU_AVX512)) {
     /* FIPS 198-1 steps 1-2 for a key longer than a block: K0 is its digest. */
-    uint8_t k0[32];
-    const uint8_t *k = key;
+    const uint32_t *iv = alg == FM_HASH_SHA224 ? sha224_iv : sha256_iv;
+    const size_t dlen = sha_alg_digest_len(alg);
     if (key_len > SHA256_BLOCK_LEN) {
+      uint8_t k0[32];
       (void)sha_digest_internal(alg, key, key_len, k0);
-      k = k0;
-      key_len = sha_alg_digest_len(alg);
+      sha256_shani_hmac(iv, k0, dlen, data, len, out, dlen);
+      sha_zeroize_fixed(k0, sizeof k0);
+    } else {
+      sha256_shani_hmac(iv, key, key_len, data, len, out, dlen);
     }
-    sha256_shani_hmac(alg == FM_HASH_SHA224 ? sha224_iv : sha256_iv, k, key_len, data, len, out,
-                      sha_alg_digest_len(alg));
-    sha_zeroize_fixed(k0, sizeof k0);
     return;
   }
   hmac256_work w;
