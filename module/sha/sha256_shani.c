@@ -137,13 +137,15 @@ SHANI_TARGET void sha256_blocks_shani(uint32_t h[8], const uint8_t *p, size_t nb
 }
 
 /* ---- Final blocks in registers --------------------------------------------------------------
- * sha256_shani_final and sha256_shani_hmac end a hash with the state in registers: the whole
- * blocks, then the tail and its padding built in one 512-bit register (a masked byte load of the
- * tail: the masked-off bytes are neither read nor faulted on; 0x80 merged in after it; the bit
- * count in the last eight bytes), then the big-endian digest straight from the state registers
- * to |out|. Nothing goes through a stack buffer: sha256.c's padding block, written with narrow
- * stores and read back by the compression's 16-byte loads, cannot be forwarded from the store
- * buffer, and that stall was on the chain of every short hash. */
+ * sha256_shani_final, sha256_shani_hmac and sha256_shani_hmac_final end a hash with the state in
+ * registers: the whole blocks, then the tail and its padding built in one 512-bit register (a
+ * masked byte load of the tail: the masked-off bytes are neither read nor faulted on; 0x80 merged
+ * in after it; the bit count in the last eight bytes), then the big-endian digest straight from
+ * the state registers to |out|. Nothing goes through a stack buffer: sha256.c's padding block is
+ * written with narrow stores, which the compression's 16-byte loads cannot take from the store
+ * buffer; those loads wait until the stores retire, and with them everything before them, so
+ * that back-to-back short hashes ran one after the other instead of overlapping (a 16-byte
+ * SHA-256 in a loop: 172 -> 94 TSC ticks a call on this host). */
 
 #define AVX512_TARGET __attribute__((target("sha,sse4.1,avx512f,avx512vl,avx512bw")))
 

@@ -279,7 +279,8 @@ AVX2_TARGET void sha512_blocks_avx2(uint64_t h[8], const uint8_t *p, size_t nblo
  * ending the block (FIPS 180-4 5.1.2; a second block when the tail leaves fewer than 17 bytes).
  * A padding block built in memory with narrow stores and read back by 16-byte loads cannot be
  * forwarded from the store buffer: the loads wait until the stores retire, which serializes each
- * short hash behind everything before it. */
+ * short hash behind everything before it (a 16-byte SHA-512 in a loop: about 500 -> 370 TSC ticks
+ * a call on this host). */
 __attribute__((target("avx2,bmi2,avx512f,avx512vl,avx512bw"))) void sha512_avx512_final(
     uint64_t h[8], const uint8_t *p, size_t len, uint64_t total) {
   _Alignas(32) uint64_t wk[80];
