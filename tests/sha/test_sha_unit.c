@@ -492,6 +492,32 @@ static void test_sha512_paths_agree(void) {
   }
 }
 
+/* portable_sha512_rest runs the portable compression on the last |len| bytes at |msg| of a
+ * |total|-byte message: the whole blocks, then a padding block or two built byte by byte. */
+static void portable_sha512_rest(uint64_t h[8], const uint8_t *msg, size_t len, uint64_t total) {
+  sha512_blocks_portable(h, msg, len / SHA512_BLOCK_LEN);
+  uint8_t pad[2 * SHA512_BLOCK_LEN] = {0};
+  const size_t tail = len % SHA512_BLOCK_LEN;
+  const size_t nb = tail < SHA512_BLOCK_LEN - 16 ? 1 : 2;
+  memcpy(pad, msg + len - tail, tail);
+  pad[tail] = 0x80;
+  for (int i = 0; i < 8; i++) {
+    pad[nb * SHA512_BLOCK_LEN - 16 + i] = (uint8_t)((total >> 61) >> (56 - 8 * i));
+    pad[nb * SHA512_BLOCK_LEN - 8 + i] = (uint8_t)((total << 3) >> (56 - 8 * i));
+  }
+  sha512_blocks_portable(h, pad, nb);
+}
+
+/* portable_sha512 is a SHA-512-family hash of |len| bytes from |iv| (portable_sha512_rest); the
+ * first |dlen| bytes of the big-endian state to |out|. */
+static void portable_sha512(const uint64_t iv[8], const uint8_t *msg, size_t len, uint8_t *out,
+                            size_t dlen) {
+  uint64_t h[8];
+  memcpy(h, iv, sizeof h);
+  portable_sha512_rest(h, msg, len, len);
+  for (size_t i = 0; i < dlen; i++) out[i] = (uint8_t)(h[i / 8] >> (56 - 8 * (i % 8)));
+}
+
 /* ---- The SHA-512 register padding agrees with the portable compression ------------------- */
 
 static void test_sha512_final_paths_agree(void) {
@@ -516,18 +542,7 @@ static void test_sha512_final_paths_agree(void) {
       const uint8_t *in = map + page - len;
       uint64_t h1[8], h2[8];
       for (int i = 0; i < 8; i++) h1[i] = h2[i] = test_rng_u64(&rng);
-      /* Reference: whole blocks, then a padding block or two built byte by byte. */
-      sha512_blocks_portable(h1, in, len / SHA512_BLOCK_LEN);
-      uint8_t pad[2 * SHA512_BLOCK_LEN] = {0};
-      const size_t tail = len % SHA512_BLOCK_LEN;
-      const size_t nb = tail < SHA512_BLOCK_LEN - 16 ? 1 : 2;
-      memcpy(pad, in + len - tail, tail);
-      pad[tail] = 0x80;
-      for (int i = 0; i < 8; i++) {
-        pad[nb * SHA512_BLOCK_LEN - 16 + i] = (uint8_t)((total >> 61) >> (56 - 8 * i));
-        pad[nb * SHA512_BLOCK_LEN - 8 + i] = (uint8_t)((total << 3) >> (56 - 8 * i));
-      }
-      sha512_blocks_portable(h1, pad, nb);
+      portable_sha512_rest(h1, in, len, total);
       sha512_avx512_final(h2, in, len, total);
       if (memcmp(h1, h2, sizeof h1) != 0) {
         test_failures++;
@@ -542,26 +557,6 @@ static void test_sha512_final_paths_agree(void) {
 }
 
 /* ---- HMAC-SHA-384/512(/t) agrees with a portable reference at every short length ---------- */
-
-/* portable_sha512 is a SHA-512-family hash of |len| bytes from |iv| on the portable compression,
- * padded byte by byte; the first |dlen| bytes of the big-endian state to |out|. */
-static void portable_sha512(const uint64_t iv[8], const uint8_t *msg, size_t len, uint8_t *out,
-                            size_t dlen) {
-  uint64_t h[8];
-  memcpy(h, iv, sizeof h);
-  sha512_blocks_portable(h, msg, len / SHA512_BLOCK_LEN);
-  uint8_t pad[2 * SHA512_BLOCK_LEN] = {0};
-  const size_t tail = len % SHA512_BLOCK_LEN;
-  const size_t nb = tail < SHA512_BLOCK_LEN - 16 ? 1 : 2;
-  memcpy(pad, msg + len - tail, tail);
-  pad[tail] = 0x80;
-  for (int i = 0; i < 8; i++) {
-    pad[nb * SHA512_BLOCK_LEN - 16 + i] = (uint8_t)(((uint64_t)len >> 61) >> (56 - 8 * i));
-    pad[nb * SHA512_BLOCK_LEN - 8 + i] = (uint8_t)(((uint64_t)len << 3) >> (56 - 8 * i));
-  }
-  sha512_blocks_portable(h, pad, nb);
-  for (size_t i = 0; i < dlen; i++) out[i] = (uint8_t)(h[i / 8] >> (56 - 8 * (i % 8)));
-}
 
 static void test_hmac512_paths_agree(void) {
   /* hmac_internal on whichever path the CPU takes (the AVX2 compression and the register
