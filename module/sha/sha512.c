@@ -292,7 +292,8 @@ __attribute__((target("avx2,bmi2,avx512f,avx512vl,avx512bw"))) void sha512_avx51
   const __mmask64 have_lo = tail >= 64 ? ~0ull : tail == 0 ? 0 : ~0ull >> (64 - tail);
   const __mmask64 have_hi = tail <= 64 ? 0 : ~0ull >> (128 - tail);
   __m512i lo = _mm512_maskz_loadu_epi8(have_lo, p);
-  __m512i hi = _mm512_maskz_loadu_epi8(have_hi, p + 64);
+  /* No offset from p unless those bytes exist: p may be NULL for an empty input. */
+  __m512i hi = _mm512_maskz_loadu_epi8(have_hi, have_hi != 0 ? p + 64 : p);
   const __m512i x80 = _mm512_set1_epi8((char)0x80);
   if (tail < 64) {
     lo = _mm512_mask_mov_epi8(lo, (__mmask64)1 << tail, x80);
